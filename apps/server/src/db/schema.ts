@@ -1,0 +1,213 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+// Every instant is timestamptz (STYLE.md); drizzle hands them over as Date.
+const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const roles = pgTable('roles', {
+  id: smallint('id').primaryKey(),
+  name: text('name').notNull().unique(),
+});
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    // Stored lower-cased so that uniqueness and login ignore case.
+    email: text('email').notNull(),
+    fullName: text('full_name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    roleId: smallint('role_id')
+      .notNull()
+      .references(() => roles.id),
+    isDisabled: boolean('is_disabled').notNull().default(false),
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
+    lastLoginAt: instant('last_login_at'),
+    createdAt: instant('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('users_email_key').on(t.email)],
+);
+
+export const locations = pgTable('locations', {
+  id: serial('id').primaryKey(),
+  publicName: text('public_name').notNull().unique(),
+  address: text('address').notNull().default(''),
+  timeZone: text('time_zone').notNull(),
+  archivedAt: instant('archived_at'),
+  createdAt: instant('created_at').notNull().defaultNow(),
+});
+
+export const userLocations = pgTable(
+  'user_locations',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    locationId: integer('location_id')
+      .notNull()
+      .references(() => locations.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.locationId] }), index('user_locations_location_idx').on(t.locationId)],
+);
+
+export const devices = pgTable(
+  'devices',
+  {
+    id: serial('id').primaryKey(),
+    type: smallint('type').notNull(),
+    serial: text('serial').notNull().unique(),
+    parentId: integer('parent_id'),
+    locationId: integer('location_id')
+      .notNull()
+      .references(() => locations.id),
+    priority: smallint('priority').notNull().default(1),
+    status: text('status').notNull().default('active'),
+    lastSeenAt: instant('last_seen_at'),
+    createdAt: instant('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('devices_type_check', sql`${t.type} between 1 and 3`),
+    check('devices_priority_check', sql`${t.priority} between 1 and 4`),
+    check('devices_status_check', sql`${t.status} in ('active', 'inactive', 'faulty', 'removed')`),
+    index('devices_location_idx').on(t.locationId),
+    index('devices_parent_idx').on(t.parentId),
+  ],
+);
+
+export const meters = pgTable(
+  'meters',
+  {
+    deviceId: integer('device_id')
+      .primaryKey()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    meterNumber: text('meter_number').notNull().unique(),
+    locationId: integer('location_id')
+      .notNull()
+      .references(() => locations.id),
+    // Position of the meter at its location (1, 2, …); an exchanged meter hands its indicator to the new one.
+    meterInd: integer('meter_ind').notNull(),
+    // CT ratio: consumption = register difference × multiplier.
+    multiplier: integer('multiplier').notNull().default(1),
+    unit: text('unit').notNull().default('kWh'),
+    // The register wraps to zero at 10^registerDigits units.
+    registerDigits: smallint('register_digits').notNull().default(6),
+    intervalMinutes: smallint('interval_minutes').notNull().default(15),
+    installedAt: instant('installed_at').notNull(),
+    removedAt: instant('removed_at'),
+  },
+  (t) => [
+    check('meters_meter_ind_check', sql`${t.meterInd} >= 1`),
+    check('meters_multiplier_check', sql`${t.multiplier} >= 1`),
+    check('meters_register_digits_check', sql`${t.registerDigits} between 3 and 12`),
+    check('meters_interval_check', sql`${t.intervalMinutes} between 1 and 1440`),
+    index('meters_location_ind_idx').on(t.locationId, t.meterInd, t.installedAt),
+  ],
+);
+
+/**
+ * One row per meter and instant: the cumulative register in thousandths of the meter's unit
+ * (Wh for a kWh meter, before the multiplier), so that sums are exact integers. The primary
+ * key (meter_id, read_at) clusters one meter's readings together and is the only access path:
+ * every query filters by meter, so the table can be partitioned by time and distributed by meter.
+ */
+export const readings = pgTable(
+  'readings',
+  {
+    meterId: integer('meter_id')
+      .notNull()
+      .references(() => meters.deviceId, { onDelete: 'cascade' }),
+    readAt: instant('read_at').notNull(),
+    registerMilli: bigint('register_milli', { mode: 'number' }).notNull(),
+    // 0 device, 1 import, 2 interval (register accumulated from interval energy), 3 manual, 4 exchange.
+    source: smallint('source').notNull().default(0),
+    // 0 measured, 1 estimated.
+    quality: smallint('quality').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.meterId, t.readAt] }),
+    check('readings_register_check', sql`${t.registerMilli} >= 0`),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: instant('created_at').notNull().defaultNow(),
+    lastActiveAt: instant('last_active_at').notNull().defaultNow(),
+    expiresAt: instant('expires_at').notNull(),
+    revokedAt: instant('revoked_at'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** Failed login counters, per account and per client address, so guessing is slowed but never locks a user out for good. */
+export const loginThrottle = pgTable('login_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  windowStartedAt: instant('window_started_at').notNull().defaultNow(),
+  blockedUntil: instant('blocked_until'),
+});
+
+export const bookmarks = pgTable(
+  'bookmarks',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    itemId: text('item_id').notNull(),
+    createdAt: instant('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.itemId] })],
+);
+
+export const apiKeys = pgTable('api_keys', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull(),
+  // The first characters of the key, shown in lists; the key itself is only stored as a SHA-256 hash.
+  prefix: text('prefix').notNull(),
+  keyHash: text('key_hash').notNull().unique(),
+  scopes: text('scopes').array().notNull(),
+  createdAt: instant('created_at').notNull().defaultNow(),
+  lastUsedAt: instant('last_used_at'),
+  revokedAt: instant('revoked_at'),
+});
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: instant('at').notNull().defaultNow(),
+    actorUserId: integer('actor_user_id'),
+    actorApiKeyId: integer('actor_api_key_id'),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    detail: jsonb('detail'),
+  },
+  (t) => [index('audit_log_at_idx').on(t.at)],
+);
+
+/** Small key/value store for things the server provisions once (the web app's API key id, the demo seed marker). */
+export const settings = pgTable('settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+});

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { Role, type RoleId } from './enums.ts';
+
+/** Actions a CASL rule can grant. */
+export const abilityActions = ['manage', 'read', 'create', 'update', 'delete'] as const;
+/** Subjects a CASL rule can name; `all` matches every subject. */
+export const abilitySubjects = [
+  'all',
+  'Auth',
+  'Check',
+  'Meter',
+  'Location',
+  'Bookmark',
+  'User',
+  'Device',
+  'ApiKey',
+  'Import',
+  'Export',
+  'Audit',
+] as const;
+
+/** One permission rule as stored in `userData.ability` (spec §3, §6). */
+export const abilityRuleSchema = z.object({
+  action: z.enum(abilityActions),
+  subject: z.enum(abilitySubjects),
+});
+/** A permission rule. */
+export type AbilityRule = z.infer<typeof abilityRuleSchema>;
+
+/** When no rules are stored the user may only read Auth (spec §6). */
+export const defaultAbilityRules: AbilityRule[] = [{ action: 'read', subject: 'Auth' }];
+
+/**
+ * The rules each role gets. Admins manage everything; clients read what the check page
+ * needs and manage their own bookmarks. The server enforces the same rules (and the
+ * client's location scope) — the browser only uses them to hide what would be refused.
+ */
+export function abilityRulesForRole(role: RoleId): AbilityRule[] {
+  if (role === Role.Admin) return [{ action: 'manage', subject: 'all' }];
+  return [
+    { action: 'read', subject: 'Auth' },
+    { action: 'read', subject: 'Check' },
+    { action: 'read', subject: 'Meter' },
+    { action: 'read', subject: 'Location' },
+    { action: 'manage', subject: 'Bookmark' },
+  ];
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { abilityRuleSchema } from './abilities.ts';
+import { roleIds } from './enums.ts';
+
+/** `POST /api/auth/login` body. */
+export const loginBodySchema = z.object({
+  email: z.string().trim().min(1, 'Enter your email address.').max(254).email('Enter a valid email address.'),
+  password: z.string().min(1, 'Enter your password.').max(1024),
+});
+/** Login credentials. */
+export type LoginBody = z.infer<typeof loginBodySchema>;
+
+/** The user as the browser sees it. */
+export const publicUserSchema = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  fullName: z.string(),
+  role: z.union(roleIds.map((id) => z.literal(id))),
+  mustChangePassword: z.boolean(),
+});
+/** A user as the browser sees it. */
+export type PublicUser = z.infer<typeof publicUserSchema>;
+
+/**
+ * The stored user record (spec §3, kept in local storage as `userData`): the user, the
+ * login flag, a token, the role, the token expiry (epoch ms) and the ability rules.
+ */
+export const userRecordSchema = z.object({
+  user: publicUserSchema,
+  isLoggedIn: z.literal(true),
+  token: z.string(),
+  role: z.union(roleIds.map((id) => z.literal(id))),
+  tokenExpiresAt: z.number().int(),
+  ability: z.array(abilityRuleSchema),
+});
+/** The login answer and stored user record. */
+export type UserRecord = z.infer<typeof userRecordSchema>;
+
+/** `GET /api/auth/me` answer (spec §4: the current user is read from `result.currentUser`). */
+export const currentUserResultSchema = z.object({
+  currentUser: publicUserSchema.extend({ ability: z.array(abilityRuleSchema) }),
+});
+/** The load-current-user answer. */
+export type CurrentUserResult = z.infer<typeof currentUserResultSchema>;
+
+/** `POST /api/auth/refresh` answer: a new token and its expiry. */
+export const refreshResultSchema = z.object({ token: z.string(), tokenExpiresAt: z.number().int() });
+/** A renewed token. */
+export type RefreshResult = z.infer<typeof refreshResultSchema>;
+

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/** How many location and meter suggestions `GET /api/bookmarks/data` returns at most; the rest are found with `/api/search`. */
+export const SUGGESTION_LIMIT = 50;
+
+/** Kinds of things a user can star. */
+export const suggestionKinds = ['page', 'location', 'meter'] as const;
+
+/** A suggestion (spec §3: id and isBookmarked; the other fields are ours). Ids look like `page:check`, `location:12`, `meter:EM-0001`. */
+export const suggestionSchema = z.object({
+  id: z.string(),
+  kind: z.enum(suggestionKinds),
+  title: z.string(),
+  link: z.string(),
+  icon: z.string(),
+  isBookmarked: z.boolean(),
+});
+/** A suggestion. */
+export type Suggestion = z.infer<typeof suggestionSchema>;
+
+/** `GET /api/bookmarks/data` answer. */
+export const bookmarksDataSchema = z.object({
+  suggestions: z.array(suggestionSchema),
+  bookmarks: z.array(suggestionSchema),
+});
+/** Bookmarks data. */
+export type BookmarksData = z.infer<typeof bookmarksDataSchema>;
+
+/** `POST /api/bookmarks/update` body. */
+export const bookmarkUpdateBodySchema = z.object({
+  id: z.string().trim().min(1, 'id is required.').max(120, 'id is at most 120 characters.'),
+});
+
+/** `POST /api/bookmarks/update` answer (the browser flips isBookmarked itself, spec §4). */
+export const bookmarkUpdateResultSchema = z.object({ id: z.string(), isBookmarked: z.boolean() });
+
+/** Most results `/api/search` returns. */
+export const SEARCH_LIMIT = 20;
+
+/** `GET /api/search` query. */
+export const searchQuerySchema = z.object({
+  q: z.string().trim().min(1, 'q is required.').max(100, 'q is at most 100 characters.'),
+});
+
+/** `GET /api/search` answer: the caller's meters and locations matching q, best first. */
+export const searchResultSchema = z.object({ results: z.array(suggestionSchema) });
+/** Search results. */
+export type SearchResult = z.infer<typeof searchResultSchema>;
