@@ -1,0 +1,111 @@
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+/** The Drizzle handle; the same type on PGlite and on a PostgreSQL server. */
+export type Orm = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** What a query helper needs: plain SQL with bound parameters, rows as objects or as arrays. */
+export interface SqlRunner {
+  query<T extends object>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Rows as arrays: the fast path for long result sets (readings). */
+  queryArrays(text: string, params?: readonly unknown[]): Promise<unknown[][]>;
+}
+
+/** A connection to CM's database, embedded (PGlite) or a PostgreSQL server. Only one SQL dialect: PostgreSQL. */
+export interface Db extends SqlRunner {
+  readonly kind: 'pglite' | 'postgres';
+  readonly orm: Orm;
+  /** Runs `work` in one transaction: everything it does is kept, or nothing. */
+  transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+// Register values and counts fit well inside 2^53, so int8 and numeric come back as numbers.
+const toNumber = (value: string) => Number(value);
+
+/** Opens the embedded database persisted in `dataDir` (or in memory when `dataDir` is undefined). */
+export async function openPglite(dataDir: string | undefined): Promise<Db> {
+  const client = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    parsers: { [INT8_OID]: toNumber, [NUMERIC_OID]: toNumber },
+  });
+  const orm = drizzlePglite({ client, schema, casing: 'snake_case' });
+  const runner = (target: Pick<PGlite, 'query'>): SqlRunner => ({
+    async query<T extends object>(text: string, params: readonly unknown[] = []) {
+      const result = await target.query<T>(text, [...params]);
+      return result.rows;
+    },
+    async queryArrays(text: string, params: readonly unknown[] = []) {
+      const result = await target.query<unknown[]>(text, [...params], { rowMode: 'array' });
+      return result.rows;
+    },
+  });
+  return {
+    kind: 'pglite',
+    orm: orm as unknown as Orm,
+    ...runner(client),
+    transaction: (work) => client.transaction((tx) => work(runner(tx))),
+    close: () => client.close(),
+  };
+}
+
+export interface PostgresOptions {
+  url: string;
+  poolSize: number;
+  statementTimeoutMs: number;
+}
+
+/** Connects to a PostgreSQL server through a pool. */
+export async function openPostgres(options: PostgresOptions): Promise<Db> {
+  const types = {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      oid === INT8_OID || oid === NUMERIC_OID ? toNumber : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  };
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize,
+    // One slow request must not starve the others (issue 3): the server cancels statements that run too long.
+    statement_timeout: options.statementTimeoutMs,
+    connectionTimeoutMillis: 5_000,
+    types,
+  });
+  // An idle client that loses its server must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  const orm = drizzlePostgres({ client: pool, schema, casing: 'snake_case' });
+  const runner = (target: pg.Pool | pg.PoolClient): SqlRunner => ({
+    async query<T extends object>(text: string, params: readonly unknown[] = []) {
+      const result = await target.query<T>(text, [...params]);
+      return result.rows;
+    },
+    async queryArrays(text: string, params: readonly unknown[] = []) {
+      const result = await target.query<unknown[]>({ text, values: [...params], rowMode: 'array' });
+      return result.rows;
+    },
+  });
+  return {
+    kind: 'postgres',
+    orm: orm as unknown as Orm,
+    ...runner(pool),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work(runner(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
