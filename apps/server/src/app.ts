@@ -1,0 +1,100 @@
+import helmet from '@fastify/helmet';
+import underPressure from '@fastify/under-pressure';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import { ApiKeyVerifier } from './modules/api-keys/api-keys.service.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { AuthService } from './modules/auth/auth.service.ts';
+import { TokenSigner } from './modules/auth/tokens.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { apiKeyGuard } from './plugins/api-key.ts';
+import { authentication } from './plugins/authentication.ts';
+import { errorHandler } from './plugins/error-handler.ts';
+import { openApi } from './plugins/open-api.ts';
+import { webApp } from './plugins/web-app.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  /** The web app's API key, written into index.html. */
+  webApiKey: string;
+  /** The secret access tokens are signed with. */
+  jwtSecret: string;
+}
+
+/** The whole HTTP application: plugins first, then modules, in the order they are listed here. */
+export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    // A slow client must not hold a connection for ever.
+    requestTimeout: 60_000,
+    connectionTimeout: 60_000,
+    return503OnClosing: true,
+    routerOptions: { maxParamLength: 200 },
+    ajv: { customOptions: { removeAdditional: false } },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const services = {
+    apiKeys: new ApiKeyVerifier(db),
+    auth: new AuthService(db, new TokenSigner(jwtSecret), {
+      idleSeconds: config.sessionIdleSeconds,
+      maxSeconds: config.sessionMaxSeconds,
+      tokenTtlSeconds: config.tokenTtlSeconds,
+    }),
+  };
+
+  // Plugins.
+  await app.register(errorHandler);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine writes CSS variables in style attributes and <style> tags.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // HSTS only means something over TLS: sent below when the request came through HTTPS.
+    strictTransportSecurity: false,
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (request.protocol === 'https') reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+  });
+  await app.register(underPressure, {
+    maxEventLoopDelay: 1_000,
+    retryAfter: 5,
+    exposeStatusRoute: false,
+    pressureHandler: (_request, reply) => {
+      void reply.status(503).header('Retry-After', '5').send({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        message: 'The server is too busy right now. Please try again in a few seconds.',
+      });
+    },
+  });
+  await app.register(openApi);
+  await app.register(apiKeyGuard, { verifier: services.apiKeys });
+  await app.register(authentication, { auth: services.auth });
+
+  // Modules.
+  await app.register(healthRoutes, { db });
+  await app.register(authRoutes, { auth: services.auth });
+
+  // The web app answers everything else.
+  await app.register(webApp, { distDir: config.webDist, apiKey: webApiKey });
+  return app;
+}

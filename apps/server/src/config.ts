@@ -1,0 +1,90 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const durationSeconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  CM_DATA_DIR: z.string().min(1).default('./data'),
+  CM_SEED_DEMO: z.enum(['auto', 'always', 'never']).default('auto'),
+  CM_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  CM_WEB_API_KEY: z.string().min(24, 'must be at least 24 characters').optional(),
+  CM_SESSION_IDLE_SECONDS: durationSeconds(30 * 60),
+  CM_SESSION_MAX_SECONDS: durationSeconds(12 * 60 * 60),
+  CM_TOKEN_TTL_SECONDS: durationSeconds(15 * 60),
+  CM_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(1024 * 1024),
+  CM_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  CM_WEB_DIST: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+/** CM's configuration, parsed once at start from the environment. */
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  database:
+    | { kind: 'pglite'; dataDir: string | undefined }
+    | { kind: 'postgres'; url: string; poolSize: number; statementTimeoutMs: number };
+  dataDir: string;
+  seedDemo: 'auto' | 'always' | 'never';
+  jwtSecret: string | undefined;
+  webApiKey: string | undefined;
+  sessionIdleSeconds: number;
+  sessionMaxSeconds: number;
+  tokenTtlSeconds: number;
+  bodyLimitBytes: number;
+  trustProxy: boolean;
+  webDist: string;
+  logLevel: string;
+}
+
+/** Thrown with every problem at once, so a misconfigured server says everything that is wrong in one go. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** The only place that reads process.env (STYLE.md). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.CM_DATA_DIR);
+  const repoRoot = path.resolve(import.meta.dirname, '../../..');
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    database: e.DATABASE_URL
+      ? {
+          kind: 'postgres',
+          url: e.DATABASE_URL,
+          poolSize: e.DATABASE_POOL_SIZE,
+          statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+        }
+      : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
+    dataDir,
+    seedDemo: e.CM_SEED_DEMO,
+    jwtSecret: e.CM_JWT_SECRET,
+    webApiKey: e.CM_WEB_API_KEY,
+    sessionIdleSeconds: e.CM_SESSION_IDLE_SECONDS,
+    sessionMaxSeconds: e.CM_SESSION_MAX_SECONDS,
+    tokenTtlSeconds: e.CM_TOKEN_TTL_SECONDS,
+    bodyLimitBytes: e.CM_BODY_LIMIT_BYTES,
+    trustProxy: e.CM_TRUST_PROXY === 'true',
+    webDist: e.CM_WEB_DIST ? path.resolve(e.CM_WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('configuration', () => {
+  it('defaults to embedded PGlite in ./data on port 3000', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.database.kind).toBe('pglite');
+    expect(config.sessionIdleSeconds).toBe(1800);
+    expect(config.sessionMaxSeconds).toBe(43_200);
+  });
+
+  it('uses a PostgreSQL server when DATABASE_URL is set', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://root@127.0.0.1:5432/cm', DATABASE_POOL_SIZE: '4' });
+    expect(config.database).toMatchObject({ kind: 'postgres', poolSize: 4 });
+  });
+
+  it('lists every invalid variable at once', () => {
+    let caught: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', CM_JWT_SECRET: 'short' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const problems = (caught as ConfigError).problems.join('\n');
+    expect(problems).toMatch(/PORT/);
+    expect(problems).toMatch(/DATABASE_URL: must start with postgres/);
+    expect(problems).toMatch(/CM_JWT_SECRET: must be at least 32/);
+  });
+});

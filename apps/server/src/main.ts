@@ -1,0 +1,67 @@
+import { buildApp } from './app.ts';
+import { openDatabase, prepare } from './bootstrap.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { DEMO_LOGINS, isDatabaseEmpty, seedDemo } from './db/seed/seed.ts';
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main() {
+  const config = readConfig();
+  const started = Date.now();
+  const db = await openDatabase(config);
+  const { migrations, webApiKey, jwtSecret } = await prepare(db, config);
+  const shouldSeed =
+    config.seedDemo === 'always' || (config.seedDemo === 'auto' && config.database.kind === 'pglite');
+  let seeded = false;
+  if (shouldSeed && (await isDatabaseEmpty(db))) {
+    console.log('Empty database: creating the demo site (13 months of 15-minute readings)…');
+    const summary = await seedDemo(db);
+    seeded = true;
+    console.log(`Demo data ready: ${summary.readings.toLocaleString('en')} readings for ${summary.meters} meters.`);
+  }
+  const app = await buildApp({ config, db, webApiKey, jwtSecret });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const where = config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dataDir}` : 'PostgreSQL server';
+  console.log(
+    [
+      '',
+      `Check Meter is running: http://localhost:${port}`,
+      `Database: ${where} (${migrations.applied} migrations applied now${seeded ? ', demo data created' : ''})`,
+      `Started in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+      ...(config.database.kind === 'pglite' || seeded
+        ? ['Demo logins:', ...DEMO_LOGINS.map((login) => `  ${login.role.padEnd(8)} ${login.email.padEnd(22)} ${login.password}`)]
+        : []),
+      '',
+    ].join('\n'),
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error('Check Meter could not start:', error);
+  process.exit(1);
+});

@@ -1,0 +1,45 @@
+import type { SqlRunner } from '../../db/client.ts';
+
+export interface ApiKeyRow {
+  id: number;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+  created_at: Date;
+}
+
+export async function findApiKeyByHash(db: SqlRunner, keyHash: string): Promise<ApiKeyRow | undefined> {
+  const rows = await db.query<ApiKeyRow>(
+    'SELECT id, name, prefix, scopes, revoked_at, last_used_at, created_at FROM api_keys WHERE key_hash = $1',
+    [keyHash],
+  );
+  return rows[0];
+}
+
+export async function insertApiKey(
+  db: SqlRunner,
+  key: { name: string; prefix: string; keyHash: string; scopes: string[] },
+): Promise<ApiKeyRow> {
+  const rows = await db.query<ApiKeyRow>(
+    `INSERT INTO api_keys (name, prefix, key_hash, scopes) VALUES ($1, $2, $3, $4)
+     RETURNING id, name, prefix, scopes, revoked_at, last_used_at, created_at`,
+    [key.name, key.prefix, key.keyHash, key.scopes],
+  );
+  const row = rows[0];
+  if (!row) throw new Error('insert into api_keys returned no row');
+  return row;
+}
+
+export async function touchApiKey(db: SqlRunner, id: number): Promise<void> {
+  await db.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [id]);
+}
+
+export async function revokeApiKey(db: SqlRunner, id: number): Promise<boolean> {
+  const rows = await db.query<{ id: number }>(
+    'UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id',
+    [id],
+  );
+  return rows.length > 0;
+}

@@ -1,0 +1,101 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ApiKeyScope } from '@cm/contracts/enums.ts';
+import type { Db } from '../../db/client.ts';
+import { findApiKeyByHash, insertApiKey, revokeApiKey, touchApiKey } from './api-keys.queries.ts';
+
+/** A key as the request pipeline knows it once checked. */
+export interface ApiKeyIdentity {
+  id: number;
+  name: string;
+  scopes: ApiKeyScope[];
+}
+
+/** Keys are stored only as SHA-256: they are 32 random bytes, so a slow hash adds nothing but latency. */
+export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/** A new key: `cm_` + 43 url-safe characters; the first 11 characters are its visible prefix. */
+export function generateApiKey(): { key: string; prefix: string; keyHash: string } {
+  const key = `cm_${randomBytes(32).toString('base64url')}`;
+  return { key, prefix: key.slice(0, 11), keyHash: hashApiKey(key) };
+}
+
+export async function createApiKey(db: Db, name: string, scopes: ApiKeyScope[]) {
+  const { key, prefix, keyHash } = generateApiKey();
+  const row = await insertApiKey(db, { name, prefix, keyHash, scopes });
+  return { key, row };
+}
+
+const CACHE_MS = 5_000;
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * Checks API keys with a short cache so that every request does not cost a query. A revocation
+ * made through this process takes effect at once; one made by another process within CACHE_MS.
+ */
+export class ApiKeyVerifier {
+  private readonly cache = new Map<string, { identity: ApiKeyIdentity | null; until: number }>();
+  private readonly touchedAt = new Map<number, number>();
+
+  constructor(private readonly db: Db) {}
+
+  async verify(key: string): Promise<ApiKeyIdentity | null> {
+    const keyHash = hashApiKey(key);
+    const now = Date.now();
+    const cached = this.cache.get(keyHash);
+    let identity: ApiKeyIdentity | null;
+    if (cached && cached.until > now) {
+      identity = cached.identity;
+    } else {
+      const row = await findApiKeyByHash(this.db, keyHash);
+      identity =
+        row && !row.revoked_at ? { id: row.id, name: row.name, scopes: row.scopes.filter(isScope) } : null;
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(keyHash, { identity, until: now + CACHE_MS });
+    }
+    if (identity && (this.touchedAt.get(identity.id) ?? 0) + TOUCH_EVERY_MS < now) {
+      this.touchedAt.set(identity.id, now);
+      await touchApiKey(this.db, identity.id);
+    }
+    return identity;
+  }
+
+  async revoke(id: number): Promise<boolean> {
+    const revoked = await revokeApiKey(this.db, id);
+    this.cache.clear();
+    return revoked;
+  }
+}
+
+function isScope(value: string): value is ApiKeyScope {
+  return value === 'web' || value === 'read' || value === 'ingest';
+}
+
+/**
+ * The web app's key, provisioned on first start and handed to the browser at run time (in
+ * index.html), never baked into the bundle. It comes from CM_WEB_API_KEY when set; otherwise it
+ * is created once and kept in the data folder (readable by the server's user only).
+ */
+export async function provisionWebApiKey(db: Db, dataDir: string, fromEnv: string | undefined): Promise<string> {
+  if (fromEnv) {
+    if (!(await findApiKeyByHash(db, hashApiKey(fromEnv)))) {
+      await insertApiKey(db, { name: 'Web app', prefix: fromEnv.slice(0, 11), keyHash: hashApiKey(fromEnv), scopes: ['web'] });
+    }
+    return fromEnv;
+  }
+  const file = path.join(dataDir, 'web-api-key');
+  const stored = await readFile(file, 'utf8').then(
+    (text) => text.trim(),
+    () => undefined,
+  );
+  if (stored) {
+    const row = await findApiKeyByHash(db, hashApiKey(stored));
+    if (row && !row.revoked_at) return stored;
+  }
+  const { key } = await createApiKey(db, 'Web app', ['web']);
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(file, `${key}\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
+  return key;
+}

@@ -1,0 +1,81 @@
+import type { SqlRunner } from '../../db/client.ts';
+
+export interface UserRow {
+  id: number;
+  email: string;
+  full_name: string;
+  password_hash: string;
+  role_id: number;
+  is_disabled: boolean;
+  must_change_password: boolean;
+}
+
+const userColumns = 'id, email, full_name, password_hash, role_id, is_disabled, must_change_password';
+
+export async function findUserByEmail(db: SqlRunner, email: string): Promise<UserRow | undefined> {
+  const rows = await db.query<UserRow>(`SELECT ${userColumns} FROM users WHERE email = $1`, [email]);
+  return rows[0];
+}
+
+export async function findUserById(db: SqlRunner, id: number): Promise<UserRow | undefined> {
+  const rows = await db.query<UserRow>(`SELECT ${userColumns} FROM users WHERE id = $1`, [id]);
+  return rows[0];
+}
+
+export async function recordLogin(db: SqlRunner, userId: number): Promise<void> {
+  await db.query('UPDATE users SET last_login_at = now() WHERE id = $1', [userId]);
+}
+
+export interface SessionRow {
+  id: string;
+  user_id: number;
+  last_active_at: Date;
+  expires_at: Date;
+  revoked_at: Date | null;
+}
+
+export async function insertSession(db: SqlRunner, id: string, userId: number, maxSeconds: number): Promise<SessionRow> {
+  const rows = await db.query<SessionRow>(
+    `INSERT INTO sessions (id, user_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))
+     RETURNING id, user_id, last_active_at, expires_at, revoked_at`,
+    [id, userId, maxSeconds],
+  );
+  const row = rows[0];
+  if (!row) throw new Error('insert into sessions returned no row');
+  return row;
+}
+
+export async function findSession(db: SqlRunner, id: string): Promise<SessionRow | undefined> {
+  const rows = await db.query<SessionRow>(
+    'SELECT id, user_id, last_active_at, expires_at, revoked_at FROM sessions WHERE id = $1',
+    [id],
+  );
+  return rows[0];
+}
+
+export async function touchSession(db: SqlRunner, id: string): Promise<void> {
+  await db.query('UPDATE sessions SET last_active_at = now() WHERE id = $1', [id]);
+}
+
+export async function revokeSession(db: SqlRunner, id: string): Promise<void> {
+  await db.query('UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [id]);
+}
+
+export async function revokeUserSessions(db: SqlRunner, userId: number): Promise<void> {
+  await db.query('UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
+}
+
+export async function findSetting<T>(db: SqlRunner, key: string): Promise<T | undefined> {
+  const rows = await db.query<{ value: T }>('SELECT value FROM settings WHERE key = $1', [key]);
+  return rows[0]?.value;
+}
+
+/** Stores `value` unless the key exists, and answers the stored value (so concurrent starts agree). */
+export async function insertSettingOnce<T>(db: SqlRunner, key: string, value: T): Promise<T> {
+  await db.query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [
+    key,
+    JSON.stringify(value),
+  ]);
+  const stored = await findSetting<T>(db, key);
+  return stored ?? value;
+}

@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUserResultSchema, loginBodySchema, refreshResultSchema, userRecordSchema } from '@cm/contracts/auth.ts';
+import { errorBodySchema } from '@cm/contracts/errors.ts';
+import { callerOf } from '../../plugins/authentication.ts';
+import type { AuthService } from './auth.service.ts';
+
+export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (app, { auth }) => {
+  app.post(
+    '/api/auth/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with email and password; answers the stored user record (spec §3).',
+        body: loginBodySchema.strict(),
+        response: { 200: userRecordSchema, 400: errorBodySchema, 401: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    async (request) => auth.login(request.body.email, request.body.password, request.ip),
+  );
+
+  app.get(
+    '/api/auth/me',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['auth'],
+        summary: 'The current user (spec §4: result.currentUser).',
+        response: { 200: currentUserResultSchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => auth.currentUser(callerOf(request)),
+  );
+
+  app.post(
+    '/api/auth/refresh',
+    {
+      preHandler: app.requireUser,
+      schema: { tags: ['auth'], summary: 'Renew the access token of a live session.', response: { 200: refreshResultSchema, 401: errorBodySchema } },
+    },
+    async (request) => auth.refresh(callerOf(request)),
+  );
+
+  app.post(
+    '/api/auth/logout',
+    {
+      preHandler: app.requireUser,
+      schema: { tags: ['auth'], summary: 'End the session; its tokens stop working at once.', response: { 204: z.null(), 401: errorBodySchema } },
+    },
+    async (request, reply) => {
+      await auth.logout(callerOf(request));
+      return reply.status(204).send(null);
+    },
+  );
+};

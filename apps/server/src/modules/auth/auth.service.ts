@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { abilityRulesForRole } from '@cm/contracts/abilities.ts';
+import type { PublicUser, UserRecord } from '@cm/contracts/auth.ts';
+import { Role, type RoleId } from '@cm/contracts/enums.ts';
+import type { Db } from '../../db/client.ts';
+import { HttpError, unauthorized } from '../../http-error.ts';
+import {
+  findSession,
+  findUserByEmail,
+  findUserById,
+  insertSession,
+  recordLogin,
+  revokeSession,
+  touchSession,
+  type UserRow,
+} from './auth.queries.ts';
+import { accountPolicy, addressPolicy, clearFailures, recordFailure, secondsBlocked } from './login-throttle.ts';
+import { verifyAgainstDummy, verifyPassword } from './password.ts';
+import type { TokenSigner } from './tokens.ts';
+
+/** Who is calling, once the token is checked. */
+export interface AuthContext {
+  user: PublicUser;
+  sessionId: string;
+}
+
+export interface SessionLimits {
+  idleSeconds: number;
+  maxSeconds: number;
+  tokenTtlSeconds: number;
+}
+
+const WRONG_CREDENTIALS = 'Email or password is incorrect.';
+// Sessions are touched at most this often, so that reads do not turn into writes on every request.
+const TOUCH_EVERY_MS = 30_000;
+
+export function toPublicUser(row: UserRow): PublicUser {
+  return {
+    id: row.id,
+    email: row.email,
+    fullName: row.full_name,
+    role: row.role_id === Role.Admin ? Role.Admin : Role.Client,
+    mustChangePassword: row.must_change_password,
+  };
+}
+
+export class AuthService {
+  constructor(
+    private readonly db: Db,
+    private readonly signer: TokenSigner,
+    private readonly limits: SessionLimits,
+  ) {}
+
+  async login(emailInput: string, password: string, address: string): Promise<UserRecord> {
+    const email = emailInput.trim().toLowerCase();
+    const keys = [`account:${email}`, `address:${address}`];
+    const wait = await secondsBlocked(this.db, keys);
+    if (wait > 0) {
+      throw new HttpError(429, `Too many failed sign-in attempts. Try again in ${formatWait(wait)}.`, undefined, {
+        'Retry-After': String(wait),
+      });
+    }
+    const user = await findUserByEmail(this.db, email);
+    const isValid = user ? await verifyPassword(user.password_hash, password) : (await verifyAgainstDummy(password), false);
+    if (!user || !isValid) {
+      await recordFailure(this.db, `account:${email}`, accountPolicy);
+      await recordFailure(this.db, `address:${address}`, addressPolicy);
+      throw unauthorized(WRONG_CREDENTIALS);
+    }
+    if (user.is_disabled) throw unauthorized('This account is disabled. Ask an administrator to enable it.');
+    await clearFailures(this.db, `account:${email}`);
+    const session = await insertSession(this.db, randomUUID(), user.id, this.limits.maxSeconds);
+    await recordLogin(this.db, user.id);
+    const { token, expiresAt } = await this.signer.sign({ userId: user.id, sessionId: session.id }, this.tokenTtl(session.expires_at));
+    const publicUser = toPublicUser(user);
+    return {
+      user: publicUser,
+      isLoggedIn: true,
+      token,
+      role: publicUser.role,
+      tokenExpiresAt: expiresAt,
+      ability: abilityRulesForRole(publicUser.role),
+    };
+  }
+
+  /** Checks a bearer token against its server-side session: logout, a password change or idling out make it unusable. */
+  async authenticate(token: string): Promise<AuthContext> {
+    const check = await this.signer.verify(token);
+    if (!check.ok) {
+      throw unauthorized(
+        check.reason === 'expired' ? 'Your session has expired. Please sign in again.' : 'The access token is not valid. Please sign in again.',
+      );
+    }
+    const session = await findSession(this.db, check.claims.sessionId);
+    const now = Date.now();
+    if (
+      !session ||
+      session.user_id !== check.claims.userId ||
+      session.revoked_at ||
+      session.expires_at.getTime() <= now ||
+      session.last_active_at.getTime() + this.limits.idleSeconds * 1000 <= now
+    ) {
+      throw unauthorized('Your session has ended. Please sign in again.');
+    }
+    const user = await findUserById(this.db, session.user_id);
+    if (!user || user.is_disabled) throw unauthorized('Your session has ended. Please sign in again.');
+    if (session.last_active_at.getTime() + TOUCH_EVERY_MS < now) await touchSession(this.db, session.id);
+    return { user: toPublicUser(user), sessionId: session.id };
+  }
+
+  /** A fresh token for a live session (the browser renews while the user is active). */
+  async refresh(context: AuthContext): Promise<{ token: string; tokenExpiresAt: number }> {
+    const session = await findSession(this.db, context.sessionId);
+    if (!session) throw unauthorized('Your session has ended. Please sign in again.');
+    await touchSession(this.db, session.id);
+    const { token, expiresAt } = await this.signer.sign(
+      { userId: context.user.id, sessionId: session.id },
+      this.tokenTtl(session.expires_at),
+    );
+    return { token, tokenExpiresAt: expiresAt };
+  }
+
+  async logout(context: AuthContext): Promise<void> {
+    await revokeSession(this.db, context.sessionId);
+  }
+
+  currentUser(context: AuthContext) {
+    return { currentUser: { ...context.user, ability: abilityRulesForRole(context.user.role as RoleId) } };
+  }
+
+  // A token never outlives its session's absolute lifetime.
+  private tokenTtl(sessionExpiresAt: Date): number {
+    const left = Math.floor((sessionExpiresAt.getTime() - Date.now()) / 1000);
+    return Math.max(1, Math.min(this.limits.tokenTtlSeconds, left));
+  }
+}
+
+function formatWait(seconds: number): string {
+  return seconds < 60 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+}

@@ -1,0 +1,45 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Role } from '@cm/contracts/enums.ts';
+import { forbidden, unauthorized } from '../http-error.ts';
+import type { AuthContext, AuthService } from '../modules/auth/auth.service.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyInstance {
+    /** preHandler: the caller must be signed in. */
+    requireUser: (request: FastifyRequest) => Promise<void>;
+    /** preHandler: the caller must be a signed-in administrator (403 otherwise). */
+    requireAdmin: (request: FastifyRequest) => Promise<void>;
+  }
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1];
+}
+
+/** Resolves the bearer token into `request.auth` for the routes that ask for it. */
+export const authentication = fp(async (app: FastifyInstance, options: { auth: AuthService }) => {
+  app.decorateRequest('auth', null);
+  const requireUser = async (request: FastifyRequest) => {
+    const token = bearerToken(request);
+    if (!token) throw unauthorized('Sign in to continue: send the access token as "Authorization: Bearer <token>".');
+    request.auth = await options.auth.authenticate(token);
+  };
+  app.decorate('requireUser', requireUser);
+  app.decorate('requireAdmin', async (request: FastifyRequest) => {
+    await requireUser(request);
+    if (request.auth?.user.role !== Role.Admin) throw forbidden('Only administrators may do this.');
+  });
+});
+
+/** The signed-in caller of a route guarded by requireUser. */
+export function callerOf(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw unauthorized('Sign in to continue.');
+  return request.auth;
+}

@@ -1,0 +1,80 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import type { ErrorBody } from '@cm/contracts/errors.ts';
+import { HttpError } from '../http-error.ts';
+
+const statusNames: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+function body(statusCode: number, message: string, param?: string): ErrorBody {
+  return { statusCode, error: statusNames[statusCode] ?? 'Error', message, ...(param ? { param } : {}) };
+}
+
+// Fastify's own 4xx codes (bad JSON, body too large, wrong content type) in words a person can act on.
+const fastifyMessages: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty; send a JSON object.',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported Content-Type; send application/json.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The Content-Length header does not match the body.',
+};
+
+/** One error handler: JSON `{ statusCode, error, message }`, 4xx messages that name the bad parameter, 5xx details never leaked. */
+export const errorHandler = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      if (error.headers) void reply.headers(error.headers);
+      return reply.status(error.statusCode).send(body(error.statusCode, error.message, error.param));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issue = error.validation[0];
+      const location = error.validationContext ?? 'request';
+      const param = issue?.instancePath.split('/').filter(Boolean).join('.') || undefined;
+      const detail = issue?.message ?? 'is invalid';
+      const message = param
+        ? `${param}: ${detail.startsWith(param) ? detail.slice(param.length).replace(/^\s+/, '') || 'is invalid.' : detail}`
+        : `Invalid ${location}: ${detail}`;
+      return reply.status(400).send(body(400, message.replace(/^(\w+): \1 /, '$1 '), param));
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error }, 'response did not match its schema');
+      return reply.status(500).send(body(500, 'Something went wrong on our side. Please try again.'));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message = fastifyMessages[error.code] ?? error.message;
+      return reply.status(status).send(body(status, message));
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.error({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('Retry-After', '5')
+        .send(body(503, 'The database is not reachable right now. Please try again in a moment.'));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send(body(500, 'Something went wrong on our side. Please try again.'));
+  });
+
+});
+
+function isDatabaseUnavailable(error: Error & { code?: string }): boolean {
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001'].includes(error.code ?? '') ||
+    /timeout exceeded when trying to connect|Connection terminated/i.test(error.message)
+  );
+}
