@@ -24,7 +24,14 @@ export default tseslint.config(
     // Features never import each other: pages in app/ compose them (STYLE.md).
     files: ['apps/web/src/features/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['../../features/*', '../*/**'], message: 'features do not import each other' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['../../features/*', '../*/**'], message: 'features do not import each other' },
+          ],
+        },
+      ],
     },
   },
 );

@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 // and once on a PostgreSQL server (CM_TEST_DATABASE=postgres); CI requires both, and the browser suite.
 export default defineConfig({
   test: {
+    reporters: ['default', './scripts/summary-reporter.ts'],
     projects: [
       { test: { name: 'contracts', include: ['packages/contracts/src/**/*.test.ts'] } },
       {
@@ -38,6 +39,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.ts'],
+          globalSetup: ['e2e/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           fileParallelism: false,

@@ -6,6 +6,10 @@ import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import { ApiKeyVerifier } from './modules/api-keys/api-keys.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { bookmarksRoutes } from './modules/bookmarks/bookmarks.routes.ts';
+import { BookmarksService } from './modules/bookmarks/bookmarks.service.ts';
+import { checkRoutes } from './modules/check/check.routes.ts';
+import { CheckService } from './modules/check/check.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { TokenSigner } from './modules/auth/tokens.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -47,6 +51,8 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
       maxSeconds: config.sessionMaxSeconds,
       tokenTtlSeconds: config.tokenTtlSeconds,
     }),
+    check: new CheckService(db),
+    bookmarks: new BookmarksService(db),
   };
 
   // Plugins.
@@ -72,7 +78,8 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     strictTransportSecurity: false,
   });
   app.addHook('onSend', async (request, reply) => {
-    if (request.protocol === 'https') reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    if (request.protocol === 'https')
+      reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   });
   await app.register(underPressure, {
     maxEventLoopDelay: 1_000,
@@ -93,6 +100,8 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   // Modules.
   await app.register(healthRoutes, { db });
   await app.register(authRoutes, { auth: services.auth });
+  await app.register(checkRoutes, { check: services.check });
+  await app.register(bookmarksRoutes, { bookmarks: services.bookmarks });
 
   // The web app answers everything else.
   await app.register(webApp, { distDir: config.webDist, apiKey: webApiKey });

@@ -20,7 +20,12 @@ const envSchema = z.object({
   CM_SESSION_IDLE_SECONDS: durationSeconds(30 * 60),
   CM_SESSION_MAX_SECONDS: durationSeconds(12 * 60 * 60),
   CM_TOKEN_TTL_SECONDS: durationSeconds(15 * 60),
-  CM_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(1024 * 1024),
+  CM_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 * 1024 * 1024)
+    .default(1024 * 1024),
   CM_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   CM_WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -27,7 +27,9 @@ async function main() {
     console.log('Empty database: creating the demo site (13 months of 15-minute readings)…');
     const summary = await seedDemo(db);
     seeded = true;
-    console.log(`Demo data ready: ${summary.readings.toLocaleString('en')} readings for ${summary.meters} meters.`);
+    console.log(
+      `Demo data ready: ${summary.readings.toLocaleString('en')} readings for ${summary.meters} meters.`,
+    );
   }
   const app = await buildApp({ config, db, webApiKey, jwtSecret });
 
@@ -46,7 +48,8 @@ async function main() {
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const where = config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dataDir}` : 'PostgreSQL server';
+  const where =
+    config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dataDir}` : 'PostgreSQL server';
   console.log(
     [
       '',
@@ -54,7 +57,12 @@ async function main() {
       `Database: ${where} (${migrations.applied} migrations applied now${seeded ? ', demo data created' : ''})`,
       `Started in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
       ...(config.database.kind === 'pglite' || seeded
-        ? ['Demo logins:', ...DEMO_LOGINS.map((login) => `  ${login.role.padEnd(8)} ${login.email.padEnd(22)} ${login.password}`)]
+        ? [
+            'Demo logins:',
+            ...DEMO_LOGINS.map(
+              (login) => `  ${login.role.padEnd(8)} ${login.email.padEnd(22)} ${login.password}`,
+            ),
+          ]
         : []),
       '',
     ].join('\n'),

@@ -47,4 +47,3 @@ export type CurrentUserResult = z.infer<typeof currentUserResultSchema>;
 export const refreshResultSchema = z.object({ token: z.string(), tokenExpiresAt: z.number().int() });
 /** A renewed token. */
 export type RefreshResult = z.infer<typeof refreshResultSchema>;
-

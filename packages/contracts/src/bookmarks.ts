@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textParam } from './text.ts';
 
 /** How many location and meter suggestions `GET /api/bookmarks/data` returns at most; the rest are found with `/api/search`. */
 export const SUGGESTION_LIMIT = 50;
@@ -28,7 +29,7 @@ export type BookmarksData = z.infer<typeof bookmarksDataSchema>;
 
 /** `POST /api/bookmarks/update` body. */
 export const bookmarkUpdateBodySchema = z.object({
-  id: z.string().trim().min(1, 'id is required.').max(120, 'id is at most 120 characters.'),
+  id: textParam('id', 240),
 });
 
 /** `POST /api/bookmarks/update` answer (the browser flips isBookmarked itself, spec §4). */
@@ -39,7 +40,7 @@ export const SEARCH_LIMIT = 20;
 
 /** `GET /api/search` query. */
 export const searchQuerySchema = z.object({
-  q: z.string().trim().min(1, 'q is required.').max(100, 'q is at most 100 characters.'),
+  q: textParam('q', 100),
 });
 
 /** `GET /api/search` answer: the caller's meters and locations matching q, best first. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { deviceStatuses } from './enums.ts';
+import { textParam } from './text.ts';
 
 /** Granularities of a readings answer. `raw` is one point per stored reading; the others are calendar buckets in the location's time zone. */
 export const granularities = ['raw', 'hour', 'day', 'week', 'month'] as const;
@@ -45,7 +46,7 @@ export type ChainDevice = z.infer<typeof chainDeviceSchema>;
 
 /** `GET /api/CheckMeter/GetMeterInfo` query (spec §7). */
 export const meterInfoQuerySchema = z.object({
-  meterNumber: z.string().trim().min(1, 'meterNumber is required.').max(64, 'meterNumber is at most 64 characters.'),
+  meterNumber: textParam('meterNumber', 64),
 });
 
 /** Everything a person needs to know about one meter. Instants are ISO 8601 UTC strings. */
@@ -78,18 +79,20 @@ export type MeterInfo = z.infer<typeof meterInfoSchema>;
 
 /** `GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName` query (spec §7). */
 export const locationReadingsQuerySchema = z.object({
-  name: z.string().trim().min(1, 'name is required.').max(200, 'name is at most 200 characters.'),
+  name: textParam('name', 200),
   /** A date (`2026-03-01`, start of that local day) or an ISO 8601 instant with offset. */
-  From: z.string().trim().min(1, 'From is required.').max(40, 'From is too long.'),
+  From: textParam('From', 40),
   /** A date (the whole local day is included) or an ISO 8601 instant with offset (exclusive). */
-  To: z.string().trim().min(1, 'To is required.').max(40, 'To is too long.'),
+  To: textParam('To', 40),
   meterInd: z.coerce
     .number({ message: 'meterInd must be a positive whole number.' })
     .int('meterInd must be a positive whole number.')
     .positive('meterInd must be a positive whole number.')
     .max(9999, 'meterInd must be at most 9999.')
     .optional(),
-  granularity: z.enum(granularities, { message: 'granularity must be one of raw, hour, day, week, month.' }).optional(),
+  granularity: z
+    .enum(granularities, { message: 'granularity must be one of raw, hour, day, week, month.' })
+    .optional(),
   maxPoints: z.coerce
     .number({ message: 'maxPoints must be a whole number.' })
     .int('maxPoints must be a whole number.')

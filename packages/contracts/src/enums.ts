@@ -45,3 +45,11 @@ export type ApiKeyScope = (typeof apiKeyScopes)[number];
 
 /** The header every /api request carries (spec §7; its name is ours). */
 export const API_KEY_HEADER = 'X-API-Key';
+
+const priorityLabelByValue = new Map<number, string>(
+  Object.entries(devicePriorityLabels).map(([value, label]) => [Number(value), label]),
+);
+/** The spec label of a priority value; unknown values read as 'New'. */
+export function devicePriorityLabel(value: number): string {
+  return priorityLabelByValue.get(value) ?? 'New';
+}

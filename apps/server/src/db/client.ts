@@ -65,7 +65,9 @@ export interface PostgresOptions {
 export async function openPostgres(options: PostgresOptions): Promise<Db> {
   const types = {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-      oid === INT8_OID || oid === NUMERIC_OID ? toNumber : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      oid === INT8_OID || oid === NUMERIC_OID
+        ? toNumber
+        : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
   };
   const pool = new pg.Pool({
     connectionString: options.url,

@@ -62,7 +62,10 @@ export const userLocations = pgTable(
       .notNull()
       .references(() => locations.id, { onDelete: 'cascade' }),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.locationId] }), index('user_locations_location_idx').on(t.locationId)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.locationId] }),
+    index('user_locations_location_idx').on(t.locationId),
+  ],
 );
 
 export const devices = pgTable(

@@ -32,13 +32,22 @@ export const apiKeyGuard = fp(async (app: FastifyInstance, options: { verifier: 
     if (!key) throw unauthorized(`Missing API key: send it in the ${API_KEY_HEADER} header.`);
     if (key.length > 200) throw unauthorized(`The API key in the ${API_KEY_HEADER} header is not valid.`);
     const identity = await options.verifier.verify(key);
-    if (!identity) throw unauthorized(`The API key in the ${API_KEY_HEADER} header is not valid or has been revoked.`);
+    if (!identity)
+      throw unauthorized(`The API key in the ${API_KEY_HEADER} header is not valid or has been revoked.`);
     const isIngest = isIngestPath(path);
-    if (isIngest && !identity.scopes.includes('ingest')) throw forbidden('This API key may not ingest readings (scope ingest needed).');
+    if (isIngest && !identity.scopes.includes('ingest'))
+      throw forbidden('This API key may not ingest readings (scope ingest needed).');
     if (!isIngest && !identity.scopes.some((scope) => scope === 'web' || scope === 'read')) {
       throw forbidden('This API key may only ingest readings.');
     }
-    if (identity.scopes.every((scope) => scope !== 'web') && request.method !== 'GET' && !isIngest && path !== '/api/auth/login' && path !== '/api/auth/logout' && path !== '/api/auth/refresh') {
+    if (
+      identity.scopes.every((scope) => scope !== 'web') &&
+      request.method !== 'GET' &&
+      !isIngest &&
+      path !== '/api/auth/login' &&
+      path !== '/api/auth/logout' &&
+      path !== '/api/auth/refresh'
+    ) {
       throw forbidden('This API key is read-only.');
     }
     request.apiKey = identity;

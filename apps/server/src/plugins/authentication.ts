@@ -28,7 +28,8 @@ export const authentication = fp(async (app: FastifyInstance, options: { auth: A
   app.decorateRequest('auth', null);
   const requireUser = async (request: FastifyRequest) => {
     const token = bearerToken(request);
-    if (!token) throw unauthorized('Sign in to continue: send the access token as "Authorization: Bearer <token>".');
+    if (!token)
+      throw unauthorized('Sign in to continue: send the access token as "Authorization: Bearer <token>".');
     request.auth = await options.auth.authenticate(token);
   };
   app.decorate('requireUser', requireUser);

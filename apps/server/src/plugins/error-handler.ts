@@ -69,12 +69,12 @@ export const errorHandler = fp(async (app: FastifyInstance) => {
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(body(500, 'Something went wrong on our side. Please try again.'));
   });
-
 });
 
 function isDatabaseUnavailable(error: Error & { code?: string }): boolean {
   return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001'].includes(error.code ?? '') ||
-    /timeout exceeded when trying to connect|Connection terminated/i.test(error.message)
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001'].includes(
+      error.code ?? '',
+    ) || /timeout exceeded when trying to connect|Connection terminated/i.test(error.message)
   );
 }

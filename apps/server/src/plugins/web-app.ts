@@ -23,7 +23,10 @@ export const webApp = fp(async (app: FastifyInstance, options: { distDir: string
       wildcard: false,
       setHeaders(res, filePath) {
         const isHashed = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.header('Cache-Control', isHashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+        res.header(
+          'Cache-Control',
+          isHashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+        );
       },
     });
   }

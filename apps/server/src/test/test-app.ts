@@ -13,7 +13,11 @@ export interface TestApp {
   db: Db;
   apiKey: string;
   /** GET/POST with the web API key (and a token when given). */
-  call(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<LightMyRequestResponse>;
+  call(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<LightMyRequestResponse>;
   login(email: string, password: string): Promise<UserRecord>;
   close(): Promise<void>;
 }
@@ -23,7 +27,12 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const db = await createTestDb();
   const { key: apiKey } = await createApiKey(db, 'Test web app', ['web']);
   const config = loadConfig({ LOG_LEVEL: 'silent', CM_WEB_DIST: '/nonexistent', ...env });
-  const app = await buildApp({ config, db, webApiKey: apiKey, jwtSecret: 'test-secret-test-secret-test-secret-0123' });
+  const app = await buildApp({
+    config,
+    db,
+    webApiKey: apiKey,
+    jwtSecret: 'test-secret-test-secret-test-secret-0123',
+  });
   await app.ready();
   const call: TestApp['call'] = (method, url, options = {}) =>
     app.inject({
@@ -43,7 +52,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     call,
     async login(email, password) {
       const response = await call('POST', '/api/auth/login', { body: { email, password } });
-      if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+      if (response.statusCode !== 200)
+        throw new Error(`login failed: ${response.statusCode} ${response.body}`);
       return response.json<UserRecord>();
     },
     async close() {
@@ -54,10 +64,19 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
 }
 
 /** Inserts a user (password hashed as in production) and answers its id. */
-export async function insertUser(db: Db, user: { email: string; password: string; role?: RoleId; fullName?: string; isDisabled?: boolean }): Promise<number> {
+export async function insertUser(
+  db: Db,
+  user: { email: string; password: string; role?: RoleId; fullName?: string; isDisabled?: boolean },
+): Promise<number> {
   const rows = await db.query<{ id: number }>(
     'INSERT INTO users (email, full_name, password_hash, role_id, is_disabled) VALUES ($1, $2, $3, $4, $5) RETURNING id',
-    [user.email, user.fullName ?? user.email, await hashPassword(user.password), user.role ?? Role.Client, user.isDisabled ?? false],
+    [
+      user.email,
+      user.fullName ?? user.email,
+      await hashPassword(user.password),
+      user.role ?? Role.Client,
+      user.isDisabled ?? false,
+    ],
   );
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('insert user returned no id');

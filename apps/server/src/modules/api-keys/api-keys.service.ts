@@ -77,10 +77,19 @@ function isScope(value: string): value is ApiKeyScope {
  * index.html), never baked into the bundle. It comes from CM_WEB_API_KEY when set; otherwise it
  * is created once and kept in the data folder (readable by the server's user only).
  */
-export async function provisionWebApiKey(db: Db, dataDir: string, fromEnv: string | undefined): Promise<string> {
+export async function provisionWebApiKey(
+  db: Db,
+  dataDir: string,
+  fromEnv: string | undefined,
+): Promise<string> {
   if (fromEnv) {
     if (!(await findApiKeyByHash(db, hashApiKey(fromEnv)))) {
-      await insertApiKey(db, { name: 'Web app', prefix: fromEnv.slice(0, 11), keyHash: hashApiKey(fromEnv), scopes: ['web'] });
+      await insertApiKey(db, {
+        name: 'Web app',
+        prefix: fromEnv.slice(0, 11),
+        keyHash: hashApiKey(fromEnv),
+        scopes: ['web'],
+      });
     }
     return fromEnv;
   }

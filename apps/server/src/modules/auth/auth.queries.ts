@@ -34,7 +34,12 @@ export interface SessionRow {
   revoked_at: Date | null;
 }
 
-export async function insertSession(db: SqlRunner, id: string, userId: number, maxSeconds: number): Promise<SessionRow> {
+export async function insertSession(
+  db: SqlRunner,
+  id: string,
+  userId: number,
+  maxSeconds: number,
+): Promise<SessionRow> {
   const rows = await db.query<SessionRow>(
     `INSERT INTO sessions (id, user_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))
      RETURNING id, user_id, last_active_at, expires_at, revoked_at`,
@@ -62,7 +67,9 @@ export async function revokeSession(db: SqlRunner, id: string): Promise<void> {
 }
 
 export async function revokeUserSessions(db: SqlRunner, userId: number): Promise<void> {
-  await db.query('UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
+  await db.query('UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [
+    userId,
+  ]);
 }
 
 export async function findSetting<T>(db: SqlRunner, key: string): Promise<T | undefined> {

@@ -22,7 +22,11 @@ const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString
 describe('login', () => {
   it('answers the stored user record with the role abilities', async () => {
     const admin = await t.login('Admin@Test.cm ', 'Admin!pass1');
-    expect(admin).toMatchObject({ isLoggedIn: true, role: Role.Admin, ability: [{ action: 'manage', subject: 'all' }] });
+    expect(admin).toMatchObject({
+      isLoggedIn: true,
+      role: Role.Admin,
+      ability: [{ action: 'manage', subject: 'all' }],
+    });
     expect(admin.user).toMatchObject({ email: 'admin@test.cm', role: Role.Admin });
     expect(admin.tokenExpiresAt).toBeGreaterThan(Date.now());
     expect(admin.user).not.toHaveProperty('passwordHash');
@@ -32,8 +36,12 @@ describe('login', () => {
   });
 
   it('gives the same 401 for a wrong password and an unknown email', async () => {
-    const wrong = await t.call('POST', '/api/auth/login', { body: { email: 'client@test.cm', password: 'nope' } });
-    const unknown = await t.call('POST', '/api/auth/login', { body: { email: 'nobody@test.cm', password: 'nope' } });
+    const wrong = await t.call('POST', '/api/auth/login', {
+      body: { email: 'client@test.cm', password: 'nope' },
+    });
+    const unknown = await t.call('POST', '/api/auth/login', {
+      body: { email: 'nobody@test.cm', password: 'nope' },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(wrong.json().message).toBe('Email or password is incorrect.');
@@ -41,7 +49,9 @@ describe('login', () => {
   });
 
   it('refuses a disabled account', async () => {
-    const response = await t.call('POST', '/api/auth/login', { body: { email: 'gone@test.cm', password: 'Gone!pass1' } });
+    const response = await t.call('POST', '/api/auth/login', {
+      body: { email: 'gone@test.cm', password: 'Gone!pass1' },
+    });
     expect(response.statusCode).toBe(401);
     expect(response.json().message).toMatch(/disabled/);
   });
@@ -59,7 +69,9 @@ describe('login', () => {
   });
 
   it('refuses unknown fields, malformed JSON and oversize bodies with 4xx', async () => {
-    const extra = await t.call('POST', '/api/auth/login', { body: { email: 'a@b.cm', password: 'x', isAdmin: true } });
+    const extra = await t.call('POST', '/api/auth/login', {
+      body: { email: 'a@b.cm', password: 'x', isAdmin: true },
+    });
     expect(extra.statusCode).toBe(400);
     const malformed = await t.app.inject({
       method: 'POST',
@@ -69,7 +81,9 @@ describe('login', () => {
     });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().message).toBe('The request body is not valid JSON.');
-    const huge = await t.call('POST', '/api/auth/login', { body: { email: 'a@b.cm', password: 'x'.repeat(2 * 1024 * 1024) } });
+    const huge = await t.call('POST', '/api/auth/login', {
+      body: { email: 'a@b.cm', password: 'x'.repeat(2 * 1024 * 1024) },
+    });
     expect(huge.statusCode).toBe(413);
   });
 });
@@ -105,7 +119,10 @@ describe('tokens and sessions', () => {
   it('refuses an expired token', async () => {
     const { token } = await t.login('client@test.cm', 'Client!pass1');
     const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString());
-    const expired = await new TokenSigner(SECRET).sign({ userId: Number(claims.sub), sessionId: claims.sid }, -60);
+    const expired = await new TokenSigner(SECRET).sign(
+      { userId: Number(claims.sub), sessionId: claims.sid },
+      -60,
+    );
     const response = await t.call('GET', '/api/auth/me', { token: expired.token });
     expect(response.statusCode).toBe(401);
     expect(response.json().message).toMatch(/expired/);
@@ -125,7 +142,9 @@ describe('tokens and sessions', () => {
     const fresh = renewed.json().token;
     expect((await t.call('GET', '/api/auth/me', { token: fresh })).statusCode).toBe(200);
     const claims = JSON.parse(Buffer.from(fresh.split('.')[1], 'base64url').toString());
-    await t.db.query("UPDATE sessions SET last_active_at = now() - interval '31 minutes' WHERE id = $1", [claims.sid]);
+    await t.db.query("UPDATE sessions SET last_active_at = now() - interval '31 minutes' WHERE id = $1", [
+      claims.sid,
+    ]);
     expect((await t.call('GET', '/api/auth/me', { token: fresh })).statusCode).toBe(401);
   });
 });
@@ -134,30 +153,50 @@ describe('login throttling', () => {
   it('blocks guessing after 5 failures with 429 and Retry-After, without locking the user out for good', async () => {
     const attempts: number[] = [];
     for (let i = 0; i < 6; i += 1) {
-      const response = await t.call('POST', '/api/auth/login', { body: { email: 'guess@test.cm', password: `wrong-${i}` } });
+      const response = await t.call('POST', '/api/auth/login', {
+        body: { email: 'guess@test.cm', password: `wrong-${i}` },
+      });
       attempts.push(response.statusCode);
     }
     expect(attempts).toEqual([401, 401, 401, 401, 401, 401]);
-    const blocked = await t.call('POST', '/api/auth/login', { body: { email: 'guess@test.cm', password: 'Right!pass1' } });
+    const blocked = await t.call('POST', '/api/auth/login', {
+      body: { email: 'guess@test.cm', password: 'Right!pass1' },
+    });
     expect(blocked.statusCode).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(900);
     expect(blocked.json().message).toMatch(/Try again in/);
     // The block lifts by itself; then the right password works and clears the count.
     await t.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second'");
-    expect((await t.call('POST', '/api/auth/login', { body: { email: 'guess@test.cm', password: 'Right!pass1' } })).statusCode).toBe(200);
-    const rows = await t.db.query<{ key: string }>("SELECT key FROM login_throttle WHERE key = 'account:guess@test.cm'");
+    expect(
+      (await t.call('POST', '/api/auth/login', { body: { email: 'guess@test.cm', password: 'Right!pass1' } }))
+        .statusCode,
+    ).toBe(200);
+    const rows = await t.db.query<{ key: string }>(
+      "SELECT key FROM login_throttle WHERE key = 'account:guess@test.cm'",
+    );
     expect(rows).toHaveLength(0);
   });
 });
 
 describe('API key', () => {
   it('is required on every /api call but health', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).json()).toMatchObject({ status: 'ok', database: { ready: true } });
-    const missing = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'a@b.cm', password: 'x' } });
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).json()).toMatchObject({
+      status: 'ok',
+      database: { ready: true },
+    });
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'a@b.cm', password: 'x' },
+    });
     expect(missing.statusCode).toBe(401);
     expect(missing.json().message).toContain(API_KEY_HEADER);
-    const unknown = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { [API_KEY_HEADER]: 'cm_unknown' } });
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { [API_KEY_HEADER]: 'cm_unknown' },
+    });
     expect(unknown.statusCode).toBe(401);
     const nowhere = await t.app.inject({ method: 'GET', url: '/api/nowhere' });
     expect(nowhere.statusCode).toBe(401);
@@ -169,12 +208,22 @@ describe('API key', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers })).statusCode).toBe(401); // key fine, no token
     await t.db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [row.id]);
     const { key: other } = await createApiKey(t.db, 'Other', ['read']);
-    const revoked = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { [API_KEY_HEADER]: other } });
+    const revoked = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { [API_KEY_HEADER]: other },
+    });
     expect(revoked.statusCode).toBe(401);
-    const stored = await t.db.query<{ key_hash: string }>('SELECT key_hash FROM api_keys WHERE id = $1', [row.id]);
+    const stored = await t.db.query<{ key_hash: string }>('SELECT key_hash FROM api_keys WHERE id = $1', [
+      row.id,
+    ]);
     expect(stored[0]?.key_hash).not.toContain(key);
     const { key: ingest } = await createApiKey(t.db, 'Cube', ['ingest']);
-    const refused = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { [API_KEY_HEADER]: ingest } });
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { [API_KEY_HEADER]: ingest },
+    });
     expect(refused.statusCode).toBe(403);
   });
 });

@@ -1,6 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentUserResultSchema, loginBodySchema, refreshResultSchema, userRecordSchema } from '@cm/contracts/auth.ts';
+import {
+  currentUserResultSchema,
+  loginBodySchema,
+  refreshResultSchema,
+  userRecordSchema,
+} from '@cm/contracts/auth.ts';
 import { errorBodySchema } from '@cm/contracts/errors.ts';
 import { callerOf } from '../../plugins/authentication.ts';
 import type { AuthService } from './auth.service.ts';
@@ -36,7 +41,11 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     '/api/auth/refresh',
     {
       preHandler: app.requireUser,
-      schema: { tags: ['auth'], summary: 'Renew the access token of a live session.', response: { 200: refreshResultSchema, 401: errorBodySchema } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Renew the access token of a live session.',
+        response: { 200: refreshResultSchema, 401: errorBodySchema },
+      },
     },
     async (request) => auth.refresh(callerOf(request)),
   );
@@ -45,7 +54,11 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     '/api/auth/logout',
     {
       preHandler: app.requireUser,
-      schema: { tags: ['auth'], summary: 'End the session; its tokens stop working at once.', response: { 204: z.null(), 401: errorBodySchema } },
+      schema: {
+        tags: ['auth'],
+        summary: 'End the session; its tokens stop working at once.',
+        response: { 204: z.null(), 401: errorBodySchema },
+      },
     },
     async (request, reply) => {
       await auth.logout(callerOf(request));

@@ -14,7 +14,13 @@ import {
   touchSession,
   type UserRow,
 } from './auth.queries.ts';
-import { accountPolicy, addressPolicy, clearFailures, recordFailure, secondsBlocked } from './login-throttle.ts';
+import {
+  accountPolicy,
+  addressPolicy,
+  clearFailures,
+  recordFailure,
+  secondsBlocked,
+} from './login-throttle.ts';
 import { verifyAgainstDummy, verifyPassword } from './password.ts';
 import type { TokenSigner } from './tokens.ts';
 
@@ -56,12 +62,19 @@ export class AuthService {
     const keys = [`account:${email}`, `address:${address}`];
     const wait = await secondsBlocked(this.db, keys);
     if (wait > 0) {
-      throw new HttpError(429, `Too many failed sign-in attempts. Try again in ${formatWait(wait)}.`, undefined, {
-        'Retry-After': String(wait),
-      });
+      throw new HttpError(
+        429,
+        `Too many failed sign-in attempts. Try again in ${formatWait(wait)}.`,
+        undefined,
+        {
+          'Retry-After': String(wait),
+        },
+      );
     }
     const user = await findUserByEmail(this.db, email);
-    const isValid = user ? await verifyPassword(user.password_hash, password) : (await verifyAgainstDummy(password), false);
+    const isValid = user
+      ? await verifyPassword(user.password_hash, password)
+      : (await verifyAgainstDummy(password), false);
     if (!user || !isValid) {
       await recordFailure(this.db, `account:${email}`, accountPolicy);
       await recordFailure(this.db, `address:${address}`, addressPolicy);
@@ -71,7 +84,10 @@ export class AuthService {
     await clearFailures(this.db, `account:${email}`);
     const session = await insertSession(this.db, randomUUID(), user.id, this.limits.maxSeconds);
     await recordLogin(this.db, user.id);
-    const { token, expiresAt } = await this.signer.sign({ userId: user.id, sessionId: session.id }, this.tokenTtl(session.expires_at));
+    const { token, expiresAt } = await this.signer.sign(
+      { userId: user.id, sessionId: session.id },
+      this.tokenTtl(session.expires_at),
+    );
     const publicUser = toPublicUser(user);
     return {
       user: publicUser,
@@ -88,7 +104,9 @@ export class AuthService {
     const check = await this.signer.verify(token);
     if (!check.ok) {
       throw unauthorized(
-        check.reason === 'expired' ? 'Your session has expired. Please sign in again.' : 'The access token is not valid. Please sign in again.',
+        check.reason === 'expired'
+          ? 'Your session has expired. Please sign in again.'
+          : 'The access token is not valid. Please sign in again.',
       );
     }
     const session = await findSession(this.db, check.claims.sessionId);

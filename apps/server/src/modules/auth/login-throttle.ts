@@ -13,8 +13,18 @@ export interface ThrottlePolicy {
   maxBlockSeconds: number;
 }
 
-export const accountPolicy: ThrottlePolicy = { windowSeconds: 900, freeFailures: 5, baseBlockSeconds: 15, maxBlockSeconds: 900 };
-export const addressPolicy: ThrottlePolicy = { windowSeconds: 900, freeFailures: 30, baseBlockSeconds: 60, maxBlockSeconds: 900 };
+export const accountPolicy: ThrottlePolicy = {
+  windowSeconds: 900,
+  freeFailures: 5,
+  baseBlockSeconds: 15,
+  maxBlockSeconds: 900,
+};
+export const addressPolicy: ThrottlePolicy = {
+  windowSeconds: 900,
+  freeFailures: 30,
+  baseBlockSeconds: 60,
+  maxBlockSeconds: 900,
+};
 
 /** Seconds until every key given may try again; 0 when none is blocked. */
 export async function secondsBlocked(db: SqlRunner, keys: string[]): Promise<number> {
@@ -41,10 +51,10 @@ export async function recordFailure(db: SqlRunner, key: string, policy: Throttle
   if (failures <= policy.freeFailures) return;
   const doublings = Math.min(failures - policy.freeFailures - 1, 20);
   const block = Math.min(policy.maxBlockSeconds, policy.baseBlockSeconds * 2 ** doublings);
-  await db.query('UPDATE login_throttle SET blocked_until = now() + make_interval(secs => $2) WHERE key = $1', [
-    key,
-    block,
-  ]);
+  await db.query(
+    'UPDATE login_throttle SET blocked_until = now() + make_interval(secs => $2) WHERE key = $1',
+    [key, block],
+  );
 }
 
 export async function clearFailures(db: SqlRunner, key: string): Promise<void> {

@@ -39,7 +39,8 @@ export class TokenSigner {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: [ALGORITHM], issuer: ISSUER });
       const userId = Number(payload.sub);
-      if (!Number.isSafeInteger(userId) || typeof payload.sid !== 'string') return { ok: false, reason: 'invalid' };
+      if (!Number.isSafeInteger(userId) || typeof payload.sid !== 'string')
+        return { ok: false, reason: 'invalid' };
       return { ok: true, claims: { userId, sessionId: payload.sid } };
     } catch (error) {
       return { ok: false, reason: error instanceof errors.JWTExpired ? 'expired' : 'invalid' };

@@ -12,7 +12,13 @@ const healthSchema = z.object({
 export const healthRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.get(
     '/api/health',
-    { schema: { tags: ['health'], summary: 'Liveness and database readiness.', response: { 200: healthSchema, 503: healthSchema } } },
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Liveness and database readiness.',
+        response: { 200: healthSchema, 503: healthSchema },
+      },
+    },
     async (_request, reply) => {
       const ready = await db.query('SELECT 1').then(
         () => true,

@@ -1,0 +1,106 @@
+import {
+  SEARCH_LIMIT,
+  SUGGESTION_LIMIT,
+  type BookmarksData,
+  type Suggestion,
+} from '@cm/contracts/bookmarks.ts';
+import { Role } from '@cm/contracts/enums.ts';
+import type { Db } from '../../db/client.ts';
+import { notFound } from '../../http-error.ts';
+import type { AuthContext } from '../auth/auth.service.ts';
+import { scopeOf, type Scope } from '../scope.ts';
+import {
+  isItemVisible,
+  listBookmarkIds,
+  listVisibleItems,
+  searchVisibleItems,
+  toggleBookmark,
+  type ItemRow,
+} from './bookmarks.queries.ts';
+
+/** Pages a user can open, by role: the check page for everyone, administration for admins. */
+const pages = [
+  { key: 'check', title: 'Check meter', link: '/check', icon: 'check', roles: [Role.Admin, Role.Client] },
+  { key: 'admin', title: 'Administration', link: '/admin', icon: 'settings', roles: [Role.Admin] },
+] as const;
+
+const toSuggestion = (item: ItemRow, bookmarked: ReadonlySet<string>): Suggestion => {
+  const id = `${item.kind}:${item.key}`;
+  const link =
+    item.kind === 'meter'
+      ? `/check?meter=${encodeURIComponent(item.key)}`
+      : `/check?location=${encodeURIComponent(item.key)}`;
+  return { id, kind: item.kind, title: item.title, link, icon: item.kind, isBookmarked: bookmarked.has(id) };
+};
+
+function pagesFor(caller: AuthContext, bookmarked: ReadonlySet<string>): Suggestion[] {
+  return pages
+    .filter((page) => page.roles.some((role) => role === caller.user.role))
+    .map((page) => ({
+      id: `page:${page.key}`,
+      kind: 'page',
+      title: page.title,
+      link: page.link,
+      icon: page.icon,
+      isBookmarked: bookmarked.has(`page:${page.key}`),
+    }));
+}
+
+/** Parses a suggestion id (`page:check`, `location:<public name>`, `meter:<number>`). */
+function parseId(id: string): { kind: 'page' | 'location' | 'meter'; key: string } | undefined {
+  const match = /^(page|location|meter):(.+)$/s.exec(id);
+  if (!match?.[1] || !match[2]) return undefined;
+  const kind = match[1] === 'page' ? 'page' : match[1] === 'location' ? 'location' : 'meter';
+  return { kind, key: match[2] };
+}
+
+export class BookmarksService {
+  constructor(private readonly db: Db) {}
+
+  async data(caller: AuthContext): Promise<BookmarksData> {
+    const scope = scopeOf(caller);
+    const bookmarked = new Set(await listBookmarkIds(this.db, caller.user.id));
+    const items = await listVisibleItems(this.db, scope, SUGGESTION_LIMIT);
+    const suggestions = [
+      ...pagesFor(caller, bookmarked),
+      ...items.map((item) => toSuggestion(item, bookmarked)),
+    ];
+    const shown = new Set(suggestions.map((s) => s.id));
+    // Starred items beyond the suggestion limit are still bookmarks, as long as the caller may still see them.
+    const extra: Suggestion[] = [];
+    for (const id of bookmarked) {
+      if (shown.has(id)) continue;
+      const suggestion = await this.visibleSuggestion(caller, scope, id, bookmarked);
+      if (suggestion) extra.push(suggestion);
+    }
+    const byId = new Map([...suggestions, ...extra].map((s) => [s.id, s]));
+    const bookmarks = [...bookmarked].flatMap((id) => byId.get(id) ?? []);
+    return { suggestions, bookmarks };
+  }
+
+  async toggle(caller: AuthContext, id: string): Promise<{ id: string; isBookmarked: boolean }> {
+    const suggestion = await this.visibleSuggestion(caller, scopeOf(caller), id, new Set());
+    if (!suggestion) throw notFound('Nothing to bookmark with this id.');
+    return { id, isBookmarked: await toggleBookmark(this.db, caller.user.id, id) };
+  }
+
+  async search(caller: AuthContext, q: string): Promise<Suggestion[]> {
+    const bookmarked = new Set(await listBookmarkIds(this.db, caller.user.id));
+    const items = await searchVisibleItems(this.db, scopeOf(caller), q, SEARCH_LIMIT);
+    return items.map((item) => toSuggestion(item, bookmarked));
+  }
+
+  private async visibleSuggestion(
+    caller: AuthContext,
+    scope: Scope,
+    id: string,
+    bookmarked: ReadonlySet<string>,
+  ): Promise<Suggestion | undefined> {
+    const parsed = parseId(id);
+    if (!parsed) return undefined;
+    if (parsed.kind === 'page') return pagesFor(caller, bookmarked).find((page) => page.id === id);
+    if (!(await isItemVisible(this.db, scope, parsed.kind, parsed.key))) return undefined;
+    const subtitle = '';
+    return toSuggestion({ kind: parsed.kind, key: parsed.key, title: parsed.key, subtitle }, bookmarked);
+  }
+}

@@ -1,0 +1,182 @@
+import type { SqlRunner } from '../../db/client.ts';
+import { locationVisible, type Scope } from '../scope.ts';
+
+export interface DeviceRow {
+  id: number;
+  serial: string;
+  type: number;
+  status: string;
+  priority: number;
+  last_seen_at: Date | null;
+}
+
+export interface MeterRow {
+  device_id: number;
+  meter_number: string;
+  meter_ind: number;
+  multiplier: number;
+  unit: string;
+  register_digits: number;
+  interval_minutes: number;
+  installed_at: Date;
+  removed_at: Date | null;
+  status: string;
+  priority: number;
+  last_seen_at: Date | null;
+  parent_id: number | null;
+  location_id: number;
+  public_name: string;
+  address: string;
+  time_zone: string;
+}
+
+const meterColumns = `m.device_id, m.meter_number, m.meter_ind, m.multiplier, m.unit, m.register_digits,
+  m.interval_minutes, m.installed_at, m.removed_at, d.status, d.priority, d.last_seen_at, d.parent_id,
+  l.id AS location_id, l.public_name, l.address, l.time_zone`;
+
+export async function findVisibleMeter(
+  db: SqlRunner,
+  meterNumber: string,
+  scope: Scope,
+): Promise<MeterRow | undefined> {
+  const rows = await db.query<MeterRow>(
+    `SELECT ${meterColumns}
+     FROM meters m JOIN devices d ON d.id = m.device_id JOIN locations l ON l.id = m.location_id
+     WHERE m.meter_number = $1 AND ${locationVisible('m.location_id', 2, 3)}`,
+    [meterNumber, scope.isAdmin, scope.userId],
+  );
+  return rows[0];
+}
+
+export interface LocationRow {
+  id: number;
+  public_name: string;
+  address: string;
+  time_zone: string;
+}
+
+export async function findVisibleLocation(
+  db: SqlRunner,
+  publicName: string,
+  scope: Scope,
+): Promise<LocationRow | undefined> {
+  // Public names are unique; a person may type them in another case.
+  const rows = await db.query<LocationRow>(
+    `SELECT id, public_name, address, time_zone FROM locations l
+     WHERE lower(l.public_name) = lower($1) AND l.archived_at IS NULL AND ${locationVisible('l.id', 2, 3)}
+     ORDER BY (l.public_name = $1) DESC LIMIT 1`,
+    [publicName, scope.isAdmin, scope.userId],
+  );
+  return rows[0];
+}
+
+/** Meters of a location whose time there overlaps [from, to], oldest first within each indicator. */
+export async function findLocationMeters(
+  db: SqlRunner,
+  locationId: number,
+  meterInd: number | undefined,
+  from: Date,
+  to: Date,
+): Promise<MeterRow[]> {
+  return db.query<MeterRow>(
+    `SELECT ${meterColumns}
+     FROM meters m JOIN devices d ON d.id = m.device_id JOIN locations l ON l.id = m.location_id
+     WHERE m.location_id = $1 AND ($2::int IS NULL OR m.meter_ind = $2)
+       AND m.installed_at <= $4 AND (m.removed_at IS NULL OR m.removed_at >= $3)
+     ORDER BY m.meter_ind, m.installed_at`,
+    [locationId, meterInd ?? null, from, to],
+  );
+}
+
+/** Does the location have a meter at this indicator at all (to tell "no such meter" from "no data in range")? */
+export async function locationHasMeterInd(
+  db: SqlRunner,
+  locationId: number,
+  meterInd: number,
+): Promise<boolean> {
+  const rows = await db.query('SELECT 1 FROM meters WHERE location_id = $1 AND meter_ind = $2 LIMIT 1', [
+    locationId,
+    meterInd,
+  ]);
+  return rows.length > 0;
+}
+
+/** The current meter at each given indicator (the last installed). */
+export async function findCurrentMeters(
+  db: SqlRunner,
+  locationId: number,
+  meterInd: number | undefined,
+): Promise<MeterRow[]> {
+  return db.query<MeterRow>(
+    `SELECT DISTINCT ON (m.meter_ind) ${meterColumns}
+     FROM meters m JOIN devices d ON d.id = m.device_id JOIN locations l ON l.id = m.location_id
+     WHERE m.location_id = $1 AND ($2::int IS NULL OR m.meter_ind = $2)
+     ORDER BY m.meter_ind, m.installed_at DESC`,
+    [locationId, meterInd ?? null],
+  );
+}
+
+export async function findChain(
+  db: SqlRunner,
+  parentId: number | null,
+): Promise<{ cube: DeviceRow | undefined; accessPoint: DeviceRow | undefined }> {
+  if (parentId === null) return { cube: undefined, accessPoint: undefined };
+  const rows = await db.query<DeviceRow>(
+    `SELECT c.id, c.serial, c.type, c.status, c.priority, c.last_seen_at FROM devices c WHERE c.id = $1
+     UNION ALL
+     SELECT a.id, a.serial, a.type, a.status, a.priority, a.last_seen_at FROM devices c JOIN devices a ON a.id = c.parent_id WHERE c.id = $1`,
+    [parentId],
+  );
+  return { cube: rows.find((row) => row.type === 2), accessPoint: rows.find((row) => row.type === 1) };
+}
+
+export async function findLastReading(
+  db: SqlRunner,
+  meterId: number,
+): Promise<{ read_at: Date; register_milli: number } | undefined> {
+  const rows = await db.query<{ read_at: Date; register_milli: number }>(
+    'SELECT read_at, register_milli FROM readings WHERE meter_id = $1 ORDER BY read_at DESC LIMIT 1',
+    [meterId],
+  );
+  return rows[0];
+}
+
+/** Start of the earliest gap (readings more than 1.5 intervals apart) in the window before `until`, if any. */
+export async function findFirstGapSince(
+  db: SqlRunner,
+  meterId: number,
+  intervalMinutes: number,
+  since: Date,
+  until: Date,
+): Promise<Date | undefined> {
+  const rows = await db.query<{ gap_start: Date | null }>(
+    `SELECT min(prev_at) AS gap_start FROM (
+       SELECT read_at, lag(read_at) OVER (ORDER BY read_at) AS prev_at
+       FROM readings WHERE meter_id = $1 AND read_at >= $2 AND read_at <= $3
+     ) r WHERE read_at - prev_at > make_interval(secs => $4 * 90)`,
+    [meterId, since, until, intervalMinutes],
+  );
+  return rows[0]?.gap_start ?? undefined;
+}
+
+/**
+ * One meter's readings in [from, to] (both ends: the reading at `to` closes the last interval),
+ * as arrays — the hot path: the primary key (meter_id, read_at) makes this one index range scan.
+ */
+export async function findReadings(db: SqlRunner, meterId: number, from: Date, to: Date) {
+  const rows = await db.queryArrays(
+    `SELECT (extract(epoch FROM read_at) * 1000)::float8, register_milli, quality
+     FROM readings WHERE meter_id = $1 AND read_at >= $2 AND read_at <= $3 ORDER BY read_at`,
+    [meterId, from, to],
+  );
+  const t = new Array<number>(rows.length);
+  const milli = new Array<number>(rows.length);
+  const quality = new Array<number>(rows.length);
+  for (let i = 0; i < rows.length; i += 1) {
+    const row = rows[i] as [number, number, number];
+    t[i] = row[0];
+    milli[i] = row[1];
+    quality[i] = row[2];
+  }
+  return { t, milli, quality };
+}

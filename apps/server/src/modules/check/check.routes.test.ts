@@ -1,0 +1,330 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
+import type { LocationReadings, MeterInfo } from '@cm/contracts/check.ts';
+import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
+import {
+  insertDevice,
+  insertLocation,
+  insertMeter,
+  insertReadings,
+  linkUserToLocation,
+  regularReadings,
+} from '../../test/factories.ts';
+
+const Q = 15 * 60_000;
+// Berlin: 2026-03-27 00:00 local = 2026-03-26T23:00Z; clocks spring forward on 2026-03-29.
+const START = Date.parse('2026-03-26T23:00:00Z');
+const END = Date.parse('2026-03-30T22:00:00Z'); // 2026-03-31 00:00 local (CEST)
+const EXCHANGE = Date.parse('2026-03-28T12:00:00Z');
+
+let t: TestApp;
+let admin: string;
+let clientA: string;
+let clientB: string;
+
+const readingsUrl = (params: Record<string, string>) =>
+  `/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?${new URLSearchParams(params).toString()}`;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await insertUser(t.db, { email: 'admin@test.cm', password: 'Admin!pass1', role: Role.Admin });
+  const a = await insertUser(t.db, { email: 'a@test.cm', password: 'Client!passA' });
+  const b = await insertUser(t.db, { email: 'b@test.cm', password: 'Client!passB' });
+  const harbourA = await insertLocation(t.db, 'Harbour A', 'Europe/Berlin');
+  const harbourB = await insertLocation(t.db, 'Harbour B', 'America/New_York');
+  await linkUserToLocation(t.db, a, harbourA);
+  await linkUserToLocation(t.db, b, harbourB);
+  const ap = await insertDevice(t.db, {
+    type: 1,
+    serial: 'AP-A',
+    locationId: harbourA,
+    lastSeenAt: new Date(),
+  });
+  const cube = await insertDevice(t.db, {
+    type: 2,
+    serial: 'CUBE-A',
+    locationId: harbourA,
+    parentId: ap,
+    priority: 2,
+    lastSeenAt: new Date(Date.now() - 5 * 3600_000),
+  });
+  const installedAt = new Date(START - 86_400_000);
+  const a1 = await insertMeter(t.db, {
+    meterNumber: 'EM-A1',
+    locationId: harbourA,
+    meterInd: 1,
+    cubeId: cube,
+    installedAt,
+  });
+  await insertReadings(
+    t.db,
+    a1,
+    regularReadings(START, END, Q, 1_000_000, () => 10),
+  );
+  const a2 = await insertMeter(t.db, {
+    meterNumber: 'EM-A2',
+    locationId: harbourA,
+    meterInd: 2,
+    cubeId: cube,
+    installedAt,
+    multiplier: 40,
+  });
+  const gapFrom = Date.parse('2026-03-28T06:00:00Z');
+  const gapTo = Date.parse('2026-03-28T12:00:00Z');
+  await insertReadings(
+    t.db,
+    a2,
+    regularReadings(START, END, Q, 0, () => 3).filter(([time]) => time <= gapFrom || time >= gapTo),
+  );
+  const oldMeter = await insertMeter(t.db, {
+    meterNumber: 'EM-A3-OLD',
+    locationId: harbourA,
+    meterInd: 3,
+    cubeId: cube,
+    installedAt,
+    removedAt: new Date(EXCHANGE),
+  });
+  await insertReadings(
+    t.db,
+    oldMeter,
+    regularReadings(START, EXCHANGE, Q, 4_000_000, () => 20),
+  );
+  const newMeter = await insertMeter(t.db, {
+    meterNumber: 'EM-A3-NEW',
+    locationId: harbourA,
+    meterInd: 3,
+    cubeId: cube,
+    installedAt: new Date(EXCHANGE),
+  });
+  await insertReadings(
+    t.db,
+    newMeter,
+    regularReadings(EXCHANGE, END, Q, 100, () => 20),
+  );
+  const b1 = await insertMeter(t.db, {
+    meterNumber: 'EM-B1',
+    locationId: harbourB,
+    meterInd: 1,
+    installedAt,
+  });
+  await insertReadings(
+    t.db,
+    b1,
+    regularReadings(START, END, Q, 0, () => 1),
+  );
+  admin = (await t.login('admin@test.cm', 'Admin!pass1')).token;
+  clientA = (await t.login('a@test.cm', 'Client!passA')).token;
+  clientB = (await t.login('b@test.cm', 'Client!passB')).token;
+});
+afterAll(() => t.close());
+
+describe('GET /api/CheckMeter/GetMeterInfo', () => {
+  it('describes the meter, its location, chain, last reading and completeness', async () => {
+    const response = await t.call('GET', '/api/CheckMeter/GetMeterInfo?meterNumber=EM-A1', {
+      token: clientA,
+    });
+    expect(response.statusCode).toBe(200);
+    const info = response.json<MeterInfo>();
+    expect(info).toMatchObject({
+      meterNumber: 'EM-A1',
+      type: 3,
+      meterInd: 1,
+      unit: 'kWh',
+      multiplier: 1,
+      status: 'active',
+      priorityLabel: 'New',
+      location: { publicName: 'Harbour A', timeZone: 'Europe/Berlin' },
+      chain: {
+        cube: { serial: 'CUBE-A', priorityLabel: 'High', health: 'late' },
+        accessPoint: { serial: 'AP-A', health: 'ok' },
+      },
+      lastReading: { at: new Date(END).toISOString(), value: 1000 + (((END - START) / Q) * 10) / 1000 },
+      completeUpTo: new Date(END).toISOString(),
+    });
+  });
+
+  it('says "complete up to" the start of the newest gap', async () => {
+    const info = (
+      await t.call('GET', '/api/CheckMeter/GetMeterInfo?meterNumber=EM-A2', { token: admin })
+    ).json<MeterInfo>();
+    expect(info.completeUpTo).toBe('2026-03-28T06:00:00.000Z');
+  });
+
+  it("answers the same 404 for another client's meter and a missing one", async () => {
+    const other = await t.call('GET', '/api/CheckMeter/GetMeterInfo?meterNumber=EM-B1', { token: clientA });
+    const missing = await t.call('GET', '/api/CheckMeter/GetMeterInfo?meterNumber=EM-NOPE', {
+      token: clientA,
+    });
+    expect(other.statusCode).toBe(404);
+    expect(other.json()).toEqual(missing.json());
+    expect(
+      (await t.call('GET', '/api/CheckMeter/GetMeterInfo?meterNumber=EM-B1', { token: clientB })).statusCode,
+    ).toBe(200);
+    expect(
+      (await t.call('GET', '/api/CheckMeter/GetMeterInfo?meterNumber=EM-B1', { token: admin })).statusCode,
+    ).toBe(200);
+  });
+
+  it('needs a token and an API key, and a meterNumber', async () => {
+    expect((await t.call('GET', '/api/CheckMeter/GetMeterInfo?meterNumber=EM-A1')).statusCode).toBe(401);
+    const noKey = await t.app.inject({
+      method: 'GET',
+      url: '/api/CheckMeter/GetMeterInfo?meterNumber=EM-A1',
+      headers: { authorization: `Bearer ${clientA}` },
+    });
+    expect(noKey.statusCode).toBe(401);
+    expect(noKey.json().message).toContain(API_KEY_HEADER);
+    const missing = await t.call('GET', '/api/CheckMeter/GetMeterInfo', { token: clientA });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().param).toBe('meterNumber');
+  });
+});
+
+describe('GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName', () => {
+  it('gives day buckets in the location zone, the DST day 23 hours long, summing to the register difference', async () => {
+    const response = await t.call(
+      'GET',
+      readingsUrl({
+        name: 'Harbour A',
+        From: '2026-03-27',
+        To: '2026-03-30',
+        meterInd: '1',
+        granularity: 'day',
+      }),
+      { token: clientA },
+    );
+    expect(response.statusCode).toBe(200);
+    const body = response.json<LocationReadings>();
+    expect(body.location.timeZone).toBe('Europe/Berlin');
+    expect(body.from).toBe(new Date(START).toISOString());
+    expect(body.to).toBe(new Date(END).toISOString());
+    const [meter] = body.meters;
+    expect(meter?.series.hours).toEqual([24, 24, 23, 24]);
+    expect(meter?.series.consumption).toEqual([0.96, 0.96, 0.92, 0.96]);
+    expect(meter?.totals).toMatchObject({
+      consumption: 3.8,
+      registerDifference: 3.8,
+      intervalSum: 3.8,
+      gapConsumption: 0,
+      agrees: true,
+      missingIntervals: 0,
+    });
+  });
+
+  it('reports a gap instead of hiding it, and applies the CT multiplier', async () => {
+    const body = (
+      await t.call(
+        'GET',
+        readingsUrl({ name: 'harbour a', From: '2026-03-28', To: '2026-03-28', meterInd: '2' }),
+        { token: clientA },
+      )
+    ).json<LocationReadings>();
+    const [meter] = body.meters;
+    expect(body.granularity).toBe('raw');
+    expect(meter?.gaps).toHaveLength(1);
+    expect(meter?.gaps[0]).toMatchObject({
+      from: '2026-03-28T06:00:00.000Z',
+      to: '2026-03-28T12:00:00.000Z',
+      missingIntervals: 23,
+      consumption: (24 * 3 * 40) / 1000,
+    });
+    expect(meter?.totals.missingIntervals).toBe(23);
+    expect(meter?.totals.consumption).toBe((96 * 3 * 40) / 1000);
+    expect(meter?.totals.agrees).toBe(true);
+    const afterGap = meter?.series.t.indexOf(Date.parse('2026-03-28T12:00:00Z')) ?? -1;
+    expect(meter?.series.consumption[afterGap]).toBeNull();
+    expect(meter?.series.missing[afterGap]).toBe(23);
+  });
+
+  it('keeps consumption continuous across a meter exchange', async () => {
+    const body = (
+      await t.call(
+        'GET',
+        readingsUrl({
+          name: 'Harbour A',
+          From: '2026-03-28',
+          To: '2026-03-28',
+          meterInd: '3',
+          granularity: 'hour',
+        }),
+        { token: clientA },
+      )
+    ).json<LocationReadings>();
+    const [meter] = body.meters;
+    expect(meter?.meterNumbers).toEqual(['EM-A3-OLD', 'EM-A3-NEW']);
+    expect(meter?.meter.meterNumber).toBe('EM-A3-NEW');
+    expect(meter?.events.map((event) => event.type)).toContain('meterExchange');
+    expect(meter?.series.consumption.every((value) => value === 0.08)).toBe(true);
+    expect(meter?.totals.consumption).toBe(1.92);
+    expect(Math.max(...(meter?.series.consumption.map(Number) ?? []))).toBeLessThan(0.1);
+  });
+
+  it('lists every meter of the location when meterInd is omitted', async () => {
+    const body = (
+      await t.call(
+        'GET',
+        readingsUrl({ name: 'Harbour A', From: '2026-03-28T00:00:00Z', To: '2026-03-28T01:00:00Z' }),
+        { token: admin },
+      )
+    ).json<LocationReadings>();
+    expect(body.meters.map((meter) => meter.meterInd)).toEqual([1, 2, 3]);
+    expect(body.meters[0]?.series.t).toHaveLength(5);
+  });
+
+  it("answers 404 for another client's location, the same as a missing one", async () => {
+    const other = await t.call(
+      'GET',
+      readingsUrl({ name: 'Harbour B', From: '2026-03-28', To: '2026-03-28' }),
+      { token: clientA },
+    );
+    const missing = await t.call(
+      'GET',
+      readingsUrl({ name: 'Nowhere', From: '2026-03-28', To: '2026-03-28' }),
+      { token: clientA },
+    );
+    expect(other.statusCode).toBe(404);
+    expect(other.json()).toEqual(missing.json());
+    expect(other.json().param).toBe('name');
+    const noMeter = await t.call(
+      'GET',
+      readingsUrl({ name: 'Harbour A', From: '2026-03-28', To: '2026-03-28', meterInd: '9' }),
+      { token: clientA },
+    );
+    expect(noMeter.statusCode).toBe(404);
+    expect(noMeter.json().param).toBe('meterInd');
+  });
+
+  it.each([
+    [{ From: '2026-03-28', To: '2026-03-28' }, 'name'],
+    [{ name: 'Harbour A', To: '2026-03-28' }, 'From'],
+    [{ name: 'Harbour A', From: '2026-03-29', To: '2026-03-28' }, 'To'],
+    [{ name: 'Harbour A', From: '2026-02-30', To: '2026-03-28' }, 'From'],
+    [{ name: 'Harbour A', From: '2026-03-28T00:00:00', To: '2026-03-29' }, 'From'],
+    [{ name: 'Harbour A', From: '1066-10-14', To: '2026-03-28' }, 'From'],
+    [{ name: 'Harbour A', From: '2020-01-01', To: '2026-03-28', granularity: 'raw' }, 'granularity'],
+    [{ name: 'Harbour A', From: '2026-03-28', To: '2026-03-28', granularity: 'fortnight' }, 'granularity'],
+    [{ name: 'Harbour A', From: '2026-03-28', To: '2026-03-28', meterInd: '0' }, 'meterInd'],
+    [{ name: 'Harbour A', From: '2026-03-28', To: '2026-03-28', meterInd: 'one' }, 'meterInd'],
+    [{ name: 'Harbour A', From: '2026-03-28', To: '2026-03-28', maxPoints: '2' }, 'maxPoints'],
+    [{ name: 'Harbour A', From: "2026-03-28'; DROP TABLE readings; --", To: '2026-03-29' }, 'From'],
+  ])('answers 400 naming the parameter for %j', async (params, param) => {
+    const response = await t.call('GET', readingsUrl(params), { token: clientA });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().param).toBe(param);
+    expect(response.json().message).toContain(
+      param === 'granularity' && params.granularity === 'raw' ? 'granularity' : param,
+    );
+  });
+
+  it('survives hostile names without a 500', async () => {
+    for (const name of ["' OR 1=1 --", '../../etc/passwd', '\u0000\u0001', '%_%', 'x'.repeat(200)]) {
+      const response = await t.call('GET', readingsUrl({ name, From: '2026-03-28', To: '2026-03-28' }), {
+        token: clientA,
+      });
+      expect([400, 404]).toContain(response.statusCode);
+    }
+    expect((await t.db.query('SELECT count(*)::int AS n FROM readings'))[0]).toMatchObject({
+      n: expect.any(Number),
+    });
+  });
+});

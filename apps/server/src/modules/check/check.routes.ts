@@ -1,0 +1,45 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  locationReadingsQuerySchema,
+  locationReadingsSchema,
+  meterInfoQuerySchema,
+  meterInfoSchema,
+} from '@cm/contracts/check.ts';
+import { errorBodySchema } from '@cm/contracts/errors.ts';
+import { callerOf } from '../../plugins/authentication.ts';
+import type { CheckService } from './check.service.ts';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
+
+/** The spec's two calls (§7), paths and parameter names exactly as written. */
+export const checkRoutes: FastifyPluginAsyncZod<{ check: CheckService }> = async (app, { check }) => {
+  app.get(
+    '/api/CheckMeter/GetMeterInfo',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['check'],
+        summary:
+          'One meter: what it is, where, its chain, whether it reports, its last reading and data completeness.',
+        querystring: meterInfoQuerySchema,
+        response: { 200: meterInfoSchema, ...errors },
+      },
+    },
+    async (request) => check.meterInfo(callerOf(request), request.query.meterNumber),
+  );
+
+  app.get(
+    '/api/CheckMeter/GetElectricMeterInformationByLocationPublicName',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['check'],
+        summary:
+          "A location's meters and their readings between From and To (dates are whole local days in the location's time zone; To inclusive), as columns with totals, gaps and events.",
+        querystring: locationReadingsQuerySchema,
+        response: { 200: locationReadingsSchema, ...errors },
+      },
+    },
+    async (request) => check.locationReadings(callerOf(request), request.query),
+  );
+};

@@ -1,0 +1,117 @@
+import type { Db } from '../db/client.ts';
+
+// Small, explicit fixtures for route tests: each returns the ids it created.
+
+export async function insertLocation(
+  db: Db,
+  publicName: string,
+  timeZone = 'Europe/Berlin',
+): Promise<number> {
+  const rows = await db.query<{ id: number }>(
+    'INSERT INTO locations (public_name, address, time_zone) VALUES ($1, $2, $3) RETURNING id',
+    [publicName, `${publicName} street 1`, timeZone],
+  );
+  return rows[0]?.id ?? 0;
+}
+
+export async function linkUserToLocation(db: Db, userId: number, locationId: number): Promise<void> {
+  await db.query('INSERT INTO user_locations (user_id, location_id) VALUES ($1, $2)', [userId, locationId]);
+}
+
+export async function insertDevice(
+  db: Db,
+  device: {
+    type: 1 | 2 | 3;
+    serial: string;
+    locationId: number;
+    parentId?: number | null;
+    status?: string;
+    priority?: number;
+    lastSeenAt?: Date | null;
+  },
+): Promise<number> {
+  const rows = await db.query<{ id: number }>(
+    `INSERT INTO devices (type, serial, parent_id, location_id, priority, status, last_seen_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+    [
+      device.type,
+      device.serial,
+      device.parentId ?? null,
+      device.locationId,
+      device.priority ?? 1,
+      device.status ?? 'active',
+      device.lastSeenAt ?? null,
+    ],
+  );
+  return rows[0]?.id ?? 0;
+}
+
+export interface MeterFixture {
+  meterNumber: string;
+  locationId: number;
+  meterInd: number;
+  cubeId?: number;
+  multiplier?: number;
+  registerDigits?: number;
+  installedAt: Date;
+  removedAt?: Date | null;
+  status?: string;
+}
+
+export async function insertMeter(db: Db, meter: MeterFixture): Promise<number> {
+  const deviceId = await insertDevice(db, {
+    type: 3,
+    serial: meter.meterNumber,
+    locationId: meter.locationId,
+    parentId: meter.cubeId ?? null,
+    status: meter.status ?? (meter.removedAt ? 'removed' : 'active'),
+  });
+  await db.query(
+    `INSERT INTO meters (device_id, meter_number, location_id, meter_ind, multiplier, register_digits, installed_at, removed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [
+      deviceId,
+      meter.meterNumber,
+      meter.locationId,
+      meter.meterInd,
+      meter.multiplier ?? 1,
+      meter.registerDigits ?? 6,
+      meter.installedAt,
+      meter.removedAt ?? null,
+    ],
+  );
+  return deviceId;
+}
+
+/** Inserts readings given as [epoch ms, register in milli-units, quality?]. */
+export async function insertReadings(
+  db: Db,
+  meterId: number,
+  readings: ReadonlyArray<readonly [number, number, number?]>,
+): Promise<void> {
+  for (let start = 0; start < readings.length; start += 5000) {
+    const chunk = readings.slice(start, start + 5000);
+    await db.query(
+      `INSERT INTO readings (meter_id, read_at, register_milli, quality)
+       SELECT $1, to_timestamp(t / 1000.0), v, q FROM unnest($2::float8[], $3::int8[], $4::int2[]) AS r(t, v, q)`,
+      [meterId, chunk.map((r) => r[0]), chunk.map((r) => r[1]), chunk.map((r) => r[2] ?? 0)],
+    );
+  }
+}
+
+/** Regular readings every `intervalMs` from `fromMs` to `toMs` inclusive, the register rising by `step(i)` milli-units each interval. */
+export function regularReadings(
+  fromMs: number,
+  toMs: number,
+  intervalMs: number,
+  startMilli: number,
+  step: (i: number) => number,
+): Array<[number, number]> {
+  const readings: Array<[number, number]> = [];
+  let register = startMilli;
+  for (let t = fromMs, i = 0; t <= toMs; t += intervalMs, i += 1) {
+    if (i > 0) register += step(i);
+    readings.push([t, register]);
+  }
+  return readings;
+}
