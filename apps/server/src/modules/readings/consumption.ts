@@ -87,7 +87,10 @@ function lowerBound(t: ArrayLike<number>, ms: number, lo: number, strict: boolea
  * - no interval spans a meter exchange; time between the old meter's last reading and the
  *   new meter's first is a gap of unknown energy.
  */
-export function computeReadings(segments: readonly MeterSegment[], options: ComputeOptions): ReadingsComputation {
+export function computeReadings(
+  segments: readonly MeterSegment[],
+  options: ComputeOptions,
+): ReadingsComputation {
   const { fromMs, toMs, timeZone, granularity } = options;
   const isRaw = granularity === 'raw';
   const edges = isRaw ? [] : bucketEdges(fromMs, toMs, granularity, timeZone);
@@ -133,7 +136,12 @@ export function computeReadings(segments: readonly MeterSegment[], options: Comp
     }
   };
   const addGap = (from: number, to: number, missing: number, energy: number | null): void => {
-    gaps.push({ from: iso(from), to: iso(to), missingIntervals: missing, consumption: energy === null ? null : toUnits(energy) });
+    gaps.push({
+      from: iso(from),
+      to: iso(to),
+      missingIntervals: missing,
+      consumption: energy === null ? null : toUnits(energy),
+    });
   };
   const addEvent = (atMs: number, type: ReadingEvent['type'], meterNumber: string, detail: string): void => {
     events.push({ atMs, event: { type, at: iso(atMs), meterNumber, detail } });
@@ -143,7 +151,9 @@ export function computeReadings(segments: readonly MeterSegment[], options: Comp
       start,
       'estimated',
       meterNumber,
-      count === 1 ? 'This reading is estimated.' : `${count} consecutive readings are estimated, up to ${iso(stop)}.`,
+      count === 1
+        ? 'This reading is estimated.'
+        : `${count} consecutive readings are estimated, up to ${iso(stop)}.`,
     );
   };
 
@@ -362,7 +372,13 @@ export function computeReadings(segments: readonly MeterSegment[], options: Comp
   if (maxPoints === undefined || rawT.length <= maxPoints) {
     return { series, totals, gaps, events: readingEvents, downsampled: false };
   }
-  return { series: keepPoints(series, m4Indices(rawT, rawConsumption, maxPoints)), totals, gaps, events: readingEvents, downsampled: true };
+  return {
+    series: keepPoints(series, m4Indices(rawT, rawConsumption, maxPoints)),
+    totals,
+    gaps,
+    events: readingEvents,
+    downsampled: true,
+  };
 }
 
 // Keeps the chosen raw points. A dropped point's missing and estimated counts move to the next

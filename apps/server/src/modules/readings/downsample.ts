@@ -16,7 +16,11 @@ export function m4Bucket(t: number, t0: number, span: number, buckets: number): 
  * kept only when they are the first or last point of their bucket. Every bucket keeps its
  * true minimum and maximum. Returns every index when there are at most `maxPoints` points.
  */
-export function m4Indices(t: ArrayLike<number>, values: ArrayLike<number | null>, maxPoints: number): number[] {
+export function m4Indices(
+  t: ArrayLike<number>,
+  values: ArrayLike<number | null>,
+  maxPoints: number,
+): number[] {
   const n = t.length;
   if (n <= maxPoints) return Array.from({ length: n }, (_, i) => i);
   const buckets = Math.max(1, Math.floor(maxPoints / 4));

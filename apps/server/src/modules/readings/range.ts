@@ -78,7 +78,10 @@ function parseBound(param: 'From' | 'To', input: string, timeZone: string): numb
   const minute = Number(mi);
   const second = Number(s ?? '0');
   if (hour > 23 || minute > 59 || second > 59) {
-    throw new RangeInputError(param, `${param} has an impossible time of day (hours 00–23, minutes and seconds 00–59).`);
+    throw new RangeInputError(
+      param,
+      `${param} has an impossible time of day (hours 00–23, minutes and seconds 00–59).`,
+    );
   }
   const rest = zone ?? '';
   if (rest === '') {
@@ -89,10 +92,14 @@ function parseBound(param: 'From' | 'To', input: string, timeZone: string): numb
   }
   // An unencoded "+" in a query string arrives as a space.
   if (/^ \d{2}:?\d{2}$/.test(rest)) {
-    throw new RangeInputError(param, `${param} has a space where the offset sign should be: write "+" as %2B in the URL.`);
+    throw new RangeInputError(
+      param,
+      `${param} has a space where the offset sign should be: write "+" as %2B in the URL.`,
+    );
   }
   const offset = OFFSET.exec(rest);
-  if (!offset) throw new RangeInputError(param, `${param} has an unreadable time-zone offset: use Z or ±hh:mm.`);
+  if (!offset)
+    throw new RangeInputError(param, `${param} has an unreadable time-zone offset: use Z or ±hh:mm.`);
   let offsetMs = 0;
   if (!offset[1]) {
     const offsetHours = Number(offset[3]);
@@ -134,7 +141,10 @@ export function resolveRange(
   if (!(fromMs < toMs)) throw new RangeInputError('To', 'To must be after From.');
   const days = localDays(fromMs, toMs, timeZone);
   if (days > MAX_RANGE_DAYS) {
-    throw new RangeInputError('To', `The range is ${Math.ceil(days)} days long; at most ${MAX_RANGE_DAYS} days may be asked for.`);
+    throw new RangeInputError(
+      'To',
+      `The range is ${Math.ceil(days)} days long; at most ${MAX_RANGE_DAYS} days may be asked for.`,
+    );
   }
   if ((granularity === 'raw' || granularity === 'hour') && days > MAX_RAW_RANGE_DAYS) {
     throw new RangeInputError(

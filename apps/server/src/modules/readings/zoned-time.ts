@@ -79,7 +79,8 @@ export function isValidTimeZone(timeZone: string): boolean {
 function zoneOf(timeZone: string): Zone {
   const cached = zones.get(timeZone);
   if (cached) return cached;
-  if (!isValidTimeZone(timeZone)) throw new RangeError(`Unknown time zone: ${JSON.stringify(timeZone.slice(0, 64))}`);
+  if (!isValidTimeZone(timeZone))
+    throw new RangeError(`Unknown time zone: ${JSON.stringify(timeZone.slice(0, 64))}`);
   const zone: Zone = {
     format: new Intl.DateTimeFormat('en-US', {
       timeZone,
@@ -113,7 +114,9 @@ export function civilFromDays(days: number): { year: number; month: number; day:
   const z = days + 719_468;
   const era = Math.floor(z / 146_097);
   const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365,
+  );
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
@@ -127,7 +130,8 @@ function sampleOffset(zone: Zone, ms: number): number {
   const m = FORMAT_PARTS.exec(text);
   if (!m) throw new Error(`Unexpected Intl date format: ${text}`);
   const [, month, day, year, hour, minute, second] = m.map(Number);
-  if (month === undefined || day === undefined || year === undefined) throw new Error(`Unexpected Intl date: ${text}`);
+  if (month === undefined || day === undefined || year === undefined)
+    throw new Error(`Unexpected Intl date: ${text}`);
   // Some ICU versions print midnight as 24 even with h23.
   const wall =
     daysFromCivil(year, month, day) * DAY_MS +

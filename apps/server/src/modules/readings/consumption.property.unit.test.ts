@@ -1,0 +1,248 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Granularity } from '@cm/contracts/check.ts';
+import { computeReadings, type MeterSegment } from './consumption.ts';
+import { m4Bucket } from './downsample.ts';
+import { DAY_MS, MINUTE_MS, bucketEdges } from './zoned-time.ts';
+
+const ZONES = Intl.supportedValuesOf('timeZone');
+const FAR_FUTURE = Date.UTC(2100, 0, 1);
+const milli = (units: number | null) => Math.round((units ?? 0) * 1000);
+const sumMilli = (values: readonly (number | null)[]) => values.reduce<number>((sum, v) => sum + milli(v), 0);
+
+interface Step {
+  skip: number;
+  energy: number;
+  isEstimated: boolean;
+}
+
+interface SegmentSpec {
+  intervalMinutes: number;
+  multiplier: number;
+  registerDigits: number;
+  startMilli: number;
+  delayIntervals: number;
+  steps: Step[];
+}
+
+const stepArb = (allowDecrease: boolean) =>
+  fc.record({
+    // Mostly regular readings, sometimes a gap of a few or many intervals.
+    skip: fc.oneof(
+      { weight: 20, arbitrary: fc.constant(0) },
+      { weight: 1, arbitrary: fc.integer({ min: 1, max: 200 }) },
+    ),
+    energy: allowDecrease
+      ? fc.oneof(
+          { weight: 30, arbitrary: fc.integer({ min: 0, max: 20_000 }) },
+          { weight: 1, arbitrary: fc.integer({ min: -5000, max: -1 }) },
+        )
+      : fc.integer({ min: 0, max: 20_000 }),
+    isEstimated: fc.oneof(
+      { weight: 10, arbitrary: fc.constant(false) },
+      { weight: 1, arbitrary: fc.constant(true) },
+    ),
+  });
+
+const segmentArb = (allowDecrease: boolean) =>
+  fc.record({
+    intervalMinutes: fc.constantFrom(5, 15, 30, 60),
+    multiplier: fc.constantFrom(1, 1, 2, 40, 600),
+    registerDigits: fc.integer({ min: 3, max: 9 }),
+    startMilli: fc.integer({ min: 0, max: 999_999 }),
+    delayIntervals: fc.integer({ min: 0, max: 3 }),
+    steps: fc.array(stepArb(allowDecrease), { minLength: 0, maxLength: 300 }),
+  });
+
+// Base instants in the months where clocks change, so DST days are common.
+const baseArb = fc
+  .record({
+    year: fc.integer({ min: 2020, max: 2035 }),
+    month: fc.constantFrom(0, 2, 3, 8, 9, 10),
+    day: fc.integer({ min: 1, max: 28 }),
+    minute: fc.integer({ min: 0, max: 24 * 60 - 1 }),
+  })
+  .map(({ year, month, day, minute }) => Date.UTC(year, month, day) + minute * MINUTE_MS);
+
+function buildSegments(base: number, specs: SegmentSpec[]): MeterSegment[] {
+  let cursor = base;
+  return specs.map((spec, s) => {
+    const intervalMs = spec.intervalMinutes * MINUTE_MS;
+    const range = 10 ** spec.registerDigits * 1000;
+    const t: number[] = [];
+    const readings: number[] = [];
+    const quality: number[] = [];
+    let time = cursor + (s === 0 ? 0 : spec.delayIntervals * intervalMs);
+    let register = spec.startMilli % range;
+    t.push(time);
+    readings.push(register);
+    quality.push(0);
+    for (const step of spec.steps) {
+      time += intervalMs * (1 + step.skip);
+      register = (((register + step.energy) % range) + range) % range;
+      t.push(time);
+      readings.push(register);
+      quality.push(step.isEstimated ? 1 : 0);
+    }
+    cursor = time;
+    return {
+      meterNumber: `M-${s}`,
+      multiplier: spec.multiplier,
+      registerDigits: spec.registerDigits,
+      intervalMs,
+      readings: { t, milli: readings, quality },
+    };
+  });
+}
+
+// An independent reading of the rules: intervals of each segment, the wrap rule, decreases unknown.
+function referenceIntervals(segments: MeterSegment[], fromMs: number, toMs: number) {
+  const intervals: { start: number; energy: number }[] = [];
+  let lastT = -Infinity;
+  for (const segment of segments) {
+    const range = 10 ** segment.registerDigits * 1000;
+    const idx = Array.from(segment.readings.t, (_, i) => i).filter((i) => {
+      const t = segment.readings.t[i] ?? 0;
+      return t >= fromMs && t <= toMs && t >= lastT;
+    });
+    for (let j = 1; j < idx.length; j++) {
+      const a = idx[j - 1] ?? 0;
+      const b = idx[j] ?? 0;
+      let diff = (segment.readings.milli[b] ?? 0) - (segment.readings.milli[a] ?? 0);
+      if (diff < -range / 2) diff += range;
+      if (diff >= 0) intervals.push({ start: segment.readings.t[a] ?? 0, energy: diff * segment.multiplier });
+    }
+    if (idx.length > 0) lastT = segment.readings.t[idx[idx.length - 1] ?? 0] ?? lastT;
+  }
+  return intervals;
+}
+
+const scenario = (allowDecrease: boolean) =>
+  fc.record({
+    timeZone: fc.constantFrom(...ZONES),
+    base: baseArb,
+    specs: fc.array(segmentArb(allowDecrease), { minLength: 1, maxLength: 3 }),
+    fromBefore: fc.integer({ min: -DAY_MS, max: 3 * DAY_MS }),
+    toAfter: fc.integer({ min: -2 * DAY_MS, max: 3 * DAY_MS }),
+  });
+
+describe('computeReadings properties', () => {
+  it('buckets of every unit, in any zone, add up exactly to the range total and to the intervals they hold', () => {
+    fc.assert(
+      fc.property(
+        scenario(false),
+        fc.constantFrom<Exclude<Granularity, 'raw'>>('hour', 'day', 'week', 'month'),
+        ({ timeZone, base, specs, fromBefore, toAfter }, granularity) => {
+          const segments = buildSegments(base, specs);
+          const lastT = Array.from(segments.at(-1)?.readings.t ?? []).at(-1) ?? base;
+          const fromMs = base - fromBefore;
+          const toMs = Math.max(fromMs + MINUTE_MS, lastT + toAfter);
+          const result = computeReadings(segments, {
+            fromMs,
+            toMs,
+            timeZone,
+            granularity,
+            nowMs: FAR_FUTURE,
+          });
+          const { series, totals } = result;
+
+          expect(totals.agrees).toBe(true);
+          expect(sumMilli(series.consumption)).toBe(milli(totals.consumption));
+          expect(milli(totals.consumption)).toBe(milli(totals.intervalSum) + milli(totals.gapConsumption));
+          expect(series.missing.reduce((a, b) => a + b, 0)).toBe(totals.missingIntervals);
+          expect(series.t).toEqual(bucketEdges(fromMs, toMs, granularity, timeZone).slice(0, -1));
+
+          // Each bucket holds the energy of the intervals (and gaps) that start in it.
+          const expected = series.t.map(() => 0);
+          for (const { start, energy } of referenceIntervals(segments, fromMs, toMs)) {
+            const k = series.t.findLastIndex((t) => t <= start);
+            expected[k] = (expected[k] ?? 0) + energy;
+          }
+          expect(series.consumption.map(milli)).toEqual(expected);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('totals are additive over a range split at a reading', () => {
+    fc.assert(
+      fc.property(scenario(true), fc.nat(), ({ timeZone, base, specs, fromBefore, toAfter }, pick) => {
+        const segments = buildSegments(base, specs);
+        const lastT = Array.from(segments.at(-1)?.readings.t ?? []).at(-1) ?? base;
+        const a = base - fromBefore;
+        const c = Math.max(a + MINUTE_MS, lastT + toAfter);
+        const inside = segments.flatMap((s) => Array.from(s.readings.t)).filter((t) => t > a && t < c);
+        fc.pre(inside.length > 0);
+        const b = inside[pick % inside.length] ?? 0;
+        const run = (fromMs: number, toMs: number) =>
+          computeReadings(segments, { fromMs, toMs, timeZone, granularity: 'raw', nowMs: FAR_FUTURE }).totals;
+        const whole = run(a, c);
+        const left = run(a, b);
+        const right = run(b, c);
+        expect(milli(whole.consumption)).toBe(milli(left.consumption) + milli(right.consumption));
+        expect(milli(whole.intervalSum)).toBe(milli(left.intervalSum) + milli(right.intervalSum));
+        expect(milli(whole.gapConsumption)).toBe(milli(left.gapConsumption) + milli(right.gapConsumption));
+        expect(whole.missingIntervals).toBe(left.missingIntervals + right.missingIntervals);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('downsampling keeps every time bucket’s true minimum and maximum, in strictly increasing time', () => {
+    fc.assert(
+      fc.property(
+        scenario(true),
+        fc.integer({ min: 10, max: 200 }),
+        ({ timeZone, base, specs }, maxPoints) => {
+          const segments = buildSegments(base, specs);
+          const lastT = Array.from(segments.at(-1)?.readings.t ?? []).at(-1) ?? base;
+          const options = {
+            fromMs: base,
+            toMs: lastT + 1,
+            timeZone,
+            granularity: 'raw' as const,
+            nowMs: FAR_FUTURE,
+          };
+          const full = computeReadings(segments, options).series;
+          const result = computeReadings(segments, { ...options, maxPoints });
+          const kept = result.series;
+          expect(result.downsampled).toBe(full.t.length > maxPoints);
+          expect(kept.t.length).toBeLessThanOrEqual(
+            Math.max(maxPoints, full.t.length > maxPoints ? 0 : full.t.length),
+          );
+          for (let i = 1; i < kept.t.length; i++)
+            expect(kept.t[i]).toBeGreaterThan(kept.t[i - 1] ?? Infinity);
+          expect(kept.missing.reduce((x, y) => x + y, 0)).toBe(full.missing.reduce((x, y) => x + y, 0));
+          expect(kept.estimated.reduce((x, y) => x + y, 0)).toBe(full.estimated.reduce((x, y) => x + y, 0));
+          if (!result.downsampled) return;
+
+          // Every kept point is a real point, unchanged.
+          const at = new Map(full.t.map((t, i) => [t, i]));
+          kept.t.forEach((t, j) => {
+            const i = at.get(t) ?? -1;
+            expect(kept.value[j]).toBe(full.value[i]);
+            expect(kept.consumption[j]).toBe(full.consumption[i]);
+          });
+          // Per equal-width time bucket: the same extremes as the full series.
+          const t0 = full.t[0] ?? 0;
+          const span = (full.t.at(-1) ?? 0) - t0 + 1;
+          const buckets = Math.floor(maxPoints / 4);
+          const extremes = (series: typeof full) => {
+            const byBucket = new Map<number, [number, number]>();
+            series.t.forEach((t, i) => {
+              const v = series.consumption[i];
+              if (v === null || v === undefined) return;
+              const k = m4Bucket(t, t0, span, buckets);
+              const [min, max] = byBucket.get(k) ?? [Infinity, -Infinity];
+              byBucket.set(k, [Math.min(min, v), Math.max(max, v)]);
+            });
+            return byBucket;
+          };
+          expect(extremes(kept)).toEqual(extremes(full));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
