@@ -1,8 +1,12 @@
+import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFromQuery } from 'pg-copy-streams';
 import * as schema from './schema.ts';
 
 /** The Drizzle handle; the same type on PGlite and on a PostgreSQL server. */
@@ -13,6 +17,11 @@ export interface SqlRunner {
   query<T extends object>(text: string, params?: readonly unknown[]): Promise<T[]>;
   /** Rows as arrays: the fast path for long result sets (readings). */
   queryArrays(text: string, params?: readonly unknown[]): Promise<unknown[][]>;
+  /**
+   * `COPY … FROM STDIN` fed from `source` (PostgreSQL server only; PGlite has no such stream):
+   * the bulk path of imports, so a large file is never held in memory.
+   */
+  copyFrom?(text: string, source: AsyncIterable<string>): Promise<void>;
 }
 
 /** A connection to CM's database, embedded (PGlite) or a PostgreSQL server. Only one SQL dialect: PostgreSQL. */
@@ -31,6 +40,7 @@ const toNumber = (value: string) => Number(value);
 
 /** Opens the embedded database persisted in `dataDir` (or in memory when `dataDir` is undefined). */
 export async function openPglite(dataDir: string | undefined): Promise<Db> {
+  if (dataDir) await mkdir(dataDir, { recursive: true });
   const client = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
     parsers: { [INT8_OID]: toNumber, [NUMERIC_OID]: toNumber },
@@ -88,6 +98,19 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
     async queryArrays(text: string, params: readonly unknown[] = []) {
       const result = await target.query<unknown[]>({ text, values: [...params], rowMode: 'array' });
       return result.rows;
+    },
+    async copyFrom(text: string, source: AsyncIterable<string>) {
+      if (!('release' in target)) {
+        // A COPY needs one connection for its whole stream: take one from the pool.
+        const client = await target.connect();
+        try {
+          await pipeline(Readable.from(source), client.query(copyFromQuery(text)));
+        } finally {
+          client.release();
+        }
+        return;
+      }
+      await pipeline(Readable.from(source), target.query(copyFromQuery(text)));
     },
   });
   return {

@@ -160,23 +160,20 @@ export async function findFirstGapSince(
 }
 
 /**
- * One meter's readings in [from, to] (both ends: the reading at `to` closes the last interval),
- * as arrays — the hot path: the primary key (meter_id, read_at) makes this one index range scan.
+ * One meter's readings in [from, to] (both ends: the reading at `to` closes the last interval) as
+ * columns. The hot path: the primary key (meter_id, read_at) makes it one index range scan, and the
+ * rows travel as three comma-separated strings instead of 35,040 result rows, because per-row
+ * overhead dominates in both drivers (about 5× on embedded PGlite).
  */
 export async function findReadings(db: SqlRunner, meterId: number, from: Date, to: Date) {
   const rows = await db.queryArrays(
-    `SELECT (extract(epoch FROM read_at) * 1000)::float8, register_milli, quality
-     FROM readings WHERE meter_id = $1 AND read_at >= $2 AND read_at <= $3 ORDER BY read_at`,
+    `SELECT string_agg(t::text, ','), string_agg(v::text, ','), string_agg(q::text, ',')
+     FROM (SELECT (extract(epoch FROM read_at) * 1000)::int8 AS t, register_milli AS v, quality AS q
+           FROM readings WHERE meter_id = $1 AND read_at >= $2 AND read_at <= $3 ORDER BY read_at) r`,
     [meterId, from, to],
   );
-  const t = new Array<number>(rows.length);
-  const milli = new Array<number>(rows.length);
-  const quality = new Array<number>(rows.length);
-  for (let i = 0; i < rows.length; i += 1) {
-    const row = rows[i] as [number, number, number];
-    t[i] = row[0];
-    milli[i] = row[1];
-    quality[i] = row[2];
-  }
-  return { t, milli, quality };
+  const [t, milli, quality] = (rows[0] ?? []).map((column) =>
+    typeof column === 'string' ? column.split(',').map(Number) : [],
+  );
+  return { t: t ?? [], milli: milli ?? [], quality: quality ?? [] };
 }
