@@ -1,0 +1,590 @@
+import {
+  DevicePriority,
+  DeviceType,
+  type DevicePriorityId,
+  type DeviceStatus,
+  type RoleId,
+} from '@cm/contracts/enums.ts';
+import { DEMO_LOCATIONS, statusFor, type DemoClientKey, type DemoMeterSpec } from './demo-content.ts';
+import { intervalEnergyWh, STEP_MS } from './load-profile.ts';
+import { createRng, type Rng } from './prng.ts';
+import { offsetChanges, utcOffsetMinutes, zonedToUtc } from './time-zones.ts';
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+const STEPS_PER_DAY = DAY_MS / STEP_MS;
+// readings.source and readings.quality codes (schema.ts).
+const SOURCE_DEVICE = 0;
+const SOURCE_EXCHANGE = 4;
+const QUALITY_ESTIMATED = 1;
+const FIRST_METER_NUMBER = 10_001;
+
+/** A demo account before it is written: the password is already hashed. */
+export interface DemoUserInput {
+  key: 'admin' | DemoClientKey;
+  email: string;
+  fullName: string;
+  roleId: RoleId;
+  passwordHash: string;
+}
+
+export interface PlanInput {
+  seed: number;
+  /** End of the period, on a 15-minute mark. */
+  nowMs: number;
+  months: number;
+  users: readonly DemoUserInput[];
+}
+
+/** One meter's readings, in time order, as columns (the shape they are inserted in). */
+export interface ReadingSeries {
+  readAtMs: Float64Array;
+  /** Cumulative register in thousandths of a kWh (Wh), before the multiplier. */
+  registerMilli: Float64Array;
+  source: Uint8Array;
+  quality: Uint8Array;
+}
+
+export interface PlanDevice {
+  serial: string;
+  type: number;
+  parentSerial: string | null;
+  locationName: string;
+  priority: DevicePriorityId;
+  status: DeviceStatus;
+  lastSeenAt: Date | null;
+  createdAt: Date;
+}
+
+export interface PlanMeter {
+  deviceSerial: string;
+  meterNumber: string;
+  locationName: string;
+  meterInd: number;
+  multiplier: number;
+  registerDigits: number;
+  installedAt: Date;
+  removedAt: Date | null;
+  readings: ReadingSeries;
+}
+
+/** A bookmark target; the item id (`location:12`, `meter:EM-10004`) needs database ids, so it is built on insert. */
+export type PlanBookmarkItem =
+  { kind: 'location'; locationName: string } | { kind: 'meter'; meterNumber: string };
+
+/** Everything the demo inserts, computed without a database. */
+export interface DemoPlan {
+  locations: { publicName: string; address: string; timeZone: string; createdAt: Date }[];
+  users: (DemoUserInput & { createdAt: Date })[];
+  userLocations: { email: string; locationName: string }[];
+  /** In insertion order: AccessPoints, then Cubes, then meters (a parent always comes first). */
+  devices: PlanDevice[];
+  meters: PlanMeter[];
+  bookmarks: { email: string; item: PlanBookmarkItem; createdAt: Date }[];
+  summary: DemoSummary;
+}
+
+/** What the demo holds, for the start-up log, the README and tests. Instants are ISO 8601 UTC. */
+export interface DemoSummary {
+  seed: number;
+  months: number;
+  from: string;
+  now: string;
+  users: number;
+  locations: number;
+  userLocations: number;
+  accessPoints: number;
+  cubes: number;
+  /** Meters (devices of type 3 with a meters row), the exchanged one and its replacement both counted. */
+  meters: number;
+  readings: number;
+  estimatedReadings: number;
+  bookmarks: number;
+  /** Each location, who sees it besides the administrator, and its meters in meterInd order (the replacement last). */
+  sites: { publicName: string; timeZone: string; clientEmail: string | null; meterNumbers: string[] }[];
+  /** Every DST switch inside the period, per zone: the local day has 23 hours (spring) or 25 (autumn). */
+  dstChanges: {
+    timeZone: string;
+    at: string;
+    localDate: string;
+    offsetBeforeMinutes: number;
+    offsetAfterMinutes: number;
+    dayHours: number;
+  }[];
+  /** Readings missing on one meter for six hours; the register keeps counting, so the reading after the gap jumps. */
+  gap: {
+    meterNumber: string;
+    locationName: string;
+    meterInd: number;
+    localDate: string;
+    lastBefore: string;
+    firstMissing: string;
+    lastMissing: string;
+    firstAfter: string;
+    missingReadings: number;
+  };
+  /** A five-digit register that passes 99,999.999 kWh and starts again from 0. */
+  rollover: {
+    meterNumber: string;
+    locationName: string;
+    meterInd: number;
+    registerDigits: number;
+    firstRegisterMilli: number;
+    lastBeforeWrap: { at: string; registerMilli: number };
+    firstAfterWrap: { at: string; registerMilli: number };
+  };
+  /** The old meter's final reading and the new meter's start reading share the instant `at` (source 4, exchange). */
+  exchange: {
+    locationName: string;
+    meterInd: number;
+    at: string;
+    oldMeterNumber: string;
+    oldFinalRegisterMilli: number;
+    newMeterNumber: string;
+    newStartRegisterMilli: number;
+  };
+  /** A Cube that stopped reporting: its meters' last readings are about 30 hours old. */
+  staleCube: { serial: string; locationName: string; lastSeenAt: string; meterNumbers: string[] };
+  faultyMeter: { meterNumber: string; estimatedFrom: string };
+  inactiveMeter: { meterNumber: string; lastReadingAt: string };
+  ctMeters: { meterNumber: string; multiplier: number }[];
+  estimated: { meterNumbers: string[]; readings: number };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const localDateOf = (timeZone: string, ms: number) =>
+  iso(ms + utcOffsetMinutes(timeZone, ms) * MINUTE_MS).slice(0, 10);
+
+/** Subtracts calendar months in UTC (the period is "13 months up to now"). */
+function monthsBefore(ms: number, months: number): number {
+  const d = new Date(ms);
+  return Date.UTC(
+    d.getUTCFullYear(),
+    d.getUTCMonth() - months,
+    d.getUTCDate(),
+    d.getUTCHours(),
+    d.getUTCMinutes(),
+  );
+}
+
+interface Grid {
+  startMs: number;
+  count: number;
+}
+
+const instantOf = (grid: Grid, index: number) => grid.startMs + index * STEP_MS;
+
+/**
+ * The reading index at `hour:minute` local time on the local day that contains the reading at `fraction`
+ * of the period, moved to the next Monday–Friday when `weekdaysOnly` (nobody exchanges a shop's meter on
+ * a Sunday).
+ */
+function localMoment(
+  grid: Grid,
+  timeZone: string,
+  fraction: number,
+  hour: number,
+  minute: number,
+  weekdaysOnly: boolean,
+) {
+  const approx = instantOf(grid, Math.round(fraction * (grid.count - 1)));
+  let localDay = Math.floor((approx + utcOffsetMinutes(timeZone, approx) * MINUTE_MS) / DAY_MS);
+  const weekday = (day: number) => (((day + 4) % 7) + 7) % 7;
+  while (weekdaysOnly && (weekday(localDay) === 0 || weekday(localDay) === 6)) localDay += 1;
+  const utc = zonedToUtc(timeZone, localDay * DAY_MS + hour * HOUR_MS + minute * MINUTE_MS);
+  return Math.floor((utc - grid.startMs) / STEP_MS);
+}
+
+function flatten(energy: Float64Array, from: number, to: number) {
+  // An estimating device reports its average consumption: the same energy in total, spread evenly.
+  let sum = 0;
+  for (let i = from; i < to; i += 1) sum += energy[i] ?? 0;
+  energy.fill(sum / (to - from), from, to);
+}
+
+/** Register values (before the modulus) for `energy`, counted on a meter with `multiplier`: the cumulative energy, rounded to the Wh. */
+function registerCounts(energy: Float64Array, multiplier: number): Float64Array {
+  const counts = new Float64Array(energy.length);
+  let cumulative = 0;
+  for (let i = 1; i < energy.length; i += 1) {
+    cumulative += (energy[i] ?? 0) / multiplier;
+    counts[i] = Math.round(cumulative);
+  }
+  return counts;
+}
+
+interface SeriesOptions {
+  grid: Grid;
+  from: number;
+  to: number;
+  counts: Float64Array;
+  /** Register value at index `from`. */
+  startMilli: number;
+  registerDigits: number;
+  missing?: { from: number; to: number };
+  estimated: { from: number; to: number }[];
+  exchangeAt?: number;
+}
+
+function buildSeries(o: SeriesOptions): ReadingSeries {
+  // The register wraps at 10^digits kWh, i.e. 10^(digits + 3) Wh.
+  const modulus = 10 ** (o.registerDigits + 3);
+  const base = o.counts[o.from] ?? 0;
+  const indices: number[] = [];
+  for (let i = o.from; i <= o.to; i += 1) {
+    if (o.missing && i >= o.missing.from && i < o.missing.to) continue;
+    indices.push(i);
+  }
+  const series: ReadingSeries = {
+    readAtMs: new Float64Array(indices.length),
+    registerMilli: new Float64Array(indices.length),
+    source: new Uint8Array(indices.length).fill(SOURCE_DEVICE),
+    quality: new Uint8Array(indices.length),
+  };
+  indices.forEach((i, k) => {
+    series.readAtMs[k] = instantOf(o.grid, i);
+    series.registerMilli[k] = (o.startMilli + (o.counts[i] ?? 0) - base) % modulus;
+    if (i === o.exchangeAt) series.source[k] = SOURCE_EXCHANGE;
+    if (o.estimated.some((run) => i >= run.from && i < run.to)) series.quality[k] = QUALITY_ESTIMATED;
+  });
+  return series;
+}
+
+/** A plausible register reading for a meter that has been in service for a while. */
+const startRegister = (rng: Rng, spec: DemoMeterSpec) =>
+  (spec.multiplier ? rng.int(500, 5_000) : rng.int(1_000, 60_000)) * 1000 + rng.int(0, 999);
+
+/** Builds the whole demo from `seed` and `now`; pure, so two calls with the same input give identical data. */
+export function buildDemoPlan(input: PlanInput): DemoPlan {
+  const { seed, nowMs, months } = input;
+  const startMs = monthsBefore(nowMs, months);
+  const grid: Grid = { startMs, count: (nowMs - startMs) / STEP_MS + 1 };
+  const last = grid.count - 1;
+  const siteRng = createRng(seed, 'site');
+
+  const emailOf = (key: DemoUserInput['key']) => input.users.find((u) => u.key === key)?.email ?? null;
+  const locations: DemoPlan['locations'] = [];
+  const userLocations: DemoPlan['userLocations'] = [];
+  const meters: PlanMeter[] = [];
+  const bookmarks: DemoPlan['bookmarks'] = [];
+  const accessPoints: PlanDevice[] = [];
+  const cubes: PlanDevice[] = [];
+  const meterDevices: PlanDevice[] = [];
+
+  // Special cases, filled in as the meters that play them are built.
+  let gap: DemoSummary['gap'] | undefined;
+  let rollover: DemoSummary['rollover'] | undefined;
+  let exchange: DemoSummary['exchange'] | undefined;
+  let staleCube: DemoSummary['staleCube'] | undefined;
+  let faultyMeter: DemoSummary['faultyMeter'] | undefined;
+  let inactiveMeter: DemoSummary['inactiveMeter'] | undefined;
+  const ctMeters: DemoSummary['ctMeters'] = [];
+  const estimatedMeters = new Set<string>();
+  const sites: DemoSummary['sites'] = [];
+  let meterCounter = 0;
+  let cubeCounter = 0;
+  const nextMeterNumber = () => `EM-${FIRST_METER_NUMBER + meterCounter++}`;
+  // The replacement meter in the exchange gets the number after all the others.
+  const replacementNumber = `EM-${FIRST_METER_NUMBER + DEMO_LOCATIONS.reduce((n, l) => n + l.meters.length, 0)}`;
+  // A Cube that has not been heard from for 30 hours: long enough to be flagged late, short enough to be recent.
+  const staleIndex = last - 30 * (HOUR_MS / STEP_MS);
+
+  DEMO_LOCATIONS.forEach((loc, l) => {
+    const createdAt = new Date(startMs - (1000 + 7 * l) * DAY_MS);
+    locations.push({ publicName: loc.publicName, address: loc.address, timeZone: loc.timeZone, createdAt });
+    const clientEmail = loc.client ? emailOf(loc.client) : null;
+    if (clientEmail) userLocations.push({ email: clientEmail, locationName: loc.publicName });
+
+    const ap: PlanDevice = {
+      serial: `AP-${1001 + l}`,
+      type: DeviceType.AccessPoint,
+      parentSerial: null,
+      locationName: loc.publicName,
+      priority: DevicePriority.High,
+      status: 'active',
+      lastSeenAt: new Date(nowMs - siteRng.int(10, 240) * 1000),
+      createdAt: new Date(createdAt.getTime() + DAY_MS),
+    };
+    accessPoints.push(ap);
+    const locationCubes: PlanDevice[] = [];
+    for (let c = 0; c < loc.cubes; c += 1) {
+      const isStale = loc.staleCube === c;
+      cubeCounter += 1;
+      locationCubes.push({
+        serial: `CU-${2000 + cubeCounter}`,
+        type: DeviceType.Cube,
+        parentSerial: ap.serial,
+        locationName: loc.publicName,
+        priority: isStale ? DevicePriority.High : DevicePriority.Medium,
+        status: 'active',
+        lastSeenAt: new Date(
+          isStale
+            ? instantOf(grid, staleIndex) + siteRng.int(20, 90) * 1000
+            : nowMs - siteRng.int(30, 600) * 1000,
+        ),
+        createdAt: new Date(createdAt.getTime() + 2 * DAY_MS),
+      });
+    }
+    cubes.push(...locationCubes);
+
+    const meterNumbers: string[] = [];
+    loc.meters.forEach((spec, k) => {
+      const meterInd = k + 1;
+      // One stream per meter position: changing one meter of the table leaves every other series as it was.
+      const rng = createRng(seed, `meter:${l}:${meterInd}`);
+      const meterNumber = nextMeterNumber();
+      meterNumbers.push(meterNumber);
+      const cube = locationCubes[spec.cube];
+      if (!cube) throw new Error(`demo content: ${loc.publicName} has no Cube ${spec.cube}`);
+      const isStale = loc.staleCube === spec.cube;
+      const multiplier = spec.multiplier ?? 1;
+      const registerDigits = spec.registerDigits ?? 6;
+      if (spec.multiplier) ctMeters.push({ meterNumber, multiplier });
+      const installedAt = Math.floor((startMs - rng.int(60, 900) * DAY_MS) / HOUR_MS) * HOUR_MS;
+      const energy = intervalEnergyWh({
+        profile: spec.profile,
+        averageKw: spec.averageKw,
+        timeZone: loc.timeZone,
+        startMs,
+        count: grid.count,
+        rng,
+      });
+
+      let lastIndex = isStale ? staleIndex : last;
+      let missing: SeriesOptions['missing'];
+      const estimated: SeriesOptions['estimated'] = [];
+      if (spec.special === 'estimated') {
+        // Two hours the device could not measure (a brief supply problem) and filled with estimates.
+        const from = rng.int(Math.floor(grid.count * 0.2), Math.floor(grid.count * 0.7));
+        estimated.push({ from, to: from + 8 });
+      }
+      if (spec.special === 'faulty') {
+        // The café meter's measuring element failed two days ago; since then it reports estimates.
+        estimated.push({ from: last + 1 - 2 * STEPS_PER_DAY, to: last + 1 });
+        faultyMeter = { meterNumber, estimatedFrom: iso(instantOf(grid, last + 1 - 2 * STEPS_PER_DAY)) };
+      }
+      if (spec.special === 'inactive') {
+        // The tenant left and the meter was switched off at 17:00 local time; nothing since.
+        lastIndex = localMoment(grid, loc.timeZone, 0.7, 17, 0, true);
+        inactiveMeter = { meterNumber, lastReadingAt: iso(instantOf(grid, lastIndex)) };
+      }
+      if (spec.special === 'gap') {
+        // Communication gap: the Cube lost this meter from 09:00 to 15:00 local time. The readings
+        // 09:00 … 14:45 are missing; the 15:00 reading holds the whole six hours' consumption.
+        const from = localMoment(grid, loc.timeZone, 0.8, 9, 0, true);
+        missing = { from, to: from + 6 * (HOUR_MS / STEP_MS) };
+        gap = {
+          meterNumber,
+          locationName: loc.publicName,
+          meterInd,
+          localDate: localDateOf(loc.timeZone, instantOf(grid, from)),
+          lastBefore: iso(instantOf(grid, from - 1)),
+          firstMissing: iso(instantOf(grid, from)),
+          lastMissing: iso(instantOf(grid, missing.to - 1)),
+          firstAfter: iso(instantOf(grid, missing.to)),
+          missingReadings: missing.to - missing.from,
+        };
+      }
+      for (const run of estimated) {
+        flatten(energy, run.from, run.to);
+        estimatedMeters.add(meterNumber);
+      }
+      const counts = registerCounts(energy, multiplier);
+
+      let startMilli = startRegister(rng, spec);
+      if (spec.special === 'rollover') {
+        // Choose the first register value so that the register passes 10^5 kWh about ten days in
+        // (or a tenth of a short period): it starts just under 100,000 kWh and wraps to a few Wh.
+        let wrap = Math.min(10 * STEPS_PER_DAY, Math.round(grid.count * 0.1));
+        while ((counts[wrap] ?? 0) - (counts[wrap - 1] ?? 0) < 2) {
+          wrap += 1;
+          if (wrap >= last) throw new Error('demo content: the rollover meter never consumes enough to wrap');
+        }
+        const step = (counts[wrap] ?? 0) - (counts[wrap - 1] ?? 0);
+        startMilli = 10 ** (registerDigits + 3) - (counts[wrap] ?? 0) + Math.floor(step / 2);
+        const valueAt = (i: number) => (startMilli + (counts[i] ?? 0)) % 10 ** (registerDigits + 3);
+        rollover = {
+          meterNumber,
+          locationName: loc.publicName,
+          meterInd,
+          registerDigits,
+          firstRegisterMilli: startMilli,
+          lastBeforeWrap: { at: iso(instantOf(grid, wrap - 1)), registerMilli: valueAt(wrap - 1) },
+          firstAfterWrap: { at: iso(instantOf(grid, wrap)), registerMilli: valueAt(wrap) },
+        };
+      }
+
+      // Meter exchange at 10:30 local time on a weekday: the old meter's final reading and the new
+      // meter's start reading are both taken at that instant (source 4). The new meter continues the
+      // same consumption from a low register value of its own; the old one is removed.
+      const exchangeAt =
+        spec.special === 'exchange' ? localMoment(grid, loc.timeZone, 0.6, 10, 30, true) : undefined;
+      if (exchangeAt !== undefined) lastIndex = exchangeAt;
+
+      const device: PlanDevice = {
+        serial: `SN-${meterNumber.slice(3)}`,
+        type: DeviceType.Meter,
+        parentSerial: cube.serial,
+        locationName: loc.publicName,
+        priority: spec.priority,
+        status: exchangeAt === undefined ? statusFor(spec.special) : 'removed',
+        // A meter was last heard from when it sent its latest reading (a few seconds after it, unless that is `now`).
+        lastSeenAt: new Date(
+          instantOf(grid, lastIndex) +
+            (lastIndex === last || exchangeAt !== undefined ? 0 : rng.int(5, 60) * 1000),
+        ),
+        createdAt: new Date(installedAt),
+      };
+      const meter: PlanMeter = {
+        deviceSerial: device.serial,
+        meterNumber,
+        locationName: loc.publicName,
+        meterInd,
+        multiplier,
+        registerDigits,
+        installedAt: new Date(installedAt),
+        removedAt: exchangeAt === undefined ? null : new Date(instantOf(grid, exchangeAt)),
+        readings: buildSeries({
+          grid,
+          from: 0,
+          to: lastIndex,
+          counts,
+          startMilli,
+          registerDigits,
+          missing,
+          estimated,
+          exchangeAt,
+        }),
+      };
+      meterDevices.push(device);
+      meters.push(meter);
+
+      if (exchangeAt !== undefined) {
+        const at = instantOf(grid, exchangeAt);
+        const newStart = rng.int(2, 40) * 1000 + rng.int(0, 999);
+        const newDevice: PlanDevice = {
+          ...device,
+          serial: `SN-${replacementNumber.slice(3)}`,
+          status: 'active',
+          priority: DevicePriority.New,
+          lastSeenAt: new Date(nowMs),
+          createdAt: new Date(at),
+        };
+        const readings = buildSeries({
+          grid,
+          from: exchangeAt,
+          to: last,
+          counts,
+          startMilli: newStart,
+          registerDigits,
+          estimated,
+          exchangeAt,
+        });
+        meterDevices.push(newDevice);
+        meters.push({
+          ...meter,
+          deviceSerial: newDevice.serial,
+          meterNumber: replacementNumber,
+          installedAt: new Date(at),
+          removedAt: null,
+          readings,
+        });
+        meterNumbers.push(replacementNumber);
+        exchange = {
+          locationName: loc.publicName,
+          meterInd,
+          at: iso(at),
+          oldMeterNumber: meterNumber,
+          oldFinalRegisterMilli: meter.readings.registerMilli[meter.readings.registerMilli.length - 1] ?? 0,
+          newMeterNumber: replacementNumber,
+          newStartRegisterMilli: newStart,
+        };
+      }
+    });
+
+    const stale = loc.staleCube === undefined ? undefined : locationCubes[loc.staleCube];
+    if (stale?.lastSeenAt) {
+      staleCube = {
+        serial: stale.serial,
+        locationName: loc.publicName,
+        lastSeenAt: iso(stale.lastSeenAt.getTime()),
+        meterNumbers: loc.meters.flatMap((m, k) => (m.cube === loc.staleCube ? [meterNumbers[k] ?? ''] : [])),
+      };
+    }
+    sites.push({ publicName: loc.publicName, timeZone: loc.timeZone, clientEmail, meterNumbers });
+  });
+
+  // Client A has starred one of its locations and the meter with the old five-digit register.
+  const clientA = emailOf('clientA');
+  const firstA = DEMO_LOCATIONS.find((l) => l.client === 'clientA');
+  if (clientA && firstA && rollover) {
+    bookmarks.push(
+      {
+        email: clientA,
+        item: { kind: 'location', locationName: firstA.publicName },
+        createdAt: new Date(nowMs - 20 * DAY_MS),
+      },
+      {
+        email: clientA,
+        item: { kind: 'meter', meterNumber: rollover.meterNumber },
+        createdAt: new Date(nowMs - 19 * DAY_MS),
+      },
+    );
+  }
+
+  if (!gap || !rollover || !exchange || !staleCube || !faultyMeter || !inactiveMeter) {
+    throw new Error('demo content: a special case has no meter to play it');
+  }
+  const dstChanges = [...new Set(DEMO_LOCATIONS.map((l) => l.timeZone))].flatMap((timeZone) =>
+    offsetChanges(timeZone, startMs, nowMs).map((c) => ({
+      timeZone,
+      at: iso(c.at),
+      localDate: localDateOf(timeZone, c.at),
+      offsetBeforeMinutes: c.offsetBeforeMinutes,
+      offsetAfterMinutes: c.offsetAfterMinutes,
+      dayHours: 24 - (c.offsetAfterMinutes - c.offsetBeforeMinutes) / 60,
+    })),
+  );
+  let readings = 0;
+  let estimatedReadings = 0;
+  for (const m of meters) {
+    readings += m.readings.readAtMs.length;
+    for (const q of m.readings.quality) if (q === QUALITY_ESTIMATED) estimatedReadings += 1;
+  }
+  const users = input.users.map((u) => ({ ...u, createdAt: new Date(startMs - 30 * DAY_MS) }));
+  const summary: DemoSummary = {
+    seed,
+    months,
+    from: iso(startMs),
+    now: iso(nowMs),
+    users: users.length,
+    locations: locations.length,
+    userLocations: userLocations.length,
+    accessPoints: accessPoints.length,
+    cubes: cubes.length,
+    meters: meters.length,
+    readings,
+    estimatedReadings,
+    bookmarks: bookmarks.length,
+    sites,
+    dstChanges,
+    gap,
+    rollover,
+    exchange,
+    staleCube,
+    faultyMeter,
+    inactiveMeter,
+    ctMeters,
+    estimated: { meterNumbers: [...estimatedMeters], readings: estimatedReadings },
+  };
+  return {
+    locations,
+    users,
+    userLocations,
+    devices: [...accessPoints, ...cubes, ...meterDevices],
+    meters,
+    bookmarks,
+    summary,
+  };
+}
