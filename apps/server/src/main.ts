@@ -26,6 +26,8 @@ async function main() {
   if (shouldSeed && (await isDatabaseEmpty(db))) {
     console.log('Empty database: creating the demo site (13 months of 15-minute readings)…');
     const summary = await seedDemo(db);
+    // Let the server recycle the write-ahead log the big seed transaction left behind.
+    await db.query('CHECKPOINT');
     seeded = true;
     console.log(
       `Demo data ready: ${summary.readings.toLocaleString('en')} readings for ${summary.meters} meters.`,

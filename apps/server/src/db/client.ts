@@ -44,6 +44,8 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
   const client = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
     parsers: { [INT8_OID]: toNumber, [NUMERIC_OID]: toNumber },
+    // A small site's data folder should not be mostly write-ahead log kept for reuse.
+    postgresqlconf: ['min_wal_size = 32MB'],
   });
   const orm = drizzlePglite({ client, schema, casing: 'snake_case' });
   const runner = (target: Pick<PGlite, 'query'>): SqlRunner => ({
