@@ -103,8 +103,7 @@ export function computeReadings(
   const bucketEstimated = new Float64Array(bucketCount);
   const bucketValue = new Float64Array(bucketCount).fill(NaN);
 
-  // Raw columns.
-  // Sized up front (one point per reading at most) and trimmed at the end: growing five arrays
+  // Raw columns, sized up front (one point per reading at most) and trimmed at the end: growing five arrays
   // point by point costs more than the rest of the pass.
   let capacity = 0;
   if (isRaw) {
