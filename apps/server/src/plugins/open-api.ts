@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { API_KEY_HEADER } from '@cm/contracts/enums.ts';
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas that validate requests; JSON at /api/docs/json, a browsable page at /api/docs. */
@@ -27,6 +27,8 @@ export const openApi = fp(async (app: FastifyInstance) => {
       security: [{ apiKey: [] }],
     },
     transform: jsonSchemaTransform,
+    // Schemas used in several places become components, and their $refs resolve.
+    transformObject: jsonSchemaTransformObject,
   });
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
