@@ -1,0 +1,154 @@
+// `npm run bench:api` — the check API on realistic volume: PostgreSQL with 300 meters × one year of
+// 15-minute readings (10.5 million rows), warm. Prints a table; asserts nothing.
+import autocannon from 'autocannon';
+import { and, asc, eq, gte, lte } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { openPglite, openPostgres, type Db } from '../apps/server/src/db/client.ts';
+import { migrate } from '../apps/server/src/db/migrate.ts';
+import { readings } from '../apps/server/src/db/schema.ts';
+import { createApiKey } from '../apps/server/src/modules/api-keys/api-keys.service.ts';
+import { insertUser } from '../apps/server/src/test/test-app.ts';
+import { insertLocation, insertMeter } from '../apps/server/src/test/factories.ts';
+import { benchDatabase } from './lib/postgres.ts';
+import { ms, percentile, sample } from './lib/stats.ts';
+import { printTable } from './lib/table.ts';
+
+const METERS = Number(process.env.CM_BENCH_METERS ?? 300);
+const LOCATIONS = 10;
+const YEAR_FROM = '2025-01-01';
+const YEAR_TO = '2025-12-31';
+const RUNS = Number(process.env.CM_BENCH_RUNS ?? 40);
+const SECRET = 'bench-secret-bench-secret-bench-secret-01';
+
+/**
+ * One year of 15-minute cumulative registers per meter, generated in SQL: a base load, a daily
+ * wave and a seasonal wave whose step never goes negative, different per meter.
+ */
+async function fillReadings(db: Db, meterIds: number[]): Promise<void> {
+  for (const id of meterIds) {
+    await db.query(
+      `INSERT INTO readings (meter_id, read_at, register_milli, quality)
+       SELECT $1, '2024-12-31T23:00:00Z'::timestamptz + i * interval '15 minutes',
+              1000000 * ($1 % 7) + i * (40 + $1 % 30)
+                + floor(30 * sin(2 * pi() * i / 96.0 + $1))::int8 + floor(400 * sin(2 * pi() * i / 35040.0))::int8 + 400,
+              CASE WHEN i % 5000 = 17 THEN 1 ELSE 0 END
+       FROM generate_series(0, 35040) AS i`,
+      [id],
+    );
+  }
+}
+
+async function seed(db: Db): Promise<void> {
+  await insertUser(db, { email: 'admin@bench.cm', password: 'Bench!admin1', role: Role.Admin });
+  const meterIds: number[] = [];
+  for (let l = 0; l < LOCATIONS; l += 1) {
+    const location = await insertLocation(db, `Bench site ${l}`, 'Europe/Berlin');
+    for (let m = 0; m < METERS / LOCATIONS; m += 1) {
+      meterIds.push(
+        await insertMeter(db, { meterNumber: `BM-${l}-${m + 1}`, locationId: location, meterInd: m + 1, installedAt: new Date('2024-12-01T00:00:00Z') }),
+      );
+    }
+  }
+  const started = Date.now();
+  await fillReadings(db, meterIds);
+  await db.query("INSERT INTO settings (key, value) VALUES ('bench_api', '\"v1\"')");
+  if (db.kind === 'postgres') await db.query('VACUUM ANALYZE readings');
+  console.log(`seeded ${meterIds.length} meters in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
+async function prepareApp(db: Db) {
+  const { key } = await createApiKey(db, 'Bench', ['web']);
+  const config = loadConfig({ LOG_LEVEL: 'silent', CM_WEB_DIST: '/nonexistent' });
+  const app = await buildApp({ config, db, webApiKey: key, jwtSecret: SECRET });
+  // A route with the same hooks as the real ones (API key + bearer token) and no work: the ceiling.
+  app.get('/api/bench/bare', { preHandler: app.requireUser }, async () => ({ ok: true }));
+  await app.ready();
+  const login = await app.inject({ method: 'POST', url: '/api/auth/login', headers: { [API_KEY_HEADER]: key }, payload: { email: 'admin@bench.cm', password: 'Bench!admin1' } });
+  const token: string = login.json().token;
+  const headers = { [API_KEY_HEADER]: key, authorization: `Bearer ${token}` };
+  return { app, headers };
+}
+
+const readingsUrl = (granularity: string) =>
+  `/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?name=Bench%20site%203&From=${YEAR_FROM}&To=${YEAR_TO}&meterInd=7&granularity=${granularity}`;
+
+async function timeRoute(app: FastifyInstance, headers: Record<string, string>, url: string) {
+  const samples = await sample(async () => {
+    const response = await app.inject({ method: 'GET', url, headers });
+    if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body.slice(0, 200)}`);
+  }, RUNS);
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
+}
+
+/** The naive way: Drizzle rows as objects, turned into JSON as they are. */
+async function timeNaive(db: Db) {
+  const meter = await db.query<{ device_id: number }>("SELECT device_id FROM meters WHERE meter_number = 'BM-3-7'");
+  const id = meter[0]?.device_id ?? 0;
+  const from = new Date('2024-12-31T23:00:00Z');
+  const to = new Date('2025-12-31T23:00:00Z');
+  const samples = await sample(async () => {
+    const rows = await db.orm
+      .select()
+      .from(readings)
+      .where(and(eq(readings.meterId, id), gte(readings.readAt, from), lte(readings.readAt, to)))
+      .orderBy(asc(readings.readAt));
+    JSON.stringify(rows);
+  }, RUNS);
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
+}
+
+async function throughput(url: string, headers: Record<string, string>) {
+  const result = await autocannon({ url, headers, connections: 20, duration: Number(process.env.CM_BENCH_SECONDS ?? 10) });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+async function main() {
+  const { url, existed } = await benchDatabase('cm_bench_api', { recreate: process.env.CM_BENCH_FRESH === '1' });
+  const pgDb = await openPostgres({ url, poolSize: 10, statementTimeoutMs: 60_000 });
+  await migrate(pgDb);
+  const ready = existed && (await pgDb.query("SELECT 1 FROM settings WHERE key = 'bench_api'")).length === 1;
+  if (!ready) {
+    console.log(`filling ${url} with ${METERS} meters × one year of 15-minute readings…`);
+    await seed(pgDb);
+  }
+  const rowCount = (await pgDb.query<{ n: number }>('SELECT count(*)::int8 AS n FROM readings'))[0]?.n ?? 0;
+  const { app, headers } = await prepareApp(pgDb);
+  const raw = await timeRoute(app, headers, readingsUrl('raw'));
+  const day = await timeRoute(app, headers, readingsUrl('day'));
+  const naive = await timeNaive(pgDb);
+
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const info = await throughput(`${address}/api/CheckMeter/GetMeterInfo?meterNumber=BM-3-7`, headers);
+  const bare = await throughput(`${address}/api/bench/bare`, headers);
+  await app.close();
+  await pgDb.close();
+
+  // The same year on embedded PGlite (one meter is enough: every query reads one meter).
+  const lite = await openPglite(undefined);
+  await migrate(lite);
+  await insertUser(lite, { email: 'admin@bench.cm', password: 'Bench!admin1', role: Role.Admin });
+  const liteLocation = await insertLocation(lite, 'Bench site 3', 'Europe/Berlin');
+  const liteMeter = await insertMeter(lite, { meterNumber: 'BM-3-7', locationId: liteLocation, meterInd: 7, installedAt: new Date('2024-12-01T00:00:00Z') });
+  await fillReadings(lite, [liteMeter]);
+  const liteApp = await prepareApp(lite);
+  const liteRaw = await timeRoute(liteApp.app, liteApp.headers, readingsUrl('raw'));
+  const liteDay = await timeRoute(liteApp.app, liteApp.headers, readingsUrl('day'));
+  await liteApp.app.close();
+  await lite.close();
+
+  printTable(`Check API on PostgreSQL, ${rowCount.toLocaleString('en')} readings, ${METERS} meters (p50 / p95 of ${RUNS} warm runs, in-process)`, ['measure', 'target', 'CM', 'baseline', 'ratio'], [
+    ['one meter, one year, raw (35,041 points)', 'p50 ≤ 15 ms', `${ms(raw.p50)} / ${ms(raw.p95)}`, `naive row objects: ${ms(naive.p50)} / ${ms(naive.p95)}`, `${(naive.p50 / raw.p50).toFixed(1)}× faster`],
+    ['one meter, one year, daily', 'p50 ≤ 8 ms', `${ms(day.p50)} / ${ms(day.p95)}`, '—', '—'],
+    ['GetMeterInfo over HTTP, 20 connections', '≥ 60 % of bare route', `${info.rps.toFixed(0)} req/s, p50 ${info.p50} ms, p99 ${info.p99} ms, ${info.errors} errors`, `bare route with same auth hooks: ${bare.rps.toFixed(0)} req/s, p50 ${bare.p50} ms, p99 ${bare.p99} ms`, `${((info.rps / bare.rps) * 100).toFixed(0)} %`],
+    ['same year raw on embedded PGlite', 'report', `${ms(liteRaw.p50)} / ${ms(liteRaw.p95)}`, `PostgreSQL ${ms(raw.p50)}`, `${(liteRaw.p50 / raw.p50).toFixed(1)}× PostgreSQL`],
+    ['same year daily on embedded PGlite', 'report', `${ms(liteDay.p50)} / ${ms(liteDay.p95)}`, `PostgreSQL ${ms(day.p50)}`, `${(liteDay.p50 / day.p50).toFixed(1)}× PostgreSQL`],
+  ]);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
