@@ -48,7 +48,12 @@ async function seed(db: Db): Promise<void> {
     const location = await insertLocation(db, `Bench site ${l}`, 'Europe/Berlin');
     for (let m = 0; m < METERS / LOCATIONS; m += 1) {
       meterIds.push(
-        await insertMeter(db, { meterNumber: `BM-${l}-${m + 1}`, locationId: location, meterInd: m + 1, installedAt: new Date('2024-12-01T00:00:00Z') }),
+        await insertMeter(db, {
+          meterNumber: `BM-${l}-${m + 1}`,
+          locationId: location,
+          meterInd: m + 1,
+          installedAt: new Date('2024-12-01T00:00:00Z'),
+        }),
       );
     }
   }
@@ -66,7 +71,12 @@ async function prepareApp(db: Db) {
   // A route with the same hooks as the real ones (API key + bearer token) and no work: the ceiling.
   app.get('/api/bench/bare', { preHandler: app.requireUser }, async () => ({ ok: true }));
   await app.ready();
-  const login = await app.inject({ method: 'POST', url: '/api/auth/login', headers: { [API_KEY_HEADER]: key }, payload: { email: 'admin@bench.cm', password: 'Bench!admin1' } });
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    headers: { [API_KEY_HEADER]: key },
+    payload: { email: 'admin@bench.cm', password: 'Bench!admin1' },
+  });
   const token: string = login.json().token;
   const headers = { [API_KEY_HEADER]: key, authorization: `Bearer ${token}` };
   return { app, headers };
@@ -78,14 +88,17 @@ const readingsUrl = (granularity: string) =>
 async function timeRoute(app: FastifyInstance, headers: Record<string, string>, url: string) {
   const samples = await sample(async () => {
     const response = await app.inject({ method: 'GET', url, headers });
-    if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body.slice(0, 200)}`);
+    if (response.statusCode !== 200)
+      throw new Error(`${url}: ${response.statusCode} ${response.body.slice(0, 200)}`);
   }, RUNS);
   return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
 }
 
 /** The naive way: Drizzle rows as objects, turned into JSON as they are. */
 async function timeNaive(db: Db) {
-  const meter = await db.query<{ device_id: number }>("SELECT device_id FROM meters WHERE meter_number = 'BM-3-7'");
+  const meter = await db.query<{ device_id: number }>(
+    "SELECT device_id FROM meters WHERE meter_number = 'BM-3-7'",
+  );
   const id = meter[0]?.device_id ?? 0;
   const from = new Date('2024-12-31T23:00:00Z');
   const to = new Date('2025-12-31T23:00:00Z');
@@ -101,12 +114,24 @@ async function timeNaive(db: Db) {
 }
 
 async function throughput(url: string, headers: Record<string, string>) {
-  const result = await autocannon({ url, headers, connections: 20, duration: Number(process.env.CM_BENCH_SECONDS ?? 10) });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+  const result = await autocannon({
+    url,
+    headers,
+    connections: 20,
+    duration: Number(process.env.CM_BENCH_SECONDS ?? 10),
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+  };
 }
 
 async function main() {
-  const { url, existed } = await benchDatabase('cm_bench_api', { recreate: process.env.CM_BENCH_FRESH === '1' });
+  const { url, existed } = await benchDatabase('cm_bench_api', {
+    recreate: process.env.CM_BENCH_FRESH === '1',
+  });
   const pgDb = await openPostgres({ url, poolSize: 10, statementTimeoutMs: 60_000 });
   await migrate(pgDb);
   const ready = existed && (await pgDb.query("SELECT 1 FROM settings WHERE key = 'bench_api'")).length === 1;
@@ -131,7 +156,12 @@ async function main() {
   await migrate(lite);
   await insertUser(lite, { email: 'admin@bench.cm', password: 'Bench!admin1', role: Role.Admin });
   const liteLocation = await insertLocation(lite, 'Bench site 3', 'Europe/Berlin');
-  const liteMeter = await insertMeter(lite, { meterNumber: 'BM-3-7', locationId: liteLocation, meterInd: 7, installedAt: new Date('2024-12-01T00:00:00Z') });
+  const liteMeter = await insertMeter(lite, {
+    meterNumber: 'BM-3-7',
+    locationId: liteLocation,
+    meterInd: 7,
+    installedAt: new Date('2024-12-01T00:00:00Z'),
+  });
   await fillReadings(lite, [liteMeter]);
   const liteApp = await prepareApp(lite);
   const liteRaw = await timeRoute(liteApp.app, liteApp.headers, readingsUrl('raw'));
@@ -139,13 +169,41 @@ async function main() {
   await liteApp.app.close();
   await lite.close();
 
-  printTable(`Check API on PostgreSQL, ${rowCount.toLocaleString('en')} readings, ${METERS} meters (p50 / p95 of ${RUNS} warm runs, in-process)`, ['measure', 'target', 'CM', 'baseline', 'ratio'], [
-    ['one meter, one year, raw (35,041 points)', 'p50 ≤ 15 ms', `${ms(raw.p50)} / ${ms(raw.p95)}`, `naive row objects: ${ms(naive.p50)} / ${ms(naive.p95)}`, `${(naive.p50 / raw.p50).toFixed(1)}× faster`],
-    ['one meter, one year, daily', 'p50 ≤ 8 ms', `${ms(day.p50)} / ${ms(day.p95)}`, '—', '—'],
-    ['GetMeterInfo over HTTP, 20 connections', '≥ 60 % of bare route', `${info.rps.toFixed(0)} req/s, p50 ${info.p50} ms, p99 ${info.p99} ms, ${info.errors} errors`, `bare route with same auth hooks: ${bare.rps.toFixed(0)} req/s, p50 ${bare.p50} ms, p99 ${bare.p99} ms`, `${((info.rps / bare.rps) * 100).toFixed(0)} %`],
-    ['same year raw on embedded PGlite', 'report', `${ms(liteRaw.p50)} / ${ms(liteRaw.p95)}`, `PostgreSQL ${ms(raw.p50)}`, `${(liteRaw.p50 / raw.p50).toFixed(1)}× PostgreSQL`],
-    ['same year daily on embedded PGlite', 'report', `${ms(liteDay.p50)} / ${ms(liteDay.p95)}`, `PostgreSQL ${ms(day.p50)}`, `${(liteDay.p50 / day.p50).toFixed(1)}× PostgreSQL`],
-  ]);
+  printTable(
+    `Check API on PostgreSQL, ${rowCount.toLocaleString('en')} readings, ${METERS} meters (p50 / p95 of ${RUNS} warm runs, in-process)`,
+    ['measure', 'target', 'CM', 'baseline', 'ratio'],
+    [
+      [
+        'one meter, one year, raw (35,041 points)',
+        'p50 ≤ 15 ms',
+        `${ms(raw.p50)} / ${ms(raw.p95)}`,
+        `naive row objects: ${ms(naive.p50)} / ${ms(naive.p95)}`,
+        `${(naive.p50 / raw.p50).toFixed(1)}× faster`,
+      ],
+      ['one meter, one year, daily', 'p50 ≤ 8 ms', `${ms(day.p50)} / ${ms(day.p95)}`, '—', '—'],
+      [
+        'GetMeterInfo over HTTP, 20 connections',
+        '≥ 60 % of bare route',
+        `${info.rps.toFixed(0)} req/s, p50 ${info.p50} ms, p99 ${info.p99} ms, ${info.errors} errors`,
+        `bare route with same auth hooks: ${bare.rps.toFixed(0)} req/s, p50 ${bare.p50} ms, p99 ${bare.p99} ms`,
+        `${((info.rps / bare.rps) * 100).toFixed(0)} %`,
+      ],
+      [
+        'same year raw on embedded PGlite',
+        'report',
+        `${ms(liteRaw.p50)} / ${ms(liteRaw.p95)}`,
+        `PostgreSQL ${ms(raw.p50)}`,
+        `${(liteRaw.p50 / raw.p50).toFixed(1)}× PostgreSQL`,
+      ],
+      [
+        'same year daily on embedded PGlite',
+        'report',
+        `${ms(liteDay.p50)} / ${ms(liteDay.p95)}`,
+        `PostgreSQL ${ms(day.p50)}`,
+        `${(liteDay.p50 / day.p50).toFixed(1)}× PostgreSQL`,
+      ],
+    ],
+  );
 }
 
 main().catch((error: unknown) => {

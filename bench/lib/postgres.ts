@@ -1,9 +1,13 @@
 import pg from 'pg';
 
-export const POSTGRES_ADMIN_URL = process.env.CM_BENCH_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
+export const POSTGRES_ADMIN_URL =
+  process.env.CM_BENCH_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 
 /** URL of a database on the benchmark server, created when `create` and missing. */
-export async function benchDatabase(name: string, options: { recreate: boolean }): Promise<{ url: string; existed: boolean }> {
+export async function benchDatabase(
+  name: string,
+  options: { recreate: boolean },
+): Promise<{ url: string; existed: boolean }> {
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await admin.connect();
   try {

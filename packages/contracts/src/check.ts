@@ -11,6 +11,8 @@ export type Granularity = (typeof granularities)[number];
 export const MAX_RAW_RANGE_DAYS = 400;
 /** Longest range, in days, for any granularity (about 30 years). */
 export const MAX_RANGE_DAYS = 11_000;
+/** Most points one readings answer may carry across all its meters (raw data of a busy location is refused above it: ask for fewer meters, maxPoints or a coarser granularity). */
+export const MAX_RESPONSE_POINTS = 400_000;
 /** Bounds of the `maxPoints` downsampling parameter. */
 export const MAX_POINTS_LIMIT = { min: 10, max: 100_000 } as const;
 

@@ -326,3 +326,49 @@ describe('GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName', 
     });
   });
 });
+
+describe('result size limits', () => {
+  it('refuses a raw answer that would carry too many points, and accepts it downsampled', async () => {
+    const big = await insertLocation(t.db, 'Big Site', 'Europe/Berlin');
+    for (let ind = 1; ind <= 12; ind += 1) {
+      await insertMeter(t.db, {
+        meterNumber: `EM-BIG-${ind}`,
+        locationId: big,
+        meterInd: ind,
+        installedAt: new Date('2025-01-01T00:00:00Z'),
+      });
+    }
+    const one = await t.call(
+      'GET',
+      readingsUrl({
+        name: 'Big Site',
+        From: '2025-03-01',
+        To: '2026-03-28',
+        granularity: 'raw',
+        meterInd: '1',
+      }),
+      { token: admin },
+    );
+    expect(one.statusCode).toBe(200);
+    const many = await t.call(
+      'GET',
+      readingsUrl({ name: 'Big Site', From: '2025-03-01', To: '2026-03-28', granularity: 'raw' }),
+      { token: admin },
+    );
+    expect(many.statusCode).toBe(400);
+    expect(many.json()).toMatchObject({ param: 'granularity' });
+    expect(many.json().message).toMatch(/maxPoints/);
+    const downsampled = await t.call(
+      'GET',
+      readingsUrl({
+        name: 'Big Site',
+        From: '2025-03-01',
+        To: '2026-03-28',
+        granularity: 'raw',
+        maxPoints: '1000',
+      }),
+      { token: admin },
+    );
+    expect(downsampled.statusCode).toBe(200);
+  });
+});

@@ -1,5 +1,6 @@
 import {
   MAX_RAW_RANGE_DAYS,
+  MAX_RESPONSE_POINTS,
   type Granularity,
   type LocationReadings,
   type LocationReadingsQuery,
@@ -82,6 +83,7 @@ export class CheckService {
       findCurrentMeters(this.db, location.id, query.meterInd),
       findLocationMeters(this.db, location.id, query.meterInd, from, to),
     ]);
+    refuseOversizeAnswer(query, range, current);
     const nowMs = Date.now();
     const meters = [];
     for (const currentMeter of current) {
@@ -119,6 +121,28 @@ export class CheckService {
       intervalMs: meter.interval_minutes * 60_000,
       readings: await findReadings(this.db, meter.device_id, from, to),
     };
+  }
+}
+
+/** One request must not build an answer large enough to starve the others. */
+function refuseOversizeAnswer(
+  query: LocationReadingsQuery,
+  range: ResolvedRange & { granularity: Granularity },
+  meters: MeterRow[],
+) {
+  if (range.granularity !== 'raw' && range.granularity !== 'hour') return;
+  const perMeter = meters.map((meter) => {
+    const step = range.granularity === 'hour' ? 3_600_000 : meter.interval_minutes * 60_000;
+    const points = Math.ceil((range.toMs - range.fromMs) / step) + 1;
+    return query.maxPoints === undefined ? points : Math.min(points, query.maxPoints);
+  });
+  const total = perMeter.reduce((sum, points) => sum + points, 0);
+  if (total > MAX_RESPONSE_POINTS) {
+    throw new HttpError(
+      400,
+      `This would answer about ${total.toLocaleString('en')} points, more than ${MAX_RESPONSE_POINTS.toLocaleString('en')}: choose a meterInd, set maxPoints, or use a coarser granularity.`,
+      'granularity',
+    );
   }
 }
 
