@@ -18,6 +18,12 @@ import { authentication } from './plugins/authentication.ts';
 import { errorHandler } from './plugins/error-handler.ts';
 import { openApi } from './plugins/open-api.ts';
 import { webApp } from './plugins/web-app.ts';
+import { adminRoutes } from './modules/admin/admin.routes.ts';
+import { AdminApiKeysService } from './modules/admin/api-keys.service.ts';
+import { AuditService } from './modules/admin/audit.service.ts';
+import { AdminDevicesService } from './modules/admin/devices.service.ts';
+import { AdminLocationsService } from './modules/admin/locations.service.ts';
+import { AdminUsersService } from './modules/admin/users.service.ts';
 
 export interface AppDeps {
   config: Config;
@@ -102,6 +108,14 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   await app.register(authRoutes, { auth: services.auth });
   await app.register(checkRoutes, { check: services.check });
   await app.register(bookmarksRoutes, { bookmarks: services.bookmarks });
+  // Administration and data in/out (issue 6): every /api/admin route is administrator-only.
+  await app.register(adminRoutes, {
+    users: new AdminUsersService(db),
+    locations: new AdminLocationsService(db),
+    devices: new AdminDevicesService(db),
+    apiKeys: new AdminApiKeysService(db, services.apiKeys),
+    audit: new AuditService(db),
+  });
 
   // The web app answers everything else.
   await app.register(webApp, { distDir: config.webDist, apiKey: webApiKey });

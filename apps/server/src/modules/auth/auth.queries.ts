@@ -86,3 +86,18 @@ export async function insertSettingOnce<T>(db: SqlRunner, key: string, value: T)
   const stored = await findSetting<T>(db, key);
   return stored ?? value;
 }
+
+/** Ends every session of the user but `keepSessionId` (a password change signs the other devices out). */
+export async function revokeOtherSessions(db: SqlRunner, userId: number, keepSessionId: string): Promise<void> {
+  await db.query(
+    'UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND id <> $2 AND revoked_at IS NULL',
+    [userId, keepSessionId],
+  );
+}
+
+export async function updatePassword(db: SqlRunner, userId: number, passwordHash: string): Promise<void> {
+  await db.query('UPDATE users SET password_hash = $2, must_change_password = false WHERE id = $1', [
+    userId,
+    passwordHash,
+  ]);
+}

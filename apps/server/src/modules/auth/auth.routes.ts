@@ -6,6 +6,7 @@ import {
   refreshResultSchema,
   userRecordSchema,
 } from '@cm/contracts/auth.ts';
+import { changePasswordBodySchema } from '@cm/contracts/admin.ts';
 import { errorBodySchema } from '@cm/contracts/errors.ts';
 import { callerOf } from '../../plugins/authentication.ts';
 import type { AuthService } from './auth.service.ts';
@@ -62,6 +63,24 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
     },
     async (request, reply) => {
       await auth.logout(callerOf(request));
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/auth/change-password',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Change your password (at least 10 characters): clears the must-change flag and signs out your other sessions.',
+        body: changePasswordBodySchema.strict(),
+        response: { 204: z.null(), 400: errorBodySchema, 401: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await auth.changePassword(callerOf(request), request.body.currentPassword, request.body.newPassword);
       return reply.status(204).send(null);
     },
   );

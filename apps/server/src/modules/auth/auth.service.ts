@@ -10,8 +10,10 @@ import {
   findUserById,
   insertSession,
   recordLogin,
+  revokeOtherSessions,
   revokeSession,
   touchSession,
+  updatePassword,
   type UserRow,
 } from './auth.queries.ts';
 import {
@@ -21,7 +23,7 @@ import {
   recordFailure,
   secondsBlocked,
 } from './login-throttle.ts';
-import { verifyAgainstDummy, verifyPassword } from './password.ts';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.ts';
 import type { TokenSigner } from './tokens.ts';
 
 /** Who is calling, once the token is checked. */
@@ -140,6 +142,29 @@ export class AuthService {
 
   async logout(context: AuthContext): Promise<void> {
     await revokeSession(this.db, context.sessionId);
+  }
+
+  /**
+   * Changes the caller's password after checking the current one; clears must_change_password and
+   * ends the user's other sessions (this one stays signed in). Audit-logged with the change.
+   */
+  async changePassword(context: AuthContext, currentPassword: string, newPassword: string): Promise<void> {
+    const user = await findUserById(this.db, context.user.id);
+    if (!user || !(await verifyPassword(user.password_hash, currentPassword))) {
+      throw new HttpError(400, 'currentPassword is incorrect.', 'currentPassword');
+    }
+    if (currentPassword === newPassword) {
+      throw new HttpError(400, 'newPassword must differ from the current password.', 'newPassword');
+    }
+    const passwordHash = await hashPassword(newPassword);
+    await this.db.transaction(async (tx) => {
+      await updatePassword(tx, user.id, passwordHash);
+      await revokeOtherSessions(tx, user.id, context.sessionId);
+      await tx.query(
+        `INSERT INTO audit_log (actor_user_id, action, target_type, target_id) VALUES ($1, 'user.change-password', 'user', $2)`,
+        [user.id, String(user.id)],
+      );
+    });
   }
 
   currentUser(context: AuthContext) {

@@ -1,0 +1,41 @@
+// Register values travel as kWh (decimal) and are stored as integer thousandths (Wh for a kWh
+// meter), so sums are exact. Every conversion goes through here, rounding half away from zero.
+
+/** kWh as a JS number → thousandths; NaN when it is not a finite number. */
+export function kwhToMilli(kwh: number): number {
+  if (!Number.isFinite(kwh)) return Number.NaN;
+  // Through the decimal text, so that 0.1615 (stored as 0.16149999…) still rounds to 162.
+  return parseDecimalMilli(String(kwh)) ?? Number.NaN;
+}
+
+const DECIMAL = /^([+-]?)(\d+)(?:\.(\d*))?$|^([+-]?)\.(\d+)$/;
+
+/**
+ * A decimal string in kWh → integer thousandths, exactly (no floating point): "0.1615" → 162,
+ * "-1.2" → -1200, "1e3" → undefined. Leading/trailing spaces are ignored. Undefined when the
+ * text is not a plain decimal number or too large to be exact.
+ */
+export function parseDecimalMilli(text: string): number | undefined {
+  const match = DECIMAL.exec(text.trim());
+  if (!match) return undefined;
+  const sign = (match[1] ?? match[4]) === '-' ? -1 : 1;
+  const whole = match[2] ?? '0';
+  const fraction = match[3] ?? match[5] ?? '';
+  if (whole.length > 13) return undefined;
+  const firstThree = Number((fraction + '000').slice(0, 3));
+  const roundUp = (fraction[3] ?? '0') >= '5' ? 1 : 0;
+  const milli = Number(whole) * 1000 + firstThree + roundUp;
+  return milli === 0 ? 0 : sign * milli;
+}
+
+/** The register wraps to zero at this many thousandths. */
+export const registerRangeMilli = (registerDigits: number) => 10 ** registerDigits * 1000;
+
+/**
+ * True when going from `previous` to `next` (both in thousandths) is a decrease that cannot be a
+ * rollover. As in the consumption engine, only a drop of more than half the register range reads
+ * as the register wrapping past its last digit.
+ */
+export function isImplausibleDecrease(previous: number, next: number, registerDigits: number): boolean {
+  return next < previous && previous - next <= registerRangeMilli(registerDigits) / 2;
+}
