@@ -1,0 +1,80 @@
+import '@mantine/core/styles/baseline.layer.css';
+import '@mantine/core/styles/default-css-variables.layer.css';
+import '@mantine/core/styles/global.layer.css';
+import '@mantine/core/styles/UnstyledButton.layer.css';
+import '@mantine/core/styles/Button.layer.css';
+import '@mantine/core/styles/ActionIcon.layer.css';
+import '@mantine/core/styles/Input.layer.css';
+import '@mantine/core/styles/PasswordInput.layer.css';
+import '@mantine/core/styles/Paper.layer.css';
+import '@mantine/core/styles/Stack.layer.css';
+import '@mantine/core/styles/Group.layer.css';
+import '@mantine/core/styles/Title.layer.css';
+import '@mantine/core/styles/Text.layer.css';
+import '@mantine/core/styles/Alert.layer.css';
+import '@mantine/core/styles/Loader.layer.css';
+import '@mantine/core/styles/Anchor.layer.css';
+import './app.css';
+import { DirectionProvider, MantineProvider, useDirection } from '@mantine/core';
+import { useEffect } from 'react';
+import { Provider } from 'react-redux';
+import { BrowserRouter } from 'react-router';
+import { AppToaster } from '@/components/toaster.tsx';
+import { loseSession } from '@/features/auth/auth-slice.ts';
+import { selectLayout } from '@/layout/layout-slice.ts';
+import { setSessionLossHandler } from '@/lib/http-client.ts';
+import { useAppSelector } from './hooks.ts';
+import { AppRoutes } from './router.tsx';
+import { store } from './store.ts';
+import { cssVariablesResolver, theme } from './theme.ts';
+
+// A network error or 401 on an authenticated call (spec §8): remember the page, store the
+// message, log out; the router then goes to the root path. At most once per token.
+setSessionLossHandler((reason) => {
+  const { pathname, search, hash } = window.location;
+  void store.dispatch(loseSession({ reason, currentPath: `${pathname}${search}${hash}` }));
+});
+
+/** Applies skin and direction to <html> (Mantine reads `dir` for its RTL styles). */
+function PreferencesSync() {
+  const { skin, isRtl } = useAppSelector(selectLayout);
+  const { setDirection } = useDirection();
+  useEffect(() => {
+    document.documentElement.setAttribute('data-skin', skin);
+  }, [skin]);
+  useEffect(() => {
+    setDirection(isRtl ? 'rtl' : 'ltr');
+  }, [isRtl, setDirection]);
+  return null;
+}
+
+function ThemedApp() {
+  const skin = useAppSelector((state) => state.layout.skin);
+  return (
+    <DirectionProvider
+      initialDirection={store.getState().layout.isRtl ? 'rtl' : 'ltr'}
+      detectDirection={false}
+    >
+      <MantineProvider
+        theme={theme}
+        cssVariablesResolver={cssVariablesResolver}
+        forceColorScheme={skin === 'dark' ? 'dark' : 'light'}
+      >
+        <PreferencesSync />
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+        <AppToaster />
+      </MantineProvider>
+    </DirectionProvider>
+  );
+}
+
+/** The app: store, theme, direction, permissions, routes and toasts. Lazy-loaded by main.tsx. */
+export function App() {
+  return (
+    <Provider store={store}>
+      <ThemedApp />
+    </Provider>
+  );
+}

@@ -1,0 +1,91 @@
+import { lazy, Suspense, useEffect, useRef, type ComponentType, type ReactNode } from 'react';
+import { Route, Routes, useNavigate } from 'react-router';
+import { LoadingScreen } from '@/components/loading-screen.tsx';
+import { ROOT_ROUTE } from '@/lib/config.ts';
+import { GuestOnly, HomeRedirect, RequireAbility, RequireAuth } from './guards.tsx';
+import { useAppSelector } from './hooks.ts';
+
+/** Every page is its own chunk. */
+function lazyNamed<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(() => load().then((module) => ({ default: module[name] })));
+}
+
+const LoginPage = lazyNamed(() => import('@/features/auth/login-page.tsx'), 'LoginPage');
+const VerticalLayout = lazyNamed(() => import('@/layout/vertical-layout.tsx'), 'VerticalLayout');
+const CheckPage = lazyNamed(() => import('@/features/check/check-page.tsx'), 'CheckPage');
+const AdminPage = lazyNamed(() => import('@/features/admin/admin-page.tsx'), 'AdminPage');
+const NotAuthorizedPage = lazyNamed(
+  () => import('@/features/errors/not-authorized-page.tsx'),
+  'NotAuthorizedPage',
+);
+const NotFoundPage = lazyNamed(() => import('@/features/errors/not-found-page.tsx'), 'NotFoundPage');
+
+function FullPage({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<LoadingScreen />}>{children}</Suspense>;
+}
+
+/** After a lost session (network error or 401) the app goes to the root path (spec §4, §8). */
+function SessionLossRedirect() {
+  const count = useAppSelector((state) => state.auth.sessionLossCount);
+  const seen = useRef(count);
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (count === seen.current) return;
+    seen.current = count;
+    void navigate(ROOT_ROUTE, { replace: true });
+  }, [count, navigate]);
+  return null;
+}
+
+/**
+ * The routes (declarative mode: the data router's loaders and actions are not used, and its
+ * extra weight would count against the start-up budget).
+ */
+export function AppRoutes() {
+  return (
+    <>
+      <SessionLossRedirect />
+      <Routes>
+        <Route path="/" element={<HomeRedirect />} />
+        <Route
+          path="/login"
+          element={
+            <GuestOnly>
+              <FullPage>
+                <LoginPage />
+              </FullPage>
+            </GuestOnly>
+          }
+        />
+        <Route
+          element={
+            <RequireAuth>
+              <FullPage>
+                <VerticalLayout />
+              </FullPage>
+            </RequireAuth>
+          }
+        >
+          <Route
+            path="/check"
+            element={
+              <RequireAbility action="read" subject="Check">
+                <CheckPage />
+              </RequireAbility>
+            }
+          />
+          <Route
+            path="/admin/*"
+            element={
+              <RequireAbility action="manage" subject="all">
+                <AdminPage />
+              </RequireAbility>
+            }
+          />
+          <Route path="/not-authorized" element={<NotAuthorizedPage />} />
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
+      </Routes>
+    </>
+  );
+}

@@ -1,0 +1,27 @@
+import { useEffect } from 'react';
+import toast, { Toaster, useToasterStore } from 'react-hot-toast';
+import { TOAST_DURATIONS, TOAST_LIMIT } from '@/lib/config.ts';
+
+/** Toasts (spec §9): top-right, class react-hot-toast, 4 s / 2 s success / no limit for loading, at most 20 shown. */
+export function AppToaster() {
+  const { toasts } = useToasterStore();
+
+  useEffect(() => {
+    // react-hot-toast has no limit option: dismiss the oldest visible toasts beyond the limit.
+    const visible = toasts.filter((t) => t.visible);
+    for (const extra of visible.slice(TOAST_LIMIT)) toast.dismiss(extra.id);
+  }, [toasts]);
+
+  return (
+    <Toaster
+      position="top-right"
+      toastOptions={{
+        className: 'react-hot-toast',
+        duration: TOAST_DURATIONS.blank,
+        success: { duration: TOAST_DURATIONS.success },
+        error: { duration: TOAST_DURATIONS.error },
+        loading: { duration: TOAST_DURATIONS.loading },
+      }}
+    />
+  );
+}

@@ -1,0 +1,198 @@
+import { Alert, Button, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { useAppDispatch, useAppSelector } from '@/app/hooks.ts';
+import { LanguageSwitcher } from '@/components/language-switcher.tsx';
+import { LogoMark } from '@/components/logo-mark.tsx';
+import { defaultRouteForRole, LOGIN_ROUTE, PRODUCT_NAME } from '@/lib/config.ts';
+import type { HttpError } from '@/lib/http-client.ts';
+import {
+  consumeReturnTo,
+  consumeSessionMessage,
+  isSafeReturnPath,
+  loadAuthContracts,
+  login,
+  selectAuth,
+} from './auth-slice.ts';
+import classes from './login-page.module.css';
+
+type Field = 'email' | 'password';
+type FieldErrors = Partial<Record<Field, string>>;
+
+function isHttpError(error: unknown): error is HttpError {
+  return typeof error === 'object' && error !== null && 'status' in error && 'body' in error;
+}
+
+/** Client-side checks use the contract's login schema; messages come from i18n by field. */
+async function validate(email: string, password: string): Promise<FieldErrors> {
+  const { loginBodySchema } = await loadAuthContracts();
+  const result = loginBodySchema.safeParse({ email, password });
+  if (result.success) return {};
+  const errors: FieldErrors = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path[0];
+    if (field === 'email' && !errors.email)
+      errors.email =
+        email.trim() === '' ? 'auth.login.errors.emailRequired' : 'auth.login.errors.emailInvalid';
+    if (field === 'password' && !errors.password) errors.password = 'auth.login.errors.passwordRequired';
+  }
+  return errors;
+}
+
+/** The message to show for a failed login, by meaning (never the server's raw English text). */
+function describeFailure(error: HttpError): { form?: string; fields?: FieldErrors; retryMinutes?: number } {
+  if (error.status === 400 && (error.body?.param === 'email' || error.body?.param === 'password')) {
+    const field = error.body.param;
+    return {
+      fields: {
+        [field]: field === 'email' ? 'auth.login.errors.emailInvalid' : 'auth.login.errors.passwordInvalid',
+      },
+    };
+  }
+  if (error.status === 400) return { form: 'auth.login.errors.badRequest' };
+  if (error.status === 401) return { form: 'auth.login.errors.invalidCredentials' };
+  if (error.status === 429) {
+    const minutes =
+      error.retryAfterSeconds === null ? undefined : Math.max(1, Math.ceil(error.retryAfterSeconds / 60));
+    return {
+      form: minutes === undefined ? 'auth.login.errors.throttled' : 'auth.login.errors.throttledFor',
+      retryMinutes: minutes,
+    };
+  }
+  if (error.status === 'NETWORK_ERROR') return { form: 'auth.login.errors.network' };
+  return { form: 'auth.login.errors.server' };
+}
+
+/** The login page: email and password, inline errors, a language switcher. No demo hint. */
+export function LoginPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(`${t('auth.login.documentTitle')} · ${PRODUCT_NAME}`);
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { sessionMessage, returnTo } = useAppSelector(selectAuth);
+  const [isLoading, setIsLoading] = useState(false);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<{ key: string; minutes?: number } | null>(null);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+
+  // The message stored when a session was lost is shown once, as a toast (spec §8).
+  useEffect(() => {
+    if (!sessionMessage) return;
+    toast.error(t(`session.${sessionMessage.reason}`), { id: 'session-message' });
+    void dispatch(consumeSessionMessage());
+  }, [sessionMessage, dispatch, t]);
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setFormError(null);
+    const errors = await validate(email, password);
+    setFieldErrors(errors);
+    if (errors.email) return emailRef.current?.focus();
+    if (errors.password) return passwordRef.current?.focus();
+
+    setIsLoading(true);
+    const result = await dispatch(login({ email: email.trim(), password }));
+    setIsLoading(false);
+    if (login.fulfilled.match(result)) {
+      const record = result.payload;
+      const from: unknown =
+        location.state && typeof location.state === 'object' && 'from' in location.state
+          ? location.state.from
+          : null;
+      const target = [returnTo, from].find(
+        (path) => isSafeReturnPath(path) && path !== LOGIN_ROUTE && path !== '/',
+      );
+      void dispatch(consumeReturnTo());
+      toast.success(t('auth.login.welcome', { name: record.user.fullName || record.user.email }), {
+        id: 'welcome',
+      });
+      void navigate(isSafeReturnPath(target) ? target : defaultRouteForRole(record.role), { replace: true });
+      return;
+    }
+    const error = result.payload;
+    const failure = isHttpError(error) ? describeFailure(error) : { form: 'auth.login.errors.server' };
+    if (failure.fields) {
+      setFieldErrors(failure.fields);
+      if (failure.fields.email) emailRef.current?.focus();
+      else passwordRef.current?.focus();
+    }
+    if (failure.form) setFormError({ key: failure.form, minutes: failure.retryMinutes });
+  }
+
+  return (
+    <div className={classes.page}>
+      <div className={classes.topBar}>
+        <LanguageSwitcher />
+      </div>
+      <main className={classes.main}>
+        <Paper className={classes.card} p="xl" radius="lg" withBorder>
+          <div className={classes.brand}>
+            <LogoMark size={44} />
+            <span className={classes.brandName}>{PRODUCT_NAME}</span>
+          </div>
+          <Title order={1} className={classes.title}>
+            {t('auth.login.title', { product: PRODUCT_NAME })}
+          </Title>
+          <Text c="dimmed" mb="lg">
+            {t('auth.login.subtitle')}
+          </Text>
+          {/* The schemas load on the first focus in the form, ready before the first submit. */}
+          <form
+            onSubmit={(event) => void handleSubmit(event)}
+            onFocus={() => void loadAuthContracts()}
+            noValidate
+          >
+            <Stack gap="md">
+              {formError && (
+                <Alert
+                  color="red"
+                  variant="light"
+                  icon={<IconAlertCircle aria-hidden />}
+                  role="alert"
+                  title={t('auth.login.errors.title')}
+                >
+                  {t(formError.key, { count: formError.minutes ?? 0 })}
+                </Alert>
+              )}
+              <TextInput
+                ref={emailRef}
+                type="email"
+                name="email"
+                label={t('auth.login.email')}
+                placeholder={t('auth.login.emailPlaceholder')}
+                autoComplete="username"
+                required
+                value={email}
+                onChange={(event) => setEmail(event.currentTarget.value)}
+                error={fieldErrors.email ? t(fieldErrors.email) : undefined}
+              />
+              <PasswordInput
+                ref={passwordRef}
+                name="password"
+                label={t('auth.login.password')}
+                autoComplete="current-password"
+                required
+                value={password}
+                onChange={(event) => setPassword(event.currentTarget.value)}
+                error={fieldErrors.password ? t(fieldErrors.password) : undefined}
+                visibilityToggleFocusable
+                visibilityToggleButtonProps={{ 'aria-label': t('auth.login.showPassword') }}
+              />
+              <Button type="submit" fullWidth size="md" loading={isLoading}>
+                {t('auth.login.submit')}
+              </Button>
+            </Stack>
+          </form>
+        </Paper>
+      </main>
+    </div>
+  );
+}

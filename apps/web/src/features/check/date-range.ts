@@ -1,0 +1,122 @@
+import type { Granularity } from '@cm/contracts/check.ts';
+import { MAX_RAW_RANGE_DAYS } from '@cm/contracts/check.ts';
+import { addDays, addMonths, daysBetween, endOfMonth, parseLocalDate, type LocalDate } from './zoned-time.ts';
+
+/** Date range presets; each resolves against "today" in the location's time zone. */
+export const presetIds = ['today', 'yesterday', 'last7', 'thisMonth', 'lastMonth', 'thisYear', 'last12Months'] as const;
+/** A preset id. */
+export type PresetId = (typeof presetIds)[number];
+
+/** The granularity switch: `auto` picks one from the range length. */
+export const granularityChoices = ['auto', 'raw', 'hour', 'day', 'week', 'month'] as const;
+/** A granularity choice. */
+export type GranularityChoice = (typeof granularityChoices)[number];
+
+/** Whole local days, both ends included (the API's `To` date is inclusive too). */
+export interface DateRange {
+  from: LocalDate;
+  to: LocalDate;
+}
+
+export function isPresetId(value: unknown): value is PresetId {
+  return presetIds.some((id) => id === value);
+}
+
+export function isGranularityChoice(value: unknown): value is GranularityChoice {
+  return granularityChoices.some((id) => id === value);
+}
+
+function firstOfMonth(date: LocalDate): LocalDate {
+  return `${date.slice(0, 7)}-01`;
+}
+
+/** The range a preset stands for on `today` (a local date in the location's zone). */
+export function resolvePreset(preset: PresetId, today: LocalDate): DateRange {
+  switch (preset) {
+    case 'today':
+      return { from: today, to: today };
+    case 'yesterday': {
+      const day = addDays(today, -1);
+      return { from: day, to: day };
+    }
+    case 'last7':
+      return { from: addDays(today, -6), to: today };
+    case 'thisMonth':
+      return { from: firstOfMonth(today), to: today };
+    case 'lastMonth': {
+      const from = firstOfMonth(addMonths(firstOfMonth(today), -1));
+      return { from, to: endOfMonth(from) };
+    }
+    case 'thisYear':
+      return { from: `${today.slice(0, 4)}-01-01`, to: today };
+    case 'last12Months':
+      // Twelve calendar months, this one included, so monthly bars are whole months but the last.
+      return { from: firstOfMonth(addMonths(firstOfMonth(today), -11)), to: today };
+  }
+}
+
+/** Number of local days in the range, both ends included. */
+export function rangeDays(range: DateRange): number {
+  return daysBetween(range.from, range.to) + 1;
+}
+
+/** Checks a custom range; `null` when fine, else which field is wrong and why. */
+export function validateRange(range: { from: string; to: string }): { field: 'from' | 'to'; reason: 'invalid' | 'order' } | null {
+  if (parseLocalDate(range.from) === null) return { field: 'from', reason: 'invalid' };
+  if (parseLocalDate(range.to) === null) return { field: 'to', reason: 'invalid' };
+  if (daysBetween(range.from, range.to) < 0) return { field: 'to', reason: 'order' };
+  return null;
+}
+
+/**
+ * The granularity `auto` stands for: 15-minute readings for a few days, hours for two weeks,
+ * days up to the raw limit (a year of daily bars is readable and prints a page per month),
+ * then weeks and months.
+ */
+export function autoGranularity(range: DateRange): Granularity {
+  const days = rangeDays(range);
+  if (days <= 3) return 'raw';
+  if (days <= 14) return 'hour';
+  if (days <= MAX_RAW_RANGE_DAYS) return 'day';
+  if (days <= 3 * 366) return 'week';
+  return 'month';
+}
+
+/** The granularity to ask the API for. */
+export function effectiveGranularity(choice: GranularityChoice, range: DateRange): Granularity {
+  return choice === 'auto' ? autoGranularity(range) : choice;
+}
+
+function isLastDayOfMonth(date: LocalDate): boolean {
+  return endOfMonth(date) === date;
+}
+
+function shiftMonths(range: DateRange, months: number): DateRange {
+  const to = addMonths(range.to, months);
+  return { from: addMonths(range.from, months), to: isLastDayOfMonth(range.to) ? endOfMonth(to) : to };
+}
+
+/**
+ * The period just before, as a person would compare it: a range starting on the 1st moves by
+ * whole months (this month so far → the same days of last month; March → February; this year so far
+ * → the same part of last year), any other
+ * range by its length in days (last 7 days → the 7 days before).
+ */
+export function previousPeriod(range: DateRange): DateRange {
+  if (range.from.endsWith('-01')) {
+    const spanned =
+      (Number(range.to.slice(0, 4)) - Number(range.from.slice(0, 4))) * 12 +
+      (Number(range.to.slice(5, 7)) - Number(range.from.slice(5, 7))) +
+      1;
+    // A year so far compares with the same part of last year, not with the months before it.
+    const months = range.from.endsWith('-01-01') && spanned <= 12 && spanned > 1 ? 12 : spanned;
+    return shiftMonths(range, -months);
+  }
+  const days = rangeDays(range);
+  return { from: addDays(range.from, -days), to: addDays(range.to, -days) };
+}
+
+/** The same dates one year earlier (29 February → 28 February; a month's last day stays the last day). */
+export function samePeriodLastYear(range: DateRange): DateRange {
+  return shiftMonths(range, -12);
+}

@@ -1,0 +1,72 @@
+/**
+ * Dates, numbers and units through Intl, per interface language. Instants are formatted in
+ * the time zone the caller gives (a location's IANA zone for meter data), else the browser's.
+ */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, options);
+    numberFormats.set(key, format);
+  }
+  return format;
+}
+
+/** A number with the locale's separators. */
+export function formatNumber(value: number, locale: string, options: Intl.NumberFormatOptions = {}): string {
+  return numberFormat(locale, options).format(value);
+}
+
+/** An energy in kWh (the symbol is the same in every language; Intl has no kWh unit). */
+export function formatEnergy(kwh: number, locale: string, maximumFractionDigits = 3): string {
+  return `${formatNumber(kwh, locale, { maximumFractionDigits })}\u00a0kWh`;
+}
+
+/** A percentage from a ratio (0.25 → 25 %). */
+export function formatPercent(ratio: number, locale: string): string {
+  return formatNumber(ratio, locale, { style: 'percent', maximumFractionDigits: 1 });
+}
+
+function toDate(value: Date | string | number): Date {
+  return value instanceof Date ? value : new Date(value);
+}
+
+/** A date and time, e.g. "21 Nov 2026, 14:05". */
+export function formatDateTime(value: Date | string | number, locale: string, timeZone?: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
+    toDate(value),
+  );
+}
+
+/** A calendar date, e.g. "21 Nov 2026". */
+export function formatDate(value: Date | string | number, locale: string, timeZone?: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone }).format(toDate(value));
+}
+
+const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['second', 60],
+  ['minute', 60],
+  ['hour', 24],
+  ['day', 7],
+  ['week', 4.345],
+  ['month', 12],
+  ['year', Infinity],
+];
+
+/** How long ago (or until) an instant, e.g. "5 minutes ago", "il y a 5 minutes". */
+export function formatRelative(
+  value: Date | string | number,
+  locale: string,
+  now: number = Date.now(),
+): string {
+  let amount = (toDate(value).getTime() - now) / 1000;
+  for (const [unit, size] of RELATIVE_STEPS) {
+    if (Math.abs(amount) < size) {
+      return new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(Math.round(amount), unit);
+    }
+    amount /= size;
+  }
+  return formatDate(value, locale);
+}

@@ -1,0 +1,189 @@
+import type { BaseQueryFn } from '@reduxjs/toolkit/query';
+import { API_KEY_HEADER } from '@cm/contracts/enums.ts';
+import type { ErrorBody } from '@cm/contracts/errors.ts';
+import type { SessionLossReason } from './config.ts';
+import { isErrorBody } from './contract-guards.ts';
+import { readAccessToken } from './storage.ts';
+
+/** The placeholder the server replaces in index.html at serve time. */
+export const API_KEY_PLACEHOLDER = '__CM_API_KEY__';
+
+/** One request. `url` is relative to the origin (`/api/...`). */
+export interface HttpRequest {
+  url: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  params?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Send the stored bearer token (default true). */
+  withAuth?: boolean;
+  /** Send this token instead of the stored one (logout sends the token it is ending). */
+  token?: string;
+  /** A network error or 401 on this call ends the session (default true). */
+  canLoseSession?: boolean;
+}
+
+/**
+ * A failed request, handed back to the caller. `status` is the HTTP status, or
+ * `NETWORK_ERROR` (no answer), `ABORTED` (the caller gave up) or `PARSE_ERROR`.
+ */
+export interface HttpError {
+  status: number | 'NETWORK_ERROR' | 'ABORTED' | 'PARSE_ERROR';
+  body: ErrorBody | null;
+  /** Seconds from the Retry-After header (429), when sent. */
+  retryAfterSeconds: number | null;
+  /** True when this failure ended the session (the app already logged out). */
+  isSessionLoss: boolean;
+}
+
+/** A request's outcome; `data` is checked by whoever asked (zod schemas from @cm/contracts). */
+export type HttpResult = { ok: true; status: number; data: unknown } | { ok: false; error: HttpError };
+
+/** What the app does when a session is lost. Wired once by the app; the client only reports. */
+export interface SessionLossHandler {
+  (reason: SessionLossReason): void;
+}
+
+let onSessionLoss: SessionLossHandler | null = null;
+/** The token whose loss was already reported: later failures with it stay quiet (one logout, one message). */
+let lostToken: string | null = null;
+let cachedApiKey: string | null = null;
+
+/** Registers what happens when a session is lost (network error or 401 on an authenticated call). */
+export function setSessionLossHandler(handler: SessionLossHandler | null): void {
+  onSessionLoss = handler;
+}
+
+/** For tests: forget the cached API key and the lost token. */
+export function resetHttpClientState(): void {
+  lostToken = null;
+  cachedApiKey = null;
+}
+
+/** The API key the server put into index.html (never part of the bundle). */
+export function readApiKey(): string {
+  if (cachedApiKey !== null) return cachedApiKey;
+  const content = document.querySelector('meta[name="cm-api-key"]')?.getAttribute('content') ?? '';
+  const key = content === API_KEY_PLACEHOLDER ? '' : content.trim();
+  if (key === '') console.warn('Check Meter: no API key in the page; API calls will be refused.');
+  cachedApiKey = key;
+  return key;
+}
+
+function buildUrl(url: string, params: HttpRequest['params']): string {
+  if (!params) return url;
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined) search.set(name, String(value));
+  }
+  const query = search.toString();
+  if (query === '') return url;
+  return `${url}${url.includes('?') ? '&' : '?'}${query}`;
+}
+
+function parseRetryAfter(value: string | null): number | null {
+  if (value === null) return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204) return null;
+  const text = await response.text();
+  if (text === '') return null;
+  const type = response.headers.get('content-type') ?? '';
+  if (type.includes('json')) {
+    const parsed: unknown = JSON.parse(text);
+    return parsed;
+  }
+  return text;
+}
+
+function reportLoss(token: string | null, reason: SessionLossReason): boolean {
+  // Only a call that carried a session can lose it; a failed login attempt is the caller's business.
+  if (token === null) return false;
+  if (token === lostToken) return true;
+  lostToken = token;
+  onSessionLoss?.(reason);
+  return true;
+}
+
+/** Ends the current session the same way a failed call would (e.g. its token ran out). */
+export function endSession(reason: SessionLossReason): void {
+  reportLoss(readAccessToken(), reason);
+}
+
+/**
+ * Sends one request to the API. Every call carries the API key header; authenticated calls
+ * carry the bearer token. No timeout; statuses 200–299 succeed (spec §9). A network error or
+ * a 401 on an authenticated call ends the session once (spec §8); every other failure goes
+ * back to the caller. The client never shows toasts itself, so background refetches stay quiet.
+ */
+export async function request(req: HttpRequest): Promise<HttpResult> {
+  const token = req.token ?? (req.withAuth === false ? null : readAccessToken());
+  const sessionToken = req.canLoseSession === false ? null : token;
+  const headers = new Headers({ Accept: 'application/json', [API_KEY_HEADER]: readApiKey() });
+  if (token !== null) headers.set('Authorization', `Bearer ${token}`);
+  const hasBody = req.body !== undefined;
+  if (hasBody) headers.set('Content-Type', 'application/json');
+
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(req.url, req.params), {
+      method: req.method ?? 'GET',
+      headers,
+      body: hasBody ? JSON.stringify(req.body) : null,
+      signal: req.signal ?? null,
+      credentials: 'same-origin',
+    });
+  } catch (cause) {
+    if (req.signal?.aborted === true || (cause instanceof DOMException && cause.name === 'AbortError')) {
+      return {
+        ok: false,
+        error: { status: 'ABORTED', body: null, retryAfterSeconds: null, isSessionLoss: false },
+      };
+    }
+    const isSessionLoss = reportLoss(sessionToken, 'network');
+    return {
+      ok: false,
+      error: { status: 'NETWORK_ERROR', body: null, retryAfterSeconds: null, isSessionLoss },
+    };
+  }
+
+  let data: unknown;
+  try {
+    data = await readBody(response);
+  } catch {
+    if (response.ok) {
+      return {
+        ok: false,
+        error: { status: 'PARSE_ERROR', body: null, retryAfterSeconds: null, isSessionLoss: false },
+      };
+    }
+    data = null;
+  }
+
+  if (response.status >= 200 && response.status <= 299) {
+    return { ok: true, status: response.status, data };
+  }
+
+  const isSessionLoss = response.status === 401 ? reportLoss(sessionToken, 'expired') : false;
+  return {
+    ok: false,
+    error: {
+      status: response.status,
+      body: isErrorBody(data) ? data : null,
+      retryAfterSeconds: parseRetryAfter(response.headers.get('retry-after')),
+      isSessionLoss,
+    },
+  };
+}
+
+/** RTK Query base query on top of {@link request}. */
+export const httpBaseQuery: BaseQueryFn<HttpRequest | string, unknown, HttpError> = async (args, api) => {
+  const req = typeof args === 'string' ? { url: args } : args;
+  const result = await request({ ...req, signal: api.signal });
+  return result.ok ? { data: result.data } : { error: result.error };
+};
