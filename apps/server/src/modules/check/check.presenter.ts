@@ -1,7 +1,7 @@
 import type { ChainDevice, LocationSummary, MeterInfo } from '@cm/contracts/check.ts';
 import { devicePriorityLabel, deviceStatuses, type DeviceStatus } from '@cm/contracts/enums.ts';
 import { deviceHealth } from './device-health.ts';
-import type { DeviceRow, LocationRow, MeterRow } from './check.queries.ts';
+import type { DeviceRow, LocationRow, MeterDetailsRow } from './check.queries.ts';
 
 // Rows become response objects here and only here, so no column leaks by accident.
 
@@ -36,17 +36,63 @@ export function presentChainDevice(row: DeviceRow | undefined, now: number): Cha
   };
 }
 
-export interface MeterFacts {
-  meter: MeterRow;
-  chain: { cube: DeviceRow | undefined; accessPoint: DeviceRow | undefined };
-  lastReading: { read_at: Date; register_milli: number } | undefined;
-  completeUpTo: Date | undefined;
+/** The Cube and AccessPoint above a meter, from the joined parent columns (a meter may hang directly under an AccessPoint). */
+function chainOf(meter: MeterDetailsRow): {
+  cube: DeviceRow | undefined;
+  accessPoint: DeviceRow | undefined;
+} {
+  const parents: DeviceRow[] = [];
+  if (meter.up1_id !== null) {
+    parents.push(
+      parentRow(
+        meter.up1_id,
+        meter.up1_serial,
+        meter.up1_type,
+        meter.up1_status,
+        meter.up1_priority,
+        meter.up1_last_seen_at,
+      ),
+    );
+  }
+  if (meter.up2_id !== null) {
+    parents.push(
+      parentRow(
+        meter.up2_id,
+        meter.up2_serial,
+        meter.up2_type,
+        meter.up2_status,
+        meter.up2_priority,
+        meter.up2_last_seen_at,
+      ),
+    );
+  }
+  return { cube: parents.find((row) => row.type === 2), accessPoint: parents.find((row) => row.type === 1) };
 }
 
-export function presentMeter(
-  { meter, chain, lastReading, completeUpTo }: MeterFacts,
-  now: number,
-): MeterInfo {
+function parentRow(
+  id: number,
+  serial: string | null,
+  type: number | null,
+  status: string | null,
+  priority: number | null,
+  lastSeenAt: Date | null,
+): DeviceRow {
+  return {
+    id,
+    serial: serial ?? '',
+    type: type ?? 0,
+    status: status ?? 'inactive',
+    priority: priority ?? 1,
+    last_seen_at: lastSeenAt,
+  };
+}
+
+export function presentMeter(meter: MeterDetailsRow, completeUpTo: Date | null, now: number): MeterInfo {
+  const chain = chainOf(meter);
+  const lastReading =
+    meter.last_read_at && meter.last_register_milli !== null
+      ? { read_at: meter.last_read_at, register_milli: meter.last_register_milli }
+      : undefined;
   const lastHeard =
     lastReading && (!meter.last_seen_at || lastReading.read_at > meter.last_seen_at)
       ? lastReading.read_at

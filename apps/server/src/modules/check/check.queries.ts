@@ -34,15 +34,55 @@ const meterColumns = `m.device_id, m.meter_number, m.meter_ind, m.multiplier, m.
   m.interval_minutes, m.installed_at, m.removed_at, d.status, d.priority, d.last_seen_at, d.parent_id,
   l.id AS location_id, l.public_name, l.address, l.time_zone`;
 
+/** The window before the last reading over which completeness is checked (cheap on years of data). */
+export const COMPLETENESS_WINDOW = '30 days';
+
+/** A meter with its chain (Cube and AccessPoint), last reading and a completeness count, in one round trip. */
+export interface MeterDetailsRow extends MeterRow {
+  up1_id: number | null;
+  up1_serial: string | null;
+  up1_type: number | null;
+  up1_status: string | null;
+  up1_priority: number | null;
+  up1_last_seen_at: Date | null;
+  up2_id: number | null;
+  up2_serial: string | null;
+  up2_type: number | null;
+  up2_status: string | null;
+  up2_priority: number | null;
+  up2_last_seen_at: Date | null;
+  last_read_at: Date | null;
+  last_register_milli: number | null;
+  window_first_at: Date | null;
+  window_readings: number;
+}
+
+const meterDetails = `SELECT ${meterColumns},
+    p1.id AS up1_id, p1.serial AS up1_serial, p1.type AS up1_type, p1.status AS up1_status,
+    p1.priority AS up1_priority, p1.last_seen_at AS up1_last_seen_at,
+    p2.id AS up2_id, p2.serial AS up2_serial, p2.type AS up2_type, p2.status AS up2_status,
+    p2.priority AS up2_priority, p2.last_seen_at AS up2_last_seen_at,
+    lr.read_at AS last_read_at, lr.register_milli AS last_register_milli,
+    w.first_at AS window_first_at, coalesce(w.n, 0)::int AS window_readings
+  FROM meters m JOIN devices d ON d.id = m.device_id JOIN locations l ON l.id = m.location_id
+  LEFT JOIN devices p1 ON p1.id = d.parent_id
+  LEFT JOIN devices p2 ON p2.id = p1.parent_id
+  LEFT JOIN LATERAL (
+    SELECT read_at, register_milli FROM readings WHERE meter_id = m.device_id ORDER BY read_at DESC LIMIT 1
+  ) lr ON true
+  LEFT JOIN LATERAL (
+    SELECT min(read_at) AS first_at, count(*) AS n FROM readings
+    WHERE meter_id = m.device_id AND read_at <= lr.read_at
+      AND read_at >= greatest(m.installed_at, lr.read_at - interval '${COMPLETENESS_WINDOW}')
+  ) w ON true`;
+
 export async function findVisibleMeter(
   db: SqlRunner,
   meterNumber: string,
   scope: Scope,
-): Promise<MeterRow | undefined> {
-  const rows = await db.query<MeterRow>(
-    `SELECT ${meterColumns}
-     FROM meters m JOIN devices d ON d.id = m.device_id JOIN locations l ON l.id = m.location_id
-     WHERE m.meter_number = $1 AND ${locationVisible('m.location_id', 2, 3)}`,
+): Promise<MeterDetailsRow | undefined> {
+  const rows = await db.query<MeterDetailsRow>(
+    `${meterDetails} WHERE m.meter_number = $1 AND ${locationVisible('m.location_id', 2, 3)}`,
     [meterNumber, scope.isAdmin, scope.userId],
   );
   return rows[0];
@@ -106,39 +146,15 @@ export async function findCurrentMeters(
   db: SqlRunner,
   locationId: number,
   meterInd: number | undefined,
-): Promise<MeterRow[]> {
-  return db.query<MeterRow>(
-    `SELECT DISTINCT ON (m.meter_ind) ${meterColumns}
-     FROM meters m JOIN devices d ON d.id = m.device_id JOIN locations l ON l.id = m.location_id
+): Promise<MeterDetailsRow[]> {
+  return db.query<MeterDetailsRow>(
+    `${meterDetails}
      WHERE m.location_id = $1 AND ($2::int IS NULL OR m.meter_ind = $2)
-     ORDER BY m.meter_ind, m.installed_at DESC`,
+       AND NOT EXISTS (SELECT 1 FROM meters newer WHERE newer.location_id = m.location_id
+                       AND newer.meter_ind = m.meter_ind AND newer.installed_at > m.installed_at)
+     ORDER BY m.meter_ind`,
     [locationId, meterInd ?? null],
   );
-}
-
-export async function findChain(
-  db: SqlRunner,
-  parentId: number | null,
-): Promise<{ cube: DeviceRow | undefined; accessPoint: DeviceRow | undefined }> {
-  if (parentId === null) return { cube: undefined, accessPoint: undefined };
-  const rows = await db.query<DeviceRow>(
-    `SELECT c.id, c.serial, c.type, c.status, c.priority, c.last_seen_at FROM devices c WHERE c.id = $1
-     UNION ALL
-     SELECT a.id, a.serial, a.type, a.status, a.priority, a.last_seen_at FROM devices c JOIN devices a ON a.id = c.parent_id WHERE c.id = $1`,
-    [parentId],
-  );
-  return { cube: rows.find((row) => row.type === 2), accessPoint: rows.find((row) => row.type === 1) };
-}
-
-export async function findLastReading(
-  db: SqlRunner,
-  meterId: number,
-): Promise<{ read_at: Date; register_milli: number } | undefined> {
-  const rows = await db.query<{ read_at: Date; register_milli: number }>(
-    'SELECT read_at, register_milli FROM readings WHERE meter_id = $1 ORDER BY read_at DESC LIMIT 1',
-    [meterId],
-  );
-  return rows[0];
 }
 
 /** Start of the earliest gap (readings more than 1.5 intervals apart) in the window before `until`, if any. */
@@ -168,7 +184,7 @@ export async function findFirstGapSince(
 export async function findReadings(db: SqlRunner, meterId: number, from: Date, to: Date) {
   const rows = await db.queryArrays(
     `SELECT string_agg(t::text, ','), string_agg(v::text, ','), string_agg(q::text, ',')
-     FROM (SELECT (extract(epoch FROM read_at) * 1000)::int8 AS t, register_milli AS v, quality AS q
+     FROM (SELECT (date_part('epoch', read_at) * 1000)::int8 AS t, register_milli AS v, quality AS q
            FROM readings WHERE meter_id = $1 AND read_at >= $2 AND read_at <= $3 ORDER BY read_at) r`,
     [meterId, from, to],
   );

@@ -14,20 +14,16 @@ import type { AuthContext } from '../auth/auth.service.ts';
 import { scopeOf } from '../scope.ts';
 import { presentLocation, presentMeter } from './check.presenter.ts';
 import {
-  findChain,
   findCurrentMeters,
   findFirstGapSince,
-  findLastReading,
   findLocationMeters,
   findReadings,
   findVisibleLocation,
   findVisibleMeter,
   locationHasMeterInd,
+  type MeterDetailsRow,
   type MeterRow,
 } from './check.queries.ts';
-
-// Completeness is checked over this window before the last reading, so that the answer stays cheap on years of data.
-const COMPLETENESS_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** The same words whether the meter does not exist or belongs to someone else: no existence leak. */
 export const METER_NOT_FOUND = 'Meter not found. Check the meter number.';
@@ -42,27 +38,29 @@ export class CheckService {
     return this.describeMeter(meter);
   }
 
-  /** Everything about one meter row: its chain, last reading and completeness. */
-  async describeMeter(meter: MeterRow): Promise<MeterInfo> {
-    const [chain, lastReading] = await Promise.all([
-      findChain(this.db, meter.parent_id),
-      findLastReading(this.db, meter.device_id),
-    ]);
-    let completeUpTo: Date | undefined;
-    if (lastReading) {
-      const since = new Date(
-        Math.max(meter.installed_at.getTime(), lastReading.read_at.getTime() - COMPLETENESS_WINDOW_MS),
-      );
+  /**
+   * Presents a meter with its completeness: when the readings counted in the window before the
+   * last one are as many as the interval allows, there is no gap and the data is complete up to
+   * the last reading; otherwise the window is scanned for the first gap (rare, and bounded).
+   */
+  async describeMeter(meter: MeterDetailsRow): Promise<MeterInfo> {
+    let completeUpTo: Date | null = null;
+    if (meter.last_read_at && meter.window_first_at) {
+      const intervalMs = meter.interval_minutes * 60_000;
+      const expected =
+        Math.round((meter.last_read_at.getTime() - meter.window_first_at.getTime()) / intervalMs) + 1;
       completeUpTo =
-        (await findFirstGapSince(
-          this.db,
-          meter.device_id,
-          meter.interval_minutes,
-          since,
-          lastReading.read_at,
-        )) ?? lastReading.read_at;
+        meter.window_readings >= expected
+          ? meter.last_read_at
+          : ((await findFirstGapSince(
+              this.db,
+              meter.device_id,
+              meter.interval_minutes,
+              meter.window_first_at,
+              meter.last_read_at,
+            )) ?? meter.last_read_at);
     }
-    return presentMeter({ meter, chain, lastReading, completeUpTo }, Date.now());
+    return presentMeter(meter, completeUpTo, Date.now());
   }
 
   /**
