@@ -24,6 +24,8 @@ import { AuditService } from './modules/admin/audit.service.ts';
 import { AdminDevicesService } from './modules/admin/devices.service.ts';
 import { AdminLocationsService } from './modules/admin/locations.service.ts';
 import { AdminUsersService } from './modules/admin/users.service.ts';
+import { importsRoutes } from './modules/imports/imports.routes.ts';
+import { ImportsService } from './modules/imports/imports.service.ts';
 
 export interface AppDeps {
   config: Config;
@@ -116,6 +118,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     apiKeys: new AdminApiKeysService(db, services.apiKeys),
     audit: new AuditService(db),
   });
+  await app.register(importsRoutes, { imports: new ImportsService(db) });
 
   // The web app answers everything else.
   await app.register(webApp, { distDir: config.webDist, apiKey: webApiKey });

@@ -1,0 +1,259 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ImportReport } from '@cm/contracts/admin.ts';
+import { Role } from '@cm/contracts/enums.ts';
+import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
+import { insertLocation, insertMeter, insertReadings } from '../../test/factories.ts';
+
+let t: TestApp;
+let admin: string;
+let meterA: number;
+let meterB: number;
+
+const importFile = (body: string, query: string, contentType = 'text/csv') =>
+  t.call('POST', `/api/admin/imports?${query}`, {
+    token: admin,
+    body,
+    headers: { 'content-type': contentType },
+  });
+
+const stored = (meterId: number) =>
+  t.db.query<{ at: string; milli: number; source: number }>(
+    `SELECT to_char(read_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS at, register_milli AS milli, source
+     FROM readings WHERE meter_id = $1 ORDER BY read_at`,
+    [meterId],
+  );
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await insertUser(t.db, { email: 'admin@test.cm', password: 'Admin!pass1', role: Role.Admin });
+  const dublin = await insertLocation(t.db, 'Dublin Flats', 'Europe/Dublin');
+  const installedAt = new Date('2020-01-01T00:00:00Z');
+  meterA = await insertMeter(t.db, {
+    meterNumber: 'IMP-A',
+    locationId: dublin,
+    meterInd: 1,
+    installedAt,
+    registerDigits: 5,
+  });
+  meterB = await insertMeter(t.db, { meterNumber: 'IMP-B', locationId: dublin, meterInd: 2, installedAt });
+  admin = (await t.login('admin@test.cm', 'Admin!pass1')).token;
+});
+afterAll(() => t.close());
+beforeEach(async () => {
+  await t.db.query('DELETE FROM readings');
+});
+
+describe('CSV import', () => {
+  const messy = [
+    'meter_number,timestamp,register_kwh,time_zone',
+    'IMP-A,2024-01-01T00:00:00Z,100.000,', // 2 ok
+    'IMP-A,2024-01-01 00:15,100.250,Europe/Dublin', // 3 ok (local winter time = UTC)
+    'NOPE-1,2024-01-01T00:30:00Z,1,', // 4 unknown meter
+    'IMP-A,2024-01-01T00:30:00Z,12x,', // 5 not a number
+    'IMP-A,2024-01-32T00:45:00Z,101,', // 6 not a date
+    'IMP-A,2024-03-31 01:30,101,Europe/Dublin', // 7 does not exist
+    'IMP-A,2023-10-29 01:30,90,Europe/Dublin', // 8 ambiguous
+    'IMP-A,2024-01-01T00:15:00Z,100.250,', // 9 duplicate of line 3
+    'IMP-A,2024-01-01T01:00:00Z,-5,', // 10 negative
+    'IMP-A,2024-01-01T01:15:00Z,99.000,', // 11 decrease, not a rollover
+    'IMP-A,2024-01-01T01:30:00Z,100.500,', // 12 ok
+    'IMP-A,2024-01-01T01:45:00Z,99999.999,', // 13 ok (big jump up)
+    'IMP-A,2024-01-01T02:00:00Z,0.100,', // 14 rollover past 99999.999: ok
+    'IMP-A,2024-01-01T02:15:00Z,1,2,3', // 15 wrong field count
+    'IMP-B,2024-01-01T00:00:00+01:00,7.5,', // 16 ok
+  ].join('\n');
+
+  it('stores every valid row and reports each rejected line with its reason', async () => {
+    const response = await importFile(messy, 'format=csv');
+    expect(response.statusCode).toBe(200);
+    const report = response.json<ImportReport>();
+    expect(report).toMatchObject({
+      committed: true,
+      rowsRead: 15,
+      inserted: 6,
+      unchanged: 0,
+      conflictCount: 0,
+      rejectedCount: 9,
+    });
+    expect(report.rejected.map((r) => r.line)).toEqual([4, 5, 6, 7, 8, 9, 10, 11, 15]);
+    const reasons = Object.fromEntries(report.rejected.map((r) => [r.line, r.reason]));
+    expect(reasons[4]).toMatch(/unknown meter number "NOPE-1"/);
+    expect(reasons[5]).toMatch(/register_kwh "12x" is not a number/);
+    expect(reasons[6]).toMatch(/not a real date/);
+    expect(reasons[7]).toMatch(/does not exist in Europe\/Dublin/);
+    expect(reasons[8]).toMatch(/ambiguous in Europe\/Dublin/);
+    expect(reasons[9]).toMatch(/duplicate of line 3/);
+    expect(reasons[10]).toMatch(/must not be negative/);
+    expect(reasons[11]).toMatch(/below the previous register 100\.25/);
+    expect(reasons[15]).toMatch(/expected 4 fields, found 5/);
+    expect(await stored(meterA)).toEqual([
+      { at: '2024-01-01T00:00', milli: 100_000, source: 1 },
+      { at: '2024-01-01T00:15', milli: 100_250, source: 1 },
+      { at: '2024-01-01T01:30', milli: 100_500, source: 1 },
+      { at: '2024-01-01T01:45', milli: 99_999_999, source: 1 },
+      { at: '2024-01-01T02:00', milli: 100, source: 1 },
+    ]);
+    expect(await stored(meterB)).toEqual([{ at: '2023-12-31T23:00', milli: 7_500, source: 1 }]);
+    const audit = await t.db.query<{ detail: { inserted: number } }>(
+      `SELECT detail FROM audit_log WHERE action = 'readings.import'`,
+    );
+    expect(audit.at(-1)?.detail.inserted).toBe(6);
+
+    // Idempotent: the same file again changes nothing.
+    const again = (await importFile(messy, 'format=csv')).json<ImportReport>();
+    expect(again).toMatchObject({ committed: true, inserted: 0, unchanged: 6, conflictCount: 0 });
+    expect(await stored(meterA)).toHaveLength(5);
+  });
+
+  it('stores nothing in strict mode when a line is rejected', async () => {
+    const response = await importFile(messy, 'format=csv&strict=true');
+    expect(response.statusCode).toBe(422);
+    const body = response.json<{ message: string; report: ImportReport }>();
+    expect(body.message).toMatch(/Strict mode: 9 line\(s\) were rejected/);
+    expect(body.report).toMatchObject({ committed: false, inserted: 0, rejectedCount: 9 });
+    expect(await stored(meterA)).toEqual([]);
+  });
+
+  it('reports an instant already stored with another value, and never overwrites it', async () => {
+    await insertReadings(t.db, meterB, [[Date.parse('2024-02-01T00:00:00Z'), 5_000]]);
+    const file =
+      'meter_number,timestamp,register_kwh\nIMP-B,2024-02-01T00:00:00Z,6\nIMP-B,2024-02-01T00:15:00Z,6.1\n';
+    const report = (await importFile(file, '')).json<ImportReport>();
+    expect(report).toMatchObject({ inserted: 1, conflictCount: 1 });
+    expect(report.conflicts).toEqual([
+      { line: 2, meterNumber: 'IMP-B', at: '2024-02-01T00:00:00.000Z', stored: 5, incoming: 6 },
+    ]);
+    expect((await stored(meterB))[0]).toMatchObject({ milli: 5_000 });
+  });
+
+  it('turns interval energy into registers continuing from the stored register', async () => {
+    await insertReadings(t.db, meterB, [[Date.parse('2024-03-01T00:00:00Z'), 1_000_000]]);
+    const file = [
+      'meter_number,timestamp,interval_kwh',
+      'IMP-B,2024-03-01T00:45:00Z,0.300', // given out of order: sorted by time before accumulating
+      'IMP-B,2024-03-01T00:15:00Z,0.100',
+      'IMP-B,2024-03-01T00:30:00Z,0.2004',
+      'IMP-B,2024-03-01T01:00:00Z,-0.1',
+    ].join('\r\n');
+    const report = (await importFile(file, 'timeZone=UTC')).json<ImportReport>();
+    expect(report).toMatchObject({ inserted: 3, rejectedCount: 1, openingReadings: 0 });
+    expect(await stored(meterB)).toEqual([
+      { at: '2024-03-01T00:00', milli: 1_000_000, source: 0 },
+      { at: '2024-03-01T00:15', milli: 1_000_100, source: 2 },
+      { at: '2024-03-01T00:30', milli: 1_000_300, source: 2 },
+      { at: '2024-03-01T00:45', milli: 1_000_600, source: 2 },
+    ]);
+    expect((await importFile(file, 'timeZone=UTC')).json<ImportReport>()).toMatchObject({
+      inserted: 0,
+      unchanged: 3,
+    });
+  });
+
+  it('refuses a file with wrong columns, storing nothing', async () => {
+    for (const header of [
+      'meter,time,kwh',
+      'meter_number,timestamp,register_kwh,interval_kwh',
+      'meter_number,timestamp',
+    ]) {
+      const response = await importFile(`${header}\nIMP-A,2024-01-01T00:00:00Z,1\n`, 'format=csv');
+      expect(response.statusCode, header).toBe(422);
+      expect(response.json<{ report: ImportReport }>().report.refusal).toMatch(
+        /Wrong columns .*expected meter_number,timestamp,register_kwh/,
+      );
+    }
+    expect((await importFile('', 'format=csv')).statusCode).toBe(422);
+    expect(await stored(meterA)).toEqual([]);
+    expect((await importFile('x', 'timeZone=Mars/Base')).json()).toMatchObject({
+      statusCode: 400,
+      param: 'timeZone',
+    });
+    expect((await importFile('x', '', 'application/json')).statusCode).toBe(400);
+  });
+});
+
+describe('ESPI import', () => {
+  const espi = (readingType: string, readings: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+  <entry><content><ReadingType xmlns="http://naesb.org/espi">${readingType}</ReadingType></content></entry>
+  <entry><content><IntervalBlock xmlns="http://naesb.org/espi">
+${readings}
+  </IntervalBlock></content></entry>
+</feed>`;
+  const reading = (start: number, duration: number, value: string) =>
+    `    <IntervalReading><timePeriod><duration>${duration}</duration><start>${start}</start></timePeriod><value>${value}</value></IntervalReading>`;
+  const t0 = Date.parse('2024-01-01T00:00:00Z') / 1000;
+
+  it('honours powerOfTenMultiplier and cumulative accumulation', async () => {
+    const file = espi(
+      '<accumulationBehaviour>1</accumulationBehaviour><powerOfTenMultiplier>3</powerOfTenMultiplier><uom>72</uom>',
+      [reading(t0, 0, '12'), reading(t0 + 3600, 0, '13'), reading(t0 + 7200, 0, '1.5')].join('\n'),
+    );
+    const report = (await importFile(file, 'meterNumber=IMP-B', 'application/atom+xml')).json<ImportReport>();
+    expect(report).toMatchObject({ format: 'espi', rowsRead: 3, inserted: 2, rejectedCount: 1 });
+    expect(report.rejected[0]).toEqual({ line: 7, reason: 'value "1.5" is not a whole number.' });
+    // 12 × 10^3 Wh = 12 kWh = 12,000 thousandths.
+    expect(await stored(meterB)).toEqual([
+      { at: '2024-01-01T00:00', milli: 12_000, source: 1 },
+      { at: '2024-01-01T01:00', milli: 13_000, source: 1 },
+    ]);
+  });
+
+  it('reads delta data as intervals ending at start + duration, with an opening register', async () => {
+    const file = espi(
+      '<accumulationBehaviour>4</accumulationBehaviour><powerOfTenMultiplier>-1</powerOfTenMultiplier><uom>72</uom>',
+      [reading(t0, 3600, '4500'), reading(t0 + 3600, 3600, '5005')].join('\n'),
+    );
+    const report = (await importFile(file, 'meterNumber=IMP-B', 'application/atom+xml')).json<ImportReport>();
+    expect(report).toMatchObject({ inserted: 2, openingReadings: 1 });
+    expect(await stored(meterB)).toEqual([
+      { at: '2024-01-01T00:00', milli: 0, source: 2 },
+      { at: '2024-01-01T01:00', milli: 450, source: 2 },
+      { at: '2024-01-01T02:00', milli: 951, source: 2 },
+    ]);
+  });
+
+  const refused: Array<[string, string, RegExp]> = [
+    [
+      'billion laughs',
+      `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;"><!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]><feed xmlns="http://www.w3.org/2005/Atom"><title>&lol3;</title></feed>`,
+      /DOCTYPE/,
+    ],
+    [
+      'external entity',
+      `<?xml version="1.0"?><!DOCTYPE feed [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><feed xmlns="http://www.w3.org/2005/Atom"><title>&xxe;</title></feed>`,
+      /DOCTYPE/,
+    ],
+    [
+      'undeclared entity',
+      `<feed xmlns="http://www.w3.org/2005/Atom"><title>&xxe;</title></feed>`,
+      /not well-formed/,
+    ],
+    [
+      'truncated',
+      espi('<accumulationBehaviour>4</accumulationBehaviour><uom>72</uom>', reading(t0, 3600, '1')).slice(
+        0,
+        -60,
+      ),
+      /truncated|not well-formed/,
+    ],
+    [
+      'gas',
+      espi('<accumulationBehaviour>4</accumulationBehaviour><uom>169</uom>', reading(t0, 3600, '1')),
+      /uom 169 is not supported/,
+    ],
+    ['not atom', '<html><body/></html>', /expected an Atom <feed>/],
+  ];
+  it.each(refused)('refuses %s with a clear report and stores nothing', async (_name, xml, message) => {
+    const response = await importFile(xml, 'meterNumber=IMP-B&format=espi', 'application/xml');
+    expect(response.statusCode).toBe(422);
+    const body = response.json<{ report: ImportReport }>();
+    expect(body.report.committed).toBe(false);
+    expect(body.report.refusal).toMatch(message);
+    expect(await stored(meterB)).toEqual([]);
+  });
+
+  it('needs a meter number for an ESPI file', async () => {
+    const response = await importFile(espi('<uom>72</uom>', ''), '', 'application/atom+xml');
+    expect(response.json<{ report: ImportReport }>().report.refusal).toMatch(/meterNumber/);
+  });
+});

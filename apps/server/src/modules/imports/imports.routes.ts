@@ -1,0 +1,79 @@
+import type { Readable } from 'node:stream';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { importQuerySchema, importRefusedSchema, importReportSchema } from '@cm/contracts/admin.ts';
+import { errorBodySchema } from '@cm/contracts/errors.ts';
+import { z } from 'zod';
+import { badRequest } from '../../http-error.ts';
+import { actorOf, adminOnly } from '../admin/admin-guard.ts';
+import { isValidTimeZone } from '../readings/zoned-time.ts';
+import { ImportRefused, type ImportsService } from './imports.service.ts';
+
+const CSV_TYPES = ['text/csv', 'application/csv'];
+const XML_TYPES = ['application/atom+xml', 'application/xml', 'text/xml'];
+
+function isReadable(body: unknown): body is Readable {
+  return typeof body === 'object' && body !== null && 'pipe' in body && Symbol.asyncIterator in body;
+}
+
+/** `POST /api/admin/imports`: a file of readings as the raw request body, streamed, never buffered whole. */
+export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> = async (app, { imports }) => {
+  adminOnly(app);
+  // The body stays a stream: a file of any size is parsed as it arrives (Fastify's body limit
+  // applies to bodies it buffers, not to this one).
+  app.addContentTypeParser([...CSV_TYPES, ...XML_TYPES], (_request, payload, done) => done(null, payload));
+
+  app.post(
+    '/api/admin/imports',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Import readings from a CSV (Content-Type: text/csv) or Green Button ESPI Atom XML (application/atom+xml) file sent as the body. Atomic and idempotent; answers a report (422 with the report when nothing was stored).',
+        querystring: importQuerySchema,
+        body: z.unknown(),
+        response: {
+          200: importReportSchema,
+          422: importRefusedSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+          415: errorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const contentType = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+      const typeFormat = CSV_TYPES.includes(contentType)
+        ? 'csv'
+        : XML_TYPES.includes(contentType)
+          ? 'espi'
+          : undefined;
+      const format = request.query.format ?? typeFormat;
+      if (!format || !isReadable(request.body)) {
+        throw badRequest(
+          'Send the file as the body with Content-Type text/csv or application/atom+xml.',
+          'format',
+        );
+      }
+      if (request.query.timeZone !== undefined && !isValidTimeZone(request.query.timeZone)) {
+        throw badRequest(
+          `timeZone: "${request.query.timeZone}" is not an IANA time zone such as Europe/Berlin.`,
+          'timeZone',
+        );
+      }
+      try {
+        return await imports.importReadings(actorOf(request), request.body, { ...request.query, format });
+      } catch (error) {
+        if (!(error instanceof ImportRefused)) throw error;
+        return reply
+          .status(422)
+          .send({
+            statusCode: 422,
+            error: 'Unprocessable Entity',
+            message: error.message,
+            report: error.report,
+          });
+      }
+    },
+  );
+};

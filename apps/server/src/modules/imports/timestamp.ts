@@ -1,0 +1,94 @@
+import {
+  DAY_MS,
+  daysFromCivil,
+  HOUR_MS,
+  isValidTimeZone,
+  MINUTE_MS,
+  utcOffsetMs,
+} from '../readings/zoned-time.ts';
+
+/** A parsed timestamp: an instant, or why the text is not one. */
+export type TimestampResult = { ok: true; ms: number } | { ok: false; reason: string };
+
+// 2024-03-31T02:30, 2024-03-31 02:30:00, …:00.123, then Z, +01:00, +0100 or nothing.
+const TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+const daysInMonth = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/**
+ * Reads a file timestamp. With an offset it is that instant. Without one it is a wall-clock time
+ * in `timeZone`: a time the clock skipped (spring forward) or showed twice (fall back) is refused,
+ * because guessing would store a reading an hour off.
+ */
+export function parseTimestamp(text: string, timeZone: string | undefined): TimestampResult {
+  const match = TIMESTAMP.exec(text.trim());
+  if (!match) {
+    return {
+      ok: false,
+      reason: `timestamp "${text.slice(0, 40)}" is not an ISO 8601 date-time (2024-03-31T02:30:00+01:00).`,
+    };
+  }
+  const [, y, mo, d, h, mi, s, fraction, offset] = match;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = Number(s ?? 0);
+  if (
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > daysInMonth(year, month) ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59
+  ) {
+    return { ok: false, reason: `timestamp "${text.trim()}" is not a real date and time.` };
+  }
+  const wall =
+    daysFromCivil(year, month, day) * DAY_MS +
+    hour * HOUR_MS +
+    minute * MINUTE_MS +
+    second * 1000 +
+    Math.floor(Number(`0.${fraction ?? '0'}`) * 1000);
+  if (offset) {
+    if (offset.toUpperCase() === 'Z') return { ok: true, ms: wall };
+    const sign = offset.startsWith('-') ? -1 : 1;
+    const digits = offset.slice(1).replace(':', '');
+    const offsetMs = sign * (Number(digits.slice(0, 2)) * HOUR_MS + Number(digits.slice(2) || 0) * MINUTE_MS);
+    if (Math.abs(offsetMs) > 18 * HOUR_MS)
+      return { ok: false, reason: `timestamp offset ${offset} is out of range.` };
+    return { ok: true, ms: wall - offsetMs };
+  }
+  if (!timeZone) {
+    return {
+      ok: false,
+      reason: 'timestamp has no offset and no time zone is given (time_zone column or timeZone option).',
+    };
+  }
+  if (!isValidTimeZone(timeZone))
+    return { ok: false, reason: `time_zone "${timeZone.slice(0, 64)}" is not an IANA time zone.` };
+  return resolveWallTime(wall, timeZone, text.trim());
+}
+
+/** The instants whose local time in `timeZone` is `wall` (ms on the local clock): none, one, or two at a fall-back. */
+function resolveWallTime(wall: number, timeZone: string, shown: string): TimestampResult {
+  const candidates = new Set<number>();
+  // Offsets in force a day either side cover every transition near this wall time.
+  for (const probe of [wall - DAY_MS, wall, wall + DAY_MS])
+    candidates.add(wall - utcOffsetMs(probe, timeZone));
+  const matches = [...candidates].filter((ms) => ms + utcOffsetMs(ms, timeZone) === wall);
+  if (matches.length === 1 && matches[0] !== undefined) return { ok: true, ms: matches[0] };
+  if (matches.length === 0) {
+    return {
+      ok: false,
+      reason: `local time ${shown} does not exist in ${timeZone} (the clocks skipped it); give an offset.`,
+    };
+  }
+  return {
+    ok: false,
+    reason: `local time ${shown} is ambiguous in ${timeZone} (it occurs twice when clocks go back); give an offset.`,
+  };
+}
