@@ -20,20 +20,14 @@ import { useEffect } from 'react';
 import { Provider } from 'react-redux';
 import { BrowserRouter } from 'react-router';
 import { AppToaster } from '@/components/toaster.tsx';
-import { loseSession } from '@/features/auth/auth-slice.ts';
 import { selectLayout } from '@/layout/layout-slice.ts';
-import { setSessionLossHandler } from '@/lib/http-client.ts';
 import { useAppSelector } from './hooks.ts';
 import { AppRoutes } from './router.tsx';
+import { wireSessionLoss } from './session-wiring.ts';
 import { store } from './store.ts';
 import { cssVariablesResolver, theme } from './theme.ts';
 
-// A network error or 401 on an authenticated call (spec §8): remember the page, store the
-// message, log out; the router then goes to the root path. At most once per token.
-setSessionLossHandler((reason) => {
-  const { pathname, search, hash } = window.location;
-  void store.dispatch(loseSession({ reason, currentPath: `${pathname}${search}${hash}` }));
-});
+wireSessionLoss(store.dispatch);
 
 /** Applies skin and direction to <html> (Mantine reads `dir` for its RTL styles). */
 function PreferencesSync() {

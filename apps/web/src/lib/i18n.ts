@@ -7,16 +7,21 @@ import { FALLBACK_LANGUAGE, languages, toLanguage } from './languages.ts';
 /**
  * Translation loading retries (spec §8): up to 5 retries, the first after 350 ms, each wait
  * doubling (350, 700, 1400, 2800, 5600 ms). i18next's backend connector runs this schedule
- * whenever the backend reports a retryable failure (network error or 5xx; a 4xx is final).
+ * whenever the backend reports a failure as retryable.
  */
 export const TRANSLATION_RETRY = { maxRetries: 5, retryTimeout: 350 } as const;
 
-/** The http backend, logging a warning for every failed attempt (no message is shown to the user). */
+/**
+ * The http backend, logging a warning for every failed attempt (no message is shown to the
+ * user) and marking every failure retryable: the spec retries any failed load, where the stock
+ * backend gives up at once on a 4xx (a file briefly missing during a deployment, say).
+ */
 export class WarningHttpBackend extends HttpBackend {
   override read(language: string, namespace: string, callback: ReadCallback): void {
     super.read(language, namespace, (err, data) => {
-      if (err) console.warn(`Check Meter: translations for "${language}" failed to load (${String(err)}).`);
-      callback(err, data);
+      if (!err) return callback(null, data);
+      console.warn(`Check Meter: translations for "${language}" failed to load (${String(err)}).`);
+      callback(err, true);
     });
   }
 }
@@ -54,11 +59,29 @@ function syncHtmlLang(lng: string): void {
   document.documentElement.setAttribute('lang', toLanguage(lng));
 }
 
+/**
+ * Initialises an i18next instance with the translation backend and the spec options (tests
+ * pass overrides and skip the browser plugins). A final failure after the retries is warned
+ * about too: i18next itself only says so in debug mode.
+ */
+export function initI18n(
+  instance: I18n,
+  overrides: InitOptions<HttpBackendOptions> = {},
+  withBrowserPlugins = true,
+): Promise<unknown> {
+  instance.on('failedLoading', (lng: string, ns: string, message: string) => {
+    console.warn(`Check Meter: gave up loading translations "${ns}" for "${lng}" (${message}).`);
+  });
+  instance.use(WarningHttpBackend);
+  if (withBrowserPlugins) instance.use(LanguageDetector).use(initReactI18next);
+  return instance.init({ ...buildI18nOptions(), ...overrides });
+}
+
 /** Starts i18next once; translations load in the background and never hold back rendering. */
 export function startI18n(instance: I18n = i18next): I18n {
   if (instance.isInitializing || instance.isInitialized) return instance;
   instance.on('languageChanged', syncHtmlLang);
-  void instance.use(WarningHttpBackend).use(LanguageDetector).use(initReactI18next).init(buildI18nOptions());
+  void initI18n(instance);
   return instance;
 }
 

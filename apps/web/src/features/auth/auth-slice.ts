@@ -8,7 +8,7 @@ import type {
   UserRecord,
 } from '@cm/contracts/auth.ts';
 import type { RoleId } from '@cm/contracts/enums.ts';
-import { SESSION_MESSAGES, type SessionLossReason } from '@/lib/config.ts';
+import { LOGIN_ROUTE, ROOT_ROUTE, SESSION_MESSAGES, type SessionLossReason } from '@/lib/config.ts';
 import { isUserRecord } from '@/lib/contract-guards.ts';
 import { request, type HttpError } from '@/lib/http-client.ts';
 import { sessionEnded } from '@/lib/session-events.ts';
@@ -145,7 +145,10 @@ export const logout = createAsyncThunk('auth/logout', async (_: void, { dispatch
 export const loseSession = createAsyncThunk(
   'auth/loseSession',
   (args: { reason: SessionLossReason; currentPath: string }, { dispatch }) => {
-    const returnTo = isSafeReturnPath(args.currentPath) ? args.currentPath : null;
+    const pathname = args.currentPath.split(/[?#]/)[0];
+    const isWorthReturning =
+      isSafeReturnPath(args.currentPath) && pathname !== ROOT_ROUTE && pathname !== LOGIN_ROUTE;
+    const returnTo = isWorthReturning ? args.currentPath : null;
     writeJson(storageKeys.sessionMessage, args.reason, 'session');
     if (returnTo !== null) writeJson(storageKeys.returnTo, returnTo, 'session');
     clearStoredSession();

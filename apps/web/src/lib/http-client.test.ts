@@ -1,0 +1,155 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { request, resetHttpClientState, setSessionLossHandler } from './http-client.ts';
+import { storageKeys } from './storage.ts';
+
+const API_KEY = 'cm_test_key_123';
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(body === null ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+describe('http client', () => {
+  let fetchMock: ReturnType<typeof vi.fn>;
+  let losses: string[];
+
+  beforeEach(() => {
+    document.head.innerHTML = `<meta name="cm-api-key" content="${API_KEY}">`;
+    localStorage.clear();
+    resetHttpClientState();
+    losses = [];
+    setSessionLossHandler((reason) => losses.push(reason));
+    fetchMock = vi.fn();
+    vi.stubGlobal('fetch', fetchMock);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    setSessionLossHandler(null);
+  });
+
+  function sentHeaders(call = 0): Headers {
+    const init = fetchMock.mock.calls[call]?.[1] as RequestInit;
+    return new Headers(init.headers);
+  }
+
+  it('sends the API key from the page on every call, and the bearer token when there is one', async () => {
+    fetchMock.mockImplementation(() => Promise.resolve(json(200, { ok: true })));
+    await request({ url: '/api/bookmarks/data' });
+    expect(sentHeaders(0).get('X-API-Key')).toBe(API_KEY);
+    expect(sentHeaders(0).get('Authorization')).toBeNull();
+
+    localStorage.setItem(storageKeys.accessToken, JSON.stringify('tok-1'));
+    const result = await request({ url: '/api/search', params: { q: 'EM 1', skip: undefined } });
+    expect(fetchMock.mock.calls[1]?.[0]).toBe('/api/search?q=EM+1');
+    expect(sentHeaders(1).get('X-API-Key')).toBe(API_KEY);
+    expect(sentHeaders(1).get('Authorization')).toBe('Bearer tok-1');
+    expect(result).toEqual({ ok: true, status: 200, data: { ok: true } });
+  });
+
+  it('never sends the index.html placeholder as a key', async () => {
+    document.head.innerHTML = '<meta name="cm-api-key" content="__CM_API_KEY__">';
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    fetchMock.mockResolvedValue(json(200, {}));
+    await request({ url: '/api/x' });
+    expect(sentHeaders(0).get('X-API-Key')).toBe('');
+  });
+
+  it('accepts 200–299 only; a 204 has no body', async () => {
+    fetchMock.mockResolvedValueOnce(new Response(null, { status: 204 }));
+    expect(await request({ url: '/api/auth/logout', method: 'POST' })).toEqual({
+      ok: true,
+      status: 204,
+      data: null,
+    });
+    fetchMock.mockResolvedValueOnce(new Response(null, { status: 304 }));
+    const result = await request({ url: '/api/x' });
+    expect(result.ok).toBe(false);
+  });
+
+  it('ends the session once on a 401 of an authenticated call, however many calls fail', async () => {
+    localStorage.setItem(storageKeys.accessToken, JSON.stringify('stale'));
+    fetchMock.mockImplementation(() =>
+      Promise.resolve(json(401, { statusCode: 401, error: 'Unauthorized', message: 'Session expired.' })),
+    );
+    const results = await Promise.all(Array.from({ length: 8 }, () => request({ url: '/api/search?q=a' })));
+    expect(losses).toEqual(['expired']);
+    for (const result of results) {
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.error).toMatchObject({ status: 401, isSessionLoss: true });
+    }
+  });
+
+  it('ends the session on a network error of an authenticated call', async () => {
+    localStorage.setItem(storageKeys.accessToken, JSON.stringify('tok'));
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    const [a, b] = await Promise.all([request({ url: '/api/a' }), request({ url: '/api/b' })]);
+    expect(losses).toEqual(['network']);
+    expect(a.ok || a.error.status).toBe('NETWORK_ERROR');
+    expect(b.ok || b.error.isSessionLoss).toBe(true);
+  });
+
+  it('reports again for a new session after a lost one', async () => {
+    localStorage.setItem(storageKeys.accessToken, JSON.stringify('first'));
+    fetchMock.mockImplementation(() =>
+      Promise.resolve(json(401, { statusCode: 401, error: 'Unauthorized', message: 'x' })),
+    );
+    await request({ url: '/api/a' });
+    localStorage.setItem(storageKeys.accessToken, JSON.stringify('second'));
+    await request({ url: '/api/a' });
+    expect(losses).toEqual(['expired', 'expired']);
+  });
+
+  it('hands every other failure back to the caller: a failed login, 400 with param, 429, 500, an aborted call', async () => {
+    fetchMock.mockResolvedValueOnce(
+      json(401, { statusCode: 401, error: 'Unauthorized', message: 'Wrong email or password.' }),
+    );
+    const login = await request({
+      url: '/api/auth/login',
+      method: 'POST',
+      body: { email: 'a@b.c', password: 'x' },
+      withAuth: false,
+    });
+    expect(login.ok || login.error).toMatchObject({
+      status: 401,
+      isSessionLoss: false,
+      body: { message: 'Wrong email or password.' },
+    });
+
+    localStorage.setItem(storageKeys.accessToken, JSON.stringify('tok'));
+    fetchMock.mockResolvedValueOnce(
+      json(400, { statusCode: 400, error: 'Bad Request', message: 'q is required.', param: 'q' }),
+    );
+    const bad = await request({ url: '/api/search' });
+    expect(bad.ok || bad.error).toMatchObject({ status: 400, body: { param: 'q' } });
+
+    fetchMock.mockResolvedValueOnce(
+      json(
+        429,
+        { statusCode: 429, error: 'Too Many Requests', message: 'Try again in 2 minutes.' },
+        { 'retry-after': '90' },
+      ),
+    );
+    const throttled = await request({ url: '/api/x' });
+    expect(throttled.ok || throttled.error).toMatchObject({ status: 429, retryAfterSeconds: 90 });
+
+    fetchMock.mockResolvedValueOnce(new Response('oops', { status: 500 }));
+    const failed = await request({ url: '/api/x' });
+    expect(failed.ok || failed.error).toMatchObject({ status: 500, body: null });
+
+    const controller = new AbortController();
+    controller.abort();
+    fetchMock.mockRejectedValueOnce(new DOMException('aborted', 'AbortError'));
+    const aborted = await request({ url: '/api/x', signal: controller.signal });
+    expect(aborted.ok || aborted.error.status).toBe('ABORTED');
+
+    expect(losses).toEqual([]);
+  });
+
+  it('does not end the session for a call that opted out (logout)', async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    await request({ url: '/api/auth/logout', method: 'POST', token: 'tok', canLoseSession: false });
+    expect(losses).toEqual([]);
+  });
+});
