@@ -1,0 +1,256 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './support/browser.ts';
+import { demoUsers, startServer } from './support/server.ts';
+
+/*
+ * The web app shell against the real server and Chromium: login and landing, session loss
+ * (401 and network), language, skin and direction persistence, bookmarks, permissions, axe.
+ */
+
+let browser: Browser;
+let baseUrl: string;
+let stop: () => Promise<void> = async () => {};
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  const server = await startServer();
+  baseUrl = server.url;
+  stop = () => server.stop();
+});
+afterAll(async () => {
+  await browser?.close();
+  await stop();
+});
+
+type DemoUser = (typeof demoUsers)[keyof typeof demoUsers];
+
+async function withPage(
+  run: (page: Page, context: BrowserContext) => Promise<void>,
+  viewport = { width: 1280, height: 800 },
+) {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  try {
+    await run(page, context);
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+  }
+}
+
+async function logIn(page: Page, user: DemoUser) {
+  await page.locator('input[type="email"]').fill(user.email);
+  await page.locator('input[name="password"]').fill(user.password);
+  await page.locator('button[type="submit"]').click();
+}
+
+async function openLoginPage(page: Page, path = '/login') {
+  await page.goto(path);
+  await page.locator('input[type="email"]').waitFor();
+}
+
+/** Opens the navbar search with the keyboard and types, which calls /api/search. */
+async function searchFor(page: Page, text: string) {
+  await page.locator('body').press('Control+k');
+  const input = page.getByRole('combobox', { name: 'Search pages, meters and locations' });
+  await input.waitFor();
+  await input.fill(text);
+}
+
+function visitedPaths(page: Page): string[] {
+  const paths: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) paths.push(new URL(frame.url()).pathname);
+  });
+  return paths;
+}
+
+describe('web app shell', () => {
+  it('admin and client log in and land on /check; only the admin sees Administration', async () => {
+    for (const [user, seesAdmin] of [
+      [demoUsers.admin, true],
+      [demoUsers.clientA, false],
+    ] as const) {
+      await withPage(async (page) => {
+        await openLoginPage(page, '/');
+        expect(new URL(page.url()).pathname).toBe('/login');
+        await logIn(page, user);
+        await page.waitForURL('**/check');
+        await page.getByRole('navigation', { name: 'Main menu' }).waitFor();
+        const adminLinks = await page.getByRole('link', { name: 'Administration' }).count();
+        expect(adminLinks > 0).toBe(seesAdmin);
+        const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('userData') ?? 'null'));
+        expect(stored).toMatchObject({ isLoggedIn: true, user: { email: user.email } });
+        expect(Array.isArray(stored.ability)).toBe(true);
+      });
+    }
+  });
+
+  it('a wrong password gets a clear message and no demo hint is shown', async () => {
+    await withPage(async (page) => {
+      await openLoginPage(page);
+      expect(await page.content()).not.toContain(demoUsers.admin.password);
+      await logIn(page, { ...demoUsers.admin, password: 'wrong-password' });
+      await page.getByRole('alert').getByText('The email address or password is incorrect.').waitFor();
+      expect(new URL(page.url()).pathname).toBe('/login');
+    });
+  });
+
+  it('an invalid token mid-session goes to / and the login page says the session expired, then returns to the page', async () => {
+    await withPage(async (page) => {
+      await openLoginPage(page);
+      await logIn(page, demoUsers.clientA);
+      await page.waitForURL('**/check');
+      await page.goto('/check?meter=EM-10001');
+      await page.getByRole('navigation', { name: 'Main menu' }).waitFor();
+      const paths = visitedPaths(page);
+
+      await page.evaluate(() => localStorage.setItem('accessToken', JSON.stringify('not-a-valid-token')));
+      await searchFor(page, 'EM');
+
+      await page.getByText('Session Expired! Please login again.').waitFor();
+      await page.waitForURL('**/login');
+      expect(paths).toContain('/');
+      expect(await page.evaluate(() => localStorage.getItem('userData'))).toBeNull();
+      expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toBeNull();
+      // One message, not one per failed call.
+      expect(await page.getByText('Session Expired! Please login again.').count()).toBe(1);
+
+      await logIn(page, demoUsers.clientA);
+      await page.waitForURL('**/check?meter=EM-10001');
+    });
+  });
+
+  it('the server going away ends the session with "Network Error! Please login again."', async () => {
+    await withPage(async (page) => {
+      await openLoginPage(page);
+      await logIn(page, demoUsers.clientA);
+      await page.waitForURL('**/check');
+      await page.getByRole('navigation', { name: 'Main menu' }).waitFor();
+
+      await page.route('**/api/**', (route) => route.abort('connectionrefused'));
+      await searchFor(page, 'EM');
+      await page.getByText('Network Error! Please login again.').waitFor();
+      await page.waitForURL('**/login');
+      expect(await page.getByText('Network Error! Please login again.').count()).toBe(1);
+
+      await page.unroute('**/api/**');
+      await logIn(page, demoUsers.clientA);
+      await page.waitForURL('**/check');
+    });
+  });
+
+  it('the language choice persists across reloads, and ?lng= wins', async () => {
+    await withPage(async (page) => {
+      await openLoginPage(page);
+      await page.getByRole('heading', { name: 'Welcome to Check Meter' }).waitFor();
+      const expected = {
+        fr: 'Bienvenue sur Check Meter',
+        de: 'Willkommen bei Check Meter',
+        pt: 'Bem-vindo ao Check Meter',
+      };
+      for (const [lng, heading] of Object.entries(expected)) {
+        await page.locator('select').selectOption(lng);
+        await page.getByRole('heading', { name: heading }).waitFor();
+        await page.reload();
+        await page.getByRole('heading', { name: heading }).waitFor();
+        expect(await page.getAttribute('html', 'lang')).toBe(lng);
+      }
+      await page.locator('select').selectOption('de');
+      await page.getByRole('heading', { name: expected.de }).waitFor();
+      await page.goto('/login?lng=pt');
+      await page.getByRole('heading', { name: expected.pt }).waitFor();
+      expect(await page.getAttribute('html', 'lang')).toBe('pt');
+    });
+  });
+
+  it('right-to-left and the dark skin persist across reloads', async () => {
+    await withPage(async (page) => {
+      await openLoginPage(page);
+      await logIn(page, demoUsers.admin);
+      await page.waitForURL('**/check');
+      await page.getByRole('button', { name: 'Customize layout' }).click();
+      await page.getByRole('radio', { name: 'Dark', exact: true }).check();
+      await page.getByRole('radio', { name: 'Right to left' }).check();
+      await page.keyboard.press('Escape');
+
+      await page.reload();
+      await page.getByRole('navigation', { name: 'Main menu' }).waitFor();
+      expect(await page.getAttribute('html', 'dir')).toBe('rtl');
+      expect(await page.getAttribute('html', 'data-mantine-color-scheme')).toBe('dark');
+      expect(
+        await page.evaluate(() => [localStorage.getItem('skin'), localStorage.getItem('isRtl')]),
+      ).toEqual(['"dark"', 'true']);
+    });
+  });
+
+  it('a bookmark starred in the navbar survives a reload', async () => {
+    await withPage(async (page) => {
+      await openLoginPage(page);
+      await logIn(page, demoUsers.clientB);
+      await page.waitForURL('**/check');
+      await page.getByRole('button', { name: 'Bookmarks' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Bookmarks' });
+      const star = dialog.getByRole('button', { name: /^Add .* to bookmarks$/ }).first();
+      const label = (await star.getAttribute('aria-label')) ?? '';
+      const title = label.replace(/^Add /, '').replace(/ to bookmarks$/, '');
+      const saved = page.waitForResponse((r) => r.url().endsWith('/api/bookmarks/update') && r.ok());
+      await star.click();
+      await saved;
+      const quickLinks = page.getByRole('navigation', { name: 'Bookmarked pages' });
+      await quickLinks.getByRole('link', { name: title }).waitFor();
+
+      await page.reload();
+      await page
+        .getByRole('navigation', { name: 'Bookmarked pages' })
+        .getByRole('link', { name: title })
+        .waitFor();
+      await page.getByRole('button', { name: 'Bookmarks' }).click();
+      const pressed = page
+        .getByRole('dialog', { name: 'Bookmarks' })
+        .getByRole('button', { name: `Remove ${title} from bookmarks` });
+      expect(await pressed.getAttribute('aria-pressed')).toBe('true');
+      // Leave the demo data as it was.
+      await pressed.click();
+      await page.getByRole('dialog', { name: 'Bookmarks' }).getByRole('button', { name: label }).waitFor();
+    });
+  });
+
+  it('a client cannot open /admin by its address', async () => {
+    await withPage(async (page) => {
+      await openLoginPage(page);
+      await logIn(page, demoUsers.clientA);
+      await page.waitForURL('**/check');
+      await page.goto('/admin');
+      await page.waitForURL('**/not-authorized');
+      await page.getByRole('heading', { name: 'Not authorized' }).waitFor();
+    });
+  });
+
+  it('axe finds no serious or critical problem on /login and /check, light and dark', async () => {
+    await withPage(async (page) => {
+      const check = async (where: string) => {
+        const results = await new AxeBuilder({ page }).analyze();
+        const bad = results.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${where}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+        expect(bad).toEqual([]);
+      };
+      await openLoginPage(page);
+      await page.getByRole('heading', { name: 'Welcome to Check Meter' }).waitFor();
+      await check('/login');
+      await logIn(page, demoUsers.admin);
+      await page.waitForURL('**/check');
+      await page.getByRole('navigation', { name: 'Main menu' }).waitFor();
+      await page.waitForTimeout(2500); // let the welcome toast go
+      await check('/check light');
+      await page.getByRole('button', { name: 'Switch to dark skin' }).click();
+      await page.waitForTimeout(300);
+      await check('/check dark');
+    });
+  });
+});
