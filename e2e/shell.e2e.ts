@@ -24,7 +24,10 @@ afterAll(async () => {
   await stop();
 });
 
-type DemoUser = (typeof demoUsers)[keyof typeof demoUsers];
+interface DemoUser {
+  email: string;
+  password: string;
+}
 
 async function withPage(
   run: (page: Page, context: BrowserContext) => Promise<void>,
