@@ -31,6 +31,7 @@ describe('migrations', () => {
       'locations',
       'login_throttle',
       'meters',
+      'reading_chunks',
       'readings',
       'roles',
       'sessions',

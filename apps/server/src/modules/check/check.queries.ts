@@ -181,15 +181,54 @@ export async function findFirstGapSince(
  * rows travel as three comma-separated strings instead of 35,040 result rows, because per-row
  * overhead dominates in both drivers (about 5× on embedded PGlite).
  */
-export async function findReadings(db: SqlRunner, meterId: number, from: Date, to: Date) {
+export async function findReadings(
+  db: SqlRunner,
+  meterId: number,
+  from: Date,
+  to: Date,
+  end: 'inclusive' | 'exclusive' = 'inclusive',
+) {
   const rows = await db.queryArrays(
     `SELECT string_agg(t::text, ','), string_agg(v::text, ','), string_agg(q::text, ',')
      FROM (SELECT (date_part('epoch', read_at) * 1000)::int8 AS t, register_milli AS v, quality AS q
-           FROM readings WHERE meter_id = $1 AND read_at >= $2 AND read_at <= $3 ORDER BY read_at) r`,
+           FROM readings WHERE meter_id = $1 AND read_at >= $2 AND read_at ${end === 'inclusive' ? '<=' : '<'} $3
+           ORDER BY read_at) r`,
     [meterId, from, to],
   );
   const [t, milli, quality] = (rows[0] ?? []).map((column) =>
     typeof column === 'string' ? column.split(',').map(Number) : [],
   );
   return { t: t ?? [], milli: milli ?? [], quality: quality ?? [] };
+}
+
+export interface ChunkRow {
+  month_start: Date;
+  readings: number;
+  t: Uint8Array;
+  v: Uint8Array;
+  q: Uint8Array;
+}
+
+export async function findChunks(db: SqlRunner, meterId: number, monthStarts: Date[]): Promise<ChunkRow[]> {
+  return db.query<ChunkRow>(
+    'SELECT month_start, readings, t, v, q FROM reading_chunks WHERE meter_id = $1 AND month_start = ANY($2::timestamptz[])',
+    [meterId, monthStarts],
+  );
+}
+
+/** Same key as the invalidation trigger's lock (migration 0003): a chunk is built while no write to its meter is in flight. */
+export async function lockMeterChunks(db: SqlRunner, meterId: number): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock(4242002, $1)', [meterId]);
+}
+
+export async function insertChunk(
+  db: SqlRunner,
+  meterId: number,
+  chunk: { monthStart: Date; readings: number; t: Uint8Array; v: Uint8Array; q: Uint8Array },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO reading_chunks (meter_id, month_start, readings, t, v, q) VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (meter_id, month_start) DO NOTHING`,
+    [meterId, chunk.monthStart, chunk.readings, chunk.t, chunk.v, chunk.q],
+  );
 }

@@ -13,11 +13,11 @@ import { RangeInputError, resolveRange, type ResolvedRange } from '../readings/r
 import type { AuthContext } from '../auth/auth.service.ts';
 import { scopeOf } from '../scope.ts';
 import { presentLocation, presentMeter } from './check.presenter.ts';
+import { ReadingsStore } from './readings-store.ts';
 import {
   findCurrentMeters,
   findFirstGapSince,
   findLocationMeters,
-  findReadings,
   findVisibleLocation,
   findVisibleMeter,
   locationHasMeterInd,
@@ -30,7 +30,11 @@ export const METER_NOT_FOUND = 'Meter not found. Check the meter number.';
 export const LOCATION_NOT_FOUND = 'Location not found. Check the public name.';
 
 export class CheckService {
-  constructor(private readonly db: Db) {}
+  private readonly readings: ReadingsStore;
+
+  constructor(private readonly db: Db) {
+    this.readings = new ReadingsStore(db);
+  }
 
   async meterInfo(caller: AuthContext, meterNumber: string): Promise<MeterInfo> {
     const meter = await findVisibleMeter(this.db, meterNumber, scopeOf(caller));
@@ -117,7 +121,7 @@ export class CheckService {
       multiplier: meter.multiplier,
       registerDigits: meter.register_digits,
       intervalMs: meter.interval_minutes * 60_000,
-      readings: await findReadings(this.db, meter.device_id, from, to),
+      readings: await this.readings.load(meter.device_id, from, to),
     };
   }
 }
