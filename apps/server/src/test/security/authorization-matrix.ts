@@ -1,0 +1,392 @@
+import type { Caller, Objects, World } from './world.ts';
+
+/**
+ * Who may do what, as data: every route of the API × every kind of caller × whose object it is.
+ *
+ * Objects: `own` are client A's (its location, meter, bookmark…; for user and API-key routes, client
+ * A's user and an integration key), `other` are client B's, `missing` are ids and names nothing has.
+ * Routes that take no object have one `none` row. Statuses are listed in the column order of `callers`:
+ *
+ *   admin  clientA  clientB  disabled  noToken  expired  noKey  revoked  ingest
+ *
+ * - disabled: a token issued by a real login before the account was disabled.
+ * - noToken / expired: the web app's API key, and no or an expired bearer token.
+ * - noKey / revoked / ingest: an administrator's valid token with no API key, a revoked key, or a
+ *   key that may only ingest readings, so a refusal there can only come from the key check.
+ *
+ * A client gets the same 404 for another client's object as for a missing one (the test also checks
+ * the bodies are identical), and 403 on every administration route whatever the object.
+ * HEAD routes that Fastify adds for GET routes are checked against their GET row.
+ *
+ * Adding a route to the app without a row here fails authorization-matrix.test.ts.
+ */
+export type Statuses = readonly [number, number, number, number, number, number, number, number, number];
+export type Target = 'own' | 'other' | 'missing' | 'none';
+
+export interface CellRequest {
+  url: string;
+  /** A JSON body, or a raw text body sent with `contentType`. */
+  body?: unknown;
+  contentType?: string;
+}
+
+export interface MatrixRow {
+  /** `METHOD /path` exactly as the app registers it (`:param` placeholders). */
+  route: string;
+  /** The request for one object set (for `none` rows, client A's objects are passed and may be ignored). */
+  request: (objects: Objects, world: World) => CellRequest;
+  expect: Partial<Record<Target, Statuses>>;
+}
+
+export interface MatrixGroup {
+  title: string;
+  rows: MatrixRow[];
+}
+
+let counter = 0;
+/** A value no other cell uses (creates must not collide with each other). */
+const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter += 1)}`;
+const q = encodeURIComponent;
+
+// Statuses of a route that needs a signed-in user and takes no object.
+//                                  admin clientA clientB disabled noToken expired noKey revoked ingest
+const SIGNED_IN = (ok: number): Statuses => [ok, ok, ok, 401, 401, 401, 401, 401, 403];
+// Administration: 403 for every client, whatever the object.
+const ADMIN = (ok: number): Statuses => [ok, 403, 403, 401, 401, 401, 401, 401, 403];
+const OPEN: Statuses = [200, 200, 200, 200, 200, 200, 200, 200, 200];
+
+const open = (path: string): MatrixRow => ({
+  route: `GET ${path}`,
+  request: () => ({ url: path }),
+  expect: { none: OPEN },
+});
+
+export const matrix: MatrixGroup[] = [
+  {
+    title: 'Open: health and the API description (no key, no token)',
+    rows: [
+      open('/api/health'),
+      open('/api/docs'),
+      open('/api/docs/'),
+      open('/api/docs/json'),
+      open('/api/docs/yaml'),
+      {
+        route: 'GET /api/docs/static/index.html',
+        request: () => ({ url: '/api/docs/static/index.html' }),
+        expect: { none: [302, 302, 302, 302, 302, 302, 302, 302, 302] },
+      },
+      open('/api/docs/static/swagger-initializer.js'),
+      {
+        route: 'GET /api/docs/*',
+        request: () => ({ url: '/api/docs/static/swagger-ui.css' }),
+        expect: { none: OPEN },
+      },
+    ],
+  },
+  {
+    title: 'Sign-in and the session',
+    rows: [
+      {
+        route: 'POST /api/auth/login',
+        // Any caller with a web key may sign in; a bearer token sent along changes nothing.
+        request: (_o, w) => ({
+          url: '/api/auth/login',
+          body: { email: w.emails.clientA, password: w.passwords.clientA },
+        }),
+        //             admin clientA clientB disabled noToken expired noKey revoked ingest
+        expect: { none: [200, 200, 200, 200, 200, 200, 401, 401, 403] },
+      },
+      {
+        route: 'GET /api/auth/me',
+        request: () => ({ url: '/api/auth/me' }),
+        expect: { none: SIGNED_IN(200) },
+      },
+      {
+        route: 'POST /api/auth/refresh',
+        request: () => ({ url: '/api/auth/refresh' }),
+        expect: { none: SIGNED_IN(200) },
+      },
+      {
+        route: 'POST /api/auth/logout',
+        request: () => ({ url: '/api/auth/logout' }),
+        expect: { none: SIGNED_IN(204) },
+      },
+      {
+        route: 'POST /api/auth/change-password',
+        // A wrong current password: 400 proves the caller got past authentication without changing anything.
+        request: () => ({
+          url: '/api/auth/change-password',
+          body: { currentPassword: 'not-the-password', newPassword: 'Another!password-1' },
+        }),
+        expect: { none: SIGNED_IN(400) },
+      },
+    ],
+  },
+  {
+    title: 'Check (spec calls): a client sees its own meters and locations only',
+    rows: [
+      {
+        route: 'GET /api/CheckMeter/GetMeterInfo',
+        request: (o) => ({ url: `/api/CheckMeter/GetMeterInfo?meterNumber=${q(o.meterNumber)}` }),
+        expect: {
+          //       admin clientA clientB disabled noToken expired noKey revoked ingest
+          own: [200, 200, 404, 401, 401, 401, 401, 401, 403],
+          other: [200, 404, 200, 401, 401, 401, 401, 401, 403],
+          missing: [404, 404, 404, 401, 401, 401, 401, 401, 403],
+        },
+      },
+      {
+        route: 'GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName',
+        request: (o) => ({
+          url: `/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?name=${q(o.locationName)}&From=2026-01-10&To=2026-01-12`,
+        }),
+        expect: {
+          own: [200, 200, 404, 401, 401, 401, 401, 401, 403],
+          other: [200, 404, 200, 401, 401, 401, 401, 401, 403],
+          missing: [404, 404, 404, 401, 401, 401, 401, 401, 403],
+        },
+      },
+    ],
+  },
+  {
+    title: 'Bookmarks and search',
+    rows: [
+      {
+        route: 'GET /api/bookmarks/data',
+        request: () => ({ url: '/api/bookmarks/data' }),
+        expect: { none: SIGNED_IN(200) },
+      },
+      {
+        route: 'POST /api/bookmarks/update',
+        request: (o) => ({ url: '/api/bookmarks/update', body: { id: o.bookmarkId } }),
+        expect: {
+          own: [200, 200, 404, 401, 401, 401, 401, 401, 403],
+          other: [200, 404, 200, 401, 401, 401, 401, 401, 403],
+          missing: [404, 404, 404, 401, 401, 401, 401, 401, 403],
+        },
+      },
+      {
+        route: 'GET /api/search',
+        request: () => ({ url: '/api/search?q=SEC' }),
+        expect: { none: SIGNED_IN(200) },
+      },
+    ],
+  },
+  {
+    title: 'Administration: users',
+    rows: [
+      {
+        route: 'GET /api/admin/users',
+        request: () => ({ url: '/api/admin/users' }),
+        expect: { none: ADMIN(200) },
+      },
+      {
+        route: 'GET /api/admin/users/:id',
+        request: (o) => ({ url: `/api/admin/users/${o.userId}` }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'POST /api/admin/users',
+        request: (o) => ({
+          url: '/api/admin/users',
+          body: {
+            email: `${unique('new')}@sec.cm`,
+            fullName: 'New client',
+            role: 2,
+            password: 'New!client-pass1',
+            locationIds: [o.locationId],
+          },
+        }),
+        // A missing location is a bad body (400), not a missing object.
+        expect: { own: ADMIN(201), other: ADMIN(201), missing: ADMIN(400) },
+      },
+      {
+        route: 'PATCH /api/admin/users/:id',
+        request: (o) => ({ url: `/api/admin/users/${o.userId}`, body: { fullName: 'Renamed client' } }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'POST /api/admin/users/:id/disable',
+        request: (o) => ({ url: `/api/admin/users/${o.userId}/disable` }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'POST /api/admin/users/:id/enable',
+        request: (o) => ({ url: `/api/admin/users/${o.userId}/enable` }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'POST /api/admin/users/:id/reset-password',
+        request: (o) => ({ url: `/api/admin/users/${o.userId}/reset-password` }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+    ],
+  },
+  {
+    title: 'Administration: locations',
+    rows: [
+      {
+        route: 'GET /api/admin/locations',
+        request: () => ({ url: '/api/admin/locations' }),
+        expect: { none: ADMIN(200) },
+      },
+      {
+        route: 'GET /api/admin/locations/:id',
+        request: (o) => ({ url: `/api/admin/locations/${o.locationId}` }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'POST /api/admin/locations',
+        request: () => ({
+          url: '/api/admin/locations',
+          body: { publicName: unique('Block N'), address: 'New street 1', timeZone: 'Europe/Paris' },
+        }),
+        expect: { none: ADMIN(201) },
+      },
+      {
+        route: 'PATCH /api/admin/locations/:id',
+        request: (o) => ({
+          url: `/api/admin/locations/${o.locationId}`,
+          body: { address: 'Moved street 2' },
+        }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'POST /api/admin/locations/:id/archive',
+        request: (o) => ({ url: `/api/admin/locations/${o.locationId}/archive` }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'POST /api/admin/locations/:id/restore',
+        request: (o) => ({ url: `/api/admin/locations/${o.locationId}/restore` }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'GET /api/admin/locations/:id/meters',
+        request: (o) => ({ url: `/api/admin/locations/${o.locationId}/meters` }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'GET /api/admin/locations/:id/devices/tree',
+        request: (o) => ({ url: `/api/admin/locations/${o.locationId}/devices/tree` }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+    ],
+  },
+  {
+    title: 'Administration: devices and meters',
+    rows: [
+      {
+        route: 'GET /api/admin/devices',
+        request: () => ({ url: '/api/admin/devices' }),
+        expect: { none: ADMIN(200) },
+      },
+      {
+        route: 'GET /api/admin/devices/:id',
+        request: (o) => ({ url: `/api/admin/devices/${o.cubeId}` }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'POST /api/admin/devices',
+        request: (o) => ({
+          url: '/api/admin/devices',
+          body: { type: 2, serial: unique('CUBE'), locationId: o.locationId, parentId: o.accessPointId },
+        }),
+        expect: { own: ADMIN(201), other: ADMIN(201), missing: ADMIN(400) },
+      },
+      {
+        route: 'PATCH /api/admin/devices/:id',
+        request: (o) => ({ url: `/api/admin/devices/${o.cubeId}`, body: { priority: 2 } }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'POST /api/admin/meters',
+        request: (o) => ({
+          url: '/api/admin/meters',
+          body: {
+            meterNumber: unique('NEW'),
+            locationId: o.locationId,
+            cubeId: null,
+            meterInd: 2 + (counter % 9000),
+            installedAt: '2026-01-01T00:00:00Z',
+          },
+        }),
+        expect: { own: ADMIN(201), other: ADMIN(201), missing: ADMIN(400) },
+      },
+      {
+        route: 'GET /api/admin/meters/:meterNumber',
+        request: (o) => ({ url: `/api/admin/meters/${q(o.meterNumber)}` }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'PATCH /api/admin/meters/:meterNumber',
+        request: (o) => ({ url: `/api/admin/meters/${q(o.meterNumber)}`, body: { priority: 3 } }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'POST /api/admin/meters/:meterNumber/move',
+        request: (o) => ({ url: `/api/admin/meters/${q(o.meterNumber)}/move`, body: { cubeId: o.cubeId } }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'POST /api/admin/meters/:meterNumber/exchange',
+        request: (o) => ({
+          url: `/api/admin/meters/${q(o.meterNumber)}/exchange`,
+          body: {
+            at: '2026-01-14T00:00:00Z',
+            finalRegister: 2000,
+            newMeterNumber: unique('EXCH'),
+            newStartRegister: 0,
+          },
+        }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+    ],
+  },
+  {
+    title: 'Administration: readings in and out',
+    rows: [
+      {
+        route: 'POST /api/admin/imports',
+        request: (o) => ({
+          url: '/api/admin/imports',
+          contentType: 'text/csv',
+          body: `meter_number,timestamp,register_kwh\n${o.meterNumber},2026-01-13T06:00:00Z,1500\n`,
+        }),
+        // A line naming no known meter is rejected in the report; the import itself succeeds.
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(200) },
+      },
+    ],
+  },
+  {
+    title: 'Administration: API keys and audit log',
+    rows: [
+      {
+        route: 'GET /api/admin/api-keys',
+        request: () => ({ url: '/api/admin/api-keys' }),
+        expect: { none: ADMIN(200) },
+      },
+      {
+        route: 'POST /api/admin/api-keys',
+        request: () => ({ url: '/api/admin/api-keys', body: { name: unique('Key'), scopes: ['read'] } }),
+        expect: { none: ADMIN(201) },
+      },
+      {
+        route: 'POST /api/admin/api-keys/:id/revoke',
+        request: (o) => ({ url: `/api/admin/api-keys/${o.apiKeyId}/revoke` }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'GET /api/admin/audit',
+        request: () => ({ url: '/api/admin/audit' }),
+        expect: { none: ADMIN(200) },
+      },
+    ],
+  },
+];
+
+/** Every row, keyed by route. */
+export const matrixRows = (): Map<string, MatrixRow> =>
+  new Map(matrix.flatMap((group) => group.rows).map((row) => [row.route, row]));
+
+export type { Caller };
