@@ -146,7 +146,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminServices> = async (app, ser
         summary:
           'Set a temporary password (generated when none is given) the user must change; ends its sessions.',
         params: idParamsSchema,
-        body: resetPasswordBodySchema.strict().optional(),
+        body: resetPasswordBodySchema.strict().nullish(),
         response: { 200: resetPasswordResultSchema, ...errors },
       },
     },
