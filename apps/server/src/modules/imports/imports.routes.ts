@@ -65,14 +65,12 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> =
         return await imports.importReadings(actorOf(request), request.body, { ...request.query, format });
       } catch (error) {
         if (!(error instanceof ImportRefused)) throw error;
-        return reply
-          .status(422)
-          .send({
-            statusCode: 422,
-            error: 'Unprocessable Entity',
-            message: error.message,
-            report: error.report,
-          });
+        return reply.status(422).send({
+          statusCode: 422,
+          error: 'Unprocessable Entity',
+          message: error.message,
+          report: error.report,
+        });
       }
     },
   );
