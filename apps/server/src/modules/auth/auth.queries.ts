@@ -58,6 +58,35 @@ export async function findSession(db: SqlRunner, id: string): Promise<SessionRow
   return rows[0];
 }
 
+/** A session and its user in one round trip: this runs on every authenticated request. */
+export async function findSessionWithUser(
+  db: SqlRunner,
+  id: string,
+): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+  const rows = await db.query<SessionRow & Omit<UserRow, 'id'> & { user_row_id: number }>(
+    `SELECT s.id, s.user_id, s.last_active_at, s.expires_at, s.revoked_at,
+            u.id AS user_row_id, u.email, u.full_name, u.password_hash, u.role_id, u.is_disabled, u.must_change_password
+     FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = $1`,
+    [id],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const {
+    user_row_id,
+    email,
+    full_name,
+    password_hash,
+    role_id,
+    is_disabled,
+    must_change_password,
+    ...session
+  } = row;
+  return {
+    session,
+    user: { id: user_row_id, email, full_name, password_hash, role_id, is_disabled, must_change_password },
+  };
+}
+
 export async function touchSession(db: SqlRunner, id: string): Promise<void> {
   await db.query('UPDATE sessions SET last_active_at = now() WHERE id = $1', [id]);
 }
@@ -88,7 +117,11 @@ export async function insertSettingOnce<T>(db: SqlRunner, key: string, value: T)
 }
 
 /** Ends every session of the user but `keepSessionId` (a password change signs the other devices out). */
-export async function revokeOtherSessions(db: SqlRunner, userId: number, keepSessionId: string): Promise<void> {
+export async function revokeOtherSessions(
+  db: SqlRunner,
+  userId: number,
+  keepSessionId: string,
+): Promise<void> {
   await db.query(
     'UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND id <> $2 AND revoked_at IS NULL',
     [userId, keepSessionId],

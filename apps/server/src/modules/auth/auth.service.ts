@@ -6,6 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { HttpError, unauthorized } from '../../http-error.ts';
 import {
   findSession,
+  findSessionWithUser,
   findUserByEmail,
   findUserById,
   insertSession,
@@ -111,10 +112,14 @@ export class AuthService {
           : 'The access token is not valid. Please sign in again.',
       );
     }
-    const session = await findSession(this.db, check.claims.sessionId);
+    const found = await findSessionWithUser(this.db, check.claims.sessionId);
     const now = Date.now();
+    const session = found?.session;
+    const user = found?.user;
     if (
       !session ||
+      !user ||
+      user.is_disabled ||
       session.user_id !== check.claims.userId ||
       session.revoked_at ||
       session.expires_at.getTime() <= now ||
@@ -122,8 +127,6 @@ export class AuthService {
     ) {
       throw unauthorized('Your session has ended. Please sign in again.');
     }
-    const user = await findUserById(this.db, session.user_id);
-    if (!user || user.is_disabled) throw unauthorized('Your session has ended. Please sign in again.');
     if (session.last_active_at.getTime() + TOUCH_EVERY_MS < now) await touchSession(this.db, session.id);
     return { user: toPublicUser(user), sessionId: session.id };
   }
