@@ -26,6 +26,8 @@ import { AdminLocationsService } from './modules/admin/locations.service.ts';
 import { AdminUsersService } from './modules/admin/users.service.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { ImportsService } from './modules/imports/imports.service.ts';
+import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
+import { IngestService } from './modules/ingest/ingest.service.ts';
 
 export interface AppDeps {
   config: Config;
@@ -119,6 +121,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     audit: new AuditService(db),
   });
   await app.register(importsRoutes, { imports: new ImportsService(db) });
+  await app.register(ingestRoutes, { ingest: new IngestService(db) });
 
   // The web app answers everything else.
   await app.register(webApp, { distDir: config.webDist, apiKey: webApiKey });
