@@ -1,0 +1,74 @@
+import type { Suggestion } from '@cm/contracts/bookmarks.ts';
+import { locationReadingsSchema, meterInfoSchema, type Granularity, type LocationReadings, type MeterInfo } from '@cm/contracts/check.ts';
+import type { SerializedError } from '@reduxjs/toolkit';
+import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import { api } from '@/lib/api.ts';
+import type { HttpError } from '@/lib/http-client.ts';
+
+// The check schemas come with this route's chunk (it needs the contract's constants anyway);
+// the search schema loads with its first answer, as the shell's endpoints do.
+const loadBookmarkSchemas = () => import('@cm/contracts/bookmarks.ts');
+
+/** Performance marks the benchmark reads: answer received → chart drawn. */
+export const perfMarks = {
+  response: 'cm-check:response',
+  parsed: 'cm-check:parsed',
+  drawn: 'cm-check:drawn',
+} as const;
+
+/** A readings request, parameters named as the API names them. */
+export interface ReadingsArgs {
+  name: string;
+  From: string;
+  To: string;
+  meterInd?: number;
+  granularity: Granularity;
+}
+
+/** Check page endpoints, injected into the app's one API. */
+export const checkApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getMeterInfo: build.query<MeterInfo, string>({
+      query: (meterNumber) => ({ url: '/api/CheckMeter/GetMeterInfo', params: { meterNumber } }),
+      transformResponse: (raw: unknown) => meterInfoSchema.parse(raw),
+    }),
+    getLocationReadings: build.query<LocationReadings, ReadingsArgs>({
+      query: (args) => ({
+        url: '/api/CheckMeter/GetElectricMeterInformationByLocationPublicName',
+        params: { name: args.name, From: args.From, To: args.To, meterInd: args.meterInd, granularity: args.granularity },
+      }),
+      transformResponse: (raw: unknown) => {
+        performance.mark(perfMarks.response);
+        const parsed = locationReadingsSchema.parse(raw);
+        performance.mark(perfMarks.parsed);
+        return parsed;
+      },
+      keepUnusedDataFor: 120,
+    }),
+    searchCheckTargets: build.query<Suggestion[], string>({
+      query: (q) => ({ url: '/api/search', params: { q } }),
+      transformResponse: async (raw: unknown) => (await loadBookmarkSchemas()).searchResultSchema.parse(raw).results,
+      keepUnusedDataFor: 30,
+    }),
+  }),
+});
+
+export const { useGetMeterInfoQuery, useGetLocationReadingsQuery, useSearchCheckTargetsQuery } = checkApi;
+
+/** What the page needs from a failed call: its status and the parameter the server blamed. */
+export interface CallFailure {
+  status: number | 'NETWORK_ERROR' | 'ABORTED' | 'PARSE_ERROR' | 'UNKNOWN';
+  message: string | null;
+  param: string | null;
+}
+
+function isHttpError(error: unknown): error is HttpError {
+  return typeof error === 'object' && error !== null && 'status' in error && 'body' in error && 'isSessionLoss' in error;
+}
+
+/** Reads an RTK Query error (ours is always an HttpError; anything else is unknown). */
+export function toCallFailure(error: HttpError | FetchBaseQueryError | SerializedError | undefined): CallFailure | null {
+  if (error === undefined) return null;
+  if (isHttpError(error)) return { status: error.status, message: error.body?.message ?? null, param: error.body?.param ?? null };
+  return { status: 'UNKNOWN', message: null, param: null };
+}

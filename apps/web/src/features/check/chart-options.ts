@@ -1,0 +1,331 @@
+import type { Granularity } from '@cm/contracts/check.ts';
+import uPlot from 'uplot';
+import { localParts } from './zoned-time.ts';
+
+/*
+ * The readings chart's uPlot options, built by a pure function outside React (Grafana's way):
+ * the same spec gives an equal options object, so the React shell can rebuild the plot only
+ * when the spec changes, and push new data with setData otherwise.
+ *
+ * Data layout (columns, x first): [end of each row, consumption of meter 1..n, register?].
+ * x is the END of each interval or bucket and bars are drawn to its left, so a bar covers
+ * exactly its interval and the register line sits at the instant the register was read.
+ */
+
+/** Colours of the chart; picked by the caller from the skin (light or dark). */
+export interface ChartTheme {
+  text: string;
+  grid: string;
+  axis: string;
+  series: readonly string[];
+  register: string;
+  gapFill: string;
+  dst: string;
+  event: string;
+  selection: string;
+}
+
+/** Light and dark themes (contrast ≥ 3:1 against the card for lines and text). */
+export const chartThemes: Record<'light' | 'dark', ChartTheme> = {
+  light: {
+    text: '#3b3f45',
+    grid: 'rgba(0,0,0,0.08)',
+    axis: 'rgba(0,0,0,0.25)',
+    series: ['#1c64c4', '#c2410c', '#0f7b45', '#7e22ce', '#a16207', '#be185d', '#0e7490'],
+    register: '#5b6470',
+    gapFill: 'rgba(201, 42, 42, 0.10)',
+    dst: '#a16207',
+    event: '#c92a2a',
+    selection: 'rgba(28, 100, 196, 0.15)',
+  },
+  dark: {
+    text: '#d5d7db',
+    grid: 'rgba(255,255,255,0.08)',
+    axis: 'rgba(255,255,255,0.3)',
+    series: ['#74a9f0', '#fb923c', '#4ade80', '#c084fc', '#facc15', '#f472b6', '#22d3ee'],
+    register: '#b8bec7',
+    gapFill: 'rgba(255, 107, 107, 0.16)',
+    dst: '#facc15',
+    event: '#ff8787',
+    selection: 'rgba(116, 169, 240, 0.2)',
+  },
+};
+
+/** Things drawn over the plot. They travel with the data, not the options, so new data never rebuilds the plot. */
+export interface ChartMarkers {
+  /** Time zone offset changes (DST), with a short label ("23 h day"). */
+  dst: { at: number; label: string }[];
+  /** Meter exchanges and rollovers, with a short label. */
+  events: { at: number; label: string }[];
+  /** Missing data: shaded from → to. */
+  gaps: { from: number; to: number }[];
+}
+
+/** Everything the options depend on. */
+export interface ChartSpec {
+  width: number;
+  height: number;
+  timeZone: string;
+  locale: string;
+  granularity: Granularity;
+  mode: 'bars' | 'line';
+  /** One label per consumption series (one per meter indicator). */
+  seriesLabels: readonly string[];
+  /** Register line label, or null to leave it out. */
+  registerLabel: string | null;
+  /** Energy unit on the left axis ("kWh"). */
+  unit: string;
+  theme: ChartTheme;
+  /** Formats axis numbers in the interface language. */
+  formatNumber: (value: number) => string;
+}
+
+/** What the shell gives the builder: where to find the markers, and who to tell about the cursor and zoom. */
+export interface ChartCallbacks {
+  getMarkers: () => ChartMarkers;
+  /** The hovered row (or null), with the cursor's position in CSS pixels inside the plot area. */
+  onCursor?: (index: number | null, left: number, top: number) => void;
+  /** The x range after a zoom or reset. */
+  onZoom?: (min: number, max: number) => void;
+  /** After every draw (the page marks it for the benchmark). */
+  onDraw?: () => void;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+const tickFormats = new Map<string, Intl.DateTimeFormat>();
+function tickFormat(locale: string, timeZone: string, kind: 'time' | 'day' | 'month' | 'year'): Intl.DateTimeFormat {
+  const key = `${locale}|${timeZone}|${kind}`;
+  let format = tickFormats.get(key);
+  if (!format) {
+    const options: Intl.DateTimeFormatOptions =
+      kind === 'time'
+        ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }
+        : kind === 'day'
+          ? { day: 'numeric', month: 'short' }
+          : kind === 'month'
+            ? { month: 'short', year: 'numeric' }
+            : { year: 'numeric' };
+    format = new Intl.DateTimeFormat(locale, { ...options, timeZone });
+    tickFormats.set(key, format);
+  }
+  return format;
+}
+
+/**
+ * x axis labels in the location's zone: times for sub-day ticks (the date at local midnight),
+ * days for day ticks, months and years above.
+ */
+export function formatTimeTicks(splits: readonly number[], incrementMs: number, locale: string, timeZone: string): string[] {
+  return splits.map((ms) => {
+    if (incrementMs < DAY_MS) {
+      const p = localParts(ms, timeZone);
+      return p.hour === 0 && p.minute === 0 ? tickFormat(locale, timeZone, 'day').format(ms) : tickFormat(locale, timeZone, 'time').format(ms);
+    }
+    if (incrementMs < 28 * DAY_MS) return tickFormat(locale, timeZone, 'day').format(ms);
+    if (incrementMs < 365 * DAY_MS) return tickFormat(locale, timeZone, 'month').format(ms);
+    return tickFormat(locale, timeZone, 'year').format(ms);
+  });
+}
+
+function drawMarkers(u: uPlot, markers: ChartMarkers, theme: ChartTheme): void {
+  const { ctx } = u;
+  const { left, top, width, height } = u.bbox;
+  const ratio = uPlot.pxRatio;
+  const x = (ms: number) => Math.round(u.valToPos(ms, 'x', true));
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(left, top, width, height);
+  ctx.clip();
+  ctx.fillStyle = theme.gapFill;
+  for (const gap of markers.gaps) {
+    const x0 = Math.max(left, x(gap.from));
+    const x1 = Math.min(left + width, x(gap.to));
+    if (x1 > x0) ctx.fillRect(x0, top, Math.max(x1 - x0, ratio), height);
+  }
+  ctx.font = `${Math.round(11 * ratio)}px system-ui, sans-serif`;
+  ctx.textBaseline = 'top';
+  const line = (at: number, color: string, label: string, dash: number[], row: number) => {
+    const px = x(at);
+    if (px < left || px > left + width) return;
+    ctx.strokeStyle = color;
+    ctx.fillStyle = color;
+    ctx.lineWidth = ratio;
+    ctx.setLineDash(dash.map((d) => d * ratio));
+    ctx.beginPath();
+    ctx.moveTo(px + 0.5, top);
+    ctx.lineTo(px + 0.5, top + height);
+    ctx.stroke();
+    const textWidth = ctx.measureText(label).width;
+    const textX = px + 4 * ratio + textWidth > left + width ? px - 4 * ratio - textWidth : px + 4 * ratio;
+    ctx.fillText(label, textX, top + (4 + row * 14) * ratio);
+  };
+  for (const dst of markers.dst) line(dst.at, theme.dst, dst.label, [4, 3], 0);
+  for (const event of markers.events) line(event.at, theme.event, event.label, [], 1);
+  ctx.restore();
+}
+
+/** Builds the uPlot options for a spec. Pure: no DOM reads, no React; tested on its own. */
+export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): uPlot.Options {
+  const { theme, timeZone, locale } = spec;
+  const barPaths = uPlot.paths.bars?.({ size: [0.86, 64, 1], align: -1 });
+  const isBars = spec.mode === 'bars';
+  const hasRegister = spec.registerLabel !== null;
+  const axisFont = '12px system-ui, sans-serif';
+
+  const consumption: uPlot.Series[] = spec.seriesLabels.map((label, i) => {
+    const color = theme.series[i % theme.series.length] ?? '#1c64c4';
+    return {
+      label,
+      scale: 'energy',
+      stroke: color,
+      width: isBars ? 0 : 1.5,
+      fill: isBars ? color : undefined,
+      // Unknown energy stays a hole: never joined across, never drawn as zero.
+      spanGaps: false,
+      points: { show: false },
+      ...(isBars && barPaths ? { paths: barPaths } : {}),
+    };
+  });
+  const register: uPlot.Series[] = hasRegister
+    ? [{ label: spec.registerLabel ?? '', scale: 'register', stroke: theme.register, width: 1.5, dash: [6, 3], spanGaps: false, points: { show: false } }]
+    : [];
+
+  const axes: uPlot.Axis[] = [
+    {
+      stroke: theme.text,
+      grid: { stroke: theme.grid, width: 1 },
+      ticks: { stroke: theme.axis, width: 1 },
+      font: axisFont,
+      space: 70,
+      values: (_u, splits, _axisIdx, _space, increment) => formatTimeTicks(splits, increment, locale, timeZone),
+    },
+    {
+      scale: 'energy',
+      label: spec.unit,
+      labelFont: axisFont,
+      labelSize: 18,
+      stroke: theme.text,
+      grid: { stroke: theme.grid, width: 1 },
+      ticks: { stroke: theme.axis, width: 1 },
+      font: axisFont,
+      size: 64,
+      values: (_u, splits) => splits.map((v) => spec.formatNumber(v)),
+    },
+  ];
+  if (hasRegister) {
+    axes.push({
+      scale: 'register',
+      side: 1,
+      label: spec.registerLabel ?? '',
+      labelFont: axisFont,
+      labelSize: 18,
+      stroke: theme.register,
+      grid: { show: false },
+      ticks: { stroke: theme.axis, width: 1 },
+      font: axisFont,
+      size: 76,
+      values: (_u, splits) => splits.map((v) => spec.formatNumber(v)),
+    });
+  }
+
+  return {
+    width: spec.width,
+    height: spec.height,
+    // Epoch milliseconds (uPlot's default is seconds).
+    ms: 1,
+    // Ticks fall on local midnights and month starts of the location, not of the browser.
+    tzDate: (ms) => uPlot.tzDate(new Date(ms), timeZone),
+    legend: { show: false },
+    padding: [12, hasRegister ? 0 : 12, 0, 0],
+    scales: {
+      x: { time: true },
+      // Bars start at zero so their heights compare; a register line never does.
+      energy: { auto: true, range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.08 : 1] },
+      register: { auto: true },
+    },
+    series: [{ label: 'time' }, ...consumption, ...register],
+    axes,
+    cursor: {
+      // Drag across to zoom in on x; double-click (or the reset button) zooms out.
+      drag: { x: true, y: false, setScale: true },
+      points: { show: !isBars },
+      y: false,
+    },
+    select: { show: true, left: 0, top: 0, width: 0, height: 0 },
+    hooks: {
+      draw: [
+        (u) => {
+          drawMarkers(u, callbacks.getMarkers(), theme);
+          callbacks.onDraw?.();
+        },
+      ],
+      setCursor: [
+        (u) => {
+          const index = u.cursor.idx;
+          callbacks.onCursor?.(index ?? null, u.cursor.left ?? -1, u.cursor.top ?? -1);
+        },
+      ],
+      setScale: [
+        (u, key) => {
+          if (key !== 'x') return;
+          const { min, max } = u.scales.x ?? {};
+          if (min !== undefined && max !== undefined) callbacks.onZoom?.(min, max);
+        },
+      ],
+    },
+  };
+}
+
+/** The part of a meter's rows the chart draws. */
+export interface ChartBlock {
+  start: readonly number[];
+  end: readonly number[];
+  consumption: readonly (number | null)[];
+  kind: readonly string[];
+  register: readonly (number | null)[];
+}
+
+function blockColumns(block: ChartBlock): [number[], (number | null)[]] {
+  const n = block.end.length;
+  const x = new Array<number>(n + 1);
+  const y = new Array<number | null>(n + 1);
+  // A leading point at the first row's start, without energy, so the first bar (drawn to the
+  // left of its x) is inside the plot.
+  x[0] = block.start[0] ?? 0;
+  y[0] = null;
+  for (let i = 0; i < n; i++) {
+    x[i + 1] = block.end[i] ?? 0;
+    // A gap's energy is not per interval: drawn as a hole.
+    y[i + 1] = block.kind[i] === 'gap' ? null : (block.consumption[i] ?? null);
+  }
+  return [x, y];
+}
+
+/**
+ * The chart's columns from the rows: x = row end (plus the first row's start), consumption per
+ * meter, and the register (its value at the range start, then at each row end) when asked.
+ * Data index i + 1 is row i.
+ */
+export function buildChartData(blocks: readonly ChartBlock[], register: { opening: number | null } | null): uPlot.AlignedData {
+  const first = blocks[0];
+  if (!first || first.end.length === 0) return [[]];
+  if (blocks.length === 1) {
+    const [x, y] = blockColumns(first);
+    if (!register) return [x, y];
+    return [x, y, [register.opening, ...first.register]];
+  }
+  // Several meters: their rows share the bucket edges of the location's zone, but may differ in
+  // gaps, so they are joined on x; a missing row is a hole, never a zero.
+  return uPlot.join(blocks.map((block) => blockColumns(block)));
+}
+
+/** A uPlot x range covering the data, for the reset button. */
+export function fullXRange(data: uPlot.AlignedData): { min: number; max: number } | null {
+  const x = data[0];
+  if (!x || x.length === 0) return null;
+  const min = Number(x[0]);
+  const max = Number(x[x.length - 1]);
+  return min === max ? { min: min - HOUR_MS, max: max + HOUR_MS } : { min, max };
+}

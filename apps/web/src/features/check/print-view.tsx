@@ -1,0 +1,87 @@
+import type { Granularity } from '@cm/contracts/check.ts';
+import { useTranslation } from 'react-i18next';
+import { formatEnergy } from '@/lib/format.ts';
+import { formatLocal, formatPeriod, formatUtcOffset } from './local-format.ts';
+import type { ReadingRows } from './reading-rows.ts';
+import { formatRegister } from './totals.ts';
+import { localParts } from './zoned-time.ts';
+import classes from './check.module.css';
+
+interface PrintViewProps {
+  title: string;
+  subtitle: string;
+  rows: ReadingRows;
+  granularity: Granularity;
+  timeZone: string;
+  unit: string;
+}
+
+/** Row indices grouped by local month: with daily data each group is one A4 page. */
+export function groupByMonth(rows: ReadingRows, timeZone: string): number[][] {
+  const groups: number[][] = [];
+  let key = '';
+  for (let i = 0; i < rows.start.length; i++) {
+    const p = localParts(rows.start[i] ?? 0, timeZone);
+    const next = `${p.year}-${p.month}`;
+    if (next !== key) {
+      groups.push([]);
+      key = next;
+    }
+    groups[groups.length - 1]?.push(i);
+  }
+  return groups;
+}
+
+/** The readings as printed pages: one table per local month (CSS starts each on a new page). Screen: hidden. */
+export function PrintView({ title, subtitle, rows, granularity, timeZone, unit }: PrintViewProps) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  const groups = groupByMonth(rows, timeZone);
+  return (
+    <div className={classes.printOnly}>
+      {groups.map((group, g) => (
+        <section key={g} className={classes.printPage}>
+          <h2 className={classes.printTitle}>
+            {title} · {formatLocal(rows.start[group[0] ?? 0] ?? 0, locale, timeZone, 'month')}
+          </h2>
+          <p className={classes.printSubtitle}>{subtitle}</p>
+          <table className={classes.printTable}>
+            <thead>
+              <tr>
+                <th scope="col">{t('check.table.period', { zone: timeZone })}</th>
+                <th scope="col">{t('check.table.consumption', { unit })}</th>
+                <th scope="col">{t('check.table.register')}</th>
+                <th scope="col">{t('check.table.notes')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {group.map((i) => {
+                const consumption = rows.consumption[i] ?? null;
+                const register = rows.register[i] ?? null;
+                const isGap = rows.kind[i] === 'gap';
+                const estimated = rows.estimated[i] ?? 0;
+                const missing = rows.missing[i] ?? 0;
+                const hours = rows.hours[i] ?? null;
+                const notes = [
+                  isGap ? t('check.table.gap', { count: missing }) : missing > 0 ? t('check.table.missing', { count: missing }) : null,
+                  estimated > 0 ? t('check.table.estimated', { count: estimated }) : null,
+                  hours !== null && granularity === 'day' && hours !== 24 ? t('check.table.hours', { count: hours }) : null,
+                ].filter((note) => note !== null);
+                return (
+                  <tr key={i}>
+                    <td>
+                      {formatPeriod(rows.start[i] ?? 0, rows.end[i] ?? 0, granularity, locale, timeZone)} {formatUtcOffset(rows.start[i] ?? 0, timeZone)}
+                    </td>
+                    <td className={classes.num}>{consumption === null ? '—' : formatEnergy(consumption, locale)}</td>
+                    <td className={classes.num}>{register === null ? '—' : formatRegister(register, locale)}</td>
+                    <td>{notes.join(' · ')}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </section>
+      ))}
+    </div>
+  );
+}

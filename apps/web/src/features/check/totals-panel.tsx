@@ -1,0 +1,166 @@
+import { Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
+import type { Totals } from '@cm/contracts/check.ts';
+import { useTranslation } from 'react-i18next';
+import { formatEnergy, formatNumber } from '@/lib/format.ts';
+import type { DateRange } from './date-range.ts';
+import { formatDateRange, formatIsoInZone } from './local-format.ts';
+import { agreementDifference, agreementOf, formatChange, formatTotals, percentChange } from './totals.ts';
+import classes from './check.module.css';
+
+/** A comparison period's total, as it loads. */
+export interface ComparisonTotal {
+  kind: 'previous' | 'lastYear';
+  range: DateRange;
+  consumption: number | null;
+  isLoading: boolean;
+  isError: boolean;
+}
+
+interface TotalsPanelProps {
+  totals: Totals;
+  timeZone: string;
+  multiplier: number;
+  comparisons: ComparisonTotal[];
+}
+
+function Stat({ label, value, hint, testId }: { label: string; value: string; hint?: string | null; testId: string }) {
+  return (
+    <div className={classes.stat} data-testid={testId}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600} className={classes.statLabel}>
+        {label}
+      </Text>
+      <Text fw={700} className={classes.statValue} data-value>
+        {value}
+      </Text>
+      {hint ? (
+        <Text size="xs" c="dimmed">
+          {hint}
+        </Text>
+      ) : null}
+    </div>
+  );
+}
+
+/** Totals over the range, the register check, and the comparison with earlier periods. */
+export function TotalsPanel({ totals, timeZone, multiplier, comparisons }: TotalsPanelProps) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  const text = formatTotals(totals, locale);
+  const agreement = agreementOf(totals);
+  const difference = agreementDifference(totals);
+
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="cm-totals-title" className={classes.panel}>
+      <Stack gap="md">
+        <Title order={2} size="h4" id="cm-totals-title">
+          {t('check.totals.title')}
+        </Title>
+        <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="md">
+          <Stat testId="total-consumption" label={t('check.totals.consumption')} value={text.consumption} />
+          <Stat testId="total-average" label={t('check.totals.averagePerDay')} value={text.averagePerDay} />
+          <Stat
+            testId="total-peak"
+            label={t('check.totals.peak')}
+            value={text.peak}
+            hint={totals.peak ? t('check.totals.peakAt', { at: formatIsoInZone(totals.peak.at, locale, timeZone) }) : null}
+          />
+          <Stat
+            testId="total-register"
+            label={t('check.totals.register')}
+            value={`${text.registerStart} → ${text.registerEnd}`}
+            hint={multiplier === 1 ? null : t('check.totals.registerMultiplier', { multiplier: formatNumber(multiplier, locale) })}
+          />
+          <Stat
+            testId="total-missing"
+            label={t('check.totals.missing')}
+            value={text.missingIntervals}
+            hint={t('check.totals.readings', { count: totals.readings, formatted: text.readings })}
+          />
+        </SimpleGrid>
+
+        <div className={classes.agreement} data-testid="agreement" data-agrees={agreement}>
+          {agreement === 'agrees' ? (
+            <Badge color="green" variant="light" leftSection={<IconCheck size={14} aria-hidden />}>
+              {t('check.totals.agrees')}
+            </Badge>
+          ) : agreement === 'differs' ? (
+            <Badge color="orange" variant="light" leftSection={<IconAlertTriangle size={14} aria-hidden />}>
+              {t('check.totals.differs')}
+            </Badge>
+          ) : null}
+          <Text size="sm">
+            {agreement === 'unknown'
+              ? t('check.totals.noRegister')
+              : t('check.totals.equation', {
+                  registerDifference: text.registerDifference,
+                  intervalSum: text.intervalSum,
+                  gapConsumption: text.gapConsumption,
+                })}
+          </Text>
+          {agreement === 'differs' && difference !== null ? (
+            <Text size="sm" c="dimmed">
+              {t('check.totals.differsWhy', { difference: formatEnergy(difference, locale) })}
+            </Text>
+          ) : null}
+          {agreement !== 'unknown' && totals.gapConsumption > 0 ? (
+            <Text size="sm" c="dimmed">
+              {t('check.totals.gapExplained', { gapConsumption: text.gapConsumption })}
+            </Text>
+          ) : null}
+        </div>
+
+        {comparisons.length > 0 ? (
+          <div className={classes.comparisons} aria-label={t('check.compare.title')} role="group">
+            {comparisons.map((comparison) => {
+              const change = percentChange(totals.consumption, comparison.consumption);
+              return (
+                <div key={comparison.kind} className={classes.comparison} data-testid={`compare-${comparison.kind}`}>
+                  <Text size="sm" fw={600}>
+                    {t(`check.compare.${comparison.kind}`)}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {formatDateRange(comparison.range.from, comparison.range.to, locale)}
+                  </Text>
+                  {comparison.isLoading ? (
+                    <Skeleton height={18} width="60%" mt={4} />
+                  ) : comparison.isError ? (
+                    <Text size="sm" c="dimmed">
+                      {t('check.compare.failed')}
+                    </Text>
+                  ) : (
+                    <Group gap="xs" align="baseline">
+                      <Text fw={700}>{comparison.consumption === null ? t('check.compare.noData') : formatEnergy(comparison.consumption, locale)}</Text>
+                      {change !== null ? (
+                        <Text size="sm" c={change > 0 ? 'orange.8' : 'teal.8'} fw={600}>
+                          {t('check.compare.change', { change: formatChange(change, locale) })}
+                        </Text>
+                      ) : null}
+                    </Group>
+                  )}
+                </div>
+              );
+            })}
+          </div>
+        ) : null}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The totals' shape while they load. */
+export function TotalsSkeleton() {
+  return (
+    <Paper withBorder p="md" radius="md" aria-hidden>
+      <Skeleton height={20} width="30%" mb="md" />
+      <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="md">
+        {[0, 1, 2, 3, 4].map((key) => (
+          <div key={key}>
+            <Skeleton height={12} width="60%" mb={6} />
+            <Skeleton height={22} width="80%" />
+          </div>
+        ))}
+      </SimpleGrid>
+    </Paper>
+  );
+}

@@ -1,0 +1,73 @@
+import type { Totals } from '@cm/contracts/check.ts';
+import { formatEnergy, formatNumber, formatPercent } from '@/lib/format.ts';
+
+/**
+ * The check a person can do with a calculator: register difference (× multiplier, rollovers and
+ * exchanges accounted for) = sum of the intervals + energy across gaps.
+ * - `agrees`: equal to the Wh;
+ * - `differs`: a register went down somewhere, so that interval's energy is unknown;
+ * - `unknown`: no readings in the range.
+ */
+export type Agreement = 'agrees' | 'differs' | 'unknown';
+
+export function agreementOf(totals: Totals): Agreement {
+  if (totals.registerDifference === null) return 'unknown';
+  return totals.agrees ? 'agrees' : 'differs';
+}
+
+/** registerDifference − (intervalSum + gapConsumption), exact to the Wh (0 when it agrees). */
+export function agreementDifference(totals: Totals): number | null {
+  if (totals.registerDifference === null) return null;
+  const milli = Math.round(totals.registerDifference * 1000) - Math.round(totals.intervalSum * 1000) - Math.round(totals.gapConsumption * 1000);
+  return milli / 1000;
+}
+
+/** Relative change from `previous` to `current` (0.25 = 25 % more); null when it cannot be told. */
+export function percentChange(current: number | null, previous: number | null): number | null {
+  if (current === null || previous === null || previous === 0) return null;
+  return (current - previous) / previous;
+}
+
+/** A register value as the meter shows it (no unit: it is a count before the multiplier). */
+export function formatRegister(value: number, locale: string): string {
+  return formatNumber(value, locale, { minimumFractionDigits: 0, maximumFractionDigits: 3 });
+}
+
+/** Display strings of the totals, in the interface language; '—' where unknown. */
+export interface TotalsText {
+  consumption: string;
+  averagePerDay: string;
+  peak: string;
+  registerStart: string;
+  registerEnd: string;
+  registerDifference: string;
+  intervalSum: string;
+  gapConsumption: string;
+  missingIntervals: string;
+  readings: string;
+}
+
+export const NOT_KNOWN = '—';
+
+export function formatTotals(totals: Totals, locale: string): TotalsText {
+  const energy = (value: number | null) => (value === null ? NOT_KNOWN : formatEnergy(value, locale));
+  return {
+    consumption: energy(totals.consumption),
+    averagePerDay: energy(totals.averagePerDay),
+    peak: totals.peak === null ? NOT_KNOWN : formatEnergy(totals.peak.consumption, locale),
+    registerStart: totals.registerStart === null ? NOT_KNOWN : formatRegister(totals.registerStart, locale),
+    registerEnd: totals.registerEnd === null ? NOT_KNOWN : formatRegister(totals.registerEnd, locale),
+    registerDifference: energy(totals.registerDifference),
+    intervalSum: formatEnergy(totals.intervalSum, locale),
+    gapConsumption: formatEnergy(totals.gapConsumption, locale),
+    missingIntervals: formatNumber(totals.missingIntervals, locale),
+    readings: formatNumber(totals.readings, locale),
+  };
+}
+
+/** "+12.5 %" / "−3 %" / "±0 %": the sign always shown, so a change reads at a glance. */
+export function formatChange(change: number, locale: string): string {
+  if (change === 0) return `±${formatPercent(0, locale)}`;
+  const text = formatPercent(Math.abs(change), locale);
+  return `${change > 0 ? '+' : '\u2212'}${text}`;
+}
