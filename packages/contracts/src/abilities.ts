@@ -1,3 +1,4 @@
+import { createMongoAbility, type MongoAbility } from '@casl/ability';
 import { z } from 'zod';
 import { Role, type RoleId } from './enums.ts';
 
@@ -44,4 +45,19 @@ export function abilityRulesForRole(role: RoleId): AbilityRule[] {
     { action: 'read', subject: 'Location' },
     { action: 'manage', subject: 'Bookmark' },
   ];
+}
+
+/** An action a rule can grant. */
+export type AbilityAction = (typeof abilityActions)[number];
+/** A subject a rule can name. */
+export type AbilitySubject = (typeof abilitySubjects)[number];
+/** The CASL ability both sides check: the browser to hide what would be refused, the server to refuse it. */
+export type AppAbility = MongoAbility<[AbilityAction, AbilitySubject]>;
+
+/** Builds the ability from rules; no rules means the default `read Auth` (spec §6). */
+export function buildAbility(rules: readonly AbilityRule[] | null | undefined): AppAbility {
+  const effective = rules && rules.length > 0 ? rules : defaultAbilityRules;
+  return createMongoAbility<[AbilityAction, AbilitySubject]>(
+    effective.map((rule) => ({ action: rule.action, subject: rule.subject })),
+  );
 }

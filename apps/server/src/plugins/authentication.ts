@@ -1,6 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { Role } from '@cm/contracts/enums.ts';
+import {
+  abilityRulesForRole,
+  buildAbility,
+  type AbilityAction,
+  type AbilitySubject,
+} from '@cm/contracts/abilities.ts';
 import { forbidden, unauthorized } from '../http-error.ts';
 import type { AuthContext, AuthService } from '../modules/auth/auth.service.ts';
 
@@ -13,6 +18,11 @@ declare module 'fastify' {
     requireUser: (request: FastifyRequest) => Promise<void>;
     /** preHandler: the caller must be a signed-in administrator (403 otherwise). */
     requireAdmin: (request: FastifyRequest) => Promise<void>;
+    /** preHandler factory: the caller's role rules (the same CASL rules the browser gets) must allow `action` on `subject`. */
+    requireAbility: (
+      action: AbilityAction,
+      subject: AbilitySubject,
+    ) => (request: FastifyRequest) => Promise<void>;
   }
 }
 
@@ -33,10 +43,18 @@ export const authentication = fp(async (app: FastifyInstance, options: { auth: A
     request.auth = await options.auth.authenticate(token);
   };
   app.decorate('requireUser', requireUser);
-  app.decorate('requireAdmin', async (request: FastifyRequest) => {
-    await requireUser(request);
-    if (request.auth?.user.role !== Role.Admin) throw forbidden('Only administrators may do this.');
-  });
+  const requireAbility =
+    (action: AbilityAction, subject: AbilitySubject) => async (request: FastifyRequest) => {
+      await requireUser(request);
+      const role = request.auth?.user.role;
+      if (role === undefined || !buildAbility(abilityRulesForRole(role)).can(action, subject)) {
+        throw forbidden(
+          subject === 'all' ? 'Only administrators may do this.' : `You may not ${action} ${subject}.`,
+        );
+      }
+    };
+  app.decorate('requireAbility', requireAbility);
+  app.decorate('requireAdmin', requireAbility('manage', 'all'));
 });
 
 /** The signed-in caller of a route guarded by requireUser. */

@@ -19,7 +19,7 @@ export const bookmarksRoutes: FastifyPluginAsyncZod<{ bookmarks: BookmarksServic
   app.get(
     '/api/bookmarks/data',
     {
-      preHandler: app.requireUser,
+      preHandler: app.requireAbility('read', 'Bookmark'),
       schema: {
         tags: ['bookmarks'],
         summary:
@@ -33,7 +33,7 @@ export const bookmarksRoutes: FastifyPluginAsyncZod<{ bookmarks: BookmarksServic
   app.post(
     '/api/bookmarks/update',
     {
-      preHandler: app.requireUser,
+      preHandler: app.requireAbility('update', 'Bookmark'),
       schema: {
         tags: ['bookmarks'],
         summary: 'Toggle the star of one suggestion for the caller.',
@@ -47,7 +47,7 @@ export const bookmarksRoutes: FastifyPluginAsyncZod<{ bookmarks: BookmarksServic
   app.get(
     '/api/search',
     {
-      preHandler: app.requireUser,
+      preHandler: app.requireAbility('read', 'Meter'),
       schema: {
         tags: ['bookmarks'],
         summary: "Typeahead over the caller's meters and locations: exact, prefix, then substring matches.",

@@ -16,7 +16,7 @@ export const checkRoutes: FastifyPluginAsyncZod<{ check: CheckService }> = async
   app.get(
     '/api/CheckMeter/GetMeterInfo',
     {
-      preHandler: app.requireUser,
+      preHandler: app.requireAbility('read', 'Check'),
       schema: {
         tags: ['check'],
         summary:
@@ -31,7 +31,7 @@ export const checkRoutes: FastifyPluginAsyncZod<{ check: CheckService }> = async
   app.get(
     '/api/CheckMeter/GetElectricMeterInformationByLocationPublicName',
     {
-      preHandler: app.requireUser,
+      preHandler: app.requireAbility('read', 'Check'),
       schema: {
         tags: ['check'],
         summary:
