@@ -27,6 +27,8 @@ import { AdminUsersService } from './modules/admin/users.service.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { ImportsService } from './modules/imports/imports.service.ts';
 import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
+import { exportsRoutes } from './modules/exports/exports.routes.ts';
+import { ExportsService } from './modules/exports/exports.service.ts';
 import { IngestService } from './modules/ingest/ingest.service.ts';
 
 export interface AppDeps {
@@ -121,6 +123,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     audit: new AuditService(db),
   });
   await app.register(importsRoutes, { imports: new ImportsService(db) });
+  await app.register(exportsRoutes, { exports: new ExportsService(db) });
   await app.register(ingestRoutes, { ingest: new IngestService(db) });
 
   // The web app answers everything else.

@@ -80,6 +80,8 @@ const ADMIN_ROUTES: Array<[method: 'GET' | 'POST' | 'PATCH', url: string, body?:
   ['POST', '/api/admin/api-keys', { name: 'k', scopes: ['read'] }],
   ['POST', '/api/admin/api-keys/1/revoke'],
   ['GET', '/api/admin/audit'],
+  ['POST', '/api/admin/imports?format=csv', 'meter_number,timestamp,register_kwh\n'],
+  ['GET', '/api/admin/exports/readings?meterNumber=M&From=2026-01-01&To=2026-01-02'],
 ];
 
 describe('admin endpoints are for administrators only', () => {

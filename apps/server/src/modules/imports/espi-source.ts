@@ -128,14 +128,14 @@ export async function* parseEspi(input: Readable, context: ParseContext): AsyncG
     const readAtMs = (start + duration) * 1000;
     const problem = checkInstant(meter, readAtMs, context.nowMs);
     if (problem) return { line: r.line, reason: problem };
-    // value × 10^powerOfTen Wh = thousandths of a kWh.
+    // value × 10^powerOfTen Wh = thousandths of a kWh, of energy: the register counts before the CT multiplier.
     const milli = Math.round(value * 10 ** type.powerOfTen);
     const isInterval = type.accumulation === DELTA_DATA;
     return {
       line: r.line,
       meterId: meter.id,
       readAtMs,
-      value: isInterval ? Math.round(milli / meter.multiplier) : milli,
+      value: Math.round(milli / meter.multiplier),
       startAtMs: isInterval ? start * 1000 : null,
       // ESPI quality 8 and up are estimated or substituted values.
       quality: r.quality !== undefined && Number(r.quality) >= 8 ? 1 : 0,
