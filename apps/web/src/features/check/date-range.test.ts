@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { autoGranularity, effectiveGranularity, previousPeriod, rangeDays, resolvePreset, samePeriodLastYear, validateRange } from './date-range.ts';
+
+describe('presets', () => {
+  const today = '2026-03-10';
+  it.each([
+    ['today', '2026-03-10', '2026-03-10'],
+    ['yesterday', '2026-03-09', '2026-03-09'],
+    ['last7', '2026-03-04', '2026-03-10'],
+    ['thisMonth', '2026-03-01', '2026-03-10'],
+    ['lastMonth', '2026-02-01', '2026-02-28'],
+    ['thisYear', '2026-01-01', '2026-03-10'],
+    ['last12Months', '2025-04-01', '2026-03-10'],
+  ] as const)('%s → %s … %s', (preset, from, to) => {
+    expect(resolvePreset(preset, today)).toEqual({ from, to });
+  });
+
+  it('yesterday on the 1st of January is in the previous year', () => {
+    expect(resolvePreset('yesterday', '2026-01-01')).toEqual({ from: '2025-12-31', to: '2025-12-31' });
+    expect(resolvePreset('lastMonth', '2026-01-20')).toEqual({ from: '2025-12-01', to: '2025-12-31' });
+  });
+});
+
+describe('comparison periods', () => {
+  it('a week → the week before', () => {
+    expect(previousPeriod({ from: '2026-03-04', to: '2026-03-10' })).toEqual({ from: '2026-02-25', to: '2026-03-03' });
+  });
+  it('a whole month → the whole month before (lengths differ)', () => {
+    expect(previousPeriod({ from: '2026-03-01', to: '2026-03-31' })).toEqual({ from: '2026-02-01', to: '2026-02-28' });
+  });
+  it('this month so far → the same days of last month', () => {
+    expect(previousPeriod({ from: '2026-03-01', to: '2026-03-10' })).toEqual({ from: '2026-02-01', to: '2026-02-10' });
+  });
+  it('this year so far → the same part of last year', () => {
+    expect(previousPeriod({ from: '2026-01-01', to: '2026-03-10' })).toEqual({ from: '2025-01-01', to: '2025-03-10' });
+  });
+  it('a single day → the day before', () => {
+    expect(previousPeriod({ from: '2026-03-29', to: '2026-03-29' })).toEqual({ from: '2026-03-28', to: '2026-03-28' });
+  });
+  it('same period last year keeps month ends and leap days sensible', () => {
+    expect(samePeriodLastYear({ from: '2024-02-01', to: '2024-02-29' })).toEqual({ from: '2023-02-01', to: '2023-02-28' });
+    expect(samePeriodLastYear({ from: '2025-02-01', to: '2025-02-28' })).toEqual({ from: '2024-02-01', to: '2024-02-29' });
+    expect(samePeriodLastYear({ from: '2026-03-04', to: '2026-03-10' })).toEqual({ from: '2025-03-04', to: '2025-03-10' });
+  });
+});
+
+describe('granularity', () => {
+  it('auto: readings for a few days, hours for two weeks, days up to the raw limit, then weeks and months', () => {
+    expect(autoGranularity({ from: '2026-03-29', to: '2026-03-29' })).toBe('raw');
+    expect(autoGranularity({ from: '2026-03-04', to: '2026-03-10' })).toBe('hour');
+    expect(autoGranularity({ from: '2026-03-01', to: '2026-03-31' })).toBe('day');
+    expect(autoGranularity({ from: '2025-01-01', to: '2025-12-31' })).toBe('day');
+    expect(autoGranularity({ from: '2023-01-01', to: '2025-12-31' })).toBe('week');
+    expect(autoGranularity({ from: '2015-01-01', to: '2025-12-31' })).toBe('month');
+    expect(effectiveGranularity('raw', { from: '2025-01-01', to: '2025-12-31' })).toBe('raw');
+  });
+  it('counts days inclusively', () => {
+    expect(rangeDays({ from: '2026-03-01', to: '2026-03-01' })).toBe(1);
+  });
+});
+
+describe('validateRange', () => {
+  it('names the field at fault', () => {
+    expect(validateRange({ from: '2026-03-10', to: '2026-03-01' })).toEqual({ field: 'to', reason: 'order' });
+    expect(validateRange({ from: 'x', to: '2026-03-01' })).toEqual({ field: 'from', reason: 'invalid' });
+    expect(validateRange({ from: '2026-03-01', to: '2026-02-30' })).toEqual({ field: 'to', reason: 'invalid' });
+    expect(validateRange({ from: '2026-03-01', to: '2026-03-01' })).toBeNull();
+  });
+});

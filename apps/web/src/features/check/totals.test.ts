@@ -1,0 +1,55 @@
+import type { Totals } from '@cm/contracts/check.ts';
+import { describe, expect, it } from 'vitest';
+import { agreementDifference, agreementOf, formatChange, formatTotals, percentChange } from './totals.ts';
+
+const totals: Totals = {
+  consumption: 2051.301,
+  registerStart: 156695.75,
+  registerEnd: 158747.051,
+  registerDifference: 2051.301,
+  intervalSum: 1899.326,
+  gapConsumption: 151.975,
+  agrees: true,
+  peak: { consumption: 9.799, at: '2026-11-16T08:00:00.000Z' },
+  averagePerDay: 333.206,
+  readings: 592,
+  missingIntervals: 24,
+};
+
+describe('totals', () => {
+  it('formats in the interface language, kWh after the multiplier, registers as the meter shows them', () => {
+    const en = formatTotals(totals, 'en');
+    expect(en.consumption).toBe('2,051.301\u00a0kWh');
+    expect(en.registerStart).toBe('156,695.75');
+    expect(en.missingIntervals).toBe('24');
+    const de = formatTotals(totals, 'de');
+    expect(de.consumption).toBe('2.051,301\u00a0kWh');
+    expect(de.peak).toBe('9,799\u00a0kWh');
+    const fr = formatTotals(totals, 'fr');
+    expect(fr.averagePerDay.replace(/\s/g, ' ')).toBe('333,206 kWh');
+  });
+
+  it('shows unknown values as a dash, not as zero', () => {
+    const empty = formatTotals({ ...totals, consumption: null, registerStart: null, registerEnd: null, registerDifference: null, peak: null, averagePerDay: null }, 'en');
+    expect([empty.consumption, empty.registerStart, empty.peak, empty.averagePerDay]).toEqual(['—', '—', '—', '—']);
+  });
+
+  it('checks register difference = intervals + gaps to the Wh', () => {
+    expect(agreementOf(totals)).toBe('agrees');
+    expect(agreementDifference(totals)).toBe(0);
+    const off = { ...totals, agrees: false, intervalSum: 1890.326 };
+    expect(agreementOf(off)).toBe('differs');
+    expect(agreementDifference(off)).toBe(9);
+    expect(agreementOf({ ...totals, registerDifference: null })).toBe('unknown');
+  });
+
+  it('computes and signs the change from an earlier period', () => {
+    expect(percentChange(110, 100)).toBeCloseTo(0.1);
+    expect(percentChange(90, 100)).toBeCloseTo(-0.1);
+    expect(percentChange(90, 0)).toBeNull();
+    expect(percentChange(null, 100)).toBeNull();
+    expect(formatChange(0.1, 'en')).toBe('+10%');
+    expect(formatChange(-0.056, 'en')).toBe('\u22125.6%');
+    expect(formatChange(0, 'en')).toBe('±0%');
+  });
+});

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addDays,
+  addMonths,
+  daysBetween,
+  endOfMonth,
+  formatIsoLocal,
+  formatOffset,
+  isLocalDate,
+  localDateOf,
+  localParts,
+  offsetChanges,
+  offsetMinutes,
+} from './zoned-time.ts';
+
+const at = (iso: string) => Date.parse(iso);
+
+describe('offsets across DST', () => {
+  it('Berlin: +01:00 in winter, +02:00 from 01:00Z on the last Sunday of March', () => {
+    expect(offsetMinutes(at('2026-03-29T00:59:59Z'), 'Europe/Berlin')).toBe(60);
+    expect(offsetMinutes(at('2026-03-29T01:00:00Z'), 'Europe/Berlin')).toBe(120);
+    expect(offsetMinutes(at('2026-10-25T00:59:59Z'), 'Europe/Berlin')).toBe(120);
+    expect(offsetMinutes(at('2026-10-25T01:00:00Z'), 'Europe/Berlin')).toBe(60);
+  });
+
+  it('Lisbon and New York have their own rules', () => {
+    expect(offsetMinutes(at('2026-01-15T12:00:00Z'), 'Europe/Lisbon')).toBe(0);
+    expect(offsetMinutes(at('2026-07-15T12:00:00Z'), 'Europe/Lisbon')).toBe(60);
+    expect(offsetMinutes(at('2026-03-08T06:59:00Z'), 'America/New_York')).toBe(-300);
+    expect(offsetMinutes(at('2026-03-08T07:00:00Z'), 'America/New_York')).toBe(-240);
+    expect(offsetMinutes(at('2026-11-01T06:00:00Z'), 'America/New_York')).toBe(-300);
+  });
+
+  it('quarter-hour zones too (Kathmandu +05:45)', () => {
+    expect(offsetMinutes(at('2026-03-29T00:00:00Z'), 'Asia/Kathmandu')).toBe(345);
+  });
+});
+
+describe('formatIsoLocal', () => {
+  it('writes the local wall time with the offset in force at that instant', () => {
+    expect(formatIsoLocal(at('2026-03-29T00:45:00Z'), 'Europe/Berlin')).toBe('2026-03-29T01:45:00+01:00');
+    expect(formatIsoLocal(at('2026-03-29T01:00:00Z'), 'Europe/Berlin')).toBe('2026-03-29T03:00:00+02:00');
+    expect(formatIsoLocal(at('2026-01-01T00:00:00Z'), 'Europe/Lisbon')).toBe('2026-01-01T00:00:00+00:00');
+    expect(formatIsoLocal(at('2026-11-01T05:30:00Z'), 'America/New_York')).toBe('2026-11-01T01:30:00-04:00');
+    expect(formatIsoLocal(at('2026-11-01T06:30:00Z'), 'America/New_York')).toBe('2026-11-01T01:30:00-05:00');
+  });
+
+  it('tells the two 02:30 of an October night in Berlin apart', () => {
+    const first = formatIsoLocal(at('2026-10-25T00:30:00Z'), 'Europe/Berlin');
+    const second = formatIsoLocal(at('2026-10-25T01:30:00Z'), 'Europe/Berlin');
+    expect(first).toBe('2026-10-25T02:30:00+02:00');
+    expect(second).toBe('2026-10-25T02:30:00+01:00');
+  });
+
+  it('formats offsets with sign and minutes', () => {
+    expect(formatOffset(0)).toBe('+00:00');
+    expect(formatOffset(-300)).toBe('-05:00');
+    expect(formatOffset(345)).toBe('+05:45');
+  });
+});
+
+describe('local dates', () => {
+  it('the local date is the zone’s, not the browser’s or UTC’s', () => {
+    // 23:30 UTC on 28 March is already 29 March in Berlin, still 28 March in New York.
+    expect(localDateOf(at('2026-03-28T23:30:00Z'), 'Europe/Berlin')).toBe('2026-03-29');
+    expect(localDateOf(at('2026-03-28T23:30:00Z'), 'America/New_York')).toBe('2026-03-28');
+    expect(localParts(at('2026-03-28T23:30:00Z'), 'Europe/Berlin').hour).toBe(0);
+  });
+
+  it('calendar arithmetic', () => {
+    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+    expect(addDays('2024-02-28', 1)).toBe('2024-02-29');
+    expect(addMonths('2026-03-31', -1)).toBe('2026-02-28');
+    expect(addMonths('2026-01-15', -2)).toBe('2025-11-15');
+    expect(endOfMonth('2024-02-10')).toBe('2024-02-29');
+    expect(daysBetween('2026-03-01', '2026-03-31')).toBe(30);
+    expect(isLocalDate('2026-02-30')).toBe(false);
+    expect(isLocalDate('2026-02-28')).toBe(true);
+    expect(isLocalDate('26-02-28')).toBe(false);
+  });
+});
+
+describe('offsetChanges', () => {
+  it('finds the two European changes of 2026 and their day lengths', () => {
+    const changes = offsetChanges(at('2026-01-01T00:00:00Z'), at('2027-01-01T00:00:00Z'), 'Europe/Berlin');
+    expect(changes).toEqual([
+      { at: at('2026-03-29T01:00:00Z'), fromOffset: 60, toOffset: 120 },
+      { at: at('2026-10-25T01:00:00Z'), fromOffset: 120, toOffset: 60 },
+    ]);
+  });
+
+  it('finds New York’s changes (07:00Z and 06:00Z) and none in a zone without DST', () => {
+    const changes = offsetChanges(at('2026-03-01T00:00:00Z'), at('2026-12-01T00:00:00Z'), 'America/New_York');
+    expect(changes.map((c) => new Date(c.at).toISOString())).toEqual(['2026-03-08T07:00:00.000Z', '2026-11-01T06:00:00.000Z']);
+    expect(offsetChanges(at('2026-01-01T00:00:00Z'), at('2027-01-01T00:00:00Z'), 'Asia/Tokyo')).toEqual([]);
+  });
+
+  it('one DST day alone', () => {
+    const from = at('2026-10-24T22:00:00Z');
+    const to = at('2026-10-25T23:00:00Z');
+    expect(offsetChanges(from, to, 'Europe/Berlin')).toHaveLength(1);
+  });
+});
