@@ -246,6 +246,9 @@ describe('web app shell', () => {
       await openLoginPage(page);
       await page.getByRole('heading', { name: 'Welcome to Check Meter' }).waitFor();
       await check('/login');
+      await page.locator('button[type="submit"]').click();
+      await page.getByText('Enter your email address.').waitFor();
+      await check('/login with field errors');
       await logIn(page, demoUsers.admin);
       await page.waitForURL('**/check');
       await page.getByRole('navigation', { name: 'Main menu' }).waitFor();

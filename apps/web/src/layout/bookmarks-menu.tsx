@@ -11,6 +11,7 @@ import { useSearchQuery, useUpdateBookmarkMutation } from './bookmarks-api.ts';
 import { selectLayout } from './layout-slice.ts';
 import { mergeResults, SEARCH_DEBOUNCE_MS } from './search-dialog.tsx';
 import { SuggestionIcon } from './suggestion-icon.tsx';
+import { suggestionTitle } from './suggestion-title.ts';
 import classes from './bookmarks-menu.module.css';
 
 /** A star toggle for one suggestion; on success the layout slice flips it (spec §4). */
@@ -31,7 +32,7 @@ function BookmarkToggle({ item, isBookmarked }: { item: Suggestion; isBookmarked
       onClick={() => void handleToggle()}
       loading={isLoading}
       aria-pressed={isBookmarked}
-      aria-label={t(isBookmarked ? 'bookmarks.remove' : 'bookmarks.add', { title: item.title })}
+      aria-label={t(isBookmarked ? 'bookmarks.remove' : 'bookmarks.add', { title: suggestionTitle(item, t) })}
     >
       {isBookmarked ? <IconStarFilled size={18} aria-hidden /> : <IconStar size={18} aria-hidden />}
     </ActionIcon>
@@ -54,8 +55,11 @@ export function BookmarksMenu() {
   const { data: remote } = useSearchQuery(debounced, { skip: !opened || debounced === '' });
   const bookmarkedIds = useMemo(() => new Set(bookmarks.map((b) => b.id)), [bookmarks]);
   const items = useMemo(
-    () => mergeResults(filter, bookmarks, suggestions, debounced === '' ? [] : (remote ?? [])),
-    [filter, bookmarks, suggestions, remote, debounced],
+    () =>
+      mergeResults(filter, bookmarks, suggestions, debounced === '' ? [] : (remote ?? []), (s) =>
+        suggestionTitle(s, t),
+      ),
+    [filter, bookmarks, suggestions, remote, debounced, t],
   );
 
   return (
@@ -109,7 +113,7 @@ export function BookmarksMenu() {
                   underline="never"
                 >
                   <SuggestionIcon name={item.icon} />
-                  <span className={classes.title}>{item.title}</span>
+                  <span className={classes.title}>{suggestionTitle(item, t)}</span>
                 </Anchor>
                 <BookmarkToggle item={item} isBookmarked={bookmarkedIds.has(item.id)} />
               </li>
@@ -131,14 +135,14 @@ export function BookmarkLinks() {
       <ul className={classes.quickList}>
         {bookmarks.slice(0, 8).map((item) => (
           <li key={item.id}>
-            <Tooltip label={item.title}>
+            <Tooltip label={suggestionTitle(item, t)}>
               <ActionIcon
                 component={Link}
                 to={item.link}
                 variant="subtle"
                 color="gray"
                 size="lg"
-                aria-label={item.title}
+                aria-label={suggestionTitle(item, t)}
               >
                 <SuggestionIcon name={item.icon} size={20} />
               </ActionIcon>

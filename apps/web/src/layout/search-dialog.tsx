@@ -9,6 +9,7 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks.ts';
 import { useSearchQuery } from './bookmarks-api.ts';
 import { queryChanged, selectLayout } from './layout-slice.ts';
 import { SuggestionIcon } from './suggestion-icon.tsx';
+import { suggestionTitle } from './suggestion-title.ts';
 import classes from './search-dialog.module.css';
 
 /** Debounce of the server search while typing (ms). */
@@ -21,6 +22,7 @@ export function mergeResults(
   bookmarks: Suggestion[],
   suggestions: Suggestion[],
   remote: Suggestion[],
+  titleOf: (item: Suggestion) => string = (item) => item.title,
 ): Suggestion[] {
   const needle = query.trim().toLocaleLowerCase();
   const seen = new Set<string>();
@@ -28,7 +30,8 @@ export function mergeResults(
   const local = needle === '' ? [...bookmarks, ...suggestions] : suggestions;
   for (const item of [...local, ...remote]) {
     if (seen.has(item.id)) continue;
-    if (needle !== '' && !remote.includes(item) && !item.title.toLocaleLowerCase().includes(needle)) continue;
+    if (needle !== '' && !remote.includes(item) && !titleOf(item).toLocaleLowerCase().includes(needle))
+      continue;
     seen.add(item.id);
     out.push(item);
     if (out.length >= MAX_RESULTS) break;
@@ -54,8 +57,11 @@ export function SearchDialog({ opened, onClose }: SearchDialogProps) {
     isError,
   } = useSearchQuery(debounced, { skip: !opened || debounced === '' });
   const items = useMemo(
-    () => mergeResults(query, bookmarks, suggestions, debounced === '' ? [] : (remote ?? [])),
-    [query, bookmarks, suggestions, remote, debounced],
+    () =>
+      mergeResults(query, bookmarks, suggestions, debounced === '' ? [] : (remote ?? []), (s) =>
+        suggestionTitle(s, t),
+      ),
+    [query, bookmarks, suggestions, remote, debounced, t],
   );
   // The active option is remembered by id, so it stays put while results update (first one otherwise).
   const [activeId, setActiveId] = useState<string | null>(null);
@@ -140,7 +146,7 @@ export function SearchDialog({ opened, onClose }: SearchDialogProps) {
             <span className={classes.icon}>
               <SuggestionIcon name={item.icon} />
             </span>
-            <span className={classes.title}>{item.title}</span>
+            <span className={classes.title}>{suggestionTitle(item, t)}</span>
             <span className={classes.kind}>{t(`search.kind.${item.kind}`)}</span>
           </li>
         ))}

@@ -2,14 +2,14 @@
 // (in the `mantine` cascade layer, so the app's own CSS still wins). The login page stays lean.
 import '@mantine/core/styles.layer.css';
 import '@mantine/dates/styles.layer.css';
-import { ActionIcon, Affix, Burger, Drawer, Loader, Tooltip } from '@mantine/core';
+import { ActionIcon, Affix, Burger, Drawer, Kbd, Loader, Tooltip, UnstyledButton } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconMoon, IconSearch, IconSettings, IconSun } from '@tabler/icons-react';
 import { AbilityProvider } from '@casl/react';
 import { Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation } from 'react-router';
+import { Outlet } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks.ts';
 import { injectApi } from '@/app/store.ts';
 import { buildAbility } from '@/lib/ability.ts';
@@ -90,7 +90,6 @@ export function VerticalLayout() {
   const [isDrawerOpen, drawer] = useDisclosure(false);
   const [isSearchOpen, search] = useDisclosure(false);
   const [isCustomizerOpen, customizer] = useDisclosure(false);
-  const location = useLocation();
   const rules = useAppSelector((state) => state.auth.ability);
   const ability = useMemo(() => buildAbility(rules), [rules]);
   const dayjsLocale = useDayjsLocale(toLanguage(i18n.resolvedLanguage));
@@ -98,11 +97,6 @@ export function VerticalLayout() {
   useSessionKeepAlive();
   useGetBookmarksDataQuery();
   useSearchHotkeys(search.open);
-
-  // A route change closes the phone menu.
-  useEffect(() => {
-    drawer.close();
-  }, [location.pathname, drawer]);
 
   const isDark = layout.skin === 'dark';
   const collapsed = layout.isMenuCollapsed ? '' : undefined;
@@ -125,9 +119,9 @@ export function VerticalLayout() {
           <Drawer
             opened={isPhone && isDrawerOpen}
             onClose={drawer.close}
-            size={280}
+            size={300}
             position={layout.isRtl ? 'right' : 'left'}
-            title={PRODUCT_NAME}
+            title={t('menu.label')}
             closeButtonProps={{ 'aria-label': t('menu.close') }}
             withCloseButton
           >
@@ -147,19 +141,33 @@ export function VerticalLayout() {
                         aria-label={t('menu.open')}
                       />
                     )}
-                    <BookmarkLinks />
-                    <div className={classes.spacer} />
-                    <Tooltip label={t('search.open')}>
+                    {isPhone ? (
                       <ActionIcon
                         variant="subtle"
                         color="gray"
                         size="lg"
                         onClick={search.open}
                         aria-label={t('search.open')}
+                        aria-keyshortcuts="/ Control+K"
                       >
                         <IconSearch size={20} aria-hidden />
                       </ActionIcon>
-                    </Tooltip>
+                    ) : (
+                      <UnstyledButton
+                        className={classes.searchTrigger}
+                        onClick={search.open}
+                        aria-keyshortcuts="/ Control+K"
+                        title={t('search.open')}
+                      >
+                        <IconSearch size={18} aria-hidden />
+                        <span className={classes.searchText}>{t('search.trigger')}</span>
+                        <Kbd size="xs" aria-hidden>
+                          /
+                        </Kbd>
+                      </UnstyledButton>
+                    )}
+                    <BookmarkLinks />
+                    <div className={classes.spacer} />
                     <BookmarksMenu />
                     <LanguageSwitcher />
                     <Tooltip label={isDark ? t('skin.toLight') : t('skin.toDark')}>
@@ -205,7 +213,8 @@ export function VerticalLayout() {
 
         <SearchDialog opened={isSearchOpen} onClose={search.close} />
         <Customizer opened={isCustomizerOpen} onClose={customizer.close} />
-        <Affix position={layout.isRtl ? { bottom: 24, left: 24 } : { bottom: 24, right: 24 }}>
+        {/* `right` is the inline end: bottom-left in right-to-left. */}
+        <Affix position={{ bottom: 24, right: 24 }}>
           <Tooltip label={t('customizer.open')}>
             <ActionIcon size="xl" radius="xl" onClick={customizer.open} aria-label={t('customizer.open')}>
               <IconSettings size={22} aria-hidden />

@@ -2,6 +2,7 @@ import { ActionIcon, Tooltip } from '@mantine/core';
 import { IconChevronsLeft, IconChevronsRight, IconGauge, IconSettings } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
+import { useAppSelector } from '@/app/hooks.ts';
 import { useAppAbility } from '@/lib/ability-context.ts';
 import { DEFAULT_ROUTE, PRODUCT_NAME, PRODUCT_SHORT_NAME } from '@/lib/config.ts';
 import { LogoMark } from '@/components/logo-mark.tsx';
@@ -27,6 +28,7 @@ function MenuIcon({ icon }: { icon: MenuItem['icon'] }) {
 export function VerticalMenu({ isCollapsed, onToggleCollapsed, onNavigate }: VerticalMenuProps) {
   const { t } = useTranslation();
   const ability = useAppAbility();
+  const isRtl = useAppSelector((state) => state.layout.isRtl);
   const sections = menuSections
     .map((section) => ({
       ...section,
@@ -71,7 +73,12 @@ export function VerticalMenu({ isCollapsed, onToggleCollapsed, onNavigate }: Ver
             <ul className={classes.list}>
               {section.items.map((item) => (
                 <li key={item.id}>
-                  <Tooltip label={t(item.labelKey)} position="right" disabled={!isCollapsed} withinPortal>
+                  <Tooltip
+                    label={t(item.labelKey)}
+                    position={isRtl ? 'left' : 'right'}
+                    disabled={!isCollapsed}
+                    withinPortal
+                  >
                     <NavLink
                       to={item.path}
                       className={classes.link}
