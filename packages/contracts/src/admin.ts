@@ -247,12 +247,17 @@ export const deviceListSchema = pageOf(adminDeviceSchema);
 
 /** A device with its children: AccessPoint → Cubes → Meters. */
 export type DeviceNode = AdminDevice & { children: DeviceNode[] };
-/** A node of the device tree. */
-export const deviceNodeSchema: z.ZodType<DeviceNode> = adminDeviceSchema.extend({
-  get children() {
-    return z.array(deviceNodeSchema);
-  },
-});
+/**
+ * A node of the device tree. Recursive, so it carries an id in zod's registry: the OpenAPI
+ * document then holds it once as the component `DeviceNode` and refers to it from itself.
+ */
+export const deviceNodeSchema: z.ZodType<DeviceNode> = adminDeviceSchema
+  .extend({
+    get children() {
+      return z.array(deviceNodeSchema);
+    },
+  })
+  .meta({ id: 'DeviceNode' });
 
 /** `GET /api/admin/locations/:id/devices/tree` answer. Devices whose parent is missing are roots too. */
 export const deviceTreeSchema = z.object({ locationId: z.number().int(), roots: z.array(deviceNodeSchema) });
