@@ -7,7 +7,8 @@ export function AppToaster() {
   const { toasts } = useToasterStore();
 
   useEffect(() => {
-    // react-hot-toast has no limit option: dismiss the oldest visible toasts beyond the limit.
+    // react-hot-toast keeps 20 by default but has no prop for it: the spec limit is enforced here so
+    // it does not hang on a library default. The store lists the newest first.
     const visible = toasts.filter((t) => t.visible);
     for (const extra of visible.slice(TOAST_LIMIT)) toast.dismiss(extra.id);
   }, [toasts]);

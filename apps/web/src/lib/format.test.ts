@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { formatDate, formatEnergy, formatNumber, formatRelative } from './format.ts';
+
+describe('format', () => {
+  it('formats numbers and energies with each language’s separators', () => {
+    expect(formatNumber(12345.5, 'en')).toBe('12,345.5');
+    expect(formatNumber(12345.5, 'de')).toBe('12.345,5');
+    expect(formatEnergy(1234.5678, 'fr')).toBe('1\u202f234,568\u00a0kWh');
+    expect(formatEnergy(0.5, 'pt')).toBe('0,5\u00a0kWh');
+  });
+
+  it('formats dates in the given time zone', () => {
+    const instant = '2026-03-29T23:30:00Z';
+    expect(formatDate(instant, 'en', 'UTC')).toBe('Mar 29, 2026');
+    expect(formatDate(instant, 'de', 'Europe/Berlin')).toBe('30.03.2026');
+  });
+
+  it('says how long ago in words', () => {
+    const now = Date.parse('2026-01-01T12:00:00Z');
+    expect(formatRelative(now - 5 * 60_000, 'en', now)).toBe('5 minutes ago');
+    expect(formatRelative(now - 5 * 60_000, 'fr', now)).toBe('il y a 5 minutes');
+    expect(formatRelative(now - 26 * 3_600_000, 'en', now)).toBe('yesterday');
+  });
+});
