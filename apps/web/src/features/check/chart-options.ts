@@ -54,7 +54,7 @@ export const chartThemes: Record<'light' | 'dark', ChartTheme> = {
 /** Things drawn over the plot. They travel with the data, not the options, so new data never rebuilds the plot. */
 export interface ChartMarkers {
   /** Time zone offset changes (DST), with a short label ("23 h day"). */
-  dst: { at: number; label: string }[];
+  dst: { at: number; label: string; from: number; to: number }[];
   /** Meter exchanges and rollovers, with a short label. */
   events: { at: number; label: string }[];
   /** Missing data: shaded from → to. */
@@ -146,6 +146,8 @@ function drawMarkers(u: uPlot, markers: ChartMarkers, theme: ChartTheme): void {
   }
   ctx.font = `${Math.round(11 * ratio)}px system-ui, sans-serif`;
   ctx.textBaseline = 'top';
+  // uPlot leaves its own alignment on the context after drawing the axes.
+  ctx.textAlign = 'left';
   const line = (at: number, color: string, label: string, dash: number[], row: number) => {
     const px = x(at);
     if (px < left || px > left + width) return;
@@ -158,7 +160,8 @@ function drawMarkers(u: uPlot, markers: ChartMarkers, theme: ChartTheme): void {
     ctx.lineTo(px + 0.5, top + height);
     ctx.stroke();
     const textWidth = ctx.measureText(label).width;
-    const textX = px + 4 * ratio + textWidth > left + width ? px - 4 * ratio - textWidth : px + 4 * ratio;
+    const right = px + 4 * ratio;
+    const textX = right + textWidth <= left + width ? right : Math.max(left + 2 * ratio, px - 4 * ratio - textWidth);
     ctx.fillText(label, textX, top + (4 + row * 14) * ratio);
   };
   for (const dst of markers.dst) line(dst.at, theme.dst, dst.label, [4, 3], 0);
@@ -238,7 +241,8 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
     // Ticks fall on local midnights and month starts of the location, not of the browser.
     tzDate: (ms) => uPlot.tzDate(new Date(ms), timeZone),
     legend: { show: false },
-    padding: [12, hasRegister ? 0 : 12, 0, 0],
+    // Room on the right for the last time label (or the register axis).
+    padding: [12, hasRegister ? 0 : 28, 0, 0],
     scales: {
       x: { time: true },
       // Bars start at zero so their heights compare; a register line never does.

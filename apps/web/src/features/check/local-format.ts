@@ -7,7 +7,7 @@ import { formatOffset, offsetMinutes } from './zoned-time.ts';
  * table and the chart tooltip format on every scroll and cursor frame.
  */
 
-type Style = 'dateTime' | 'date' | 'time' | 'weekday' | 'month' | 'longDate';
+type Style = 'dateTime' | 'date' | 'time' | 'weekday' | 'month' | 'longDate' | 'shortDateTime' | 'shortDate';
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
@@ -25,6 +25,10 @@ function styleOptions(style: Style): Intl.DateTimeFormatOptions {
       return { year: 'numeric', month: 'long' };
     case 'longDate':
       return { dateStyle: 'long' };
+    case 'shortDateTime':
+      return { year: '2-digit', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+    case 'shortDate':
+      return { year: '2-digit', month: '2-digit', day: '2-digit' };
   }
 }
 
@@ -75,10 +79,12 @@ export function formatDateRange(from: string, to: string, locale: string): strin
  * A row's period as a person reads it: "Sun, 29 Mar 2026" for a day, "March 2026" for a month,
  * "29 Mar 2026, 02:45 – 03:00" for an interval (the end's time only, or its date when it differs).
  */
-export function formatPeriod(start: number, end: number, granularity: Granularity, locale: string, timeZone: string): string {
-  if (granularity === 'day') return formatLocal(start, locale, timeZone, 'weekday');
+export function formatPeriod(start: number, end: number, granularity: Granularity, locale: string, timeZone: string, isCompact = false): string {
+  const date: Style = isCompact ? 'shortDate' : 'date';
+  const dateTime: Style = isCompact ? 'shortDateTime' : 'dateTime';
+  if (granularity === 'day') return formatLocal(start, locale, timeZone, isCompact ? 'shortDate' : 'weekday');
   if (granularity === 'month') return formatLocal(start, locale, timeZone, 'month');
-  if (granularity === 'week') return `${formatLocal(start, locale, timeZone, 'date')} – ${formatLocal(end - 1, locale, timeZone, 'date')}`;
+  if (granularity === 'week') return `${formatLocal(start, locale, timeZone, date)} – ${formatLocal(end - 1, locale, timeZone, date)}`;
   const sameDay = formatLocal(start, locale, timeZone, 'date') === formatLocal(end, locale, timeZone, 'date');
-  return `${formatLocal(start, locale, timeZone)} – ${sameDay ? formatLocal(end, locale, timeZone, 'time') : formatLocal(end, locale, timeZone)}`;
+  return `${formatLocal(start, locale, timeZone, dateTime)} – ${sameDay ? formatLocal(end, locale, timeZone, 'time') : formatLocal(end, locale, timeZone, dateTime)}`;
 }

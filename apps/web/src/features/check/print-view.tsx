@@ -1,6 +1,6 @@
 import type { Granularity } from '@cm/contracts/check.ts';
 import { useTranslation } from 'react-i18next';
-import { formatEnergy } from '@/lib/format.ts';
+import { formatNumber } from '@/lib/format.ts';
 import { formatLocal, formatPeriod, formatUtcOffset } from './local-format.ts';
 import type { ReadingRows } from './reading-rows.ts';
 import { formatRegister } from './totals.ts';
@@ -72,7 +72,7 @@ export function PrintView({ title, subtitle, rows, granularity, timeZone, unit }
                     <td>
                       {formatPeriod(rows.start[i] ?? 0, rows.end[i] ?? 0, granularity, locale, timeZone)} {formatUtcOffset(rows.start[i] ?? 0, timeZone)}
                     </td>
-                    <td className={classes.num}>{consumption === null ? '—' : formatEnergy(consumption, locale)}</td>
+                    <td className={classes.num}>{consumption === null ? '—' : formatNumber(consumption, locale, { minimumFractionDigits: 3, maximumFractionDigits: 3 })}</td>
                     <td className={classes.num}>{register === null ? '—' : formatRegister(register, locale)}</td>
                     <td>{notes.join(' · ')}</td>
                   </tr>

@@ -14,7 +14,7 @@ import { buildRows, type ReadingRows } from './reading-rows.ts';
 import { ReadingsChart, type TooltipWriter } from './readings-chart.tsx';
 import { formatRegister } from './totals.ts';
 import { TotalsPanel, type ComparisonTotal } from './totals-panel.tsx';
-import { offsetChanges } from './zoned-time.ts';
+import { formatOffset, offsetChanges } from './zoned-time.ts';
 import classes from './check.module.css';
 
 const ReadingsTable = lazy(() => import('./readings-table.tsx').then((module) => ({ default: module.ReadingsTable })));
@@ -48,6 +48,8 @@ function useMarkers(readings: LocationReadings, blocks: Block[]): ChartMarkers {
     const dst = offsetChanges(fromMs, toMs, tz).map((change) => ({
       at: change.at,
       label: t('check.chart.dst', { hours: 24 + (change.fromOffset - change.toOffset) / 60 }),
+      from: change.fromOffset,
+      to: change.toOffset,
     }));
     const events: ChartMarkers['events'] = [];
     const gaps: ChartMarkers['gaps'] = [];
@@ -229,7 +231,7 @@ export function ReadingsSection({ readings, range, comparisons, subject, onPickM
   return (
     <Stack gap="md">
       {isSingle ? (
-        <TotalsPanel totals={first.meter.totals} timeZone={tz} multiplier={first.meter.meter.multiplier} comparisons={comparisons} />
+        <TotalsPanel totals={first.meter.totals} timeZone={tz} multiplier={first.meter.meter.multiplier} meterNumbers={first.meter.meterNumbers} comparisons={comparisons} />
       ) : (
         <Paper withBorder p="md" radius="md" component="section" aria-labelledby="cm-meters-title" className={classes.panel}>
           <Title order={2} size="h4" id="cm-meters-title" mb="sm">
@@ -352,7 +354,12 @@ export function ReadingsSection({ readings, range, comparisons, subject, onPickM
           <ul className={classes.notes} data-testid="notes">
             {markers.dst.map((dst) => (
               <li key={`dst-${dst.at}`}>
-                {t('check.notes.dst', { at: formatLocal(dst.at, locale, tz), label: dst.label })}
+                {t('check.notes.dst', {
+                  at: formatLocal(dst.at, locale, tz),
+                  from: `UTC${formatOffset(dst.from)}`,
+                  to: `UTC${formatOffset(dst.to)}`,
+                  hours: 24 + (dst.from - dst.to) / 60,
+                })}
               </li>
             ))}
             {allEvents.map((event, index) => (

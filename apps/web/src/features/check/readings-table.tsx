@@ -4,8 +4,10 @@ import type { Granularity } from '@cm/contracts/check.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatEnergy } from '@/lib/format.ts';
+import { useMediaQuery } from '@mantine/hooks';
+import { formatNumber } from '@/lib/format.ts';
 import { formatPeriod, formatUtcOffset } from './local-format.ts';
+import { PHONE_MAX_WIDTH } from '@/lib/config.ts';
 import type { ReadingRows } from './reading-rows.ts';
 import { formatRegister } from './totals.ts';
 import classes from './check.module.css';
@@ -69,6 +71,7 @@ export function ReadingsTable({ blocks, granularity, timeZone, unit, id }: Readi
   const [sort, setSort] = useState<{ key: SortKey; direction: SortDirection }>({ key: 'time', direction: 'asc' });
   const refs = useMemo(() => sortRows(blocks, sort.key, sort.direction), [blocks, sort]);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const isPhone = useMediaQuery(`(max-width: ${PHONE_MAX_WIDTH}px)`) ?? false;
   const hasMeterInd = blocks.length > 1;
   const hasMeterNumbers = blocks.some((block) => new Set(block.rows.meterNumber).size > 1);
   // Virtualization is the point here: the returned functions are not memoizable by the compiler, which is fine.
@@ -113,8 +116,8 @@ export function ReadingsTable({ blocks, granularity, timeZone, unit, id }: Readi
         <thead>
           <tr aria-rowindex={1}>
             {hasMeterInd || hasMeterNumbers ? <th scope="col">{t('check.table.meter')}</th> : null}
-            {header('time', t('check.table.period', { zone: timeZone }))}
-            {header('consumption', t('check.table.consumption', { unit }), 'end')}
+            {header('time', isPhone ? t('check.table.periodShort') : t('check.table.period', { zone: timeZone }))}
+            {header('consumption', isPhone ? unit : t('check.table.consumption', { unit }), 'end')}
             {header('register', t('check.table.register'), 'end')}
             <th scope="col">{t('check.table.notes')}</th>
           </tr>
@@ -150,7 +153,7 @@ export function ReadingsTable({ blocks, granularity, timeZone, unit, id }: Readi
                   </td>
                 ) : null}
                 <td>
-                  <span className={classes.period}>{formatPeriod(start, end, granularity, locale, timeZone)}</span>{' '}
+                  <span className={classes.period}>{formatPeriod(start, end, granularity, locale, timeZone, isPhone)}</span>{' '}
                   <Text span size="xs" c="dimmed">
                     {formatUtcOffset(start, timeZone)}
                   </Text>
@@ -163,7 +166,7 @@ export function ReadingsTable({ blocks, granularity, timeZone, unit, id }: Readi
                   ) : consumption === null ? (
                     '—'
                   ) : (
-                    formatEnergy(consumption, locale)
+                    formatNumber(consumption, locale, { minimumFractionDigits: 3, maximumFractionDigits: 3 })
                   )}
                 </td>
                 <td className={classes.num}>{register === null ? '—' : formatRegister(register, locale)}</td>

@@ -21,6 +21,8 @@ interface TotalsPanelProps {
   totals: Totals;
   timeZone: string;
   multiplier: number;
+  /** The physical meters that held the position in the range (an exchange makes two). */
+  meterNumbers: string[];
   comparisons: ComparisonTotal[];
 }
 
@@ -43,7 +45,7 @@ function Stat({ label, value, hint, testId }: { label: string; value: string; hi
 }
 
 /** Totals over the range, the register check, and the comparison with earlier periods. */
-export function TotalsPanel({ totals, timeZone, multiplier, comparisons }: TotalsPanelProps) {
+export function TotalsPanel({ totals, timeZone, multiplier, meterNumbers, comparisons }: TotalsPanelProps) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const text = formatTotals(totals, locale);
@@ -69,7 +71,13 @@ export function TotalsPanel({ totals, timeZone, multiplier, comparisons }: Total
             testId="total-register"
             label={t('check.totals.register')}
             value={`${text.registerStart} → ${text.registerEnd}`}
-            hint={multiplier === 1 ? null : t('check.totals.registerMultiplier', { multiplier: formatNumber(multiplier, locale) })}
+            hint={
+              meterNumbers.length > 1
+                ? t('check.totals.registerExchange', { meters: meterNumbers.join(' → ') })
+                : multiplier === 1
+                  ? null
+                  : t('check.totals.registerMultiplier', { multiplier: formatNumber(multiplier, locale) })
+            }
           />
           <Stat
             testId="total-missing"

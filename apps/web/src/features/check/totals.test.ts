@@ -20,7 +20,7 @@ describe('totals', () => {
   it('formats in the interface language, kWh after the multiplier, registers as the meter shows them', () => {
     const en = formatTotals(totals, 'en');
     expect(en.consumption).toBe('2,051.301\u00a0kWh');
-    expect(en.registerStart).toBe('156,695.75');
+    expect(en.registerStart).toBe('156,695.750');
     expect(en.missingIntervals).toBe('24');
     const de = formatTotals(totals, 'de');
     expect(de.consumption).toBe('2.051,301\u00a0kWh');

@@ -28,9 +28,9 @@ export function percentChange(current: number | null, previous: number | null): 
   return (current - previous) / previous;
 }
 
-/** A register value as the meter shows it (no unit: it is a count before the multiplier). */
+/** A register value as the meter shows it, to the Wh (no unit: it is a count before the multiplier). */
 export function formatRegister(value: number, locale: string): string {
-  return formatNumber(value, locale, { minimumFractionDigits: 0, maximumFractionDigits: 3 });
+  return formatNumber(value, locale, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
 }
 
 /** Display strings of the totals, in the interface language; '—' where unknown. */
