@@ -15,7 +15,8 @@ import { TokenSigner } from './modules/auth/tokens.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { apiKeyGuard } from './plugins/api-key.ts';
 import { authentication } from './plugins/authentication.ts';
-import { errorHandler } from './plugins/error-handler.ts';
+import { errorHandler, frameworkErrors } from './plugins/error-handler.ts';
+import { inputGuard } from './plugins/input-guard.ts';
 import { openApi } from './plugins/open-api.ts';
 import { webApp } from './plugins/web-app.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
@@ -50,6 +51,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     requestTimeout: 60_000,
     connectionTimeout: 60_000,
     return503OnClosing: true,
+    frameworkErrors,
     routerOptions: { maxParamLength: 200 },
     ajv: { customOptions: { removeAdditional: false } },
   });
@@ -106,6 +108,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     },
   });
   await app.register(openApi);
+  await app.register(inputGuard);
   await app.register(apiKeyGuard, { verifier: services.apiKeys });
   await app.register(authentication, { auth: services.auth });
 

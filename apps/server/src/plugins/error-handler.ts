@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '@cm/contracts/errors.ts';
@@ -14,6 +14,7 @@ const statusNames: Record<number, string> = {
   408: 'Request Timeout',
   409: 'Conflict',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
@@ -32,6 +33,23 @@ const fastifyMessages: Record<string, string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported Content-Type; send application/json.',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The Content-Length header does not match the body.',
 };
+
+/**
+ * Errors Fastify raises before any route or hook runs (set as the `frameworkErrors` option): a URL
+ * whose percent-encoding is not UTF-8, a path parameter over maxParamLength. Without this they go
+ * out raw, in another shape, echoing the URL and without the security headers.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  // No onRequest hook (so no helmet) runs for these: the headers a JSON error needs are set here.
+  void reply.headers({
+    'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+    'X-Content-Type-Options': 'nosniff',
+  });
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return reply.status(414).send(body(414, 'A part of the URL path is too long.'));
+  }
+  return reply.status(400).send(body(400, 'The URL is not valid: check its percent-encoded characters.'));
+}
 
 /** One error handler: JSON `{ statusCode, error, message }`, 4xx messages that name the bad parameter, 5xx details never leaked. */
 export const errorHandler = fp(async (app: FastifyInstance) => {

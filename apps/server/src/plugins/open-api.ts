@@ -1,12 +1,47 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { API_KEY_HEADER } from '@cm/contracts/enums.ts';
+import { errorBodySchema } from '@cm/contracts/errors.ts';
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * Adds to a route's documented answers the errors any route can give before or around its handler,
+ * so that the document lists every status a client can get (found by the API fuzz tests): 401/403
+ * from the API key and token checks, 503 when the server is too busy or the database is down, 400
+ * for bad input, 413/415 for bodies that are too large or not JSON, 414 for an over-long path
+ * parameter. A route's own schema for a status wins. Routes without a response schema are left
+ * alone (their 200 would disappear from the document).
+ */
+export function documentCommonErrors(route: RouteOptions): void {
+  if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+  const response = route.schema?.response as Record<string, unknown> | undefined;
+  if (!response) return;
+  const add = (status: number) => {
+    if (!(status in response)) response[status] = errorBodySchema;
+  };
+  const methods = [route.method].flat();
+  const takesBody = methods.some((method) => BODY_METHODS.has(method));
+  add(503);
+  if (route.url !== '/api/health') {
+    add(401);
+    add(403);
+  }
+  if (takesBody || route.schema?.querystring || route.schema?.params || route.url.includes(':')) add(400);
+  if (takesBody) {
+    add(413);
+    add(415);
+  }
+  if (route.url.includes(':')) add(414);
+}
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas that validate requests; JSON at /api/docs/json, a browsable page at /api/docs. */
 export const openApi = fp(async (app: FastifyInstance) => {
+  // Before swagger's own hook, so that the document sees the added answers.
+  app.addHook('onRoute', documentCommonErrors);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -397,6 +397,65 @@ describe('hostile bodies', () => {
   });
 });
 
+describe('hostile URLs and text', () => {
+  it('answers a malformed URL or an over-long path part in the usual error shape, with the security headers', async () => {
+    const admin = await w.headersFor('admin');
+    const badEncoding = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/users/1%E0%80',
+      headers: admin,
+    });
+    expect(badEncoding.statusCode).toBe(400);
+    expect(badEncoding.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'The URL is not valid: check its percent-encoded characters.',
+    });
+    expect(badEncoding.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(badEncoding.headers['x-content-type-options']).toBe('nosniff');
+    const tooLong = await t.app.inject({
+      method: 'GET',
+      url: `/api/admin/meters/${'M'.repeat(201)}`,
+      headers: admin,
+    });
+    expect(tooLong.statusCode).toBe(414);
+    expect(tooLong.json()).toMatchObject({ statusCode: 414, message: 'A part of the URL path is too long.' });
+    expect(tooLong.body).not.toContain('MMMM');
+  });
+
+  it('refuses NUL characters anywhere in the query or body with 400 naming the parameter (PostgreSQL cannot store them)', async () => {
+    const admin = await w.headersFor('admin');
+    const search = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/locations?search=a%00b',
+      headers: admin,
+    });
+    expect(search.statusCode).toBe(400);
+    expect(search.json()).toMatchObject({
+      param: 'search',
+      message: 'search must not contain NUL characters.',
+    });
+    const address = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/locations',
+      headers: admin,
+      payload: { publicName: 'Block N / NUL', address: 'Street\u0000 1', timeZone: 'UTC' },
+    });
+    expect(address.statusCode).toBe(400);
+    expect(address.json()).toMatchObject({ param: 'address' });
+    const nested = await t.app.inject({
+      method: 'POST',
+      url: '/api/ingest/readings',
+      headers: { [API_KEY_HEADER]: w.keys.ingest },
+      payload: {
+        readings: [{ meterNumber: 'SEC-A-0001\u0000', readAt: '2026-01-13T08:00:00Z', register: 1 }],
+      },
+    });
+    expect(nested.statusCode).toBe(400);
+    expect(nested.json()).toMatchObject({ param: 'readings.0.meterNumber' });
+  });
+});
+
 describe('over a real socket', () => {
   let address: { host: string; port: number };
   let listening: TestApp;

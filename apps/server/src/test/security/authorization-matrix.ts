@@ -356,6 +356,35 @@ export const matrix: MatrixGroup[] = [
         // A line naming no known meter is rejected in the report; the import itself succeeds.
         expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(200) },
       },
+      {
+        route: 'GET /api/admin/exports/readings',
+        request: (o) => ({
+          url: `/api/admin/exports/readings?meterNumber=${q(o.meterNumber)}&From=2026-01-10&To=2026-01-12`,
+        }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+    ],
+  },
+  {
+    title: 'Device ingestion: an API key of scope ingest, no user',
+    rows: [
+      {
+        route: 'POST /api/ingest/readings',
+        request: (o) => ({
+          url: '/api/ingest/readings',
+          body: {
+            readings: [{ meterNumber: o.meterNumber, readAt: '2026-01-13T07:00:00Z', register: 1600 }],
+          },
+        }),
+        // Every web-key caller is refused by the key (403) before any token is looked at; an unknown
+        // meter is a rejected reading in a 200 answer, as devices send batches.
+        expect: {
+          //       admin clientA clientB disabled noToken expired noKey revoked ingest
+          own: [403, 403, 403, 403, 403, 403, 401, 401, 200],
+          other: [403, 403, 403, 403, 403, 403, 401, 401, 200],
+          missing: [403, 403, 403, 403, 403, 403, 401, 401, 200],
+        },
+      },
     ],
   },
   {
