@@ -134,7 +134,7 @@ export function CheckPage() {
   const subject = target.kind === 'meter' ? target.meterNumber : target.kind === 'location' ? (target.meterInd === 'all' ? target.name : (readings?.meters[0]?.meter.meterNumber ?? target.name)) : '';
 
   return (
-    <Stack gap="md" className={classes.page} lang={i18n.language}>
+    <Stack gap="md" className={classes.page} lang={i18n.language} data-testid="check-page">
       <div className={classes.noPrint}>
         <Title order={1}>{t('check.title')}</Title>
         <Text c="dimmed" size="sm">
@@ -145,12 +145,11 @@ export function CheckPage() {
       <LookupPanel
         key={target.kind === 'meter' ? `m:${target.meterNumber}` : target.kind === 'location' ? `l:${target.name}:${target.meterInd}` : 'none'}
         target={target}
-        locationMeters={locationMeters}
+        todayUtc={todayUtc}
         suggestions={suggestions}
         meterError={meterError}
         locationError={locationError}
         meterIndError={meterIndError}
-        onLocationPicked={() => undefined}
         onSubmit={handleTarget}
       />
 

@@ -4,7 +4,7 @@ import { IconBolt, IconMapPin, IconSearch } from '@tabler/icons-react';
 import type { Suggestion } from '@cm/contracts/bookmarks.ts';
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchCheckTargetsQuery } from './api.ts';
+import { useGetLocationReadingsQuery, useSearchCheckTargetsQuery } from './api.ts';
 import type { CheckTarget } from './url-state.ts';
 import classes from './check.module.css';
 
@@ -18,14 +18,13 @@ export interface MeterOption {
 
 interface LookupPanelProps {
   target: CheckTarget;
-  /** The location's meters, once known (for the meter select). */
-  locationMeters: MeterOption[] | null;
+  /** Today as a UTC date: the one-day answer that lists a location's meters is shared with the page. */
+  todayUtc: string;
   /** Suggestions from the navbar data (bookmarked first), shown before anything is typed. */
   suggestions: Suggestion[];
   meterError: string | null;
   locationError: string | null;
   meterIndError: string | null;
-  onLocationPicked: (name: string) => void;
   onSubmit: (target: CheckTarget) => void;
 }
 
@@ -45,7 +44,7 @@ function useTypeahead(kind: Suggestion['kind'], query: string, suggestions: Sugg
  * keys it by target, so back/forward or a bookmark starts it afresh with the fields filled in.
  */
 export function LookupPanel(props: LookupPanelProps) {
-  const { target, locationMeters, suggestions, onSubmit, onLocationPicked } = props;
+  const { target, todayUtc, suggestions, onSubmit } = props;
   const { t } = useTranslation();
   const [mode, setMode] = useState<'meter' | 'location'>(target.kind === 'location' ? 'location' : 'meter');
   const [meterText, setMeterText] = useState(target.kind === 'meter' ? target.meterNumber : '');
@@ -53,6 +52,15 @@ export function LookupPanel(props: LookupPanelProps) {
   const [meterInd, setMeterInd] = useState<string>(target.kind === 'location' ? String(target.meterInd) : 'all');
   const [emptyField, setEmptyField] = useState<'meter' | 'location' | null>(null);
   const formId = useId();
+  // The location whose meters the select offers: the one in the URL, then whichever is picked.
+  const [picked, setPicked] = useState<string | null>(target.kind === 'location' ? target.name : null);
+  const { data: pickedMeters } = useGetLocationReadingsQuery(
+    { name: picked ?? '', From: todayUtc, To: todayUtc, granularity: 'month' },
+    { skip: picked === null },
+  );
+  const locationMeters: MeterOption[] | null = pickedMeters
+    ? pickedMeters.meters.map((m) => ({ meterInd: m.meterInd, meterNumber: m.meter.meterNumber }))
+    : null;
 
   const meterOptions = useTypeahead('meter', meterText, suggestions);
   const locationOptions = useTypeahead('location', locationText, suggestions);
@@ -139,10 +147,14 @@ export function LookupPanel(props: LookupPanelProps) {
                 placeholder={t('check.lookup.locationPlaceholder')}
                 value={locationText}
                 onChange={setLocationText}
+                onBlur={() => {
+                  const name = locationText.trim();
+                  if (name !== '' && name !== picked) setPicked(name);
+                }}
                 onOptionSubmit={(value) => {
                   setLocationText(value);
                   setMeterInd('all');
-                  onLocationPicked(value);
+                  setPicked(value);
                 }}
                 data={locationOptions}
                 filter={({ options }) => options}

@@ -1,4 +1,4 @@
-import { Badge, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
 import type { ChainDevice, DeviceHealth, MeterInfo } from '@cm/contracts/check.ts';
 import { DevicePriority, DeviceType, type DeviceStatus } from '@cm/contracts/enums.ts';
@@ -7,16 +7,17 @@ import { useTranslation } from 'react-i18next';
 import { formatNumber, formatRelative } from '@/lib/format.ts';
 import { formatIsoInZone, formatUtcOffset } from './local-format.ts';
 import { formatRegister } from './totals.ts';
+import { ToneBadge, type Tone } from './tone-badge.tsx';
 import classes from './check.module.css';
 
 /** Badge colours by meaning: green works, yellow needs a look, red is broken, grey is out of service. */
-export const statusColors: Record<DeviceStatus, string> = {
+export const statusTones: Record<DeviceStatus, Tone> = {
   active: 'green',
   inactive: 'gray',
   faulty: 'red',
-  removed: 'dark',
+  removed: 'gray',
 };
-export const healthColors: Record<DeviceHealth, string> = {
+export const healthTones: Record<DeviceHealth, Tone> = {
   ok: 'green',
   late: 'yellow',
   silent: 'red',
@@ -58,9 +59,7 @@ function ChainLink({ kind, serial, health, lastSeenAt, timeZone, now }: ChainLin
       <Text fw={600} size="sm">
         {serial}
       </Text>
-      <Badge size="sm" variant="light" color={healthColors[health]}>
-        {t(`check.health.${health}`)}
-      </Badge>
+      <ToneBadge tone={healthTones[health]}>{t(`check.health.${health}`)}</ToneBadge>
       <Text size="xs" c="dimmed" title={seen === null ? undefined : (formatIsoInZone(lastSeenAt, locale, timeZone) ?? undefined)}>
         {seen === null ? t('check.chain.neverSeen') : t('check.chain.lastSeen', { when: formatRelative(seen, locale, now) })}
       </Text>
@@ -96,15 +95,9 @@ export function MeterCard({ meter, meterNumbers, now }: { meter: MeterInfo; mete
             </Text>
           </div>
           <Group gap={6}>
-            <Badge color={statusColors[meter.status]} variant="filled">
-              {t(`check.status.${meter.status}`)}
-            </Badge>
-            <Badge color={healthColors[meter.health]} variant="light">
-              {t(`check.health.${meter.health}`)}
-            </Badge>
-            <Badge color="gray" variant="outline">
-              {t('check.meter.priority', { priority: t(`check.priority.${priorityKeys.get(meter.priority) ?? 'unknown'}`) })}
-            </Badge>
+            <ToneBadge tone={statusTones[meter.status]}>{t(`check.status.${meter.status}`)}</ToneBadge>
+            <ToneBadge tone={healthTones[meter.health]}>{t(`check.health.${meter.health}`)}</ToneBadge>
+            <ToneBadge tone="outline">{t('check.meter.priority', { priority: t(`check.priority.${priorityKeys.get(meter.priority) ?? 'unknown'}`) })}</ToneBadge>
           </Group>
         </Group>
 

@@ -120,7 +120,7 @@ export function ReadingsChart({ spec, data, markers, height, ariaLabel, writeToo
   return (
     <div ref={wrapperRef} className={classes.chartWrapper}>
       <div ref={plotAreaRef} className={classes.chart} role="img" aria-label={ariaLabel} />
-      <div ref={tooltipRef} className={classes.tooltip} hidden aria-hidden="true" />
+      <div ref={tooltipRef} className={classes.tooltip} hidden aria-hidden="true" data-testid="chart-tooltip" />
     </div>
   );
 }

@@ -298,7 +298,7 @@ export function ReadingsSection({ readings, range, comparisons, subject, onPickM
         </Group>
         <Text size="xs" c="dimmed" className={classes.noPrint}>
           {t('check.chart.hint')}{' '}
-          <Anchor href={`#${TABLE_ID}`} size="xs">
+          <Anchor href={`#${TABLE_ID}`} size="xs" underline="always">
             {t('check.chart.toTable')}
           </Anchor>
         </Text>

@@ -1,4 +1,4 @@
-import { Badge, Group, Text, UnstyledButton } from '@mantine/core';
+import { Group, Text, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import type { Granularity } from '@cm/contracts/check.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -10,6 +10,7 @@ import { formatPeriod, formatUtcOffset } from './local-format.ts';
 import { PHONE_MAX_WIDTH } from '@/lib/config.ts';
 import type { ReadingRows } from './reading-rows.ts';
 import { formatRegister } from './totals.ts';
+import { ToneBadge } from './tone-badge.tsx';
 import classes from './check.module.css';
 
 /** One meter indicator's rows. */
@@ -173,25 +174,25 @@ export function ReadingsTable({ blocks, granularity, timeZone, unit, id }: Readi
                 <td>
                   <Group gap={4} wrap="wrap">
                     {isGap ? (
-                      <Badge size="sm" color="red" variant="light">
+                      <ToneBadge tone="red">
                         {granularity === 'raw' && consumption !== null
                           ? t('check.table.gapWithEnergy', { count: missing })
                           : t('check.table.gap', { count: missing })}
-                      </Badge>
+                      </ToneBadge>
                     ) : missing > 0 ? (
-                      <Badge size="sm" color="red" variant="outline">
+                      <ToneBadge tone="red">
                         {t('check.table.missing', { count: missing })}
-                      </Badge>
+                      </ToneBadge>
                     ) : null}
                     {estimated > 0 ? (
-                      <Badge size="sm" color="yellow" variant="light">
+                      <ToneBadge tone="yellow">
                         {t('check.table.estimated', { count: estimated })}
-                      </Badge>
+                      </ToneBadge>
                     ) : null}
                     {isDstBucket ? (
-                      <Badge size="sm" color="grape" variant="light">
+                      <ToneBadge tone="grape">
                         {t('check.table.hours', { count: hours })}
-                      </Badge>
+                      </ToneBadge>
                     ) : null}
                   </Group>
                 </td>

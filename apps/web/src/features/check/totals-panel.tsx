@@ -1,4 +1,4 @@
-import { Badge, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
 import type { Totals } from '@cm/contracts/check.ts';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { formatEnergy, formatNumber } from '@/lib/format.ts';
 import type { DateRange } from './date-range.ts';
 import { formatDateRange, formatIsoInZone } from './local-format.ts';
 import { agreementDifference, agreementOf, formatChange, formatTotals, percentChange } from './totals.ts';
+import { ToneBadge } from './tone-badge.tsx';
 import classes from './check.module.css';
 
 /** A comparison period's total, as it loads. */
@@ -89,13 +90,13 @@ export function TotalsPanel({ totals, timeZone, multiplier, meterNumbers, compar
 
         <div className={classes.agreement} data-testid="agreement" data-agrees={agreement}>
           {agreement === 'agrees' ? (
-            <Badge color="green" variant="light" leftSection={<IconCheck size={14} aria-hidden />}>
+            <ToneBadge tone="green" icon={<IconCheck size={14} aria-hidden />}>
               {t('check.totals.agrees')}
-            </Badge>
+            </ToneBadge>
           ) : agreement === 'differs' ? (
-            <Badge color="orange" variant="light" leftSection={<IconAlertTriangle size={14} aria-hidden />}>
+            <ToneBadge tone="orange" icon={<IconAlertTriangle size={14} aria-hidden />}>
               {t('check.totals.differs')}
-            </Badge>
+            </ToneBadge>
           ) : null}
           <Text size="sm">
             {agreement === 'unknown'
@@ -140,7 +141,7 @@ export function TotalsPanel({ totals, timeZone, multiplier, meterNumbers, compar
                     <Group gap="xs" align="baseline">
                       <Text fw={700}>{comparison.consumption === null ? t('check.compare.noData') : formatEnergy(comparison.consumption, locale)}</Text>
                       {change !== null ? (
-                        <Text size="sm" c={change > 0 ? 'orange.8' : 'teal.8'} fw={600}>
+                        <Text size="sm" className={change > 0 ? classes.up : classes.down} fw={600}>
                           {t('check.compare.change', { change: formatChange(change, locale) })}
                         </Text>
                       ) : null}

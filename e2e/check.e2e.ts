@@ -1,0 +1,368 @@
+import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './support/browser.ts';
+import { demoUsers, startServer } from './support/server.ts';
+
+/*
+ * The check page in a real browser against the real server and demo data. Dates of the demo's
+ * special cases move with the day the seed ran, so they are looked up through the API first.
+ */
+
+type User = (typeof demoUsers)[keyof typeof demoUsers];
+
+interface Session {
+  apiKey: string;
+  token: string;
+}
+
+interface ReadingsAnswer {
+  location: { publicName: string; timeZone: string };
+  from: string;
+  to: string;
+  granularity: string;
+  meters: {
+    meterInd: number;
+    meter: { meterNumber: string; multiplier: number };
+    meterNumbers: string[];
+    series: { t: number[]; value: (number | null)[]; consumption: (number | null)[]; missing: number[] };
+    totals: { consumption: number | null; readings: number; missingIntervals: number; registerDifference: number | null; intervalSum: number; gapConsumption: number; agrees: boolean };
+    gaps: { from: string; to: string; missingIntervals: number; consumption: number | null }[];
+    events: { type: string; at: string; meterNumber: string }[];
+  }[];
+}
+
+const RIVERSIDE = 'Riverside Campus – Library';
+const MARINA = 'Marina Quay / Pier 4';
+
+let browser: Browser;
+let url: string;
+const sessions = new Map<string, Session>();
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  url = (await startServer()).url;
+});
+afterAll(() => browser?.close());
+
+async function apiKeyOf(page: Page): Promise<string> {
+  if (page.url() === 'about:blank') await page.goto(`${url}/login`);
+  const key = await page.locator('meta[name="cm-api-key"]').getAttribute('content');
+  if (!key) throw new Error('no API key in the page');
+  return key;
+}
+
+/** Logs in through the API and stores the session the way the shell's auth slice does (userData + accessToken). */
+async function logIn(page: Page, user: User, language = 'en'): Promise<Session> {
+  const apiKey = await apiKeyOf(page);
+  const response = await page.request.post(`${url}/api/auth/login`, {
+    headers: { 'X-API-Key': apiKey },
+    data: { email: user.email, password: user.password },
+  });
+  expect(response.status()).toBe(200);
+  const record: { token: string } = await response.json();
+  await page.evaluate(
+    ([stored, lng]) => {
+      localStorage.setItem('userData', JSON.stringify(stored));
+      localStorage.setItem('accessToken', JSON.stringify(stored.token));
+      localStorage.setItem('i18nextLng', lng);
+    },
+    [record, language] as const,
+  );
+  const session = { apiKey, token: record.token };
+  sessions.set(user.email, session);
+  return session;
+}
+
+async function api<T>(page: Page, session: Session, path: string): Promise<{ status: number; body: T }> {
+  const response = await page.request.get(`${url}${path}`, {
+    headers: { 'X-API-Key': session.apiKey, Authorization: `Bearer ${session.token}` },
+  });
+  return { status: response.status(), body: await response.json() };
+}
+
+function readingsPath(params: Record<string, string | number>): string {
+  const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+  return `/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?${query}`;
+}
+
+async function newPage(width = 1440): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
+  return context.newPage();
+}
+
+/** The most recent local day in the zone whose length is not 24 hours (a DST day), at least two days ago. */
+function latestDstDay(timeZone: string): { date: string; hours: number } {
+  const offset = (ms: number) => {
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' })
+        .formatToParts(ms)
+        .filter((p) => p.type !== 'literal')
+        .map((p) => [p.type, Number(p.value)]),
+    );
+    const field = (name: string) => parts[name] ?? 0;
+    return (Date.UTC(field('year'), field('month') - 1, field('day'), field('hour') % 24, field('minute')) - Math.floor(ms / 60_000) * 60_000) / 60_000;
+  };
+  const hour = 3_600_000;
+  for (let t = Date.now() - 2 * 24 * hour; t > Date.now() - 400 * 24 * hour; t -= hour) {
+    const before = offset(t - hour);
+    const after = offset(t);
+    if (before !== after) {
+      const local = new Date(t + after * 60_000).toISOString().slice(0, 10);
+      return { date: local, hours: 24 + (before - after) / 60 };
+    }
+  }
+  throw new Error(`no DST change in ${timeZone} in the last 400 days`);
+}
+
+/** The local ISO time with offset of an instant in the zone, computed independently of the app. */
+function isoInZone(ms: number, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+      .formatToParts(ms)
+      .filter((p) => p.type !== 'literal')
+      .map((p) => [p.type, p.value]),
+  );
+  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour) % 24, Number(parts.minute), Number(parts.second));
+  const minutes = Math.round((wall - ms) / 60_000);
+  const sign = minutes < 0 ? '-' : '+';
+  const abs = Math.abs(minutes);
+  const hh = String(Math.floor(abs / 60)).padStart(2, '0');
+  const mm = String(abs % 60).padStart(2, '0');
+  return `${parts.year}-${parts.month}-${parts.day}T${String(Number(parts.hour) % 24).padStart(2, '0')}:${parts.minute}:${parts.second}${sign}${hh}:${mm}`;
+}
+
+/** The day before and after Marina Quay's meter exchange (meter indicator 2), in the location's zone. */
+async function exchangeDays(page: Page, session: Session): Promise<{ from: string; to: string }> {
+  const today = new Date().toISOString().slice(0, 10);
+  const yearAgo = new Date(Date.now() - 380 * 86_400_000).toISOString().slice(0, 10);
+  const answer = await api<ReadingsAnswer>(page, session, readingsPath({ name: MARINA, meterInd: 2, From: yearAgo, To: today, granularity: 'month' }));
+  const exchange = answer.body.meters[0]?.events.find((event) => event.type === 'meterExchange');
+  if (!exchange) throw new Error('the demo exchange is missing');
+  const at = Date.parse(exchange.at);
+  return { from: isoInZone(at - 86_400_000, 'Europe/Berlin').slice(0, 10), to: isoInZone(at + 86_400_000, 'Europe/Berlin').slice(0, 10) };
+}
+
+const energyText = (kwh: number) => `${new Intl.NumberFormat('en', { maximumFractionDigits: 3 }).format(kwh)}\u00a0kWh`;
+
+describe('the check page', () => {
+  it('a client finds its meter by number with the typeahead, and sees the totals the API gives', async () => {
+    const page = await newPage();
+    const session = await logIn(page, demoUsers.clientA);
+    await page.goto(`${url}/check`);
+    const input = page.getByRole('combobox', { name: /^Meter number/ });
+    await input.fill('EM-1000');
+    await page.getByRole('option', { name: 'EM-10009' }).click();
+    await page.waitForURL(/meter=EM-10009/);
+    await expect.poll(() => page.getByRole('heading', { name: 'Meter EM-10009' }).count()).toBe(1);
+    await page.getByTestId('total-consumption').waitFor();
+
+    // The same call the page made (last 7 days in Berlin, auto = hours).
+    const info = await api<{ location: { publicName: string; timeZone: string }; meterInd: number }>(page, session, '/api/CheckMeter/GetMeterInfo?meterNumber=EM-10009');
+    expect(info.body.location.publicName).toBe(RIVERSIDE);
+    const tableRows = page.getByTestId('readings-table');
+    await tableRows.waitFor();
+    const rangeNote = await page.getByText(/in the location's time zone Europe\/Berlin/).textContent();
+    expect(rangeNote).toContain('Europe/Berlin');
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(Date.now());
+    const from = new Date(Date.parse(`${today}T12:00:00Z`) - 6 * 86_400_000).toISOString().slice(0, 10);
+    const answer = await api<ReadingsAnswer>(page, session, readingsPath({ name: RIVERSIDE, From: from, To: today, meterInd: 3, granularity: 'hour' }));
+    const totals = answer.body.meters[0]?.totals;
+    if (!totals?.consumption) throw new Error('no consumption');
+    await expect.poll(() => page.getByTestId('total-consumption').locator('[data-value]').textContent()).toBe(energyText(totals.consumption));
+    expect(await page.getByTestId('total-missing').locator('[data-value]').textContent()).toBe(String(totals.missingIntervals));
+    expect(await page.getByTestId('agreement').getAttribute('data-agrees')).toBe(totals.agrees ? 'agrees' : 'differs');
+    // The table holds one row per hour bucket (plus any gap rows) and says how many.
+    const region = await page.getByRole('region', { name: /Readings table/ }).getAttribute('aria-label');
+    const gapRows = answer.body.meters[0]?.gaps.length ?? 0;
+    expect(region).toBe(`Readings table, ${(answer.body.meters[0]?.series.t.length ?? 0) + gapRows} rows`);
+    await page.context().close();
+  });
+
+  it('a client finds a meter by location and meter indicator; chart and table show the API numbers for a day with a gap', async () => {
+    const page = await newPage();
+    const session = await logIn(page, demoUsers.clientA);
+    // Where is EM-10009's gap? (The demo puts it at a fixed fraction of its period.)
+    const year = await api<ReadingsAnswer>(page, session, readingsPath({ name: RIVERSIDE, meterInd: 3, From: new Date(Date.now() - 380 * 86_400_000).toISOString().slice(0, 10), To: new Date().toISOString().slice(0, 10), granularity: 'month' }));
+    const gap = year.body.meters[0]?.gaps.find((g) => g.consumption !== null);
+    if (!gap) throw new Error('the demo gap is missing');
+    const gapDay = isoInZone(Date.parse(gap.from), 'Europe/Berlin').slice(0, 10);
+
+    await page.goto(`${url}/check`);
+    await page.locator('label', { hasText: /^Location$/ }).click();
+    const location = page.getByRole('combobox', { name: /^Location/ });
+    await location.fill('Riverside');
+    await page.getByRole('option', { name: RIVERSIDE }).click();
+    const select = page.getByRole('combobox', { name: /^Meter/ });
+    await expect.poll(() => select.locator('option').count()).toBeGreaterThan(2);
+    await select.selectOption('3');
+    await page.getByRole('button', { name: 'Check', exact: true }).click();
+    await page.waitForURL(/location=.*meterInd=3/);
+    // A custom day at every reading.
+    await page.getByRole('combobox', { name: 'Period' }).selectOption('custom');
+    await page.getByLabel('From').fill(gapDay);
+    await page.getByLabel('To (included)').fill(gapDay);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('combobox', { name: 'Detail' }).selectOption('raw');
+    await page.waitForURL(/granularity=raw/);
+    await page.getByTestId('readings-table').waitFor();
+
+    const answer = await api<ReadingsAnswer>(page, session, readingsPath({ name: RIVERSIDE, meterInd: 3, From: gapDay, To: gapDay, granularity: 'raw' }));
+    const meter = answer.body.meters[0];
+    if (!meter?.totals.consumption) throw new Error('no readings');
+    await expect.poll(() => page.getByTestId('total-consumption').locator('[data-value]').textContent()).toBe(energyText(meter.totals.consumption));
+    // The gap is a row of its own, with the energy the registers show across it: sorted by
+    // consumption, largest first, it leads the table (six hours' energy in one row).
+    const sortByConsumption = page.getByRole('button', { name: /^Consumption \(kWh\)/ });
+    await sortByConsumption.click();
+    await sortByConsumption.click();
+    await expect.poll(() => page.locator('th[aria-sort="descending"]').textContent()).toContain('Consumption');
+    const gapRow = page.locator('tr[data-kind="gap"]');
+    await gapRow.first().waitFor();
+    expect(await gapRow.first().textContent()).toContain(`${meter.gaps[0]?.missingIntervals} readings missing`);
+    expect(await page.getByTestId('notes').textContent()).toContain(energyText(meter.gaps[0]?.consumption ?? 0));
+
+    // The chart's tooltip at the plot's middle shows one of the API's interval energies.
+    const plot = page.locator('.u-over');
+    await plot.scrollIntoViewIfNeeded();
+    const box = await plot.boundingBox();
+    if (!box) throw new Error('no plot');
+    const values = new Set(meter.series.consumption.filter((v): v is number => v !== null).map(energyText));
+    let shown = '';
+    for (const fraction of [0.2, 0.3, 0.8, 0.9]) {
+      await page.mouse.move(box.x + box.width * fraction, box.y + box.height / 2);
+      const tooltip = page.getByTestId('chart-tooltip');
+      if (await tooltip.isHidden()) continue;
+      shown = (await tooltip.locator('div').nth(1).textContent()) ?? '';
+      if (values.has(shown)) break;
+    }
+    expect(values.has(shown), `tooltip shows "${shown}"`).toBe(true);
+    await page.context().close();
+  });
+
+  it('exports the CSV of a DST day line by line, with the offsets in force', async () => {
+    const page = await newPage();
+    const session = await logIn(page, demoUsers.clientA);
+    const dst = latestDstDay('Europe/Berlin');
+    await page.goto(`${url}/check?location=${encodeURIComponent(RIVERSIDE)}&meterInd=3&from=${dst.date}&to=${dst.date}&granularity=raw`);
+    await page.getByTestId('readings-table').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+    expect(download.suggestedFilename()).toBe(`cm-EM-10009-${dst.date}-to-${dst.date}-raw.csv`);
+    const path = await download.path();
+    const text = await readFile(path, 'utf8');
+    const lines = text.replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines.pop()).toBe('');
+
+    const answer = await api<ReadingsAnswer>(page, session, readingsPath({ name: RIVERSIDE, meterInd: 3, From: dst.date, To: dst.date, granularity: 'raw' }));
+    const series = answer.body.meters[0]?.series;
+    if (!series) throw new Error('no series');
+    const intervals = dst.hours * 4;
+    expect(lines).toHaveLength(1 + intervals);
+    expect(lines[0]).toBe('Meter,Start,End,Type,Consumption (kWh),Register,Missing readings,Estimated readings');
+    const num = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(Number(v.toFixed(3))));
+    for (let i = 1; i < series.t.length; i++) {
+      const start = series.t[i - 1] ?? 0;
+      const end = series.t[i] ?? 0;
+      expect(lines[i], `line ${i}`).toBe(
+        `EM-10009,${isoInZone(start, 'Europe/Berlin')},${isoInZone(end, 'Europe/Berlin')},interval,${num(series.consumption[i])},${num(series.value[i])},0,0`,
+      );
+    }
+    const offsets = new Set(lines.slice(1).map((line) => line.split(',')[1]?.slice(-6)));
+    expect([...offsets].sort()).toEqual(['+01:00', '+02:00']);
+    await page.context().close();
+  });
+
+  it('the URL restores the view after a reload, and back returns to the previous one', async () => {
+    const page = await newPage();
+    const session = await logIn(page, demoUsers.clientB);
+    const { from, to } = await exchangeDays(page, session);
+    await page.goto(`${url}/check?location=${encodeURIComponent(MARINA)}&meterInd=2&from=${from}&to=${to}&granularity=hour`);
+    await page.getByTestId('readings-table').waitFor();
+    const before = await page.getByTestId('total-consumption').locator('[data-value]').textContent();
+    // The exchange is marked and explained.
+    expect(await page.getByTestId('notes').textContent()).toContain('EM-10025 replaced the previous meter');
+    await page.getByRole('combobox', { name: 'Detail' }).selectOption('day');
+    await page.waitForURL(/granularity=day/);
+    await page.reload();
+    await page.getByTestId('readings-table').waitFor();
+    expect(await page.getByRole('combobox', { name: 'Detail' }).inputValue()).toBe('day');
+    expect(await page.getByLabel('From').inputValue()).toBe(from);
+    expect(await page.getByRole('combobox', { name: /^Meter/ }).inputValue()).toBe('2');
+    expect(await page.getByTestId('total-consumption').locator('[data-value]').textContent()).toBe(before);
+    await page.goBack();
+    await page.waitForURL(/granularity=hour/);
+    expect(await page.getByRole('combobox', { name: 'Detail' }).inputValue()).toBe('hour');
+    await page.context().close();
+  });
+
+  it("another client's meter reads exactly like a meter that does not exist", async () => {
+    const page = await newPage();
+    await logIn(page, demoUsers.clientA);
+    await page.goto(`${url}/check?meter=EM-10013`);
+    const foreign = page.getByTestId('not-found');
+    await foreign.waitFor();
+    const foreignText = (await foreign.textContent())?.replace('EM-10013', '#');
+    await page.goto(`${url}/check?meter=EM-99999`);
+    const missing = page.getByTestId('not-found');
+    await missing.waitFor();
+    expect((await missing.textContent())?.replace('EM-99999', '#')).toBe(foreignText);
+    expect(await page.getByText('No meter with this number is available to you.').count()).toBe(1);
+    await page.context().close();
+  });
+
+  it('works with the keyboard alone', async () => {
+    const page = await newPage();
+    await logIn(page, demoUsers.clientA);
+    await page.goto(`${url}/check`);
+    const input = page.getByRole('combobox', { name: /^Meter number/ });
+    await input.waitFor();
+    // Tab from the top of the page to the meter field.
+    await page.locator('body').focus();
+    let reached = false;
+    for (let i = 0; i < 30 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = await input.evaluate((element) => element === document.activeElement);
+    }
+    expect(reached).toBe(true);
+    await page.keyboard.type('EM-10004');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/meter=EM-10004/);
+    await page.getByTestId('readings-table').waitFor();
+    // On to the table: a focusable region that scrolls with the keys.
+    const region = page.getByRole('region', { name: /Readings table/ });
+    let onTable = false;
+    for (let i = 0; i < 60 && !onTable; i++) {
+      await page.keyboard.press('Tab');
+      onTable = await region.evaluate((element) => element === document.activeElement);
+    }
+    expect(onTable).toBe(true);
+    await page.keyboard.press('PageDown');
+    await expect.poll(() => region.evaluate((element) => element.scrollTop)).toBeGreaterThan(0);
+    // Sorting from the keyboard: Shift+Tab back to a column header button, Enter.
+    await region.focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('th[aria-sort="descending"], th[aria-sort="ascending"]').count()).toBeGreaterThan(0);
+    await page.context().close();
+  });
+
+  it('has no serious or critical accessibility violations (light and dark, phone and desk)', async () => {
+    for (const [width, skin] of [
+      [1440, 'light'],
+      [390, 'dark'],
+    ] as const) {
+      const page = await newPage(width);
+      const session = await logIn(page, demoUsers.clientB);
+      const { from, to } = await exchangeDays(page, session);
+      await page.evaluate((s) => localStorage.setItem('skin', JSON.stringify(s)), skin);
+      await page.goto(`${url}/check?location=${encodeURIComponent(MARINA)}&meterInd=2&from=${from}&to=${to}`);
+      await page.getByTestId('readings-table').waitFor();
+      await page.getByTestId('compare-lastYear').locator('text=/kWh|No data|Could not/').first().waitFor();
+      const results = await new AxeBuilder({ page }).include('[data-testid="check-page"]').analyze();
+      const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`)).toEqual([]);
+      await page.context().close();
+    }
+  });
+});
