@@ -5,7 +5,11 @@
 export function kwhToMilli(kwh: number): number {
   if (!Number.isFinite(kwh)) return Number.NaN;
   // Through the decimal text, so that 0.1615 (stored as 0.16149999…) still rounds to 162.
-  return parseDecimalMilli(String(kwh)) ?? Number.NaN;
+  // JSON numbers below 1e-6 print as 1e-7: toFixed writes them out (within ±1e21, where it is exact enough).
+  return (
+    parseDecimalMilli(Math.abs(kwh) < 1e21 && /e/i.test(String(kwh)) ? kwh.toFixed(6) : String(kwh)) ??
+    Number.NaN
+  );
 }
 
 const DECIMAL = /^([+-]?)(\d+)(?:\.(\d*))?$|^([+-]?)\.(\d+)$/;
