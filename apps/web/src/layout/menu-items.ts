@@ -6,9 +6,11 @@ export interface MenuItem {
   /** i18n key of the label. */
   labelKey: string;
   path: string;
-  icon: 'check' | 'admin';
+  icon: 'check' | 'admin' | 'users' | 'locations' | 'devices' | 'apiKeys' | 'import' | 'export' | 'audit';
   action: AbilityAction;
   subject: AbilitySubject;
+  /** Active only on this exact path (a landing page whose children have their own entries). */
+  end?: boolean;
 }
 
 /** A titled group of entries. */
@@ -42,6 +44,63 @@ export const menuSections: MenuSection[] = [
         labelKey: 'menu.admin',
         path: '/admin',
         icon: 'admin',
+        action: 'manage',
+        subject: 'all',
+        end: true,
+      },
+      {
+        id: 'admin-users',
+        labelKey: 'admin.users.title',
+        path: '/admin/users',
+        icon: 'users',
+        action: 'manage',
+        subject: 'all',
+      },
+      {
+        id: 'admin-locations',
+        labelKey: 'admin.locations.title',
+        path: '/admin/locations',
+        icon: 'locations',
+        action: 'manage',
+        subject: 'all',
+      },
+      {
+        id: 'admin-devices',
+        labelKey: 'admin.devices.title',
+        path: '/admin/devices',
+        icon: 'devices',
+        action: 'manage',
+        subject: 'all',
+      },
+      {
+        id: 'admin-api-keys',
+        labelKey: 'admin.apiKeys.title',
+        path: '/admin/api-keys',
+        icon: 'apiKeys',
+        action: 'manage',
+        subject: 'all',
+      },
+      {
+        id: 'admin-import',
+        labelKey: 'admin.import.title',
+        path: '/admin/import',
+        icon: 'import',
+        action: 'manage',
+        subject: 'all',
+      },
+      {
+        id: 'admin-export',
+        labelKey: 'admin.export.title',
+        path: '/admin/export',
+        icon: 'export',
+        action: 'manage',
+        subject: 'all',
+      },
+      {
+        id: 'admin-audit',
+        labelKey: 'admin.audit.title',
+        path: '/admin/audit',
+        icon: 'audit',
         action: 'manage',
         subject: 'all',
       },

@@ -1,5 +1,17 @@
 import { ActionIcon, Tooltip } from '@mantine/core';
-import { IconChevronsLeft, IconChevronsRight, IconGauge, IconSettings } from '@tabler/icons-react';
+import {
+  IconApi,
+  IconBuildingCommunity,
+  IconChevronsLeft,
+  IconChevronsRight,
+  IconDevices,
+  IconFileExport,
+  IconFileImport,
+  IconGauge,
+  IconHistory,
+  IconSettings,
+  IconUsers,
+} from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 import { useAppSelector } from '@/app/hooks.ts';
@@ -16,12 +28,21 @@ interface VerticalMenuProps {
   onNavigate?: () => void;
 }
 
+const MENU_ICONS: Record<MenuItem['icon'], typeof IconGauge> = {
+  check: IconGauge,
+  admin: IconSettings,
+  users: IconUsers,
+  locations: IconBuildingCommunity,
+  devices: IconDevices,
+  apiKeys: IconApi,
+  import: IconFileImport,
+  export: IconFileExport,
+  audit: IconHistory,
+};
+
 function MenuIcon({ icon }: { icon: MenuItem['icon'] }) {
-  return icon === 'admin' ? (
-    <IconSettings className={classes.icon} size={20} stroke={1.75} aria-hidden />
-  ) : (
-    <IconGauge className={classes.icon} size={20} stroke={1.75} aria-hidden />
-  );
+  const Icon = MENU_ICONS[icon];
+  return <Icon className={classes.icon} size={20} stroke={1.75} aria-hidden />;
 }
 
 /** The vertical menu: entries the user's ability allows, collapsible to icons. */
@@ -81,6 +102,7 @@ export function VerticalMenu({ isCollapsed, onToggleCollapsed, onNavigate }: Ver
                   >
                     <NavLink
                       to={item.path}
+                      end={item.end}
                       className={classes.link}
                       onClick={onNavigate}
                       aria-label={isCollapsed ? t(item.labelKey) : undefined}

@@ -1,18 +1,49 @@
-import { Paper, Text, Title } from '@mantine/core';
-import { useDocumentTitle } from '@mantine/hooks';
+import { lazy, Suspense, type ComponentType } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { Center, Loader } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { PRODUCT_NAME } from '@/lib/config.ts';
+import { AdminHome } from './admin-home.tsx';
 
-/** Landing page of /admin/* (other engineers add the administration screens). */
-export function AdminPage() {
+/** Each administration page is its own chunk, loaded when first opened. */
+function lazyNamed<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(() => load().then((module) => ({ default: module[name] })));
+}
+
+const UsersPage = lazyNamed(() => import('./users-page.tsx'), 'UsersPage');
+const LocationsPage = lazyNamed(() => import('./locations-page.tsx'), 'LocationsPage');
+const DevicesPage = lazyNamed(() => import('./devices-page.tsx'), 'DevicesPage');
+const ApiKeysPage = lazyNamed(() => import('./api-keys-page.tsx'), 'ApiKeysPage');
+const ImportPage = lazyNamed(() => import('./import-page.tsx'), 'ImportPage');
+const ExportPage = lazyNamed(() => import('./export-page.tsx'), 'ExportPage');
+const AuditPage = lazyNamed(() => import('./audit-page.tsx'), 'AuditPage');
+
+function PageLoader() {
   const { t } = useTranslation();
-  useDocumentTitle(`${t('admin.title')} · ${PRODUCT_NAME}`);
   return (
-    <Paper p="xl" radius="md" withBorder>
-      <Title order={1} mb="sm">
-        {t('admin.title')}
-      </Title>
-      <Text c="dimmed">{t('admin.intro')}</Text>
-    </Paper>
+    <Center py="xl">
+      <Loader aria-label={t('admin.loading')} />
+    </Center>
+  );
+}
+
+/**
+ * `/admin/*` (the router guards it with `manage all`; every call is checked again by the server):
+ * the landing page and the administration pages.
+ */
+export function AdminPage() {
+  return (
+    <Suspense fallback={<PageLoader />}>
+      <Routes>
+        <Route index element={<AdminHome />} />
+        <Route path="users" element={<UsersPage />} />
+        <Route path="locations" element={<LocationsPage />} />
+        <Route path="devices" element={<DevicesPage />} />
+        <Route path="api-keys" element={<ApiKeysPage />} />
+        <Route path="import" element={<ImportPage />} />
+        <Route path="export" element={<ExportPage />} />
+        <Route path="audit" element={<AuditPage />} />
+        <Route path="*" element={<Navigate to="/admin" replace />} />
+      </Routes>
+    </Suspense>
   );
 }

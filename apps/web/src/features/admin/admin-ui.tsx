@@ -1,0 +1,139 @@
+import { Alert, Button, CopyButton, Group, Pagination, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { IconAlertCircle, IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '@/lib/format.ts';
+import { PRODUCT_NAME } from '@/lib/config.ts';
+import type { AdminFailure } from './api.ts';
+import { describeFailure, type FailureText } from './failure-message.ts';
+import classes from './admin.module.css';
+
+/** Translates a failure text. */
+export function useFailureText(): (text: FailureText | null) => string | null {
+  const { t } = useTranslation();
+  return (text) => (text ? t(text.key, text.values) : null);
+}
+
+interface PageHeaderProps {
+  title: string;
+  intro: string;
+  actions?: ReactNode;
+}
+
+/** A page's title (also the document title), its one-line purpose and its main actions. */
+export function AdminPageHeader({ title, intro, actions }: PageHeaderProps) {
+  const { t } = useTranslation();
+  useDocumentTitle(`${title} · ${t('admin.title')} · ${PRODUCT_NAME}`);
+  return (
+    <div className={classes.header}>
+      <div>
+        <Title order={1}>{title}</Title>
+        <Text c="dimmed" size="sm">
+          {intro}
+        </Text>
+      </div>
+      {actions ? <Group gap="xs">{actions}</Group> : null}
+    </div>
+  );
+}
+
+/** A failed call, said by meaning. */
+export function FailureAlert({ failure, context = 'other' }: { failure: AdminFailure | null; context?: 'user' | 'other' }) {
+  const { t } = useTranslation();
+  if (!failure) return null;
+  const text = describeFailure(failure, context);
+  return (
+    <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} title={t('admin.errors.title')} role="alert">
+      {t(text.key, text.values)}
+    </Alert>
+  );
+}
+
+interface ListPagerProps {
+  page: number;
+  pageSize: number;
+  total: number;
+  onChange: (page: number) => void;
+}
+
+/** "21–40 of 95" and the page buttons. */
+export function ListPager({ page, pageSize, total, onChange }: ListPagerProps) {
+  const { t, i18n } = useTranslation();
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
+  const last = Math.min(total, page * pageSize);
+  return (
+    <Group justify="space-between" gap="sm" wrap="wrap">
+      <Text size="sm" c="dimmed" aria-live="polite">
+        {t('admin.list.range', {
+          first: formatNumber(first, i18n.language),
+          last: formatNumber(last, i18n.language),
+          total: formatNumber(total, i18n.language),
+        })}
+      </Text>
+      {pages > 1 ? (
+        <Pagination
+          total={pages}
+          value={page}
+          onChange={onChange}
+          size="sm"
+          siblings={1}
+          boundaries={1}
+          getControlProps={(control) => {
+            if (control === 'previous') return { 'aria-label': t('admin.list.previous') };
+            if (control === 'next') return { 'aria-label': t('admin.list.next') };
+            if (control === 'first') return { 'aria-label': t('admin.list.first') };
+            if (control === 'last') return { 'aria-label': t('admin.list.last') };
+            return {};
+          }}
+          getItemProps={(item) => ({ 'aria-label': t('admin.list.page', { page: item }) })}
+        />
+      ) : null}
+    </Group>
+  );
+}
+
+interface OneTimeSecretProps {
+  label: string;
+  warning: string;
+  value: string;
+  onDone: () => void;
+}
+
+/** A secret the server answers once (an API key, a temporary password): a warning, the value and a copy button. */
+export function OneTimeSecret({ label, warning, value, onDone }: OneTimeSecretProps) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="sm" data-testid="one-time-secret">
+      <Alert color="orange" variant="light" icon={<IconAlertTriangle aria-hidden />} title={t('admin.secret.title')}>
+        {warning}
+      </Alert>
+      <Text size="sm" fw={600} id="cm-secret-label">
+        {label}
+      </Text>
+      <Group gap="xs" wrap="nowrap" align="center">
+        <output className={classes.secret} aria-labelledby="cm-secret-label" data-testid="secret-value">
+          {value}
+        </output>
+        <CopyButton value={value} timeout={2000}>
+          {({ copied, copy }) => (
+            <Tooltip label={copied ? t('admin.secret.copied') : t('admin.secret.copy')} withArrow>
+              <Button
+                variant={copied ? 'filled' : 'light'}
+                color={copied ? 'teal' : 'blue'}
+                onClick={copy}
+                leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
+              >
+                {copied ? t('admin.secret.copied') : t('admin.secret.copy')}
+              </Button>
+            </Tooltip>
+          )}
+        </CopyButton>
+      </Group>
+      <Group justify="flex-end">
+        <Button onClick={onDone}>{t('admin.secret.done')}</Button>
+      </Group>
+    </Stack>
+  );
+}

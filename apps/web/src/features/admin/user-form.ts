@@ -1,0 +1,69 @@
+import { MIN_PASSWORD_LENGTH, type AdminUser, type CreateUserBody, type UpdateUserBody } from '@cm/contracts/admin.ts';
+import { Role, type RoleId } from '@cm/contracts/enums.ts';
+
+/** The user drawer's fields, as the inputs hold them. */
+export interface UserFormValues {
+  email: string;
+  fullName: string;
+  role: RoleId;
+  password: string;
+  /** Location ids as strings (the multi-select's values). */
+  locationIds: string[];
+}
+
+export type UserFormField = 'email' | 'fullName' | 'password' | 'locationIds';
+/** i18n keys of the problems, per field. */
+export type UserFormErrors = Partial<Record<UserFormField, string>>;
+
+// The browser's check is only a first pass; the server decides (and says which field is wrong).
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Empty values for a new user: a client, the role most often created. */
+export function emptyUserForm(): UserFormValues {
+  return { email: '', fullName: '', role: Role.Client, password: '', locationIds: [] };
+}
+
+/** The form filled from an existing user. */
+export function userFormFrom(user: AdminUser): UserFormValues {
+  return { email: user.email, fullName: user.fullName, role: user.role, password: '', locationIds: user.locationIds.map(String) };
+}
+
+/** What is wrong with the form, as i18n keys; empty when it can be sent. A new user needs a password. */
+export function validateUserForm(values: UserFormValues, isNew: boolean): UserFormErrors {
+  const errors: UserFormErrors = {};
+  const email = values.email.trim();
+  if (email === '') errors.email = 'admin.users.form.emailRequired';
+  else if (!EMAIL.test(email)) errors.email = 'admin.users.form.emailInvalid';
+  if (values.fullName.trim() === '') errors.fullName = 'admin.users.form.fullNameRequired';
+  if (isNew && values.password.length < MIN_PASSWORD_LENGTH) errors.password = 'admin.users.form.passwordShort';
+  return errors;
+}
+
+function toIds(values: string[]): number[] {
+  return [...new Set(values.map(Number).filter((id) => Number.isInteger(id) && id > 0))].sort((a, b) => a - b);
+}
+
+/** The create body; administrators see every location, so only clients carry locations. */
+export function toCreateUserBody(values: UserFormValues): CreateUserBody {
+  return {
+    email: values.email.trim(),
+    fullName: values.fullName.trim(),
+    role: values.role,
+    password: values.password,
+    locationIds: values.role === Role.Client ? toIds(values.locationIds) : [],
+  };
+}
+
+/** Only what changed, so an edit never rewrites a field someone else just changed. */
+export function toUpdateUserBody(values: UserFormValues, before: AdminUser): UpdateUserBody {
+  const body: UpdateUserBody = {};
+  const email = values.email.trim();
+  const fullName = values.fullName.trim();
+  if (email !== before.email) body.email = email;
+  if (fullName !== before.fullName) body.fullName = fullName;
+  if (values.role !== before.role) body.role = values.role;
+  const ids = values.role === Role.Client ? toIds(values.locationIds) : [];
+  const previous = [...before.locationIds].sort((a, b) => a - b);
+  if (ids.length !== previous.length || ids.some((id, index) => id !== previous[index])) body.locationIds = ids;
+  return body;
+}
