@@ -1,12 +1,219 @@
-import { Stack } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Modal, Paper, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { IconKey, IconPlus } from '@tabler/icons-react';
+import type { AdminApiKey } from '@cm/contracts/admin.ts';
+import { apiKeyScopes, type ApiKeyScope } from '@cm/contracts/enums.ts';
+import { useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
-import { AdminPageHeader } from './admin-ui.tsx';
+import { formatDate, formatDateTime, formatRelative } from '@/lib/format.ts';
+import { toAdminFailure, useCreateApiKeyMutation, useListApiKeysQuery, useRevokeApiKeyMutation, type AdminFailure } from './api.ts';
+import { AdminPageHeader, FailureAlert, OneTimeSecret } from './admin-ui.tsx';
+import { describeFailure } from './failure-message.ts';
+import classes from './admin.module.css';
 
+const scopeKeys: Record<ApiKeyScope, { label: string; hint: string }> = {
+  web: { label: 'admin.apiKeys.scope.web', hint: 'admin.apiKeys.scopeHint.web' },
+  read: { label: 'admin.apiKeys.scope.read', hint: 'admin.apiKeys.scopeHint.read' },
+  ingest: { label: 'admin.apiKeys.scope.ingest', hint: 'admin.apiKeys.scopeHint.ingest' },
+};
+
+function isScope(value: string): value is ApiKeyScope {
+  return apiKeyScopes.some((scope) => scope === value);
+}
+
+/** API keys: create (the key is shown once), list by prefix with last use, revoke. */
 export function ApiKeysPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const query = useListApiKeysQuery();
+  const [createApiKey, createState] = useCreateApiKeyMutation();
+  const [revokeApiKey, revokeState] = useRevokeApiKeyMutation();
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<ApiKeyScope[]>(['read']);
+  const [errors, setErrors] = useState<{ name?: string; scopes?: string }>({});
+  const [failure, setFailure] = useState<AdminFailure | null>(null);
+  const [created, setCreated] = useState<{ key: string; apiKey: AdminApiKey } | null>(null);
+  const [confirmRevoke, setConfirmRevoke] = useState<AdminApiKey | null>(null);
+
+  async function handleCreate(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const problems = {
+      ...(name.trim() === '' ? { name: t('admin.apiKeys.nameRequired') } : {}),
+      ...(scopes.length === 0 ? { scopes: t('admin.apiKeys.scopesRequired') } : {}),
+    };
+    setErrors(problems);
+    if (Object.keys(problems).length > 0) return;
+    setFailure(null);
+    try {
+      const result = await createApiKey({ name: name.trim(), scopes }).unwrap();
+      setCreated(result);
+      setName('');
+    } catch (error) {
+      setFailure(toAdminFailure(error));
+    }
+  }
+
+  async function handleRevoke(apiKey: AdminApiKey) {
+    try {
+      await revokeApiKey(apiKey.id).unwrap();
+      toast.success(t('admin.apiKeys.revoked', { name: apiKey.name }));
+    } catch (error) {
+      const revokeFailure = toAdminFailure(error);
+      if (revokeFailure) {
+        const text = describeFailure(revokeFailure);
+        toast.error(t(text.key, text.values));
+      }
+    } finally {
+      setConfirmRevoke(null);
+    }
+  }
+
+  const keys = [...(query.data ?? [])].sort((a, b) => Number(a.revokedAt !== null) - Number(b.revokedAt !== null) || b.createdAt.localeCompare(a.createdAt));
+
   return (
-    <Stack gap="md">
+    <Stack gap="md" className={classes.page}>
       <AdminPageHeader title={t('admin.apiKeys.title')} intro={t('admin.apiKeys.intro')} />
+      <Paper withBorder p="md" radius="md" className={classes.panel} component="section" aria-labelledby="cm-new-key-title">
+        <form onSubmit={handleCreate} noValidate>
+          <Stack gap="sm">
+            <Title order={2} size="h4" id="cm-new-key-title">
+              {t('admin.apiKeys.create')}
+            </Title>
+            <TextInput
+              label={t('admin.apiKeys.name')}
+              description={t('admin.apiKeys.nameHint')}
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
+              error={errors.name}
+              maxLength={100}
+              required
+              maw={480}
+              autoComplete="off"
+            />
+            <Checkbox.Group
+              label={t('admin.apiKeys.scopes')}
+              value={scopes}
+              onChange={(values) => setScopes(values.filter(isScope))}
+              error={errors.scopes}
+              required
+            >
+              <Stack gap={6} mt={6}>
+                {apiKeyScopes.map((scope) => (
+                  <Checkbox key={scope} value={scope} label={t(scopeKeys[scope].label)} description={t(scopeKeys[scope].hint)} />
+                ))}
+              </Stack>
+            </Checkbox.Group>
+            <FailureAlert failure={failure} />
+            <Group>
+              <Button type="submit" leftSection={<IconPlus size={16} aria-hidden />} loading={createState.isLoading}>
+                {t('admin.apiKeys.createAction')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+
+      <Paper withBorder p="md" radius="md" className={classes.panel} component="section" aria-labelledby="cm-keys-title">
+        <Stack gap="sm">
+          <Title order={2} size="h4" id="cm-keys-title">
+            {t('admin.apiKeys.list')}
+          </Title>
+          <FailureAlert failure={toAdminFailure(query.error)} />
+          <div className={classes.tableWrap}>
+            <Table striped verticalSpacing="xs" aria-busy={query.isFetching} miw={720}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('admin.apiKeys.name')}</Table.Th>
+                  <Table.Th>{t('admin.apiKeys.prefix')}</Table.Th>
+                  <Table.Th>{t('admin.apiKeys.scopes')}</Table.Th>
+                  <Table.Th>{t('admin.apiKeys.created')}</Table.Th>
+                  <Table.Th>{t('admin.apiKeys.lastUsed')}</Table.Th>
+                  <Table.Th>
+                    <span className="cm-visually-hidden">{t('admin.actions.label')}</span>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {keys.length === 0 && !query.isFetching ? (
+                  <Table.Tr>
+                    <Table.Td colSpan={6}>
+                      <Text size="sm" c="dimmed" ta="center" py="md">
+                        {t('admin.apiKeys.empty')}
+                      </Text>
+                    </Table.Td>
+                  </Table.Tr>
+                ) : null}
+                {keys.map((apiKey) => (
+                  <Table.Tr key={apiKey.id} data-testid={`api-key-${apiKey.name}`} style={apiKey.revokedAt ? { opacity: 0.7 } : undefined}>
+                    <Table.Td>
+                      <Text size="sm" fw={600}>
+                        {apiKey.name}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td className={classes.mono}>
+                      <Group gap={4} wrap="nowrap">
+                        <IconKey size={14} aria-hidden />
+                        <span>{`${apiKey.prefix}…`}</span>
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>
+                      <Group gap={4}>
+                        {apiKey.scopes.map((scope) => (
+                          <Badge key={scope} variant="light" size="sm">
+                            {t(scopeKeys[scope].label)}
+                          </Badge>
+                        ))}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td className={classes.nowrap}>{formatDate(apiKey.createdAt, i18n.language)}</Table.Td>
+                    <Table.Td className={classes.nowrap}>
+                      {apiKey.lastUsedAt ? (
+                        <Tooltip label={formatDateTime(apiKey.lastUsedAt, i18n.language)}>
+                          <Text size="sm" component="time" dateTime={apiKey.lastUsedAt}>
+                            {formatRelative(apiKey.lastUsedAt, i18n.language)}
+                          </Text>
+                        </Tooltip>
+                      ) : (
+                        <Text size="sm" c="dimmed">
+                          {t('admin.apiKeys.neverUsed')}
+                        </Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td className={classes.nowrap}>
+                      {apiKey.revokedAt ? (
+                        <Badge variant="outline" color="gray">
+                          {t('admin.apiKeys.revokedOn', { date: formatDate(apiKey.revokedAt, i18n.language) })}
+                        </Badge>
+                      ) : (
+                        <Button size="xs" variant="light" color="red" onClick={() => setConfirmRevoke(apiKey)} aria-label={t('admin.apiKeys.revokeNamed', { name: apiKey.name })}>
+                          {t('admin.apiKeys.revoke')}
+                        </Button>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </div>
+        </Stack>
+      </Paper>
+
+      <Modal opened={created !== null} onClose={() => setCreated(null)} title={t('admin.apiKeys.createdTitle', { name: created?.apiKey.name ?? '' })} centered size="lg" closeOnClickOutside={false}>
+        {created ? <OneTimeSecret label={t('admin.apiKeys.key')} warning={t('admin.apiKeys.keyWarning')} value={created.key} onDone={() => setCreated(null)} /> : null}
+      </Modal>
+
+      <Modal opened={confirmRevoke !== null} onClose={() => setConfirmRevoke(null)} title={t('admin.apiKeys.revokeTitle')} centered>
+        <Stack gap="md">
+          <Text size="sm">{t('admin.apiKeys.revokeConfirm', { name: confirmRevoke?.name ?? '', prefix: confirmRevoke?.prefix ?? '' })}</Text>
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={() => setConfirmRevoke(null)}>
+              {t('admin.actions.cancel')}
+            </Button>
+            <Button color="red" loading={revokeState.isLoading} onClick={() => confirmRevoke && void handleRevoke(confirmRevoke)}>
+              {t('admin.apiKeys.revoke')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
     </Stack>
   );
 }

@@ -1,0 +1,73 @@
+import { API_KEY_HEADER } from '@cm/contracts/enums.ts';
+import { isErrorBody } from '@/lib/contract-guards.ts';
+import { endSession, readApiKey } from '@/lib/http-client.ts';
+import { readAccessToken } from '@/lib/storage.ts';
+import type { AdminFailure } from './api.ts';
+
+/** Export options, named as the API names them (From/To: local days at the meter's location). */
+export interface ExportOptions {
+  meterNumber: string;
+  From: string;
+  To: string;
+  format: 'csv' | 'espi';
+}
+
+/** The export URL. */
+export function exportUrl(options: ExportOptions): string {
+  const params = new URLSearchParams({ meterNumber: options.meterNumber.trim(), From: options.From, To: options.To, format: options.format });
+  return `/api/admin/exports/readings?${params.toString()}`;
+}
+
+/** The file name the server suggests (Content-Disposition), else one built from the options. */
+export function downloadName(disposition: string | null, options: ExportOptions): string {
+  const star = disposition ? /filename\*=UTF-8''([^;]+)/i.exec(disposition) : null;
+  if (star?.[1]) {
+    try {
+      return decodeURIComponent(star[1]);
+    } catch {
+      // fall through to the plain name
+    }
+  }
+  const plain = disposition ? /filename="?([^";]+)"?/i.exec(disposition) : null;
+  if (plain?.[1]) return plain[1];
+  const safe = options.meterNumber.trim().replace(/[^\w.-]+/g, '_');
+  return `${safe}_${options.From}_${options.To}.${options.format === 'csv' ? 'csv' : 'xml'}`;
+}
+
+/**
+ * Downloads an export with the app's API key and bearer token (a plain link could carry
+ * neither) and hands it to the browser as a file.
+ */
+export async function downloadExport(options: ExportOptions, signal: AbortSignal): Promise<{ ok: true; fileName: string } | { ok: false; failure: AdminFailure }> {
+  const headers = new Headers({ [API_KEY_HEADER]: readApiKey() });
+  const token = readAccessToken();
+  if (token !== null) headers.set('Authorization', `Bearer ${token}`);
+  let response: Response;
+  try {
+    response = await fetch(exportUrl(options), { headers, signal, credentials: 'same-origin' });
+  } catch {
+    return { ok: false, failure: { status: signal.aborted ? 'ABORTED' : 'NETWORK_ERROR', message: null, param: null } };
+  }
+  if (!response.ok) {
+    if (response.status === 401) endSession('expired');
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch {
+      body = null;
+    }
+    return { ok: false, failure: { status: response.status, message: isErrorBody(body) ? body.message : null, param: isErrorBody(body) ? (body.param ?? null) : null } };
+  }
+  const blob = await response.blob();
+  const fileName = downloadName(response.headers.get('content-disposition'), options);
+  const url = URL.createObjectURL(blob);
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = fileName;
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  // Revoked later: some browsers read the object URL after click() returns.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return { ok: true, fileName };
+}
