@@ -39,12 +39,24 @@ export function AdminPageHeader({ title, intro, actions }: PageHeaderProps) {
 }
 
 /** A failed call, said by meaning. */
-export function FailureAlert({ failure, context = 'other' }: { failure: AdminFailure | null; context?: 'user' | 'other' }) {
+export function FailureAlert({
+  failure,
+  context = 'other',
+}: {
+  failure: AdminFailure | null;
+  context?: 'user' | 'other';
+}) {
   const { t } = useTranslation();
   if (!failure) return null;
   const text = describeFailure(failure, context);
   return (
-    <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} title={t('admin.errors.title')} role="alert">
+    <Alert
+      color="red"
+      variant="light"
+      icon={<IconAlertCircle aria-hidden />}
+      title={t('admin.errors.title')}
+      role="alert"
+    >
       {t(text.key, text.values)}
     </Alert>
   );
@@ -106,7 +118,12 @@ export function OneTimeSecret({ label, warning, value, onDone }: OneTimeSecretPr
   const { t } = useTranslation();
   return (
     <Stack gap="sm" data-testid="one-time-secret">
-      <Alert color="orange" variant="light" icon={<IconAlertTriangle aria-hidden />} title={t('admin.secret.title')}>
+      <Alert
+        color="orange"
+        variant="light"
+        icon={<IconAlertTriangle aria-hidden />}
+        title={t('admin.secret.title')}
+      >
         {warning}
       </Alert>
       <Text size="sm" fw={600} id="cm-secret-label">
@@ -123,7 +140,9 @@ export function OneTimeSecret({ label, warning, value, onDone }: OneTimeSecretPr
                 variant={copied ? 'filled' : 'light'}
                 color={copied ? 'teal' : 'blue'}
                 onClick={copy}
-                leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
+                leftSection={
+                  copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />
+                }
               >
                 {copied ? t('admin.secret.copied') : t('admin.secret.copy')}
               </Button>

@@ -1,4 +1,17 @@
-import { Badge, Button, Checkbox, Group, Modal, Paper, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { IconKey, IconPlus } from '@tabler/icons-react';
 import type { AdminApiKey } from '@cm/contracts/admin.ts';
 import { apiKeyScopes, type ApiKeyScope } from '@cm/contracts/enums.ts';
@@ -6,7 +19,13 @@ import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatDateTime, formatRelative } from '@/lib/format.ts';
-import { toAdminFailure, useCreateApiKeyMutation, useListApiKeysQuery, useRevokeApiKeyMutation, type AdminFailure } from './api.ts';
+import {
+  toAdminFailure,
+  useCreateApiKeyMutation,
+  useListApiKeysQuery,
+  useRevokeApiKeyMutation,
+  type AdminFailure,
+} from './api.ts';
 import { AdminPageHeader, FailureAlert, OneTimeSecret } from './admin-ui.tsx';
 import { describeFailure } from './failure-message.ts';
 import classes from './admin.module.css';
@@ -67,12 +86,22 @@ export function ApiKeysPage() {
     }
   }
 
-  const keys = [...(query.data ?? [])].sort((a, b) => Number(a.revokedAt !== null) - Number(b.revokedAt !== null) || b.createdAt.localeCompare(a.createdAt));
+  const keys = [...(query.data ?? [])].sort(
+    (a, b) =>
+      Number(a.revokedAt !== null) - Number(b.revokedAt !== null) || b.createdAt.localeCompare(a.createdAt),
+  );
 
   return (
     <Stack gap="md" className={classes.page}>
       <AdminPageHeader title={t('admin.apiKeys.title')} intro={t('admin.apiKeys.intro')} />
-      <Paper withBorder p="md" radius="md" className={classes.panel} component="section" aria-labelledby="cm-new-key-title">
+      <Paper
+        withBorder
+        p="md"
+        radius="md"
+        className={classes.panel}
+        component="section"
+        aria-labelledby="cm-new-key-title"
+      >
         <form onSubmit={handleCreate} noValidate>
           <Stack gap="sm">
             <Title order={2} size="h4" id="cm-new-key-title">
@@ -98,13 +127,22 @@ export function ApiKeysPage() {
             >
               <Stack gap={6} mt={6}>
                 {apiKeyScopes.map((scope) => (
-                  <Checkbox key={scope} value={scope} label={t(scopeKeys[scope].label)} description={t(scopeKeys[scope].hint)} />
+                  <Checkbox
+                    key={scope}
+                    value={scope}
+                    label={t(scopeKeys[scope].label)}
+                    description={t(scopeKeys[scope].hint)}
+                  />
                 ))}
               </Stack>
             </Checkbox.Group>
             <FailureAlert failure={failure} />
             <Group>
-              <Button type="submit" leftSection={<IconPlus size={16} aria-hidden />} loading={createState.isLoading}>
+              <Button
+                type="submit"
+                leftSection={<IconPlus size={16} aria-hidden />}
+                loading={createState.isLoading}
+              >
                 {t('admin.apiKeys.createAction')}
               </Button>
             </Group>
@@ -112,7 +150,14 @@ export function ApiKeysPage() {
         </form>
       </Paper>
 
-      <Paper withBorder p="md" radius="md" className={classes.panel} component="section" aria-labelledby="cm-keys-title">
+      <Paper
+        withBorder
+        p="md"
+        radius="md"
+        className={classes.panel}
+        component="section"
+        aria-labelledby="cm-keys-title"
+      >
         <Stack gap="sm">
           <Title order={2} size="h4" id="cm-keys-title">
             {t('admin.apiKeys.list')}
@@ -143,7 +188,11 @@ export function ApiKeysPage() {
                   </Table.Tr>
                 ) : null}
                 {keys.map((apiKey) => (
-                  <Table.Tr key={apiKey.id} data-testid={`api-key-${apiKey.name}`} style={apiKey.revokedAt ? { opacity: 0.7 } : undefined}>
+                  <Table.Tr
+                    key={apiKey.id}
+                    data-testid={`api-key-${apiKey.name}`}
+                    style={apiKey.revokedAt ? { opacity: 0.7 } : undefined}
+                  >
                     <Table.Td>
                       <Text size="sm" fw={600}>
                         {apiKey.name}
@@ -164,7 +213,9 @@ export function ApiKeysPage() {
                         ))}
                       </Group>
                     </Table.Td>
-                    <Table.Td className={classes.nowrap}>{formatDate(apiKey.createdAt, i18n.language)}</Table.Td>
+                    <Table.Td className={classes.nowrap}>
+                      {formatDate(apiKey.createdAt, i18n.language)}
+                    </Table.Td>
                     <Table.Td className={classes.nowrap}>
                       {apiKey.lastUsedAt ? (
                         <Tooltip label={formatDateTime(apiKey.lastUsedAt, i18n.language)}>
@@ -181,10 +232,18 @@ export function ApiKeysPage() {
                     <Table.Td className={classes.nowrap}>
                       {apiKey.revokedAt ? (
                         <Badge variant="outline" color="gray">
-                          {t('admin.apiKeys.revokedOn', { date: formatDate(apiKey.revokedAt, i18n.language) })}
+                          {t('admin.apiKeys.revokedOn', {
+                            date: formatDate(apiKey.revokedAt, i18n.language),
+                          })}
                         </Badge>
                       ) : (
-                        <Button size="xs" variant="light" color="red" onClick={() => setConfirmRevoke(apiKey)} aria-label={t('admin.apiKeys.revokeNamed', { name: apiKey.name })}>
+                        <Button
+                          size="xs"
+                          variant="light"
+                          color="red"
+                          onClick={() => setConfirmRevoke(apiKey)}
+                          aria-label={t('admin.apiKeys.revokeNamed', { name: apiKey.name })}
+                        >
                           {t('admin.apiKeys.revoke')}
                         </Button>
                       )}
@@ -197,18 +256,46 @@ export function ApiKeysPage() {
         </Stack>
       </Paper>
 
-      <Modal opened={created !== null} onClose={() => setCreated(null)} title={t('admin.apiKeys.createdTitle', { name: created?.apiKey.name ?? '' })} centered size="lg" closeOnClickOutside={false}>
-        {created ? <OneTimeSecret label={t('admin.apiKeys.key')} warning={t('admin.apiKeys.keyWarning')} value={created.key} onDone={() => setCreated(null)} /> : null}
+      <Modal
+        opened={created !== null}
+        onClose={() => setCreated(null)}
+        title={t('admin.apiKeys.createdTitle', { name: created?.apiKey.name ?? '' })}
+        centered
+        size="lg"
+        closeOnClickOutside={false}
+      >
+        {created ? (
+          <OneTimeSecret
+            label={t('admin.apiKeys.key')}
+            warning={t('admin.apiKeys.keyWarning')}
+            value={created.key}
+            onDone={() => setCreated(null)}
+          />
+        ) : null}
       </Modal>
 
-      <Modal opened={confirmRevoke !== null} onClose={() => setConfirmRevoke(null)} title={t('admin.apiKeys.revokeTitle')} centered>
+      <Modal
+        opened={confirmRevoke !== null}
+        onClose={() => setConfirmRevoke(null)}
+        title={t('admin.apiKeys.revokeTitle')}
+        centered
+      >
         <Stack gap="md">
-          <Text size="sm">{t('admin.apiKeys.revokeConfirm', { name: confirmRevoke?.name ?? '', prefix: confirmRevoke?.prefix ?? '' })}</Text>
+          <Text size="sm">
+            {t('admin.apiKeys.revokeConfirm', {
+              name: confirmRevoke?.name ?? '',
+              prefix: confirmRevoke?.prefix ?? '',
+            })}
+          </Text>
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={() => setConfirmRevoke(null)}>
               {t('admin.actions.cancel')}
             </Button>
-            <Button color="red" loading={revokeState.isLoading} onClick={() => confirmRevoke && void handleRevoke(confirmRevoke)}>
+            <Button
+              color="red"
+              loading={revokeState.isLoading}
+              onClick={() => confirmRevoke && void handleRevoke(confirmRevoke)}
+            >
               {t('admin.apiKeys.revoke')}
             </Button>
           </Group>

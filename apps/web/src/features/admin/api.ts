@@ -82,129 +82,166 @@ export interface AuditListArgs {
 
 const locationMetersSchema = z.object({ items: z.array(adminDeviceSchema) });
 
-const adminApi = api.enhanceEndpoints({ addTagTypes: ['AdminUser', 'AdminLocation', 'AdminDevice', 'AdminApiKey', 'AdminAudit'] }).injectEndpoints({
-  endpoints: (build) => ({
-    // ---- Users ----
-    listUsers: build.query<Page<AdminUser>, UserListArgs>({
-      query: (args) => ({ url: '/api/admin/users', params: { ...args, search: args.search || undefined } }),
-      transformResponse: (raw: unknown) => userListSchema.parse(raw),
-      providesTags: ['AdminUser'],
-    }),
-    createUser: build.mutation<AdminUser, CreateUserBody>({
-      query: (body) => ({ url: '/api/admin/users', method: 'POST', body }),
-      transformResponse: (raw: unknown) => adminUserSchema.parse(raw),
-      invalidatesTags: ['AdminUser', 'AdminAudit'],
-    }),
-    updateUser: build.mutation<AdminUser, { id: number; body: UpdateUserBody }>({
-      query: ({ id, body }) => ({ url: `/api/admin/users/${id}`, method: 'PATCH', body }),
-      transformResponse: (raw: unknown) => adminUserSchema.parse(raw),
-      invalidatesTags: ['AdminUser', 'AdminAudit'],
-    }),
-    setUserDisabled: build.mutation<AdminUser, { id: number; isDisabled: boolean }>({
-      query: ({ id, isDisabled }) => ({ url: `/api/admin/users/${id}/${isDisabled ? 'disable' : 'enable'}`, method: 'POST' }),
-      transformResponse: (raw: unknown) => adminUserSchema.parse(raw),
-      invalidatesTags: ['AdminUser', 'AdminAudit'],
-    }),
-    resetPassword: build.mutation<{ temporaryPassword: string; user: AdminUser }, number>({
-      query: (id) => ({ url: `/api/admin/users/${id}/reset-password`, method: 'POST', body: {} }),
-      transformResponse: (raw: unknown) => resetPasswordResultSchema.parse(raw),
-      invalidatesTags: ['AdminUser', 'AdminAudit'],
-    }),
+const adminApi = api
+  .enhanceEndpoints({
+    addTagTypes: ['AdminUser', 'AdminLocation', 'AdminDevice', 'AdminApiKey', 'AdminAudit'],
+  })
+  .injectEndpoints({
+    endpoints: (build) => ({
+      // ---- Users ----
+      listUsers: build.query<Page<AdminUser>, UserListArgs>({
+        query: (args) => ({ url: '/api/admin/users', params: { ...args, search: args.search || undefined } }),
+        transformResponse: (raw: unknown) => userListSchema.parse(raw),
+        providesTags: ['AdminUser'],
+      }),
+      createUser: build.mutation<AdminUser, CreateUserBody>({
+        query: (body) => ({ url: '/api/admin/users', method: 'POST', body }),
+        transformResponse: (raw: unknown) => adminUserSchema.parse(raw),
+        invalidatesTags: ['AdminUser', 'AdminAudit'],
+      }),
+      updateUser: build.mutation<AdminUser, { id: number; body: UpdateUserBody }>({
+        query: ({ id, body }) => ({ url: `/api/admin/users/${id}`, method: 'PATCH', body }),
+        transformResponse: (raw: unknown) => adminUserSchema.parse(raw),
+        invalidatesTags: ['AdminUser', 'AdminAudit'],
+      }),
+      setUserDisabled: build.mutation<AdminUser, { id: number; isDisabled: boolean }>({
+        query: ({ id, isDisabled }) => ({
+          url: `/api/admin/users/${id}/${isDisabled ? 'disable' : 'enable'}`,
+          method: 'POST',
+        }),
+        transformResponse: (raw: unknown) => adminUserSchema.parse(raw),
+        invalidatesTags: ['AdminUser', 'AdminAudit'],
+      }),
+      resetPassword: build.mutation<{ temporaryPassword: string; user: AdminUser }, number>({
+        query: (id) => ({ url: `/api/admin/users/${id}/reset-password`, method: 'POST', body: {} }),
+        transformResponse: (raw: unknown) => resetPasswordResultSchema.parse(raw),
+        invalidatesTags: ['AdminUser', 'AdminAudit'],
+      }),
 
-    // ---- Locations ----
-    listLocations: build.query<Page<AdminLocation>, LocationListArgs>({
-      query: (args) => ({ url: '/api/admin/locations', params: { ...args, search: args.search || undefined } }),
-      transformResponse: (raw: unknown) => locationListSchema.parse(raw),
-      providesTags: ['AdminLocation'],
-    }),
-    createLocation: build.mutation<AdminLocation, CreateLocationBody>({
-      query: (body) => ({ url: '/api/admin/locations', method: 'POST', body }),
-      transformResponse: (raw: unknown) => adminLocationSchema.parse(raw),
-      invalidatesTags: ['AdminLocation', 'AdminAudit'],
-    }),
-    updateLocation: build.mutation<AdminLocation, { id: number; body: UpdateLocationBody }>({
-      query: ({ id, body }) => ({ url: `/api/admin/locations/${id}`, method: 'PATCH', body }),
-      transformResponse: (raw: unknown) => adminLocationSchema.parse(raw),
-      invalidatesTags: ['AdminLocation', 'AdminDevice', 'AdminAudit'],
-    }),
-    setLocationArchived: build.mutation<AdminLocation, { id: number; isArchived: boolean }>({
-      query: ({ id, isArchived }) => ({ url: `/api/admin/locations/${id}/${isArchived ? 'archive' : 'restore'}`, method: 'POST' }),
-      transformResponse: (raw: unknown) => adminLocationSchema.parse(raw),
-      invalidatesTags: ['AdminLocation', 'AdminAudit'],
-    }),
-    getLocationMeters: build.query<AdminDevice[], number>({
-      query: (id) => ({ url: `/api/admin/locations/${id}/meters` }),
-      transformResponse: (raw: unknown) => locationMetersSchema.parse(raw).items,
-      providesTags: ['AdminDevice'],
-    }),
-    getDeviceTree: build.query<DeviceTree, number>({
-      query: (id) => ({ url: `/api/admin/locations/${id}/devices/tree` }),
-      transformResponse: (raw: unknown) => deviceTreeSchema.parse(raw),
-      providesTags: ['AdminDevice'],
-    }),
+      // ---- Locations ----
+      listLocations: build.query<Page<AdminLocation>, LocationListArgs>({
+        query: (args) => ({
+          url: '/api/admin/locations',
+          params: { ...args, search: args.search || undefined },
+        }),
+        transformResponse: (raw: unknown) => locationListSchema.parse(raw),
+        providesTags: ['AdminLocation'],
+      }),
+      createLocation: build.mutation<AdminLocation, CreateLocationBody>({
+        query: (body) => ({ url: '/api/admin/locations', method: 'POST', body }),
+        transformResponse: (raw: unknown) => adminLocationSchema.parse(raw),
+        invalidatesTags: ['AdminLocation', 'AdminAudit'],
+      }),
+      updateLocation: build.mutation<AdminLocation, { id: number; body: UpdateLocationBody }>({
+        query: ({ id, body }) => ({ url: `/api/admin/locations/${id}`, method: 'PATCH', body }),
+        transformResponse: (raw: unknown) => adminLocationSchema.parse(raw),
+        invalidatesTags: ['AdminLocation', 'AdminDevice', 'AdminAudit'],
+      }),
+      setLocationArchived: build.mutation<AdminLocation, { id: number; isArchived: boolean }>({
+        query: ({ id, isArchived }) => ({
+          url: `/api/admin/locations/${id}/${isArchived ? 'archive' : 'restore'}`,
+          method: 'POST',
+        }),
+        transformResponse: (raw: unknown) => adminLocationSchema.parse(raw),
+        invalidatesTags: ['AdminLocation', 'AdminAudit'],
+      }),
+      getLocationMeters: build.query<AdminDevice[], number>({
+        query: (id) => ({ url: `/api/admin/locations/${id}/meters` }),
+        transformResponse: (raw: unknown) => locationMetersSchema.parse(raw).items,
+        providesTags: ['AdminDevice'],
+      }),
+      getDeviceTree: build.query<DeviceTree, number>({
+        query: (id) => ({ url: `/api/admin/locations/${id}/devices/tree` }),
+        transformResponse: (raw: unknown) => deviceTreeSchema.parse(raw),
+        providesTags: ['AdminDevice'],
+      }),
 
-    // ---- Devices and meters ----
-    listDevices: build.query<Page<AdminDevice>, DeviceListArgs>({
-      query: (args) => ({ url: '/api/admin/devices', params: { ...args, search: args.search || undefined } }),
-      transformResponse: (raw: unknown) => deviceListSchema.parse(raw),
-      providesTags: ['AdminDevice'],
-    }),
-    createDevice: build.mutation<AdminDevice, CreateDeviceBody>({
-      query: (body) => ({ url: '/api/admin/devices', method: 'POST', body }),
-      transformResponse: (raw: unknown) => adminDeviceSchema.parse(raw),
-      invalidatesTags: ['AdminDevice', 'AdminAudit'],
-    }),
-    updateDevice: build.mutation<AdminDevice, { id: number; body: UpdateDeviceBody }>({
-      query: ({ id, body }) => ({ url: `/api/admin/devices/${id}`, method: 'PATCH', body }),
-      transformResponse: (raw: unknown) => adminDeviceSchema.parse(raw),
-      invalidatesTags: ['AdminDevice', 'AdminAudit'],
-    }),
-    createMeter: build.mutation<AdminDevice, CreateMeterBody>({
-      query: (body) => ({ url: '/api/admin/meters', method: 'POST', body }),
-      transformResponse: (raw: unknown) => adminDeviceSchema.parse(raw),
-      invalidatesTags: ['AdminDevice', 'AdminLocation', 'AdminAudit'],
-    }),
-    updateMeter: build.mutation<AdminDevice, { meterNumber: string; body: UpdateMeterBody }>({
-      query: ({ meterNumber, body }) => ({ url: `/api/admin/meters/${encodeURIComponent(meterNumber)}`, method: 'PATCH', body }),
-      transformResponse: (raw: unknown) => adminDeviceSchema.parse(raw),
-      invalidatesTags: ['AdminDevice', 'AdminAudit'],
-    }),
-    moveMeter: build.mutation<AdminDevice, { meterNumber: string; cubeId: number | null }>({
-      query: ({ meterNumber, cubeId }) => ({ url: `/api/admin/meters/${encodeURIComponent(meterNumber)}/move`, method: 'POST', body: { cubeId } }),
-      transformResponse: (raw: unknown) => adminDeviceSchema.parse(raw),
-      invalidatesTags: ['AdminDevice', 'AdminAudit'],
-    }),
-    exchangeMeter: build.mutation<{ oldMeter: AdminDevice; newMeter: AdminDevice }, { meterNumber: string; body: ExchangeMeterBody }>({
-      query: ({ meterNumber, body }) => ({ url: `/api/admin/meters/${encodeURIComponent(meterNumber)}/exchange`, method: 'POST', body }),
-      transformResponse: (raw: unknown) => exchangeResultSchema.parse(raw),
-      invalidatesTags: ['AdminDevice', 'AdminLocation', 'AdminAudit'],
-    }),
+      // ---- Devices and meters ----
+      listDevices: build.query<Page<AdminDevice>, DeviceListArgs>({
+        query: (args) => ({
+          url: '/api/admin/devices',
+          params: { ...args, search: args.search || undefined },
+        }),
+        transformResponse: (raw: unknown) => deviceListSchema.parse(raw),
+        providesTags: ['AdminDevice'],
+      }),
+      createDevice: build.mutation<AdminDevice, CreateDeviceBody>({
+        query: (body) => ({ url: '/api/admin/devices', method: 'POST', body }),
+        transformResponse: (raw: unknown) => adminDeviceSchema.parse(raw),
+        invalidatesTags: ['AdminDevice', 'AdminAudit'],
+      }),
+      updateDevice: build.mutation<AdminDevice, { id: number; body: UpdateDeviceBody }>({
+        query: ({ id, body }) => ({ url: `/api/admin/devices/${id}`, method: 'PATCH', body }),
+        transformResponse: (raw: unknown) => adminDeviceSchema.parse(raw),
+        invalidatesTags: ['AdminDevice', 'AdminAudit'],
+      }),
+      createMeter: build.mutation<AdminDevice, CreateMeterBody>({
+        query: (body) => ({ url: '/api/admin/meters', method: 'POST', body }),
+        transformResponse: (raw: unknown) => adminDeviceSchema.parse(raw),
+        invalidatesTags: ['AdminDevice', 'AdminLocation', 'AdminAudit'],
+      }),
+      updateMeter: build.mutation<AdminDevice, { meterNumber: string; body: UpdateMeterBody }>({
+        query: ({ meterNumber, body }) => ({
+          url: `/api/admin/meters/${encodeURIComponent(meterNumber)}`,
+          method: 'PATCH',
+          body,
+        }),
+        transformResponse: (raw: unknown) => adminDeviceSchema.parse(raw),
+        invalidatesTags: ['AdminDevice', 'AdminAudit'],
+      }),
+      moveMeter: build.mutation<AdminDevice, { meterNumber: string; cubeId: number | null }>({
+        query: ({ meterNumber, cubeId }) => ({
+          url: `/api/admin/meters/${encodeURIComponent(meterNumber)}/move`,
+          method: 'POST',
+          body: { cubeId },
+        }),
+        transformResponse: (raw: unknown) => adminDeviceSchema.parse(raw),
+        invalidatesTags: ['AdminDevice', 'AdminAudit'],
+      }),
+      exchangeMeter: build.mutation<
+        { oldMeter: AdminDevice; newMeter: AdminDevice },
+        { meterNumber: string; body: ExchangeMeterBody }
+      >({
+        query: ({ meterNumber, body }) => ({
+          url: `/api/admin/meters/${encodeURIComponent(meterNumber)}/exchange`,
+          method: 'POST',
+          body,
+        }),
+        transformResponse: (raw: unknown) => exchangeResultSchema.parse(raw),
+        invalidatesTags: ['AdminDevice', 'AdminLocation', 'AdminAudit'],
+      }),
 
-    // ---- API keys ----
-    listApiKeys: build.query<AdminApiKey[], void>({
-      query: () => ({ url: '/api/admin/api-keys' }),
-      transformResponse: (raw: unknown) => apiKeyListSchema.parse(raw).items,
-      providesTags: ['AdminApiKey'],
-    }),
-    createApiKey: build.mutation<{ key: string; apiKey: AdminApiKey }, { name: string; scopes: ApiKeyScope[] }>({
-      query: (body) => ({ url: '/api/admin/api-keys', method: 'POST', body }),
-      transformResponse: (raw: unknown) => createdApiKeySchema.parse(raw),
-      invalidatesTags: ['AdminApiKey', 'AdminAudit'],
-    }),
-    revokeApiKey: build.mutation<AdminApiKey, number>({
-      query: (id) => ({ url: `/api/admin/api-keys/${id}/revoke`, method: 'POST' }),
-      transformResponse: (raw: unknown) => adminApiKeySchema.parse(raw),
-      invalidatesTags: ['AdminApiKey', 'AdminAudit'],
-    }),
+      // ---- API keys ----
+      listApiKeys: build.query<AdminApiKey[], void>({
+        query: () => ({ url: '/api/admin/api-keys' }),
+        transformResponse: (raw: unknown) => apiKeyListSchema.parse(raw).items,
+        providesTags: ['AdminApiKey'],
+      }),
+      createApiKey: build.mutation<
+        { key: string; apiKey: AdminApiKey },
+        { name: string; scopes: ApiKeyScope[] }
+      >({
+        query: (body) => ({ url: '/api/admin/api-keys', method: 'POST', body }),
+        transformResponse: (raw: unknown) => createdApiKeySchema.parse(raw),
+        invalidatesTags: ['AdminApiKey', 'AdminAudit'],
+      }),
+      revokeApiKey: build.mutation<AdminApiKey, number>({
+        query: (id) => ({ url: `/api/admin/api-keys/${id}/revoke`, method: 'POST' }),
+        transformResponse: (raw: unknown) => adminApiKeySchema.parse(raw),
+        invalidatesTags: ['AdminApiKey', 'AdminAudit'],
+      }),
 
-    // ---- Audit ----
-    listAudit: build.query<z.infer<typeof auditListSchema>, AuditListArgs>({
-      query: (args) => ({ url: '/api/admin/audit', params: { ...args, targetType: args.targetType || undefined, targetId: args.targetId || undefined } }),
-      transformResponse: (raw: unknown) => auditListSchema.parse(raw),
-      providesTags: ['AdminAudit'],
+      // ---- Audit ----
+      listAudit: build.query<z.infer<typeof auditListSchema>, AuditListArgs>({
+        query: (args) => ({
+          url: '/api/admin/audit',
+          params: { ...args, targetType: args.targetType || undefined, targetId: args.targetId || undefined },
+        }),
+        transformResponse: (raw: unknown) => auditListSchema.parse(raw),
+        providesTags: ['AdminAudit'],
+      }),
     }),
-  }),
-});
+  });
 
 export const {
   useListUsersQuery,
@@ -239,12 +276,21 @@ export interface AdminFailure {
 }
 
 function isHttpError(error: unknown): error is HttpError {
-  return typeof error === 'object' && error !== null && 'status' in error && 'body' in error && 'isSessionLoss' in error;
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'status' in error &&
+    'body' in error &&
+    'isSessionLoss' in error
+  );
 }
 
 /** Reads an RTK Query error (ours is always an HttpError; anything else is unknown). */
-export function toAdminFailure(error: HttpError | FetchBaseQueryError | SerializedError | undefined | unknown): AdminFailure | null {
+export function toAdminFailure(
+  error: HttpError | FetchBaseQueryError | SerializedError | undefined | unknown,
+): AdminFailure | null {
   if (error === undefined || error === null) return null;
-  if (isHttpError(error)) return { status: error.status, message: error.body?.message ?? null, param: error.body?.param ?? null };
+  if (isHttpError(error))
+    return { status: error.status, message: error.body?.message ?? null, param: error.body?.param ?? null };
   return { status: 'UNKNOWN', message: null, param: null };
 }

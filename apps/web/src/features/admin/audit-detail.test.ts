@@ -3,7 +3,9 @@ import { auditDetail } from './audit-detail.ts';
 
 describe('auditDetail', () => {
   it('writes a flat object as key: value pairs and cuts long values', () => {
-    expect(auditDetail({ name: 'Ops', scopes: ['read'], prefix: 'cm_abc' })).toBe('name: Ops · scopes: ["read"] · prefix: cm_abc');
+    expect(auditDetail({ name: 'Ops', scopes: ['read'], prefix: 'cm_abc' })).toBe(
+      'name: Ops · scopes: ["read"] · prefix: cm_abc',
+    );
     expect(auditDetail({ reason: 'x'.repeat(100) }, 10)).toBe(`reason: ${'x'.repeat(9)}…`);
   });
 

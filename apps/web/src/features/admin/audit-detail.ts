@@ -8,7 +8,7 @@ export function auditDetail(detail: unknown, maxValue = 80): string {
   if (Array.isArray(detail)) return JSON.stringify(detail);
   return Object.entries(detail)
     .map(([key, value]) => {
-      const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+      const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
       return `${key}: ${text.length > maxValue ? `${text.slice(0, maxValue - 1)}…` : text}`;
     })
     .join(' · ');

@@ -27,7 +27,12 @@ export function AuditPage() {
   const [targetId, setTargetId] = useState('');
   const [debouncedId] = useDebouncedValue(targetId.trim(), 250);
   const [page, setPage] = useState(1);
-  const query = useListAuditQuery({ targetType: targetType ?? undefined, targetId: debouncedId, page, pageSize: PAGE_SIZE });
+  const query = useListAuditQuery({
+    targetType: targetType ?? undefined,
+    targetId: debouncedId,
+    page,
+    pageSize: PAGE_SIZE,
+  });
   const rows = query.data?.items ?? [];
 
   return (
@@ -97,8 +102,12 @@ export function AuditPage() {
                     <Table.Td>
                       <Code>{entry.action}</Code>
                     </Table.Td>
-                    <Table.Td className={classes.mono}>{targetTypeKeys[entry.targetType] ? t(targetTypeKeys[entry.targetType] ?? '') : entry.targetType}
-                      {entry.targetId === null ? null : ` ${entry.targetId}`}</Table.Td>
+                    <Table.Td className={classes.mono}>
+                      {targetTypeKeys[entry.targetType]
+                        ? t(targetTypeKeys[entry.targetType] ?? '')
+                        : entry.targetType}
+                      {entry.targetId === null ? null : ` ${entry.targetId}`}
+                    </Table.Td>
                     <Table.Td>
                       <Text size="xs" className={classes.mono} lineClamp={3}>
                         {auditDetail(entry.detail)}
@@ -109,7 +118,9 @@ export function AuditPage() {
               </Table.Tbody>
             </Table>
           </div>
-          {query.data ? <ListPager page={page} pageSize={PAGE_SIZE} total={query.data.total} onChange={setPage} /> : null}
+          {query.data ? (
+            <ListPager page={page} pageSize={PAGE_SIZE} total={query.data.total} onChange={setPage} />
+          ) : null}
         </Stack>
       </Paper>
     </Stack>

@@ -11,13 +11,26 @@ const context = {
 
 describe('validateExchange', () => {
   it('builds the body with the instant in the location zone', () => {
-    const result = validateExchange({ at: '2026-05-31T10:15', finalRegister: '1234,5', newMeterNumber: ' EM-2 ', newStartRegister: 0 }, context);
+    const result = validateExchange(
+      { at: '2026-05-31T10:15', finalRegister: '1234,5', newMeterNumber: ' EM-2 ', newStartRegister: 0 },
+      context,
+    );
     expect(result.errors).toEqual({});
-    expect(result.body).toEqual({ at: '2026-05-31T10:15:00+02:00', finalRegister: 1234.5, newMeterNumber: 'EM-2', newStartRegister: 0 });
+    expect(result.body).toEqual({
+      at: '2026-05-31T10:15:00+02:00',
+      finalRegister: 1234.5,
+      newMeterNumber: 'EM-2',
+      newStartRegister: 0,
+    });
   });
 
   it('refuses an instant before installation or in the future, the same meter and registers out of range', () => {
-    expect(validateExchange({ at: '2024-12-31T10:00', finalRegister: '', newMeterNumber: 'EM-1', newStartRegister: 1_000_000 }, context)).toEqual({
+    expect(
+      validateExchange(
+        { at: '2024-12-31T10:00', finalRegister: '', newMeterNumber: 'EM-1', newStartRegister: 1_000_000 },
+        context,
+      ),
+    ).toEqual({
       body: null,
       errors: {
         at: 'admin.exchange.errors.atBeforeInstall',
@@ -26,10 +39,18 @@ describe('validateExchange', () => {
         newStartRegister: 'admin.exchange.errors.registerRange',
       },
     });
-    expect(validateExchange({ at: '2026-06-02T10:00', finalRegister: 1, newMeterNumber: 'X', newStartRegister: 0 }, context).errors).toEqual({
+    expect(
+      validateExchange(
+        { at: '2026-06-02T10:00', finalRegister: 1, newMeterNumber: 'X', newStartRegister: 0 },
+        context,
+      ).errors,
+    ).toEqual({
       at: 'admin.exchange.errors.atFuture',
     });
-    expect(validateExchange({ at: '', finalRegister: -1, newMeterNumber: '', newStartRegister: 0 }, context).errors).toEqual({
+    expect(
+      validateExchange({ at: '', finalRegister: -1, newMeterNumber: '', newStartRegister: 0 }, context)
+        .errors,
+    ).toEqual({
       at: 'admin.exchange.errors.atRequired',
       finalRegister: 'admin.exchange.errors.registerRange',
       newMeterNumber: 'admin.exchange.errors.newMeterRequired',
@@ -66,8 +87,27 @@ describe('validateNewMeter', () => {
   });
 
   it('names each field out of range', () => {
-    const result = validateNewMeter({ ...values, meterNumber: '', meterInd: 0, multiplier: 1.5, registerDigits: 13, intervalMinutes: '', installedAt: 'soon', cubeId: null }, { locationId: 3, timeZone: 'UTC' });
+    const result = validateNewMeter(
+      {
+        ...values,
+        meterNumber: '',
+        meterInd: 0,
+        multiplier: 1.5,
+        registerDigits: 13,
+        intervalMinutes: '',
+        installedAt: 'soon',
+        cubeId: null,
+      },
+      { locationId: 3, timeZone: 'UTC' },
+    );
     expect(result.body).toBeNull();
-    expect(Object.keys(result.errors).sort()).toEqual(['installedAt', 'intervalMinutes', 'meterInd', 'meterNumber', 'multiplier', 'registerDigits']);
+    expect(Object.keys(result.errors).sort()).toEqual([
+      'installedAt',
+      'intervalMinutes',
+      'meterInd',
+      'meterNumber',
+      'multiplier',
+      'registerDigits',
+    ]);
   });
 });

@@ -41,23 +41,33 @@ export type ExchangeFormErrors = Partial<Record<keyof ExchangeFormValues, string
 /** Checks an exchange form; the body is built only when there is no error. */
 export function validateExchange(
   values: ExchangeFormValues,
-  context: { meterNumber: string; timeZone: string; registerDigits: number; installedAt: string; now: number },
+  context: {
+    meterNumber: string;
+    timeZone: string;
+    registerDigits: number;
+    installedAt: string;
+    now: number;
+  },
 ): { errors: ExchangeFormErrors; body: ExchangeMeterBody | null } {
   const errors: ExchangeFormErrors = {};
   const at = zonedLocalToIso(values.at, context.timeZone);
   if (at === null) errors.at = 'admin.exchange.errors.atRequired';
-  else if (Date.parse(at) <= Date.parse(context.installedAt)) errors.at = 'admin.exchange.errors.atBeforeInstall';
+  else if (Date.parse(at) <= Date.parse(context.installedAt))
+    errors.at = 'admin.exchange.errors.atBeforeInstall';
   else if (Date.parse(at) > context.now + 5 * 60_000) errors.at = 'admin.exchange.errors.atFuture';
   const finalRegister = asNumber(values.finalRegister);
   if (finalRegister === null) errors.finalRegister = 'admin.exchange.errors.registerRequired';
-  else if (finalRegister < 0 || finalRegister >= registerLimit(context.registerDigits)) errors.finalRegister = 'admin.exchange.errors.registerRange';
+  else if (finalRegister < 0 || finalRegister >= registerLimit(context.registerDigits))
+    errors.finalRegister = 'admin.exchange.errors.registerRange';
   const newStartRegister = asNumber(values.newStartRegister);
   if (newStartRegister === null) errors.newStartRegister = 'admin.exchange.errors.registerRequired';
-  else if (newStartRegister < 0 || newStartRegister >= registerLimit(context.registerDigits)) errors.newStartRegister = 'admin.exchange.errors.registerRange';
+  else if (newStartRegister < 0 || newStartRegister >= registerLimit(context.registerDigits))
+    errors.newStartRegister = 'admin.exchange.errors.registerRange';
   const newMeterNumber = values.newMeterNumber.trim();
   if (newMeterNumber === '') errors.newMeterNumber = 'admin.exchange.errors.newMeterRequired';
   else if (newMeterNumber === context.meterNumber) errors.newMeterNumber = 'admin.exchange.errors.sameMeter';
-  if (Object.keys(errors).length > 0 || at === null || finalRegister === null || newStartRegister === null) return { errors, body: null };
+  if (Object.keys(errors).length > 0 || at === null || finalRegister === null || newStartRegister === null)
+    return { errors, body: null };
   return { errors, body: { at, finalRegister, newMeterNumber, newStartRegister } };
 }
 
@@ -76,7 +86,10 @@ export interface MeterFormValues {
 export type MeterFormErrors = Partial<Record<keyof MeterFormValues, string>>;
 
 /** Checks a new meter; the body is built only when there is no error. */
-export function validateNewMeter(values: MeterFormValues, context: { locationId: number; timeZone: string }): { errors: MeterFormErrors; body: CreateMeterBody | null } {
+export function validateNewMeter(
+  values: MeterFormValues,
+  context: { locationId: number; timeZone: string },
+): { errors: MeterFormErrors; body: CreateMeterBody | null } {
   const errors: MeterFormErrors = {};
   const meterNumber = values.meterNumber.trim();
   if (meterNumber === '') errors.meterNumber = 'admin.meterForm.errors.meterNumberRequired';

@@ -1,7 +1,24 @@
-import { Alert, Button, Group, NumberInput, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Input,
+  Alert,
+  Button,
+  Group,
+  NumberInput,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { AdminDevice, DeviceNode } from '@cm/contracts/admin.ts';
-import { DevicePriority, DeviceType, deviceStatuses, type DevicePriorityId, type DeviceStatus } from '@cm/contracts/enums.ts';
+import {
+  DevicePriority,
+  DeviceType,
+  deviceStatuses,
+  type DevicePriorityId,
+  type DeviceStatus,
+} from '@cm/contracts/enums.ts';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
@@ -17,7 +34,14 @@ import {
   type AdminFailure,
 } from './api.ts';
 import { FailureAlert, useFailureText } from './admin-ui.tsx';
-import { validateExchange, validateNewMeter, type ExchangeFormErrors, type ExchangeFormValues, type MeterFormErrors, type MeterFormValues } from './device-form.ts';
+import {
+  validateExchange,
+  validateNewMeter,
+  type ExchangeFormErrors,
+  type ExchangeFormValues,
+  type MeterFormErrors,
+  type MeterFormValues,
+} from './device-form.ts';
 import { priorityIds, priorityKeys, statusKeys, toPriorityId, toStatus } from './device-labels.ts';
 import { deviceName, devicesOfType } from './device-tree.ts';
 import { fieldFailure } from './failure-message.ts';
@@ -28,7 +52,15 @@ function useFieldErrors(failure: AdminFailure | null) {
   return (param: string) => failureText(fieldFailure(failure, [param]));
 }
 
-function FormButtons({ onCancel, isSaving, submitLabel }: { onCancel: () => void; isSaving: boolean; submitLabel: string }) {
+function FormButtons({
+  onCancel,
+  isSaving,
+  submitLabel,
+}: {
+  onCancel: () => void;
+  isSaving: boolean;
+  submitLabel: string;
+}) {
   const { t } = useTranslation();
   return (
     <Group justify="flex-end" gap="sm">
@@ -89,7 +121,13 @@ function useSubmit<T>(run: () => Promise<T>, successText: string, onDone: () => 
   return { failure, submit };
 }
 
-function OtherFailure({ failure, fields }: { failure: AdminFailure | null; fields: readonly string[] }): ReactNode {
+function OtherFailure({
+  failure,
+  fields,
+}: {
+  failure: AdminFailure | null;
+  fields: readonly string[];
+}): ReactNode {
   if (!failure || (failure.param !== null && fields.includes(failure.param))) return null;
   return <FailureAlert failure={failure} />;
 }
@@ -112,7 +150,15 @@ export function NewDeviceForm({ locationId, roots, onDone }: LocationContext & {
   const [createDevice, state] = useCreateDeviceMutation();
   const accessPoints = devicesOfType(roots, DeviceType.AccessPoint);
   const { failure, submit } = useSubmit(
-    () => createDevice({ type, serial: serial.trim(), locationId, parentId: type === DeviceType.Cube && parentId ? Number(parentId) : null, priority, status }).unwrap(),
+    () =>
+      createDevice({
+        type,
+        serial: serial.trim(),
+        locationId,
+        parentId: type === DeviceType.Cube && parentId ? Number(parentId) : null,
+        priority,
+        status,
+      }).unwrap(),
     t('admin.devices.created'),
     onDone,
   );
@@ -129,13 +175,13 @@ export function NewDeviceForm({ locationId, roots, onDone }: LocationContext & {
     <form onSubmit={handleSubmit} noValidate>
       <Stack gap="md">
         <Stack gap={4}>
-          <Text size="sm" fw={500} id="cm-device-type-label">
-            {t('admin.devices.fields.type')}
-          </Text>
+          <Input.Label id="cm-device-type-label">{t('admin.devices.fields.type')}</Input.Label>
           <SegmentedControl
             aria-labelledby="cm-device-type-label"
             value={String(type)}
-            onChange={(value) => setType(value === String(DeviceType.Cube) ? DeviceType.Cube : DeviceType.AccessPoint)}
+            onChange={(value) =>
+              setType(value === String(DeviceType.Cube) ? DeviceType.Cube : DeviceType.AccessPoint)
+            }
             data={[
               { value: String(DeviceType.AccessPoint), label: t('admin.devices.type.accessPoint') },
               { value: String(DeviceType.Cube), label: t('admin.devices.type.cube') },
@@ -164,19 +210,36 @@ export function NewDeviceForm({ locationId, roots, onDone }: LocationContext & {
             error={serverError('parentId')}
           />
         ) : null}
-        <PriorityStatusFields priority={priority} status={status} onPriority={setPriority} onStatus={setStatus} serverError={serverError} />
+        <PriorityStatusFields
+          priority={priority}
+          status={status}
+          onPriority={setPriority}
+          onStatus={setStatus}
+          serverError={serverError}
+        />
         <OtherFailure failure={failure} fields={['serial', 'parentId', 'priority', 'status']} />
-        <FormButtons onCancel={onDone} isSaving={state.isLoading} submitLabel={t('admin.devices.form.create')} />
+        <FormButtons
+          onCancel={onDone}
+          isSaving={state.isLoading}
+          submitLabel={t('admin.devices.form.create')}
+        />
       </Stack>
     </form>
   );
 }
 
 /** A new meter at the location, optionally under one of its Cubes. */
-export function NewMeterForm({ locationId, timeZone, roots, onDone }: LocationContext & { onDone: () => void }) {
+export function NewMeterForm({
+  locationId,
+  timeZone,
+  roots,
+  onDone,
+}: LocationContext & { onDone: () => void }) {
   const { t } = useTranslation();
   const cubes = devicesOfType(roots, DeviceType.Cube);
-  const usedInds = devicesOfType(roots, DeviceType.Meter).filter((m) => m.meter && !m.meter.removedAt).map((m) => m.meter?.meterInd ?? 0);
+  const usedInds = devicesOfType(roots, DeviceType.Meter)
+    .filter((m) => m.meter && !m.meter.removedAt)
+    .map((m) => m.meter?.meterInd ?? 0);
   const [values, setValues] = useState<MeterFormValues>(() => ({
     meterNumber: '',
     meterInd: usedInds.length === 0 ? 1 : Math.max(...usedInds) + 1,
@@ -192,7 +255,8 @@ export function NewMeterForm({ locationId, timeZone, roots, onDone }: LocationCo
   const [createMeter, state] = useCreateMeterMutation();
   const [failure, setFailure] = useState<AdminFailure | null>(null);
   const serverError = useFieldErrors(failure);
-  const set = <K extends keyof MeterFormValues>(field: K, value: MeterFormValues[K]) => setValues((current) => ({ ...current, [field]: value }));
+  const set = <K extends keyof MeterFormValues>(field: K, value: MeterFormValues[K]) =>
+    setValues((current) => ({ ...current, [field]: value }));
   const error = (field: keyof MeterFormValues) => (errors[field] ? t(errors[field]) : serverError(field));
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
@@ -213,9 +277,29 @@ export function NewMeterForm({ locationId, timeZone, roots, onDone }: LocationCo
   return (
     <form onSubmit={handleSubmit} noValidate>
       <Stack gap="md">
-        <TextInput label={t('admin.devices.fields.meterNumber')} value={values.meterNumber} onChange={(event) => set('meterNumber', event.currentTarget.value)} error={error('meterNumber')} required autoComplete="off" spellCheck={false} data-autofocus />
+        <TextInput
+          label={t('admin.devices.fields.meterNumber')}
+          value={values.meterNumber}
+          onChange={(event) => set('meterNumber', event.currentTarget.value)}
+          error={error('meterNumber')}
+          required
+          autoComplete="off"
+          spellCheck={false}
+          data-autofocus
+        />
         <Group grow align="flex-start" gap="sm" wrap="wrap">
-          <NumberInput label={t('admin.devices.fields.meterInd')} description={t('admin.devices.form.meterIndHint')} value={values.meterInd} onChange={(value) => set('meterInd', value)} error={error('meterInd')} min={1} max={9999} allowDecimal={false} required miw={140} />
+          <NumberInput
+            label={t('admin.devices.fields.meterInd')}
+            description={t('admin.devices.form.meterIndHint')}
+            value={values.meterInd}
+            onChange={(value) => set('meterInd', value)}
+            error={error('meterInd')}
+            min={1}
+            max={9999}
+            allowDecimal={false}
+            required
+            miw={140}
+          />
           <Select
             label={t('admin.devices.fields.cube')}
             data={cubes.map((cube) => ({ value: String(cube.id), label: deviceName(cube) }))}
@@ -228,9 +312,35 @@ export function NewMeterForm({ locationId, timeZone, roots, onDone }: LocationCo
           />
         </Group>
         <Group grow align="flex-start" gap="sm" wrap="wrap">
-          <NumberInput label={t('admin.devices.fields.multiplier')} value={values.multiplier} onChange={(value) => set('multiplier', value)} error={error('multiplier')} min={1} allowDecimal={false} miw={110} />
-          <NumberInput label={t('admin.devices.fields.registerDigits')} value={values.registerDigits} onChange={(value) => set('registerDigits', value)} error={error('registerDigits')} min={3} max={12} allowDecimal={false} miw={110} />
-          <NumberInput label={t('admin.devices.fields.intervalMinutes')} value={values.intervalMinutes} onChange={(value) => set('intervalMinutes', value)} error={error('intervalMinutes')} min={1} max={1440} allowDecimal={false} miw={110} />
+          <NumberInput
+            label={t('admin.devices.fields.multiplier')}
+            value={values.multiplier}
+            onChange={(value) => set('multiplier', value)}
+            error={error('multiplier')}
+            min={1}
+            allowDecimal={false}
+            miw={110}
+          />
+          <NumberInput
+            label={t('admin.devices.fields.registerDigits')}
+            value={values.registerDigits}
+            onChange={(value) => set('registerDigits', value)}
+            error={error('registerDigits')}
+            min={3}
+            max={12}
+            allowDecimal={false}
+            miw={110}
+          />
+          <NumberInput
+            label={t('admin.devices.fields.intervalMinutes')}
+            value={values.intervalMinutes}
+            onChange={(value) => set('intervalMinutes', value)}
+            error={error('intervalMinutes')}
+            min={1}
+            max={1440}
+            allowDecimal={false}
+            miw={110}
+          />
         </Group>
         <TextInput
           type="datetime-local"
@@ -241,19 +351,52 @@ export function NewMeterForm({ locationId, timeZone, roots, onDone }: LocationCo
           error={error('installedAt')}
           required
         />
-        <PriorityStatusFields priority={values.priority} status={values.status} onPriority={(v) => set('priority', v)} onStatus={(v) => set('status', v)} serverError={serverError} />
-        <OtherFailure failure={failure} fields={['meterNumber', 'meterInd', 'cubeId', 'multiplier', 'registerDigits', 'intervalMinutes', 'installedAt', 'priority', 'status']} />
-        <FormButtons onCancel={onDone} isSaving={state.isLoading} submitLabel={t('admin.devices.form.createMeter')} />
+        <PriorityStatusFields
+          priority={values.priority}
+          status={values.status}
+          onPriority={(v) => set('priority', v)}
+          onStatus={(v) => set('status', v)}
+          serverError={serverError}
+        />
+        <OtherFailure
+          failure={failure}
+          fields={[
+            'meterNumber',
+            'meterInd',
+            'cubeId',
+            'multiplier',
+            'registerDigits',
+            'intervalMinutes',
+            'installedAt',
+            'priority',
+            'status',
+          ]}
+        />
+        <FormButtons
+          onCancel={onDone}
+          isSaving={state.isLoading}
+          submitLabel={t('admin.devices.form.createMeter')}
+        />
       </Stack>
     </form>
   );
 }
 
 /** Edit a device: serial and parent (not for meters, whose parent changes by moving), priority and status. */
-export function EditDeviceForm({ device, roots, onDone }: { device: AdminDevice; roots: readonly DeviceNode[]; onDone: () => void }) {
+export function EditDeviceForm({
+  device,
+  roots,
+  onDone,
+}: {
+  device: AdminDevice;
+  roots: readonly DeviceNode[];
+  onDone: () => void;
+}) {
   const { t } = useTranslation();
   const [serial, setSerial] = useState(device.serial);
-  const [parentId, setParentId] = useState<string | null>(device.parentId === null ? null : String(device.parentId));
+  const [parentId, setParentId] = useState<string | null>(
+    device.parentId === null ? null : String(device.parentId),
+  );
   const [priority, setPriority] = useState<DevicePriorityId>(toPriorityId(device.priority));
   const [status, setStatus] = useState<DeviceStatus>(device.status);
   const [multiplier, setMultiplier] = useState<number | string>(device.meter?.multiplier ?? 1);
@@ -275,7 +418,9 @@ export function EditDeviceForm({ device, roots, onDone }: { device: AdminDevice;
         id: device.id,
         body: {
           ...(serial.trim() !== device.serial ? { serial: serial.trim() } : {}),
-          ...(device.type === DeviceType.Cube && newParent !== device.parentId ? { parentId: newParent } : {}),
+          ...(device.type === DeviceType.Cube && newParent !== device.parentId
+            ? { parentId: newParent }
+            : {}),
           ...(priority !== device.priority ? { priority } : {}),
           ...(status !== device.status ? { status } : {}),
         },
@@ -297,11 +442,30 @@ export function EditDeviceForm({ device, roots, onDone }: { device: AdminDevice;
       <Stack gap="md">
         {device.meter ? (
           <>
-            <TextInput label={t('admin.devices.fields.meterNumber')} value={device.meter.meterNumber} readOnly />
-            <NumberInput label={t('admin.devices.fields.multiplier')} description={t('admin.devices.form.multiplierHint')} value={multiplier} onChange={setMultiplier} min={1} allowDecimal={false} error={serverError('multiplier')} />
+            <TextInput
+              label={t('admin.devices.fields.meterNumber')}
+              value={device.meter.meterNumber}
+              readOnly
+            />
+            <NumberInput
+              label={t('admin.devices.fields.multiplier')}
+              description={t('admin.devices.form.multiplierHint')}
+              value={multiplier}
+              onChange={setMultiplier}
+              min={1}
+              allowDecimal={false}
+              error={serverError('multiplier')}
+            />
           </>
         ) : (
-          <TextInput label={t('admin.devices.fields.serial')} value={serial} onChange={(event) => setSerial(event.currentTarget.value)} error={serverError('serial')} required data-autofocus />
+          <TextInput
+            label={t('admin.devices.fields.serial')}
+            value={serial}
+            onChange={(event) => setSerial(event.currentTarget.value)}
+            error={serverError('serial')}
+            required
+            data-autofocus
+          />
         )}
         {device.type === DeviceType.Cube ? (
           <Select
@@ -314,16 +478,34 @@ export function EditDeviceForm({ device, roots, onDone }: { device: AdminDevice;
             error={serverError('parentId')}
           />
         ) : null}
-        <PriorityStatusFields priority={priority} status={status} onPriority={setPriority} onStatus={setStatus} serverError={serverError} />
+        <PriorityStatusFields
+          priority={priority}
+          status={status}
+          onPriority={setPriority}
+          onStatus={setStatus}
+          serverError={serverError}
+        />
         <OtherFailure failure={failure} fields={['serial', 'parentId', 'priority', 'status', 'multiplier']} />
-        <FormButtons onCancel={onDone} isSaving={deviceState.isLoading || meterState.isLoading} submitLabel={t('admin.actions.save')} />
+        <FormButtons
+          onCancel={onDone}
+          isSaving={deviceState.isLoading || meterState.isLoading}
+          submitLabel={t('admin.actions.save')}
+        />
       </Stack>
     </form>
   );
 }
 
 /** Hang a meter under another Cube of its location, or under none. */
-export function MoveMeterForm({ device, roots, onDone }: { device: AdminDevice; roots: readonly DeviceNode[]; onDone: () => void }) {
+export function MoveMeterForm({
+  device,
+  roots,
+  onDone,
+}: {
+  device: AdminDevice;
+  roots: readonly DeviceNode[];
+  onDone: () => void;
+}) {
   const { t } = useTranslation();
   const NONE = 'none';
   const [cubeId, setCubeId] = useState<string>(device.parentId === null ? NONE : String(device.parentId));
@@ -344,10 +526,15 @@ export function MoveMeterForm({ device, roots, onDone }: { device: AdminDevice; 
       noValidate
     >
       <Stack gap="md">
-        <Text size="sm">{t('admin.move.text', { meterNumber, cube: device.parentSerial ?? t('admin.devices.form.noCube') })}</Text>
+        <Text size="sm">
+          {t('admin.move.text', { meterNumber, cube: device.parentSerial ?? t('admin.devices.form.noCube') })}
+        </Text>
         <Select
           label={t('admin.move.to')}
-          data={[{ value: NONE, label: t('admin.devices.form.noCube') }, ...cubes.map((cube) => ({ value: String(cube.id), label: deviceName(cube) }))]}
+          data={[
+            { value: NONE, label: t('admin.devices.form.noCube') },
+            ...cubes.map((cube) => ({ value: String(cube.id), label: deviceName(cube) })),
+          ]}
           value={cubeId}
           onChange={(value) => setCubeId(value ?? NONE)}
           allowDeselect={false}
@@ -365,7 +552,15 @@ export function MoveMeterForm({ device, roots, onDone }: { device: AdminDevice; 
  * Exchange a meter: the old one is closed at the instant with its final register, the new one
  * takes its position from that instant with its start register, so consumption stays continuous.
  */
-export function ExchangeMeterForm({ device, timeZone, onDone }: { device: AdminDevice; timeZone: string; onDone: () => void }) {
+export function ExchangeMeterForm({
+  device,
+  timeZone,
+  onDone,
+}: {
+  device: AdminDevice;
+  timeZone: string;
+  onDone: () => void;
+}) {
   const { t, i18n } = useTranslation();
   const meter = device.meter;
   const [values, setValues] = useState<ExchangeFormValues>(() => ({
@@ -379,20 +574,33 @@ export function ExchangeMeterForm({ device, timeZone, onDone }: { device: AdminD
   const [exchangeMeter, state] = useExchangeMeterMutation();
   const serverError = useFieldErrors(failure);
   if (!meter) return null;
-  const set = <K extends keyof ExchangeFormValues>(field: K, value: ExchangeFormValues[K]) => setValues((current) => ({ ...current, [field]: value }));
-  const error = (field: keyof ExchangeFormValues) => (errors[field] ? t(errors[field], { digits: meter.registerDigits }) : serverError(field));
+  const set = <K extends keyof ExchangeFormValues>(field: K, value: ExchangeFormValues[K]) =>
+    setValues((current) => ({ ...current, [field]: value }));
+  const error = (field: keyof ExchangeFormValues) =>
+    errors[field] ? t(errors[field], { digits: meter.registerDigits }) : serverError(field);
   const meterNumber = meter.meterNumber;
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!meter) return;
-    const result = validateExchange(values, { meterNumber, timeZone, registerDigits: meter.registerDigits, installedAt: meter.installedAt, now: Date.now() });
+    const result = validateExchange(values, {
+      meterNumber,
+      timeZone,
+      registerDigits: meter.registerDigits,
+      installedAt: meter.installedAt,
+      now: Date.now(),
+    });
     setErrors(result.errors);
     if (!result.body) return;
     setFailure(null);
     try {
       const answer = await exchangeMeter({ meterNumber, body: result.body }).unwrap();
-      toast.success(t('admin.exchange.done', { oldMeter: meterNumber, newMeter: answer.newMeter.meter?.meterNumber ?? '' }));
+      toast.success(
+        t('admin.exchange.done', {
+          oldMeter: meterNumber,
+          newMeter: answer.newMeter.meter?.meterNumber ?? '',
+        }),
+      );
       onDone();
     } catch (caught) {
       setFailure(toAdminFailure(caught));
@@ -428,12 +636,27 @@ export function ExchangeMeterForm({ device, timeZone, onDone }: { device: AdminD
           error={error('finalRegister')}
           min={0}
           decimalScale={3}
-          decimalSeparator={new Intl.NumberFormat(i18n.language).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.'}
-          rightSection={<Text size="xs" c="dimmed">{'kWh'}</Text>}
+          decimalSeparator={
+            new Intl.NumberFormat(i18n.language).formatToParts(1.5).find((part) => part.type === 'decimal')
+              ?.value ?? '.'
+          }
+          rightSection={
+            <Text size="xs" c="dimmed">
+              {'kWh'}
+            </Text>
+          }
           rightSectionWidth={44}
           required
         />
-        <TextInput label={t('admin.exchange.newMeterNumber')} value={values.newMeterNumber} onChange={(event) => set('newMeterNumber', event.currentTarget.value)} error={error('newMeterNumber')} required autoComplete="off" spellCheck={false} />
+        <TextInput
+          label={t('admin.exchange.newMeterNumber')}
+          value={values.newMeterNumber}
+          onChange={(event) => set('newMeterNumber', event.currentTarget.value)}
+          error={error('newMeterNumber')}
+          required
+          autoComplete="off"
+          spellCheck={false}
+        />
         <NumberInput
           label={t('admin.exchange.newStartRegister')}
           description={t('admin.exchange.registerHint')}
@@ -442,12 +665,22 @@ export function ExchangeMeterForm({ device, timeZone, onDone }: { device: AdminD
           error={error('newStartRegister')}
           min={0}
           decimalScale={3}
-          decimalSeparator={new Intl.NumberFormat(i18n.language).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.'}
-          rightSection={<Text size="xs" c="dimmed">{'kWh'}</Text>}
+          decimalSeparator={
+            new Intl.NumberFormat(i18n.language).formatToParts(1.5).find((part) => part.type === 'decimal')
+              ?.value ?? '.'
+          }
+          rightSection={
+            <Text size="xs" c="dimmed">
+              {'kWh'}
+            </Text>
+          }
           rightSectionWidth={44}
           required
         />
-        <OtherFailure failure={failure} fields={['at', 'finalRegister', 'newMeterNumber', 'newStartRegister']} />
+        <OtherFailure
+          failure={failure}
+          fields={['at', 'finalRegister', 'newMeterNumber', 'newStartRegister']}
+        />
         <FormButtons onCancel={onDone} isSaving={state.isLoading} submitLabel={t('admin.exchange.submit')} />
       </Stack>
     </form>

@@ -1,4 +1,10 @@
-import { DevicePriority, DeviceType, deviceStatuses, type DevicePriorityId, type DeviceStatus } from '@cm/contracts/enums.ts';
+import {
+  DevicePriority,
+  DeviceType,
+  deviceStatuses,
+  type DevicePriorityId,
+  type DeviceStatus,
+} from '@cm/contracts/enums.ts';
 
 /** i18n keys of the priorities (spec labels New, High, Medium, Not Yet Open), listed literally so the locale test sees them. */
 export const priorityKeys: Record<DevicePriorityId, string> = {
@@ -24,10 +30,25 @@ export const statusKeys: Record<DeviceStatus, string> = {
 };
 
 /** Badge colours that read the same in light and dark skins. */
-export const statusColors: Record<DeviceStatus, string> = { active: 'teal', inactive: 'gray', faulty: 'red', removed: 'gray' };
-export const priorityColors: Record<DevicePriorityId, string> = { 1: 'blue', 2: 'red', 3: 'orange', 4: 'gray' };
+export const statusColors: Record<DeviceStatus, string> = {
+  active: 'teal',
+  inactive: 'gray',
+  faulty: 'red',
+  removed: 'gray',
+};
+export const priorityColors: Record<DevicePriorityId, string> = {
+  1: 'blue',
+  2: 'red',
+  3: 'orange',
+  4: 'gray',
+};
 
-export const priorityIds: readonly DevicePriorityId[] = [DevicePriority.New, DevicePriority.High, DevicePriority.Medium, DevicePriority.NotYetOpen];
+export const priorityIds: readonly DevicePriorityId[] = [
+  DevicePriority.New,
+  DevicePriority.High,
+  DevicePriority.Medium,
+  DevicePriority.NotYetOpen,
+];
 
 /** A priority id from a number (unknown values read as New, as the contract says). */
 export function toPriorityId(value: number): DevicePriorityId {

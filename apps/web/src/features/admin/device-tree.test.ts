@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { branchValues, devicesOfType, toTreeItems, treeCounts } from './device-tree.ts';
 
 let nextId = 1;
-function node(type: number, serial: string, children: DeviceNode[] = [], meter?: { meterNumber: string; meterInd: number; removedAt?: string }): DeviceNode {
+function node(
+  type: number,
+  serial: string,
+  children: DeviceNode[] = [],
+  meter?: { meterNumber: string; meterInd: number; removedAt?: string },
+): DeviceNode {
   return {
     id: nextId++,
     type,
@@ -17,7 +22,16 @@ function node(type: number, serial: string, children: DeviceNode[] = [], meter?:
     status: 'active',
     lastSeenAt: null,
     meter: meter
-      ? { meterNumber: meter.meterNumber, meterInd: meter.meterInd, multiplier: 1, unit: 'kWh', registerDigits: 6, intervalMinutes: 15, installedAt: '2026-01-01T00:00:00Z', removedAt: meter.removedAt ?? null }
+      ? {
+          meterNumber: meter.meterNumber,
+          meterInd: meter.meterInd,
+          multiplier: 1,
+          unit: 'kWh',
+          registerDigits: 6,
+          intervalMinutes: 15,
+          installedAt: '2026-01-01T00:00:00Z',
+          removedAt: meter.removedAt ?? null,
+        }
       : null,
     children,
   };

@@ -50,11 +50,17 @@ export function indexTree(roots: readonly DeviceNode[]): Map<number, DeviceNode>
 
 /** The devices of one type in the tree (Cubes to move a meter under, AccessPoints to hang a Cube from). */
 export function devicesOfType(roots: readonly DeviceNode[], type: number): DeviceNode[] {
-  return [...indexTree(roots).values()].filter((node) => node.type === type).sort((a, b) => deviceName(a).localeCompare(deviceName(b), undefined, { numeric: true }));
+  return [...indexTree(roots).values()]
+    .filter((node) => node.type === type)
+    .sort((a, b) => deviceName(a).localeCompare(deviceName(b), undefined, { numeric: true }));
 }
 
 /** How many devices of each type, and meters currently installed, for the tree's summary. */
-export function treeCounts(roots: readonly DeviceNode[]): { accessPoints: number; cubes: number; meters: number } {
+export function treeCounts(roots: readonly DeviceNode[]): {
+  accessPoints: number;
+  cubes: number;
+  meters: number;
+} {
   let accessPoints = 0;
   let cubes = 0;
   let meters = 0;
@@ -68,5 +74,7 @@ export function treeCounts(roots: readonly DeviceNode[]): { accessPoints: number
 
 /** The ids of nodes with children, to open the whole tree at once. */
 export function branchValues(items: readonly DeviceTreeItem[]): string[] {
-  return items.flatMap((item) => (item.children.length > 0 ? [item.value, ...branchValues(item.children)] : []));
+  return items.flatMap((item) =>
+    item.children.length > 0 ? [item.value, ...branchValues(item.children)] : [],
+  );
 }

@@ -1,6 +1,34 @@
-import { ActionIcon, Badge, Button, Drawer, Group, Menu, Paper, Select, Stack, Table, Text, TextInput, Title, Tooltip, Tree, useTree } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Drawer,
+  Group,
+  Menu,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+  Tree,
+  useTree,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconAccessPoint, IconBolt, IconBox, IconChevronDown, IconDots, IconExchange, IconPencil, IconPlus, IconSearch, IconSwitchHorizontal } from '@tabler/icons-react';
+import {
+  IconAccessPoint,
+  IconBolt,
+  IconBox,
+  IconChevronDown,
+  IconDots,
+  IconExchange,
+  IconPencil,
+  IconPlus,
+  IconSearch,
+  IconSwitchHorizontal,
+} from '@tabler/icons-react';
 import type { AdminDevice, DeviceNode } from '@cm/contracts/admin.ts';
 import { DeviceType, deviceStatuses, type DevicePriorityId, type DeviceStatus } from '@cm/contracts/enums.ts';
 import { useEffect, useMemo, useState } from 'react';
@@ -9,8 +37,23 @@ import { Link, useSearchParams } from 'react-router';
 import { formatDateTime, formatRelative } from '@/lib/format.ts';
 import { toAdminFailure, useGetDeviceTreeQuery, useListDevicesQuery } from './api.ts';
 import { AdminPageHeader, FailureAlert, ListPager } from './admin-ui.tsx';
-import { EditDeviceForm, ExchangeMeterForm, MoveMeterForm, NewDeviceForm, NewMeterForm } from './device-forms.tsx';
-import { priorityColors, priorityIds, priorityKeys, statusColors, statusKeys, toPriorityId, toStatus, typeKeys } from './device-labels.ts';
+import {
+  EditDeviceForm,
+  ExchangeMeterForm,
+  MoveMeterForm,
+  NewDeviceForm,
+  NewMeterForm,
+} from './device-forms.tsx';
+import {
+  priorityColors,
+  priorityIds,
+  priorityKeys,
+  statusColors,
+  statusKeys,
+  toPriorityId,
+  toStatus,
+  typeKeys,
+} from './device-labels.ts';
 import { branchValues, deviceName, indexTree, toTreeItems, treeCounts } from './device-tree.ts';
 import { useLocationOptions } from './use-location-options.ts';
 import classes from './admin.module.css';
@@ -68,7 +111,13 @@ function LastSeen({ at }: { at: string | null }) {
 }
 
 /** AccessPoint → Cube → Meter, keyboard-navigable (arrows open and close branches). */
-function DeviceTreePanel({ roots, onEdit }: { roots: readonly DeviceNode[]; onEdit: (device: AdminDevice) => void }) {
+function DeviceTreePanel({
+  roots,
+  onEdit,
+}: {
+  roots: readonly DeviceNode[];
+  onEdit: (device: AdminDevice) => void;
+}) {
   const { t } = useTranslation();
   const items = useMemo(() => toTreeItems(roots), [roots]);
   const byId = useMemo(() => indexTree(roots), [roots]);
@@ -83,7 +132,14 @@ function DeviceTreePanel({ roots, onEdit }: { roots: readonly DeviceNode[]; onEd
   }, [branchKey]);
 
   return (
-    <Paper withBorder p="md" radius="md" className={classes.panel} component="section" aria-labelledby="cm-device-tree-title">
+    <Paper
+      withBorder
+      p="md"
+      radius="md"
+      className={classes.panel}
+      component="section"
+      aria-labelledby="cm-device-tree-title"
+    >
       <Stack gap="sm">
         <div>
           <Title order={2} size="h4" id="cm-device-tree-title">
@@ -107,19 +163,34 @@ function DeviceTreePanel({ roots, onEdit }: { roots: readonly DeviceNode[]; onEd
             renderNode={({ node, expanded, hasChildren, elementProps }) => {
               const device = byId.get(Number(node.value));
               return (
-                <div {...elementProps} className={`${elementProps.className} ${classes.treeNode}`} data-testid={`tree-${String(node.label)}`}>
+                <div
+                  {...elementProps}
+                  className={`${elementProps.className} ${classes.treeNode}`}
+                  data-testid={`tree-${String(node.label)}`}
+                >
                   {hasChildren ? (
-                    <IconChevronDown size={14} aria-hidden style={{ transform: expanded ? undefined : 'rotate(-90deg)' }} />
+                    <IconChevronDown
+                      size={14}
+                      aria-hidden
+                      style={{ transform: expanded ? undefined : 'rotate(-90deg)' }}
+                    />
                   ) : (
                     <span style={{ width: 14 }} aria-hidden />
                   )}
                   {device ? <TypeIcon type={device.type} /> : null}
-                  <Text size="sm" fw={device?.type === DeviceType.Meter ? 400 : 600} className={classes.mono} td={device?.meter?.removedAt ? 'line-through' : undefined}>
+                  <Text
+                    size="sm"
+                    fw={device?.type === DeviceType.Meter ? 400 : 600}
+                    className={classes.mono}
+                    td={device?.meter?.removedAt ? 'line-through' : undefined}
+                  >
                     {node.label}
                   </Text>
                   {device ? (
                     <>
-                      <span className="cm-visually-hidden">{t(typeKeys[device.type] ?? 'admin.devices.type.meter')}</span>
+                      <span className="cm-visually-hidden">
+                        {t(typeKeys[device.type] ?? 'admin.devices.type.meter')}
+                      </span>
                       {device.meter?.removedAt ? (
                         <Badge size="xs" variant="outline" color="gray">
                           {t('admin.devices.removedBadge')}
@@ -203,7 +274,10 @@ export function DevicesPage() {
             : dialog.kind === 'move'
               ? t('admin.move.title', { meterNumber: deviceName(dialog.device) })
               : t('admin.exchange.title', { meterNumber: deviceName(dialog.device) });
-  const dialogZone = dialog && 'device' in dialog ? (options.find((o) => o.value === String(dialog.device.locationId))?.timeZone ?? timeZone) : timeZone;
+  const dialogZone =
+    dialog && 'device' in dialog
+      ? (options.find((o) => o.value === String(dialog.device.locationId))?.timeZone ?? timeZone)
+      : timeZone;
   const rows = listQuery.data?.items ?? [];
 
   return (
@@ -214,10 +288,17 @@ export function DevicesPage() {
         actions={
           locationId !== null ? (
             <>
-              <Button variant="light" leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setDialog({ kind: 'newDevice' })}>
+              <Button
+                variant="light"
+                leftSection={<IconPlus size={16} aria-hidden />}
+                onClick={() => setDialog({ kind: 'newDevice' })}
+              >
                 {t('admin.devices.addDevice')}
               </Button>
-              <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setDialog({ kind: 'newMeter' })}>
+              <Button
+                leftSection={<IconPlus size={16} aria-hidden />}
+                onClick={() => setDialog({ kind: 'newMeter' })}
+              >
                 {t('admin.devices.addMeter')}
               </Button>
             </>
@@ -246,10 +327,19 @@ export function DevicesPage() {
         {locationId !== null ? (
           <div>
             <FailureAlert failure={toAdminFailure(treeQuery.error)} />
-            {treeQuery.data ? <DeviceTreePanel roots={roots} onEdit={(device) => setDialog({ kind: 'edit', device })} /> : null}
+            {treeQuery.data ? (
+              <DeviceTreePanel roots={roots} onEdit={(device) => setDialog({ kind: 'edit', device })} />
+            ) : null}
           </div>
         ) : null}
-        <Paper withBorder p="md" radius="md" className={classes.panel} component="section" aria-labelledby="cm-device-table-title">
+        <Paper
+          withBorder
+          p="md"
+          radius="md"
+          className={classes.panel}
+          component="section"
+          aria-labelledby="cm-device-table-title"
+        >
           <Stack gap="md">
             <Title order={2} size="h4" id="cm-device-table-title">
               {t('admin.devices.table')}
@@ -271,7 +361,10 @@ export function DevicesPage() {
                 className={classes.filterField}
                 label={t('admin.devices.fields.type')}
                 placeholder={t('admin.devices.anyType')}
-                data={[DeviceType.AccessPoint, DeviceType.Cube, DeviceType.Meter].map((id) => ({ value: String(id), label: t(typeKeys[id] ?? '') }))}
+                data={[DeviceType.AccessPoint, DeviceType.Cube, DeviceType.Meter].map((id) => ({
+                  value: String(id),
+                  label: t(typeKeys[id] ?? ''),
+                }))}
                 value={type}
                 onChange={(value) => filtered(() => setType(value))}
                 clearable
@@ -331,7 +424,14 @@ export function DevicesPage() {
                           <Group gap={6} wrap="nowrap">
                             <TypeIcon type={device.type} />
                             {device.meter ? (
-                              <Text component={Link} to={`/check?meter=${encodeURIComponent(device.meter.meterNumber)}`} size="sm" fw={600} className={classes.mono} c="blue">
+                              <Text
+                                component={Link}
+                                to={`/check?meter=${encodeURIComponent(device.meter.meterNumber)}`}
+                                size="sm"
+                                fw={600}
+                                className={classes.mono}
+                                c="blue"
+                              >
                                 {name}
                               </Text>
                             ) : (
@@ -342,14 +442,27 @@ export function DevicesPage() {
                           </Group>
                           {device.meter ? (
                             <Text size="xs" c="dimmed">
-                              {device.meter.removedAt ? t('admin.devices.removedOn', { date: formatDateTime(device.meter.removedAt, i18n.language, device.locationId === locationId ? timeZone : undefined) }) : t('admin.devices.positionShort', { meterInd: device.meter.meterInd })}
+                              {device.meter.removedAt
+                                ? t('admin.devices.removedOn', {
+                                    date: formatDateTime(
+                                      device.meter.removedAt,
+                                      i18n.language,
+                                      device.locationId === locationId ? timeZone : undefined,
+                                    ),
+                                  })
+                                : t('admin.devices.positionShort', { meterInd: device.meter.meterInd })}
                             </Text>
                           ) : null}
                         </Table.Td>
                         <Table.Td>{t(typeKeys[device.type] ?? 'admin.devices.type.meter')}</Table.Td>
                         {locationId === null ? (
                           <Table.Td>
-                            <Text size="sm" component={Link} to={`/admin/devices?location=${device.locationId}`} c="blue">
+                            <Text
+                              size="sm"
+                              component={Link}
+                              to={`/admin/devices?location=${device.locationId}`}
+                              c="blue"
+                            >
                               {device.locationName}
                             </Text>
                           </Table.Td>
@@ -366,22 +479,36 @@ export function DevicesPage() {
                         </Table.Td>
                         <Table.Td className={classes.nowrap}>
                           <Tooltip label={t('admin.devices.edit', { name })}>
-                            <ActionIcon variant="subtle" aria-label={t('admin.devices.edit', { name })} onClick={() => setDialog({ kind: 'edit', device })}>
+                            <ActionIcon
+                              variant="subtle"
+                              aria-label={t('admin.devices.edit', { name })}
+                              onClick={() => setDialog({ kind: 'edit', device })}
+                            >
                               <IconPencil size={18} aria-hidden />
                             </ActionIcon>
                           </Tooltip>
                           {isCurrentMeter ? (
                             <Menu position="bottom-end" withinPortal>
                               <Menu.Target>
-                                <ActionIcon variant="subtle" color="gray" aria-label={t('admin.devices.more', { name })}>
+                                <ActionIcon
+                                  variant="subtle"
+                                  color="gray"
+                                  aria-label={t('admin.devices.more', { name })}
+                                >
                                   <IconDots size={18} aria-hidden />
                                 </ActionIcon>
                               </Menu.Target>
                               <Menu.Dropdown>
-                                <Menu.Item leftSection={<IconSwitchHorizontal size={16} aria-hidden />} onClick={() => setDialog({ kind: 'move', device })}>
+                                <Menu.Item
+                                  leftSection={<IconSwitchHorizontal size={16} aria-hidden />}
+                                  onClick={() => setDialog({ kind: 'move', device })}
+                                >
                                   {t('admin.move.action')}
                                 </Menu.Item>
-                                <Menu.Item leftSection={<IconExchange size={16} aria-hidden />} onClick={() => setDialog({ kind: 'exchange', device })}>
+                                <Menu.Item
+                                  leftSection={<IconExchange size={16} aria-hidden />}
+                                  onClick={() => setDialog({ kind: 'exchange', device })}
+                                >
                                   {t('admin.exchange.action')}
                                 </Menu.Item>
                               </Menu.Dropdown>
@@ -394,17 +521,32 @@ export function DevicesPage() {
                 </Table.Tbody>
               </Table>
             </div>
-            {listQuery.data ? <ListPager page={page} pageSize={PAGE_SIZE} total={listQuery.data.total} onChange={setPage} /> : null}
+            {listQuery.data ? (
+              <ListPager page={page} pageSize={PAGE_SIZE} total={listQuery.data.total} onChange={setPage} />
+            ) : null}
           </Stack>
         </Paper>
       </div>
 
       <Drawer opened={dialog !== null} onClose={close} position="right" size="md" title={dialogTitle}>
-        {dialog?.kind === 'newDevice' && locationId !== null ? <NewDeviceForm locationId={locationId} timeZone={timeZone} roots={roots} onDone={close} /> : null}
-        {dialog?.kind === 'newMeter' && locationId !== null ? <NewMeterForm locationId={locationId} timeZone={timeZone} roots={roots} onDone={close} /> : null}
-        {dialog?.kind === 'edit' ? <EditDeviceForm key={dialog.device.id} device={dialog.device} roots={roots} onDone={close} /> : null}
+        {dialog?.kind === 'newDevice' && locationId !== null ? (
+          <NewDeviceForm locationId={locationId} timeZone={timeZone} roots={roots} onDone={close} />
+        ) : null}
+        {dialog?.kind === 'newMeter' && locationId !== null ? (
+          <NewMeterForm locationId={locationId} timeZone={timeZone} roots={roots} onDone={close} />
+        ) : null}
+        {dialog?.kind === 'edit' ? (
+          <EditDeviceForm key={dialog.device.id} device={dialog.device} roots={roots} onDone={close} />
+        ) : null}
         {dialog?.kind === 'move' ? <MoveMeterSection device={dialog.device} onDone={close} /> : null}
-        {dialog?.kind === 'exchange' ? <ExchangeMeterForm key={dialog.device.id} device={dialog.device} timeZone={dialogZone} onDone={close} /> : null}
+        {dialog?.kind === 'exchange' ? (
+          <ExchangeMeterForm
+            key={dialog.device.id}
+            device={dialog.device}
+            timeZone={dialogZone}
+            onDone={close}
+          />
+        ) : null}
       </Drawer>
     </Stack>
   );

@@ -15,6 +15,8 @@ describe('export download', () => {
   });
 
   it('names the parameters as the API does', () => {
-    expect(exportUrl(options)).toBe('/api/admin/exports/readings?meterNumber=EM+10001%2Fa&From=2026-01-01&To=2026-01-31&format=csv');
+    expect(exportUrl(options)).toBe(
+      '/api/admin/exports/readings?meterNumber=EM+10001%2Fa&From=2026-01-01&To=2026-01-31&format=csv',
+    );
   });
 });

@@ -14,7 +14,12 @@ export interface ExportOptions {
 
 /** The export URL. */
 export function exportUrl(options: ExportOptions): string {
-  const params = new URLSearchParams({ meterNumber: options.meterNumber.trim(), From: options.From, To: options.To, format: options.format });
+  const params = new URLSearchParams({
+    meterNumber: options.meterNumber.trim(),
+    From: options.From,
+    To: options.To,
+    format: options.format,
+  });
   return `/api/admin/exports/readings?${params.toString()}`;
 }
 
@@ -38,7 +43,10 @@ export function downloadName(disposition: string | null, options: ExportOptions)
  * Downloads an export with the app's API key and bearer token (a plain link could carry
  * neither) and hands it to the browser as a file.
  */
-export async function downloadExport(options: ExportOptions, signal: AbortSignal): Promise<{ ok: true; fileName: string } | { ok: false; failure: AdminFailure }> {
+export async function downloadExport(
+  options: ExportOptions,
+  signal: AbortSignal,
+): Promise<{ ok: true; fileName: string } | { ok: false; failure: AdminFailure }> {
   const headers = new Headers({ [API_KEY_HEADER]: readApiKey() });
   const token = readAccessToken();
   if (token !== null) headers.set('Authorization', `Bearer ${token}`);
@@ -46,7 +54,10 @@ export async function downloadExport(options: ExportOptions, signal: AbortSignal
   try {
     response = await fetch(exportUrl(options), { headers, signal, credentials: 'same-origin' });
   } catch {
-    return { ok: false, failure: { status: signal.aborted ? 'ABORTED' : 'NETWORK_ERROR', message: null, param: null } };
+    return {
+      ok: false,
+      failure: { status: signal.aborted ? 'ABORTED' : 'NETWORK_ERROR', message: null, param: null },
+    };
   }
   if (!response.ok) {
     if (response.status === 401) endSession('expired');
@@ -56,7 +67,14 @@ export async function downloadExport(options: ExportOptions, signal: AbortSignal
     } catch {
       body = null;
     }
-    return { ok: false, failure: { status: response.status, message: isErrorBody(body) ? body.message : null, param: isErrorBody(body) ? (body.param ?? null) : null } };
+    return {
+      ok: false,
+      failure: {
+        status: response.status,
+        message: isErrorBody(body) ? body.message : null,
+        param: isErrorBody(body) ? (body.param ?? null) : null,
+      },
+    };
   }
   const blob = await response.blob();
   const fileName = downloadName(response.headers.get('content-disposition'), options);

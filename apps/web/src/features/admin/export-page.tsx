@@ -1,4 +1,14 @@
-import { Autocomplete, Button, Group, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Input,
+  Autocomplete,
+  Button,
+  Group,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconBolt, IconDownload } from '@tabler/icons-react';
 import { DeviceType } from '@cm/contracts/enums.ts';
@@ -28,27 +38,42 @@ export function ExportPage() {
   const [failure, setFailure] = useState<AdminFailure | null>(null);
   const [isDownloading, setIsDownloading] = useState(false);
   const [debounced] = useDebouncedValue(meterNumber.trim(), 250);
-  const meters = useListDevicesQuery({ type: DeviceType.Meter, search: debounced, page: 1, pageSize: 20 }, { skip: debounced === '' });
-  const meterOptions = [...new Set((meters.data?.items ?? []).flatMap((device) => (device.meter ? [device.meter.meterNumber] : [])))];
+  const meters = useListDevicesQuery(
+    { type: DeviceType.Meter, search: debounced, page: 1, pageSize: 20 },
+    { skip: debounced === '' },
+  );
+  const meterOptions = [
+    ...new Set(
+      (meters.data?.items ?? []).flatMap((device) => (device.meter ? [device.meter.meterNumber] : [])),
+    ),
+  ];
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const problems = {
       ...(meterNumber.trim() === '' ? { meterNumber: t('admin.export.meterRequired') } : {}),
       ...(!DATE.test(from) ? { from: t('admin.export.dateRequired') } : {}),
-      ...(!DATE.test(to) ? { to: t('admin.export.dateRequired') } : DATE.test(from) && to < from ? { to: t('admin.export.order') } : {}),
+      ...(!DATE.test(to)
+        ? { to: t('admin.export.dateRequired') }
+        : DATE.test(from) && to < from
+          ? { to: t('admin.export.order') }
+          : {}),
     };
     setErrors(problems);
     if (Object.keys(problems).length > 0) return;
     setFailure(null);
     setIsDownloading(true);
-    const result = await downloadExport({ meterNumber, From: from, To: to, format }, new AbortController().signal);
+    const result = await downloadExport(
+      { meterNumber, From: from, To: to, format },
+      new AbortController().signal,
+    );
     setIsDownloading(false);
     if (result.ok) toast.success(t('admin.export.done', { file: result.fileName }));
     else setFailure(result.failure);
   }
 
-  const meterError = errors.meterNumber ?? (failure?.status === 404 ? t('admin.export.meterNotFound') : undefined);
+  const meterError =
+    errors.meterNumber ?? (failure?.status === 404 ? t('admin.export.meterNotFound') : undefined);
   const isOtherFailure = failure !== null && failure.status !== 404;
 
   return (
@@ -72,16 +97,30 @@ export function ExportPage() {
               spellCheck={false}
             />
             <Group align="flex-start" gap="sm" wrap="wrap">
-              <TextInput type="date" label={t('admin.export.from')} value={from} onChange={(event) => setFrom(event.currentTarget.value)} error={errors.from} required w={200} />
-              <TextInput type="date" label={t('admin.export.to')} value={to} onChange={(event) => setTo(event.currentTarget.value)} error={errors.to} required w={200} />
+              <TextInput
+                type="date"
+                label={t('admin.export.from')}
+                value={from}
+                onChange={(event) => setFrom(event.currentTarget.value)}
+                error={errors.from}
+                required
+                w={200}
+              />
+              <TextInput
+                type="date"
+                label={t('admin.export.to')}
+                value={to}
+                onChange={(event) => setTo(event.currentTarget.value)}
+                error={errors.to}
+                required
+                w={200}
+              />
             </Group>
             <Text size="xs" c="dimmed">
               {t('admin.export.rangeHint')}
             </Text>
             <Stack gap={4}>
-              <Text size="sm" fw={500} id="cm-export-format">
-                {t('admin.import.format')}
-              </Text>
+              <Input.Label id="cm-export-format">{t('admin.import.format')}</Input.Label>
               <SegmentedControl
                 aria-labelledby="cm-export-format"
                 value={format}
@@ -95,7 +134,11 @@ export function ExportPage() {
             </Stack>
             {isOtherFailure ? <FailureAlert failure={failure} /> : null}
             <Group>
-              <Button type="submit" leftSection={<IconDownload size={16} aria-hidden />} loading={isDownloading}>
+              <Button
+                type="submit"
+                leftSection={<IconDownload size={16} aria-hidden />}
+                loading={isDownloading}
+              >
                 {t('admin.export.submit')}
               </Button>
             </Group>

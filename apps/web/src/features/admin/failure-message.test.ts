@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { describeFailure, fieldFailure } from './failure-message.ts';
 
-const failure = (status: number | 'NETWORK_ERROR', param: string | null = null, message: string | null = 'why') => ({ status, param, message });
+const failure = (
+  status: number | 'NETWORK_ERROR',
+  param: string | null = null,
+  message: string | null = 'why',
+) => ({ status, param, message });
 
 describe('describeFailure', () => {
   it('names a taken email, name or meter number by its parameter', () => {

@@ -33,14 +33,19 @@ export function describeFailure(failure: AdminFailure, context: 'user' | 'other'
     if (context === 'user') return { key: 'admin.errors.lastAdmin', values: {} };
     return { key: 'admin.errors.conflict', values: { detail } };
   }
-  if (failure.status === 400 || failure.status === 422) return { key: 'admin.errors.invalid', values: { detail } };
+  if (failure.status === 400 || failure.status === 422)
+    return { key: 'admin.errors.invalid', values: { detail } };
   if (failure.status === 413) return { key: 'admin.errors.tooLarge', values: {} };
   if (failure.status === 415) return { key: 'admin.errors.unsupportedType', values: {} };
   return { key: 'admin.errors.failed', values: {} };
 }
 
 /** The failure's text when it is about `param` (to show next to that field), else null. */
-export function fieldFailure(failure: AdminFailure | null, params: readonly string[], context: 'user' | 'other' = 'other'): FailureText | null {
+export function fieldFailure(
+  failure: AdminFailure | null,
+  params: readonly string[],
+  context: 'user' | 'other' = 'other',
+): FailureText | null {
   if (!failure || failure.param === null || !params.includes(failure.param)) return null;
   return describeFailure(failure, context);
 }

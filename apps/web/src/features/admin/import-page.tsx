@@ -1,12 +1,42 @@
-import { Alert, Button, FileInput, Group, Paper, Progress, SegmentedControl, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
-import { IconAlertCircle, IconAlertTriangle, IconCircleCheck, IconFileUpload, IconInfoCircle, IconUpload, IconX } from '@tabler/icons-react';
+import {
+  Input,
+  Alert,
+  Button,
+  FileInput,
+  Group,
+  Paper,
+  Progress,
+  SegmentedControl,
+  Select,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import {
+  IconAlertCircle,
+  IconAlertTriangle,
+  IconCircleCheck,
+  IconFileUpload,
+  IconInfoCircle,
+  IconUpload,
+  IconX,
+} from '@tabler/icons-react';
 import type { ImportReport } from '@cm/contracts/admin.ts';
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatEnergy, formatNumber, formatPercent } from '@/lib/format.ts';
 import type { AdminFailure } from './api.ts';
 import { AdminPageHeader, FailureAlert } from './admin-ui.tsx';
-import { formatFromFileName, rejectedOverflow, reportCounts, reportTone, type ReportTone } from './import-report.ts';
+import {
+  formatFromFileName,
+  rejectedOverflow,
+  reportCounts,
+  reportTone,
+  type ReportTone,
+} from './import-report.ts';
 import { timeZoneOptions } from './time-zones.ts';
 import { uploadImport } from './upload.ts';
 import classes from './admin.module.css';
@@ -31,21 +61,45 @@ function ImportReportView({ report, fileName }: { report: ImportReport; fileName
   const tone = reportTone(report);
   const overflow = rejectedOverflow(report);
   return (
-    <Paper withBorder p="md" radius="md" className={classes.panel} component="section" aria-labelledby="cm-report-title" data-testid="import-report">
+    <Paper
+      withBorder
+      p="md"
+      radius="md"
+      className={classes.panel}
+      component="section"
+      aria-labelledby="cm-report-title"
+      data-testid="import-report"
+    >
       <Stack gap="md">
         <Title order={2} size="h4" id="cm-report-title">
           {t('admin.import.report', { file: fileName })}
         </Title>
-        <Alert color={toneStyle[tone].color} variant="light" icon={<ToneIcon tone={tone} />} title={t(toneStyle[tone].titleKey)} role="status">
+        <Alert
+          color={toneStyle[tone].color}
+          variant="light"
+          icon={<ToneIcon tone={tone} />}
+          title={t(toneStyle[tone].titleKey)}
+          role="status"
+        >
           {report.refusal ? t('admin.import.refusal', { detail: report.refusal }) : t('admin.import.atomic')}
         </Alert>
         <dl className={classes.counts} style={{ margin: 0 }}>
           {reportCounts(report).map((count) => (
-            <div key={count.key} className={classes.count} data-testid={`count-${count.key.split('.').pop() ?? ''}`}>
+            <div
+              key={count.key}
+              className={classes.count}
+              data-testid={`count-${count.key.split('.').pop() ?? ''}`}
+            >
               <Text component="dt" size="xs" c="dimmed">
                 {t(count.key)}
               </Text>
-              <Text component="dd" fw={700} size="lg" m={0} c={count.isProblem ? 'var(--mantine-color-error)' : undefined}>
+              <Text
+                component="dd"
+                fw={700}
+                size="lg"
+                m={0}
+                c={count.isProblem ? 'var(--mantine-color-error)' : undefined}
+              >
                 {formatNumber(count.value, i18n.language)}
               </Text>
             </div>
@@ -57,7 +111,12 @@ function ImportReportView({ report, fileName }: { report: ImportReport; fileName
               {t('admin.import.rejectedTitle')}
             </Title>
             <div className={classes.tableWrap}>
-              <Table striped verticalSpacing={4} aria-labelledby="cm-rejected-title" data-testid="rejected-lines">
+              <Table
+                striped
+                verticalSpacing={4}
+                aria-labelledby="cm-rejected-title"
+                data-testid="rejected-lines"
+              >
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th w={90}>{t('admin.import.line')}</Table.Th>
@@ -109,9 +168,15 @@ function ImportReportView({ report, fileName }: { report: ImportReport; fileName
                     <Table.Tr key={`${conflict.line}-${conflict.at}`}>
                       <Table.Td>{conflict.line}</Table.Td>
                       <Table.Td className={classes.mono}>{conflict.meterNumber}</Table.Td>
-                      <Table.Td className={classes.nowrap}>{formatDateTime(conflict.at, i18n.language)}</Table.Td>
-                      <Table.Td className={classes.nowrap}>{formatEnergy(conflict.stored, i18n.language)}</Table.Td>
-                      <Table.Td className={classes.nowrap}>{formatEnergy(conflict.incoming, i18n.language)}</Table.Td>
+                      <Table.Td className={classes.nowrap}>
+                        {formatDateTime(conflict.at, i18n.language)}
+                      </Table.Td>
+                      <Table.Td className={classes.nowrap}>
+                        {formatEnergy(conflict.stored, i18n.language)}
+                      </Table.Td>
+                      <Table.Td className={classes.nowrap}>
+                        {formatEnergy(conflict.incoming, i18n.language)}
+                      </Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
@@ -152,7 +217,9 @@ export function ImportPage() {
     event.preventDefault();
     const problems = {
       ...(file === null ? { file: t('admin.import.fileRequired') } : {}),
-      ...(format === 'espi' && meterNumber.trim() === '' ? { meterNumber: t('admin.import.meterRequired') } : {}),
+      ...(format === 'espi' && meterNumber.trim() === ''
+        ? { meterNumber: t('admin.import.meterRequired') }
+        : {}),
     };
     setErrors(problems);
     if (file === null || Object.keys(problems).length > 0) return;
@@ -164,7 +231,12 @@ export function ImportPage() {
     abort.current = controller;
     const outcome = await uploadImport(
       file,
-      { format, strict: isStrict, timeZone: timeZone ?? undefined, meterNumber: format === 'espi' ? meterNumber : undefined },
+      {
+        format,
+        strict: isStrict,
+        timeZone: timeZone ?? undefined,
+        meterNumber: format === 'espi' ? meterNumber : undefined,
+      },
       (sent, total) => setProgress(total > 0 ? sent / total : null),
       controller.signal,
     );
@@ -202,9 +274,7 @@ export function ImportPage() {
               name="file"
             />
             <Stack gap={4}>
-              <Text size="sm" fw={500} id="cm-import-format">
-                {t('admin.import.format')}
-              </Text>
+              <Input.Label id="cm-import-format">{t('admin.import.format')}</Input.Label>
               <SegmentedControl
                 aria-labelledby="cm-import-format"
                 value={format}
@@ -240,18 +310,30 @@ export function ImportPage() {
                   description={t('admin.import.meterHint')}
                   value={meterNumber}
                   onChange={(event) => setMeterNumber(event.currentTarget.value)}
-                  error={errors.meterNumber ?? (paramField === 'meterNumber' ? t('admin.errors.invalid', { detail: failure?.message ?? '' }) : undefined)}
+                  error={
+                    errors.meterNumber ??
+                    (paramField === 'meterNumber'
+                      ? t('admin.errors.invalid', { detail: failure?.message ?? '' })
+                      : undefined)
+                  }
                   required
                   w={260}
                   maw="100%"
                 />
               ) : null}
             </Group>
-            <Switch label={t('admin.import.strict')} description={t('admin.import.strictHint')} checked={isStrict} onChange={(event) => setIsStrict(event.currentTarget.checked)} />
+            <Switch
+              label={t('admin.import.strict')}
+              description={t('admin.import.strictHint')}
+              checked={isStrict}
+              onChange={(event) => setIsStrict(event.currentTarget.checked)}
+            />
             {isUploading ? (
               <Stack gap={4}>
                 <Text size="sm" id="cm-upload-label">
-                  {percent === null || percent >= 100 ? t('admin.import.processing') : t('admin.import.uploading', { percent: formatPercent(progress ?? 0, i18n.language) })}
+                  {percent === null || percent >= 100
+                    ? t('admin.import.processing')
+                    : t('admin.import.uploading', { percent: formatPercent(progress ?? 0, i18n.language) })}
                 </Text>
                 <Progress
                   value={percent ?? 100}
@@ -263,13 +345,22 @@ export function ImportPage() {
                 />
               </Stack>
             ) : null}
-            {failure && paramField !== 'timeZone' && paramField !== 'meterNumber' && paramField !== 'format' ? <FailureAlert failure={failure} /> : null}
+            {failure &&
+            paramField !== 'timeZone' &&
+            paramField !== 'meterNumber' &&
+            paramField !== 'format' ? (
+              <FailureAlert failure={failure} />
+            ) : null}
             <Group gap="sm">
               <Button type="submit" leftSection={<IconUpload size={16} aria-hidden />} loading={isUploading}>
                 {t('admin.import.submit')}
               </Button>
               {isUploading ? (
-                <Button variant="default" leftSection={<IconX size={16} aria-hidden />} onClick={() => abort.current?.abort()}>
+                <Button
+                  variant="default"
+                  leftSection={<IconX size={16} aria-hidden />}
+                  onClick={() => abort.current?.abort()}
+                >
                   {t('admin.actions.cancel')}
                 </Button>
               ) : null}

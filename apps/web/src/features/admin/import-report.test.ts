@@ -21,7 +21,9 @@ describe('import report', () => {
   it('says how it went', () => {
     expect(reportTone(report)).toBe('storedWithProblems');
     expect(reportTone({ ...report, rejectedCount: 0, rejected: [] })).toBe('stored');
-    expect(reportTone({ ...report, rejectedCount: 0, rejected: [], inserted: 0, unchanged: 4 })).toBe('nothingNew');
+    expect(reportTone({ ...report, rejectedCount: 0, rejected: [], inserted: 0, unchanged: 4 })).toBe(
+      'nothingNew',
+    );
     expect(reportTone({ ...report, committed: false, refusal: 'strict' })).toBe('refused');
   });
 
@@ -33,7 +35,11 @@ describe('import report', () => {
       ['conflicts', 0, false],
       ['rejected', 1, true],
     ]);
-    expect(reportCounts({ ...report, openingReadings: 2 }).at(-1)).toEqual({ key: 'admin.import.count.opening', value: 2, isProblem: false });
+    expect(reportCounts({ ...report, openingReadings: 2 }).at(-1)).toEqual({
+      key: 'admin.import.count.opening',
+      value: 2,
+      isProblem: false,
+    });
   });
 
   it('counts rejected lines beyond the listed ones', () => {
@@ -52,16 +58,33 @@ describe('upload answer', () => {
   it('reads a report, a refusal with its report, and an error body', () => {
     expect(readImportAnswer(200, report)).toEqual({ kind: 'report', report });
     const refused = { ...report, committed: false, refusal: 'strict: line 4 was rejected' };
-    expect(readImportAnswer(422, { statusCode: 422, error: 'Unprocessable Entity', message: 'Nothing stored', report: refused })).toEqual({
+    expect(
+      readImportAnswer(422, {
+        statusCode: 422,
+        error: 'Unprocessable Entity',
+        message: 'Nothing stored',
+        report: refused,
+      }),
+    ).toEqual({
       kind: 'refused',
       message: 'Nothing stored',
       report: refused,
     });
-    expect(readImportAnswer(400, { statusCode: 400, error: 'Bad Request', message: 'timeZone: bad', param: 'timeZone' })).toEqual({
+    expect(
+      readImportAnswer(400, {
+        statusCode: 400,
+        error: 'Bad Request',
+        message: 'timeZone: bad',
+        param: 'timeZone',
+      }),
+    ).toEqual({
       kind: 'failed',
       failure: { status: 400, message: 'timeZone: bad', param: 'timeZone' },
     });
-    expect(readImportAnswer(200, { nonsense: true })).toEqual({ kind: 'failed', failure: { status: 'PARSE_ERROR', message: null, param: null } });
+    expect(readImportAnswer(200, { nonsense: true })).toEqual({
+      kind: 'failed',
+      failure: { status: 'PARSE_ERROR', message: null, param: null },
+    });
   });
 
   it('builds the query without empty options', () => {

@@ -28,7 +28,8 @@ export function reportCounts(report: ImportReport): ReportCount[] {
     { key: 'admin.import.count.conflicts', value: report.conflictCount, isProblem: report.conflictCount > 0 },
     { key: 'admin.import.count.rejected', value: report.rejectedCount, isProblem: report.rejectedCount > 0 },
   ];
-  if (report.openingReadings > 0) counts.push({ key: 'admin.import.count.opening', value: report.openingReadings, isProblem: false });
+  if (report.openingReadings > 0)
+    counts.push({ key: 'admin.import.count.opening', value: report.openingReadings, isProblem: false });
   return counts;
 }
 

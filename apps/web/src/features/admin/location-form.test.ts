@@ -1,6 +1,11 @@
 import type { AdminLocation } from '@cm/contracts/admin.ts';
 import { describe, expect, it } from 'vitest';
-import { locationFormFrom, toCreateLocationBody, toUpdateLocationBody, validateLocationForm } from './location-form.ts';
+import {
+  locationFormFrom,
+  toCreateLocationBody,
+  toUpdateLocationBody,
+  validateLocationForm,
+} from './location-form.ts';
 import { isKnownTimeZone, timeZoneOptions } from './time-zones.ts';
 
 const location: AdminLocation = {
@@ -20,7 +25,9 @@ describe('location form', () => {
       timeZone: 'admin.locations.form.timeZoneRequired',
     });
     expect(validateLocationForm({ publicName: 'A', address: '', timeZone: 'America/New_York' })).toEqual({});
-    expect(validateLocationForm({ publicName: 'x'.repeat(201), address: 'y'.repeat(501), timeZone: 'UTC' })).toEqual({
+    expect(
+      validateLocationForm({ publicName: 'x'.repeat(201), address: 'y'.repeat(501), timeZone: 'UTC' }),
+    ).toEqual({
       publicName: 'admin.locations.form.nameTooLong',
       address: 'admin.locations.form.addressTooLong',
     });
@@ -33,7 +40,9 @@ describe('location form', () => {
       timeZone: 'UTC',
     });
     expect(toUpdateLocationBody(locationFormFrom(location, 'UTC'), location)).toEqual({});
-    expect(toUpdateLocationBody({ ...locationFormFrom(location, 'UTC'), timeZone: 'Europe/Lisbon' }, location)).toEqual({ timeZone: 'Europe/Lisbon' });
+    expect(
+      toUpdateLocationBody({ ...locationFormFrom(location, 'UTC'), timeZone: 'Europe/Lisbon' }, location),
+    ).toEqual({ timeZone: 'Europe/Lisbon' });
   });
 });
 

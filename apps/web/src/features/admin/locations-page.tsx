@@ -1,4 +1,21 @@
-import { ActionIcon, Anchor, Badge, Button, Drawer, Group, Modal, Paper, Select, Stack, Switch, Table, Text, TextInput, Textarea, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Anchor,
+  Badge,
+  Button,
+  Drawer,
+  Group,
+  Modal,
+  Paper,
+  Select,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Textarea,
+  Tooltip,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconArchive, IconBolt, IconPencil, IconPlus, IconRestore, IconSearch } from '@tabler/icons-react';
 import type { AdminLocation } from '@cm/contracts/admin.ts';
@@ -18,7 +35,14 @@ import {
 } from './api.ts';
 import { AdminPageHeader, FailureAlert, ListPager, useFailureText } from './admin-ui.tsx';
 import { describeFailure, fieldFailure } from './failure-message.ts';
-import { locationFormFrom, toCreateLocationBody, toUpdateLocationBody, validateLocationForm, type LocationFormErrors, type LocationFormValues } from './location-form.ts';
+import {
+  locationFormFrom,
+  toCreateLocationBody,
+  toUpdateLocationBody,
+  validateLocationForm,
+  type LocationFormErrors,
+  type LocationFormValues,
+} from './location-form.ts';
 import { browserTimeZone, timeZoneOptions } from './time-zones.ts';
 import classes from './admin.module.css';
 
@@ -34,13 +58,22 @@ export function LocationsPage() {
   const [editing, setEditing] = useState<AdminLocation | 'new' | null>(null);
   const [metersOf, setMetersOf] = useState<AdminLocation | null>(null);
   const [confirmArchive, setConfirmArchive] = useState<AdminLocation | null>(null);
-  const query = useListLocationsQuery({ search: debouncedSearch, includeArchived, page, pageSize: PAGE_SIZE });
+  const query = useListLocationsQuery({
+    search: debouncedSearch,
+    includeArchived,
+    page,
+    pageSize: PAGE_SIZE,
+  });
   const [setArchived, archiveState] = useSetLocationArchivedMutation();
 
   async function handleArchived(location: AdminLocation, isArchived: boolean) {
     try {
       await setArchived({ id: location.id, isArchived }).unwrap();
-      toast.success(isArchived ? t('admin.locations.archived', { name: location.publicName }) : t('admin.locations.restored', { name: location.publicName }));
+      toast.success(
+        isArchived
+          ? t('admin.locations.archived', { name: location.publicName })
+          : t('admin.locations.restored', { name: location.publicName }),
+      );
     } catch (error) {
       const failure = toAdminFailure(error);
       if (failure) {
@@ -130,8 +163,16 @@ export function LocationsPage() {
                       <Text size="sm">{location.timeZone}</Text>
                     </Table.Td>
                     <Table.Td>
-                      <Anchor component="button" type="button" size="sm" onClick={() => setMetersOf(location)}>
-                        {t('admin.locations.meterCount', { count: location.meterCount, formatted: formatNumber(location.meterCount, i18n.language) })}
+                      <Anchor
+                        component="button"
+                        type="button"
+                        size="sm"
+                        onClick={() => setMetersOf(location)}
+                      >
+                        {t('admin.locations.meterCount', {
+                          count: location.meterCount,
+                          formatted: formatNumber(location.meterCount, i18n.language),
+                        })}
                       </Anchor>
                     </Table.Td>
                     <Table.Td>
@@ -149,19 +190,33 @@ export function LocationsPage() {
                     </Table.Td>
                     <Table.Td className={classes.nowrap}>
                       <Tooltip label={t('admin.locations.edit', { name: location.publicName })}>
-                        <ActionIcon variant="subtle" onClick={() => setEditing(location)} aria-label={t('admin.locations.edit', { name: location.publicName })}>
+                        <ActionIcon
+                          variant="subtle"
+                          onClick={() => setEditing(location)}
+                          aria-label={t('admin.locations.edit', { name: location.publicName })}
+                        >
                           <IconPencil size={18} aria-hidden />
                         </ActionIcon>
                       </Tooltip>
                       {location.archivedAt ? (
                         <Tooltip label={t('admin.locations.restore', { name: location.publicName })}>
-                          <ActionIcon variant="subtle" color="teal" onClick={() => void handleArchived(location, false)} aria-label={t('admin.locations.restore', { name: location.publicName })}>
+                          <ActionIcon
+                            variant="subtle"
+                            color="teal"
+                            onClick={() => void handleArchived(location, false)}
+                            aria-label={t('admin.locations.restore', { name: location.publicName })}
+                          >
                             <IconRestore size={18} aria-hidden />
                           </ActionIcon>
                         </Tooltip>
                       ) : (
                         <Tooltip label={t('admin.locations.archive', { name: location.publicName })}>
-                          <ActionIcon variant="subtle" color="red" onClick={() => setConfirmArchive(location)} aria-label={t('admin.locations.archive', { name: location.publicName })}>
+                          <ActionIcon
+                            variant="subtle"
+                            color="red"
+                            onClick={() => setConfirmArchive(location)}
+                            aria-label={t('admin.locations.archive', { name: location.publicName })}
+                          >
                             <IconArchive size={18} aria-hidden />
                           </ActionIcon>
                         </Tooltip>
@@ -172,7 +227,9 @@ export function LocationsPage() {
               </Table.Tbody>
             </Table>
           </div>
-          {query.data ? <ListPager page={page} pageSize={PAGE_SIZE} total={query.data.total} onChange={setPage} /> : null}
+          {query.data ? (
+            <ListPager page={page} pageSize={PAGE_SIZE} total={query.data.total} onChange={setPage} />
+          ) : null}
         </Stack>
       </Paper>
 
@@ -181,23 +238,48 @@ export function LocationsPage() {
         onClose={() => setEditing(null)}
         position="right"
         size="md"
-        title={editing === 'new' ? t('admin.locations.form.createTitle') : t('admin.locations.form.editTitle')}
+        title={
+          editing === 'new' ? t('admin.locations.form.createTitle') : t('admin.locations.form.editTitle')
+        }
       >
-        {editing !== null ? <LocationForm key={editing === 'new' ? 'new' : editing.id} location={editing === 'new' ? null : editing} onDone={() => setEditing(null)} /> : null}
+        {editing !== null ? (
+          <LocationForm
+            key={editing === 'new' ? 'new' : editing.id}
+            location={editing === 'new' ? null : editing}
+            onDone={() => setEditing(null)}
+          />
+        ) : null}
       </Drawer>
 
-      <Drawer opened={metersOf !== null} onClose={() => setMetersOf(null)} position="right" size="lg" title={t('admin.locations.metersTitle', { name: metersOf?.publicName ?? '' })}>
+      <Drawer
+        opened={metersOf !== null}
+        onClose={() => setMetersOf(null)}
+        position="right"
+        size="lg"
+        title={t('admin.locations.metersTitle', { name: metersOf?.publicName ?? '' })}
+      >
         {metersOf ? <LocationMeters location={metersOf} /> : null}
       </Drawer>
 
-      <Modal opened={confirmArchive !== null} onClose={() => setConfirmArchive(null)} title={t('admin.locations.archiveTitle')} centered>
+      <Modal
+        opened={confirmArchive !== null}
+        onClose={() => setConfirmArchive(null)}
+        title={t('admin.locations.archiveTitle')}
+        centered
+      >
         <Stack gap="md">
-          <Text size="sm">{t('admin.locations.archiveConfirm', { name: confirmArchive?.publicName ?? '' })}</Text>
+          <Text size="sm">
+            {t('admin.locations.archiveConfirm', { name: confirmArchive?.publicName ?? '' })}
+          </Text>
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={() => setConfirmArchive(null)}>
               {t('admin.actions.cancel')}
             </Button>
-            <Button color="red" loading={archiveState.isLoading} onClick={() => confirmArchive && void handleArchived(confirmArchive, true)}>
+            <Button
+              color="red"
+              loading={archiveState.isLoading}
+              onClick={() => confirmArchive && void handleArchived(confirmArchive, true)}
+            >
               {t('admin.locations.archiveAction')}
             </Button>
           </Group>
@@ -210,13 +292,16 @@ export function LocationsPage() {
 function LocationForm({ location, onDone }: { location: AdminLocation | null; onDone: () => void }) {
   const { t } = useTranslation();
   const failureText = useFailureText();
-  const [values, setValues] = useState<LocationFormValues>(() => locationFormFrom(location, browserTimeZone()));
+  const [values, setValues] = useState<LocationFormValues>(() =>
+    locationFormFrom(location, browserTimeZone()),
+  );
   const [errors, setErrors] = useState<LocationFormErrors>({});
   const [failure, setFailure] = useState<AdminFailure | null>(null);
   const zones = useMemo(() => timeZoneOptions(location?.timeZone), [location?.timeZone]);
   const [createLocation, createState] = useCreateLocationMutation();
   const [updateLocation, updateState] = useUpdateLocationMutation();
-  const set = (field: keyof LocationFormValues, value: string) => setValues((current) => ({ ...current, [field]: value }));
+  const set = (field: keyof LocationFormValues, value: string) =>
+    setValues((current) => ({ ...current, [field]: value }));
   const serverError = (param: string) => failureText(fieldFailure(failure, [param]));
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
@@ -235,7 +320,8 @@ function LocationForm({ location, onDone }: { location: AdminLocation | null; on
     }
   }
 
-  const isFieldFailure = failure?.param === 'publicName' || failure?.param === 'address' || failure?.param === 'timeZone';
+  const isFieldFailure =
+    failure?.param === 'publicName' || failure?.param === 'address' || failure?.param === 'timeZone';
   return (
     <form onSubmit={handleSubmit} noValidate>
       <Stack gap="md">
@@ -316,12 +402,22 @@ function LocationMeters({ location }: { location: AdminLocation }) {
                 <Table.Tr key={device.id}>
                   <Table.Td>{device.meter.meterInd}</Table.Td>
                   <Table.Td>
-                    <Anchor component={Link} to={`/check?meter=${encodeURIComponent(device.meter.meterNumber)}`} size="sm">
+                    <Anchor
+                      component={Link}
+                      to={`/check?meter=${encodeURIComponent(device.meter.meterNumber)}`}
+                      size="sm"
+                    >
                       <IconBolt size={14} aria-hidden /> {device.meter.meterNumber}
                     </Anchor>
                   </Table.Td>
-                  <Table.Td className={classes.nowrap}>{formatDate(device.meter.installedAt, i18n.language, location.timeZone)}</Table.Td>
-                  <Table.Td className={classes.nowrap}>{device.meter.removedAt ? formatDate(device.meter.removedAt, i18n.language, location.timeZone) : '—'}</Table.Td>
+                  <Table.Td className={classes.nowrap}>
+                    {formatDate(device.meter.installedAt, i18n.language, location.timeZone)}
+                  </Table.Td>
+                  <Table.Td className={classes.nowrap}>
+                    {device.meter.removedAt
+                      ? formatDate(device.meter.removedAt, i18n.language, location.timeZone)
+                      : '—'}
+                  </Table.Td>
                 </Table.Tr>
               ) : null,
             )}

@@ -40,7 +40,11 @@ export function readImportAnswer(status: number, body: unknown): UploadOutcome {
   }
   return {
     kind: 'failed',
-    failure: { status, message: isErrorBody(body) ? body.message : null, param: isErrorBody(body) ? (body.param ?? null) : null },
+    failure: {
+      status,
+      message: isErrorBody(body) ? body.message : null,
+      param: isErrorBody(body) ? (body.param ?? null) : null,
+    },
   };
 }
 
@@ -49,7 +53,12 @@ export function readImportAnswer(status: number, body: unknown): UploadOutcome {
  * events give a progress bar (fetch has none for request bodies). It carries the same API key
  * and bearer token as the app's HTTP client; a 401 ends the session as any other call would.
  */
-export function uploadImport(file: Blob, options: ImportOptions, onProgress: (sent: number, total: number) => void, signal: AbortSignal): Promise<UploadOutcome> {
+export function uploadImport(
+  file: Blob,
+  options: ImportOptions,
+  onProgress: (sent: number, total: number) => void,
+  signal: AbortSignal,
+): Promise<UploadOutcome> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', importUrl(options));
@@ -58,7 +67,8 @@ export function uploadImport(file: Blob, options: ImportOptions, onProgress: (se
     xhr.setRequestHeader('Content-Type', options.format === 'csv' ? 'text/csv' : 'application/atom+xml');
     const token = readAccessToken();
     if (token !== null) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
-    xhr.upload.onprogress = (event) => onProgress(event.loaded, event.lengthComputable ? event.total : file.size);
+    xhr.upload.onprogress = (event) =>
+      onProgress(event.loaded, event.lengthComputable ? event.total : file.size);
     xhr.onload = () => {
       let body: unknown;
       try {
@@ -69,8 +79,10 @@ export function uploadImport(file: Blob, options: ImportOptions, onProgress: (se
       if (xhr.status === 401) endSession('expired');
       resolve(readImportAnswer(xhr.status, body));
     };
-    xhr.onerror = () => resolve({ kind: 'failed', failure: { status: 'NETWORK_ERROR', message: null, param: null } });
-    xhr.onabort = () => resolve({ kind: 'failed', failure: { status: 'ABORTED', message: null, param: null } });
+    xhr.onerror = () =>
+      resolve({ kind: 'failed', failure: { status: 'NETWORK_ERROR', message: null, param: null } });
+    xhr.onabort = () =>
+      resolve({ kind: 'failed', failure: { status: 'ABORTED', message: null, param: null } });
     signal.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(file);
   });

@@ -15,9 +15,18 @@ export interface LocationOption {
  * server-side search here.
  */
 export function useLocationOptions(): { options: LocationOption[]; isLoading: boolean } {
-  const { data, isLoading } = useListLocationsQuery({ page: 1, pageSize: MAX_PAGE_SIZE, includeArchived: true });
+  const { data, isLoading } = useListLocationsQuery({
+    page: 1,
+    pageSize: MAX_PAGE_SIZE,
+    includeArchived: true,
+  });
   const options = useMemo(
-    () => (data?.items ?? []).map((location) => ({ value: String(location.id), label: location.publicName, timeZone: location.timeZone })),
+    () =>
+      (data?.items ?? []).map((location) => ({
+        value: String(location.id),
+        label: location.publicName,
+        timeZone: location.timeZone,
+      })),
     [data],
   );
   return { options, isLoading };

@@ -1,4 +1,15 @@
-import { Button, Drawer, Group, MultiSelect, PasswordInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Input,
+  Button,
+  Drawer,
+  Group,
+  MultiSelect,
+  PasswordInput,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { MIN_PASSWORD_LENGTH, type AdminUser } from '@cm/contracts/admin.ts';
 import { Role } from '@cm/contracts/enums.ts';
 import { useState, type FormEvent } from 'react';
@@ -8,7 +19,15 @@ import { toAdminFailure, useCreateUserMutation, useUpdateUserMutation, type Admi
 import { FailureAlert, useFailureText } from './admin-ui.tsx';
 import { fieldFailure } from './failure-message.ts';
 import { useLocationOptions } from './use-location-options.ts';
-import { emptyUserForm, toCreateUserBody, toUpdateUserBody, userFormFrom, validateUserForm, type UserFormErrors, type UserFormValues } from './user-form.ts';
+import {
+  emptyUserForm,
+  toCreateUserBody,
+  toUpdateUserBody,
+  userFormFrom,
+  validateUserForm,
+  type UserFormErrors,
+  type UserFormValues,
+} from './user-form.ts';
 
 interface UserDrawerProps {
   /** The user to edit, `'new'` to create one, null when closed. */
@@ -21,8 +40,16 @@ export function UserDrawer({ user, onClose }: UserDrawerProps) {
   const { t } = useTranslation();
   const isNew = user === 'new';
   return (
-    <Drawer opened={user !== null} onClose={onClose} position="right" size="md" title={isNew ? t('admin.users.form.createTitle') : t('admin.users.form.editTitle')}>
-      {user !== null ? <UserForm key={isNew ? 'new' : user.id} user={isNew ? null : user} onDone={onClose} /> : null}
+    <Drawer
+      opened={user !== null}
+      onClose={onClose}
+      position="right"
+      size="md"
+      title={isNew ? t('admin.users.form.createTitle') : t('admin.users.form.editTitle')}
+    >
+      {user !== null ? (
+        <UserForm key={isNew ? 'new' : user.id} user={isNew ? null : user} onDone={onClose} />
+      ) : null}
     </Drawer>
   );
 }
@@ -38,7 +65,8 @@ function UserForm({ user, onDone }: { user: AdminUser | null; onDone: () => void
   const [updateUser, updateState] = useUpdateUserMutation();
   const isSaving = createState.isLoading || updateState.isLoading;
 
-  const set = <K extends keyof UserFormValues>(field: K, value: UserFormValues[K]) => setValues((current) => ({ ...current, [field]: value }));
+  const set = <K extends keyof UserFormValues>(field: K, value: UserFormValues[K]) =>
+    setValues((current) => ({ ...current, [field]: value }));
   const serverError = (param: string) => failureText(fieldFailure(failure, [param], 'user'));
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
@@ -57,7 +85,10 @@ function UserForm({ user, onDone }: { user: AdminUser | null; onDone: () => void
     }
   }
 
-  const isFieldFailure = failure?.param !== null && failure?.param !== undefined && ['email', 'fullName', 'password', 'locationIds', 'role'].includes(failure.param);
+  const isFieldFailure =
+    failure?.param !== null &&
+    failure?.param !== undefined &&
+    ['email', 'fullName', 'password', 'locationIds', 'role'].includes(failure.param);
 
   return (
     <form onSubmit={handleSubmit} noValidate>
@@ -82,9 +113,7 @@ function UserForm({ user, onDone }: { user: AdminUser | null; onDone: () => void
           spellCheck={false}
         />
         <Stack gap={4}>
-          <Text size="sm" fw={500} id="cm-user-role-label">
-            {t('admin.users.fields.role')}
-          </Text>
+          <Input.Label id="cm-user-role-label">{t('admin.users.fields.role')}</Input.Label>
           <SegmentedControl
             aria-labelledby="cm-user-role-label"
             value={String(values.role)}
@@ -125,7 +154,9 @@ function UserForm({ user, onDone }: { user: AdminUser | null; onDone: () => void
             description={t('admin.users.form.passwordHint', { min: MIN_PASSWORD_LENGTH })}
             value={values.password}
             onChange={(event) => set('password', event.currentTarget.value)}
-            error={errors.password ? t(errors.password, { min: MIN_PASSWORD_LENGTH }) : serverError('password')}
+            error={
+              errors.password ? t(errors.password, { min: MIN_PASSWORD_LENGTH }) : serverError('password')
+            }
             required
             autoComplete="new-password"
           />

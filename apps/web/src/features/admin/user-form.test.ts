@@ -1,6 +1,12 @@
 import type { AdminUser } from '@cm/contracts/admin.ts';
 import { describe, expect, it } from 'vitest';
-import { emptyUserForm, toCreateUserBody, toUpdateUserBody, userFormFrom, validateUserForm } from './user-form.ts';
+import {
+  emptyUserForm,
+  toCreateUserBody,
+  toUpdateUserBody,
+  userFormFrom,
+  validateUserForm,
+} from './user-form.ts';
 
 const client: AdminUser = {
   id: 7,
@@ -21,11 +27,21 @@ describe('validateUserForm', () => {
       fullName: 'admin.users.form.fullNameRequired',
       password: 'admin.users.form.passwordShort',
     });
-    expect(validateUserForm({ ...emptyUserForm(), email: 'not-an-email', fullName: 'A', password: '123456789' }, true)).toEqual({
+    expect(
+      validateUserForm(
+        { ...emptyUserForm(), email: 'not-an-email', fullName: 'A', password: '123456789' },
+        true,
+      ),
+    ).toEqual({
       email: 'admin.users.form.emailInvalid',
       password: 'admin.users.form.passwordShort',
     });
-    expect(validateUserForm({ ...emptyUserForm(), email: ' a@b.cm ', fullName: 'A', password: '1234567890' }, true)).toEqual({});
+    expect(
+      validateUserForm(
+        { ...emptyUserForm(), email: ' a@b.cm ', fullName: 'A', password: '1234567890' },
+        true,
+      ),
+    ).toEqual({});
   });
 
   it('does not ask for a password when editing', () => {
@@ -35,17 +51,34 @@ describe('validateUserForm', () => {
 
 describe('bodies', () => {
   it('trims and drops locations of an administrator', () => {
-    const body = toCreateUserBody({ email: ' x@y.cm ', fullName: ' X ', role: 1, password: 'long enough pw', locationIds: ['4'] });
-    expect(body).toEqual({ email: 'x@y.cm', fullName: 'X', role: 1, password: 'long enough pw', locationIds: [] });
+    const body = toCreateUserBody({
+      email: ' x@y.cm ',
+      fullName: ' X ',
+      role: 1,
+      password: 'long enough pw',
+      locationIds: ['4'],
+    });
+    expect(body).toEqual({
+      email: 'x@y.cm',
+      fullName: 'X',
+      role: 1,
+      password: 'long enough pw',
+      locationIds: [],
+    });
   });
 
   it('sends only what changed, locations compared as a set', () => {
     expect(toUpdateUserBody(userFormFrom(client), client)).toEqual({});
     expect(toUpdateUserBody({ ...userFormFrom(client), locationIds: ['1', '3'] }, client)).toEqual({});
-    expect(toUpdateUserBody({ ...userFormFrom(client), locationIds: ['1', '3', '9'], fullName: 'Ann C.' }, client)).toEqual({
+    expect(
+      toUpdateUserBody({ ...userFormFrom(client), locationIds: ['1', '3', '9'], fullName: 'Ann C.' }, client),
+    ).toEqual({
       fullName: 'Ann C.',
       locationIds: [1, 3, 9],
     });
-    expect(toUpdateUserBody({ ...userFormFrom(client), role: 1 }, client)).toEqual({ role: 1, locationIds: [] });
+    expect(toUpdateUserBody({ ...userFormFrom(client), role: 1 }, client)).toEqual({
+      role: 1,
+      locationIds: [],
+    });
   });
 });

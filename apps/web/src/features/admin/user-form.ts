@@ -1,4 +1,9 @@
-import { MIN_PASSWORD_LENGTH, type AdminUser, type CreateUserBody, type UpdateUserBody } from '@cm/contracts/admin.ts';
+import {
+  MIN_PASSWORD_LENGTH,
+  type AdminUser,
+  type CreateUserBody,
+  type UpdateUserBody,
+} from '@cm/contracts/admin.ts';
 import { Role, type RoleId } from '@cm/contracts/enums.ts';
 
 /** The user drawer's fields, as the inputs hold them. */
@@ -25,7 +30,13 @@ export function emptyUserForm(): UserFormValues {
 
 /** The form filled from an existing user. */
 export function userFormFrom(user: AdminUser): UserFormValues {
-  return { email: user.email, fullName: user.fullName, role: user.role, password: '', locationIds: user.locationIds.map(String) };
+  return {
+    email: user.email,
+    fullName: user.fullName,
+    role: user.role,
+    password: '',
+    locationIds: user.locationIds.map(String),
+  };
 }
 
 /** What is wrong with the form, as i18n keys; empty when it can be sent. A new user needs a password. */
@@ -35,12 +46,15 @@ export function validateUserForm(values: UserFormValues, isNew: boolean): UserFo
   if (email === '') errors.email = 'admin.users.form.emailRequired';
   else if (!EMAIL.test(email)) errors.email = 'admin.users.form.emailInvalid';
   if (values.fullName.trim() === '') errors.fullName = 'admin.users.form.fullNameRequired';
-  if (isNew && values.password.length < MIN_PASSWORD_LENGTH) errors.password = 'admin.users.form.passwordShort';
+  if (isNew && values.password.length < MIN_PASSWORD_LENGTH)
+    errors.password = 'admin.users.form.passwordShort';
   return errors;
 }
 
 function toIds(values: string[]): number[] {
-  return [...new Set(values.map(Number).filter((id) => Number.isInteger(id) && id > 0))].sort((a, b) => a - b);
+  return [...new Set(values.map(Number).filter((id) => Number.isInteger(id) && id > 0))].sort(
+    (a, b) => a - b,
+  );
 }
 
 /** The create body; administrators see every location, so only clients carry locations. */
@@ -64,6 +78,7 @@ export function toUpdateUserBody(values: UserFormValues, before: AdminUser): Upd
   if (values.role !== before.role) body.role = values.role;
   const ids = values.role === Role.Client ? toIds(values.locationIds) : [];
   const previous = [...before.locationIds].sort((a, b) => a - b);
-  if (ids.length !== previous.length || ids.some((id, index) => id !== previous[index])) body.locationIds = ids;
+  if (ids.length !== previous.length || ids.some((id, index) => id !== previous[index]))
+    body.locationIds = ids;
   return body;
 }

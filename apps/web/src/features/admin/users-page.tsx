@@ -1,13 +1,40 @@
-import { ActionIcon, Badge, Button, Group, Menu, Modal, Paper, Select, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Group,
+  Menu,
+  Modal,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconDots, IconKey, IconPencil, IconPlus, IconSearch, IconUserCheck, IconUserOff } from '@tabler/icons-react';
+import {
+  IconDots,
+  IconKey,
+  IconPencil,
+  IconPlus,
+  IconSearch,
+  IconUserCheck,
+  IconUserOff,
+} from '@tabler/icons-react';
 import type { AdminUser } from '@cm/contracts/admin.ts';
 import { Role } from '@cm/contracts/enums.ts';
 import { useMemo, useState } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatRelative } from '@/lib/format.ts';
-import { toAdminFailure, useListUsersQuery, useResetPasswordMutation, useSetUserDisabledMutation } from './api.ts';
+import {
+  toAdminFailure,
+  useListUsersQuery,
+  useResetPasswordMutation,
+  useSetUserDisabledMutation,
+} from './api.ts';
 import { AdminPageHeader, FailureAlert, ListPager, OneTimeSecret } from './admin-ui.tsx';
 import { describeFailure } from './failure-message.ts';
 import { useLocationOptions } from './use-location-options.ts';
@@ -46,7 +73,11 @@ export function UsersPage() {
   async function handleToggleDisabled(user: AdminUser) {
     try {
       await setDisabled({ id: user.id, isDisabled: !user.isDisabled }).unwrap();
-      toast.success(user.isDisabled ? t('admin.users.enabled', { name: user.fullName }) : t('admin.users.disabled', { name: user.fullName }));
+      toast.success(
+        user.isDisabled
+          ? t('admin.users.enabled', { name: user.fullName })
+          : t('admin.users.disabled', { name: user.fullName }),
+      );
     } catch (error) {
       const failure = toAdminFailure(error);
       if (failure) {
@@ -108,7 +139,9 @@ export function UsersPage() {
               className={classes.filterField}
               label={t('admin.users.fields.role')}
               value={role}
-              onChange={(value) => resetFilters(() => setRole(value === '1' || value === '2' ? value : 'all'))}
+              onChange={(value) =>
+                resetFilters(() => setRole(value === '1' || value === '2' ? value : 'all'))
+              }
               data={[
                 { value: 'all', label: t('admin.users.allRoles') },
                 { value: '1', label: t('admin.users.role.admin') },
@@ -120,7 +153,9 @@ export function UsersPage() {
               className={classes.filterField}
               label={t('admin.users.fields.status')}
               value={status}
-              onChange={(value) => resetFilters(() => setStatus(value === 'enabled' || value === 'disabled' ? value : 'all'))}
+              onChange={(value) =>
+                resetFilters(() => setStatus(value === 'enabled' || value === 'disabled' ? value : 'all'))
+              }
               data={[
                 { value: 'all', label: t('admin.users.allStatuses') },
                 { value: 'enabled', label: t('admin.users.status.enabled') },
@@ -204,23 +239,40 @@ export function UsersPage() {
                     </Table.Td>
                     <Table.Td className={classes.nowrap}>
                       <Tooltip label={t('admin.users.edit', { name: user.fullName })}>
-                        <ActionIcon variant="subtle" onClick={() => setEditing(user)} aria-label={t('admin.users.edit', { name: user.fullName })}>
+                        <ActionIcon
+                          variant="subtle"
+                          onClick={() => setEditing(user)}
+                          aria-label={t('admin.users.edit', { name: user.fullName })}
+                        >
                           <IconPencil size={18} aria-hidden />
                         </ActionIcon>
                       </Tooltip>
                       <Menu position="bottom-end" withinPortal>
                         <Menu.Target>
-                          <ActionIcon variant="subtle" color="gray" aria-label={t('admin.users.more', { name: user.fullName })}>
+                          <ActionIcon
+                            variant="subtle"
+                            color="gray"
+                            aria-label={t('admin.users.more', { name: user.fullName })}
+                          >
                             <IconDots size={18} aria-hidden />
                           </ActionIcon>
                         </Menu.Target>
                         <Menu.Dropdown>
-                          <Menu.Item leftSection={<IconKey size={16} aria-hidden />} onClick={() => setConfirmReset(user)}>
+                          <Menu.Item
+                            leftSection={<IconKey size={16} aria-hidden />}
+                            onClick={() => setConfirmReset(user)}
+                          >
                             {t('admin.users.resetPassword')}
                           </Menu.Item>
                           <Menu.Item
                             color={user.isDisabled ? undefined : 'red'}
-                            leftSection={user.isDisabled ? <IconUserCheck size={16} aria-hidden /> : <IconUserOff size={16} aria-hidden />}
+                            leftSection={
+                              user.isDisabled ? (
+                                <IconUserCheck size={16} aria-hidden />
+                              ) : (
+                                <IconUserOff size={16} aria-hidden />
+                              )
+                            }
                             onClick={() => void handleToggleDisabled(user)}
                           >
                             {user.isDisabled ? t('admin.users.enable') : t('admin.users.disable')}
@@ -233,20 +285,31 @@ export function UsersPage() {
               </Table.Tbody>
             </Table>
           </div>
-          {query.data ? <ListPager page={page} pageSize={PAGE_SIZE} total={query.data.total} onChange={setPage} /> : null}
+          {query.data ? (
+            <ListPager page={page} pageSize={PAGE_SIZE} total={query.data.total} onChange={setPage} />
+          ) : null}
         </Stack>
       </Paper>
 
       <UserDrawer user={editing} onClose={() => setEditing(null)} />
 
-      <Modal opened={confirmReset !== null} onClose={() => setConfirmReset(null)} title={t('admin.users.resetPassword')} centered>
+      <Modal
+        opened={confirmReset !== null}
+        onClose={() => setConfirmReset(null)}
+        title={t('admin.users.resetPassword')}
+        centered
+      >
         <Stack gap="md">
           <Text size="sm">{t('admin.users.resetConfirm', { name: confirmReset?.fullName ?? '' })}</Text>
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={() => setConfirmReset(null)}>
               {t('admin.actions.cancel')}
             </Button>
-            <Button color="orange" loading={resetState.isLoading} onClick={() => confirmReset && void handleReset(confirmReset)}>
+            <Button
+              color="orange"
+              loading={resetState.isLoading}
+              onClick={() => confirmReset && void handleReset(confirmReset)}
+            >
               {t('admin.users.resetPassword')}
             </Button>
           </Group>
