@@ -14,7 +14,12 @@ export type Orm = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 /** What a query helper needs: plain SQL with bound parameters, rows as objects or as arrays. */
 export interface SqlRunner {
-  query<T extends object>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  /** `prepare` names a statement the PostgreSQL server plans once per connection: for the hot queries that run on every request. */
+  query<T extends object>(
+    text: string,
+    params?: readonly unknown[],
+    options?: { prepare?: string },
+  ): Promise<T[]>;
   /** Rows as arrays: the fast path for long result sets (readings). */
   queryArrays(text: string, params?: readonly unknown[]): Promise<unknown[][]>;
   /**
@@ -93,8 +98,16 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
   pool.on('error', () => {});
   const orm = drizzlePostgres({ client: pool, schema, casing: 'snake_case' });
   const runner = (target: pg.Pool | pg.PoolClient): SqlRunner => ({
-    async query<T extends object>(text: string, params: readonly unknown[] = []) {
-      const result = await target.query<T>(text, [...params]);
+    async query<T extends object>(
+      text: string,
+      params: readonly unknown[] = [],
+      options: { prepare?: string } = {},
+    ) {
+      const result = await target.query<T>({
+        text,
+        values: [...params],
+        ...(options.prepare ? { name: options.prepare } : {}),
+      });
       return result.rows;
     },
     async queryArrays(text: string, params: readonly unknown[] = []) {

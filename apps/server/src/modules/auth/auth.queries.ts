@@ -68,6 +68,7 @@ export async function findSessionWithUser(
             u.id AS user_row_id, u.email, u.full_name, u.password_hash, u.role_id, u.is_disabled, u.must_change_password
      FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = $1`,
     [id],
+    { prepare: 'cm_session_with_user' },
   );
   const row = rows[0];
   if (!row) return undefined;

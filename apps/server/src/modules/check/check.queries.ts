@@ -84,6 +84,7 @@ export async function findVisibleMeter(
   const rows = await db.query<MeterDetailsRow>(
     `${meterDetails} WHERE m.meter_number = $1 AND ${locationVisible('m.location_id', 2, 3)}`,
     [meterNumber, scope.isAdmin, scope.userId],
+    { prepare: 'cm_meter_details_by_number' },
   );
   return rows[0];
 }
@@ -106,6 +107,7 @@ export async function findVisibleLocation(
      WHERE lower(l.public_name) = lower($1) AND l.archived_at IS NULL AND ${locationVisible('l.id', 2, 3)}
      ORDER BY (l.public_name = $1) DESC LIMIT 1`,
     [publicName, scope.isAdmin, scope.userId],
+    { prepare: 'cm_visible_location' },
   );
   return rows[0];
 }
@@ -213,6 +215,7 @@ export async function findChunks(db: SqlRunner, meterId: number, monthStarts: Da
   return db.query<ChunkRow>(
     'SELECT month_start, readings, t, v, q FROM reading_chunks WHERE meter_id = $1 AND month_start = ANY($2::timestamptz[])',
     [meterId, monthStarts],
+    { prepare: 'cm_reading_chunks' },
   );
 }
 
