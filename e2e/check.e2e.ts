@@ -27,7 +27,15 @@ interface ReadingsAnswer {
     meter: { meterNumber: string; multiplier: number };
     meterNumbers: string[];
     series: { t: number[]; value: (number | null)[]; consumption: (number | null)[]; missing: number[] };
-    totals: { consumption: number | null; readings: number; missingIntervals: number; registerDifference: number | null; intervalSum: number; gapConsumption: number; agrees: boolean };
+    totals: {
+      consumption: number | null;
+      readings: number;
+      missingIntervals: number;
+      registerDifference: number | null;
+      intervalSum: number;
+      gapConsumption: number;
+      agrees: boolean;
+    };
     gaps: { from: string; to: string; missingIntervals: number; consumption: number | null }[];
     events: { type: string; at: string; meterNumber: string }[];
   }[];
@@ -96,13 +104,25 @@ async function newPage(width = 1440): Promise<Page> {
 function latestDstDay(timeZone: string): { date: string; hours: number } {
   const offset = (ms: number) => {
     const parts = Object.fromEntries(
-      new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' })
+      new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+      })
         .formatToParts(ms)
         .filter((p) => p.type !== 'literal')
         .map((p) => [p.type, Number(p.value)]),
     );
     const field = (name: string) => parts[name] ?? 0;
-    return (Date.UTC(field('year'), field('month') - 1, field('day'), field('hour') % 24, field('minute')) - Math.floor(ms / 60_000) * 60_000) / 60_000;
+    return (
+      (Date.UTC(field('year'), field('month') - 1, field('day'), field('hour') % 24, field('minute')) -
+        Math.floor(ms / 60_000) * 60_000) /
+      60_000
+    );
   };
   const hour = 3_600_000;
   for (let t = Date.now() - 2 * 24 * hour; t > Date.now() - 400 * 24 * hour; t -= hour) {
@@ -119,12 +139,28 @@ function latestDstDay(timeZone: string): { date: string; hours: number } {
 /** The local ISO time with offset of an instant in the zone, computed independently of the app. */
 function isoInZone(ms: number, timeZone: string): string {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
       .formatToParts(ms)
       .filter((p) => p.type !== 'literal')
       .map((p) => [p.type, p.value]),
   );
-  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour) % 24, Number(parts.minute), Number(parts.second));
+  const wall = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour) % 24,
+    Number(parts.minute),
+    Number(parts.second),
+  );
   const minutes = Math.round((wall - ms) / 60_000);
   const sign = minutes < 0 ? '-' : '+';
   const abs = Math.abs(minutes);
@@ -137,14 +173,22 @@ function isoInZone(ms: number, timeZone: string): string {
 async function exchangeDays(page: Page, session: Session): Promise<{ from: string; to: string }> {
   const today = new Date().toISOString().slice(0, 10);
   const yearAgo = new Date(Date.now() - 380 * 86_400_000).toISOString().slice(0, 10);
-  const answer = await api<ReadingsAnswer>(page, session, readingsPath({ name: MARINA, meterInd: 2, From: yearAgo, To: today, granularity: 'month' }));
+  const answer = await api<ReadingsAnswer>(
+    page,
+    session,
+    readingsPath({ name: MARINA, meterInd: 2, From: yearAgo, To: today, granularity: 'month' }),
+  );
   const exchange = answer.body.meters[0]?.events.find((event) => event.type === 'meterExchange');
   if (!exchange) throw new Error('the demo exchange is missing');
   const at = Date.parse(exchange.at);
-  return { from: isoInZone(at - 86_400_000, 'Europe/Berlin').slice(0, 10), to: isoInZone(at + 86_400_000, 'Europe/Berlin').slice(0, 10) };
+  return {
+    from: isoInZone(at - 86_400_000, 'Europe/Berlin').slice(0, 10),
+    to: isoInZone(at + 86_400_000, 'Europe/Berlin').slice(0, 10),
+  };
 }
 
-const energyText = (kwh: number) => `${new Intl.NumberFormat('en', { maximumFractionDigits: 3 }).format(kwh)}\u00a0kWh`;
+const energyText = (kwh: number) =>
+  `${new Intl.NumberFormat('en', { maximumFractionDigits: 3 }).format(kwh)}\u00a0kWh`;
 
 describe('the check page', () => {
   it('a client finds its meter by number with the typeahead, and sees the totals the API gives', async () => {
@@ -159,7 +203,11 @@ describe('the check page', () => {
     await page.getByTestId('total-consumption').waitFor();
 
     // The same call the page made (last 7 days in Berlin, auto = hours).
-    const info = await api<{ location: { publicName: string; timeZone: string }; meterInd: number }>(page, session, '/api/CheckMeter/GetMeterInfo?meterNumber=EM-10009');
+    const info = await api<{ location: { publicName: string; timeZone: string }; meterInd: number }>(
+      page,
+      session,
+      '/api/CheckMeter/GetMeterInfo?meterNumber=EM-10009',
+    );
     expect(info.body.location.publicName).toBe(RIVERSIDE);
     const tableRows = page.getByTestId('readings-table');
     await tableRows.waitFor();
@@ -167,12 +215,22 @@ describe('the check page', () => {
     expect(rangeNote).toContain('Europe/Berlin');
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(Date.now());
     const from = new Date(Date.parse(`${today}T12:00:00Z`) - 6 * 86_400_000).toISOString().slice(0, 10);
-    const answer = await api<ReadingsAnswer>(page, session, readingsPath({ name: RIVERSIDE, From: from, To: today, meterInd: 3, granularity: 'hour' }));
+    const answer = await api<ReadingsAnswer>(
+      page,
+      session,
+      readingsPath({ name: RIVERSIDE, From: from, To: today, meterInd: 3, granularity: 'hour' }),
+    );
     const totals = answer.body.meters[0]?.totals;
     if (!totals?.consumption) throw new Error('no consumption');
-    await expect.poll(() => page.getByTestId('total-consumption').locator('[data-value]').textContent()).toBe(energyText(totals.consumption));
-    expect(await page.getByTestId('total-missing').locator('[data-value]').textContent()).toBe(String(totals.missingIntervals));
-    expect(await page.getByTestId('agreement').getAttribute('data-agrees')).toBe(totals.agrees ? 'agrees' : 'differs');
+    await expect
+      .poll(() => page.getByTestId('total-consumption').locator('[data-value]').textContent())
+      .toBe(energyText(totals.consumption));
+    expect(await page.getByTestId('total-missing').locator('[data-value]').textContent()).toBe(
+      String(totals.missingIntervals),
+    );
+    expect(await page.getByTestId('agreement').getAttribute('data-agrees')).toBe(
+      totals.agrees ? 'agrees' : 'differs',
+    );
     // The table holds one row per hour bucket (plus any gap rows) and says how many.
     const region = await page.getByRole('region', { name: /Readings table/ }).getAttribute('aria-label');
     const gapRows = answer.body.meters[0]?.gaps.length ?? 0;
@@ -184,7 +242,17 @@ describe('the check page', () => {
     const page = await newPage();
     const session = await logIn(page, demoUsers.clientA);
     // Where is EM-10009's gap? (The demo puts it at a fixed fraction of its period.)
-    const year = await api<ReadingsAnswer>(page, session, readingsPath({ name: RIVERSIDE, meterInd: 3, From: new Date(Date.now() - 380 * 86_400_000).toISOString().slice(0, 10), To: new Date().toISOString().slice(0, 10), granularity: 'month' }));
+    const year = await api<ReadingsAnswer>(
+      page,
+      session,
+      readingsPath({
+        name: RIVERSIDE,
+        meterInd: 3,
+        From: new Date(Date.now() - 380 * 86_400_000).toISOString().slice(0, 10),
+        To: new Date().toISOString().slice(0, 10),
+        granularity: 'month',
+      }),
+    );
     const gap = year.body.meters[0]?.gaps.find((g) => g.consumption !== null);
     if (!gap) throw new Error('the demo gap is missing');
     const gapDay = isoInZone(Date.parse(gap.from), 'Europe/Berlin').slice(0, 10);
@@ -208,20 +276,32 @@ describe('the check page', () => {
     await page.waitForURL(/granularity=raw/);
     await page.getByTestId('readings-table').waitFor();
 
-    const answer = await api<ReadingsAnswer>(page, session, readingsPath({ name: RIVERSIDE, meterInd: 3, From: gapDay, To: gapDay, granularity: 'raw' }));
+    const answer = await api<ReadingsAnswer>(
+      page,
+      session,
+      readingsPath({ name: RIVERSIDE, meterInd: 3, From: gapDay, To: gapDay, granularity: 'raw' }),
+    );
     const meter = answer.body.meters[0];
     if (!meter?.totals.consumption) throw new Error('no readings');
-    await expect.poll(() => page.getByTestId('total-consumption').locator('[data-value]').textContent()).toBe(energyText(meter.totals.consumption));
+    await expect
+      .poll(() => page.getByTestId('total-consumption').locator('[data-value]').textContent())
+      .toBe(energyText(meter.totals.consumption));
     // The gap is a row of its own, with the energy the registers show across it: sorted by
     // consumption, largest first, it leads the table (six hours' energy in one row).
     const sortByConsumption = page.getByRole('button', { name: /^Consumption \(kWh\)/ });
     await sortByConsumption.click();
     await sortByConsumption.click();
-    await expect.poll(() => page.locator('th[aria-sort="descending"]').textContent()).toContain('Consumption');
+    await expect
+      .poll(() => page.locator('th[aria-sort="descending"]').textContent())
+      .toContain('Consumption');
     const gapRow = page.locator('tr[data-kind="gap"]');
     await gapRow.first().waitFor();
-    expect(await gapRow.first().textContent()).toContain(`${meter.gaps[0]?.missingIntervals} readings missing`);
-    expect(await page.getByTestId('notes').textContent()).toContain(energyText(meter.gaps[0]?.consumption ?? 0));
+    expect(await gapRow.first().textContent()).toContain(
+      `${meter.gaps[0]?.missingIntervals} readings missing`,
+    );
+    expect(await page.getByTestId('notes').textContent()).toContain(
+      energyText(meter.gaps[0]?.consumption ?? 0),
+    );
 
     // The chart's tooltip at the plot's middle shows one of the API's interval energies.
     const plot = page.locator('.u-over');
@@ -245,22 +325,34 @@ describe('the check page', () => {
     const page = await newPage();
     const session = await logIn(page, demoUsers.clientA);
     const dst = latestDstDay('Europe/Berlin');
-    await page.goto(`${url}/check?location=${encodeURIComponent(RIVERSIDE)}&meterInd=3&from=${dst.date}&to=${dst.date}&granularity=raw`);
+    await page.goto(
+      `${url}/check?location=${encodeURIComponent(RIVERSIDE)}&meterInd=3&from=${dst.date}&to=${dst.date}&granularity=raw`,
+    );
     await page.getByTestId('readings-table').waitFor();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('export-csv').click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`cm-EM-10009-${dst.date}-to-${dst.date}-raw.csv`);
     const path = await download.path();
     const text = await readFile(path, 'utf8');
     const lines = text.replace(/^\uFEFF/, '').split('\r\n');
     expect(lines.pop()).toBe('');
 
-    const answer = await api<ReadingsAnswer>(page, session, readingsPath({ name: RIVERSIDE, meterInd: 3, From: dst.date, To: dst.date, granularity: 'raw' }));
+    const answer = await api<ReadingsAnswer>(
+      page,
+      session,
+      readingsPath({ name: RIVERSIDE, meterInd: 3, From: dst.date, To: dst.date, granularity: 'raw' }),
+    );
     const series = answer.body.meters[0]?.series;
     if (!series) throw new Error('no series');
     const intervals = dst.hours * 4;
     expect(lines).toHaveLength(1 + intervals);
-    expect(lines[0]).toBe('Meter,Start,End,Type,Consumption (kWh),Register,Missing readings,Estimated readings');
-    const num = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(Number(v.toFixed(3))));
+    expect(lines[0]).toBe(
+      'Meter,Start,End,Type,Consumption (kWh),Register,Missing readings,Estimated readings',
+    );
+    const num = (v: number | null | undefined) =>
+      v === null || v === undefined ? '' : String(Number(v.toFixed(3)));
     for (let i = 1; i < series.t.length; i++) {
       const start = series.t[i - 1] ?? 0;
       const end = series.t[i] ?? 0;
@@ -277,7 +369,9 @@ describe('the check page', () => {
     const page = await newPage();
     const session = await logIn(page, demoUsers.clientB);
     const { from, to } = await exchangeDays(page, session);
-    await page.goto(`${url}/check?location=${encodeURIComponent(MARINA)}&meterInd=2&from=${from}&to=${to}&granularity=hour`);
+    await page.goto(
+      `${url}/check?location=${encodeURIComponent(MARINA)}&meterInd=2&from=${from}&to=${to}&granularity=hour`,
+    );
     await page.getByTestId('readings-table').waitFor();
     const before = await page.getByTestId('total-consumption').locator('[data-value]').textContent();
     // The exchange is marked and explained.
@@ -343,7 +437,9 @@ describe('the check page', () => {
     await region.focus();
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('th[aria-sort="descending"], th[aria-sort="ascending"]').count()).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.locator('th[aria-sort="descending"], th[aria-sort="ascending"]').count())
+      .toBeGreaterThan(0);
     await page.context().close();
   });
 
@@ -361,7 +457,15 @@ describe('the check page', () => {
       await page.getByTestId('compare-lastYear').locator('text=/kWh|No data|Could not/').first().waitFor();
       const results = await new AxeBuilder({ page }).include('[data-testid="check-page"]').analyze();
       const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`)).toEqual([]);
+      expect(
+        bad.map(
+          (v) =>
+            `${v.id}: ${v.nodes
+              .map((n) => n.target.join(' '))
+              .slice(0, 3)
+              .join(' | ')}`,
+        ),
+      ).toEqual([]);
       await page.context().close();
     }
   });

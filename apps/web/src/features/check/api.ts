@@ -1,8 +1,14 @@
 import type { Suggestion } from '@cm/contracts/bookmarks.ts';
-import { locationReadingsSchema, meterInfoSchema, type Granularity, type LocationReadings, type MeterInfo } from '@cm/contracts/check.ts';
+import {
+  meterInfoSchema,
+  type Granularity,
+  type LocationReadings,
+  type MeterInfo,
+} from '@cm/contracts/check.ts';
 import type { SerializedError } from '@reduxjs/toolkit';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { api } from '@/lib/api.ts';
+import { parseLocationReadings } from './parse-readings.ts';
 import type { HttpError } from '@/lib/http-client.ts';
 
 // The check schemas come with this route's chunk (it needs the contract's constants anyway);
@@ -35,19 +41,30 @@ export const checkApi = api.injectEndpoints({
     getLocationReadings: build.query<LocationReadings, ReadingsArgs>({
       query: (args) => ({
         url: '/api/CheckMeter/GetElectricMeterInformationByLocationPublicName',
-        params: { name: args.name, From: args.From, To: args.To, meterInd: args.meterInd, granularity: args.granularity },
+        params: {
+          name: args.name,
+          From: args.From,
+          To: args.To,
+          meterInd: args.meterInd,
+          granularity: args.granularity,
+        },
       }),
-      transformResponse: (raw: unknown) => {
-        performance.mark(perfMarks.response);
-        const parsed = locationReadingsSchema.parse(raw);
-        performance.mark(perfMarks.parsed);
+      transformResponse: (raw: unknown, _meta, args) => {
+        performance.mark(perfMarks.response, { detail: { granularity: args.granularity } });
+        const parsed = parseLocationReadings(raw);
+        const points = parsed.meters.reduce((sum, meter) => sum + meter.series.t.length, 0);
+        performance.mark(perfMarks.parsed, { detail: { granularity: args.granularity, points } });
         return parsed;
       },
       keepUnusedDataFor: 120,
+      // A year of readings is 175k values: comparing old and new answers value by value costs more
+      // than it saves (a new range is new data anyway).
+      structuralSharing: false,
     }),
     searchCheckTargets: build.query<Suggestion[], string>({
       query: (q) => ({ url: '/api/search', params: { q } }),
-      transformResponse: async (raw: unknown) => (await loadBookmarkSchemas()).searchResultSchema.parse(raw).results,
+      transformResponse: async (raw: unknown) =>
+        (await loadBookmarkSchemas()).searchResultSchema.parse(raw).results,
       keepUnusedDataFor: 30,
     }),
   }),
@@ -63,12 +80,21 @@ export interface CallFailure {
 }
 
 function isHttpError(error: unknown): error is HttpError {
-  return typeof error === 'object' && error !== null && 'status' in error && 'body' in error && 'isSessionLoss' in error;
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'status' in error &&
+    'body' in error &&
+    'isSessionLoss' in error
+  );
 }
 
 /** Reads an RTK Query error (ours is always an HttpError; anything else is unknown). */
-export function toCallFailure(error: HttpError | FetchBaseQueryError | SerializedError | undefined): CallFailure | null {
+export function toCallFailure(
+  error: HttpError | FetchBaseQueryError | SerializedError | undefined,
+): CallFailure | null {
   if (error === undefined) return null;
-  if (isHttpError(error)) return { status: error.status, message: error.body?.message ?? null, param: error.body?.param ?? null };
+  if (isHttpError(error))
+    return { status: error.status, message: error.body?.message ?? null, param: error.body?.param ?? null };
   return { status: 'UNKNOWN', message: null, param: null };
 }

@@ -95,7 +95,11 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
 const tickFormats = new Map<string, Intl.DateTimeFormat>();
-function tickFormat(locale: string, timeZone: string, kind: 'time' | 'day' | 'month' | 'year'): Intl.DateTimeFormat {
+function tickFormat(
+  locale: string,
+  timeZone: string,
+  kind: 'time' | 'day' | 'month' | 'year',
+): Intl.DateTimeFormat {
   const key = `${locale}|${timeZone}|${kind}`;
   let format = tickFormats.get(key);
   if (!format) {
@@ -117,11 +121,18 @@ function tickFormat(locale: string, timeZone: string, kind: 'time' | 'day' | 'mo
  * x axis labels in the location's zone: times for sub-day ticks (the date at local midnight),
  * days for day ticks, months and years above.
  */
-export function formatTimeTicks(splits: readonly number[], incrementMs: number, locale: string, timeZone: string): string[] {
+export function formatTimeTicks(
+  splits: readonly number[],
+  incrementMs: number,
+  locale: string,
+  timeZone: string,
+): string[] {
   return splits.map((ms) => {
     if (incrementMs < DAY_MS) {
       const p = localParts(ms, timeZone);
-      return p.hour === 0 && p.minute === 0 ? tickFormat(locale, timeZone, 'day').format(ms) : tickFormat(locale, timeZone, 'time').format(ms);
+      return p.hour === 0 && p.minute === 0
+        ? tickFormat(locale, timeZone, 'day').format(ms)
+        : tickFormat(locale, timeZone, 'time').format(ms);
     }
     if (incrementMs < 28 * DAY_MS) return tickFormat(locale, timeZone, 'day').format(ms);
     if (incrementMs < 365 * DAY_MS) return tickFormat(locale, timeZone, 'month').format(ms);
@@ -161,7 +172,8 @@ function drawMarkers(u: uPlot, markers: ChartMarkers, theme: ChartTheme): void {
     ctx.stroke();
     const textWidth = ctx.measureText(label).width;
     const right = px + 4 * ratio;
-    const textX = right + textWidth <= left + width ? right : Math.max(left + 2 * ratio, px - 4 * ratio - textWidth);
+    const textX =
+      right + textWidth <= left + width ? right : Math.max(left + 2 * ratio, px - 4 * ratio - textWidth);
     ctx.fillText(label, textX, top + (4 + row * 14) * ratio);
   };
   for (const dst of markers.dst) line(dst.at, theme.dst, dst.label, [4, 3], 0);
@@ -192,7 +204,17 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
     };
   });
   const register: uPlot.Series[] = hasRegister
-    ? [{ label: spec.registerLabel ?? '', scale: 'register', stroke: theme.register, width: 1.5, dash: [6, 3], spanGaps: false, points: { show: false } }]
+    ? [
+        {
+          label: spec.registerLabel ?? '',
+          scale: 'register',
+          stroke: theme.register,
+          width: 1.5,
+          dash: [6, 3],
+          spanGaps: false,
+          points: { show: false },
+        },
+      ]
     : [];
 
   const axes: uPlot.Axis[] = [
@@ -202,7 +224,8 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
       ticks: { stroke: theme.axis, width: 1 },
       font: axisFont,
       space: 70,
-      values: (_u, splits, _axisIdx, _space, increment) => formatTimeTicks(splits, increment, locale, timeZone),
+      values: (_u, splits, _axisIdx, _space, increment) =>
+        formatTimeTicks(splits, increment, locale, timeZone),
     },
     {
       scale: 'energy',
@@ -291,38 +314,68 @@ export interface ChartBlock {
   register: readonly (number | null)[];
 }
 
-function blockColumns(block: ChartBlock): [number[], (number | null)[]] {
+/** A block's chart columns and, for each point, the row it shows (−1: the leading point). */
+function blockColumns(block: ChartBlock): { x: number[]; y: (number | null)[]; rowOf: Int32Array } {
   const n = block.end.length;
-  const x = new Array<number>(n + 1);
-  const y = new Array<number | null>(n + 1);
+  const x: number[] = [];
+  const y: (number | null)[] = [];
+  const rowOf = new Int32Array(n + 1);
   // A leading point at the first row's start, without energy, so the first bar (drawn to the
   // left of its x) is inside the plot.
-  x[0] = block.start[0] ?? 0;
-  y[0] = null;
+  x.push(block.start[0] ?? 0);
+  y.push(null);
+  rowOf[0] = -1;
   for (let i = 0; i < n; i++) {
-    x[i + 1] = block.end[i] ?? 0;
+    const end = block.end[i] ?? 0;
+    // x must grow: a bucketed gap row can end after the next bucket (its energy is in its bucket
+    // anyway), so only rows that continue the time line become points.
+    if (end <= (x[x.length - 1] ?? -Infinity)) continue;
+    const isGap = block.kind[i] === 'gap';
+    if (isGap && (block.start[i] ?? 0) < (x[x.length - 1] ?? 0)) continue;
+    rowOf[x.length] = i;
+    x.push(end);
     // A gap's energy is not per interval: drawn as a hole.
-    y[i + 1] = block.kind[i] === 'gap' ? null : (block.consumption[i] ?? null);
+    y.push(isGap ? null : (block.consumption[i] ?? null));
   }
-  return [x, y];
+  return { x, y, rowOf: rowOf.subarray(0, x.length) };
+}
+
+/** The chart's columns, and which row each point of each block shows. */
+export interface ChartColumns {
+  data: uPlot.AlignedData;
+  /** Single block: data index → row index (−1 for the leading point). Several blocks: null (look up by x). */
+  rowOf: Int32Array | null;
 }
 
 /**
  * The chart's columns from the rows: x = row end (plus the first row's start), consumption per
  * meter, and the register (its value at the range start, then at each row end) when asked.
- * Data index i + 1 is row i.
  */
-export function buildChartData(blocks: readonly ChartBlock[], register: { opening: number | null } | null): uPlot.AlignedData {
+export function buildChartData(
+  blocks: readonly ChartBlock[],
+  register: { opening: number | null } | null,
+): ChartColumns {
   const first = blocks[0];
-  if (!first || first.end.length === 0) return [[]];
+  if (!first || first.end.length === 0) return { data: [[]], rowOf: null };
   if (blocks.length === 1) {
-    const [x, y] = blockColumns(first);
-    if (!register) return [x, y];
-    return [x, y, [register.opening, ...first.register]];
+    const { x, y, rowOf } = blockColumns(first);
+    if (!register) return { data: [x, y], rowOf };
+    const reg: (number | null)[] = new Array<number | null>(x.length);
+    reg[0] = register.opening;
+    for (let p = 1; p < x.length; p++) reg[p] = first.register[rowOf[p] ?? 0] ?? null;
+    return { data: [x, y, reg], rowOf };
   }
   // Several meters: their rows share the bucket edges of the location's zone, but may differ in
   // gaps, so they are joined on x; a missing row is a hole, never a zero.
-  return uPlot.join(blocks.map((block) => blockColumns(block)));
+  return {
+    data: uPlot.join(
+      blocks.map((block) => {
+        const { x, y } = blockColumns(block);
+        return [x, y];
+      }),
+    ),
+    rowOf: null,
+  };
 }
 
 /** A uPlot x range covering the data, for the reset button. */

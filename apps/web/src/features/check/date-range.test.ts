@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { autoGranularity, effectiveGranularity, previousPeriod, rangeDays, resolvePreset, samePeriodLastYear, validateRange } from './date-range.ts';
+import {
+  autoGranularity,
+  effectiveGranularity,
+  previousPeriod,
+  rangeDays,
+  resolvePreset,
+  samePeriodLastYear,
+  validateRange,
+} from './date-range.ts';
 
 describe('presets', () => {
   const today = '2026-03-10';
@@ -23,24 +31,48 @@ describe('presets', () => {
 
 describe('comparison periods', () => {
   it('a week → the week before', () => {
-    expect(previousPeriod({ from: '2026-03-04', to: '2026-03-10' })).toEqual({ from: '2026-02-25', to: '2026-03-03' });
+    expect(previousPeriod({ from: '2026-03-04', to: '2026-03-10' })).toEqual({
+      from: '2026-02-25',
+      to: '2026-03-03',
+    });
   });
   it('a whole month → the whole month before (lengths differ)', () => {
-    expect(previousPeriod({ from: '2026-03-01', to: '2026-03-31' })).toEqual({ from: '2026-02-01', to: '2026-02-28' });
+    expect(previousPeriod({ from: '2026-03-01', to: '2026-03-31' })).toEqual({
+      from: '2026-02-01',
+      to: '2026-02-28',
+    });
   });
   it('this month so far → the same days of last month', () => {
-    expect(previousPeriod({ from: '2026-03-01', to: '2026-03-10' })).toEqual({ from: '2026-02-01', to: '2026-02-10' });
+    expect(previousPeriod({ from: '2026-03-01', to: '2026-03-10' })).toEqual({
+      from: '2026-02-01',
+      to: '2026-02-10',
+    });
   });
   it('this year so far → the same part of last year', () => {
-    expect(previousPeriod({ from: '2026-01-01', to: '2026-03-10' })).toEqual({ from: '2025-01-01', to: '2025-03-10' });
+    expect(previousPeriod({ from: '2026-01-01', to: '2026-03-10' })).toEqual({
+      from: '2025-01-01',
+      to: '2025-03-10',
+    });
   });
   it('a single day → the day before', () => {
-    expect(previousPeriod({ from: '2026-03-29', to: '2026-03-29' })).toEqual({ from: '2026-03-28', to: '2026-03-28' });
+    expect(previousPeriod({ from: '2026-03-29', to: '2026-03-29' })).toEqual({
+      from: '2026-03-28',
+      to: '2026-03-28',
+    });
   });
   it('same period last year keeps month ends and leap days sensible', () => {
-    expect(samePeriodLastYear({ from: '2024-02-01', to: '2024-02-29' })).toEqual({ from: '2023-02-01', to: '2023-02-28' });
-    expect(samePeriodLastYear({ from: '2025-02-01', to: '2025-02-28' })).toEqual({ from: '2024-02-01', to: '2024-02-29' });
-    expect(samePeriodLastYear({ from: '2026-03-04', to: '2026-03-10' })).toEqual({ from: '2025-03-04', to: '2025-03-10' });
+    expect(samePeriodLastYear({ from: '2024-02-01', to: '2024-02-29' })).toEqual({
+      from: '2023-02-01',
+      to: '2023-02-28',
+    });
+    expect(samePeriodLastYear({ from: '2025-02-01', to: '2025-02-28' })).toEqual({
+      from: '2024-02-01',
+      to: '2024-02-29',
+    });
+    expect(samePeriodLastYear({ from: '2026-03-04', to: '2026-03-10' })).toEqual({
+      from: '2025-03-04',
+      to: '2025-03-10',
+    });
   });
 });
 
@@ -63,7 +95,10 @@ describe('validateRange', () => {
   it('names the field at fault', () => {
     expect(validateRange({ from: '2026-03-10', to: '2026-03-01' })).toEqual({ field: 'to', reason: 'order' });
     expect(validateRange({ from: 'x', to: '2026-03-01' })).toEqual({ field: 'from', reason: 'invalid' });
-    expect(validateRange({ from: '2026-03-01', to: '2026-02-30' })).toEqual({ field: 'to', reason: 'invalid' });
+    expect(validateRange({ from: '2026-03-01', to: '2026-02-30' })).toEqual({
+      field: 'to',
+      reason: 'invalid',
+    });
     expect(validateRange({ from: '2026-03-01', to: '2026-03-01' })).toBeNull();
   });
 });

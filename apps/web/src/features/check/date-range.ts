@@ -3,7 +3,15 @@ import { MAX_RAW_RANGE_DAYS } from '@cm/contracts/check.ts';
 import { addDays, addMonths, daysBetween, endOfMonth, parseLocalDate, type LocalDate } from './zoned-time.ts';
 
 /** Date range presets; each resolves against "today" in the location's time zone. */
-export const presetIds = ['today', 'yesterday', 'last7', 'thisMonth', 'lastMonth', 'thisYear', 'last12Months'] as const;
+export const presetIds = [
+  'today',
+  'yesterday',
+  'last7',
+  'thisMonth',
+  'lastMonth',
+  'thisYear',
+  'last12Months',
+] as const;
 /** A preset id. */
 export type PresetId = (typeof presetIds)[number];
 
@@ -61,7 +69,10 @@ export function rangeDays(range: DateRange): number {
 }
 
 /** Checks a custom range; `null` when fine, else which field is wrong and why. */
-export function validateRange(range: { from: string; to: string }): { field: 'from' | 'to'; reason: 'invalid' | 'order' } | null {
+export function validateRange(range: {
+  from: string;
+  to: string;
+}): { field: 'from' | 'to'; reason: 'invalid' | 'order' } | null {
   if (parseLocalDate(range.from) === null) return { field: 'from', reason: 'invalid' };
   if (parseLocalDate(range.to) === null) return { field: 'to', reason: 'invalid' };
   if (daysBetween(range.from, range.to) < 0) return { field: 'to', reason: 'order' };

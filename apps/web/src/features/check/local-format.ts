@@ -14,7 +14,14 @@ const formats = new Map<string, Intl.DateTimeFormat>();
 function styleOptions(style: Style): Intl.DateTimeFormatOptions {
   switch (style) {
     case 'dateTime':
-      return { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+      return {
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      };
     case 'date':
       return { year: 'numeric', month: 'short', day: 'numeric' };
     case 'time':
@@ -26,7 +33,14 @@ function styleOptions(style: Style): Intl.DateTimeFormatOptions {
     case 'longDate':
       return { dateStyle: 'long' };
     case 'shortDateTime':
-      return { year: '2-digit', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+      return {
+        year: '2-digit',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      };
     case 'shortDate':
       return { year: '2-digit', month: '2-digit', day: '2-digit' };
   }
@@ -58,7 +72,12 @@ export function formatLocalWithOffset(ms: number, locale: string, timeZone: stri
 }
 
 /** An ISO instant string in the zone, or null for null. */
-export function formatIsoInZone(iso: string | null, locale: string, timeZone: string, style: Style = 'dateTime'): string | null {
+export function formatIsoInZone(
+  iso: string | null,
+  locale: string,
+  timeZone: string,
+  style: Style = 'dateTime',
+): string | null {
   if (iso === null) return null;
   const ms = Date.parse(iso);
   return Number.isNaN(ms) ? null : formatLocal(ms, locale, timeZone, style);
@@ -72,19 +91,29 @@ export function formatCalendarDate(date: string, locale: string): string {
 
 /** A date range `from`–`to` (both included) as words. */
 export function formatDateRange(from: string, to: string, locale: string): string {
-  return from === to ? formatCalendarDate(from, locale) : `${formatCalendarDate(from, locale)} – ${formatCalendarDate(to, locale)}`;
+  return from === to
+    ? formatCalendarDate(from, locale)
+    : `${formatCalendarDate(from, locale)} – ${formatCalendarDate(to, locale)}`;
 }
 
 /**
  * A row's period as a person reads it: "Sun, 29 Mar 2026" for a day, "March 2026" for a month,
  * "29 Mar 2026, 02:45 – 03:00" for an interval (the end's time only, or its date when it differs).
  */
-export function formatPeriod(start: number, end: number, granularity: Granularity, locale: string, timeZone: string, isCompact = false): string {
+export function formatPeriod(
+  start: number,
+  end: number,
+  granularity: Granularity,
+  locale: string,
+  timeZone: string,
+  isCompact = false,
+): string {
   const date: Style = isCompact ? 'shortDate' : 'date';
   const dateTime: Style = isCompact ? 'shortDateTime' : 'dateTime';
   if (granularity === 'day') return formatLocal(start, locale, timeZone, isCompact ? 'shortDate' : 'weekday');
   if (granularity === 'month') return formatLocal(start, locale, timeZone, 'month');
-  if (granularity === 'week') return `${formatLocal(start, locale, timeZone, date)} – ${formatLocal(end - 1, locale, timeZone, date)}`;
+  if (granularity === 'week')
+    return `${formatLocal(start, locale, timeZone, date)} – ${formatLocal(end - 1, locale, timeZone, date)}`;
   const sameDay = formatLocal(start, locale, timeZone, 'date') === formatLocal(end, locale, timeZone, 'date');
   return `${formatLocal(start, locale, timeZone, dateTime)} – ${sameDay ? formatLocal(end, locale, timeZone, 'time') : formatLocal(end, locale, timeZone, dateTime)}`;
 }

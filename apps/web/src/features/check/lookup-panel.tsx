@@ -49,7 +49,9 @@ export function LookupPanel(props: LookupPanelProps) {
   const [mode, setMode] = useState<'meter' | 'location'>(target.kind === 'location' ? 'location' : 'meter');
   const [meterText, setMeterText] = useState(target.kind === 'meter' ? target.meterNumber : '');
   const [locationText, setLocationText] = useState(target.kind === 'location' ? target.name : '');
-  const [meterInd, setMeterInd] = useState<string>(target.kind === 'location' ? String(target.meterInd) : 'all');
+  const [meterInd, setMeterInd] = useState<string>(
+    target.kind === 'location' ? String(target.meterInd) : 'all',
+  );
   const [emptyField, setEmptyField] = useState<'meter' | 'location' | null>(null);
   const formId = useId();
   // The location whose meters the select offers: the one in the URL, then whichever is picked.
@@ -101,7 +103,14 @@ export function LookupPanel(props: LookupPanelProps) {
   }
 
   return (
-    <Paper withBorder p="md" radius="md" className={`${classes.panel} ${classes.noPrint}`} component="section" aria-label={t('check.lookup.title')}>
+    <Paper
+      withBorder
+      p="md"
+      radius="md"
+      className={`${classes.panel} ${classes.noPrint}`}
+      component="section"
+      aria-label={t('check.lookup.title')}
+    >
       <Stack gap="sm">
         <SegmentedControl
           value={mode}
@@ -132,7 +141,11 @@ export function LookupPanel(props: LookupPanelProps) {
                 spellCheck={false}
                 name="meter"
               />
-              <Button type="submit" leftSection={<IconSearch size={16} aria-hidden />} className={classes.submit}>
+              <Button
+                type="submit"
+                leftSection={<IconSearch size={16} aria-hidden />}
+                className={classes.submit}
+              >
                 {t('check.lookup.submit')}
               </Button>
             </Group>
@@ -173,7 +186,11 @@ export function LookupPanel(props: LookupPanelProps) {
                 error={props.meterIndError}
                 name="meterInd"
               />
-              <Button type="submit" leftSection={<IconSearch size={16} aria-hidden />} className={classes.submit}>
+              <Button
+                type="submit"
+                leftSection={<IconSearch size={16} aria-hidden />}
+                className={classes.submit}
+              >
                 {t('check.lookup.submit')}
               </Button>
             </Group>

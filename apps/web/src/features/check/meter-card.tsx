@@ -60,8 +60,14 @@ function ChainLink({ kind, serial, health, lastSeenAt, timeZone, now }: ChainLin
         {serial}
       </Text>
       <ToneBadge tone={healthTones[health]}>{t(`check.health.${health}`)}</ToneBadge>
-      <Text size="xs" c="dimmed" title={seen === null ? undefined : (formatIsoInZone(lastSeenAt, locale, timeZone) ?? undefined)}>
-        {seen === null ? t('check.chain.neverSeen') : t('check.chain.lastSeen', { when: formatRelative(seen, locale, now) })}
+      <Text
+        size="xs"
+        c="dimmed"
+        title={seen === null ? undefined : (formatIsoInZone(lastSeenAt, locale, timeZone) ?? undefined)}
+      >
+        {seen === null
+          ? t('check.chain.neverSeen')
+          : t('check.chain.lastSeen', { when: formatRelative(seen, locale, now) })}
       </Text>
     </div>
   );
@@ -69,21 +75,49 @@ function ChainLink({ kind, serial, health, lastSeenAt, timeZone, now }: ChainLin
 
 function chainLink(kind: 'accessPoint' | 'cube', device: ChainDevice | null, timeZone: string, now: number) {
   if (!device) return null;
-  return <ChainLink kind={kind} serial={device.serial} health={device.health} lastSeenAt={device.lastSeenAt} timeZone={timeZone} now={now} />;
+  return (
+    <ChainLink
+      kind={kind}
+      serial={device.serial}
+      health={device.health}
+      lastSeenAt={device.lastSeenAt}
+      timeZone={timeZone}
+      now={now}
+    />
+  );
 }
 
 /** What the meter is, where, whether it reports, and how to read its register. */
-export function MeterCard({ meter, meterNumbers, now }: { meter: MeterInfo; meterNumbers?: string[] | undefined; now: number }) {
+export function MeterCard({
+  meter,
+  meterNumbers,
+  now,
+}: {
+  meter: MeterInfo;
+  meterNumbers?: string[] | undefined;
+  now: number;
+}) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const tz = meter.location.timeZone;
-  const at = (iso: string | null, style: 'dateTime' | 'date' = 'dateTime') => formatIsoInZone(iso, locale, tz, style) ?? t('check.meter.unknown');
-  const links = [chainLink('accessPoint', meter.chain.accessPoint, tz, now), chainLink('cube', meter.chain.cube, tz, now)].filter((link) => link !== null);
+  const at = (iso: string | null, style: 'dateTime' | 'date' = 'dateTime') =>
+    formatIsoInZone(iso, locale, tz, style) ?? t('check.meter.unknown');
+  const links = [
+    chainLink('accessPoint', meter.chain.accessPoint, tz, now),
+    chainLink('cube', meter.chain.cube, tz, now),
+  ].filter((link) => link !== null);
   const earlier = (meterNumbers ?? []).filter((number) => number !== meter.meterNumber);
   const unit = meter.unit;
 
   return (
-    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="cm-meter-title" className={classes.panel}>
+    <Paper
+      withBorder
+      p="md"
+      radius="md"
+      component="section"
+      aria-labelledby="cm-meter-title"
+      className={classes.panel}
+    >
       <Stack gap="md">
         <Group justify="space-between" align="flex-start" gap="xs">
           <div>
@@ -91,13 +125,18 @@ export function MeterCard({ meter, meterNumbers, now }: { meter: MeterInfo; mete
               {t('check.meter.heading', { meterNumber: meter.meterNumber })}
             </Title>
             <Text size="sm" c="dimmed">
-              {t(`check.deviceType.${deviceTypeKeys.get(meter.type) ?? 'unknown'}`)} · {t('check.meter.meterInd', { meterInd: meter.meterInd })}
+              {t(`check.deviceType.${deviceTypeKeys.get(meter.type) ?? 'unknown'}`)} ·{' '}
+              {t('check.meter.meterInd', { meterInd: meter.meterInd })}
             </Text>
           </div>
           <Group gap={6}>
             <ToneBadge tone={statusTones[meter.status]}>{t(`check.status.${meter.status}`)}</ToneBadge>
             <ToneBadge tone={healthTones[meter.health]}>{t(`check.health.${meter.health}`)}</ToneBadge>
-            <ToneBadge tone="outline">{t('check.meter.priority', { priority: t(`check.priority.${priorityKeys.get(meter.priority) ?? 'unknown'}`) })}</ToneBadge>
+            <ToneBadge tone="outline">
+              {t('check.meter.priority', {
+                priority: t(`check.priority.${priorityKeys.get(meter.priority) ?? 'unknown'}`),
+              })}
+            </ToneBadge>
           </Group>
         </Group>
 
@@ -109,7 +148,14 @@ export function MeterCard({ meter, meterNumbers, now }: { meter: MeterInfo; mete
             </Fragment>
           ))}
           <div role="listitem">
-            <ChainLink kind="meter" serial={meter.meterNumber} health={meter.health} lastSeenAt={meter.lastSeenAt} timeZone={tz} now={now} />
+            <ChainLink
+              kind="meter"
+              serial={meter.meterNumber}
+              health={meter.health}
+              lastSeenAt={meter.lastSeenAt}
+              timeZone={tz}
+              now={now}
+            />
           </div>
         </div>
 
@@ -141,7 +187,10 @@ export function MeterCard({ meter, meterNumbers, now }: { meter: MeterInfo; mete
                 ? t('check.meter.multiplierOne', { unit })
                 : t('check.meter.multiplier', { multiplier: formatNumber(meter.multiplier, locale), unit })}
               <Text size="sm" c="dimmed">
-                {t('check.meter.registerDetails', { digits: meter.registerDigits, minutes: meter.intervalMinutes })}
+                {t('check.meter.registerDetails', {
+                  digits: meter.registerDigits,
+                  minutes: meter.intervalMinutes,
+                })}
               </Text>
             </dd>
           </div>
@@ -150,7 +199,11 @@ export function MeterCard({ meter, meterNumbers, now }: { meter: MeterInfo; mete
             <dd>
               {meter.lastReading === null
                 ? t('check.meter.noReading')
-                : t('check.meter.lastReadingValue', { value: formatRegister(meter.lastReading.value, locale), unit, at: at(meter.lastReading.at) })}
+                : t('check.meter.lastReadingValue', {
+                    value: formatRegister(meter.lastReading.value, locale),
+                    unit,
+                    at: at(meter.lastReading.at),
+                  })}
             </dd>
           </div>
           <div>

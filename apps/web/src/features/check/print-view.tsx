@@ -63,17 +63,33 @@ export function PrintView({ title, subtitle, rows, granularity, timeZone, unit }
                 const missing = rows.missing[i] ?? 0;
                 const hours = rows.hours[i] ?? null;
                 const notes = [
-                  isGap ? t('check.table.gap', { count: missing }) : missing > 0 ? t('check.table.missing', { count: missing }) : null,
+                  isGap
+                    ? t('check.table.gap', { count: missing })
+                    : missing > 0
+                      ? t('check.table.missing', { count: missing })
+                      : null,
                   estimated > 0 ? t('check.table.estimated', { count: estimated }) : null,
-                  hours !== null && granularity === 'day' && hours !== 24 ? t('check.table.hours', { count: hours }) : null,
+                  hours !== null && granularity === 'day' && hours !== 24
+                    ? t('check.table.hours', { count: hours })
+                    : null,
                 ].filter((note) => note !== null);
                 return (
                   <tr key={i}>
                     <td>
-                      {formatPeriod(rows.start[i] ?? 0, rows.end[i] ?? 0, granularity, locale, timeZone)} {formatUtcOffset(rows.start[i] ?? 0, timeZone)}
+                      {formatPeriod(rows.start[i] ?? 0, rows.end[i] ?? 0, granularity, locale, timeZone)}{' '}
+                      {formatUtcOffset(rows.start[i] ?? 0, timeZone)}
                     </td>
-                    <td className={classes.num}>{consumption === null ? '—' : formatNumber(consumption, locale, { minimumFractionDigits: 3, maximumFractionDigits: 3 })}</td>
-                    <td className={classes.num}>{register === null ? '—' : formatRegister(register, locale)}</td>
+                    <td className={classes.num}>
+                      {consumption === null
+                        ? '—'
+                        : formatNumber(consumption, locale, {
+                            minimumFractionDigits: 3,
+                            maximumFractionDigits: 3,
+                          })}
+                    </td>
+                    <td className={classes.num}>
+                      {register === null ? '—' : formatRegister(register, locale)}
+                    </td>
                     <td>{notes.join(' · ')}</td>
                   </tr>
                 );

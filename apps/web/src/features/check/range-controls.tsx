@@ -2,7 +2,15 @@ import { Button, Group, NativeSelect, Paper, Text, TextInput } from '@mantine/co
 import { IconClock } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { granularityChoices, isGranularityChoice, isPresetId, presetIds, validateRange, type DateRange, type GranularityChoice } from './date-range.ts';
+import {
+  granularityChoices,
+  isGranularityChoice,
+  isPresetId,
+  presetIds,
+  validateRange,
+  type DateRange,
+  type GranularityChoice,
+} from './date-range.ts';
 import { formatDateRange, formatUtcOffset } from './local-format.ts';
 import type { RangeChoice } from './url-state.ts';
 import type { Granularity } from '@cm/contracts/check.ts';
@@ -31,12 +39,25 @@ interface RangeControlsProps {
  * Date range presets or custom dates, and the granularity; always in the location's time zone,
  * and saying so. Keyed by the page on the state in force, so the custom fields restart with it.
  */
-export function RangeControls({ range, resolved, granularity, effective, timeZone, errors, now, onChange }: RangeControlsProps) {
+export function RangeControls({
+  range,
+  resolved,
+  granularity,
+  effective,
+  timeZone,
+  errors,
+  now,
+  onChange,
+}: RangeControlsProps) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const isCustom = range.kind === 'custom';
-  const [draft, setDraft] = useState<DateRange>(range.kind === 'custom' ? { from: range.from, to: range.to } : (resolved ?? { from: '', to: '' }));
-  const [draftError, setDraftError] = useState<{ field: 'from' | 'to'; reason: 'invalid' | 'order' } | null>(null);
+  const [draft, setDraft] = useState<DateRange>(
+    range.kind === 'custom' ? { from: range.from, to: range.to } : (resolved ?? { from: '', to: '' }),
+  );
+  const [draftError, setDraftError] = useState<{ field: 'from' | 'to'; reason: 'invalid' | 'order' } | null>(
+    null,
+  );
 
   function handlePreset(value: string) {
     if (isPresetId(value)) onChange({ kind: 'preset', preset: value }, granularity);
@@ -51,20 +72,34 @@ export function RangeControls({ range, resolved, granularity, effective, timeZon
   }
 
   const draftMessage = (field: 'from' | 'to') =>
-    draftError?.field === field ? t(draftError.reason === 'order' ? 'check.range.errors.order' : 'check.range.errors.invalid') : null;
+    draftError?.field === field
+      ? t(draftError.reason === 'order' ? 'check.range.errors.order' : 'check.range.errors.invalid')
+      : null;
 
   const granularityLabel = (choice: GranularityChoice) =>
-    choice === 'auto' && effective ? t('check.granularity.autoWith', { granularity: t(`check.granularity.${effective}`) }) : t(`check.granularity.${choice}`);
+    choice === 'auto' && effective
+      ? t('check.granularity.autoWith', { granularity: t(`check.granularity.${effective}`) })
+      : t(`check.granularity.${choice}`);
 
   return (
-    <Paper withBorder p="md" radius="md" component="section" aria-label={t('check.range.title')} className={`${classes.panel} ${classes.noPrint}`}>
+    <Paper
+      withBorder
+      p="md"
+      radius="md"
+      component="section"
+      aria-label={t('check.range.title')}
+      className={`${classes.panel} ${classes.noPrint}`}
+    >
       <form onSubmit={handleApply} noValidate>
         <Group align="flex-start" gap="sm" wrap="wrap">
           <NativeSelect
             label={t('check.range.period')}
             value={isCustom ? 'custom' : range.preset}
             onChange={(event) => handlePreset(event.currentTarget.value)}
-            data={[...presetIds.map((id) => ({ value: id, label: t(`check.range.preset.${id}`) })), { value: 'custom', label: t('check.range.preset.custom') }]}
+            data={[
+              ...presetIds.map((id) => ({ value: id, label: t(`check.range.preset.${id}`) })),
+              { value: 'custom', label: t('check.range.preset.custom') },
+            ]}
             className={classes.rangeField}
             name="preset"
           />
@@ -117,7 +152,11 @@ export function RangeControls({ range, resolved, granularity, effective, timeZon
       {resolved && timeZone ? (
         <Text size="sm" c="dimmed" mt="xs" className={classes.zoneNote}>
           <IconClock size={14} aria-hidden />
-          {t('check.range.inZone', { range: formatDateRange(resolved.from, resolved.to, locale), timeZone, offset: formatUtcOffset(now, timeZone) })}
+          {t('check.range.inZone', {
+            range: formatDateRange(resolved.from, resolved.to, locale),
+            timeZone,
+            offset: formatUtcOffset(now, timeZone),
+          })}
         </Text>
       ) : null}
     </Paper>

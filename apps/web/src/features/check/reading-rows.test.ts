@@ -17,7 +17,15 @@ describe('buildRows, raw', () => {
     const readings = rawReadings('2026-01-01T00:00:00Z', '2026-01-01T02:00:00Z', { skip: (i) => i < 2 });
     const withLead: MeterReadings = {
       ...readings,
-      gaps: [{ from: '2026-01-01T00:00:00.000Z', to: '2026-01-01T00:30:00.000Z', missingIntervals: 2, consumption: null }, ...readings.gaps],
+      gaps: [
+        {
+          from: '2026-01-01T00:00:00.000Z',
+          to: '2026-01-01T00:30:00.000Z',
+          missingIntervals: 2,
+          consumption: null,
+        },
+        ...readings.gaps,
+      ],
     };
     const rows = buildRows(withLead, 'raw', Date.parse('2026-01-01T02:00:00Z'));
     expect(rows.kind.slice(0, 2)).toEqual(['gap', 'interval']);
@@ -30,7 +38,9 @@ describe('buildRows, raw', () => {
     const exchanged: MeterReadings = {
       ...readings,
       meterNumbers: ['EM-10013', 'EM-10025'],
-      events: [{ type: 'meterExchange', at: '2026-06-16T08:30:00.000Z', meterNumber: 'EM-10025', detail: '' }],
+      events: [
+        { type: 'meterExchange', at: '2026-06-16T08:30:00.000Z', meterNumber: 'EM-10025', detail: '' },
+      ],
     };
     const rows = buildRows(exchanged, 'raw', Date.parse('2026-06-16T09:00:00Z'));
     expect(rows.meterNumber).toEqual(['EM-10013', 'EM-10013', 'EM-10025', 'EM-10025']);
@@ -44,15 +54,38 @@ describe('buildRows, buckets', () => {
     meterNumbers: ['EM-10009'],
     series: {
       // Berlin days 2026-03-28, 29 (23 h), 30.
-      t: [Date.parse('2026-03-27T23:00:00Z'), Date.parse('2026-03-28T23:00:00Z'), Date.parse('2026-03-29T22:00:00Z')],
+      t: [
+        Date.parse('2026-03-27T23:00:00Z'),
+        Date.parse('2026-03-28T23:00:00Z'),
+        Date.parse('2026-03-29T22:00:00Z'),
+      ],
       value: [100, 120, 150],
       consumption: [20, 30, null],
       hours: [24, 23, 24],
       missing: [0, 24, 96],
       estimated: [0, 0, 0],
     },
-    totals: { consumption: 50, registerStart: 80, registerEnd: 150, registerDifference: 50, intervalSum: 40, gapConsumption: 10, agrees: true, peak: null, averagePerDay: 25, readings: 100, missingIntervals: 120 },
-    gaps: [{ from: '2026-03-29T07:00:00.000Z', to: '2026-03-29T13:15:00.000Z', missingIntervals: 24, consumption: 10 }],
+    totals: {
+      consumption: 50,
+      registerStart: 80,
+      registerEnd: 150,
+      registerDifference: 50,
+      intervalSum: 40,
+      gapConsumption: 10,
+      agrees: true,
+      peak: null,
+      averagePerDay: 25,
+      readings: 100,
+      missingIntervals: 120,
+    },
+    gaps: [
+      {
+        from: '2026-03-29T07:00:00.000Z',
+        to: '2026-03-29T13:15:00.000Z',
+        missingIntervals: 24,
+        consumption: 10,
+      },
+    ],
     events: [],
     downsampled: false,
   };

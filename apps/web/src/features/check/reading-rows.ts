@@ -38,10 +38,6 @@ export function rowCount(rows: ReadingRows): number {
   return rows.start.length;
 }
 
-function emptyRows(): ReadingRows {
-  return { start: [], end: [], consumption: [], register: [], missing: [], estimated: [], hours: [], kind: [], meterNumber: [] };
-}
-
 interface PendingGap {
   from: number;
   to: number;
@@ -49,55 +45,104 @@ interface PendingGap {
   consumption: number | null;
 }
 
-/** Which meter held the indicator at an instant, from the exchange events. */
-function meterAt(readings: MeterReadings): (ms: number) => string {
+/** Exchange instants (ascending) and the meter from each on; the first meter before them. */
+function exchangesOf(readings: MeterReadings): { first: string; at: number[]; meter: string[] } {
   const exchanges = readings.events
     .filter((event) => event.type === 'meterExchange')
     .map((event) => ({ at: Date.parse(event.at), meterNumber: event.meterNumber }))
     .sort((a, b) => a.at - b.at);
-  const first = readings.meterNumbers[0] ?? readings.meter.meterNumber;
-  return (ms) => {
-    let current = first;
-    for (const exchange of exchanges) if (ms >= exchange.at) current = exchange.meterNumber;
-    return current;
+  return {
+    first: readings.meterNumbers[0] ?? readings.meter.meterNumber,
+    at: exchanges.map((e) => e.at),
+    meter: exchanges.map((e) => e.meterNumber),
   };
 }
 
-/** Builds the rows of one meter indicator's readings. */
-export function buildRows(readings: MeterReadings, granularity: Granularity, rangeEndMs: number): ReadingRows {
-  const rows = emptyRows();
+/**
+ * Builds the rows of one meter indicator's readings. One pass, columns sized up front and
+ * written by index: a year of 15-minute readings is 35k rows, built in a few milliseconds.
+ */
+export function buildRows(
+  readings: MeterReadings,
+  granularity: Granularity,
+  rangeEndMs: number,
+): ReadingRows {
   const { series } = readings;
-  const meterOf = meterAt(readings);
+  const n = series.t.length;
+  const gapCount = readings.gaps.length;
+  const capacity = n + gapCount;
+  const rows: ReadingRows = {
+    start: new Array<number>(capacity),
+    end: new Array<number>(capacity),
+    consumption: new Array<number | null>(capacity),
+    register: new Array<number | null>(capacity),
+    missing: new Array<number>(capacity),
+    estimated: new Array<number>(capacity),
+    hours: new Array<number | null>(capacity),
+    kind: new Array<RowKind>(capacity),
+    meterNumber: new Array<string>(capacity),
+  };
+  let count = 0;
+  const exchanges = exchangesOf(readings);
+  const meterOf = (ms: number): string => {
+    let current = exchanges.first;
+    for (let e = 0; e < exchanges.at.length; e++)
+      if (ms >= (exchanges.at[e] ?? Infinity)) current = exchanges.meter[e] ?? current;
+    return current;
+  };
   const gaps: PendingGap[] = readings.gaps.map((gap) => ({
     from: Date.parse(gap.from),
     to: Date.parse(gap.to),
     missing: gap.missingIntervals,
     consumption: gap.consumption,
   }));
-  const used = new Set<number>();
+  const used = new Uint8Array(gapCount);
   let g = 0;
-
   const isRaw = granularity === 'raw';
-  const pushGap = (gap: PendingGap, register: number | null): void => {
-    rows.start.push(gap.from);
-    rows.end.push(gap.to);
-    rows.consumption.push(isRaw ? gap.consumption : null);
-    rows.register.push(register);
-    rows.missing.push(gap.missing);
-    rows.estimated.push(0);
-    rows.hours.push(null);
-    rows.kind.push('gap');
-    rows.meterNumber.push(meterOf(gap.to - 1));
+
+  const put = (
+    start: number,
+    end: number,
+    consumption: number | null,
+    register: number | null,
+    missing: number,
+    estimated: number,
+    hours: number | null,
+    kind: RowKind,
+    meterNumber: string,
+  ): void => {
+    rows.start[count] = start;
+    rows.end[count] = end;
+    rows.consumption[count] = consumption;
+    rows.register[count] = register;
+    rows.missing[count] = missing;
+    rows.estimated[count] = estimated;
+    rows.hours[count] = hours;
+    rows.kind[count] = kind;
+    rows.meterNumber[count] = meterNumber;
+    count++;
   };
+  const putGap = (gap: PendingGap, register: number | null): void =>
+    put(
+      gap.from,
+      gap.to,
+      isRaw ? gap.consumption : null,
+      register,
+      gap.missing,
+      0,
+      null,
+      'gap',
+      meterOf(gap.to - 1),
+    );
   // Gaps not yet listed that start before `ms` go in first, so rows stay in time order.
   const flushGapsBefore = (ms: number): void => {
-    while (g < gaps.length && (gaps[g]?.from ?? Infinity) < ms) {
-      if (!used.has(g)) pushGap(gaps[g] ?? { from: 0, to: 0, missing: 0, consumption: null }, null);
+    while (g < gapCount && (gaps[g]?.from ?? Infinity) < ms) {
+      const gap = gaps[g];
+      if (gap && used[g] === 0) putGap(gap, null);
       g++;
     }
   };
 
-  const n = series.t.length;
   if (isRaw) {
     for (let i = 1; i < n; i++) {
       const start = series.t[i - 1] ?? 0;
@@ -105,43 +150,49 @@ export function buildRows(readings: MeterReadings, granularity: Granularity, ran
       const missing = series.missing[i] ?? 0;
       const register = series.value[i] ?? null;
       if (missing > 0) {
-        const index = gaps.findIndex((gap, k) => !used.has(k) && gap.from === start && gap.to === end);
-        if (index >= 0) {
+        const index = gaps.findIndex((gap, k) => used[k] === 0 && gap.from === start && gap.to === end);
+        const gap = gaps[index];
+        if (gap) {
           flushGapsBefore(start);
-          used.add(index);
-          pushGap(gaps[index] ?? { from: start, to: end, missing, consumption: null }, register);
+          used[index] = 1;
+          putGap(gap, register);
           continue;
         }
       }
-      flushGapsBefore(start + 1);
-      rows.start.push(start);
-      rows.end.push(end);
-      rows.consumption.push(series.consumption[i] ?? null);
-      rows.register.push(register);
-      rows.missing.push(missing);
-      rows.estimated.push(series.estimated[i] ?? 0);
-      rows.hours.push(null);
-      rows.kind.push(missing > 0 ? 'gap' : 'interval');
-      rows.meterNumber.push(meterOf(end - 1));
+      if (g < gapCount) flushGapsBefore(start + 1);
+      put(
+        start,
+        end,
+        series.consumption[i] ?? null,
+        register,
+        missing,
+        series.estimated[i] ?? 0,
+        null,
+        missing > 0 ? 'gap' : 'interval',
+        meterOf(end - 1),
+      );
     }
   } else {
     for (let k = 0; k < n; k++) {
       const start = series.t[k] ?? 0;
       const hours = series.hours?.[k] ?? null;
       const end = hours === null ? (series.t[k + 1] ?? rangeEndMs) : start + hours * HOUR_MS;
-      flushGapsBefore(start + 1);
-      rows.start.push(start);
-      rows.end.push(end);
-      rows.consumption.push(series.consumption[k] ?? null);
-      rows.register.push(series.value[k] ?? null);
-      rows.missing.push(series.missing[k] ?? 0);
-      rows.estimated.push(series.estimated[k] ?? 0);
-      rows.hours.push(hours);
-      rows.kind.push('interval');
-      rows.meterNumber.push(meterOf(start));
+      if (g < gapCount) flushGapsBefore(start + 1);
+      put(
+        start,
+        end,
+        series.consumption[k] ?? null,
+        series.value[k] ?? null,
+        series.missing[k] ?? 0,
+        series.estimated[k] ?? 0,
+        hours,
+        'interval',
+        meterOf(start),
+      );
     }
   }
   flushGapsBefore(Infinity);
+  for (const column of Object.values(rows)) column.length = count;
   return rows;
 }
 
@@ -151,7 +202,8 @@ export function sumConsumption(rows: ReadingRows, kind?: RowKind): number {
   for (let i = 0; i < rows.start.length; i++) {
     const value = rows.consumption[i];
     // Integer milli-units, as the server sums them, so the result matches its totals to the Wh.
-    if ((kind === undefined || rows.kind[i] === kind) && value !== null && value !== undefined) milli += Math.round(value * 1000);
+    if ((kind === undefined || rows.kind[i] === kind) && value !== null && value !== undefined)
+      milli += Math.round(value * 1000);
   }
   return milli / 1000;
 }

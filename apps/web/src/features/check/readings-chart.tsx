@@ -6,7 +6,7 @@ import { buildChartOptions, fullXRange, type ChartMarkers, type ChartSpec } from
 import classes from './check.module.css';
 
 /** Writes the tooltip for a hovered x value (or clears it); runs outside React render, once per cursor frame. */
-export type TooltipWriter = (x: number | null, element: HTMLElement) => boolean;
+export type TooltipWriter = (index: number | null, x: number | null, element: HTMLElement) => boolean;
 
 interface ReadingsChartProps {
   /** Everything but the size: a new object here rebuilds the plot, so callers memoize it. */
@@ -25,7 +25,16 @@ interface ReadingsChartProps {
  * The thin uPlot shell: creates the plot once per options object, pushes new data with setData,
  * follows its container's width with setSize, and draws the tooltip straight into the DOM.
  */
-export function ReadingsChart({ spec, data, markers, height, ariaLabel, writeTooltip, onZoomChange, resetRef }: ReadingsChartProps) {
+export function ReadingsChart({
+  spec,
+  data,
+  markers,
+  height,
+  ariaLabel,
+  writeTooltip,
+  onZoomChange,
+  resetRef,
+}: ReadingsChartProps) {
   const wrapperRef = useRef<HTMLDivElement>(null);
   const plotAreaRef = useRef<HTMLDivElement>(null);
   const tooltipRef = useRef<HTMLDivElement>(null);
@@ -35,6 +44,13 @@ export function ReadingsChart({ spec, data, markers, height, ariaLabel, writeToo
   const tooltipWriterRef = useRef(writeTooltip);
   const zoomRef = useRef(onZoomChange);
   const heightRef = useRef(height);
+  // Told to the page only when it changes: a needless state update re-renders the whole section.
+  const isZoomedRef = useRef(false);
+  const reportZoom = (isZoomed: boolean) => {
+    if (isZoomed === isZoomedRef.current) return;
+    isZoomedRef.current = isZoomed;
+    zoomRef.current(isZoomed);
+  };
 
   useLayoutEffect(() => {
     markersRef.current = markers;
@@ -57,7 +73,7 @@ export function ReadingsChart({ spec, data, markers, height, ariaLabel, writeToo
           const plot = plotRef.current;
           if (!tooltip || !plot) return;
           const x = index === null ? null : (plot.data[0][index] ?? null);
-          const isShown = left >= 0 && tooltipWriterRef.current(x, tooltip);
+          const isShown = left >= 0 && tooltipWriterRef.current(index, x, tooltip);
           tooltip.hidden = !isShown;
           if (!isShown) return;
           const plotLeft = plot.bbox.left / uPlot.pxRatio;
@@ -69,7 +85,7 @@ export function ReadingsChart({ spec, data, markers, height, ariaLabel, writeToo
         },
         onZoom: (min, max) => {
           const full = fullXRange(dataRef.current);
-          zoomRef.current(full !== null && (min > full.min || max < full.max));
+          reportZoom(full !== null && (min > full.min || max < full.max));
         },
         onDraw: () => performance.mark(perfMarks.drawn),
       },
@@ -82,7 +98,8 @@ export function ReadingsChart({ spec, data, markers, height, ariaLabel, writeToo
     };
     const observer = new ResizeObserver(() => {
       const nextWidth = Math.max(200, Math.floor(area.clientWidth));
-      if (nextWidth !== plot.width || heightRef.current !== plot.height) plot.setSize({ width: nextWidth, height: heightRef.current });
+      if (nextWidth !== plot.width || heightRef.current !== plot.height)
+        plot.setSize({ width: nextWidth, height: heightRef.current });
     });
     observer.observe(area);
     const handleLeave = () => {
@@ -105,7 +122,7 @@ export function ReadingsChart({ spec, data, markers, height, ariaLabel, writeToo
     const plot = plotRef.current;
     if (!plot) return;
     plot.setData(data, true);
-    zoomRef.current(false);
+    reportZoom(false);
   }, [data]);
 
   useEffect(() => {
@@ -120,7 +137,13 @@ export function ReadingsChart({ spec, data, markers, height, ariaLabel, writeToo
   return (
     <div ref={wrapperRef} className={classes.chartWrapper}>
       <div ref={plotAreaRef} className={classes.chart} role="img" aria-label={ariaLabel} />
-      <div ref={tooltipRef} className={classes.tooltip} hidden aria-hidden="true" data-testid="chart-tooltip" />
+      <div
+        ref={tooltipRef}
+        className={classes.tooltip}
+        hidden
+        aria-hidden="true"
+        data-testid="chart-tooltip"
+      />
     </div>
   );
 }

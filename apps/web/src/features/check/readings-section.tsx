@@ -1,8 +1,22 @@
-import { Alert, Anchor, Button, Group, NativeSelect, Paper, SegmentedControl, Skeleton, Stack, Switch, Table, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  NativeSelect,
+  Paper,
+  SegmentedControl,
+  Skeleton,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { useComputedColorScheme } from '@mantine/core';
 import { IconDownload, IconInfoCircle, IconPrinter, IconZoomReset } from '@tabler/icons-react';
 import type { LocationReadings, MeterReadings } from '@cm/contracts/check.ts';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { formatEnergy, formatNumber } from '@/lib/format.ts';
@@ -17,7 +31,9 @@ import { TotalsPanel, type ComparisonTotal } from './totals-panel.tsx';
 import { formatOffset, offsetChanges } from './zoned-time.ts';
 import classes from './check.module.css';
 
-const ReadingsTable = lazy(() => import('./readings-table.tsx').then((module) => ({ default: module.ReadingsTable })));
+const ReadingsTable = lazy(() =>
+  import('./readings-table.tsx').then((module) => ({ default: module.ReadingsTable })),
+);
 const PrintView = lazy(() => import('./print-view.tsx').then((module) => ({ default: module.PrintView })));
 
 const TABLE_ID = 'cm-readings-table';
@@ -55,8 +71,13 @@ function useMarkers(readings: LocationReadings, blocks: Block[]): ChartMarkers {
     const gaps: ChartMarkers['gaps'] = [];
     for (const block of blocks) {
       for (const event of block.meter.events) {
-        if (event.type === 'meterExchange') events.push({ at: Date.parse(event.at), label: t('check.chart.exchange', { meterNumber: event.meterNumber }) });
-        if (event.type === 'rollover') events.push({ at: Date.parse(event.at), label: t('check.chart.rollover') });
+        if (event.type === 'meterExchange')
+          events.push({
+            at: Date.parse(event.at),
+            label: t('check.chart.exchange', { meterNumber: event.meterNumber }),
+          });
+        if (event.type === 'rollover')
+          events.push({ at: Date.parse(event.at), label: t('check.chart.rollover') });
       }
       for (const gap of block.meter.gaps) gaps.push({ from: Date.parse(gap.from), to: Date.parse(gap.to) });
     }
@@ -72,16 +93,29 @@ function indexByEnd(rows: ReadingRows): Map<number, number> {
 }
 
 /** Chart, totals, events, table, export and print for one answer of the readings call. */
-export function ReadingsSection({ readings, range, comparisons, subject, onPickMeter }: ReadingsSectionProps) {
+export function ReadingsSection({
+  readings,
+  range,
+  comparisons,
+  subject,
+  onPickMeter,
+}: ReadingsSectionProps) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const scheme = useComputedColorScheme('light');
   const tz = readings.location.timeZone;
   const toMs = Date.parse(readings.to);
   const blocks = useMemo<Block[]>(
-    () => readings.meters.map((meter) => ({ meterInd: meter.meterInd, meter, rows: buildRows(meter, readings.granularity, toMs) })),
+    () =>
+      readings.meters.map((meter) => ({
+        meterInd: meter.meterInd,
+        meter,
+        rows: buildRows(meter, readings.granularity, toMs),
+      })),
     [readings, toMs],
   );
+  // The table (35k rows to sort on a year of readings) renders after the chart has drawn.
+  const tableBlocks = useDeferredValue<Block[] | null>(blocks, null);
   const isSingle = blocks.length === 1;
   const first = blocks[0];
   const unit = first?.meter.meter.unit ?? 'kWh';
@@ -110,7 +144,15 @@ export function ReadingsSection({ readings, range, comparisons, subject, onPickM
   }, []);
 
   const seriesLabels = useMemo(
-    () => blocks.map((block) => (isSingle ? t('check.chart.consumption', { unit }) : t('check.chart.meterSeries', { meterInd: block.meterInd, meterNumber: block.meter.meter.meterNumber }))),
+    () =>
+      blocks.map((block) =>
+        isSingle
+          ? t('check.chart.consumption', { unit })
+          : t('check.chart.meterSeries', {
+              meterInd: block.meterInd,
+              meterNumber: block.meter.meter.meterNumber,
+            }),
+      ),
     [blocks, isSingle, t, unit],
   );
   const seriesKey = seriesLabels.join('|');
@@ -128,37 +170,52 @@ export function ReadingsSection({ readings, range, comparisons, subject, onPickM
     }),
     [tz, locale, readings.granularity, chartMode, seriesKey, withRegister, t, unit, scheme],
   );
-  const data = useMemo(
-    () => buildChartData(blocks.map((block) => block.rows), withRegister ? { opening: first?.meter.totals.registerStart ?? null } : null),
+  const columns = useMemo(
+    () =>
+      buildChartData(
+        blocks.map((block) => block.rows),
+        withRegister ? { opening: first?.meter.totals.registerStart ?? null } : null,
+      ),
     [blocks, withRegister, first],
   );
   const markers = useMarkers(readings, blocks);
-  const lookups = useMemo(() => blocks.map((block) => indexByEnd(block.rows)), [blocks]);
+  const data = columns.data;
+  // One meter: each point knows its row. Several: rows are found by their end (x).
+  const lookups = useMemo(
+    () => (isSingle ? null : blocks.map((block) => indexByEnd(block.rows))),
+    [blocks, isSingle],
+  );
 
   const writeTooltip = useCallback<TooltipWriter>(
-    (x, element) => {
-      if (x === null) return false;
+    (index, x, element) => {
+      if (index === null || x === null) return false;
       element.replaceChildren();
       const lines: { text: string; color?: string; strong?: boolean }[] = [];
       let period: string | null = null;
       blocks.forEach((block, b) => {
-        const i = lookups[b]?.get(x);
-        if (i === undefined) return;
+        const i = isSingle ? columns.rowOf?.[index] : lookups?.[b]?.get(x);
+        if (i === undefined || i < 0) return;
         const rows = block.rows;
         period ??= formatPeriod(rows.start[i] ?? 0, rows.end[i] ?? 0, readings.granularity, locale, tz);
         const consumption = rows.consumption[i] ?? null;
         const value = consumption === null ? t('check.chart.unknown') : formatEnergy(consumption, locale);
-        lines.push({ text: isSingle ? value : `${block.meterInd} · ${value}`, color: chartThemes[scheme].series[b % 7], strong: true });
+        lines.push({
+          text: isSingle ? value : `${block.meterInd} · ${value}`,
+          color: chartThemes[scheme].series[b % 7],
+          strong: true,
+        });
         if (withRegister) {
           const register = rows.register[i] ?? null;
-          if (register !== null) lines.push({ text: t('check.chart.registerValue', { value: formatRegister(register, locale) }) });
+          if (register !== null)
+            lines.push({ text: t('check.chart.registerValue', { value: formatRegister(register, locale) }) });
         }
         const estimated = rows.estimated[i] ?? 0;
         const missing = rows.missing[i] ?? 0;
         if (missing > 0) lines.push({ text: t('check.table.missing', { count: missing }) });
         if (estimated > 0) lines.push({ text: t('check.table.estimated', { count: estimated }) });
         const hours = rows.hours[i] ?? null;
-        if (hours !== null && readings.granularity === 'day' && hours !== 24) lines.push({ text: t('check.table.hours', { count: hours }) });
+        if (hours !== null && readings.granularity === 'day' && hours !== 24)
+          lines.push({ text: t('check.table.hours', { count: hours }) });
       });
       if (period === null) return false;
       const head = document.createElement('div');
@@ -175,7 +232,7 @@ export function ReadingsSection({ readings, range, comparisons, subject, onPickM
       }
       return true;
     },
-    [blocks, lookups, readings.granularity, locale, tz, t, isSingle, withRegister, scheme],
+    [blocks, columns, lookups, readings.granularity, locale, tz, t, isSingle, withRegister, scheme],
   );
 
   const rangeText = formatDateRange(range.from, range.to, locale);
@@ -209,7 +266,13 @@ export function ReadingsSection({ readings, range, comparisons, subject, onPickM
   if (!hasReadings) {
     const complete = first.meter.meter.completeUpTo;
     return (
-      <Alert variant="light" color="blue" icon={<IconInfoCircle aria-hidden />} title={t('check.empty.title')} data-testid="empty-state">
+      <Alert
+        variant="light"
+        color="blue"
+        icon={<IconInfoCircle aria-hidden />}
+        title={t('check.empty.title')}
+        data-testid="empty-state"
+      >
         {complete === null
           ? t('check.empty.noData', { range: rangeText })
           : t('check.empty.text', { range: rangeText, completeUpTo: formatIsoInZone(complete, locale, tz) })}
@@ -222,18 +285,38 @@ export function ReadingsSection({ readings, range, comparisons, subject, onPickM
     ? t('check.chart.ariaSingle', {
         meterNumber: first.meter.meter.meterNumber,
         range: rangeText,
-        consumption: first.meter.totals.consumption === null ? t('check.chart.unknown') : formatEnergy(first.meter.totals.consumption, locale),
+        consumption:
+          first.meter.totals.consumption === null
+            ? t('check.chart.unknown')
+            : formatEnergy(first.meter.totals.consumption, locale),
       })
     : t('check.chart.ariaAll', { count: blocks.length, range: rangeText });
-  const allEvents = blocks.flatMap((block) => block.meter.events.map((event) => ({ ...event, meterInd: block.meterInd })));
-  const allGaps = blocks.flatMap((block) => block.meter.gaps.map((gap) => ({ ...gap, meterInd: block.meterInd })));
+  const allEvents = blocks.flatMap((block) =>
+    block.meter.events.map((event) => ({ ...event, meterInd: block.meterInd })),
+  );
+  const allGaps = blocks.flatMap((block) =>
+    block.meter.gaps.map((gap) => ({ ...gap, meterInd: block.meterInd })),
+  );
 
   return (
     <Stack gap="md">
       {isSingle ? (
-        <TotalsPanel totals={first.meter.totals} timeZone={tz} multiplier={first.meter.meter.multiplier} meterNumbers={first.meter.meterNumbers} comparisons={comparisons} />
+        <TotalsPanel
+          totals={first.meter.totals}
+          timeZone={tz}
+          multiplier={first.meter.meter.multiplier}
+          meterNumbers={first.meter.meterNumbers}
+          comparisons={comparisons}
+        />
       ) : (
-        <Paper withBorder p="md" radius="md" component="section" aria-labelledby="cm-meters-title" className={classes.panel}>
+        <Paper
+          withBorder
+          p="md"
+          radius="md"
+          component="section"
+          aria-labelledby="cm-meters-title"
+          className={classes.panel}
+        >
           <Title order={2} size="h4" id="cm-meters-title" mb="sm">
             {t('check.all.title', { location: readings.location.publicName })}
           </Title>
@@ -259,13 +342,30 @@ export function ReadingsSection({ readings, range, comparisons, subject, onPickM
                   <Table.Tr key={block.meterInd}>
                     <Table.Td>
                       <Anchor component="button" type="button" onClick={() => onPickMeter(block.meterInd)}>
-                        {t('check.lookup.meterOption', { meterInd: block.meterInd, meterNumber: block.meter.meter.meterNumber })}
+                        {t('check.lookup.meterOption', {
+                          meterInd: block.meterInd,
+                          meterNumber: block.meter.meter.meterNumber,
+                        })}
                       </Anchor>
                     </Table.Td>
-                    <Table.Td ta="end">{totalsOf(block).consumption === null ? '—' : formatEnergy(totalsOf(block).consumption ?? 0, locale)}</Table.Td>
-                    <Table.Td ta="end">{totalsOf(block).averagePerDay === null ? '—' : formatEnergy(totalsOf(block).averagePerDay ?? 0, locale)}</Table.Td>
+                    <Table.Td ta="end">
+                      {totalsOf(block).consumption === null
+                        ? '—'
+                        : formatEnergy(totalsOf(block).consumption ?? 0, locale)}
+                    </Table.Td>
+                    <Table.Td ta="end">
+                      {totalsOf(block).averagePerDay === null
+                        ? '—'
+                        : formatEnergy(totalsOf(block).averagePerDay ?? 0, locale)}
+                    </Table.Td>
                     <Table.Td ta="end">{formatNumber(totalsOf(block).missingIntervals, locale)}</Table.Td>
-                    <Table.Td>{totalsOf(block).registerDifference === null ? '—' : totalsOf(block).agrees ? t('check.totals.agreesShort') : t('check.totals.differsShort')}</Table.Td>
+                    <Table.Td>
+                      {totalsOf(block).registerDifference === null
+                        ? '—'
+                        : totalsOf(block).agrees
+                          ? t('check.totals.agreesShort')
+                          : t('check.totals.differsShort')}
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -274,7 +374,14 @@ export function ReadingsSection({ readings, range, comparisons, subject, onPickM
         </Paper>
       )}
 
-      <Paper withBorder p="md" radius="md" component="section" aria-labelledby="cm-chart-title" className={`${classes.panel} ${classes.chartPanel}`}>
+      <Paper
+        withBorder
+        p="md"
+        radius="md"
+        component="section"
+        aria-labelledby="cm-chart-title"
+        className={`${classes.panel} ${classes.chartPanel}`}
+      >
         <Group justify="space-between" align="center" mb="xs" gap="xs" className={classes.noPrint}>
           <Title order={2} size="h4" id="cm-chart-title">
             {t('check.chart.title')}
@@ -290,8 +397,21 @@ export function ReadingsSection({ readings, range, comparisons, subject, onPickM
               ]}
               aria-label={t('check.chart.style')}
             />
-            {isSingle ? <Switch size="sm" checked={showRegister} onChange={(event) => setShowRegister(event.currentTarget.checked)} label={t('check.chart.showRegister')} /> : null}
-            <Button size="xs" variant="default" leftSection={<IconZoomReset size={14} aria-hidden />} onClick={() => resetRef.current?.()} disabled={!isZoomed}>
+            {isSingle ? (
+              <Switch
+                size="sm"
+                checked={showRegister}
+                onChange={(event) => setShowRegister(event.currentTarget.checked)}
+                label={t('check.chart.showRegister')}
+              />
+            ) : null}
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconZoomReset size={14} aria-hidden />}
+              onClick={() => resetRef.current?.()}
+              disabled={!isZoomed}
+            >
               {t('check.chart.resetZoom')}
             </Button>
           </Group>
@@ -315,31 +435,54 @@ export function ReadingsSection({ readings, range, comparisons, subject, onPickM
         <ul className={classes.legend} aria-label={t('check.chart.legend')}>
           {seriesLabels.map((label, index) => (
             <li key={label}>
-              <span className={classes.swatch} style={{ background: chartThemes[scheme].series[index % 7] }} aria-hidden />
+              <span
+                className={classes.swatch}
+                style={{ background: chartThemes[scheme].series[index % 7] }}
+                aria-hidden
+              />
               {label}
             </li>
           ))}
           {withRegister ? (
             <li>
-              <span className={classes.swatchLine} style={{ borderColor: chartThemes[scheme].register }} aria-hidden />
+              <span
+                className={classes.swatchLine}
+                style={{ borderColor: chartThemes[scheme].register }}
+                aria-hidden
+              />
               {t('check.chart.register')}
             </li>
           ) : null}
           {markers.gaps.length > 0 ? (
             <li>
-              <span className={classes.swatch} style={{ background: chartThemes[scheme].gapFill, outline: `1px solid ${chartThemes[scheme].event}` }} aria-hidden />
+              <span
+                className={classes.swatch}
+                style={{
+                  background: chartThemes[scheme].gapFill,
+                  outline: `1px solid ${chartThemes[scheme].event}`,
+                }}
+                aria-hidden
+              />
               {t('check.chart.legendGap')}
             </li>
           ) : null}
           {markers.dst.length > 0 ? (
             <li>
-              <span className={classes.swatchDash} style={{ borderColor: chartThemes[scheme].dst }} aria-hidden />
+              <span
+                className={classes.swatchDash}
+                style={{ borderColor: chartThemes[scheme].dst }}
+                aria-hidden
+              />
               {t('check.chart.legendDst')}
             </li>
           ) : null}
           {markers.events.length > 0 ? (
             <li>
-              <span className={classes.swatchLine} style={{ borderColor: chartThemes[scheme].event }} aria-hidden />
+              <span
+                className={classes.swatchLine}
+                style={{ borderColor: chartThemes[scheme].event }}
+                aria-hidden
+              />
               {t('check.chart.legendEvent')}
             </li>
           ) : null}
@@ -347,7 +490,14 @@ export function ReadingsSection({ readings, range, comparisons, subject, onPickM
       </Paper>
 
       {allEvents.length > 0 || allGaps.length > 0 || markers.dst.length > 0 ? (
-        <Paper withBorder p="md" radius="md" component="section" aria-labelledby="cm-notes-title" className={classes.panel}>
+        <Paper
+          withBorder
+          p="md"
+          radius="md"
+          component="section"
+          aria-labelledby="cm-notes-title"
+          className={classes.panel}
+        >
           <Title order={2} size="h4" id="cm-notes-title" mb="xs">
             {t('check.notes.title')}
           </Title>
@@ -391,7 +541,14 @@ export function ReadingsSection({ readings, range, comparisons, subject, onPickM
         </Paper>
       ) : null}
 
-      <Paper withBorder p="md" radius="md" component="section" aria-labelledby="cm-table-title" className={classes.panel}>
+      <Paper
+        withBorder
+        p="md"
+        radius="md"
+        component="section"
+        aria-labelledby="cm-table-title"
+        className={classes.panel}
+      >
         <Group justify="space-between" align="flex-end" mb="sm" gap="sm" className={classes.noPrint}>
           <div>
             <Title order={2} size="h4" id="cm-table-title">
@@ -406,16 +563,32 @@ export function ReadingsSection({ readings, range, comparisons, subject, onPickM
               size="xs"
               label={t('check.csv.format')}
               value={`${csvFormat.separator}${csvFormat.decimal}`}
-              onChange={(event) => setCsvFormat(event.currentTarget.value === ';,' ? { separator: ';', decimal: ',' } : { separator: ',', decimal: '.' })}
+              onChange={(event) =>
+                setCsvFormat(
+                  event.currentTarget.value === ';,'
+                    ? { separator: ';', decimal: ',' }
+                    : { separator: ',', decimal: '.' },
+                )
+              }
               data={[
                 { value: ',.', label: t('check.csv.formatComma') },
                 { value: ';,', label: t('check.csv.formatSemicolon') },
               ]}
             />
-            <Button size="xs" leftSection={<IconDownload size={14} aria-hidden />} onClick={() => void handleExport()} data-testid="export-csv">
+            <Button
+              size="xs"
+              leftSection={<IconDownload size={14} aria-hidden />}
+              onClick={() => void handleExport()}
+              data-testid="export-csv"
+            >
               {t('check.csv.export')}
             </Button>
-            <Button size="xs" variant="default" leftSection={<IconPrinter size={14} aria-hidden />} onClick={handlePrint}>
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconPrinter size={14} aria-hidden />}
+              onClick={handlePrint}
+            >
               {t('check.print.button')}
             </Button>
           </Group>
@@ -427,7 +600,17 @@ export function ReadingsSection({ readings, range, comparisons, subject, onPickM
         ) : null}
         <div className={classes.noPrint}>
           <Suspense fallback={<Skeleton height={320} />}>
-            <ReadingsTable id={TABLE_ID} blocks={blocks} granularity={readings.granularity} timeZone={tz} unit={unit} />
+            {tableBlocks ? (
+              <ReadingsTable
+                id={TABLE_ID}
+                blocks={tableBlocks}
+                granularity={readings.granularity}
+                timeZone={tz}
+                unit={unit}
+              />
+            ) : (
+              <Skeleton height={320} />
+            )}
           </Suspense>
         </div>
       </Paper>
@@ -435,7 +618,11 @@ export function ReadingsSection({ readings, range, comparisons, subject, onPickM
         <Suspense fallback={null}>
           <PrintView
             title={subject}
-            subtitle={t('check.print.subtitle', { location: readings.location.publicName, range: rangeText, timeZone: tz })}
+            subtitle={t('check.print.subtitle', {
+              location: readings.location.publicName,
+              range: rangeText,
+              timeZone: tz,
+            })}
             rows={first.rows}
             granularity={readings.granularity}
             timeZone={tz}

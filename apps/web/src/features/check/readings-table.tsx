@@ -69,7 +69,10 @@ interface ReadingsTableProps {
 export function ReadingsTable({ blocks, granularity, timeZone, unit, id }: ReadingsTableProps) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
-  const [sort, setSort] = useState<{ key: SortKey; direction: SortDirection }>({ key: 'time', direction: 'asc' });
+  const [sort, setSort] = useState<{ key: SortKey; direction: SortDirection }>({
+    key: 'time',
+    direction: 'asc',
+  });
   const refs = useMemo(() => sortRows(blocks, sort.key, sort.direction), [blocks, sort]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const isPhone = useMediaQuery(`(max-width: ${PHONE_MAX_WIDTH}px)`) ?? false;
@@ -92,7 +95,11 @@ export function ReadingsTable({ blocks, granularity, timeZone, unit, id }: Readi
     const isActive = sort.key === key;
     const Icon = !isActive ? IconArrowsSort : sort.direction === 'asc' ? IconArrowUp : IconArrowDown;
     return (
-      <th aria-sort={isActive ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'} style={{ textAlign: align }} scope="col">
+      <th
+        aria-sort={isActive ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
+        style={{ textAlign: align }}
+        scope="col"
+      >
         <UnstyledButton
           className={classes.sortButton}
           onClick={() => setSort({ key, direction: isActive && sort.direction === 'asc' ? 'desc' : 'asc' })}
@@ -117,7 +124,10 @@ export function ReadingsTable({ blocks, granularity, timeZone, unit, id }: Readi
         <thead>
           <tr aria-rowindex={1}>
             {hasMeterInd || hasMeterNumbers ? <th scope="col">{t('check.table.meter')}</th> : null}
-            {header('time', isPhone ? t('check.table.periodShort') : t('check.table.period', { zone: timeZone }))}
+            {header(
+              'time',
+              isPhone ? t('check.table.periodShort') : t('check.table.period', { zone: timeZone }),
+            )}
             {header('consumption', isPhone ? unit : t('check.table.consumption', { unit }), 'end')}
             {header('register', t('check.table.register'), 'end')}
             <th scope="col">{t('check.table.notes')}</th>
@@ -146,7 +156,13 @@ export function ReadingsTable({ blocks, granularity, timeZone, unit, id }: Readi
             const nominal = granularity === 'day' ? 24 : granularity === 'week' ? 168 : null;
             const isDstBucket = hours !== null && nominal !== null && hours !== nominal;
             return (
-              <tr key={item.key} aria-rowindex={item.index + 2} data-kind={rows.kind[i]} className={isGap ? classes.gapRow : undefined} style={{ height: ROW_HEIGHT }}>
+              <tr
+                key={item.key}
+                aria-rowindex={item.index + 2}
+                data-kind={rows.kind[i]}
+                className={isGap ? classes.gapRow : undefined}
+                style={{ height: ROW_HEIGHT }}
+              >
                 {hasMeterInd || hasMeterNumbers ? (
                   <td>
                     {hasMeterInd ? `${block.meterInd} · ` : ''}
@@ -154,7 +170,9 @@ export function ReadingsTable({ blocks, granularity, timeZone, unit, id }: Readi
                   </td>
                 ) : null}
                 <td>
-                  <span className={classes.period}>{formatPeriod(start, end, granularity, locale, timeZone, isPhone)}</span>{' '}
+                  <span className={classes.period}>
+                    {formatPeriod(start, end, granularity, locale, timeZone, isPhone)}
+                  </span>{' '}
                   <Text span size="xs" c="dimmed">
                     {formatUtcOffset(start, timeZone)}
                   </Text>
@@ -180,19 +198,13 @@ export function ReadingsTable({ blocks, granularity, timeZone, unit, id }: Readi
                           : t('check.table.gap', { count: missing })}
                       </ToneBadge>
                     ) : missing > 0 ? (
-                      <ToneBadge tone="red">
-                        {t('check.table.missing', { count: missing })}
-                      </ToneBadge>
+                      <ToneBadge tone="red">{t('check.table.missing', { count: missing })}</ToneBadge>
                     ) : null}
                     {estimated > 0 ? (
-                      <ToneBadge tone="yellow">
-                        {t('check.table.estimated', { count: estimated })}
-                      </ToneBadge>
+                      <ToneBadge tone="yellow">{t('check.table.estimated', { count: estimated })}</ToneBadge>
                     ) : null}
                     {isDstBucket ? (
-                      <ToneBadge tone="grape">
-                        {t('check.table.hours', { count: hours })}
-                      </ToneBadge>
+                      <ToneBadge tone="grape">{t('check.table.hours', { count: hours })}</ToneBadge>
                     ) : null}
                   </Group>
                 </td>

@@ -18,7 +18,12 @@ export function meterInfo(overrides: Partial<MeterInfo> = {}): MeterInfo {
     removedAt: null,
     lastSeenAt: '2026-11-22T02:45:00.000Z',
     health: 'ok',
-    location: { id: 2, publicName: 'Riverside Campus – Library', address: 'Uferstraße 5, Berlin', timeZone: 'Europe/Berlin' },
+    location: {
+      id: 2,
+      publicName: 'Riverside Campus – Library',
+      address: 'Uferstraße 5, Berlin',
+      timeZone: 'Europe/Berlin',
+    },
     chain: { cube: null, accessPoint: null },
     lastReading: { at: '2026-11-22T02:45:00.000Z', value: 158747.051 },
     completeUpTo: '2026-11-22T02:45:00.000Z',
@@ -32,7 +37,11 @@ const QUARTER = 15 * 60_000;
  * Raw readings every 15 minutes from `fromIso` to `toIso` (both included), consumption
  * `step` kWh per interval; `skip` leaves readings out (a gap).
  */
-export function rawReadings(fromIso: string, toIso: string, options: { step?: number; start?: number; skip?: (i: number) => boolean } = {}): MeterReadings {
+export function rawReadings(
+  fromIso: string,
+  toIso: string,
+  options: { step?: number; start?: number; skip?: (i: number) => boolean } = {},
+): MeterReadings {
   const step = options.step ?? 0.25;
   const from = Date.parse(fromIso);
   const to = Date.parse(toIso);
@@ -58,7 +67,12 @@ export function rawReadings(fromIso: string, toIso: string, options: { step?: nu
     missing.push(lost);
     estimated.push(0);
     if (lost > 0 && energy !== null) {
-      gaps.push({ from: new Date(last).toISOString(), to: new Date(ms).toISOString(), missingIntervals: lost, consumption: energy });
+      gaps.push({
+        from: new Date(last).toISOString(),
+        to: new Date(ms).toISOString(),
+        missingIntervals: lost,
+        consumption: energy,
+      });
       gapSum += energy;
     } else if (energy !== null) intervalSum += energy;
     last = ms;

@@ -2,18 +2,23 @@ import { Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine
 import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
 import type { Totals } from '@cm/contracts/check.ts';
 import { useTranslation } from 'react-i18next';
-import { formatEnergy, formatNumber } from '@/lib/format.ts';
+import { formatEnergy, formatNumber, formatPercent } from '@/lib/format.ts';
 import type { DateRange } from './date-range.ts';
 import { formatDateRange, formatIsoInZone } from './local-format.ts';
 import { agreementDifference, agreementOf, formatChange, formatTotals, percentChange } from './totals.ts';
 import { ToneBadge } from './tone-badge.tsx';
 import classes from './check.module.css';
 
+/** Below this share of intervals with readings, no % change is shown for a comparison period. */
+const MIN_COVERAGE = 0.95;
+
 /** A comparison period's total, as it loads. */
 export interface ComparisonTotal {
   kind: 'previous' | 'lastYear';
   range: DateRange;
   consumption: number | null;
+  /** Share of the period with readings: a comparison with a half-empty period would mislead. */
+  coverage: number | null;
   isLoading: boolean;
   isError: boolean;
 }
@@ -27,7 +32,17 @@ interface TotalsPanelProps {
   comparisons: ComparisonTotal[];
 }
 
-function Stat({ label, value, hint, testId }: { label: string; value: string; hint?: string | null; testId: string }) {
+function Stat({
+  label,
+  value,
+  hint,
+  testId,
+}: {
+  label: string;
+  value: string;
+  hint?: string | null;
+  testId: string;
+}) {
   return (
     <div className={classes.stat} data-testid={testId}>
       <Text size="xs" c="dimmed" tt="uppercase" fw={600} className={classes.statLabel}>
@@ -54,7 +69,14 @@ export function TotalsPanel({ totals, timeZone, multiplier, meterNumbers, compar
   const difference = agreementDifference(totals);
 
   return (
-    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="cm-totals-title" className={classes.panel}>
+    <Paper
+      withBorder
+      p="md"
+      radius="md"
+      component="section"
+      aria-labelledby="cm-totals-title"
+      className={classes.panel}
+    >
       <Stack gap="md">
         <Title order={2} size="h4" id="cm-totals-title">
           {t('check.totals.title')}
@@ -66,7 +88,11 @@ export function TotalsPanel({ totals, timeZone, multiplier, meterNumbers, compar
             testId="total-peak"
             label={t('check.totals.peak')}
             value={text.peak}
-            hint={totals.peak ? t('check.totals.peakAt', { at: formatIsoInZone(totals.peak.at, locale, timeZone) }) : null}
+            hint={
+              totals.peak
+                ? t('check.totals.peakAt', { at: formatIsoInZone(totals.peak.at, locale, timeZone) })
+                : null
+            }
           />
           <Stat
             testId="total-register"
@@ -122,9 +148,14 @@ export function TotalsPanel({ totals, timeZone, multiplier, meterNumbers, compar
         {comparisons.length > 0 ? (
           <div className={classes.comparisons} aria-label={t('check.compare.title')} role="group">
             {comparisons.map((comparison) => {
-              const change = percentChange(totals.consumption, comparison.consumption);
+              const isIncomplete = comparison.coverage !== null && comparison.coverage < MIN_COVERAGE;
+              const change = isIncomplete ? null : percentChange(totals.consumption, comparison.consumption);
               return (
-                <div key={comparison.kind} className={classes.comparison} data-testid={`compare-${comparison.kind}`}>
+                <div
+                  key={comparison.kind}
+                  className={classes.comparison}
+                  data-testid={`compare-${comparison.kind}`}
+                >
                   <Text size="sm" fw={600}>
                     {t(`check.compare.${comparison.kind}`)}
                   </Text>
@@ -139,7 +170,18 @@ export function TotalsPanel({ totals, timeZone, multiplier, meterNumbers, compar
                     </Text>
                   ) : (
                     <Group gap="xs" align="baseline">
-                      <Text fw={700}>{comparison.consumption === null ? t('check.compare.noData') : formatEnergy(comparison.consumption, locale)}</Text>
+                      <Text fw={700}>
+                        {comparison.consumption === null
+                          ? t('check.compare.noData')
+                          : formatEnergy(comparison.consumption, locale)}
+                      </Text>
+                      {isIncomplete && comparison.coverage !== null ? (
+                        <Text size="sm" c="dimmed">
+                          {t('check.compare.incomplete', {
+                            share: formatPercent(comparison.coverage, locale),
+                          })}
+                        </Text>
+                      ) : null}
                       {change !== null ? (
                         <Text size="sm" className={change > 0 ? classes.up : classes.down} fw={600}>
                           {t('check.compare.change', { change: formatChange(change, locale) })}

@@ -30,8 +30,24 @@ describe('totals', () => {
   });
 
   it('shows unknown values as a dash, not as zero', () => {
-    const empty = formatTotals({ ...totals, consumption: null, registerStart: null, registerEnd: null, registerDifference: null, peak: null, averagePerDay: null }, 'en');
-    expect([empty.consumption, empty.registerStart, empty.peak, empty.averagePerDay]).toEqual(['—', '—', '—', '—']);
+    const empty = formatTotals(
+      {
+        ...totals,
+        consumption: null,
+        registerStart: null,
+        registerEnd: null,
+        registerDifference: null,
+        peak: null,
+        averagePerDay: null,
+      },
+      'en',
+    );
+    expect([empty.consumption, empty.registerStart, empty.peak, empty.averagePerDay]).toEqual([
+      '—',
+      '—',
+      '—',
+      '—',
+    ]);
   });
 
   it('checks register difference = intervals + gaps to the Wh', () => {

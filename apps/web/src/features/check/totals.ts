@@ -18,7 +18,10 @@ export function agreementOf(totals: Totals): Agreement {
 /** registerDifference − (intervalSum + gapConsumption), exact to the Wh (0 when it agrees). */
 export function agreementDifference(totals: Totals): number | null {
   if (totals.registerDifference === null) return null;
-  const milli = Math.round(totals.registerDifference * 1000) - Math.round(totals.intervalSum * 1000) - Math.round(totals.gapConsumption * 1000);
+  const milli =
+    Math.round(totals.registerDifference * 1000) -
+    Math.round(totals.intervalSum * 1000) -
+    Math.round(totals.gapConsumption * 1000);
   return milli / 1000;
 }
 

@@ -3,36 +3,78 @@ import { parseCheckUrl, serializeCheckUrl, type CheckUrlState } from './url-stat
 
 describe('check page URL state', () => {
   it('opens a bookmarked meter or location straight away (the search links)', () => {
-    expect(parseCheckUrl('?meter=EM-10001')).toEqual({ target: { kind: 'meter', meterNumber: 'EM-10001' }, range: { kind: 'preset', preset: 'last7' }, granularity: 'auto' });
-    expect(parseCheckUrl('?location=Harbour%20View%20%2F%20Block%20C').target).toEqual({ kind: 'location', name: 'Harbour View / Block C', meterInd: 'all' });
+    expect(parseCheckUrl('?meter=EM-10001')).toEqual({
+      target: { kind: 'meter', meterNumber: 'EM-10001' },
+      range: { kind: 'preset', preset: 'last7' },
+      granularity: 'auto',
+    });
+    expect(parseCheckUrl('?location=Harbour%20View%20%2F%20Block%20C').target).toEqual({
+      kind: 'location',
+      name: 'Harbour View / Block C',
+      meterInd: 'all',
+    });
   });
 
   it('round-trips every field', () => {
     const states: CheckUrlState[] = [
-      { target: { kind: 'location', name: 'Riverside Campus – Library', meterInd: 3 }, range: { kind: 'custom', from: '2026-09-04', to: '2026-09-04' }, granularity: 'raw' },
-      { target: { kind: 'meter', meterNumber: 'EM-10004' }, range: { kind: 'preset', preset: 'lastMonth' }, granularity: 'day' },
+      {
+        target: { kind: 'location', name: 'Riverside Campus – Library', meterInd: 3 },
+        range: { kind: 'custom', from: '2026-09-04', to: '2026-09-04' },
+        granularity: 'raw',
+      },
+      {
+        target: { kind: 'meter', meterNumber: 'EM-10004' },
+        range: { kind: 'preset', preset: 'lastMonth' },
+        granularity: 'day',
+      },
       { target: { kind: 'none' }, range: { kind: 'preset', preset: 'last7' }, granularity: 'auto' },
-      { target: { kind: 'location', name: 'A & B = C?', meterInd: 'all' }, range: { kind: 'preset', preset: 'thisYear' }, granularity: 'month' },
+      {
+        target: { kind: 'location', name: 'A & B = C?', meterInd: 'all' },
+        range: { kind: 'preset', preset: 'thisYear' },
+        granularity: 'month',
+      },
     ];
     for (const state of states) expect(parseCheckUrl(serializeCheckUrl(state))).toEqual(state);
   });
 
   it('keeps links short: defaults are left out', () => {
-    expect(serializeCheckUrl({ target: { kind: 'meter', meterNumber: 'EM-1' }, range: { kind: 'preset', preset: 'last7' }, granularity: 'auto' })).toBe('meter=EM-1');
+    expect(
+      serializeCheckUrl({
+        target: { kind: 'meter', meterNumber: 'EM-1' },
+        range: { kind: 'preset', preset: 'last7' },
+        granularity: 'auto',
+      }),
+    ).toBe('meter=EM-1');
   });
 
   it('accepts the API spelling From/To', () => {
-    expect(parseCheckUrl('?location=X&From=2026-03-01&To=2026-03-31').range).toEqual({ kind: 'custom', from: '2026-03-01', to: '2026-03-31' });
+    expect(parseCheckUrl('?location=X&From=2026-03-01&To=2026-03-31').range).toEqual({
+      kind: 'custom',
+      from: '2026-03-01',
+      to: '2026-03-31',
+    });
   });
 
   it('falls back to defaults on nonsense, and a meter wins over a location', () => {
     const state = parseCheckUrl('?meter=EM-1&location=X&meterInd=-3&preset=forever&granularity=second');
-    expect(state).toEqual({ target: { kind: 'meter', meterNumber: 'EM-1' }, range: { kind: 'preset', preset: 'last7' }, granularity: 'auto' });
-    expect(parseCheckUrl('?location=X&meterInd=abc').target).toEqual({ kind: 'location', name: 'X', meterInd: 'all' });
+    expect(state).toEqual({
+      target: { kind: 'meter', meterNumber: 'EM-1' },
+      range: { kind: 'preset', preset: 'last7' },
+      granularity: 'auto',
+    });
+    expect(parseCheckUrl('?location=X&meterInd=abc').target).toEqual({
+      kind: 'location',
+      name: 'X',
+      meterInd: 'all',
+    });
     expect(parseCheckUrl('?meter=%20%20').target).toEqual({ kind: 'none' });
   });
 
   it('keeps a wrong custom date so the form can point at it', () => {
-    expect(parseCheckUrl('?meter=EM-1&from=2026-02-30&to=2026-03-01').range).toEqual({ kind: 'custom', from: '2026-02-30', to: '2026-03-01' });
+    expect(parseCheckUrl('?meter=EM-1&from=2026-02-30&to=2026-03-01').range).toEqual({
+      kind: 'custom',
+      from: '2026-02-30',
+      to: '2026-03-01',
+    });
   });
 });

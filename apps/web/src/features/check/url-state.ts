@@ -57,7 +57,8 @@ export function parseCheckUrl(search: string | URLSearchParams): CheckUrlState {
   const location = text(params, urlParams.location);
   let target: CheckTarget = { kind: 'none' };
   if (meter !== null) target = { kind: 'meter', meterNumber: meter };
-  else if (location !== null) target = { kind: 'location', name: location, meterInd: parseMeterInd(params.get(urlParams.meterInd)) };
+  else if (location !== null)
+    target = { kind: 'location', name: location, meterInd: parseMeterInd(params.get(urlParams.meterInd)) };
 
   const from = text(params, urlParams.from) ?? text(params, 'From');
   const to = text(params, urlParams.to) ?? text(params, 'To');

@@ -91,7 +91,10 @@ describe('offsetChanges', () => {
 
   it('finds New York’s changes (07:00Z and 06:00Z) and none in a zone without DST', () => {
     const changes = offsetChanges(at('2026-03-01T00:00:00Z'), at('2026-12-01T00:00:00Z'), 'America/New_York');
-    expect(changes.map((c) => new Date(c.at).toISOString())).toEqual(['2026-03-08T07:00:00.000Z', '2026-11-01T06:00:00.000Z']);
+    expect(changes.map((c) => new Date(c.at).toISOString())).toEqual([
+      '2026-03-08T07:00:00.000Z',
+      '2026-11-01T06:00:00.000Z',
+    ]);
     expect(offsetChanges(at('2026-01-01T00:00:00Z'), at('2027-01-01T00:00:00Z'), 'Asia/Tokyo')).toEqual([]);
   });
 

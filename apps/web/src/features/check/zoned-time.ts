@@ -138,7 +138,8 @@ export function parseLocalDate(text: string): { year: number; month: number; day
   const month = Number(match[2]);
   const day = Number(match[3]);
   const check = new Date(Date.UTC(year, month - 1, day));
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return null;
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day)
+    return null;
   return { year, month, day };
 }
 
@@ -200,12 +201,13 @@ export interface OffsetChange {
 }
 
 /**
- * Offset changes in [fromMs, toMs), found by stepping hours and narrowing to the quarter hour.
+ * Offset changes in [fromMs, toMs), found by stepping whole days and narrowing to the quarter
+ * hour (a zone changes its offset at most once a day; one Intl call per day keeps a year cheap).
  * On a DST day the local day has 24 + (fromOffset − toOffset)/60 hours.
  */
 export function offsetChanges(fromMs: number, toMs: number, timeZone: string): OffsetChange[] {
   const changes: OffsetChange[] = [];
-  const step = 4 * QUARTER_MS;
+  const step = DAY_MS;
   let t = Math.floor(fromMs / QUARTER_MS) * QUARTER_MS;
   let previous = offsetMinutes(t, timeZone);
   while (t < toMs) {

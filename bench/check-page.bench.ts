@@ -1,0 +1,296 @@
+/*
+ * Check page benchmark (prints a table, asserts nothing). Run: `npx tsx bench/check-page.bench.ts`
+ * (CM_BENCH_URL=http://127.0.0.1:3100 to use a running server with the demo data; otherwise one is
+ * started on a fresh data folder, as `npm start` would run it, from the built web app).
+ *
+ * 1. The /check route's chunks (gzip): a production build with a manifest; the route's own share is
+ *    everything the check page pulls in that the entry, the app and the layout do not already load.
+ * 2. A year of 15-minute readings (≈35,040 points) of one meter: the page's performance marks from
+ *    "answer received" to "chart drawn" (split into schema parse and render + draw), on a page
+ *    load (cold: the whole page renders for the first time) and on switching from a one-day view
+ *    inside the app (warm: what a user waits for when changing the range).
+ * 3. Cursor move cost per frame over that chart: main-thread time of one mousemove (uPlot's cursor
+ *    update, the tooltip written into the DOM) plus the style and layout it forces, per step.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Page } from 'playwright-core';
+import { startServerProcess } from '../e2e/support/server-process.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const RUNS = Number(process.env.CM_BENCH_RUNS ?? 5);
+const CURSOR_STEPS = 200;
+const LOCATION = 'Riverside Campus – Library';
+const METER_IND = 3;
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  css?: string[];
+}
+
+async function routeChunkSizes(): Promise<{ routeOnly: number; closure: number; files: number }> {
+  const outDir = await mkdtemp(path.join(os.tmpdir(), 'cm-bench-web-'));
+  try {
+    const build = spawnSync(
+      process.execPath,
+      [
+        path.join(root, 'node_modules/vite/bin/vite.js'),
+        'build',
+        '--manifest',
+        '--outDir',
+        outDir,
+        '--emptyOutDir',
+        '--logLevel',
+        'error',
+      ],
+      {
+        cwd: path.join(root, 'apps/web'),
+        encoding: 'utf8',
+      },
+    );
+    if (build.status !== 0) throw new Error(`vite build failed:\n${build.stderr}`);
+    const manifest: Record<string, ManifestChunk> = JSON.parse(
+      await readFile(path.join(outDir, '.vite/manifest.json'), 'utf8'),
+    );
+    const key = (part: string) => {
+      const found = Object.keys(manifest).find((k) => k.includes(part));
+      if (!found) throw new Error(`${part} is not in the manifest`);
+      return found;
+    };
+    const closure = (start: string, seen = new Set<string>()): Set<string> => {
+      if (seen.has(start)) return seen;
+      seen.add(start);
+      for (const next of manifest[start]?.imports ?? []) closure(next, seen);
+      return seen;
+    };
+    const check = closure(key('features/check/check-page.tsx'));
+    const before = new Set([
+      ...closure(key('index.html')),
+      ...closure(key('src/app/app.tsx')),
+      ...closure(key('layout/vertical-layout.tsx')),
+    ]);
+    let routeOnly = 0;
+    let total = 0;
+    let files = 0;
+    for (const chunk of check) {
+      const entry = manifest[chunk];
+      if (!entry) continue;
+      for (const file of [entry.file, ...(entry.css ?? [])]) {
+        const size = gzipSync(await readFile(path.join(outDir, file))).length;
+        total += size;
+        if (!before.has(chunk)) {
+          routeOnly += size;
+          files += 1;
+        }
+      }
+    }
+    return { routeOnly, closure: total, files };
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+
+function stats(values: number[]): { median: number; p95: number; max: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  return { median: at(0.5), p95: at(0.95), max: sorted[sorted.length - 1] ?? NaN };
+}
+
+async function logIn(page: Page, base: string): Promise<void> {
+  await page.goto(`${base}/login`);
+  const key = await page.locator('meta[name="cm-api-key"]').getAttribute('content');
+  const response = await page.request.post(`${base}/api/auth/login`, {
+    headers: { 'X-API-Key': key ?? '' },
+    data: { email: 'client.a@demo.cm', password: 'ClientA!2026' },
+  });
+  if (!response.ok()) throw new Error(`login failed: ${response.status()}`);
+  const record: { token: string } = await response.json();
+  await page.evaluate((stored) => {
+    localStorage.setItem('userData', JSON.stringify(stored));
+    localStorage.setItem('accessToken', JSON.stringify(stored.token));
+    localStorage.setItem('i18nextLng', 'en');
+  }, record);
+}
+
+/** Response → parsed → first draw after it, from the page's marks, for the raw (year) answer. */
+async function readMarks(
+  page: Page,
+): Promise<{ points: number; parse: number; render: number; total: number } | null> {
+  return page.evaluate(() => {
+    const marks = performance.getEntriesByType('mark');
+    const parsed = marks.filter(
+      (m): m is PerformanceMark => m.name === 'cm-check:parsed' && m instanceof PerformanceMark,
+    );
+    const big = parsed.find((m) => {
+      const detail: unknown = m.detail;
+      return (
+        typeof detail === 'object' &&
+        detail !== null &&
+        'granularity' in detail &&
+        detail.granularity === 'raw'
+      );
+    });
+    if (!big) return null;
+    const detail: unknown = big.detail;
+    const points =
+      typeof detail === 'object' && detail !== null && 'points' in detail && typeof detail.points === 'number'
+        ? detail.points
+        : 0;
+    const responses = marks.filter((m) => m.name === 'cm-check:response' && m.startTime <= big.startTime);
+    const response = responses[responses.length - 1];
+    const drawn = marks.find((m) => m.name === 'cm-check:drawn' && m.startTime >= big.startTime);
+    if (!response || !drawn) return null;
+    return {
+      points,
+      parse: big.startTime - response.startTime,
+      render: drawn.startTime - big.startTime,
+      total: drawn.startTime - response.startTime,
+    };
+  });
+}
+
+/** Main-thread cost of one cursor step: the mousemove handlers plus the style and layout they force. */
+async function cursorCosts(page: Page): Promise<number[]> {
+  return page.evaluate(async (steps) => {
+    const over = document.querySelector('.u-over');
+    if (!(over instanceof HTMLElement)) return [];
+    const box = over.getBoundingClientRect();
+    const costs: number[] = [];
+    for (let i = 0; i < steps; i++) {
+      const x = box.left + ((i + 0.5) / steps) * box.width;
+      const y = box.top + box.height / 2;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      const start = performance.now();
+      over.dispatchEvent(new MouseEvent('mousemove', { clientX: x, clientY: y, bubbles: true }));
+      // Force the style and layout the tooltip and cursor changes cause, as the next frame would.
+      void document.body.offsetHeight;
+      costs.push(performance.now() - start);
+    }
+    return costs;
+  }, CURSOR_STEPS);
+}
+
+/** A client-side navigation, as the app's own links and back/forward do it. */
+async function navigateInApp(page: Page, pathAndQuery: string): Promise<void> {
+  await page.evaluate((to) => {
+    history.pushState({}, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, pathAndQuery);
+}
+
+async function main(): Promise<void> {
+  const sizes = await routeChunkSizes();
+  if (!existsSync(path.join(root, 'apps/web/dist/index.html')))
+    throw new Error('build the web app first: npm run build');
+
+  const server = process.env.CM_BENCH_URL
+    ? { url: process.env.CM_BENCH_URL, stop: async () => {} }
+    : await startServerProcess();
+  const browser = await chromium.launch({
+    executablePath: process.env.CM_CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  const loads: { points: number; parse: number; render: number; total: number }[] = [];
+  const switches: { points: number; parse: number; render: number; total: number }[] = [];
+  let cursor: number[] = [];
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await logIn(page, server.url);
+    const to = new Date().toISOString().slice(0, 10);
+    const from = new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
+    const target = `${server.url}/check?location=${encodeURIComponent(LOCATION)}&meterInd=${METER_IND}&from=${from}&to=${to}&granularity=raw`;
+    for (let run = 0; run < RUNS; run++) {
+      await page.goto(target);
+      await page.locator('.u-over').waitFor({ timeout: 60_000 });
+      await page.waitForFunction(() => performance.getEntriesByName('cm-check:drawn').length > 0);
+      const marks = await readMarks(page);
+      if (marks) loads.push(marks);
+      if (run === RUNS - 1) {
+        await page.locator('.u-over').scrollIntoViewIfNeeded();
+        cursor = await cursorCosts(page);
+      }
+    }
+    const path = target.slice(server.url.length);
+    const oneDay = path.replace(`from=${from}`, `from=${to}`);
+    for (let run = 0; run < RUNS; run++) {
+      await navigateInApp(page, oneDay);
+      await page.waitForFunction(() => performance.getEntriesByName('cm-check:drawn').length > 0);
+      await page.waitForTimeout(1500);
+      await page.evaluate(() => performance.clearMarks());
+      // A range not asked for before (the app keeps answers for two minutes).
+      const longer = new Date(Date.now() - (365 + run) * 86_400_000).toISOString().slice(0, 10);
+      await navigateInApp(page, path.replace(`from=${from}`, `from=${longer}`));
+      await page.waitForFunction(
+        () => {
+          const parsed = performance.getEntriesByName('cm-check:parsed').find((m) => m.startTime > 0);
+          return (
+            parsed !== undefined &&
+            performance.getEntriesByName('cm-check:drawn').some((d) => d.startTime > parsed.startTime)
+          );
+        },
+        null,
+        { timeout: 60_000 },
+      );
+      const marks = await readMarks(page);
+      if (marks && marks.points > 1000) switches.push(marks);
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  const load = stats(loads.map((l) => l.total));
+  const warm = stats(switches.map((l) => l.total));
+  const warmRender = stats(switches.map((l) => l.render));
+  const parse = stats(loads.map((l) => l.parse));
+  const render = stats(loads.map((l) => l.render));
+  const move = stats(cursor);
+  const rows: [string, string, string, string][] = [
+    ['measure', 'result', 'target', 'detail'],
+    [
+      '/check route chunks (gzip, own)',
+      kb(sizes.routeOnly),
+      '≤ 120 KB',
+      `${sizes.files} files incl. uPlot; with shared chunks ${kb(sizes.closure)}`,
+    ],
+    [
+      `answer → chart drawn, page load (${loads[0]?.points ?? 0} points)`,
+      `${ms(load.median)} median`,
+      '≤ 50 ms',
+      `p95 ${ms(load.p95)}, max ${ms(load.max)}, ${loads.length} loads`,
+    ],
+    ['  of which schema parse', `${ms(parse.median)} median`, '', `max ${ms(parse.max)}`],
+    ['  of which rows + render + draw', `${ms(render.median)} median`, '', `max ${ms(render.max)}`],
+    [
+      'answer → chart drawn, range switch',
+      `${ms(warm.median)} median`,
+      '≤ 50 ms',
+      `p95 ${ms(warm.p95)}, max ${ms(warm.max)}, ${switches.length} switches`,
+    ],
+    ['  of which rows + render + draw', `${ms(warmRender.median)} median`, '', `max ${ms(warmRender.max)}`],
+    [
+      'cursor move, per frame',
+      `${ms(move.median)} median`,
+      '< 16 ms',
+      `p95 ${ms(move.p95)}, max ${ms(move.max)}, ${cursor.length} steps`,
+    ],
+  ];
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => row[i]?.length ?? 0))) ?? [];
+  console.log(
+    `Chromium, ${os.cpus().length} CPUs, load average ${os.loadavg()[0]?.toFixed(1)} (wall-clock times: a busy machine inflates them)`,
+  );
+  for (const [index, row] of rows.entries()) {
+    console.log(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  '));
+    if (index === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  }
+}
+
+await main();
