@@ -1,4 +1,4 @@
-import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import { parseDecimalMilli, registerRangeMilli } from './register-value.ts';
 import { checkInstant, ImportRefusal, type ParseContext, type ParsedItem } from './import-rows.ts';
@@ -41,95 +41,121 @@ export function splitCsvLine(line: string): string[] {
   return fields;
 }
 
+// readline's line ends (\n, \r\n, or a lone \r), split natively a whole chunk at a time.
+const LINE_BREAK = /\r\n|\n|\r/;
+
 /**
- * Reads a CSV stream line by line (never the whole file), yielding staged readings and refused
- * lines. Line 1 is the header. Interval rows are the energy of the interval ending at `timestamp`.
+ * The lines of a stream, a chunk's worth at a time: one async step per chunk rather than per line,
+ * which matters at a million lines. Never holds more than a chunk and one partial line.
  */
-export async function* parseCsv(input: Readable, context: ParseContext): AsyncGenerator<ParsedItem> {
-  const lines = createInterface({ input, crlfDelay: Infinity });
+export async function* readLines(input: Readable): AsyncGenerator<string[]> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  for await (const chunk of input) {
+    const text = rest + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
+    // A \r at the very end may be the first half of \r\n: keep it for the next chunk.
+    const cut = text.endsWith('\r') ? text.length - 1 : text.length;
+    const lines = text.slice(0, cut).split(LINE_BREAK);
+    rest = (lines.pop() ?? '') + text.slice(cut);
+    if (lines.length > 0) yield lines;
+  }
+  const text = rest + decoder.end();
+  if (text === '') return;
+  const lines = text.split(LINE_BREAK);
+  if (lines.at(-1) === '') lines.pop();
+  yield lines;
+}
+
+/** Where each documented column sits in the file; -1 when absent. */
+interface Layout {
+  meterNumber: number;
+  timestamp: number;
+  value: number;
+  timeZone: number;
+  quality: number;
+  width: number;
+}
+
+/**
+ * Reads a CSV stream (never the whole file), yielding staged readings and refused lines a batch
+ * at a time. Line 1 is the header. Interval rows are the energy of the interval ending at `timestamp`.
+ */
+export async function* parseCsv(input: Readable, context: ParseContext): AsyncGenerator<ParsedItem[]> {
   let lineNumber = 0;
-  let columns: Map<string, number> | undefined;
-  let valueColumn = 0;
-  for await (const rawLine of lines) {
-    lineNumber++;
-    if (lineNumber === 1) {
-      const names = splitCsvLine(rawLine.replace(/^\uFEFF/, '')).map((name) => name.trim().toLowerCase());
-      columns = readHeader(names);
-      const isInterval = columns.has('interval_kwh');
-      context.kind = isInterval ? 'interval' : 'register';
-      valueColumn = columns.get(isInterval ? 'interval_kwh' : 'register_kwh') ?? 0;
-      continue;
+  let layout: Layout | undefined;
+  for await (const lines of readLines(input)) {
+    const items: ParsedItem[] = [];
+    for (const rawLine of lines) {
+      lineNumber++;
+      if (!layout) {
+        const names = splitCsvLine(rawLine.replace(/^\uFEFF/, '')).map((name) => name.trim().toLowerCase());
+        const columns = readHeader(names);
+        const isInterval = columns.has('interval_kwh');
+        context.kind = isInterval ? 'interval' : 'register';
+        layout = {
+          meterNumber: columns.get('meter_number') ?? -1,
+          timestamp: columns.get('timestamp') ?? -1,
+          value: columns.get(isInterval ? 'interval_kwh' : 'register_kwh') ?? 0,
+          timeZone: columns.get('time_zone') ?? -1,
+          quality: columns.get('quality') ?? -1,
+          width: columns.size,
+        };
+        continue;
+      }
+      const item = parseLine(rawLine, lineNumber, layout, context);
+      if (item) items.push(item);
     }
-    if (!columns) break;
-    if (rawLine.trim() === '') continue;
-    if (rawLine.length > MAX_LINE) {
-      yield { line: lineNumber, reason: `line is longer than ${MAX_LINE} characters.` };
-      continue;
-    }
-    const fields = splitCsvLine(rawLine);
-    if (fields.length !== columns.size) {
-      yield { line: lineNumber, reason: `expected ${columns.size} fields, found ${fields.length}.` };
-      continue;
-    }
-    const field = (name: string) => (fields[columns?.get(name) ?? -1] ?? '').trim();
-    const meterNumber = field('meter_number');
-    const meter = context.meters.get(meterNumber);
-    if (!meter) {
-      yield {
-        line: lineNumber,
-        reason: meterNumber
-          ? `unknown meter number "${meterNumber.slice(0, 64)}".`
-          : 'meter_number is empty.',
-      };
-      continue;
-    }
-    const time = parseTimestamp(field('timestamp'), field('time_zone') || context.timeZone);
-    if (!time.ok) {
-      yield { line: lineNumber, reason: time.reason };
-      continue;
-    }
-    const valueText = (fields[valueColumn] ?? '').trim();
-    const milli = parseDecimalMilli(valueText);
-    const valueName = context.kind === 'interval' ? 'interval_kwh' : 'register_kwh';
-    if (milli === undefined) {
-      yield { line: lineNumber, reason: `${valueName} "${valueText.slice(0, 40)}" is not a number.` };
-      continue;
-    }
-    if (milli < 0) {
-      yield { line: lineNumber, reason: `${valueName} must not be negative.` };
-      continue;
-    }
-    if (context.kind === 'register' && milli >= registerRangeMilli(meter.registerDigits)) {
-      yield {
-        line: lineNumber,
-        reason: `register_kwh does not fit meter ${meter.meterNumber}'s ${meter.registerDigits} digits.`,
-      };
-      continue;
-    }
-    const qualityText = field('quality');
-    if (qualityText !== '' && qualityText !== '0' && qualityText !== '1') {
-      yield { line: lineNumber, reason: 'quality must be 0 (measured) or 1 (estimated).' };
-      continue;
-    }
-    const problem = checkInstant(meter, time.ms, context.nowMs);
-    if (problem) {
-      yield { line: lineNumber, reason: problem };
-      continue;
-    }
-    const isInterval = context.kind === 'interval';
-    yield {
-      row: {
-        line: lineNumber,
-        meterId: meter.id,
-        readAtMs: time.ms,
-        // Interval energy is after the CT multiplier; the register counts before it.
-        value: isInterval ? Math.round(milli / meter.multiplier) : milli,
-        startAtMs: isInterval ? time.ms - meter.intervalMinutes * 60_000 : null,
-        quality: qualityText === '1' ? 1 : 0,
-      },
+    if (items.length > 0) yield items;
+  }
+  if (!layout) throw new ImportRefusal(`The file is empty: expected a header line ${EXPECTED}.`);
+}
+
+/** One data line: a staged reading, a refusal, or nothing for a blank line. */
+function parseLine(rawLine: string, line: number, layout: Layout, context: ParseContext): ParsedItem | undefined {
+  if (rawLine.trim() === '') return undefined;
+  if (rawLine.length > MAX_LINE) return { line, reason: `line is longer than ${MAX_LINE} characters.` };
+  const fields = splitCsvLine(rawLine);
+  if (fields.length !== layout.width)
+    return { line, reason: `expected ${layout.width} fields, found ${fields.length}.` };
+  const field = (index: number) => (index < 0 ? '' : (fields[index] ?? '').trim());
+  const meterNumber = field(layout.meterNumber);
+  const meter = context.meters.get(meterNumber);
+  if (!meter) {
+    return {
+      line,
+      reason: meterNumber ? `unknown meter number "${meterNumber.slice(0, 64)}".` : 'meter_number is empty.',
     };
   }
-  if (!columns) throw new ImportRefusal(`The file is empty: expected a header line ${EXPECTED}.`);
+  const time = parseTimestamp(field(layout.timestamp), field(layout.timeZone) || context.timeZone);
+  if (!time.ok) return { line, reason: time.reason };
+  const valueText = field(layout.value);
+  const milli = parseDecimalMilli(valueText);
+  const isInterval = context.kind === 'interval';
+  const valueName = isInterval ? 'interval_kwh' : 'register_kwh';
+  if (milli === undefined) return { line, reason: `${valueName} "${valueText.slice(0, 40)}" is not a number.` };
+  if (milli < 0) return { line, reason: `${valueName} must not be negative.` };
+  if (!isInterval && milli >= registerRangeMilli(meter.registerDigits)) {
+    return {
+      line,
+      reason: `register_kwh does not fit meter ${meter.meterNumber}'s ${meter.registerDigits} digits.`,
+    };
+  }
+  const qualityText = field(layout.quality);
+  if (qualityText !== '' && qualityText !== '0' && qualityText !== '1')
+    return { line, reason: 'quality must be 0 (measured) or 1 (estimated).' };
+  const problem = checkInstant(meter, time.ms, context.nowMs);
+  if (problem) return { line, reason: problem };
+  return {
+    row: {
+      line,
+      meterId: meter.id,
+      readAtMs: time.ms,
+      // Interval energy is after the CT multiplier; the register counts before it.
+      value: isInterval ? Math.round(milli / meter.multiplier) : milli,
+      startAtMs: isInterval ? time.ms - meter.intervalMinutes * 60_000 : null,
+      quality: qualityText === '1' ? 1 : 0,
+    },
+  };
 }
 
 function readHeader(names: string[]): Map<string, number> {

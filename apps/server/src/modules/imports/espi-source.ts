@@ -26,7 +26,7 @@ const localName = (name: string) => name.slice(name.indexOf(':') + 1);
  * expanded (no billion laughs, no external entities); the parser is strict, so an undefined
  * entity or a truncated file refuses the whole file. Readings follow the last ReadingType seen.
  */
-export async function* parseEspi(input: Readable, context: ParseContext): AsyncGenerator<ParsedItem> {
+export async function* parseEspi(input: Readable, context: ParseContext): AsyncGenerator<ParsedItem[]> {
   const meter = context.meterNumber ? context.meters.get(context.meterNumber) : undefined;
   if (!context.meterNumber)
     throw new ImportRefusal('An ESPI file names no meter: give the meterNumber option.');
@@ -177,13 +177,13 @@ export async function* parseEspi(input: Readable, context: ParseContext): AsyncG
   for await (const chunk of input) {
     if (typeof chunk === 'string') parser.write(chunk);
     if (failure) throw failure;
-    yield* pending.splice(0);
+    if (pending.length > 0) yield pending.splice(0);
   }
   parser.close();
   if (!failure && stack.length > 0)
     fail(`The XML ends before <${stack[0] ?? ''}> is closed: the file is truncated.`);
   if (!failure && !sawRoot) fail('The file is empty.');
   if (failure) throw failure;
-  yield* pending.splice(0);
+  if (pending.length > 0) yield pending.splice(0);
   context.kind ??= 'register';
 }

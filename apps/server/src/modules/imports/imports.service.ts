@@ -10,14 +10,18 @@ import {
   compareWithStored,
   COPY_STAGING,
   copyLine,
+  countStaged,
   createStaging,
+  hasStoredInRange,
   indexStaging,
   insertStagingBatch,
   listConflicts,
   listStagedRejects,
   loadMeters,
   rejectDecreases,
+  rejectFirstDecreases,
   rejectInFileDuplicates,
+  storeNewStaged,
   storeStaged,
 } from './imports.queries.ts';
 
@@ -39,25 +43,50 @@ export class ImportRefused extends Error {
 const SOURCE_IMPORT = 1;
 const SOURCE_INTERVAL = 2;
 const BATCH_ROWS = 5000;
-const COPY_CHUNK_ROWS = 2000;
 
-/** Counts and collects what the parser refused while passing the good rows on. */
+/**
+ * Counts and collects what the parser refused, and notes how the staged rows run per meter, so
+ * that checks which cannot find anything are skipped. Memory: one entry per meter, not per row.
+ */
 class ParseTally {
   rowsRead = 0;
   rejectedCount = 0;
   readonly rejected: RejectedLine[] = [];
+  /** Every meter's rows come strictly later than its previous row: no in-file duplicates. */
+  isTimeOrdered = true;
+  /** Some meter's value goes down from one of its rows to the next, in file order. */
+  hasValueDrop = false;
+  private readonly last = new Map<number, { readAtMs: number; value: number }>();
 
-  async *rows(items: AsyncIterable<ParsedItem>): AsyncGenerator<StagedRow> {
-    for await (const item of items) {
+  /** The good rows of a batch; the refused lines are counted and kept for the report. */
+  take(items: readonly ParsedItem[]): StagedRow[] {
+    const rows: StagedRow[] = [];
+    for (const item of items) {
       this.rowsRead++;
       if ('row' in item) {
-        yield item.row;
+        this.note(item.row);
+        rows.push(item.row);
         continue;
       }
       this.rejectedCount++;
       if (this.rejected.length < MAX_REPORTED_LINES)
         this.rejected.push({ line: item.line, reason: item.reason });
     }
+    return rows;
+  }
+
+  meterIds(): number[] {
+    return [...this.last.keys()];
+  }
+
+  private note(row: StagedRow): void {
+    const previous = this.last.get(row.meterId);
+    if (previous) {
+      if (row.readAtMs <= previous.readAtMs) this.isTimeOrdered = false;
+      if (row.value < previous.value) this.hasValueDrop = true;
+      previous.readAtMs = row.readAtMs;
+      previous.value = row.value;
+    } else this.last.set(row.meterId, { readAtMs: row.readAtMs, value: row.value });
   }
 }
 
@@ -91,20 +120,31 @@ export class ImportsService {
       nowMs: Date.now(),
       kind: undefined,
     };
-    const items = options.format === 'csv' ? parseCsv(input, context) : parseEspi(input, context);
+    const batches = options.format === 'csv' ? parseCsv(input, context) : parseEspi(input, context);
     try {
       await this.db.transaction(async (tx) => {
         await createStaging(tx);
-        await stage(tx, tally.rows(items));
+        await stage(tx, batches, tally);
         report.rowsRead = tally.rowsRead;
         await indexStaging(tx);
-        await rejectInFileDuplicates(tx);
+        if (!tally.isTimeOrdered) await rejectInFileDuplicates(tx);
         const isInterval = context.kind === 'interval';
+        const source = isInterval ? SOURCE_INTERVAL : SOURCE_IMPORT;
+        const meterIds = tally.meterIds();
+        // New register data in order (the common case) needs neither the full decrease check nor
+        // a comparison row by row: see hasStoredInRange.
+        const isNewRange =
+          !isInterval &&
+          tally.isTimeOrdered &&
+          !tally.hasValueDrop &&
+          !(await hasStoredInRange(tx, meterIds));
         if (isInterval) await accumulateIntervals(tx);
+        else if (isNewRange) await rejectFirstDecreases(tx, meterIds);
         else await rejectDecreases(tx);
-        const comparison = await compareWithStored(tx);
+        let comparison = isNewRange ? await countStaged(tx) : await compareWithStored(tx);
         report.unchanged = comparison.unchanged;
         report.conflictCount = comparison.conflictCount;
+        report.conflicts = isNewRange ? [] : await reportedConflicts(tx);
         report.rejectedCount = tally.rejectedCount + comparison.rejectedCount;
         report.rejected = [
           ...tally.rejected,
@@ -115,19 +155,22 @@ export class ImportsService {
         ]
           .sort((a, b) => a.line - b.line)
           .slice(0, MAX_REPORTED_LINES);
-        report.conflicts = (await listConflicts(tx, MAX_REPORTED_LINES)).map((c) => ({
-          line: c.line,
-          meterNumber: c.meter_number,
-          at: c.read_at.toISOString(),
-          stored: c.stored / 1000,
-          incoming: c.incoming / 1000,
-        }));
         if (options.strict && report.rejectedCount > 0) {
           throw new ImportRefusal(
             `Strict mode: ${report.rejectedCount} line(s) were rejected, so nothing was stored. The first: line ${report.rejected[0]?.line ?? '?'}: ${report.rejected[0]?.reason ?? ''}`,
           );
         }
-        const stored = await storeStaged(tx, isInterval ? SOURCE_INTERVAL : SOURCE_IMPORT);
+        let stored = isNewRange ? await storeNewStaged(tx, source) : undefined;
+        if (stored === undefined) {
+          if (isNewRange) {
+            // Readings were stored inside the file's range meanwhile: compare row by row after all.
+            comparison = await compareWithStored(tx);
+            report.unchanged = comparison.unchanged;
+            report.conflictCount = comparison.conflictCount;
+            report.conflicts = await reportedConflicts(tx);
+          }
+          stored = await storeStaged(tx, source);
+        }
         report.openingReadings = comparison.openingNew;
         report.inserted = stored - comparison.openingNew;
         report.committed = true;
@@ -164,34 +207,38 @@ export class ImportsService {
   }
 }
 
-/** Streams rows into the staging table: COPY on a PostgreSQL server, array batches on PGlite. */
-async function stage(tx: SqlRunner, rows: AsyncIterable<StagedRow>): Promise<void> {
-  if (tx.copyFrom) {
-    await tx.copyFrom(COPY_STAGING, copyChunks(rows));
-    return;
-  }
-  let batch: StagedRow[] = [];
-  for await (const row of rows) {
-    batch.push(row);
-    if (batch.length >= BATCH_ROWS) {
-      await insertStagingBatch(tx, batch);
-      batch = [];
-    }
-  }
-  if (batch.length > 0) await insertStagingBatch(tx, batch);
+async function reportedConflicts(tx: SqlRunner): Promise<ImportReport['conflicts']> {
+  return (await listConflicts(tx, MAX_REPORTED_LINES)).map((c) => ({
+    line: c.line,
+    meterNumber: c.meter_number,
+    at: c.read_at.toISOString(),
+    stored: c.stored / 1000,
+    incoming: c.incoming / 1000,
+  }));
 }
 
-// Many rows per chunk: one stream write per row would cost more than the parsing.
-async function* copyChunks(rows: AsyncIterable<StagedRow>): AsyncGenerator<string> {
-  let chunk = '';
-  let count = 0;
-  for await (const row of rows) {
-    chunk += copyLine(row);
-    if (++count >= COPY_CHUNK_ROWS) {
-      yield chunk;
-      chunk = '';
-      count = 0;
+/** Streams rows into the staging table: COPY on a PostgreSQL server, array batches on PGlite. */
+async function stage(tx: SqlRunner, batches: AsyncIterable<ParsedItem[]>, tally: ParseTally): Promise<void> {
+  if (tx.copyFrom) {
+    await tx.copyFrom(COPY_STAGING, copyChunks(batches, tally));
+    return;
+  }
+  let pending: StagedRow[] = [];
+  for await (const items of batches) {
+    pending.push(...tally.take(items));
+    if (pending.length >= BATCH_ROWS) {
+      await insertStagingBatch(tx, pending);
+      pending = [];
     }
   }
-  if (chunk) yield chunk;
+  if (pending.length > 0) await insertStagingBatch(tx, pending);
+}
+
+// One stream write per parsed batch (a read chunk's worth of lines), never one per row.
+async function* copyChunks(batches: AsyncIterable<ParsedItem[]>, tally: ParseTally): AsyncGenerator<string> {
+  for await (const items of batches) {
+    let chunk = '';
+    for (const row of tally.take(items)) chunk += copyLine(row);
+    if (chunk) yield chunk;
+  }
 }
