@@ -111,7 +111,12 @@ export async function* parseCsv(input: Readable, context: ParseContext): AsyncGe
 }
 
 /** One data line: a staged reading, a refusal, or nothing for a blank line. */
-function parseLine(rawLine: string, line: number, layout: Layout, context: ParseContext): ParsedItem | undefined {
+function parseLine(
+  rawLine: string,
+  line: number,
+  layout: Layout,
+  context: ParseContext,
+): ParsedItem | undefined {
   if (rawLine.trim() === '') return undefined;
   if (rawLine.length > MAX_LINE) return { line, reason: `line is longer than ${MAX_LINE} characters.` };
   const fields = splitCsvLine(rawLine);
@@ -132,7 +137,8 @@ function parseLine(rawLine: string, line: number, layout: Layout, context: Parse
   const milli = parseDecimalMilli(valueText);
   const isInterval = context.kind === 'interval';
   const valueName = isInterval ? 'interval_kwh' : 'register_kwh';
-  if (milli === undefined) return { line, reason: `${valueName} "${valueText.slice(0, 40)}" is not a number.` };
+  if (milli === undefined)
+    return { line, reason: `${valueName} "${valueText.slice(0, 40)}" is not a number.` };
   if (milli < 0) return { line, reason: `${valueName} must not be negative.` };
   if (!isInterval && milli >= registerRangeMilli(meter.registerDigits)) {
     return {

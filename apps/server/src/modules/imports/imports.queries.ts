@@ -1,5 +1,6 @@
 import type { SqlRunner } from '../../db/client.ts';
 import type { MeterRef, StagedRow } from './import-rows.ts';
+import { isoInstant } from './iso-instant.ts';
 
 // The import stages every row of a file in a temporary table (dropped at commit), checks the
 // whole set with a few set-based statements, then stores it with one INSERT … ON CONFLICT DO
@@ -41,8 +42,8 @@ export async function createStaging(tx: SqlRunner): Promise<void> {
 
 /** COPY text format, one row per line (PostgreSQL server). */
 export function copyLine(row: StagedRow): string {
-  const start = row.startAtMs === null ? '\\N' : new Date(row.startAtMs).toISOString();
-  return `${row.line}\t${row.meterId}\t${new Date(row.readAtMs).toISOString()}\t${row.value}\t${start}\t${row.quality}\n`;
+  const start = row.startAtMs === null ? '\\N' : isoInstant(row.startAtMs);
+  return `${row.line}\t${row.meterId}\t${isoInstant(row.readAtMs)}\t${row.value}\t${start}\t${row.quality}\n`;
 }
 
 export const COPY_STAGING = 'COPY import_rows (line, meter_id, read_at, value, start_at, quality) FROM STDIN';

@@ -17,7 +17,13 @@ const TIMESTAMP =
 const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 // Arithmetic rather than a Date per row: this runs once for every line of a file.
 const daysInMonth = (year: number, month: number) =>
-  month === 2 ? (isLeapYear(year) ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  month === 2
+    ? isLeapYear(year)
+      ? 29
+      : 28
+    : month === 4 || month === 6 || month === 9 || month === 11
+      ? 30
+      : 31;
 
 const ZERO = 48;
 const digitAt = (text: string, i: number) => {
@@ -51,7 +57,7 @@ function parseUtcFast(text: string): number | undefined {
   let milli = 0;
   if (length > 20) {
     // .f, .ff or .fff: longer fractions take the general path.
-    if (text[19] !== '.') return undefined;
+    if (text[19] !== '.' || length === 21) return undefined;
     for (let i = 20, scale = 100; i < length - 1; i++, scale /= 10) {
       const d = digitAt(text, i);
       if (d < 0) return undefined;
@@ -59,9 +65,19 @@ function parseUtcFast(text: string): number | undefined {
     }
   }
   const year = century * 100 + yy;
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59)
+  if (
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > daysInMonth(year, month) ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59
+  )
     return undefined;
-  return daysFromCivil(year, month, day) * DAY_MS + hour * HOUR_MS + minute * MINUTE_MS + second * 1000 + milli;
+  return (
+    daysFromCivil(year, month, day) * DAY_MS + hour * HOUR_MS + minute * MINUTE_MS + second * 1000 + milli
+  );
 }
 
 /**

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseTimestamp } from './timestamp.ts';
 
@@ -51,6 +52,35 @@ describe('parseTimestamp', () => {
     expect(parseTimestamp('2024-01-01 00:00', "UTC'; DROP TABLE readings;--")).toMatchObject({
       ok: false,
       reason: expect.stringMatching(/not an IANA/),
+    });
+  });
+
+  it('reads machine-written UTC times (the fast path) exactly as ISO 8601 says, and refuses impossible ones', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: Date.parse('9999-12-31T23:59:59.999Z') }), (ms) => {
+        const iso = new Date(ms).toISOString();
+        expect(parseTimestamp(iso, undefined)).toEqual({ ok: true, ms });
+        expect(parseTimestamp(iso.replace(/\.(\d)\d\dZ$/, '.$1Z'), undefined)).toEqual({
+          ok: true,
+          ms: ms - (ms % 100),
+        });
+        expect(parseTimestamp(iso.replace(/\.\d+Z$/, '.1234Z'), undefined)).toEqual({
+          ok: true,
+          ms: ms - (ms % 1000) + 123,
+        });
+      }),
+      { numRuns: 3000 },
+    );
+    for (const text of [
+      '2023-02-29T00:00:00Z',
+      '2024-04-31T00:00:00Z',
+      '2024-01-01T00:00:60Z',
+      '2024-01-01T00:00:00.Z',
+    ])
+      expect(parseTimestamp(text, 'UTC').ok, text).toBe(false);
+    expect(parseTimestamp('2024-02-29T23:59:59.5Z', undefined)).toEqual({
+      ok: true,
+      ms: Date.parse('2024-02-29T23:59:59.500Z'),
     });
   });
 });
