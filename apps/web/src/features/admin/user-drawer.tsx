@@ -65,8 +65,11 @@ function UserForm({ user, onDone }: { user: AdminUser | null; onDone: () => void
   const [updateUser, updateState] = useUpdateUserMutation();
   const isSaving = createState.isLoading || updateState.isLoading;
 
-  const set = <K extends keyof UserFormValues>(field: K, value: UserFormValues[K]) =>
+  const set = <K extends keyof UserFormValues>(field: K, value: UserFormValues[K]) => {
     setValues((current) => ({ ...current, [field]: value }));
+    // A fixed field stops showing its old problem at once; the rest wait for the next submit.
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
   const serverError = (param: string) => failureText(fieldFailure(failure, [param], 'user'));
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {

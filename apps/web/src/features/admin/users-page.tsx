@@ -200,7 +200,7 @@ export function UsersPage() {
                         {user.email}
                       </Text>
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td className={classes.nowrap}>
                       <Badge variant="light" color={user.role === Role.Admin ? 'grape' : 'blue'}>
                         {t(user.role === Role.Admin ? 'admin.users.role.admin' : 'admin.users.role.client')}
                       </Badge>

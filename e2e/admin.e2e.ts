@@ -1,0 +1,336 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './support/browser.ts';
+import { demoUsers, startServer } from './support/server.ts';
+
+/*
+ * The administration pages against the real server and Chromium. The suite shares one server
+ * with the other browser tests, so every object here is new (its own users, location, meters
+ * and keys, named with a per-run suffix) and no demo data is changed.
+ */
+
+let browser: Browser;
+let baseUrl: string;
+let stop: () => Promise<void> = async () => {};
+const suffix = `${Date.now().toString(36)}`;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  const server = await startServer();
+  baseUrl = server.url;
+  stop = () => server.stop();
+});
+afterAll(async () => {
+  await browser?.close();
+  await stop();
+});
+
+async function withAdminPage(
+  run: (page: Page, context: BrowserContext) => Promise<void>,
+  viewport = { width: 1280, height: 900 },
+) {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  try {
+    await page.goto('/login');
+    await page.locator('input[type="email"]').fill(demoUsers.admin.email);
+    await page.locator('input[name="password"]').fill(demoUsers.admin.password);
+    await page.locator('button[type="submit"]').click();
+    await page.waitForURL('**/check');
+    await run(page, context);
+    expect(errors).toEqual([]);
+  } catch (error) {
+    if (process.env.CM_E2E_SHOTS)
+      await page.screenshot({
+        path: `${process.env.CM_E2E_SHOTS}/admin-failure-${Date.now()}.png`,
+        fullPage: true,
+      });
+    throw error;
+  } finally {
+    await context.close();
+  }
+}
+
+interface Answer<T> {
+  status: number;
+  body: T;
+}
+
+/** A call from inside the page, with the page's API key and the admin's token (as the app sends them). */
+async function api<T>(
+  page: Page,
+  path: string,
+  init: { method?: string; body?: unknown; apiKey?: string; withToken?: boolean } = {},
+): Promise<Answer<T>> {
+  return page.evaluate(
+    async ([path, init]) => {
+      const key =
+        init.apiKey ?? document.querySelector('meta[name="cm-api-key"]')?.getAttribute('content') ?? '';
+      const headers: Record<string, string> = { 'X-API-Key': key, Accept: 'application/json' };
+      const token = JSON.parse(localStorage.getItem('accessToken') ?? 'null');
+      if (init.withToken !== false && token) headers.Authorization = `Bearer ${token}`;
+      if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+      const response = await fetch(path, {
+        method: init.method ?? 'GET',
+        headers,
+        body: init.body === undefined ? null : JSON.stringify(init.body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text === '' ? null : JSON.parse(text) };
+    },
+    [path, init] as const,
+  );
+}
+
+/** A location and a meter of this run, made through the API (the UI for them is tested elsewhere in this file). */
+async function createSite(page: Page, name: string, meterNumber: string): Promise<number> {
+  const location = await api<{ id: number }>(page, '/api/admin/locations', {
+    method: 'POST',
+    body: { publicName: name, address: 'e2e', timeZone: 'Europe/Berlin' },
+  });
+  expect(location.status).toBe(201);
+  const meter = await api(page, '/api/admin/meters', {
+    method: 'POST',
+    body: {
+      meterNumber,
+      locationId: location.body.id,
+      meterInd: 1,
+      installedAt: '2026-01-01T00:00:00+01:00',
+    },
+  });
+  expect(meter.status).toBe(201);
+  return location.body.id;
+}
+
+/** Uploads a CSV through the import page and waits for its report. */
+async function importCsv(page: Page, fileName: string, csv: string) {
+  await page.goto('/admin/import');
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles({ name: fileName, mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await page.getByTestId('import-report').waitFor();
+}
+
+const countOf = (page: Page, name: string) => page.getByTestId(`count-${name}`).locator('dd').textContent();
+
+describe('administration', () => {
+  it('the landing page links every administration page, and the menu has them', async () => {
+    await withAdminPage(async (page) => {
+      await page.goto('/admin');
+      await page.locator('h1').waitFor();
+      const main = page.getByRole('navigation', { name: 'Administration' });
+      for (const name of [
+        'Users',
+        'Locations',
+        'Devices',
+        'API keys',
+        'Import readings',
+        'Export readings',
+        'Audit log',
+      ]) {
+        expect(await main.getByRole('link', { name: new RegExp(`^${name}`) }).count(), name).toBe(1);
+        expect(
+          await page
+            .getByRole('navigation', { name: 'Main menu' })
+            .getByRole('link', { name, exact: true })
+            .count(),
+          name,
+        ).toBe(1);
+      }
+    });
+  });
+
+  it('an admin creates a client linked to a location, and the client sees only that location', async () => {
+    const email = `client.${suffix}@e2e.cm`;
+    const password = 'Client!e2e-2026';
+    await withAdminPage(async (page) => {
+      await page.goto('/admin/users');
+      await page.getByRole('button', { name: 'New user' }).click();
+      const drawer = page.getByRole('dialog', { name: 'New user' });
+      await drawer.getByRole('textbox', { name: 'Name' }).fill(`E2E Client ${suffix}`);
+      await drawer.getByRole('textbox', { name: 'Email' }).fill(email);
+      // A too-short password is refused next to its field, before anything is sent.
+      await drawer.locator('input[autocomplete="new-password"]').fill('short');
+      await drawer.getByRole('button', { name: 'Create user' }).click();
+      await drawer.getByText('The password needs at least 10 characters.').waitFor();
+      await drawer.locator('input[autocomplete="new-password"]').fill(password);
+      const locations = drawer.getByLabel('Locations', { exact: true });
+      await locations.click();
+      await locations.fill('Harbour');
+      await page.getByRole('option', { name: 'Harbour View / Block C' }).click();
+      await page.keyboard.press('Escape');
+      await drawer.getByRole('button', { name: 'Create user' }).click();
+      await drawer.waitFor({ state: 'hidden' });
+      const row = page.getByTestId(`user-row-${email}`);
+      await row.waitFor();
+      expect(await row.textContent()).toContain('Harbour View / Block C');
+      expect(await row.textContent()).toContain('Client');
+
+      // The same email again: the server's 409 is said next to the email field.
+      await page.getByRole('button', { name: 'New user' }).click();
+      await drawer.getByRole('textbox', { name: 'Name' }).fill('Twin');
+      await drawer.getByRole('textbox', { name: 'Email' }).fill(email);
+      await drawer.locator('input[autocomplete="new-password"]').fill(password);
+      await drawer.getByRole('button', { name: 'Create user' }).click();
+      await drawer.getByText('Another user already has this email address.').waitFor();
+    });
+
+    const context = await browser.newContext({ baseURL: baseUrl });
+    try {
+      const page = await context.newPage();
+      await page.goto('/login');
+      await page.locator('input[type="email"]').fill(email);
+      await page.locator('input[name="password"]').fill(password);
+      await page.locator('button[type="submit"]').click();
+      await page.waitForURL('**/check');
+      const mine = await api(
+        page,
+        `/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?name=${encodeURIComponent('Harbour View / Block C')}&From=2026-01-01&To=2026-01-02`,
+      );
+      expect(mine.status).toBe(200);
+      const other = await api(
+        page,
+        `/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?name=${encodeURIComponent('Marina Quay / Pier 4')}&From=2026-01-01&To=2026-01-02`,
+      );
+      expect(other.status).toBe(404);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('imports a CSV with a bad line and shows the line; exchanges the meter and /check shows continuous consumption with the exchange', async () => {
+    const meterNumber = `E2E-${suffix}`;
+    const newMeterNumber = `E2E-${suffix}-N`;
+    const siteName = `E2E Exchange ${suffix}`;
+    await withAdminPage(async (page) => {
+      const locationId = await createSite(page, siteName, meterNumber);
+
+      // Header = line 1; line 5 is not a number.
+      const csv = [
+        'meter_number,timestamp,register_kwh',
+        `${meterNumber},2026-10-01T00:00:00+02:00,100`,
+        `${meterNumber},2026-10-02T00:00:00+02:00,110`,
+        `${meterNumber},2026-10-03T00:00:00+02:00,120`,
+        `${meterNumber},2026-10-04T00:00:00+02:00,abc`,
+        `${meterNumber},2026-10-05T00:00:00+02:00,140`,
+      ].join('\n');
+      await importCsv(page, 'readings.csv', csv);
+      expect(await countOf(page, 'rowsRead')).toBe('5');
+      expect(await countOf(page, 'inserted')).toBe('4');
+      expect(await countOf(page, 'rejected')).toBe('1');
+      const rejected = page.getByTestId('rejected-lines').locator('tbody tr');
+      expect(await rejected.count()).toBe(1);
+      expect(await rejected.locator('td').first().textContent()).toBe('5');
+      expect(await rejected.locator('td').nth(1).textContent()).toMatch(/abc/);
+
+      // Exchange on 6 October 12:00 in Berlin: the old meter ends at 150, the new one starts at 0.
+      await page.goto(`/admin/devices?location=${locationId}`);
+      await page.getByTestId(`tree-${meterNumber}`).waitFor();
+      await page.getByRole('button', { name: `More actions for ${meterNumber}` }).click();
+      await page.getByRole('menuitem', { name: 'Exchange meter' }).click();
+      const drawer = page.getByRole('dialog', { name: `Exchange ${meterNumber}` });
+      await drawer.getByLabel('Instant of the exchange').fill('2026-10-06T12:00');
+      await drawer.getByLabel(`Final register of ${meterNumber}`).fill('150');
+      await drawer.getByLabel('New meter number').fill(newMeterNumber);
+      await drawer.getByLabel('Start register of the new meter').fill('0');
+      await drawer.getByRole('button', { name: 'Exchange meter' }).click();
+      await drawer.waitFor({ state: 'hidden' });
+      await page.getByTestId(`tree-${newMeterNumber}`).waitFor();
+      expect(await page.getByTestId(`device-row-${meterNumber}`).textContent()).toContain('Removed');
+
+      // Readings of the new meter, then the check page for the whole range.
+      await importCsv(
+        page,
+        'new-meter.csv',
+        [
+          'meter_number,timestamp,register_kwh',
+          `${newMeterNumber},2026-10-07T00:00:00+02:00,5`,
+          `${newMeterNumber},2026-10-08T00:00:00+02:00,15`,
+        ].join('\n'),
+      );
+      expect(await countOf(page, 'rejected')).toBe('0');
+
+      await page.goto(
+        `/check?location=${encodeURIComponent(siteName)}&meterInd=1&from=2026-10-01&to=2026-10-07`,
+      );
+      const total = page.getByTestId('total-consumption').locator('[data-value]');
+      // 100 → 150 on the old meter, 0 → 15 on the new one: 65 kWh, no spike from the register restarting at 0.
+      await expect.poll(() => total.textContent(), { timeout: 20_000 }).toBe('65\u00a0kWh');
+      await page.getByText(`${meterNumber} → ${newMeterNumber}`, { exact: false }).first().waitFor();
+    });
+  });
+
+  it('creates an API key shown once, revokes it, and the key is then refused with 401', async () => {
+    const name = `e2e-key-${suffix}`;
+    await withAdminPage(async (page) => {
+      await page.goto('/admin/api-keys');
+      await page.getByRole('textbox', { name: 'Name' }).fill(name);
+      await page.getByRole('checkbox', { name: /^Read/ }).uncheck();
+      await page.getByRole('checkbox', { name: /^Device ingestion/ }).check();
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const dialog = page.getByRole('dialog', { name: `Key “${name}” created` });
+      await dialog.getByText('Shown only this once').waitFor();
+      const key = (await dialog.getByTestId('secret-value').textContent()) ?? '';
+      expect(key.length).toBeGreaterThan(20);
+      await dialog.getByRole('button', { name: 'I have saved it' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      // Gone from the page for good: the list shows only its first characters.
+      expect(await page.content()).not.toContain(key);
+      const row = page.getByTestId(`api-key-${name}`);
+      await row.waitFor();
+
+      const reading = {
+        readings: [{ meterNumber: `NO-SUCH-${suffix}`, readAt: '2026-10-01T00:00:00Z', register: 1 }],
+      };
+      const before = await api(page, '/api/ingest/readings', {
+        method: 'POST',
+        body: reading,
+        apiKey: key,
+        withToken: false,
+      });
+      expect(before.status).toBe(200);
+
+      await row.getByRole('button', { name: `Revoke ${name}` }).click();
+      const confirm = page.getByRole('dialog', { name: 'Revoke this key?' });
+      await confirm.getByRole('button', { name: 'Revoke' }).click();
+      await confirm.waitFor({ state: 'hidden' });
+      await expect.poll(() => row.textContent()).toContain('Revoked');
+
+      const after = await api(page, '/api/ingest/readings', {
+        method: 'POST',
+        body: reading,
+        apiKey: key,
+        withToken: false,
+      });
+      expect(after.status).toBe(401);
+    });
+  });
+
+  it('works at 390 px without sideways scrolling', async () => {
+    await withAdminPage(
+      async (page) => {
+        for (const path of [
+          '/admin',
+          '/admin/users',
+          '/admin/locations',
+          '/admin/devices?location=1',
+          '/admin/api-keys',
+          '/admin/import',
+          '/admin/export',
+          '/admin/audit',
+        ]) {
+          await page.goto(path);
+          await page.locator('h1').waitFor();
+          await page.waitForLoadState('networkidle');
+          expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(
+            390,
+          );
+        }
+      },
+      { width: 390, height: 844 },
+    );
+  });
+});
