@@ -83,6 +83,22 @@ export function formatIsoInZone(
   return Number.isNaN(ms) ? null : formatLocal(ms, locale, timeZone, style);
 }
 
+/** Two instants as a span, the date written once when both fall on the same local day. */
+export function formatSpan(
+  fromIso: string,
+  toIso: string,
+  locale: string,
+  timeZone: string,
+): { from: string; to: string } {
+  const from = Date.parse(fromIso);
+  const to = Date.parse(toIso);
+  const sameDay = formatLocal(from, locale, timeZone, 'date') === formatLocal(to, locale, timeZone, 'date');
+  return {
+    from: formatLocal(from, locale, timeZone),
+    to: formatLocal(to, locale, timeZone, sameDay ? 'time' : 'dateTime'),
+  };
+}
+
 /** A calendar date `YYYY-MM-DD` as words (noon UTC keeps it on the same day in every zone). */
 export function formatCalendarDate(date: string, locale: string): string {
   const ms = Date.parse(`${date}T12:00:00Z`);

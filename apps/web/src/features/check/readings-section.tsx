@@ -23,7 +23,7 @@ import { formatEnergy, formatNumber } from '@/lib/format.ts';
 import { buildChartData, chartThemes, type ChartMarkers } from './chart-options.ts';
 import { defaultCsvFormat, type CsvFormat } from './csv.ts';
 import type { DateRange } from './date-range.ts';
-import { formatDateRange, formatIsoInZone, formatLocal, formatPeriod } from './local-format.ts';
+import { formatDateRange, formatIsoInZone, formatLocal, formatPeriod, formatSpan } from './local-format.ts';
 import { buildRows, type ReadingRows } from './reading-rows.ts';
 import { ReadingsChart, type TooltipWriter } from './readings-chart.tsx';
 import { formatRegister } from './totals.ts';
@@ -526,13 +526,11 @@ export function ReadingsSection({
                 {gap.consumption === null
                   ? t('check.notes.gapUnknown', {
                       count: gap.missingIntervals,
-                      from: formatIsoInZone(gap.from, locale, tz),
-                      to: formatIsoInZone(gap.to, locale, tz),
+                      ...formatSpan(gap.from, gap.to, locale, tz),
                     })
                   : t('check.notes.gap', {
                       count: gap.missingIntervals,
-                      from: formatIsoInZone(gap.from, locale, tz),
-                      to: formatIsoInZone(gap.to, locale, tz),
+                      ...formatSpan(gap.from, gap.to, locale, tz),
                       energy: formatEnergy(gap.consumption, locale),
                     })}
               </li>

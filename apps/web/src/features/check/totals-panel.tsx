@@ -148,7 +148,10 @@ export function TotalsPanel({ totals, timeZone, multiplier, meterNumbers, compar
         {comparisons.length > 0 ? (
           <div className={classes.comparisons} aria-label={t('check.compare.title')} role="group">
             {comparisons.map((comparison) => {
-              const isIncomplete = comparison.coverage !== null && comparison.coverage < MIN_COVERAGE;
+              const isIncomplete =
+                comparison.consumption !== null &&
+                comparison.coverage !== null &&
+                comparison.coverage < MIN_COVERAGE;
               const change = isIncomplete ? null : percentChange(totals.consumption, comparison.consumption);
               return (
                 <div
