@@ -545,7 +545,7 @@ export function ReadingsSection({
         radius="md"
         component="section"
         aria-labelledby="cm-table-title"
-        className={classes.panel}
+        className={`${classes.panel} ${classes.noPrint}`}
       >
         <Group justify="space-between" align="flex-end" mb="sm" gap="sm" className={classes.noPrint}>
           <div>
