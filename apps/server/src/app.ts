@@ -17,6 +17,7 @@ import { apiKeyGuard } from './plugins/api-key.ts';
 import { authentication } from './plugins/authentication.ts';
 import { errorHandler, frameworkErrors } from './plugins/error-handler.ts';
 import { inputGuard } from './plugins/input-guard.ts';
+import { loadShedding } from './plugins/load-shedding.ts';
 import { openApi } from './plugins/open-api.ts';
 import { webApp } from './plugins/web-app.ts';
 import { adminRoutes } from './modules/admin/admin.routes.ts';
@@ -106,6 +107,10 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
         message: 'The server is too busy right now. Please try again in a few seconds.',
       });
     },
+  });
+  // Enough to keep every database connection busy with a queue behind it, bounded (queue-flood drill).
+  await app.register(loadShedding, {
+    maxInFlight: Math.max(32, 8 * (config.database.kind === 'postgres' ? config.database.poolSize : 4)),
   });
   await app.register(openApi);
   await app.register(inputGuard);
