@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -13,14 +13,26 @@ const API_KEY_PLACEHOLDER = '__CM_API_KEY__';
  */
 export const webApp = fp(async (app: FastifyInstance, options: { distDir: string; apiKey: string }) => {
   const indexFile = path.join(options.distDir, 'index.html');
-  const template = await readFile(indexFile, 'utf8').catch(() => undefined);
-  const indexHtml = template?.replaceAll(API_KEY_PLACEHOLDER, options.apiKey);
+  // index.html is read again when a new build replaces it, so a redeploy needs no restart.
+  let loaded: { mtimeMs: number; html: string } | undefined;
+  const currentIndex = async (): Promise<string | undefined> => {
+    const info = await stat(indexFile).catch(() => undefined);
+    if (!info) return undefined;
+    if (loaded?.mtimeMs !== info.mtimeMs) {
+      const template = await readFile(indexFile, 'utf8');
+      loaded = { mtimeMs: info.mtimeMs, html: template.replaceAll(API_KEY_PLACEHOLDER, options.apiKey) };
+    }
+    return loaded.html;
+  };
 
-  if (indexHtml) {
+  if (await currentIndex()) {
     await app.register(fastifyStatic, {
       root: options.distDir,
       index: false,
-      wildcard: false,
+      // Files are looked up per request (not listed once at start), so a rebuild's new hashed assets are served.
+      wildcard: true,
+      // The raw template still holds the key placeholder: index.html is only ever sent filled in.
+      allowedPath: (pathName) => pathName !== '/index.html',
       setHeaders(res, filePath) {
         const isHashed = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header(
@@ -31,9 +43,10 @@ export const webApp = fp(async (app: FastifyInstance, options: { distDir: string
     });
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const wantsPage = request.method === 'GET' && !pathname.startsWith('/api') && !path.extname(pathname);
+    const indexHtml = wantsPage ? await currentIndex() : undefined;
     if (wantsPage && indexHtml) {
       return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(indexHtml);
     }
