@@ -17,6 +17,8 @@ export interface Audit {
   cls: number;
   lcpMs: number;
   tbtMs: number;
+  /** Where the audited page ended up (a signed-in page that lands on /login was not measured signed in). */
+  finalUrl: string;
 }
 
 /**
@@ -61,6 +63,7 @@ export async function audit(
       cls: metric('cumulative-layout-shift'),
       lcpMs: metric('largest-contentful-paint'),
       tbtMs: metric('total-blocking-time'),
+      finalUrl: lhr.finalDisplayedUrl,
     };
   } finally {
     await chrome?.kill();
