@@ -113,7 +113,8 @@ describe('web app shell', () => {
       const paths = visitedPaths(page);
 
       await page.evaluate(() => localStorage.setItem('accessToken', JSON.stringify('not-a-valid-token')));
-      await searchFor(page, 'EM');
+      // The next API call — the page's own background refresh, or this reload's lookups — meets the bad token.
+      await page.reload();
 
       await page.getByText('Session Expired! Please login again.').waitFor();
       await page.waitForURL('**/login');

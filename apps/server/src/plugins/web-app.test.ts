@@ -35,6 +35,9 @@ describe('web app serving', () => {
     expect(page.headers['cache-control']).toBe('no-store');
     expect(page.body).toContain(`content="${t.apiKey}"`);
     expect(page.body).not.toContain('__CM_API_KEY__');
+    const root = await t.app.inject({ method: 'GET', url: '/' });
+    expect(root.statusCode).toBe(200);
+    expect(root.body).toContain(`content="${t.apiKey}"`);
     const raw = await t.app.inject({ method: 'GET', url: '/index.html' });
     expect(raw.body).not.toContain('__CM_API_KEY__');
     const asset = await t.app.inject({ method: 'GET', url: '/assets/app-one.js' });

@@ -31,8 +31,9 @@ export const webApp = fp(async (app: FastifyInstance, options: { distDir: string
       index: false,
       // Files are looked up per request (not listed once at start), so a rebuild's new hashed assets are served.
       wildcard: true,
-      // The raw template still holds the key placeholder: index.html is only ever sent filled in.
-      allowedPath: (pathName) => pathName !== '/index.html',
+      // The raw template still holds the key placeholder: index.html is only ever sent filled in; folders
+      // (such as `/`) are client routes, not directory listings.
+      allowedPath: (pathName) => pathName !== '/index.html' && !pathName.endsWith('/'),
       setHeaders(res, filePath) {
         const isHashed = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header(
