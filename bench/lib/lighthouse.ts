@@ -26,7 +26,23 @@ export interface Audit {
  * `prepare` runs first in the same browser (e.g. to store a session in localStorage), and the
  * audit keeps storage so that a signed-in page is measured signed in.
  */
+/** `auditOnce`, tried again when Lighthouse itself fails to record (e.g. NO_NAVSTART on a busy machine). */
 export async function audit(
+  url: string,
+  formFactor: 'desktop' | 'mobile',
+  prepare?: (origin: string, page: Page) => Promise<void>,
+): Promise<Audit> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await auditOnce(url, formFactor, prepare);
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes('Lighthouse:')) throw error;
+      console.error(`Lighthouse failed on ${url} (${formFactor}), trying again: ${String(error)}`);
+    }
+  }
+}
+
+async function auditOnce(
   url: string,
   formFactor: 'desktop' | 'mobile',
   prepare?: (origin: string, page: Page) => Promise<void>,
