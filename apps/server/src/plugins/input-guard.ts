@@ -5,16 +5,24 @@ import { badRequest } from '../http-error.ts';
 // Deeper than any CM body; a deeper one is refused by its schema anyway.
 const MAX_DEPTH = 32;
 
-/** The dotted path of the first string (or key) holding a NUL character, '' for the value itself. */
-function findNul(value: unknown, path: string, depth: number): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+// An unpaired UTF-16 surrogate is not text: it cannot be stored as UTF-8 (found by the fuzz tests:
+// an address with a lone \udfff answered 500).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function isStorableText(text: string): boolean {
+  return !text.includes('\u0000') && !LONE_SURROGATE.test(text);
+}
+
+/** The dotted path of the first string (or key) that is not storable text, '' for the value itself. */
+function findUnstorable(value: unknown, path: string, depth: number): string | undefined {
+  if (typeof value === 'string') return isStorableText(value) ? undefined : path;
   if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return undefined;
   // Parsed JSON and query objects only: a streamed upload (imports) is checked by its own parser.
   if (Buffer.isBuffer(value) || typeof (value as { pipe?: unknown }).pipe === 'function') return undefined;
   for (const [key, item] of Object.entries(value)) {
     const at = path ? `${path}.${key}` : key;
-    if (key.includes('\u0000')) return at;
-    const found = findNul(item, at, depth + 1);
+    if (!isStorableText(key)) return at;
+    const found = findUnstorable(item, at, depth + 1);
     if (found !== undefined) return found;
   }
   return undefined;
@@ -32,9 +40,12 @@ export const inputGuard = fp(async (app: FastifyInstance) => {
       ['path', request.params],
       ['body', request.body],
     ] as const) {
-      const at = findNul(value, '', 0);
+      const at = findUnstorable(value, '', 0);
       if (at !== undefined) {
-        throw badRequest(`${at || `The request ${part}`} must not contain NUL characters.`, at || undefined);
+        throw badRequest(
+          `${at || `The request ${part}`} must be valid text (no NUL characters or unpaired surrogates).`,
+          at || undefined,
+        );
       }
     }
   });

@@ -433,7 +433,7 @@ describe('hostile URLs and text', () => {
     expect(search.statusCode).toBe(400);
     expect(search.json()).toMatchObject({
       param: 'search',
-      message: 'search must not contain NUL characters.',
+      message: 'search must be valid text (no NUL characters or unpaired surrogates).',
     });
     const address = await t.app.inject({
       method: 'POST',
@@ -443,6 +443,24 @@ describe('hostile URLs and text', () => {
     });
     expect(address.statusCode).toBe(400);
     expect(address.json()).toMatchObject({ param: 'address' });
+    // Found by the fuzz tests (seed 25753255): an unpaired surrogate in a JSON string answered 500.
+    for (const text of ['a\udfffb', 'a\ud800', '\udc00']) {
+      const lone = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/locations',
+        headers: { ...admin, 'content-type': 'application/json' },
+        payload: JSON.stringify({ publicName: 'Block S / surrogate', address: text, timeZone: 'UTC' }),
+      });
+      expect(lone.statusCode, JSON.stringify(text)).toBe(400);
+      expect(lone.json()).toMatchObject({ param: 'address' });
+    }
+    const paired = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/locations',
+      headers: admin,
+      payload: { publicName: 'Block S / 😀', address: 'Street 😀 1', timeZone: 'UTC' },
+    });
+    expect(paired.statusCode).toBe(201);
     const nested = await t.app.inject({
       method: 'POST',
       url: '/api/ingest/readings',
