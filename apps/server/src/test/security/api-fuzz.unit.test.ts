@@ -27,7 +27,9 @@ import { buildWorld } from './world.ts';
 // request. Replay a run with CM_FUZZ_SEED=<seed printed on failure>.
 
 const MIN_REQUESTS = 10_000;
-const seed = Number(process.env.CM_FUZZ_SEED ?? Date.now() % 2_147_483_647);
+// CI replays one fixed seed so that a green build stays green; every other run explores a new one.
+const CI_SEED = 20_261_122;
+const seed = Number(process.env.CM_FUZZ_SEED ?? (process.env.CI ? CI_SEED : Date.now() % 2_147_483_647));
 
 const t = await createTestApp();
 const w = await buildWorld(t);
