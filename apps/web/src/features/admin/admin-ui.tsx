@@ -1,4 +1,15 @@
-import { Alert, Button, CopyButton, Group, Pagination, Stack, Text, Title, Tooltip } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  CopyButton,
+  Group,
+  Pagination,
+  Stack,
+  Table,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { IconAlertCircle, IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
@@ -154,5 +165,71 @@ export function OneTimeSecret({ label, warning, value, onDone }: OneTimeSecretPr
         <Button onClick={onDone}>{t('admin.secret.done')}</Button>
       </Group>
     </Stack>
+  );
+}
+
+interface AdminTableProps {
+  /** Column headings; an actions column with a hidden heading is added when `hasActions`. */
+  headers: ReactNode[];
+  hasActions?: boolean;
+  /** A heading read by screen readers only. */
+  caption?: string;
+  isBusy: boolean;
+  isEmpty: boolean;
+  emptyText: string;
+  minWidth: number;
+  highlightOnHover?: boolean;
+  children: ReactNode;
+}
+
+/** The list table every admin page uses: scrolls sideways inside its box, says when it is empty, marks itself busy. */
+export function AdminTable({
+  headers,
+  hasActions = false,
+  caption,
+  isBusy,
+  isEmpty,
+  emptyText,
+  minWidth,
+  highlightOnHover = false,
+  children,
+}: AdminTableProps) {
+  const { t } = useTranslation();
+  return (
+    <div className={classes.tableWrap}>
+      <Table
+        striped
+        highlightOnHover={highlightOnHover}
+        verticalSpacing="xs"
+        aria-busy={isBusy}
+        miw={minWidth}
+      >
+        {caption ? <Table.Caption className="cm-visually-hidden">{caption}</Table.Caption> : null}
+        <Table.Thead>
+          <Table.Tr>
+            {headers.map((header, index) => (
+              <Table.Th key={index}>{header}</Table.Th>
+            ))}
+            {hasActions ? (
+              <Table.Th>
+                <span className="cm-visually-hidden">{t('admin.actions.label')}</span>
+              </Table.Th>
+            ) : null}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {isEmpty && !isBusy ? (
+            <Table.Tr>
+              <Table.Td colSpan={headers.length + (hasActions ? 1 : 0)}>
+                <Text c="dimmed" size="sm" ta="center" py="md">
+                  {emptyText}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ) : null}
+          {children}
+        </Table.Tbody>
+      </Table>
+    </div>
   );
 }

@@ -26,7 +26,7 @@ import {
   useRevokeApiKeyMutation,
   type AdminFailure,
 } from './api.ts';
-import { AdminPageHeader, FailureAlert, OneTimeSecret } from './admin-ui.tsx';
+import { AdminPageHeader, AdminTable, FailureAlert, OneTimeSecret } from './admin-ui.tsx';
 import { describeFailure } from './failure-message.ts';
 import classes from './admin.module.css';
 
@@ -163,96 +163,82 @@ export function ApiKeysPage() {
             {t('admin.apiKeys.list')}
           </Title>
           <FailureAlert failure={toAdminFailure(query.error)} />
-          <div className={classes.tableWrap}>
-            <Table striped verticalSpacing="xs" aria-busy={query.isFetching} miw={720}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('admin.apiKeys.name')}</Table.Th>
-                  <Table.Th>{t('admin.apiKeys.prefix')}</Table.Th>
-                  <Table.Th>{t('admin.apiKeys.scopes')}</Table.Th>
-                  <Table.Th>{t('admin.apiKeys.created')}</Table.Th>
-                  <Table.Th>{t('admin.apiKeys.lastUsed')}</Table.Th>
-                  <Table.Th>
-                    <span className="cm-visually-hidden">{t('admin.actions.label')}</span>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {keys.length === 0 && !query.isFetching ? (
-                  <Table.Tr>
-                    <Table.Td colSpan={6}>
-                      <Text size="sm" c="dimmed" ta="center" py="md">
-                        {t('admin.apiKeys.empty')}
+          <AdminTable
+            headers={[
+              t('admin.apiKeys.name'),
+              t('admin.apiKeys.prefix'),
+              t('admin.apiKeys.scopes'),
+              t('admin.apiKeys.created'),
+              t('admin.apiKeys.lastUsed'),
+            ]}
+            hasActions
+            isBusy={query.isFetching}
+            isEmpty={keys.length === 0}
+            emptyText={t('admin.apiKeys.empty')}
+            minWidth={720}
+          >
+            {keys.map((apiKey) => (
+              <Table.Tr
+                key={apiKey.id}
+                data-testid={`api-key-${apiKey.name}`}
+                style={apiKey.revokedAt ? { opacity: 0.7 } : undefined}
+              >
+                <Table.Td>
+                  <Text size="sm" fw={600}>
+                    {apiKey.name}
+                  </Text>
+                </Table.Td>
+                <Table.Td className={classes.mono}>
+                  <Group gap={4} wrap="nowrap">
+                    <IconKey size={14} aria-hidden />
+                    <span>{`${apiKey.prefix}…`}</span>
+                  </Group>
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={4}>
+                    {apiKey.scopes.map((scope) => (
+                      <Badge key={scope} variant="light" size="sm">
+                        {t(scopeKeys[scope].label)}
+                      </Badge>
+                    ))}
+                  </Group>
+                </Table.Td>
+                <Table.Td className={classes.nowrap}>{formatDate(apiKey.createdAt, i18n.language)}</Table.Td>
+                <Table.Td className={classes.nowrap}>
+                  {apiKey.lastUsedAt ? (
+                    <Tooltip label={formatDateTime(apiKey.lastUsedAt, i18n.language)}>
+                      <Text size="sm" component="time" dateTime={apiKey.lastUsedAt}>
+                        {formatRelative(apiKey.lastUsedAt, i18n.language)}
                       </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                ) : null}
-                {keys.map((apiKey) => (
-                  <Table.Tr
-                    key={apiKey.id}
-                    data-testid={`api-key-${apiKey.name}`}
-                    style={apiKey.revokedAt ? { opacity: 0.7 } : undefined}
-                  >
-                    <Table.Td>
-                      <Text size="sm" fw={600}>
-                        {apiKey.name}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td className={classes.mono}>
-                      <Group gap={4} wrap="nowrap">
-                        <IconKey size={14} aria-hidden />
-                        <span>{`${apiKey.prefix}…`}</span>
-                      </Group>
-                    </Table.Td>
-                    <Table.Td>
-                      <Group gap={4}>
-                        {apiKey.scopes.map((scope) => (
-                          <Badge key={scope} variant="light" size="sm">
-                            {t(scopeKeys[scope].label)}
-                          </Badge>
-                        ))}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td className={classes.nowrap}>
-                      {formatDate(apiKey.createdAt, i18n.language)}
-                    </Table.Td>
-                    <Table.Td className={classes.nowrap}>
-                      {apiKey.lastUsedAt ? (
-                        <Tooltip label={formatDateTime(apiKey.lastUsedAt, i18n.language)}>
-                          <Text size="sm" component="time" dateTime={apiKey.lastUsedAt}>
-                            {formatRelative(apiKey.lastUsedAt, i18n.language)}
-                          </Text>
-                        </Tooltip>
-                      ) : (
-                        <Text size="sm" c="dimmed">
-                          {t('admin.apiKeys.neverUsed')}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td className={classes.nowrap}>
-                      {apiKey.revokedAt ? (
-                        <Badge variant="outline" color="gray">
-                          {t('admin.apiKeys.revokedOn', {
-                            date: formatDate(apiKey.revokedAt, i18n.language),
-                          })}
-                        </Badge>
-                      ) : (
-                        <Button
-                          size="xs"
-                          variant="light"
-                          color="red"
-                          onClick={() => setConfirmRevoke(apiKey)}
-                          aria-label={t('admin.apiKeys.revokeNamed', { name: apiKey.name })}
-                        >
-                          {t('admin.apiKeys.revoke')}
-                        </Button>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </div>
+                    </Tooltip>
+                  ) : (
+                    <Text size="sm" c="dimmed">
+                      {t('admin.apiKeys.neverUsed')}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td className={classes.nowrap}>
+                  {apiKey.revokedAt ? (
+                    <Badge variant="outline" color="gray">
+                      {t('admin.apiKeys.revokedOn', {
+                        date: formatDate(apiKey.revokedAt, i18n.language),
+                      })}
+                    </Badge>
+                  ) : (
+                    <Button
+                      size="xs"
+                      variant="light"
+                      color="red"
+                      onClick={() => setConfirmRevoke(apiKey)}
+                      aria-label={t('admin.apiKeys.revokeNamed', { name: apiKey.name })}
+                    >
+                      {t('admin.apiKeys.revoke')}
+                    </Button>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </AdminTable>
         </Stack>
       </Paper>
 

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@/lib/format.ts';
 import { toAdminFailure, useListAuditQuery } from './api.ts';
-import { AdminPageHeader, FailureAlert, ListPager } from './admin-ui.tsx';
+import { AdminPageHeader, AdminTable, FailureAlert, ListPager } from './admin-ui.tsx';
 import { auditDetail } from './audit-detail.ts';
 import classes from './admin.module.css';
 
@@ -64,60 +64,50 @@ export function AuditPage() {
             />
           </div>
           <FailureAlert failure={toAdminFailure(query.error)} />
-          <div className={classes.tableWrap}>
-            <Table striped verticalSpacing="xs" aria-busy={query.isFetching} miw={720}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('admin.audit.at')}</Table.Th>
-                  <Table.Th>{t('admin.audit.actor')}</Table.Th>
-                  <Table.Th>{t('admin.audit.action')}</Table.Th>
-                  <Table.Th>{t('admin.audit.target')}</Table.Th>
-                  <Table.Th>{t('admin.audit.detail')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.length === 0 && !query.isFetching ? (
-                  <Table.Tr>
-                    <Table.Td colSpan={5}>
-                      <Text size="sm" c="dimmed" ta="center" py="md">
-                        {t('admin.audit.empty')}
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                ) : null}
-                {rows.map((entry) => (
-                  <Table.Tr key={entry.id}>
-                    <Table.Td className={classes.nowrap}>
-                      <Text size="sm" component="time" dateTime={entry.at}>
-                        {formatDateTime(entry.at, i18n.language)}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td className={classes.nowrap}>
-                      {entry.actorUserId !== null
-                        ? t('admin.audit.actorUser', { id: entry.actorUserId })
-                        : entry.actorApiKeyId !== null
-                          ? t('admin.audit.actorApiKey', { id: entry.actorApiKeyId })
-                          : t('admin.audit.actorSystem')}
-                    </Table.Td>
-                    <Table.Td>
-                      <Code>{entry.action}</Code>
-                    </Table.Td>
-                    <Table.Td className={classes.mono}>
-                      {targetTypeKeys[entry.targetType]
-                        ? t(targetTypeKeys[entry.targetType] ?? '')
-                        : entry.targetType}
-                      {entry.targetId === null ? null : ` ${entry.targetId}`}
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="xs" className={classes.mono} lineClamp={3}>
-                        {auditDetail(entry.detail)}
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </div>
+          <AdminTable
+            headers={[
+              t('admin.audit.at'),
+              t('admin.audit.actor'),
+              t('admin.audit.action'),
+              t('admin.audit.target'),
+              t('admin.audit.detail'),
+            ]}
+            isBusy={query.isFetching}
+            isEmpty={rows.length === 0}
+            emptyText={t('admin.audit.empty')}
+            minWidth={720}
+          >
+            {rows.map((entry) => (
+              <Table.Tr key={entry.id}>
+                <Table.Td className={classes.nowrap}>
+                  <Text size="sm" component="time" dateTime={entry.at}>
+                    {formatDateTime(entry.at, i18n.language)}
+                  </Text>
+                </Table.Td>
+                <Table.Td className={classes.nowrap}>
+                  {entry.actorUserId !== null
+                    ? t('admin.audit.actorUser', { id: entry.actorUserId })
+                    : entry.actorApiKeyId !== null
+                      ? t('admin.audit.actorApiKey', { id: entry.actorApiKeyId })
+                      : t('admin.audit.actorSystem')}
+                </Table.Td>
+                <Table.Td>
+                  <Code>{entry.action}</Code>
+                </Table.Td>
+                <Table.Td className={classes.mono}>
+                  {targetTypeKeys[entry.targetType]
+                    ? t(targetTypeKeys[entry.targetType] ?? '')
+                    : entry.targetType}
+                  {entry.targetId === null ? null : ` ${entry.targetId}`}
+                </Table.Td>
+                <Table.Td>
+                  <Text size="xs" className={classes.mono} lineClamp={3}>
+                    {auditDetail(entry.detail)}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </AdminTable>
           {query.data ? (
             <ListPager page={page} pageSize={PAGE_SIZE} total={query.data.total} onChange={setPage} />
           ) : null}

@@ -36,7 +36,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { formatDateTime, formatRelative } from '@/lib/format.ts';
 import { toAdminFailure, useGetDeviceTreeQuery, useListDevicesQuery } from './api.ts';
-import { AdminPageHeader, FailureAlert, ListPager } from './admin-ui.tsx';
+import { AdminPageHeader, AdminTable, FailureAlert, ListPager } from './admin-ui.tsx';
 import {
   EditDeviceForm,
   ExchangeMeterForm,
@@ -389,138 +389,127 @@ export function DevicesPage() {
               />
             </div>
             <FailureAlert failure={toAdminFailure(listQuery.error)} />
-            <div className={classes.tableWrap}>
-              <Table striped highlightOnHover verticalSpacing="xs" aria-busy={listQuery.isFetching} miw={720}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('admin.devices.fields.device')}</Table.Th>
-                    <Table.Th>{t('admin.devices.fields.type')}</Table.Th>
-                    {locationId === null ? <Table.Th>{t('admin.devices.location')}</Table.Th> : null}
-                    <Table.Th>{t('admin.devices.fields.parent')}</Table.Th>
-                    <Table.Th>{t('admin.devices.fields.priority')}</Table.Th>
-                    <Table.Th>{t('admin.devices.fields.status')}</Table.Th>
-                    <Table.Th>{t('admin.devices.fields.lastSeen')}</Table.Th>
-                    <Table.Th>
-                      <span className="cm-visually-hidden">{t('admin.actions.label')}</span>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.length === 0 && !listQuery.isFetching ? (
-                    <Table.Tr>
-                      <Table.Td colSpan={8}>
-                        <Text c="dimmed" size="sm" ta="center" py="md">
-                          {t('admin.devices.empty')}
+            <AdminTable
+              headers={[
+                t('admin.devices.fields.device'),
+                t('admin.devices.fields.type'),
+                ...(locationId === null ? [t('admin.devices.location')] : []),
+                t('admin.devices.fields.parent'),
+                t('admin.devices.fields.priority'),
+                t('admin.devices.fields.status'),
+                t('admin.devices.fields.lastSeen'),
+              ]}
+              hasActions
+              isBusy={listQuery.isFetching}
+              isEmpty={rows.length === 0}
+              emptyText={t('admin.devices.empty')}
+              minWidth={720}
+              highlightOnHover
+            >
+              {rows.map((device) => {
+                const name = deviceName(device);
+                const isCurrentMeter = device.meter !== null && device.meter.removedAt === null;
+                return (
+                  <Table.Tr key={device.id} data-testid={`device-row-${name}`}>
+                    <Table.Td>
+                      <Group gap={6} wrap="nowrap">
+                        <TypeIcon type={device.type} />
+                        {device.meter ? (
+                          <Text
+                            component={Link}
+                            to={`/check?meter=${encodeURIComponent(device.meter.meterNumber)}`}
+                            size="sm"
+                            fw={600}
+                            className={classes.mono}
+                            c="blue"
+                          >
+                            {name}
+                          </Text>
+                        ) : (
+                          <Text size="sm" fw={600} className={classes.mono}>
+                            {name}
+                          </Text>
+                        )}
+                      </Group>
+                      {device.meter ? (
+                        <Text size="xs" c="dimmed">
+                          {device.meter.removedAt
+                            ? t('admin.devices.removedOn', {
+                                date: formatDateTime(
+                                  device.meter.removedAt,
+                                  i18n.language,
+                                  device.locationId === locationId ? timeZone : undefined,
+                                ),
+                              })
+                            : t('admin.devices.positionShort', { meterInd: device.meter.meterInd })}
+                        </Text>
+                      ) : null}
+                    </Table.Td>
+                    <Table.Td>{t(typeKeys[device.type] ?? 'admin.devices.type.meter')}</Table.Td>
+                    {locationId === null ? (
+                      <Table.Td>
+                        <Text
+                          size="sm"
+                          component={Link}
+                          to={`/admin/devices?location=${device.locationId}`}
+                          c="blue"
+                        >
+                          {device.locationName}
                         </Text>
                       </Table.Td>
-                    </Table.Tr>
-                  ) : null}
-                  {rows.map((device) => {
-                    const name = deviceName(device);
-                    const isCurrentMeter = device.meter !== null && device.meter.removedAt === null;
-                    return (
-                      <Table.Tr key={device.id} data-testid={`device-row-${name}`}>
-                        <Table.Td>
-                          <Group gap={6} wrap="nowrap">
-                            <TypeIcon type={device.type} />
-                            {device.meter ? (
-                              <Text
-                                component={Link}
-                                to={`/check?meter=${encodeURIComponent(device.meter.meterNumber)}`}
-                                size="sm"
-                                fw={600}
-                                className={classes.mono}
-                                c="blue"
-                              >
-                                {name}
-                              </Text>
-                            ) : (
-                              <Text size="sm" fw={600} className={classes.mono}>
-                                {name}
-                              </Text>
-                            )}
-                          </Group>
-                          {device.meter ? (
-                            <Text size="xs" c="dimmed">
-                              {device.meter.removedAt
-                                ? t('admin.devices.removedOn', {
-                                    date: formatDateTime(
-                                      device.meter.removedAt,
-                                      i18n.language,
-                                      device.locationId === locationId ? timeZone : undefined,
-                                    ),
-                                  })
-                                : t('admin.devices.positionShort', { meterInd: device.meter.meterInd })}
-                            </Text>
-                          ) : null}
-                        </Table.Td>
-                        <Table.Td>{t(typeKeys[device.type] ?? 'admin.devices.type.meter')}</Table.Td>
-                        {locationId === null ? (
-                          <Table.Td>
-                            <Text
-                              size="sm"
-                              component={Link}
-                              to={`/admin/devices?location=${device.locationId}`}
-                              c="blue"
-                            >
-                              {device.locationName}
-                            </Text>
-                          </Table.Td>
-                        ) : null}
-                        <Table.Td className={classes.mono}>{device.parentSerial ?? '—'}</Table.Td>
-                        <Table.Td>
-                          <PriorityBadge priority={device.priority} />
-                        </Table.Td>
-                        <Table.Td>
-                          <StatusBadge status={device.status} />
-                        </Table.Td>
-                        <Table.Td className={classes.nowrap}>
-                          <LastSeen at={device.lastSeenAt} />
-                        </Table.Td>
-                        <Table.Td className={classes.nowrap}>
-                          <Tooltip label={t('admin.devices.edit', { name })}>
+                    ) : null}
+                    <Table.Td className={classes.mono}>{device.parentSerial ?? '—'}</Table.Td>
+                    <Table.Td>
+                      <PriorityBadge priority={device.priority} />
+                    </Table.Td>
+                    <Table.Td>
+                      <StatusBadge status={device.status} />
+                    </Table.Td>
+                    <Table.Td className={classes.nowrap}>
+                      <LastSeen at={device.lastSeenAt} />
+                    </Table.Td>
+                    <Table.Td className={classes.nowrap}>
+                      <Tooltip label={t('admin.devices.edit', { name })}>
+                        <ActionIcon
+                          variant="subtle"
+                          aria-label={t('admin.devices.edit', { name })}
+                          onClick={() => setDialog({ kind: 'edit', device })}
+                        >
+                          <IconPencil size={18} aria-hidden />
+                        </ActionIcon>
+                      </Tooltip>
+                      {isCurrentMeter ? (
+                        <Menu position="bottom-end" withinPortal>
+                          <Menu.Target>
                             <ActionIcon
                               variant="subtle"
-                              aria-label={t('admin.devices.edit', { name })}
-                              onClick={() => setDialog({ kind: 'edit', device })}
+                              color="gray"
+                              aria-label={t('admin.devices.more', { name })}
                             >
-                              <IconPencil size={18} aria-hidden />
+                              <IconDots size={18} aria-hidden />
                             </ActionIcon>
-                          </Tooltip>
-                          {isCurrentMeter ? (
-                            <Menu position="bottom-end" withinPortal>
-                              <Menu.Target>
-                                <ActionIcon
-                                  variant="subtle"
-                                  color="gray"
-                                  aria-label={t('admin.devices.more', { name })}
-                                >
-                                  <IconDots size={18} aria-hidden />
-                                </ActionIcon>
-                              </Menu.Target>
-                              <Menu.Dropdown>
-                                <Menu.Item
-                                  leftSection={<IconSwitchHorizontal size={16} aria-hidden />}
-                                  onClick={() => setDialog({ kind: 'move', device })}
-                                >
-                                  {t('admin.move.action')}
-                                </Menu.Item>
-                                <Menu.Item
-                                  leftSection={<IconExchange size={16} aria-hidden />}
-                                  onClick={() => setDialog({ kind: 'exchange', device })}
-                                >
-                                  {t('admin.exchange.action')}
-                                </Menu.Item>
-                              </Menu.Dropdown>
-                            </Menu>
-                          ) : null}
-                        </Table.Td>
-                      </Table.Tr>
-                    );
-                  })}
-                </Table.Tbody>
-              </Table>
-            </div>
+                          </Menu.Target>
+                          <Menu.Dropdown>
+                            <Menu.Item
+                              leftSection={<IconSwitchHorizontal size={16} aria-hidden />}
+                              onClick={() => setDialog({ kind: 'move', device })}
+                            >
+                              {t('admin.move.action')}
+                            </Menu.Item>
+                            <Menu.Item
+                              leftSection={<IconExchange size={16} aria-hidden />}
+                              onClick={() => setDialog({ kind: 'exchange', device })}
+                            >
+                              {t('admin.exchange.action')}
+                            </Menu.Item>
+                          </Menu.Dropdown>
+                        </Menu>
+                      ) : null}
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </AdminTable>
             {listQuery.data ? (
               <ListPager page={page} pageSize={PAGE_SIZE} total={listQuery.data.total} onChange={setPage} />
             ) : null}

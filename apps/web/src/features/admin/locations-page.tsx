@@ -33,7 +33,7 @@ import {
   useUpdateLocationMutation,
   type AdminFailure,
 } from './api.ts';
-import { AdminPageHeader, FailureAlert, ListPager, useFailureText } from './admin-ui.tsx';
+import { AdminPageHeader, AdminTable, FailureAlert, ListPager, useFailureText } from './admin-ui.tsx';
 import { describeFailure, fieldFailure } from './failure-message.ts';
 import {
   locationFormFrom,
@@ -123,110 +123,94 @@ export function LocationsPage() {
             />
           </div>
           <FailureAlert failure={toAdminFailure(query.error)} />
-          <div className={classes.tableWrap}>
-            <Table striped highlightOnHover verticalSpacing="xs" aria-busy={query.isFetching} miw={680}>
-              <Table.Caption className="cm-visually-hidden">{t('admin.locations.title')}</Table.Caption>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('admin.locations.fields.publicName')}</Table.Th>
-                  <Table.Th>{t('admin.locations.fields.timeZone')}</Table.Th>
-                  <Table.Th>{t('admin.locations.fields.meters')}</Table.Th>
-                  <Table.Th>{t('admin.locations.fields.status')}</Table.Th>
-                  <Table.Th>
-                    <span className="cm-visually-hidden">{t('admin.actions.label')}</span>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.length === 0 && !query.isFetching ? (
-                  <Table.Tr>
-                    <Table.Td colSpan={5}>
-                      <Text c="dimmed" size="sm" ta="center" py="md">
-                        {t('admin.locations.empty')}
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                ) : null}
-                {rows.map((location) => (
-                  <Table.Tr key={location.id}>
-                    <Table.Td>
-                      <Text size="sm" fw={600}>
-                        {location.publicName}
-                      </Text>
-                      {location.address ? (
-                        <Text size="xs" c="dimmed">
-                          {location.address}
-                        </Text>
-                      ) : null}
-                    </Table.Td>
-                    <Table.Td className={classes.nowrap}>
-                      <Text size="sm">{location.timeZone}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Anchor
-                        component="button"
-                        type="button"
-                        size="sm"
-                        onClick={() => setMetersOf(location)}
+          <AdminTable
+            headers={[
+              t('admin.locations.fields.publicName'),
+              t('admin.locations.fields.timeZone'),
+              t('admin.locations.fields.meters'),
+              t('admin.locations.fields.status'),
+            ]}
+            hasActions
+            caption={t('admin.locations.title')}
+            isBusy={query.isFetching}
+            isEmpty={rows.length === 0}
+            emptyText={t('admin.locations.empty')}
+            minWidth={680}
+            highlightOnHover
+          >
+            {rows.map((location) => (
+              <Table.Tr key={location.id}>
+                <Table.Td>
+                  <Text size="sm" fw={600}>
+                    {location.publicName}
+                  </Text>
+                  {location.address ? (
+                    <Text size="xs" c="dimmed">
+                      {location.address}
+                    </Text>
+                  ) : null}
+                </Table.Td>
+                <Table.Td className={classes.nowrap}>
+                  <Text size="sm">{location.timeZone}</Text>
+                </Table.Td>
+                <Table.Td>
+                  <Anchor component="button" type="button" size="sm" onClick={() => setMetersOf(location)}>
+                    {t('admin.locations.meterCount', {
+                      count: location.meterCount,
+                      formatted: formatNumber(location.meterCount, i18n.language),
+                    })}
+                  </Anchor>
+                </Table.Td>
+                <Table.Td>
+                  {location.archivedAt ? (
+                    <Tooltip label={formatDate(location.archivedAt, i18n.language)}>
+                      <Badge variant="light" color="gray">
+                        {t('admin.locations.status.archived')}
+                      </Badge>
+                    </Tooltip>
+                  ) : (
+                    <Badge variant="light" color="teal">
+                      {t('admin.locations.status.active')}
+                    </Badge>
+                  )}
+                </Table.Td>
+                <Table.Td className={classes.nowrap}>
+                  <Tooltip label={t('admin.locations.edit', { name: location.publicName })}>
+                    <ActionIcon
+                      variant="subtle"
+                      onClick={() => setEditing(location)}
+                      aria-label={t('admin.locations.edit', { name: location.publicName })}
+                    >
+                      <IconPencil size={18} aria-hidden />
+                    </ActionIcon>
+                  </Tooltip>
+                  {location.archivedAt ? (
+                    <Tooltip label={t('admin.locations.restore', { name: location.publicName })}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="teal"
+                        onClick={() => void handleArchived(location, false)}
+                        aria-label={t('admin.locations.restore', { name: location.publicName })}
                       >
-                        {t('admin.locations.meterCount', {
-                          count: location.meterCount,
-                          formatted: formatNumber(location.meterCount, i18n.language),
-                        })}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>
-                      {location.archivedAt ? (
-                        <Tooltip label={formatDate(location.archivedAt, i18n.language)}>
-                          <Badge variant="light" color="gray">
-                            {t('admin.locations.status.archived')}
-                          </Badge>
-                        </Tooltip>
-                      ) : (
-                        <Badge variant="light" color="teal">
-                          {t('admin.locations.status.active')}
-                        </Badge>
-                      )}
-                    </Table.Td>
-                    <Table.Td className={classes.nowrap}>
-                      <Tooltip label={t('admin.locations.edit', { name: location.publicName })}>
-                        <ActionIcon
-                          variant="subtle"
-                          onClick={() => setEditing(location)}
-                          aria-label={t('admin.locations.edit', { name: location.publicName })}
-                        >
-                          <IconPencil size={18} aria-hidden />
-                        </ActionIcon>
-                      </Tooltip>
-                      {location.archivedAt ? (
-                        <Tooltip label={t('admin.locations.restore', { name: location.publicName })}>
-                          <ActionIcon
-                            variant="subtle"
-                            color="teal"
-                            onClick={() => void handleArchived(location, false)}
-                            aria-label={t('admin.locations.restore', { name: location.publicName })}
-                          >
-                            <IconRestore size={18} aria-hidden />
-                          </ActionIcon>
-                        </Tooltip>
-                      ) : (
-                        <Tooltip label={t('admin.locations.archive', { name: location.publicName })}>
-                          <ActionIcon
-                            variant="subtle"
-                            color="red"
-                            onClick={() => setConfirmArchive(location)}
-                            aria-label={t('admin.locations.archive', { name: location.publicName })}
-                          >
-                            <IconArchive size={18} aria-hidden />
-                          </ActionIcon>
-                        </Tooltip>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </div>
+                        <IconRestore size={18} aria-hidden />
+                      </ActionIcon>
+                    </Tooltip>
+                  ) : (
+                    <Tooltip label={t('admin.locations.archive', { name: location.publicName })}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        onClick={() => setConfirmArchive(location)}
+                        aria-label={t('admin.locations.archive', { name: location.publicName })}
+                      >
+                        <IconArchive size={18} aria-hidden />
+                      </ActionIcon>
+                    </Tooltip>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </AdminTable>
           {query.data ? (
             <ListPager page={page} pageSize={PAGE_SIZE} total={query.data.total} onChange={setPage} />
           ) : null}

@@ -35,7 +35,7 @@ import {
   useResetPasswordMutation,
   useSetUserDisabledMutation,
 } from './api.ts';
-import { AdminPageHeader, FailureAlert, ListPager, OneTimeSecret } from './admin-ui.tsx';
+import { AdminPageHeader, AdminTable, FailureAlert, ListPager, OneTimeSecret } from './admin-ui.tsx';
 import { describeFailure } from './failure-message.ts';
 import { useLocationOptions } from './use-location-options.ts';
 import { UserDrawer } from './user-drawer.tsx';
@@ -165,126 +165,115 @@ export function UsersPage() {
             />
           </div>
           <FailureAlert failure={toAdminFailure(query.error)} />
-          <div className={classes.tableWrap}>
-            <Table striped highlightOnHover verticalSpacing="xs" aria-busy={query.isFetching} miw={720}>
-              <Table.Caption className="cm-visually-hidden">{t('admin.users.title')}</Table.Caption>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('admin.users.fields.fullName')}</Table.Th>
-                  <Table.Th>{t('admin.users.fields.role')}</Table.Th>
-                  <Table.Th>{t('admin.users.fields.locations')}</Table.Th>
-                  <Table.Th>{t('admin.users.fields.status')}</Table.Th>
-                  <Table.Th>{t('admin.users.fields.lastLogin')}</Table.Th>
-                  <Table.Th>
-                    <span className="cm-visually-hidden">{t('admin.actions.label')}</span>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.length === 0 && !query.isFetching ? (
-                  <Table.Tr>
-                    <Table.Td colSpan={6}>
-                      <Text c="dimmed" size="sm" ta="center" py="md">
-                        {t('admin.users.empty')}
+          <AdminTable
+            headers={[
+              t('admin.users.fields.fullName'),
+              t('admin.users.fields.role'),
+              t('admin.users.fields.locations'),
+              t('admin.users.fields.status'),
+              t('admin.users.fields.lastLogin'),
+            ]}
+            hasActions
+            caption={t('admin.users.title')}
+            isBusy={query.isFetching}
+            isEmpty={rows.length === 0}
+            emptyText={t('admin.users.empty')}
+            minWidth={720}
+            highlightOnHover
+          >
+            {rows.map((user) => (
+              <Table.Tr key={user.id} data-testid={`user-row-${user.email}`}>
+                <Table.Td>
+                  <Text size="sm" fw={600}>
+                    {user.fullName}
+                  </Text>
+                  <Text size="xs" c="dimmed" className={classes.mono}>
+                    {user.email}
+                  </Text>
+                </Table.Td>
+                <Table.Td className={classes.nowrap}>
+                  <Badge variant="light" color={user.role === Role.Admin ? 'grape' : 'blue'}>
+                    {t(user.role === Role.Admin ? 'admin.users.role.admin' : 'admin.users.role.client')}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm">
+                    {user.role === Role.Admin
+                      ? t('admin.users.allLocations')
+                      : user.locationIds.length === 0
+                        ? t('admin.users.noLocations')
+                        : user.locationIds.map((id) => locationNames.get(id) ?? `#${id}`).join(', ')}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Badge variant="dot" color={user.isDisabled ? 'gray' : 'teal'}>
+                    {user.isDisabled ? t('admin.users.status.disabled') : t('admin.users.status.enabled')}
+                  </Badge>
+                  {user.mustChangePassword ? (
+                    <Text size="xs" c="dimmed">
+                      {t('admin.users.mustChangePassword')}
+                    </Text>
+                  ) : null}
+                </Table.Td>
+                <Table.Td className={classes.nowrap}>
+                  {user.lastLoginAt ? (
+                    <Tooltip label={formatDateTime(user.lastLoginAt, i18n.language)}>
+                      <Text size="sm" component="time" dateTime={user.lastLoginAt}>
+                        {formatRelative(user.lastLoginAt, i18n.language)}
                       </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                ) : null}
-                {rows.map((user) => (
-                  <Table.Tr key={user.id} data-testid={`user-row-${user.email}`}>
-                    <Table.Td>
-                      <Text size="sm" fw={600}>
-                        {user.fullName}
-                      </Text>
-                      <Text size="xs" c="dimmed" className={classes.mono}>
-                        {user.email}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td className={classes.nowrap}>
-                      <Badge variant="light" color={user.role === Role.Admin ? 'grape' : 'blue'}>
-                        {t(user.role === Role.Admin ? 'admin.users.role.admin' : 'admin.users.role.client')}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">
-                        {user.role === Role.Admin
-                          ? t('admin.users.allLocations')
-                          : user.locationIds.length === 0
-                            ? t('admin.users.noLocations')
-                            : user.locationIds.map((id) => locationNames.get(id) ?? `#${id}`).join(', ')}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge variant="dot" color={user.isDisabled ? 'gray' : 'teal'}>
-                        {user.isDisabled ? t('admin.users.status.disabled') : t('admin.users.status.enabled')}
-                      </Badge>
-                      {user.mustChangePassword ? (
-                        <Text size="xs" c="dimmed">
-                          {t('admin.users.mustChangePassword')}
-                        </Text>
-                      ) : null}
-                    </Table.Td>
-                    <Table.Td className={classes.nowrap}>
-                      {user.lastLoginAt ? (
-                        <Tooltip label={formatDateTime(user.lastLoginAt, i18n.language)}>
-                          <Text size="sm" component="time" dateTime={user.lastLoginAt}>
-                            {formatRelative(user.lastLoginAt, i18n.language)}
-                          </Text>
-                        </Tooltip>
-                      ) : (
-                        <Text size="sm" c="dimmed">
-                          {t('admin.users.neverLoggedIn')}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td className={classes.nowrap}>
-                      <Tooltip label={t('admin.users.edit', { name: user.fullName })}>
-                        <ActionIcon
-                          variant="subtle"
-                          onClick={() => setEditing(user)}
-                          aria-label={t('admin.users.edit', { name: user.fullName })}
-                        >
-                          <IconPencil size={18} aria-hidden />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Menu position="bottom-end" withinPortal>
-                        <Menu.Target>
-                          <ActionIcon
-                            variant="subtle"
-                            color="gray"
-                            aria-label={t('admin.users.more', { name: user.fullName })}
-                          >
-                            <IconDots size={18} aria-hidden />
-                          </ActionIcon>
-                        </Menu.Target>
-                        <Menu.Dropdown>
-                          <Menu.Item
-                            leftSection={<IconKey size={16} aria-hidden />}
-                            onClick={() => setConfirmReset(user)}
-                          >
-                            {t('admin.users.resetPassword')}
-                          </Menu.Item>
-                          <Menu.Item
-                            color={user.isDisabled ? undefined : 'red'}
-                            leftSection={
-                              user.isDisabled ? (
-                                <IconUserCheck size={16} aria-hidden />
-                              ) : (
-                                <IconUserOff size={16} aria-hidden />
-                              )
-                            }
-                            onClick={() => void handleToggleDisabled(user)}
-                          >
-                            {user.isDisabled ? t('admin.users.enable') : t('admin.users.disable')}
-                          </Menu.Item>
-                        </Menu.Dropdown>
-                      </Menu>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </div>
+                    </Tooltip>
+                  ) : (
+                    <Text size="sm" c="dimmed">
+                      {t('admin.users.neverLoggedIn')}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td className={classes.nowrap}>
+                  <Tooltip label={t('admin.users.edit', { name: user.fullName })}>
+                    <ActionIcon
+                      variant="subtle"
+                      onClick={() => setEditing(user)}
+                      aria-label={t('admin.users.edit', { name: user.fullName })}
+                    >
+                      <IconPencil size={18} aria-hidden />
+                    </ActionIcon>
+                  </Tooltip>
+                  <Menu position="bottom-end" withinPortal>
+                    <Menu.Target>
+                      <ActionIcon
+                        variant="subtle"
+                        color="gray"
+                        aria-label={t('admin.users.more', { name: user.fullName })}
+                      >
+                        <IconDots size={18} aria-hidden />
+                      </ActionIcon>
+                    </Menu.Target>
+                    <Menu.Dropdown>
+                      <Menu.Item
+                        leftSection={<IconKey size={16} aria-hidden />}
+                        onClick={() => setConfirmReset(user)}
+                      >
+                        {t('admin.users.resetPassword')}
+                      </Menu.Item>
+                      <Menu.Item
+                        color={user.isDisabled ? undefined : 'red'}
+                        leftSection={
+                          user.isDisabled ? (
+                            <IconUserCheck size={16} aria-hidden />
+                          ) : (
+                            <IconUserOff size={16} aria-hidden />
+                          )
+                        }
+                        onClick={() => void handleToggleDisabled(user)}
+                      >
+                        {user.isDisabled ? t('admin.users.enable') : t('admin.users.disable')}
+                      </Menu.Item>
+                    </Menu.Dropdown>
+                  </Menu>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </AdminTable>
           {query.data ? (
             <ListPager page={page} pageSize={PAGE_SIZE} total={query.data.total} onChange={setPage} />
           ) : null}
