@@ -8,7 +8,7 @@ import {
   daysFromCivil,
   startOfLocal,
   utcOffsetMs,
-} from './zoned-time.ts';
+} from '@cm/contracts/zoned-time.ts';
 
 /** The query parameter a range error is about, so the HTTP layer can name it in a 400 answer. */
 export type RangeParam = 'From' | 'To' | 'granularity';

@@ -1,6 +1,6 @@
 import type { Granularity } from '@cm/contracts/check.ts';
 import uPlot from 'uplot';
-import { localParts } from './zoned-time.ts';
+import { DAY_MS, HOUR_MS, localParts } from '@cm/contracts/zoned-time.ts';
 
 /*
  * The readings chart's uPlot options, built by a pure function outside React (Grafana's way):
@@ -91,9 +91,6 @@ export interface ChartCallbacks {
   onDraw?: () => void;
 }
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
-
 const tickFormats = new Map<string, Intl.DateTimeFormat>();
 function tickFormat(
   locale: string,
@@ -115,6 +112,16 @@ function tickFormat(
     tickFormats.set(key, format);
   }
   return format;
+}
+
+/**
+ * A Date whose local fields (getHours, getDate, …) show the wall clock of the zone at `ms`, as
+ * uPlot's tzDate must. uPlot's own asks Intl on every call (toLocaleString with a time zone, a
+ * new formatter each time: milliseconds per axis layout); this reads the shared offset timeline.
+ */
+export function wallClockDate(ms: number, timeZone: string): Date {
+  const p = localParts(ms, timeZone);
+  return new Date(p.year, p.month - 1, p.day, p.hour, p.minute, p.second, p.millisecond);
 }
 
 /**
@@ -262,7 +269,7 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
     // Epoch milliseconds (uPlot's default is seconds).
     ms: 1,
     // Ticks fall on local midnights and month starts of the location, not of the browser.
-    tzDate: (ms) => uPlot.tzDate(new Date(ms), timeZone),
+    tzDate: (ms) => wallClockDate(ms, timeZone),
     legend: { show: false },
     // Room on the right for the last time label (or the register axis).
     padding: [12, hasRegister ? 0 : 28, 0, 0],

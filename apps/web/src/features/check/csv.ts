@@ -1,6 +1,6 @@
 import type { Granularity } from '@cm/contracts/check.ts';
 import type { ReadingRows, RowKind } from './reading-rows.ts';
-import { formatIsoLocal } from './zoned-time.ts';
+import { isoInZone } from '@cm/contracts/zoned-time.ts';
 
 /** `,` with a decimal point (en), or `;` with a decimal comma (fr, de, pt: what their spreadsheets expect). */
 export interface CsvFormat {
@@ -88,8 +88,8 @@ export function buildCsv(input: CsvInput): string {
       const cells = [
         ...(hasMeterInd ? [String(meterInd)] : []),
         textCell(rows.meterNumber[i] ?? '', format),
-        formatIsoLocal(rows.start[i] ?? 0, timeZone),
-        formatIsoLocal(rows.end[i] ?? 0, timeZone),
+        isoInZone(rows.start[i] ?? 0, timeZone),
+        isoInZone(rows.end[i] ?? 0, timeZone),
         textCell(kinds[rows.kind[i] ?? 'interval'], format),
         numberCell(rows.consumption[i], format),
         numberCell(rows.register[i], format),

@@ -1,5 +1,6 @@
 import type { Granularity } from '@cm/contracts/check.ts';
-import { formatOffset, offsetMinutes } from './zoned-time.ts';
+import { formatOffset } from '@cm/contracts/zoned-time.ts';
+import { offsetMinutes } from './zoned-time.ts';
 
 /*
  * Dates and times of meter data, always in the location's zone. Unlike lib/format.ts (one

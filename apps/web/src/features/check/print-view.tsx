@@ -1,10 +1,10 @@
 import type { Granularity } from '@cm/contracts/check.ts';
+import { localParts } from '@cm/contracts/zoned-time.ts';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@/lib/format.ts';
 import { formatLocal, formatPeriod, formatUtcOffset } from './local-format.ts';
 import type { ReadingRows } from './reading-rows.ts';
 import { formatRegister } from './totals.ts';
-import { localParts } from './zoned-time.ts';
 import classes from './check.module.css';
 
 interface PrintViewProps {

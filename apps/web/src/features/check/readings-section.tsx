@@ -16,6 +16,7 @@ import {
 import { useComputedColorScheme } from '@mantine/core';
 import { IconDownload, IconInfoCircle, IconPrinter, IconZoomReset } from '@tabler/icons-react';
 import type { LocationReadings, MeterReadings } from '@cm/contracts/check.ts';
+import { formatOffset } from '@cm/contracts/zoned-time.ts';
 import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
@@ -28,7 +29,7 @@ import { buildRows, type ReadingRows } from './reading-rows.ts';
 import { ReadingsChart, type TooltipWriter } from './readings-chart.tsx';
 import { formatRegister } from './totals.ts';
 import { TotalsPanel, type ComparisonTotal } from './totals-panel.tsx';
-import { formatOffset, offsetChanges } from './zoned-time.ts';
+import { offsetChanges } from './zoned-time.ts';
 import classes from './check.module.css';
 
 const ReadingsTable = lazy(() =>

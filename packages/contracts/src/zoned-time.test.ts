@@ -1,0 +1,184 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  HOUR_MS,
+  formatOffset,
+  isValidTimeZone,
+  isoInZone,
+  localParts,
+  offsetSpans,
+  startOfLocal,
+  utcOffsetMs,
+  wallResolver,
+} from './zoned-time.ts';
+
+const ZONES = Intl.supportedValuesOf('timeZone');
+const at = (text: string) => Date.parse(text);
+
+describe('isValidTimeZone', () => {
+  it('accepts IANA names and refuses anything else', () => {
+    expect(isValidTimeZone('Europe/Berlin')).toBe(true);
+    expect(isValidTimeZone('UTC')).toBe(true);
+    expect(isValidTimeZone('Mars/Olympus_Mons')).toBe(false);
+    expect(isValidTimeZone("UTC'; drop table locations;--")).toBe(false);
+    expect(isValidTimeZone('')).toBe(false);
+    expect(isValidTimeZone('A'.repeat(10_000))).toBe(false);
+  });
+});
+
+describe('offsets and local parts', () => {
+  it('knows half-hour, 45-minute and 30-minute-DST zones', () => {
+    expect(utcOffsetMs(Date.UTC(2026, 5, 1), 'Asia/Kolkata')).toBe(5.5 * HOUR_MS);
+    expect(utcOffsetMs(Date.UTC(2026, 5, 1), 'Asia/Kathmandu')).toBe(5.75 * HOUR_MS);
+    expect(utcOffsetMs(Date.UTC(2026, 5, 1), 'Australia/Lord_Howe')).toBe(10.5 * HOUR_MS);
+    expect(utcOffsetMs(Date.UTC(2026, 0, 1), 'Australia/Lord_Howe')).toBe(11 * HOUR_MS);
+    expect(localParts(Date.UTC(2026, 5, 1, 12), 'Asia/Kathmandu')).toEqual({
+      year: 2026,
+      month: 6,
+      day: 1,
+      hour: 17,
+      minute: 45,
+      second: 0,
+      millisecond: 0,
+      weekday: 1,
+    });
+  });
+
+  it('places a DST transition to the second', () => {
+    const change = Date.UTC(2026, 2, 29, 1); // 02:00 CET becomes 03:00 CEST
+    expect(utcOffsetMs(change - 1000, 'Europe/Berlin')).toBe(HOUR_MS);
+    expect(utcOffsetMs(change, 'Europe/Berlin')).toBe(2 * HOUR_MS);
+  });
+
+  it('resolves local times that occur twice to the first, and skipped ones to the jump', () => {
+    expect(startOfLocal({ year: 2026, month: 10, day: 25, hour: 2, minute: 30 }, 'Europe/Berlin')).toBe(
+      Date.UTC(2026, 9, 25, 0, 30),
+    );
+    expect(startOfLocal({ year: 2026, month: 3, day: 29, hour: 2, minute: 30 }, 'Europe/Berlin')).toBe(
+      Date.UTC(2026, 2, 29, 1),
+    );
+    expect(
+      localParts(startOfLocal({ year: 2026, month: 9, day: 6 }, 'America/Santiago'), 'America/Santiago').hour,
+    ).toBe(1);
+  });
+});
+
+describe('offsetSpans', () => {
+  it('lists the transitions of a range after the offset in force at its start', () => {
+    const spans = offsetSpans(at('2026-01-01T00:00:00Z'), at('2027-01-01T00:00:00Z'), 'Europe/Berlin');
+    expect(spans.starts.slice(1).map((ms) => new Date(ms).toISOString())).toEqual([
+      '2026-03-29T01:00:00.000Z',
+      '2026-10-25T01:00:00.000Z',
+    ]);
+    expect(spans.offsets).toEqual([HOUR_MS, 2 * HOUR_MS, HOUR_MS]);
+    expect(spans.starts[0]).toBeLessThanOrEqual(at('2026-01-01T00:00:00Z'));
+    expect(offsetSpans(at('2026-01-01T00:00:00Z'), at('2027-01-01T00:00:00Z'), 'Asia/Tokyo').offsets).toEqual(
+      [9 * HOUR_MS],
+    );
+  });
+
+  it('resolves ascending wall times, a skipped one to the jump and a repeated one to the first', () => {
+    const spans = offsetSpans(at('2026-03-01T00:00:00Z'), at('2026-11-01T00:00:00Z'), 'Europe/Berlin');
+    const resolve = wallResolver(spans);
+    expect(resolve(at('2026-03-29T01:30:00Z'))).toBe(at('2026-03-29T00:30:00Z'));
+    expect(resolve(at('2026-03-29T02:30:00Z'))).toBe(at('2026-03-29T01:00:00Z'));
+    expect(resolve(at('2026-10-25T02:30:00Z'))).toBe(at('2026-10-25T00:30:00Z'));
+  });
+
+  it('refuses an unknown zone', () => {
+    expect(() => offsetSpans(0, 1, 'Mars/Olympus_Mons')).toThrow(RangeError);
+    expect(() => utcOffsetMs(0, 'Mars/Olympus_Mons')).toThrow(/Unknown time zone/);
+  });
+});
+
+describe('isoInZone', () => {
+  it('writes the local wall time with the offset in force at that instant', () => {
+    expect(isoInZone(at('2026-03-29T00:45:00Z'), 'Europe/Berlin')).toBe('2026-03-29T01:45:00+01:00');
+    expect(isoInZone(at('2026-03-29T01:00:00Z'), 'Europe/Berlin')).toBe('2026-03-29T03:00:00+02:00');
+    expect(isoInZone(at('2026-01-01T00:00:00Z'), 'Europe/Lisbon')).toBe('2026-01-01T00:00:00+00:00');
+    expect(isoInZone(at('2026-11-01T05:30:00Z'), 'America/New_York')).toBe('2026-11-01T01:30:00-04:00');
+    expect(isoInZone(at('2026-11-01T06:30:00Z'), 'America/New_York')).toBe('2026-11-01T01:30:00-05:00');
+    expect(isoInZone(at('2026-06-01T12:00:00.250Z'), 'Asia/Kathmandu')).toBe('2026-06-01T17:45:00.250+05:45');
+    expect(isoInZone(at('0999-12-31T23:00:00Z'), 'UTC')).toBe('0999-12-31T23:00:00+00:00');
+  });
+
+  it('tells the two 02:30 of an October night in Berlin apart', () => {
+    expect(isoInZone(at('2026-10-25T00:30:00Z'), 'Europe/Berlin')).toBe('2026-10-25T02:30:00+02:00');
+    expect(isoInZone(at('2026-10-25T01:30:00Z'), 'Europe/Berlin')).toBe('2026-10-25T02:30:00+01:00');
+  });
+
+  it('formats offsets with sign and minutes', () => {
+    expect(formatOffset(0)).toBe('+00:00');
+    expect(formatOffset(-300)).toBe('-05:00');
+    expect(formatOffset(345)).toBe('+05:45');
+    expect(formatOffset(-570)).toBe('-09:30');
+  });
+});
+
+// Instants from 2025 to 2040: the rules in force today.
+const instant = fc.integer({ min: Date.UTC(2025, 0, 1), max: Date.UTC(2040, 0, 1) });
+const zone = fc.constantFrom(...ZONES);
+
+describe('properties', () => {
+  it('isoInZone reads back as the same instant, with the wall time Intl shows', () => {
+    fc.assert(
+      fc.property(zone, instant, (timeZone, ms) => {
+        const text = isoInZone(ms, timeZone);
+        expect(Date.parse(text)).toBe(ms);
+        // Swedish short dates are ISO-like: "2026-03-29 03:00:00".
+        const wall = new Intl.DateTimeFormat('sv-SE', {
+          timeZone,
+          dateStyle: 'short',
+          timeStyle: 'medium',
+          hourCycle: 'h23',
+        }).format(ms);
+        expect(text.slice(0, 19)).toBe(wall.replace(' ', 'T'));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('startOfLocal gives back the local time of any instant, to the minute', () => {
+    fc.assert(
+      fc.property(zone, instant, (timeZone, ms) => {
+        const p = localParts(ms, timeZone);
+        const start = startOfLocal(
+          { year: p.year, month: p.month, day: p.day, hour: p.hour, minute: p.minute },
+          timeZone,
+        );
+        expect(start).toBeLessThanOrEqual(ms);
+        expect(ms - start).toBeLessThan(60_000 + 2 * HOUR_MS);
+        expect(localParts(start, timeZone)).toMatchObject({
+          year: p.year,
+          month: p.month,
+          day: p.day,
+          hour: p.hour,
+          minute: p.minute,
+        });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('agrees with Intl on the local calendar day of any instant', () => {
+    fc.assert(
+      fc.property(
+        zone,
+        fc.integer({ min: Date.UTC(1970, 0, 1), max: Date.UTC(2100, 0, 1) }),
+        (timeZone, ms) => {
+          const p = localParts(ms, timeZone);
+          const text = new Intl.DateTimeFormat('en-CA', {
+            timeZone,
+            year: 'numeric',
+            month: '2-digit',
+            day: '2-digit',
+          }).format(ms);
+          expect(`${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`).toBe(
+            text,
+          );
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
