@@ -38,6 +38,29 @@ export function documentCommonErrors(route: RouteOptions): void {
   if (route.url.includes(':')) add(414);
 }
 
+interface BodyDocument {
+  required?: boolean;
+  content?: Record<string, { schema?: { anyOf?: Array<{ type?: string }> } }>;
+}
+type OpenApiDocument = ReturnType<typeof jsonSchemaTransformObject>;
+
+/**
+ * A body whose schema accepts null (zod `.nullish()`) may be left out: Fastify then validates
+ * `undefined`, which the schema accepts too. @fastify/swagger marks every body required; this
+ * marks those optional, as their routes take them.
+ */
+function documentOptionalBodies(document: OpenApiDocument): OpenApiDocument {
+  const paths = (document.paths ?? {}) as Record<string, Record<string, { requestBody?: BodyDocument }>>;
+  for (const operations of Object.values(paths)) {
+    for (const operation of Object.values(operations)) {
+      const schema = operation.requestBody?.content?.['application/json']?.schema;
+      if (operation.requestBody && schema?.anyOf?.some((variant) => variant.type === 'null'))
+        operation.requestBody.required = false;
+    }
+  }
+  return document;
+}
+
 /** The OpenAPI 3.1 document, generated from the same zod schemas that validate requests; JSON at /api/docs/json, a browsable page at /api/docs. */
 export const openApi = fp(async (app: FastifyInstance) => {
   // Before swagger's own hook, so that the document sees the added answers.
@@ -63,7 +86,7 @@ export const openApi = fp(async (app: FastifyInstance) => {
     },
     transform: jsonSchemaTransform,
     // Schemas used in several places become components, and their $refs resolve.
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => documentOptionalBodies(jsonSchemaTransformObject(input)),
   });
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',

@@ -247,6 +247,39 @@ describe('users', () => {
   });
 });
 
+describe('reset password body', () => {
+  it('is optional: no body or an empty one generates a password, a given one is set, others are refused', async () => {
+    const userId = await insertUser(t.db, { email: 'reset@test.cm', password: 'Reset!pass1' });
+    const url = `/api/admin/users/${userId}/reset-password`;
+    for (const body of [undefined, {}]) {
+      const reset = await t.call('POST', url, { token: admin, body });
+      expect(reset.statusCode, JSON.stringify(body)).toBe(200);
+      const { temporaryPassword } = reset.json<{ temporaryPassword: string }>();
+      expect(temporaryPassword.length).toBeGreaterThanOrEqual(10);
+      expect((await t.login('reset@test.cm', temporaryPassword)).user.mustChangePassword).toBe(true);
+    }
+    const chosen = await t.call('POST', url, { token: admin, body: { temporaryPassword: 'Chosen!pass-1' } });
+    expect(chosen.json()).toMatchObject({ temporaryPassword: 'Chosen!pass-1' });
+    await t.login('reset@test.cm', 'Chosen!pass-1');
+    for (const body of [{ temporaryPassword: 'short' }, { temporaryPassword: 'Chosen!pass-1', extra: 1 }]) {
+      const refused = await t.call('POST', url, { token: admin, body });
+      expect(refused.statusCode, JSON.stringify(body)).toBe(400);
+    }
+    await t.login('reset@test.cm', 'Chosen!pass-1');
+  });
+
+  it('is documented as optional, while other bodies stay required', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+      paths: Record<string, Record<string, { requestBody?: { required?: boolean } }>>;
+    }>();
+    expect(document.paths['/api/admin/users/{id}/reset-password']?.post?.requestBody?.required).toBe(false);
+    expect(document.paths['/api/admin/users']?.post?.requestBody?.required).toBe(true);
+    expect(document.paths['/api/admin/meters/{meterNumber}/exchange']?.post?.requestBody?.required).toBe(
+      true,
+    );
+  });
+});
+
 describe('locations', () => {
   it('creates, edits and archives locations; names are unique ignoring case and zones are IANA', async () => {
     const created = await t.call('POST', '/api/admin/locations', {
