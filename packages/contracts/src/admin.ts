@@ -14,9 +14,16 @@ export const MAX_INGEST_BATCH = 5000;
 /** Most rejected lines an import report lists one by one (the count is always exact). */
 export const MAX_REPORTED_LINES = 1000;
 
-const positiveId = (param: string) =>
-  z.coerce
-    .number({ message: `${param} must be a positive whole number.` })
+/**
+ * How a number parameter is read. A JSON body carries JSON numbers: `"2"` is refused with 400
+ * naming the parameter. A query string or path carries text only, so there the text is read as a number.
+ */
+const fromBody = (message: string) => z.number({ message });
+const fromUrl = (message: string) => z.coerce.number({ message });
+type NumberSource = typeof fromBody | typeof fromUrl;
+
+const positiveId = (param: string, from: NumberSource = fromBody) =>
+  from(`${param} must be a positive whole number.`)
     .int(`${param} must be a positive whole number.`)
     .positive(`${param} must be a positive whole number.`)
     .max(2_147_483_647, `${param} is too large.`);
@@ -38,8 +45,8 @@ export const passwordSchema = (param: string) =>
 
 /** `page` (from 1) and `pageSize` (1 … MAX_PAGE_SIZE, default 20) of a list query. */
 export const pageQuerySchema = z.object({
-  page: positiveId('page').default(1),
-  pageSize: positiveId('pageSize')
+  page: positiveId('page', fromUrl).default(1),
+  pageSize: positiveId('pageSize', fromUrl)
     .max(MAX_PAGE_SIZE, `pageSize must be at most ${MAX_PAGE_SIZE}.`)
     .default(20),
 });
@@ -54,7 +61,7 @@ export const pageOf = <T extends z.ZodType>(item: T) =>
   });
 
 /** `:id` path parameter. */
-export const idParamsSchema = z.object({ id: positiveId('id') });
+export const idParamsSchema = z.object({ id: positiveId('id', fromUrl) });
 /** `:meterNumber` path parameter. */
 export const meterNumberParamsSchema = z.object({ meterNumber: textParam('meterNumber', 64) });
 
@@ -63,7 +70,7 @@ export const meterNumberParamsSchema = z.object({ meterNumber: textParam('meterN
 /** `GET /api/admin/users` query: search in email and name, filters, pagination. */
 export const userListQuerySchema = pageQuerySchema.extend({
   search: z.string().trim().max(200, 'search is at most 200 characters.').optional(),
-  role: z.coerce.number().pipe(roleSchema).optional(),
+  role: fromUrl('role must be 1 (Admin) or 2 (Client).').pipe(roleSchema).optional(),
   disabled: booleanParam('disabled').optional(),
 });
 /** User list query. */
@@ -186,26 +193,25 @@ export type UpdateLocationBody = z.infer<typeof updateLocationBodySchema>;
 
 // ---- Devices and meters ----
 
-/** Device type ids accepted in queries and bodies: 1 AccessPoint, 2 Cube, 3 Meter. */
-const deviceTypeSchema = z.coerce
-  .number({ message: 'type must be 1, 2 or 3.' })
+/** Device type ids in the device list query: 1 AccessPoint, 2 Cube, 3 Meter. */
+const deviceTypeQuerySchema = fromUrl('type must be 1, 2 or 3.')
   .int('type must be 1, 2 or 3.')
   .min(1, 'type must be 1, 2 or 3.')
   .max(3, 'type must be 1, 2 or 3.');
-const prioritySchema = z.coerce
-  .number({ message: 'priority must be 1, 2, 3 or 4.' })
-  .int('priority must be 1, 2, 3 or 4.')
-  .min(1, 'priority must be 1, 2, 3 or 4.')
-  .max(4, 'priority must be 1, 2, 3 or 4.');
+const prioritySchema = (from: NumberSource = fromBody) =>
+  from('priority must be 1, 2, 3 or 4.')
+    .int('priority must be 1, 2, 3 or 4.')
+    .min(1, 'priority must be 1, 2, 3 or 4.')
+    .max(4, 'priority must be 1, 2, 3 or 4.');
 const statusSchema = z.enum(deviceStatuses, {
   message: 'status must be active, inactive, faulty or removed.',
 });
 
 /** `GET /api/admin/devices` query: the device table with filters. */
 export const deviceListQuerySchema = pageQuerySchema.extend({
-  locationId: positiveId('locationId').optional(),
-  type: deviceTypeSchema.optional(),
-  priority: prioritySchema.optional(),
+  locationId: positiveId('locationId', fromUrl).optional(),
+  type: deviceTypeQuerySchema.optional(),
+  priority: prioritySchema(fromUrl).optional(),
   status: statusSchema.optional(),
   search: z.string().trim().max(200, 'search is at most 200 characters.').optional(),
 });
@@ -272,7 +278,7 @@ export const createDeviceBodySchema = z.object({
   serial: textParam('serial', 64),
   locationId: positiveId('locationId'),
   parentId: positiveId('parentId').nullable().default(null),
-  priority: prioritySchema.default(1),
+  priority: prioritySchema().default(1),
   status: statusSchema.default('active'),
 });
 /** New AccessPoint or Cube. */
@@ -282,13 +288,13 @@ export type CreateDeviceBody = z.infer<typeof createDeviceBodySchema>;
 export const updateDeviceBodySchema = z.object({
   serial: textParam('serial', 64).optional(),
   parentId: positiveId('parentId').nullable().optional(),
-  priority: prioritySchema.optional(),
+  priority: prioritySchema().optional(),
   status: statusSchema.optional(),
 });
 /** Device changes. */
 export type UpdateDeviceBody = z.infer<typeof updateDeviceBodySchema>;
 
-const meterIndSchema = z.coerce
+const meterIndSchema = z
   .number({ message: 'meterInd must be a whole number of at least 1.' })
   .int('meterInd must be a whole number of at least 1.')
   .min(1, 'meterInd must be a whole number of at least 1.')
@@ -333,7 +339,7 @@ export const createMeterBodySchema = z.object({
   registerDigits: registerDigitsSchema.default(6),
   intervalMinutes: intervalMinutesSchema.default(15),
   installedAt: instantSchema('installedAt'),
-  priority: prioritySchema.default(1),
+  priority: prioritySchema().default(1),
   status: statusSchema.default('active'),
 });
 /** New meter. */
@@ -346,7 +352,7 @@ export const updateMeterBodySchema = z.object({
   multiplier: multiplierSchema.optional(),
   registerDigits: registerDigitsSchema.optional(),
   intervalMinutes: intervalMinutesSchema.optional(),
-  priority: prioritySchema.optional(),
+  priority: prioritySchema().optional(),
   status: statusSchema.optional(),
 });
 /** Meter changes. */
