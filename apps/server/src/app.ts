@@ -130,7 +130,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     apiKeys: new AdminApiKeysService(db, services.apiKeys),
     audit: new AuditService(db),
   });
-  await app.register(importsRoutes, { imports: new ImportsService(db) });
+  await app.register(importsRoutes, { imports: new ImportsService(db), maxBytes: config.importMaxBytes });
   await app.register(exportsRoutes, { exports: new ExportsService(db) });
   await app.register(ingestRoutes, { ingest: new IngestService(db) });
 

@@ -26,6 +26,13 @@ const envSchema = z.object({
     .min(1024)
     .max(1024 * 1024 * 1024)
     .default(1024 * 1024),
+  // Largest file one import may send: counted as it streams in, 2 GiB by default (issue 6 needs 1 GB files).
+  CM_IMPORT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(2 ** 40)
+    .default(2 * 1024 ** 3),
   CM_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   CM_WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -47,6 +54,7 @@ export interface Config {
   sessionMaxSeconds: number;
   tokenTtlSeconds: number;
   bodyLimitBytes: number;
+  importMaxBytes: number;
   trustProxy: boolean;
   webDist: string;
   logLevel: string;
@@ -88,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionMaxSeconds: e.CM_SESSION_MAX_SECONDS,
     tokenTtlSeconds: e.CM_TOKEN_TTL_SECONDS,
     bodyLimitBytes: e.CM_BODY_LIMIT_BYTES,
+    importMaxBytes: e.CM_IMPORT_MAX_BYTES,
     trustProxy: e.CM_TRUST_PROXY === 'true',
     webDist: e.CM_WEB_DIST ? path.resolve(e.CM_WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
     logLevel: e.LOG_LEVEL,

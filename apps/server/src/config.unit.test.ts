@@ -8,6 +8,13 @@ describe('configuration', () => {
     expect(config.database.kind).toBe('pglite');
     expect(config.sessionIdleSeconds).toBe(1800);
     expect(config.sessionMaxSeconds).toBe(43_200);
+    expect(config.importMaxBytes).toBe(2 * 1024 ** 3);
+  });
+
+  it('takes the import size limit from CM_IMPORT_MAX_BYTES, at least 1 KiB', () => {
+    expect(loadConfig({ CM_IMPORT_MAX_BYTES: '5000' }).importMaxBytes).toBe(5000);
+    expect(() => loadConfig({ CM_IMPORT_MAX_BYTES: '10' })).toThrow(/CM_IMPORT_MAX_BYTES/);
+    expect(() => loadConfig({ CM_IMPORT_MAX_BYTES: '2GB' })).toThrow(/CM_IMPORT_MAX_BYTES/);
   });
 
   it('uses a PostgreSQL server when DATABASE_URL is set', () => {

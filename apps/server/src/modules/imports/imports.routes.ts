@@ -7,6 +7,7 @@ import { badRequest } from '../../http-error.ts';
 import { actorOf, adminOnly } from '../admin/admin-guard.ts';
 import { isValidTimeZone } from '../readings/zoned-time.ts';
 import { ImportRefused, type ImportsService } from './imports.service.ts';
+import { drainUpload, limitUpload, uploadTooLarge } from './upload-limit.ts';
 
 const CSV_TYPES = ['text/csv', 'application/csv'];
 const XML_TYPES = ['application/atom+xml', 'application/xml', 'text/xml'];
@@ -15,11 +16,17 @@ function isReadable(body: unknown): body is Readable {
   return typeof body === 'object' && body !== null && 'pipe' in body && Symbol.asyncIterator in body;
 }
 
-/** `POST /api/admin/imports`: a file of readings as the raw request body, streamed, never buffered whole. */
-export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> = async (app, { imports }) => {
+/**
+ * `POST /api/admin/imports`: a file of readings as the raw request body, streamed, never buffered
+ * whole, of at most `maxBytes` (CM_IMPORT_MAX_BYTES).
+ */
+export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; maxBytes: number }> = async (
+  app,
+  { imports, maxBytes },
+) => {
   adminOnly(app);
-  // The body stays a stream: a file of any size is parsed as it arrives (Fastify's body limit
-  // applies to bodies it buffers, not to this one).
+  // The body stays a stream: a file is parsed as it arrives. Fastify's body limit applies to bodies
+  // it buffers, not to this one: maxBytes is counted here instead (limitUpload).
   app.addContentTypeParser([...CSV_TYPES, ...XML_TYPES], (_request, payload, done) => done(null, payload));
 
   app.post(
@@ -28,15 +35,17 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> =
       schema: {
         tags: ['admin'],
         summary:
-          'Import readings from a CSV (Content-Type: text/csv) or Green Button ESPI Atom XML (application/atom+xml) file sent as the body. Atomic and idempotent; answers a report (422 with the report when nothing was stored).',
+          'Import readings from a CSV (Content-Type: text/csv) or Green Button ESPI Atom XML (application/atom+xml) file sent as the body. Atomic and idempotent; answers a report (422 with the report when nothing was stored; 413, storing nothing, for a file over the import size limit).',
         querystring: importQuerySchema,
-        body: z.unknown(),
+        consumes: [...CSV_TYPES, ...XML_TYPES],
+        body: z.unknown().describe('The readings file: CSV, or Green Button ESPI Atom XML.'),
         response: {
           200: importReportSchema,
           422: importRefusedSchema,
           400: errorBodySchema,
           401: errorBodySchema,
           403: errorBodySchema,
+          413: errorBodySchema,
           415: errorBodySchema,
         },
       },
@@ -61,8 +70,13 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> =
           'timeZone',
         );
       }
+      const upload = request.body;
       try {
-        return await imports.importReadings(actorOf(request), request.body, { ...request.query, format });
+        if (Number(request.headers['content-length']) > maxBytes) throw uploadTooLarge(maxBytes);
+        return await imports.importReadings(actorOf(request), limitUpload(upload, maxBytes), {
+          ...request.query,
+          format,
+        });
       } catch (error) {
         if (!(error instanceof ImportRefused)) throw error;
         return reply.status(422).send({
@@ -71,6 +85,8 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService }> =
           message: error.message,
           report: error.report,
         });
+      } finally {
+        drainUpload(upload);
       }
     },
   );
