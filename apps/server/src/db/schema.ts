@@ -8,6 +8,7 @@ import {
   index,
   integer,
   jsonb,
+  pgSequence,
   pgTable,
   primaryKey,
   serial,
@@ -95,6 +96,9 @@ export const devices = pgTable(
   ],
 );
 
+/** Source of meters.readings_version. */
+export const meterReadingsVersions = pgSequence('meter_readings_versions');
+
 export const meters = pgTable(
   'meters',
   {
@@ -115,6 +119,10 @@ export const meters = pgTable(
     intervalMinutes: smallint('interval_minutes').notNull().default(15),
     installedAt: instant('installed_at').notNull(),
     removedAt: instant('removed_at'),
+    /** Changes (from a sequence) whenever a statement writes this meter's readings: what results derived from them are checked against. */
+    readingsVersion: bigint('readings_version', { mode: 'number' })
+      .notNull()
+      .default(sql`nextval('meter_readings_versions')`),
   },
   (t) => [
     check('meters_meter_ind_check', sql`${t.meterInd} >= 1`),
@@ -168,6 +176,8 @@ export const readingChunks = pgTable(
     t: bytea('t').notNull(),
     v: bytea('v').notNull(),
     q: bytea('q').notNull(),
+    /** Unique per stored chunk (a rebuilt month gets a new one): what a process's decoded copy is checked against. */
+    version: bigserial('version', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.meterId, t.monthStart] })],
 );

@@ -28,16 +28,18 @@ export interface MeterRow {
   public_name: string;
   address: string;
   time_zone: string;
+  /** Changes whenever the meter's readings are written (migration 0004). */
+  readings_version: number;
 }
 
 const meterColumns = `m.device_id, m.meter_number, m.meter_ind, m.multiplier, m.unit, m.register_digits,
   m.interval_minutes, m.installed_at, m.removed_at, d.status, d.priority, d.last_seen_at, d.parent_id,
-  l.id AS location_id, l.public_name, l.address, l.time_zone`;
+  l.id AS location_id, l.public_name, l.address, l.time_zone, m.readings_version`;
 
 /** The window before the last reading over which completeness is checked (cheap on years of data). */
 export const COMPLETENESS_WINDOW = '30 days';
 
-/** A meter with its chain (Cube and AccessPoint), last reading and a completeness count, in one round trip. */
+/** A meter with its chain (Cube and AccessPoint) and last reading, in one round trip. */
 export interface MeterDetailsRow extends MeterRow {
   up1_id: number | null;
   up1_serial: string | null;
@@ -53,8 +55,6 @@ export interface MeterDetailsRow extends MeterRow {
   up2_last_seen_at: Date | null;
   last_read_at: Date | null;
   last_register_milli: number | null;
-  window_first_at: Date | null;
-  window_readings: number;
 }
 
 const meterDetails = `SELECT ${meterColumns},
@@ -62,19 +62,29 @@ const meterDetails = `SELECT ${meterColumns},
     p1.priority AS up1_priority, p1.last_seen_at AS up1_last_seen_at,
     p2.id AS up2_id, p2.serial AS up2_serial, p2.type AS up2_type, p2.status AS up2_status,
     p2.priority AS up2_priority, p2.last_seen_at AS up2_last_seen_at,
-    lr.read_at AS last_read_at, lr.register_milli AS last_register_milli,
-    w.first_at AS window_first_at, coalesce(w.n, 0)::int AS window_readings
+    lr.read_at AS last_read_at, lr.register_milli AS last_register_milli
   FROM meters m JOIN devices d ON d.id = m.device_id JOIN locations l ON l.id = m.location_id
   LEFT JOIN devices p1 ON p1.id = d.parent_id
   LEFT JOIN devices p2 ON p2.id = p1.parent_id
   LEFT JOIN LATERAL (
     SELECT read_at, register_milli FROM readings WHERE meter_id = m.device_id ORDER BY read_at DESC LIMIT 1
-  ) lr ON true
-  LEFT JOIN LATERAL (
-    SELECT min(read_at) AS first_at, count(*) AS n FROM readings
-    WHERE meter_id = m.device_id AND read_at <= lr.read_at
-      AND read_at >= greatest(m.installed_at, lr.read_at - interval '${COMPLETENESS_WINDOW}')
-  ) w ON true`;
+  ) lr ON true`;
+
+/** The readings in the completeness window that ends at the meter's last reading: the first one and how many. */
+export async function findCompletenessWindow(
+  db: SqlRunner,
+  meterId: number,
+  installedAt: Date,
+  lastReadAt: Date,
+): Promise<{ first_at: Date | null; n: number }> {
+  const rows = await db.query<{ first_at: Date | null; n: number }>(
+    `SELECT min(read_at) AS first_at, count(*)::int AS n FROM readings
+     WHERE meter_id = $1 AND read_at <= $3 AND read_at >= greatest($2, $3::timestamptz - interval '${COMPLETENESS_WINDOW}')`,
+    [meterId, installedAt, lastReadAt],
+    { prepare: 'cm_completeness_window' },
+  );
+  return rows[0] ?? { first_at: null, n: 0 };
+}
 
 export async function findVisibleMeter(
   db: SqlRunner,
@@ -127,20 +137,8 @@ export async function findLocationMeters(
        AND m.installed_at <= $4 AND (m.removed_at IS NULL OR m.removed_at >= $3)
      ORDER BY m.meter_ind, m.installed_at`,
     [locationId, meterInd ?? null, from, to],
+    { prepare: 'cm_location_meters' },
   );
-}
-
-/** Does the location have a meter at this indicator at all (to tell "no such meter" from "no data in range")? */
-export async function locationHasMeterInd(
-  db: SqlRunner,
-  locationId: number,
-  meterInd: number,
-): Promise<boolean> {
-  const rows = await db.query('SELECT 1 FROM meters WHERE location_id = $1 AND meter_ind = $2 LIMIT 1', [
-    locationId,
-    meterInd,
-  ]);
-  return rows.length > 0;
 }
 
 /** The current meter at each given indicator (the last installed). */
@@ -156,6 +154,7 @@ export async function findCurrentMeters(
                        AND newer.meter_ind = m.meter_ind AND newer.installed_at > m.installed_at)
      ORDER BY m.meter_ind`,
     [locationId, meterInd ?? null],
+    { prepare: 'cm_current_meters' },
   );
 }
 
@@ -203,18 +202,27 @@ export async function findReadings(
   return { t: t ?? [], milli: milli ?? [], quality: quality ?? [] };
 }
 
+/** A stored month; its bytes are left out (null) when the caller already holds that version. */
 export interface ChunkRow {
   month_start: Date;
-  readings: number;
-  t: Uint8Array;
-  v: Uint8Array;
-  q: Uint8Array;
+  version: number;
+  t: Uint8Array | null;
+  v: Uint8Array | null;
+  q: Uint8Array | null;
 }
 
-export async function findChunks(db: SqlRunner, meterId: number, monthStarts: Date[]): Promise<ChunkRow[]> {
+export async function findChunks(
+  db: SqlRunner,
+  meterId: number,
+  monthStarts: Date[],
+  heldVersions: number[],
+): Promise<ChunkRow[]> {
   return db.query<ChunkRow>(
-    'SELECT month_start, readings, t, v, q FROM reading_chunks WHERE meter_id = $1 AND month_start = ANY($2::timestamptz[])',
-    [meterId, monthStarts],
+    `SELECT month_start, version, CASE WHEN held THEN NULL ELSE t END AS t,
+       CASE WHEN held THEN NULL ELSE v END AS v, CASE WHEN held THEN NULL ELSE q END AS q
+     FROM (SELECT *, version = ANY($3::int8[]) AS held FROM reading_chunks
+           WHERE meter_id = $1 AND month_start = ANY($2::timestamptz[])) c`,
+    [meterId, monthStarts, heldVersions],
     { prepare: 'cm_reading_chunks' },
   );
 }
@@ -224,14 +232,16 @@ export async function lockMeterChunks(db: SqlRunner, meterId: number): Promise<v
   await db.query('SELECT pg_advisory_xact_lock(4242002, $1)', [meterId]);
 }
 
+/** Stores a packed month; answers its version, or undefined when another request stored it first. */
 export async function insertChunk(
   db: SqlRunner,
   meterId: number,
   chunk: { monthStart: Date; readings: number; t: Uint8Array; v: Uint8Array; q: Uint8Array },
-): Promise<void> {
-  await db.query(
+): Promise<number | undefined> {
+  const rows = await db.query<{ version: number }>(
     `INSERT INTO reading_chunks (meter_id, month_start, readings, t, v, q) VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (meter_id, month_start) DO NOTHING`,
+     ON CONFLICT (meter_id, month_start) DO NOTHING RETURNING version`,
     [meterId, chunk.monthStart, chunk.readings, chunk.t, chunk.v, chunk.q],
   );
+  return rows[0]?.version;
 }

@@ -6,7 +6,7 @@ import {
   meterInfoSchema,
 } from '@cm/contracts/check.ts';
 import { errorBodySchema } from '@cm/contracts/errors.ts';
-import { jsonBytes } from '../../json-columns.ts';
+import { sendJsonBytes } from '../../json-columns.ts';
 import { callerOf } from '../../plugins/authentication.ts';
 import type { CheckService } from './check.service.ts';
 
@@ -44,8 +44,6 @@ export const checkRoutes: FastifyPluginAsyncZod<{ check: CheckService }> = async
     // The answer can hold hundreds of thousands of numbers, already typed against the schema at
     // compile time: written as bytes by the column writer instead of the schema serializer.
     async (request, reply) =>
-      reply
-        .type('application/json; charset=utf-8')
-        .send(jsonBytes(await check.locationReadings(callerOf(request), request.query))),
+      sendJsonBytes(reply, await check.locationReadings(callerOf(request), request.query)),
   );
 };

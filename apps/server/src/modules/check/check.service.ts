@@ -13,14 +13,13 @@ import { RangeInputError, resolveRange, type ResolvedRange } from '../readings/r
 import type { AuthContext } from '../auth/auth.service.ts';
 import { scopeOf } from '../scope.ts';
 import { presentLocation, presentMeter } from './check.presenter.ts';
+import { Completeness } from './completeness.ts';
 import { ReadingsStore } from './readings-store.ts';
 import {
   findCurrentMeters,
-  findFirstGapSince,
   findLocationMeters,
   findVisibleLocation,
   findVisibleMeter,
-  locationHasMeterInd,
   type MeterDetailsRow,
   type MeterRow,
 } from './check.queries.ts';
@@ -31,9 +30,11 @@ export const LOCATION_NOT_FOUND = 'Location not found. Check the public name.';
 
 export class CheckService {
   private readonly readings: ReadingsStore;
+  private readonly completeness: Completeness;
 
   constructor(private readonly db: Db) {
     this.readings = new ReadingsStore(db);
+    this.completeness = new Completeness(db);
   }
 
   async meterInfo(caller: AuthContext, meterNumber: string): Promise<MeterInfo> {
@@ -42,29 +43,8 @@ export class CheckService {
     return this.describeMeter(meter);
   }
 
-  /**
-   * Presents a meter with its completeness: when the readings counted in the window before the
-   * last one are as many as the interval allows, there is no gap and the data is complete up to
-   * the last reading; otherwise the window is scanned for the first gap (rare, and bounded).
-   */
   async describeMeter(meter: MeterDetailsRow): Promise<MeterInfo> {
-    let completeUpTo: Date | null = null;
-    if (meter.last_read_at && meter.window_first_at) {
-      const intervalMs = meter.interval_minutes * 60_000;
-      const expected =
-        Math.round((meter.last_read_at.getTime() - meter.window_first_at.getTime()) / intervalMs) + 1;
-      completeUpTo =
-        meter.window_readings >= expected
-          ? meter.last_read_at
-          : ((await findFirstGapSince(
-              this.db,
-              meter.device_id,
-              meter.interval_minutes,
-              meter.window_first_at,
-              meter.last_read_at,
-            )) ?? meter.last_read_at);
-    }
-    return presentMeter(meter, completeUpTo, Date.now());
+    return presentMeter(meter, await this.completeness.of(meter), Date.now());
   }
 
   /**
@@ -78,13 +58,14 @@ export class CheckService {
     const range = resolveQueryRange(query, location.time_zone);
     const from = new Date(range.fromMs);
     const to = new Date(range.toMs);
-    if (query.meterInd !== undefined && !(await locationHasMeterInd(this.db, location.id, query.meterInd))) {
-      throw new HttpError(404, `This location has no meter ${query.meterInd}.`, 'meterInd');
-    }
     const [current, overlapping] = await Promise.all([
       findCurrentMeters(this.db, location.id, query.meterInd),
       findLocationMeters(this.db, location.id, query.meterInd, from, to),
     ]);
+    // Every indicator that ever held a meter has a current (last installed) one.
+    if (query.meterInd !== undefined && current.length === 0) {
+      throw new HttpError(404, `This location has no meter ${query.meterInd}.`, 'meterInd');
+    }
     refuseOversizeAnswer(query, range, current);
     const nowMs = Date.now();
     const meters = [];

@@ -89,4 +89,43 @@ describe('readings store', () => {
     expect(asArrays(afterWrites)).toEqual(asArrays(await findReadings(db, meterId, from, to)));
     expect(Array.from(afterWrites.t)).toContain(Date.parse('2026-02-05T10:07:00Z'));
   });
+
+  it('keeps decoded months per process, fetches bytes only for months stored since, never answers stale', async () => {
+    const chunkQueries: { withBytes: number; withoutBytes: number }[] = [];
+    const watched: Db = {
+      ...db,
+      async query<T extends object>(
+        text: string,
+        params?: readonly unknown[],
+        options?: { prepare?: string },
+      ) {
+        const rows = await db.query<T>(text, params, options);
+        if (options?.prepare === 'cm_reading_chunks') {
+          const withBytes = rows.filter((row) => (row as { t: unknown }).t !== null).length;
+          chunkQueries.push({ withBytes, withoutBytes: rows.length - withBytes });
+        }
+        return rows;
+      },
+    };
+    const thisProcess = new ReadingsStore(watched);
+    const otherProcess = new ReadingsStore(db);
+    const from = new Date('2026-01-01T00:00:00Z');
+    const to = new Date('2026-04-30T00:00:00Z');
+    await thisProcess.load(meterId, from, to, NOW);
+    chunkQueries.length = 0;
+    const warm = await thisProcess.load(meterId, from, to, NOW);
+    expect(chunkQueries).toEqual([{ withBytes: 0, withoutBytes: 4 }]);
+    expect(asArrays(warm)).toEqual(asArrays(await findReadings(db, meterId, from, to)));
+
+    // Another process writes into March and rebuilds it: only March's bytes come again.
+    await db.query(
+      "UPDATE readings SET register_milli = register_milli + 1 WHERE meter_id = $1 AND read_at >= '2026-03-20T00:00:00Z' AND read_at < '2026-04-01T00:00:00Z'",
+      [meterId],
+    );
+    await otherProcess.load(meterId, from, to, NOW);
+    chunkQueries.length = 0;
+    const afterRebuild = await thisProcess.load(meterId, from, to, NOW);
+    expect(chunkQueries).toEqual([{ withBytes: 1, withoutBytes: 3 }]);
+    expect(asArrays(afterRebuild)).toEqual(asArrays(await findReadings(db, meterId, from, to)));
+  });
 });
