@@ -14,8 +14,13 @@ declare module 'fastify' {
     auth: AuthContext | null;
   }
   interface FastifyInstance {
-    /** preHandler: the caller must be signed in. */
+    /** preHandler: the caller must be signed in, with no password change pending (403 otherwise). */
     requireUser: (request: FastifyRequest) => Promise<void>;
+    /**
+     * preHandler: the caller must be signed in; a pending password change is allowed. Only for the
+     * routes such a user needs to change it or leave (me, refresh, logout, change-password).
+     */
+    requireSession: (request: FastifyRequest) => Promise<void>;
     /** preHandler: the caller must be a signed-in administrator (403 otherwise). */
     requireAdmin: (request: FastifyRequest) => Promise<void>;
     /** preHandler factory: the caller's role rules (the same CASL rules the browser gets) must allow `action` on `subject`. */
@@ -33,15 +38,28 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-/** Resolves the bearer token into `request.auth` for the routes that ask for it. */
+/** The 403 of every signed-in call but the few that let the user change the password or leave. */
+const PASSWORD_CHANGE_REQUIRED = 'Change your password before continuing: POST /api/auth/change-password.';
+
+/**
+ * Resolves the bearer token into `request.auth` for the routes that ask for it. After an
+ * administrator has reset a password, the temporary one opens a session that can do nothing but
+ * change it (or sign out): requireUser refuses it, so no route can forget the check; the auth
+ * routes that must stay open say so by using requireSession.
+ */
 export const authentication = fp(async (app: FastifyInstance, options: { auth: AuthService }) => {
   app.decorateRequest('auth', null);
-  const requireUser = async (request: FastifyRequest) => {
+  const requireSession = async (request: FastifyRequest) => {
     const token = bearerToken(request);
     if (!token)
       throw unauthorized('Sign in to continue: send the access token as "Authorization: Bearer <token>".');
     request.auth = await options.auth.authenticate(token);
   };
+  const requireUser = async (request: FastifyRequest) => {
+    await requireSession(request);
+    if (request.auth?.user.mustChangePassword) throw forbidden(PASSWORD_CHANGE_REQUIRED);
+  };
+  app.decorate('requireSession', requireSession);
   app.decorate('requireUser', requireUser);
   const requireAbility =
     (action: AbilityAction, subject: AbilitySubject) => async (request: FastifyRequest) => {

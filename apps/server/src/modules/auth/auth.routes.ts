@@ -6,7 +6,7 @@ import {
   refreshResultSchema,
   userRecordSchema,
 } from '@cm/contracts/auth.ts';
-import { changePasswordBodySchema } from '@cm/contracts/admin.ts';
+import { changePasswordBodySchema, MIN_PASSWORD_LENGTH } from '@cm/contracts/admin.ts';
 import { errorBodySchema } from '@cm/contracts/errors.ts';
 import { callerOf } from '../../plugins/authentication.ts';
 import type { AuthService } from './auth.service.ts';
@@ -28,7 +28,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   app.get(
     '/api/auth/me',
     {
-      preHandler: app.requireUser,
+      preHandler: app.requireSession,
       schema: {
         tags: ['auth'],
         summary: 'The current user (spec §4: result.currentUser).',
@@ -41,7 +41,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   app.post(
     '/api/auth/refresh',
     {
-      preHandler: app.requireUser,
+      preHandler: app.requireSession,
       schema: {
         tags: ['auth'],
         summary: 'Renew the access token of a live session.',
@@ -54,7 +54,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   app.post(
     '/api/auth/logout',
     {
-      preHandler: app.requireUser,
+      preHandler: app.requireSession,
       schema: {
         tags: ['auth'],
         summary: 'End the session; its tokens stop working at once.',
@@ -70,11 +70,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
   app.post(
     '/api/auth/change-password',
     {
-      preHandler: app.requireUser,
+      preHandler: app.requireSession,
       schema: {
         tags: ['auth'],
-        summary:
-          'Change your password (at least 10 characters): clears the must-change flag and signs out your other sessions.',
+        summary: `Change your password (at least ${MIN_PASSWORD_LENGTH} characters): clears the must-change flag set by an administrator's reset (until then every other call but me, refresh and logout answers 403) and signs out your other sessions.`,
         body: changePasswordBodySchema.strict(),
         response: { 204: z.null(), 400: errorBodySchema, 401: errorBodySchema },
       },
