@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
+import { CHANGE_PASSWORD_ROUTE } from '@/features/auth/routes.ts';
 import { useAppAbility, type AbilityAction, type AbilitySubject } from '@/lib/ability-context.ts';
 import { defaultRouteForRole, LOGIN_ROUTE, NOT_AUTHORIZED_ROUTE } from '@/lib/config.ts';
 import { useAppSelector } from './hooks.ts';
@@ -10,20 +11,35 @@ export function HomeRedirect() {
   return <Navigate to={isLoggedIn ? defaultRouteForRole(role) : LOGIN_ROUTE} replace />;
 }
 
-/** Pages for logged-in users; others go to /login and come back afterwards. An unknown role goes to /login. */
-export function RequireAuth({ children }: { children: ReactNode }) {
-  const { isLoggedIn, role } = useAppSelector((state) => state.auth);
+/** Where a guard sends the user, remembering the page it came from (to come back afterwards). */
+function RedirectFromHere({ to }: { to: string }) {
   const location = useLocation();
-  if (!isLoggedIn || defaultRouteForRole(role) === LOGIN_ROUTE) {
-    return (
-      <Navigate
-        to={LOGIN_ROUTE}
-        replace
-        state={{ from: `${location.pathname}${location.search}${location.hash}` }}
-      />
-    );
-  }
+  return (
+    <Navigate to={to} replace state={{ from: `${location.pathname}${location.search}${location.hash}` }} />
+  );
+}
+
+/** Logged in with a known role; a pending password change does not matter here. */
+function useHasSession(): boolean {
+  const { isLoggedIn, role } = useAppSelector((state) => state.auth);
+  return isLoggedIn && defaultRouteForRole(role) !== LOGIN_ROUTE;
+}
+
+/**
+ * Pages for logged-in users; others go to /login and come back afterwards. An unknown role goes
+ * to /login. A user whose password an administrator reset goes to /change-password first.
+ */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const hasSession = useHasSession();
+  const mustChangePassword = useAppSelector((state) => state.auth.user?.mustChangePassword === true);
+  if (!hasSession) return <RedirectFromHere to={LOGIN_ROUTE} />;
+  if (mustChangePassword) return <RedirectFromHere to={CHANGE_PASSWORD_ROUTE} />;
   return children;
+}
+
+/** /change-password: any logged-in user, with or without a pending change. */
+export function RequireSession({ children }: { children: ReactNode }) {
+  return useHasSession() ? children : <RedirectFromHere to={LOGIN_ROUTE} />;
 }
 
 /** /login is for guests: a logged-in user with a known role goes to its default route. */

@@ -2,7 +2,8 @@ import { lazy, Suspense, useEffect, useRef, type ComponentType, type ReactNode }
 import { Route, Routes, useNavigate } from 'react-router';
 import { LoadingScreen } from '@/components/loading-screen.tsx';
 import { ROOT_ROUTE } from '@/lib/config.ts';
-import { GuestOnly, HomeRedirect, RequireAbility, RequireAuth } from './guards.tsx';
+import { CHANGE_PASSWORD_ROUTE } from '@/features/auth/routes.ts';
+import { GuestOnly, HomeRedirect, RequireAbility, RequireAuth, RequireSession } from './guards.tsx';
 import { useAppSelector } from './hooks.ts';
 
 /** Every page is its own chunk. */
@@ -11,6 +12,10 @@ function lazyNamed<K extends string>(load: () => Promise<Record<K, ComponentType
 }
 
 const LoginPage = lazyNamed(() => import('@/features/auth/login-page.tsx'), 'LoginPage');
+const ChangePasswordPage = lazyNamed(
+  () => import('@/features/auth/change-password-page.tsx'),
+  'ChangePasswordPage',
+);
 const VerticalLayout = lazyNamed(() => import('@/layout/vertical-layout.tsx'), 'VerticalLayout');
 const CheckPage = lazyNamed(() => import('@/features/check/check-page.tsx'), 'CheckPage');
 const AdminPage = lazyNamed(() => import('@/features/admin/admin-page.tsx'), 'AdminPage');
@@ -55,6 +60,17 @@ export function AppRoutes() {
                 <LoginPage />
               </FullPage>
             </GuestOnly>
+          }
+        />
+        {/* Outside the layout: while a change is pending, its menu and navbar calls would all be refused. */}
+        <Route
+          path={CHANGE_PASSWORD_ROUTE}
+          element={
+            <RequireSession>
+              <FullPage>
+                <ChangePasswordPage />
+              </FullPage>
+            </RequireSession>
           }
         />
         <Route

@@ -1,10 +1,11 @@
 import { Avatar, Menu, UnstyledButton } from '@mantine/core';
-import { IconAdjustmentsHorizontal, IconLogout } from '@tabler/icons-react';
+import { IconAdjustmentsHorizontal, IconKey, IconLogout } from '@tabler/icons-react';
 import { Role } from '@cm/contracts/enums.ts';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks.ts';
 import { logout } from '@/features/auth/auth-slice.ts';
+import { CHANGE_PASSWORD_ROUTE } from '@/features/auth/routes.ts';
 import { LOGIN_ROUTE } from '@/lib/config.ts';
 import classes from './user-menu.module.css';
 
@@ -15,11 +16,12 @@ function initials(name: string): string {
   return `${first}${last}`.toUpperCase();
 }
 
-/** The user menu: who is logged in, the layout customizer and logout. */
+/** The user menu: who is logged in, the layout customizer, change password and logout. */
 export function UserMenu({ onOpenCustomizer }: { onOpenCustomizer: () => void }) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
+  const location = useLocation();
   const user = useAppSelector((state) => state.auth.user);
   const role = useAppSelector((state) => state.auth.role);
   const name = user?.fullName || user?.email || '';
@@ -50,6 +52,15 @@ export function UserMenu({ onOpenCustomizer }: { onOpenCustomizer: () => void })
           onClick={onOpenCustomizer}
         >
           {t('customizer.open')}
+        </Menu.Item>
+        <Menu.Item
+          component={Link}
+          to={CHANGE_PASSWORD_ROUTE}
+          // Back to this page afterwards.
+          state={{ from: `${location.pathname}${location.search}${location.hash}` }}
+          leftSection={<IconKey size={16} aria-hidden />}
+        >
+          {t('userMenu.changePassword')}
         </Menu.Item>
         <Menu.Divider />
         <Menu.Item

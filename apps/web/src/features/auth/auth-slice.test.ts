@@ -6,6 +6,7 @@ import { sessionEnded } from '@/lib/session-events.ts';
 import { storageKeys } from '@/lib/storage.ts';
 import {
   authReducer,
+  changePassword,
   consumeSessionMessage,
   isSafeReturnPath,
   loadCurrentUser,
@@ -200,6 +201,51 @@ describe('auth slice', () => {
 
     store.dispatch(sessionEnded({ reason: 'expired' }));
     expect(store.getState().auth.sessionMessage?.message).toBe('Session Expired! Please login again.');
+  });
+
+  it('change password: sends both passwords, then the state and the stored user have no pending change', async () => {
+    const pending = { ...record, user: { ...record.user, mustChangePassword: true } };
+    localStorage.setItem(storageKeys.userData, JSON.stringify(pending));
+    localStorage.setItem(storageKeys.accessToken, JSON.stringify('tok-7'));
+    const store = makeStore();
+    expect(store.getState().auth.user?.mustChangePassword).toBe(true);
+    fetchMock.mockResolvedValueOnce(new Response(null, { status: 204 }));
+    const body = { currentPassword: 'Temporary!pass-1', newPassword: 'Chosen!pass-0001' };
+    const result = await store.dispatch(changePassword(body));
+    expect(changePassword.fulfilled.match(result)).toBe(true);
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe('/api/auth/change-password');
+    expect(JSON.parse(String(init?.body))).toEqual(body);
+    expect(new Headers(init?.headers).get('Authorization')).toBe('Bearer tok-7');
+    expect(store.getState().auth.user?.mustChangePassword).toBe(false);
+    expect(JSON.parse(localStorage.getItem(storageKeys.userData) ?? 'null')).toMatchObject({
+      token: 'tok-7',
+      user: { id: 7, mustChangePassword: false },
+    });
+  });
+
+  it('change password: a refusal goes back to the page and changes nothing', async () => {
+    const pending = { ...record, user: { ...record.user, mustChangePassword: true } };
+    localStorage.setItem(storageKeys.userData, JSON.stringify(pending));
+    localStorage.setItem(storageKeys.accessToken, JSON.stringify('tok-7'));
+    const store = makeStore();
+    fetchMock.mockResolvedValueOnce(
+      jsonResponse(400, {
+        statusCode: 400,
+        error: 'Bad Request',
+        message: 'currentPassword is incorrect.',
+        param: 'currentPassword',
+      }),
+    );
+    const result = await store.dispatch(
+      changePassword({ currentPassword: 'x', newPassword: 'Chosen!pass-0001' }),
+    );
+    expect(changePassword.rejected.match(result) && result.payload?.body?.param).toBe('currentPassword');
+    expect(store.getState().auth.user?.mustChangePassword).toBe(true);
+    expect(JSON.parse(localStorage.getItem(storageKeys.userData) ?? 'null').user.mustChangePassword).toBe(
+      true,
+    );
+    expect(losses).toEqual([]);
   });
 
   it('only returns to same-origin paths', () => {

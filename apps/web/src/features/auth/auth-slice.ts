@@ -1,5 +1,6 @@
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { AbilityRule } from '@cm/contracts/abilities.ts';
+import type { ChangePasswordBody } from '@cm/contracts/admin.ts';
 import type {
   CurrentUserResult,
   LoginBody,
@@ -188,6 +189,23 @@ export const refreshToken = createAsyncThunk<RefreshResult, void, { rejectValue:
   },
 );
 
+/**
+ * Change password: `POST /api/auth/change-password`. On success the server has cleared the
+ * must-change flag (and signed out the user's other sessions, not this one): the stored user
+ * and the state say so too, which lets the route guards through. Failures go back to the page.
+ */
+export const changePassword = createAsyncThunk<void, ChangePasswordBody, { rejectValue: HttpError }>(
+  'auth/changePassword',
+  async (body, { dispatch, rejectWithValue }) => {
+    const result = await request({ url: '/api/auth/change-password', method: 'POST', body });
+    if (!result.ok) return rejectWithValue(result.error);
+    const stored = readStoredRecord();
+    if (stored)
+      writeJson(storageKeys.userData, { ...stored, user: { ...stored.user, mustChangePassword: false } });
+    dispatch(passwordChanged());
+  },
+);
+
 /** Load-current-user (spec §4): idle → loading → succeeded | failed; the user is `result.currentUser`. */
 export const loadCurrentUser = createAsyncThunk<
   CurrentUserResult['currentUser'],
@@ -221,6 +239,9 @@ export const authSlice = createSlice({
       state.tokenExpiresAt = record.tokenExpiresAt;
       state.ability = record.ability;
       state.currentUserStatus = 'succeeded';
+    },
+    passwordChanged(state) {
+      if (state.user) state.user.mustChangePassword = false;
     },
     tokenRefreshed(state, action: PayloadAction<RefreshResult>) {
       state.token = action.payload.token;
@@ -260,7 +281,8 @@ export const authSlice = createSlice({
   },
 });
 
-export const { loginSucceeded, tokenRefreshed, sessionMessageConsumed, returnToConsumed } = authSlice.actions;
+export const { loginSucceeded, passwordChanged, tokenRefreshed, sessionMessageConsumed, returnToConsumed } =
+  authSlice.actions;
 export const authReducer = authSlice.reducer;
 
 /** Selects the auth state from any root state that holds it. */

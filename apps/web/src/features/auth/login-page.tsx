@@ -1,13 +1,10 @@
-import { Alert, Button, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { IconAlertCircle } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks.ts';
-import { LanguageSwitcher } from '@/components/language-switcher.tsx';
-import { LogoMark } from '@/components/logo-mark.tsx';
 import { defaultRouteForRole, LOGIN_ROUTE, PRODUCT_NAME } from '@/lib/config.ts';
 import type { HttpError } from '@/lib/http-client.ts';
 import {
@@ -18,7 +15,8 @@ import {
   login,
   selectAuth,
 } from './auth-slice.ts';
-import classes from './login-page.module.css';
+import { AuthPage, FormErrorAlert } from './auth-page.tsx';
+import classes from './auth-page.module.css';
 
 type Field = 'email' | 'password';
 type FieldErrors = Partial<Record<Field, string>>;
@@ -128,71 +126,54 @@ export function LoginPage() {
   }
 
   return (
-    <div className={classes.page}>
-      <div className={classes.topBar}>
-        <LanguageSwitcher />
-      </div>
-      <main className={classes.main}>
-        <Paper className={classes.card} p="xl" radius="lg" withBorder>
-          <div className={classes.brand}>
-            <LogoMark size={44} />
-            <span className={classes.brandName}>{PRODUCT_NAME}</span>
-          </div>
-          <Title order={1} className={classes.title}>
-            {t('auth.login.title', { product: PRODUCT_NAME })}
-          </Title>
-          <Text c="dimmed" mb="lg">
-            {t('auth.login.subtitle')}
-          </Text>
-          {/* The schemas load on the first focus in the form, ready before the first submit. */}
-          <form
-            onSubmit={(event) => void handleSubmit(event)}
-            onFocus={() => void loadAuthContracts()}
-            noValidate
-          >
-            <Stack gap="md">
-              {formError && (
-                <Alert
-                  color="red"
-                  variant="light"
-                  icon={<IconAlertCircle aria-hidden />}
-                  role="alert"
-                  title={t('auth.login.errors.title')}
-                >
-                  {t(formError.key, { count: formError.minutes ?? 0 })}
-                </Alert>
-              )}
-              <TextInput
-                ref={emailRef}
-                type="email"
-                name="email"
-                label={t('auth.login.email')}
-                placeholder={t('auth.login.emailPlaceholder')}
-                autoComplete="username"
-                required
-                value={email}
-                onChange={(event) => setEmail(event.currentTarget.value)}
-                error={fieldErrors.email ? t(fieldErrors.email) : undefined}
-              />
-              <PasswordInput
-                ref={passwordRef}
-                name="password"
-                label={t('auth.login.password')}
-                autoComplete="current-password"
-                required
-                value={password}
-                onChange={(event) => setPassword(event.currentTarget.value)}
-                error={fieldErrors.password ? t(fieldErrors.password) : undefined}
-                visibilityToggleFocusable
-                visibilityToggleButtonProps={{ 'aria-label': t('auth.login.showPassword') }}
-              />
-              <Button type="submit" fullWidth size="md" loading={isLoading}>
-                {t('auth.login.submit')}
-              </Button>
-            </Stack>
-          </form>
-        </Paper>
-      </main>
-    </div>
+    <AuthPage>
+      <Title order={1} className={classes.title}>
+        {t('auth.login.title', { product: PRODUCT_NAME })}
+      </Title>
+      <Text c="dimmed" mb="lg">
+        {t('auth.login.subtitle')}
+      </Text>
+      {/* The schemas load on the first focus in the form, ready before the first submit. */}
+      <form
+        onSubmit={(event) => void handleSubmit(event)}
+        onFocus={() => void loadAuthContracts()}
+        noValidate
+      >
+        <Stack gap="md">
+          {formError && (
+            <FormErrorAlert title={t('auth.login.errors.title')}>
+              {t(formError.key, { count: formError.minutes ?? 0 })}
+            </FormErrorAlert>
+          )}
+          <TextInput
+            ref={emailRef}
+            type="email"
+            name="email"
+            label={t('auth.login.email')}
+            placeholder={t('auth.login.emailPlaceholder')}
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.currentTarget.value)}
+            error={fieldErrors.email ? t(fieldErrors.email) : undefined}
+          />
+          <PasswordInput
+            ref={passwordRef}
+            name="password"
+            label={t('auth.login.password')}
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.currentTarget.value)}
+            error={fieldErrors.password ? t(fieldErrors.password) : undefined}
+            visibilityToggleFocusable
+            visibilityToggleButtonProps={{ 'aria-label': t('auth.login.showPassword') }}
+          />
+          <Button type="submit" fullWidth size="md" loading={isLoading}>
+            {t('auth.login.submit')}
+          </Button>
+        </Stack>
+      </form>
+    </AuthPage>
   );
 }
