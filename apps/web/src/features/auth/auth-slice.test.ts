@@ -1,4 +1,4 @@
-import { configureStore } from '@reduxjs/toolkit';
+import { configureStore, isAction, type Middleware } from '@reduxjs/toolkit';
 import type { UserRecord } from '@cm/contracts/auth.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetHttpClientState, setSessionLossHandler } from '@/lib/http-client.ts';
@@ -14,6 +14,7 @@ import {
   logout,
   loseSession,
   refreshToken,
+  syncStoredSession,
 } from './auth-slice.ts';
 
 const record: UserRecord = {
@@ -246,6 +247,36 @@ describe('auth slice', () => {
       true,
     );
     expect(losses).toEqual([]);
+  });
+
+  it("another tab's login of a different user first ends this tab's session (so per-user data goes)", async () => {
+    localStorage.setItem(storageKeys.userData, JSON.stringify(record));
+    localStorage.setItem(storageKeys.accessToken, JSON.stringify('tok-7'));
+    const seen: string[] = [];
+    const recordTypes: Middleware = () => (next) => (action) => {
+      if (isAction(action)) seen.push(action.type);
+      return next(action);
+    };
+    const store = configureStore({
+      reducer: { auth: authReducer },
+      middleware: (getDefault) => getDefault().concat(recordTypes),
+    });
+    const other = { ...record, user: { ...record.user, id: 9, email: 'other@demo.cm' }, token: 'tok-9' };
+    localStorage.setItem(storageKeys.userData, JSON.stringify(other));
+    localStorage.setItem(storageKeys.accessToken, JSON.stringify('tok-9'));
+    await store.dispatch(syncStoredSession());
+    expect(seen.filter((type) => !type.startsWith('auth/syncStoredSession'))).toEqual([
+      sessionEnded.type,
+      'auth/loginSucceeded',
+    ]);
+    expect(store.getState().auth).toMatchObject({ isLoggedIn: true, token: 'tok-9', user: { id: 9 } });
+
+    // The same user with a renewed token: no logout in between.
+    seen.length = 0;
+    localStorage.setItem(storageKeys.accessToken, JSON.stringify('tok-9b'));
+    await store.dispatch(syncStoredSession());
+    expect(seen).not.toContain(sessionEnded.type);
+    expect(store.getState().auth.token).toBe('tok-9b');
   });
 
   it('only returns to same-origin paths', () => {

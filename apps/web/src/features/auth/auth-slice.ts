@@ -206,6 +206,23 @@ export const changePassword = createAsyncThunk<void, ChangePasswordBody, { rejec
   },
 );
 
+/**
+ * Another tab of this origin changed the stored session (the `storage` event; tabs share local
+ * storage): it logged out or lost the session, so this tab logs out too, without telling the
+ * server again; or it logged in, renewed the token or changed the password, so this tab takes the
+ * stored record. A different user's record first ends this tab's session, so no per-user data
+ * (the API cache) outlives its owner.
+ */
+export const syncStoredSession = createAsyncThunk<void, void, { state: { auth: AuthState } }>(
+  'auth/syncStoredSession',
+  (_, { dispatch, getState }) => {
+    const { isLoggedIn, user } = getState().auth;
+    const record = readStoredRecord();
+    if (isLoggedIn && (!record || record.user.id !== user?.id)) dispatch(sessionEnded({ reason: 'logout' }));
+    if (record) dispatch(loginSucceeded(record));
+  },
+);
+
 /** Load-current-user (spec §4): idle → loading → succeeded | failed; the user is `result.currentUser`. */
 export const loadCurrentUser = createAsyncThunk<
   CurrentUserResult['currentUser'],
