@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, webcrypto } from 'node:crypto';
 import { errors, jwtVerify, SignJWT } from 'jose';
 
 const ALGORITHM = 'HS256';
@@ -13,10 +13,17 @@ export type TokenCheck = { ok: true; claims: TokenClaims } | { ok: false; reason
 
 /** Signs and checks access tokens: HS256 only (an allow-list, so `alg: none` or any other algorithm is refused), issuer and expiry checked. */
 export class TokenSigner {
-  private readonly key: Uint8Array;
+  // Imported once: given raw bytes, jose would import the key again on every sign and verify.
+  private readonly key: Promise<CryptoKey>;
 
   constructor(secret: string) {
-    this.key = new TextEncoder().encode(secret);
+    this.key = webcrypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    );
   }
 
   static newSecret(): string {
@@ -31,13 +38,13 @@ export class TokenSigner {
       .setIssuer(ISSUER)
       .setIssuedAt()
       .setExpirationTime(expiresAt)
-      .sign(this.key);
+      .sign(await this.key);
     return { token, expiresAt: expiresAt * 1000 };
   }
 
   async verify(token: string): Promise<TokenCheck> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: [ALGORITHM], issuer: ISSUER });
+      const { payload } = await jwtVerify(token, await this.key, { algorithms: [ALGORITHM], issuer: ISSUER });
       const userId = Number(payload.sub);
       if (!Number.isSafeInteger(userId) || typeof payload.sid !== 'string')
         return { ok: false, reason: 'invalid' };
