@@ -5,7 +5,7 @@
 // go out on schedule whatever the answers do) until p99 passes 100 ms or an error appears; the
 // highest rate that held is then run for CM_LOAD_SECONDS (60 s). Prints tables; asserts nothing.
 import { call, login, sleep, type Answer } from './lib/http.ts';
-import { startServer } from './lib/server-process.ts';
+import { startBenchServer } from './lib/server-process.ts';
 import { prepareSite, READINGS_END } from './lib/site.ts';
 import { percentile } from './lib/stats.ts';
 import { printTable } from './lib/table.ts';
@@ -53,7 +53,7 @@ async function main() {
     metersPerLocation: 5,
     days: 60,
   });
-  const server = await startServer({ DATABASE_URL: site.url, DATABASE_POOL_SIZE: '10' });
+  const server = await startBenchServer({ DATABASE_URL: site.url, DATABASE_POOL_SIZE: '10' });
   try {
     const adminToken = await login(server.url, site.admin.email, site.admin.password);
     const keyAnswer = await call(`${server.url}/api/admin/api-keys`, {

@@ -13,7 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { measureBundle } from './lib/bundle.ts';
 import { audit, type Audit } from './lib/lighthouse.ts';
-import { BENCH_WEB_API_KEY, repoRoot, startServer } from './lib/server-process.ts';
+import { repoRoot } from '../e2e/support/server-process.ts';
+import { BENCH_WEB_API_KEY, startBenchServer } from './lib/server-process.ts';
 import { printTable } from './lib/table.ts';
 
 const here = import.meta.dirname;
@@ -117,7 +118,7 @@ async function webAndLighthouse() {
     console.log(`login ${kb(sizes.loginJs)}, /check adds ${kb(sizes.checkJs)}, all ${kb(sizes.allJs)}`);
 
     console.log('\n## Lighthouse (starting the demo server on the embedded database)\n');
-    const server = await startServer(
+    const server = await startBenchServer(
       { CM_DATA_DIR: dataDir, CM_SEED_DEMO: 'auto', CM_WEB_DIST: outDir },
       240_000,
     );

@@ -8,7 +8,7 @@
 // PostgreSQL is ALWAYS started again (finally, and on Ctrl-C). Prints a table; exits 1 on failure.
 import { execFileSync } from 'node:child_process';
 import { call, login, sleep, type Answer } from '../lib/http.ts';
-import { startServer } from '../lib/server-process.ts';
+import { startBenchServer } from '../lib/server-process.ts';
 import { prepareSite } from '../lib/site.ts';
 import { percentile } from '../lib/stats.ts';
 import { printTable } from '../lib/table.ts';
@@ -50,7 +50,7 @@ async function main() {
     metersPerLocation: 3,
     days: 7,
   });
-  const server = await startServer({ DATABASE_URL: site.url, DATABASE_POOL_SIZE: '5' });
+  const server = await startBenchServer({ DATABASE_URL: site.url, DATABASE_POOL_SIZE: '5' });
   const client = site.clients[0];
   if (!client) throw new Error('no client');
   const token = await login(server.url, client.email, client.password);

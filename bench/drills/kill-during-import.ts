@@ -19,7 +19,8 @@ import { insertLocation, insertMeter } from '../../apps/server/src/test/factorie
 import { insertUser } from '../../apps/server/src/test/test-app.ts';
 import { call, login, sleep } from '../lib/http.ts';
 import { benchDatabase } from '../lib/postgres.ts';
-import { BENCH_WEB_API_KEY, startServer, type ServerProcess } from '../lib/server-process.ts';
+import type { ServerProcess } from '../../e2e/support/server-process.ts';
+import { BENCH_WEB_API_KEY, startBenchServer } from '../lib/server-process.ts';
 import { printTable } from '../lib/table.ts';
 
 const METERS = 10;
@@ -182,7 +183,7 @@ async function drill(kind: Target['kind']): Promise<Round[]> {
   let ingestAcked = 0;
   let ingestStep = 0;
   try {
-    server = await startServer(target.env);
+    server = await startBenchServer(target.env);
     // Time one big import first (acknowledged, so it must survive every later kill too).
     let token = await login(server.url, ADMIN.email, ADMIN.password);
     const keyAnswer = await call(`${server.url}/api/admin/api-keys`, {
@@ -315,7 +316,7 @@ async function drill(kind: Target['kind']): Promise<Round[]> {
           )
         )[0]?.n ?? -1;
       await db.close();
-      server = await startServer(target.env);
+      server = await startBenchServer(target.env);
       token = await login(server.url, ADMIN.email, ADMIN.password);
       const again = await uploadWhenReady(server.url, token, body);
       const report =

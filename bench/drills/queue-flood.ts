@@ -7,7 +7,7 @@
 // health probe and a light lookup answer quickly again right after the flood.
 // Prints a table; exits 1 on failure.
 import { call, login, sleep, type Answer } from '../lib/http.ts';
-import { startServer } from '../lib/server-process.ts';
+import { startBenchServer } from '../lib/server-process.ts';
 import { prepareSite } from '../lib/site.ts';
 import { percentile } from '../lib/stats.ts';
 import { printTable } from '../lib/table.ts';
@@ -23,7 +23,7 @@ async function main() {
     metersPerLocation: 4,
     days: 365,
   });
-  const server = await startServer({ DATABASE_URL: site.url });
+  const server = await startBenchServer({ DATABASE_URL: site.url });
   const client = site.clients[0];
   if (!client) throw new Error('no client');
   const token = await login(server.url, client.email, client.password);

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { repoRoot } from './server-process.ts';
+import { repoRoot } from '../../e2e/support/server-process.ts';
 
 interface ManifestEntry {
   file: string;

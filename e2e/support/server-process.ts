@@ -1,37 +1,41 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
-const repoRoot = path.resolve(import.meta.dirname, '../..');
+// Starting CM as a real process, for the browser suite and the benchmarks alike.
 
-export interface RunningServer {
+export const repoRoot = path.resolve(import.meta.dirname, '../..');
+
+export interface ServerProcess {
   url: string;
-  stop(): Promise<void>;
+  child: ChildProcess;
+  /** Everything the server printed so far. */
+  output(): string;
+  /** Sends `signal` and waits for the process to end. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
 /**
- * Starts CM exactly as `npm start` runs it (built web app, embedded database, demo data) in a
- * fresh data folder on a free port, and answers once it prints its URL.
+ * Starts CM as `npm start` runs it (apps/server/src/main.ts, production mode) on 127.0.0.1 and a
+ * free port, with `env` on top, and answers once it prints its URL. Never listens anywhere but loopback.
  */
-export async function startServerProcess(env: Record<string, string> = {}): Promise<RunningServer> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cm-e2e-'));
+export async function startServer(env: Record<string, string>, timeoutMs = 170_000): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
     cwd: repoRoot,
     env: {
       ...process.env,
       PORT: '0',
-      HOST: '127.0.0.1',
-      CM_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
       ...env,
+      HOST: '127.0.0.1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), 170_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Check Meter is running: (http:\/\/\S+)/.exec(output);
@@ -42,20 +46,45 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('exit', (code) => {
+    child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
+      reject(new Error(`server exited (${code ?? signal}) before it started:\n${output}`));
     });
   });
   return {
     url,
+    child,
+    output: () => output,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+export interface DemoServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * CM with the built web app, the embedded database and the demo data, in a fresh data folder
+ * that is removed when it stops.
+ */
+export async function startServerProcess(env: Record<string, string> = {}): Promise<DemoServer> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cm-e2e-'));
+  const removeData = () => rm(dataDir, { recursive: true, force: true });
+  const server = await startServer({ CM_DATA_DIR: dataDir, ...env }).catch(async (error: unknown) => {
+    await removeData();
+    throw error;
+  });
+  return {
+    url: server.url,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      await rm(dataDir, { recursive: true, force: true });
+      await server.stop();
+      await removeData();
     },
   };
 }
