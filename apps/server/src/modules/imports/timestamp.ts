@@ -25,6 +25,23 @@ const daysInMonth = (year: number, month: number) =>
       ? 30
       : 31;
 
+/** A calendar date and a time of day that exist (no 31 April, no 24:00, no leap second). */
+const isRealDateTime = (
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+) =>
+  month >= 1 &&
+  month <= 12 &&
+  day >= 1 &&
+  day <= daysInMonth(year, month) &&
+  hour <= 23 &&
+  minute <= 59 &&
+  second <= 59;
+
 const ZERO = 48;
 const digitAt = (text: string, i: number) => {
   const d = text.charCodeAt(i) - ZERO;
@@ -65,16 +82,7 @@ function parseUtcFast(text: string): number | undefined {
     }
   }
   const year = century * 100 + yy;
-  if (
-    month < 1 ||
-    month > 12 ||
-    day < 1 ||
-    day > daysInMonth(year, month) ||
-    hour > 23 ||
-    minute > 59 ||
-    second > 59
-  )
-    return undefined;
+  if (!isRealDateTime(year, month, day, hour, minute, second)) return undefined;
   return (
     daysFromCivil(year, month, day) * DAY_MS + hour * HOUR_MS + minute * MINUTE_MS + second * 1000 + milli
   );
@@ -102,15 +110,7 @@ export function parseTimestamp(text: string, timeZone: string | undefined): Time
   const hour = Number(h);
   const minute = Number(mi);
   const second = Number(s ?? 0);
-  if (
-    month < 1 ||
-    month > 12 ||
-    day < 1 ||
-    day > daysInMonth(year, month) ||
-    hour > 23 ||
-    minute > 59 ||
-    second > 59
-  ) {
+  if (!isRealDateTime(year, month, day, hour, minute, second)) {
     return { ok: false, reason: `timestamp "${text.trim()}" is not a real date and time.` };
   }
   const wall =
