@@ -48,8 +48,10 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] },
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    // A slow client must not hold a connection for ever.
-    requestTimeout: 60_000,
+    // A slow client must not hold a connection for ever: 60 s for headers and of silence, and one
+    // hour for a whole request, body included, so that a large import (CM_IMPORT_MAX_BYTES) can
+    // finish uploading on a slow link.
+    requestTimeout: 3_600_000,
     connectionTimeout: 60_000,
     return503OnClosing: true,
     frameworkErrors,
