@@ -38,13 +38,35 @@ export function jsonBytes(value: unknown): Buffer {
   return out.finish();
 }
 
+// Columns are written into one scratch buffer reused by every call (the writer is synchronous),
+// so an answer allocates only its final bytes; kept between calls up to this size.
+const KEPT_SCRATCH_BYTES = 16 * 1024 * 1024;
+let scratch = new Uint8Array(0);
+
+/** Parts of the answer in order: text, or a [start, end) range of the scratch buffer. */
+type Part = string | readonly [number, number];
+
 class ChunkedJson {
-  private readonly chunks: Uint8Array[] = [];
+  private readonly parts: Part[] = [];
   private text = '';
+  private scratchUsed = 0;
 
   finish(): Buffer {
     this.flushText();
-    return Buffer.concat(this.chunks);
+    let length = 0;
+    for (const part of this.parts)
+      length += typeof part === 'string' ? Buffer.byteLength(part, 'utf8') : part[1] - part[0];
+    const out = Buffer.allocUnsafe(length);
+    let at = 0;
+    for (const part of this.parts) {
+      if (typeof part === 'string') at += out.write(part, at, 'utf8');
+      else {
+        out.set(scratch.subarray(part[0], part[1]), at);
+        at += part[1] - part[0];
+      }
+    }
+    if (scratch.length > KEPT_SCRATCH_BYTES) scratch = new Uint8Array(0);
+    return out;
   }
 
   value(value: unknown): void {
@@ -84,10 +106,9 @@ class ChunkedJson {
 
   /** Writes an array of numbers and nulls; false (and nothing written) when it holds anything else. */
   private numberColumn(values: unknown[]): boolean {
-    const buffer = Buffer.allocUnsafe(values.length * MAX_ELEMENT_BYTES + 2);
-    // A plain view: indexed writes into it stay on V8's fast path.
-    const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
-    let at = 0;
+    const start = this.scratchUsed;
+    const bytes = scratchWithRoom(start, values.length * MAX_ELEMENT_BYTES + 2);
+    let at = start;
     bytes[at++] = OPEN_BRACKET;
     for (let i = 0; i < values.length; i += 1) {
       if (i > 0) bytes[at++] = COMMA;
@@ -116,15 +137,25 @@ class ChunkedJson {
     }
     bytes[at++] = CLOSE_BRACKET;
     this.flushText();
-    this.chunks.push(buffer.subarray(0, at));
+    this.parts.push([start, at]);
+    this.scratchUsed = at;
     return true;
   }
 
   private flushText(): void {
     if (this.text.length === 0) return;
-    this.chunks.push(Buffer.from(this.text, 'utf8'));
+    this.parts.push(this.text);
     this.text = '';
   }
+}
+
+/** The scratch buffer with at least `room` bytes free after `used` (grown, keeping what is written). */
+function scratchWithRoom(used: number, room: number): Uint8Array {
+  if (scratch.length - used >= room) return scratch;
+  const grown = new Uint8Array(Math.max(2 * scratch.length, used + room));
+  grown.set(scratch.subarray(0, used));
+  scratch = grown;
+  return scratch;
 }
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {
