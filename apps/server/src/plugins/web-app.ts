@@ -1,34 +1,25 @@
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-
-const API_KEY_PLACEHOLDER = '__CM_API_KEY__';
+import { pickEncoding, WebIndex } from './web-index.ts';
 
 /**
- * Serves the built web app from the same process: hashed assets with long-cache headers, and
- * index.html (never cached) for every client route, with the web app's API key written into it
- * at run time so that the key is never baked into the bundle.
+ * Serves the built web app from the same process: hashed assets with long-cache headers, in
+ * the brotli or gzip form the build wrote next to each file when the browser accepts it, and
+ * index.html (never cached, compressed on the fly) for every client route, with the web app's
+ * API key written into it at run time so that the key is never baked into the bundle.
  */
 export const webApp = fp(async (app: FastifyInstance, options: { distDir: string; apiKey: string }) => {
-  const indexFile = path.join(options.distDir, 'index.html');
   // index.html is read again when a new build replaces it, so a redeploy needs no restart.
-  let loaded: { mtimeMs: number; html: string } | undefined;
-  const currentIndex = async (): Promise<string | undefined> => {
-    const info = await stat(indexFile).catch(() => undefined);
-    if (!info) return undefined;
-    if (loaded?.mtimeMs !== info.mtimeMs) {
-      const template = await readFile(indexFile, 'utf8');
-      loaded = { mtimeMs: info.mtimeMs, html: template.replaceAll(API_KEY_PLACEHOLDER, options.apiKey) };
-    }
-    return loaded.html;
-  };
+  const index = new WebIndex(options.distDir, options.apiKey);
 
-  if (await currentIndex()) {
+  if (await index.exists()) {
     await app.register(fastifyStatic, {
       root: options.distDir,
       index: false,
+      // `x.js.br` / `x.js.gz` written by the build, chosen by Accept-Encoding (with `Vary`).
+      preCompressed: true,
       // Files are looked up per request (not listed once at start), so a rebuild's new hashed assets are served.
       wildcard: true,
       // The raw template still holds the key placeholder: index.html is only ever sent filled in; folders
@@ -47,9 +38,15 @@ export const webApp = fp(async (app: FastifyInstance, options: { distDir: string
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const wantsPage = request.method === 'GET' && !pathname.startsWith('/api') && !path.extname(pathname);
-    const indexHtml = wantsPage ? await currentIndex() : undefined;
-    if (wantsPage && indexHtml) {
-      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store').send(indexHtml);
+    const encoding = pickEncoding(request.headers['accept-encoding']);
+    const page = wantsPage ? await index.page(pathname, encoding) : undefined;
+    if (page !== undefined) {
+      if (encoding) reply.header('Content-Encoding', encoding);
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('Cache-Control', 'no-store')
+        .header('Vary', 'Accept-Encoding')
+        .send(page);
     }
     if (wantsPage) {
       return reply
