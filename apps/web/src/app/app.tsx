@@ -1,19 +1,26 @@
+// Mantine styles of the pages outside the layout, in Mantine's order (the layout adds its own:
+// src/layout/mantine-styles.ts; mantine-styles.test.ts checks both lists).
 import '@mantine/core/styles/baseline.layer.css';
 import '@mantine/core/styles/default-css-variables.layer.css';
 import '@mantine/core/styles/global.layer.css';
 import '@mantine/core/styles/UnstyledButton.layer.css';
-import '@mantine/core/styles/Button.layer.css';
-import '@mantine/core/styles/ActionIcon.layer.css';
-import '@mantine/core/styles/Input.layer.css';
-import '@mantine/core/styles/PasswordInput.layer.css';
+import '@mantine/core/styles/VisuallyHidden.layer.css';
 import '@mantine/core/styles/Paper.layer.css';
-import '@mantine/core/styles/Stack.layer.css';
-import '@mantine/core/styles/Group.layer.css';
-import '@mantine/core/styles/Title.layer.css';
-import '@mantine/core/styles/Text.layer.css';
-import '@mantine/core/styles/Alert.layer.css';
+import '@mantine/core/styles/Overlay.layer.css';
+import '@mantine/core/styles/Popover.layer.css';
 import '@mantine/core/styles/Loader.layer.css';
+import '@mantine/core/styles/ActionIcon.layer.css';
+import '@mantine/core/styles/CloseButton.layer.css';
+import '@mantine/core/styles/Group.layer.css';
+import '@mantine/core/styles/Input.layer.css';
+import '@mantine/core/styles/Alert.layer.css';
+import '@mantine/core/styles/Text.layer.css';
 import '@mantine/core/styles/Anchor.layer.css';
+import '@mantine/core/styles/Combobox.layer.css';
+import '@mantine/core/styles/Button.layer.css';
+import '@mantine/core/styles/PasswordInput.layer.css';
+import '@mantine/core/styles/Stack.layer.css';
+import '@mantine/core/styles/Title.layer.css';
 import './app.css';
 import { DirectionProvider, MantineProvider, useDirection } from '@mantine/core';
 import { useEffect } from 'react';

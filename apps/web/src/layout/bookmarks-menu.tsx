@@ -9,7 +9,7 @@ import { Link } from 'react-router';
 import { useAppSelector } from '@/app/hooks.ts';
 import { useSearchQuery, useUpdateBookmarkMutation } from './bookmarks-api.ts';
 import { selectLayout } from './layout-slice.ts';
-import { mergeResults, SEARCH_DEBOUNCE_MS } from './search-dialog.tsx';
+import { mergeResults, SEARCH_DEBOUNCE_MS } from './search-results.ts';
 import { SuggestionIcon } from './suggestion-icon.tsx';
 import { suggestionTitle } from './suggestion-title.ts';
 import classes from './bookmarks-menu.module.css';

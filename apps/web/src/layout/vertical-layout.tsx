@@ -1,13 +1,10 @@
-// Pages inside the layout may use any Mantine component: its full stylesheet comes with this chunk
-// (in the `mantine` cascade layer, so the app's own CSS still wins). The login page stays lean.
-import '@mantine/core/styles.layer.css';
-import '@mantine/dates/styles.layer.css';
+// The styles of the Mantine components of the pages inside the layout come with this chunk.
+import './mantine-styles.ts';
 import { ActionIcon, Affix, Burger, Drawer, Kbd, Loader, Tooltip, UnstyledButton } from '@mantine/core';
-import { DatesProvider } from '@mantine/dates';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconMoon, IconSearch, IconSettings, IconSun } from '@tabler/icons-react';
 import { AbilityProvider } from '@casl/react';
-import { Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks.ts';
@@ -17,12 +14,9 @@ import { api } from '@/lib/api.ts';
 import { LanguageSwitcher } from '@/components/language-switcher.tsx';
 import { useSessionKeepAlive } from '@/features/auth/use-session-keep-alive.ts';
 import { PHONE_MAX_WIDTH, PRODUCT_NAME } from '@/lib/config.ts';
-import { toLanguage } from '@/lib/languages.ts';
 import { BookmarkLinks, BookmarksMenu } from './bookmarks-menu.tsx';
 import { useGetBookmarksDataQuery } from './bookmarks-api.ts';
-import { Customizer } from './customizer.tsx';
 import { menuCollapsedChanged, selectLayout, skinChanged } from './layout-slice.ts';
-import { SearchDialog } from './search-dialog.tsx';
 import { UserMenu } from './user-menu.tsx';
 import { VerticalMenu } from './vertical-menu.tsx';
 import classes from './vertical-layout.module.css';
@@ -30,6 +24,23 @@ import classes from './vertical-layout.module.css';
 // Pages under this layout use RTK Query: its reducer and middleware join the store now, before
 // any of them renders.
 injectApi(api);
+
+// The search dialog and the customizer load and mount when first opened: the first paint of every
+// signed-in page needs neither.
+const SearchDialog = lazy(() =>
+  import('./search-dialog.tsx').then((module) => ({ default: module.SearchDialog })),
+);
+const Customizer = lazy(() => import('./customizer.tsx').then((module) => ({ default: module.Customizer })));
+
+/** The bookmarks query's result as the layout sees it: nothing (the answer goes to the layout slice). */
+const NO_RESULT = {};
+
+/** True from the first time `opened` is true on (so that a closed dialog can still animate out). */
+function useOpenedOnce(opened: boolean): boolean {
+  const [wasOpened, setWasOpened] = useState(opened);
+  if (opened && !wasOpened) setWasOpened(true);
+  return wasOpened;
+}
 
 function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -57,45 +68,29 @@ function useSearchHotkeys(open: () => void) {
   }, [open]);
 }
 
-/** Loads dayjs's locale for the interface language (Mantine dates formats with dayjs). */
-function useDayjsLocale(language: string): string {
-  const [loaded, setLoaded] = useState<string[]>(['en']);
-  useEffect(() => {
-    if (loaded.includes(language)) return;
-    let isCurrent = true;
-    const loaders: Record<string, () => Promise<unknown>> = {
-      fr: () => import('dayjs/locale/fr'),
-      de: () => import('dayjs/locale/de'),
-      pt: () => import('dayjs/locale/pt'),
-    };
-    void loaders[language]?.().then(() => {
-      if (isCurrent) setLoaded((list) => [...list, language]);
-    });
-    return () => {
-      isCurrent = false;
-    };
-  }, [language, loaded]);
-  return loaded.includes(language) ? language : 'en';
-}
-
 /**
  * The vertical layout (spec §9 defaults): collapsible menu (a drawer on phones), floating
  * navbar with search, bookmarks, language, skin and user menu, boxed content, static footer.
  */
 export function VerticalLayout() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const layout = useAppSelector(selectLayout);
-  const isPhone = useMediaQuery(`(max-width: ${PHONE_MAX_WIDTH}px)`) ?? false;
+  // Read at once, not after a first render as a desktop (which on a phone rendered everything twice).
+  const isPhone = useMediaQuery(`(max-width: ${PHONE_MAX_WIDTH}px)`, undefined, {
+    getInitialValueInEffect: false,
+  });
   const [isDrawerOpen, drawer] = useDisclosure(false);
   const [isSearchOpen, search] = useDisclosure(false);
   const [isCustomizerOpen, customizer] = useDisclosure(false);
   const rules = useAppSelector((state) => state.auth.ability);
   const ability = useMemo(() => buildAbility(rules), [rules]);
-  const dayjsLocale = useDayjsLocale(toLanguage(i18n.resolvedLanguage));
+  const hasOpenedSearch = useOpenedOnce(isSearchOpen);
+  const hasOpenedCustomizer = useOpenedOnce(isCustomizerOpen);
 
   useSessionKeepAlive();
-  useGetBookmarksDataQuery();
+  // Loads suggestions and bookmarks into the layout slice; the answer itself re-renders nothing here.
+  useGetBookmarksDataQuery(undefined, { selectFromResult: () => NO_RESULT });
   useSearchHotkeys(search.open);
 
   const isDark = layout.skin === 'dark';
@@ -103,125 +98,125 @@ export function VerticalLayout() {
 
   return (
     <AbilityProvider value={ability}>
-      <DatesProvider settings={{ locale: dayjsLocale }}>
-        <a href="#main-content" className={classes.skipLink}>
-          {t('layout.skipToContent')}
-        </a>
-        <div className={classes.shell}>
-          {!isPhone && (
-            <aside className={classes.menu} data-collapsed={collapsed} aria-label={t('menu.label')}>
-              <VerticalMenu
-                isCollapsed={layout.isMenuCollapsed}
-                onToggleCollapsed={() => dispatch(menuCollapsedChanged(!layout.isMenuCollapsed))}
-              />
-            </aside>
-          )}
-          <Drawer
-            opened={isPhone && isDrawerOpen}
-            onClose={drawer.close}
-            size={300}
-            position={layout.isRtl ? 'right' : 'left'}
-            title={t('menu.label')}
-            closeButtonProps={{ 'aria-label': t('menu.close') }}
-            withCloseButton
-          >
-            <VerticalMenu isCollapsed={false} onNavigate={drawer.close} />
-          </Drawer>
+      <a href="#main-content" className={classes.skipLink}>
+        {t('layout.skipToContent')}
+      </a>
+      <div className={classes.shell}>
+        {!isPhone && (
+          <aside className={classes.menu} data-collapsed={collapsed} aria-label={t('menu.label')}>
+            <VerticalMenu
+              isCollapsed={layout.isMenuCollapsed}
+              onToggleCollapsed={() => dispatch(menuCollapsedChanged(!layout.isMenuCollapsed))}
+            />
+          </aside>
+        )}
+        <Drawer
+          opened={isPhone && isDrawerOpen}
+          onClose={drawer.close}
+          size={300}
+          position={layout.isRtl ? 'right' : 'left'}
+          title={t('menu.label')}
+          closeButtonProps={{ 'aria-label': t('menu.close') }}
+          withCloseButton
+        >
+          <VerticalMenu isCollapsed={false} onNavigate={drawer.close} />
+        </Drawer>
 
-          <div className={classes.main} data-collapsed={collapsed}>
-            {layout.navbarType !== 'hidden' && (
-              <div className={classes.navbarWrap} data-type={layout.navbarType}>
-                <div className={classes.container} data-width={layout.contentWidth}>
-                  <header className={classes.navbar}>
-                    {isPhone && (
-                      <Burger
-                        opened={isDrawerOpen}
-                        onClick={drawer.toggle}
-                        size="sm"
-                        aria-label={t('menu.open')}
-                      />
-                    )}
-                    {isPhone ? (
-                      <ActionIcon
-                        variant="subtle"
-                        color="gray"
-                        size="lg"
-                        onClick={search.open}
-                        aria-label={t('search.open')}
-                        aria-keyshortcuts="/ Control+K"
-                      >
-                        <IconSearch size={20} aria-hidden />
-                      </ActionIcon>
-                    ) : (
-                      <UnstyledButton
-                        className={classes.searchTrigger}
-                        onClick={search.open}
-                        aria-keyshortcuts="/ Control+K"
-                        title={t('search.open')}
-                      >
-                        <IconSearch size={18} aria-hidden />
-                        <span className={classes.searchText}>{t('search.trigger')}</span>
-                        <Kbd size="xs" aria-hidden>
-                          /
-                        </Kbd>
-                      </UnstyledButton>
-                    )}
-                    <BookmarkLinks />
-                    <div className={classes.spacer} />
-                    <BookmarksMenu />
-                    <LanguageSwitcher />
-                    <Tooltip label={isDark ? t('skin.toLight') : t('skin.toDark')}>
-                      <ActionIcon
-                        variant="subtle"
-                        color="gray"
-                        size="lg"
-                        onClick={() => dispatch(skinChanged(isDark ? 'light' : 'dark'))}
-                        aria-label={isDark ? t('skin.toLight') : t('skin.toDark')}
-                      >
-                        {isDark ? <IconSun size={20} aria-hidden /> : <IconMoon size={20} aria-hidden />}
-                      </ActionIcon>
-                    </Tooltip>
-                    <UserMenu onOpenCustomizer={customizer.open} />
-                  </header>
-                </div>
-              </div>
-            )}
-
-            <main id="main-content" tabIndex={-1} className={classes.content}>
+        <div className={classes.main} data-collapsed={collapsed}>
+          {layout.navbarType !== 'hidden' && (
+            <div className={classes.navbarWrap} data-type={layout.navbarType}>
               <div className={classes.container} data-width={layout.contentWidth}>
-                <Suspense
-                  fallback={
-                    <div className={classes.pageLoader}>
-                      <Loader aria-label={t('common.loading')} />
-                    </div>
-                  }
-                >
-                  <Outlet />
-                </Suspense>
+                <header className={classes.navbar}>
+                  {isPhone && (
+                    <Burger
+                      opened={isDrawerOpen}
+                      onClick={drawer.toggle}
+                      size="sm"
+                      aria-label={t('menu.open')}
+                    />
+                  )}
+                  {isPhone ? (
+                    <ActionIcon
+                      variant="subtle"
+                      color="gray"
+                      size="lg"
+                      onClick={search.open}
+                      aria-label={t('search.open')}
+                      aria-keyshortcuts="/ Control+K"
+                    >
+                      <IconSearch size={20} aria-hidden />
+                    </ActionIcon>
+                  ) : (
+                    <UnstyledButton
+                      className={classes.searchTrigger}
+                      onClick={search.open}
+                      aria-keyshortcuts="/ Control+K"
+                      title={t('search.open')}
+                    >
+                      <IconSearch size={18} aria-hidden />
+                      <span className={classes.searchText}>{t('search.trigger')}</span>
+                      <Kbd size="xs" aria-hidden>
+                        /
+                      </Kbd>
+                    </UnstyledButton>
+                  )}
+                  <BookmarkLinks />
+                  <div className={classes.spacer} />
+                  <BookmarksMenu />
+                  <LanguageSwitcher />
+                  <Tooltip label={isDark ? t('skin.toLight') : t('skin.toDark')}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="gray"
+                      size="lg"
+                      onClick={() => dispatch(skinChanged(isDark ? 'light' : 'dark'))}
+                      aria-label={isDark ? t('skin.toLight') : t('skin.toDark')}
+                    >
+                      {isDark ? <IconSun size={20} aria-hidden /> : <IconMoon size={20} aria-hidden />}
+                    </ActionIcon>
+                  </Tooltip>
+                  <UserMenu onOpenCustomizer={customizer.open} />
+                </header>
               </div>
-            </main>
+            </div>
+          )}
 
-            {layout.footerType !== 'hidden' && (
-              <footer className={classes.footer} data-type={layout.footerType}>
-                <div className={classes.container} data-width={layout.contentWidth}>
-                  {t('footer.copyright', { year: new Date().getFullYear(), product: PRODUCT_NAME })}
-                </div>
-              </footer>
-            )}
-          </div>
+          <main id="main-content" tabIndex={-1} className={classes.content}>
+            <div className={classes.container} data-width={layout.contentWidth}>
+              <Suspense
+                fallback={
+                  <div className={classes.pageLoader}>
+                    <Loader aria-label={t('common.loading')} />
+                  </div>
+                }
+              >
+                <Outlet />
+              </Suspense>
+            </div>
+          </main>
+
+          {layout.footerType !== 'hidden' && (
+            <footer className={classes.footer} data-type={layout.footerType}>
+              <div className={classes.container} data-width={layout.contentWidth}>
+                {t('footer.copyright', { year: new Date().getFullYear(), product: PRODUCT_NAME })}
+              </div>
+            </footer>
+          )}
         </div>
+      </div>
 
-        <SearchDialog opened={isSearchOpen} onClose={search.close} />
-        <Customizer opened={isCustomizerOpen} onClose={customizer.close} />
-        {/* `right` is the inline end: bottom-left in right-to-left. */}
-        <Affix position={{ bottom: 24, right: 24 }}>
-          <Tooltip label={t('customizer.open')}>
-            <ActionIcon size="xl" radius="xl" onClick={customizer.open} aria-label={t('customizer.open')}>
-              <IconSettings size={22} aria-hidden />
-            </ActionIcon>
-          </Tooltip>
-        </Affix>
-      </DatesProvider>
+      <Suspense fallback={null}>
+        {hasOpenedSearch && <SearchDialog opened={isSearchOpen} onClose={search.close} />}
+        {hasOpenedCustomizer && <Customizer opened={isCustomizerOpen} onClose={customizer.close} />}
+      </Suspense>
+      {/* `right` is the inline end: bottom-left in right-to-left. */}
+      <Affix position={{ bottom: 24, right: 24 }}>
+        <Tooltip label={t('customizer.open')}>
+          <ActionIcon size="xl" radius="xl" onClick={customizer.open} aria-label={t('customizer.open')}>
+            <IconSettings size={22} aria-hidden />
+          </ActionIcon>
+        </Tooltip>
+      </Affix>
     </AbilityProvider>
   );
 }
