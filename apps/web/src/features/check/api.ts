@@ -15,11 +15,12 @@ import type { HttpError } from '@/lib/http-client.ts';
 // the search schema loads with its first answer, as the shell's endpoints do.
 const loadBookmarkSchemas = () => import('@cm/contracts/bookmarks.ts');
 
-/** Performance marks the benchmark reads: answer received → chart drawn. */
+/** Performance marks the benchmark reads: answer received → chart drawn → table (the rest of the section) rendered. */
 export const perfMarks = {
   response: 'cm-check:response',
   parsed: 'cm-check:parsed',
   drawn: 'cm-check:drawn',
+  table: 'cm-check:table',
 } as const;
 
 /** A readings request, parameters named as the API names them. */

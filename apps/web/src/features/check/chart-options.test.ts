@@ -1,29 +1,13 @@
-import { describe, expect, it, vi } from 'vitest';
-
-// uPlot reads the device pixel ratio through matchMedia when it loads; jsdom has none.
-vi.hoisted(() => {
-  window.matchMedia ??= (query: string) =>
-    ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      addListener: () => {},
-      removeListener: () => {},
-      dispatchEvent: () => false,
-    }) as MediaQueryList;
-});
+import './uplot-test-env.ts';
+import { describe, expect, it } from 'vitest';
 import {
-  buildChartData,
   buildChartOptions,
   chartThemes,
   formatTimeTicks,
-  fullXRange,
+  placeLabels,
+  wallClockDate,
   type ChartSpec,
 } from './chart-options.ts';
-import { buildRows } from './reading-rows.ts';
-import { rawReadings } from './test-fixtures.ts';
 
 const spec: ChartSpec = {
   width: 800,
@@ -90,6 +74,67 @@ describe('buildChartOptions', () => {
   });
 });
 
+describe('wallClockDate', () => {
+  it("shows the zone's wall clock in the Date's local fields, as uPlot reads them", () => {
+    const cases: [string, string, number[]][] = [
+      ['2026-03-29T00:59:00Z', 'Europe/Berlin', [2026, 2, 29, 1, 59]],
+      ['2026-03-29T01:00:00Z', 'Europe/Berlin', [2026, 2, 29, 3, 0]],
+      // The repeated hour of autumn, twice.
+      ['2026-10-25T00:30:00Z', 'Europe/Berlin', [2026, 9, 25, 2, 30]],
+      ['2026-10-25T01:30:00Z', 'Europe/Berlin', [2026, 9, 25, 2, 30]],
+      ['2026-12-31T20:00:00Z', 'Asia/Kathmandu', [2027, 0, 1, 1, 45]],
+      ['2026-07-01T03:00:00Z', 'America/New_York', [2026, 5, 30, 23, 0]],
+    ];
+    for (const [instant, zone, fields] of cases) {
+      const date = wallClockDate(Date.parse(instant), zone);
+      expect([
+        date.getFullYear(),
+        date.getMonth(),
+        date.getDate(),
+        date.getHours(),
+        date.getMinutes(),
+      ]).toEqual(fields);
+    }
+  });
+});
+
+describe('placeLabels', () => {
+  const bounds = { left: 0, right: 300 };
+
+  it('puts a label right of its line, or left of it at the right edge', () => {
+    expect(placeLabels([{ x: 10, width: 50, gap: 4 }], bounds, 3)).toEqual([{ x: 14, row: 0 }]);
+    expect(placeLabels([{ x: 280, width: 50, gap: 4 }], bounds, 3)).toEqual([{ x: 226, row: 0 }]);
+  });
+
+  it('moves a label that would overlap another to the next row, and leaves it out when no row has room', () => {
+    // A phone-width plot: the spring change, a meter exchange and the autumn change crowd together.
+    const crowded = [
+      { x: 100, width: 70, gap: 4 },
+      { x: 150, width: 120, gap: 4 },
+      { x: 260, width: 70, gap: 4 },
+      { x: 120, width: 60, gap: 4 },
+      { x: 130, width: 60, gap: 4 },
+    ];
+    const places = placeLabels(crowded, bounds, 3);
+    // The third fits left of its line, beside the first; the fourth needs the third row; the fifth finds none.
+    expect(places.map((place) => place?.row ?? null)).toEqual([0, 1, 0, 2, null]);
+    // Text never leaves the plot.
+    for (const [i, place] of places.entries())
+      if (place) expect(place.x + (crowded[i]?.width ?? 0)).toBeLessThanOrEqual(bounds.right);
+    // Labels far apart share the first row.
+    expect(
+      placeLabels(
+        [
+          { x: 10, width: 50, gap: 4 },
+          { x: 200, width: 50, gap: 4 },
+        ],
+        bounds,
+        3,
+      ).map((place) => place?.row),
+    ).toEqual([0, 0]);
+  });
+});
+
 describe('time ticks', () => {
   it('labels hours, and the date at local midnight, in the location zone', () => {
     const midnight = Date.parse('2026-03-28T23:00:00Z');
@@ -105,46 +150,5 @@ describe('time ticks', () => {
     expect(
       formatTimeTicks([Date.parse('2026-02-28T23:00:00Z')], 31 * 86_400_000, 'fr', 'Europe/Berlin'),
     ).toEqual(['mars 2026']);
-  });
-});
-
-describe('buildChartData', () => {
-  it('keeps x growing when a bucketed gap row ends after the next bucket', () => {
-    const hour = 3_600_000;
-    const t0 = Date.parse('2026-09-04T00:00:00Z');
-    const block = {
-      start: [t0, t0 + 0.75 * hour, t0 + hour, t0 + 2 * hour],
-      end: [t0 + hour, t0 + 7 * hour, t0 + 2 * hour, t0 + 3 * hour],
-      consumption: [1, null, 2, 3],
-      kind: ['interval', 'gap', 'interval', 'interval'],
-      register: [1, null, 3, 6],
-    };
-    const { data, rowOf } = buildChartData([block], null);
-    expect(data[0]).toEqual([t0, t0 + hour, t0 + 2 * hour, t0 + 3 * hour]);
-    expect(Array.from(rowOf ?? [])).toEqual([-1, 0, 2, 3]);
-  });
-
-  it('puts x at each row end after a leading point at the first start; a gap is a hole', () => {
-    const readings = rawReadings('2026-01-01T00:00:00Z', '2026-01-01T01:30:00Z', { skip: (i) => i === 3 });
-    const rows = buildRows(readings, 'raw', Date.parse('2026-01-01T01:30:00Z'));
-    const { data, rowOf } = buildChartData([rows], { opening: readings.totals.registerStart });
-    expect(Array.from(rowOf ?? [])).toEqual([-1, 0, 1, 2, 3, 4]);
-    expect(data[0]).toEqual(
-      [0, 15, 30, 60, 75, 90].map((m) => Date.parse('2026-01-01T00:00:00Z') + m * 60_000),
-    );
-    expect(data[1]).toEqual([null, 0.25, 0.25, null, 0.25, 0.25]);
-    expect(data[2]?.[0]).toBe(1000);
-    expect(fullXRange(data)).toEqual({
-      min: Date.parse('2026-01-01T00:00:00Z'),
-      max: Date.parse('2026-01-01T01:30:00Z'),
-    });
-  });
-
-  it('joins several meters on x', () => {
-    const a = buildRows(rawReadings('2026-01-01T00:00:00Z', '2026-01-01T00:30:00Z'), 'raw', 0);
-    const b = buildRows(rawReadings('2026-01-01T00:00:00Z', '2026-01-01T00:30:00Z', { step: 1 }), 'raw', 0);
-    const { data } = buildChartData([a, b], null);
-    expect(data).toHaveLength(3);
-    expect(data[2]).toEqual([null, 1, 1]);
   });
 });

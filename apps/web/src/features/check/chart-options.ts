@@ -1,15 +1,15 @@
 import type { Granularity } from '@cm/contracts/check.ts';
 import uPlot from 'uplot';
-import { DAY_MS, HOUR_MS, localParts } from '@cm/contracts/zoned-time.ts';
+import { DAY_MS, localParts } from '@cm/contracts/zoned-time.ts';
 
 /*
  * The readings chart's uPlot options, built by a pure function outside React (Grafana's way):
  * the same spec gives an equal options object, so the React shell can rebuild the plot only
  * when the spec changes, and push new data with setData otherwise.
  *
- * Data layout (columns, x first): [end of each row, consumption of meter 1..n, register?].
- * x is the END of each interval or bucket and bars are drawn to its left, so a bar covers
- * exactly its interval and the register line sits at the instant the register was read.
+ * Data layout (columns, x first; chart-data.ts): [end of each interval or bucket, consumption of
+ * meter 1..n, register?]. Bars are drawn to the left of their x, so a bar covers exactly its
+ * interval and the register line sits at the instant the register was read.
  */
 
 /** Colours of the chart; picked by the caller from the skin (light or dark). */
@@ -147,6 +147,39 @@ export function formatTimeTicks(
   });
 }
 
+/** A marker label to place: its line's x, the text's width, and the space between line and text (canvas pixels). */
+interface LabelRequest {
+  x: number;
+  width: number;
+  gap: number;
+}
+
+/**
+ * Where marker labels go: beside their line (right of it, or left when it would leave the
+ * plot), in the first of `rows` text rows where it overlaps no label already placed; null when
+ * no row has room (the line stays, the legend and the notes tell what it is).
+ */
+export function placeLabels(
+  requests: readonly LabelRequest[],
+  bounds: { left: number; right: number },
+  rows: number,
+): ({ x: number; row: number } | null)[] {
+  const taken: { from: number; to: number }[][] = Array.from({ length: rows }, () => []);
+  return requests.map(({ x, width, gap }) => {
+    const right = x + gap;
+    const textX = right + width <= bounds.right ? right : Math.max(bounds.left + gap / 2, x - gap - width);
+    const span = { from: textX - gap, to: textX + width + gap };
+    const row = taken.findIndex((row) =>
+      row.every((other) => other.to <= span.from || other.from >= span.to),
+    );
+    if (row < 0) return null;
+    taken[row]?.push(span);
+    return { x: textX, row };
+  });
+}
+
+const LABEL_ROWS = 3;
+
 function drawMarkers(u: uPlot, markers: ChartMarkers, theme: ChartTheme): void {
   const { ctx } = u;
   const { left, top, width, height } = u.bbox;
@@ -157,34 +190,46 @@ function drawMarkers(u: uPlot, markers: ChartMarkers, theme: ChartTheme): void {
   ctx.rect(left, top, width, height);
   ctx.clip();
   ctx.fillStyle = theme.gapFill;
+  // A gap is shaded at least 3 px wide: six hours in a year's view would be a fraction of a pixel.
+  const minGap = 3 * ratio;
   for (const gap of markers.gaps) {
-    const x0 = Math.max(left, x(gap.from));
-    const x1 = Math.min(left + width, x(gap.to));
-    if (x1 > x0) ctx.fillRect(x0, top, Math.max(x1 - x0, ratio), height);
+    const from = x(gap.from);
+    const to = x(gap.to);
+    const grow = Math.max(0, minGap - (to - from)) / 2;
+    const x0 = Math.max(left, from - grow);
+    const x1 = Math.min(left + width, to + grow);
+    if (x1 <= x0) continue;
+    ctx.fillRect(x0, top, x1 - x0, height);
+    // Outlined, as in the legend, so a narrow band still shows.
+    ctx.strokeStyle = theme.event;
+    ctx.lineWidth = ratio;
+    ctx.strokeRect(x0 + 0.5, top + 0.5, x1 - x0 - 1, height - 1);
   }
   ctx.font = `${Math.round(11 * ratio)}px system-ui, sans-serif`;
   ctx.textBaseline = 'top';
   // uPlot leaves its own alignment on the context after drawing the axes.
   ctx.textAlign = 'left';
-  const line = (at: number, color: string, label: string, dash: number[], row: number) => {
-    const px = x(at);
-    if (px < left || px > left + width) return;
-    ctx.strokeStyle = color;
-    ctx.fillStyle = color;
+  const lines = [
+    ...markers.dst.map((dst) => ({ at: x(dst.at), color: theme.dst, label: dst.label, dash: [4, 3] })),
+    ...markers.events.map((event) => ({ at: x(event.at), color: theme.event, label: event.label, dash: [] })),
+  ].filter((line) => line.at >= left && line.at <= left + width);
+  const places = placeLabels(
+    lines.map((line) => ({ x: line.at, width: ctx.measureText(line.label).width, gap: 4 * ratio })),
+    { left, right: left + width },
+    LABEL_ROWS,
+  );
+  lines.forEach((line, i) => {
+    ctx.strokeStyle = line.color;
+    ctx.fillStyle = line.color;
     ctx.lineWidth = ratio;
-    ctx.setLineDash(dash.map((d) => d * ratio));
+    ctx.setLineDash(line.dash.map((d) => d * ratio));
     ctx.beginPath();
-    ctx.moveTo(px + 0.5, top);
-    ctx.lineTo(px + 0.5, top + height);
+    ctx.moveTo(line.at + 0.5, top);
+    ctx.lineTo(line.at + 0.5, top + height);
     ctx.stroke();
-    const textWidth = ctx.measureText(label).width;
-    const right = px + 4 * ratio;
-    const textX =
-      right + textWidth <= left + width ? right : Math.max(left + 2 * ratio, px - 4 * ratio - textWidth);
-    ctx.fillText(label, textX, top + (4 + row * 14) * ratio);
-  };
-  for (const dst of markers.dst) line(dst.at, theme.dst, dst.label, [4, 3], 0);
-  for (const event of markers.events) line(event.at, theme.event, event.label, [], 1);
+    const place = places[i];
+    if (place) ctx.fillText(line.label, place.x, top + (4 + place.row * 14) * ratio);
+  });
   ctx.restore();
 }
 
@@ -310,86 +355,4 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
       ],
     },
   };
-}
-
-/** The part of a meter's rows the chart draws. */
-export interface ChartBlock {
-  start: readonly number[];
-  end: readonly number[];
-  consumption: readonly (number | null)[];
-  kind: readonly string[];
-  register: readonly (number | null)[];
-}
-
-/** A block's chart columns and, for each point, the row it shows (−1: the leading point). */
-function blockColumns(block: ChartBlock): { x: number[]; y: (number | null)[]; rowOf: Int32Array } {
-  const n = block.end.length;
-  const x: number[] = [];
-  const y: (number | null)[] = [];
-  const rowOf = new Int32Array(n + 1);
-  // A leading point at the first row's start, without energy, so the first bar (drawn to the
-  // left of its x) is inside the plot.
-  x.push(block.start[0] ?? 0);
-  y.push(null);
-  rowOf[0] = -1;
-  for (let i = 0; i < n; i++) {
-    const end = block.end[i] ?? 0;
-    // x must grow: a bucketed gap row can end after the next bucket (its energy is in its bucket
-    // anyway), so only rows that continue the time line become points.
-    if (end <= (x[x.length - 1] ?? -Infinity)) continue;
-    const isGap = block.kind[i] === 'gap';
-    if (isGap && (block.start[i] ?? 0) < (x[x.length - 1] ?? 0)) continue;
-    rowOf[x.length] = i;
-    x.push(end);
-    // A gap's energy is not per interval: drawn as a hole.
-    y.push(isGap ? null : (block.consumption[i] ?? null));
-  }
-  return { x, y, rowOf: rowOf.subarray(0, x.length) };
-}
-
-/** The chart's columns, and which row each point of each block shows. */
-export interface ChartColumns {
-  data: uPlot.AlignedData;
-  /** Single block: data index → row index (−1 for the leading point). Several blocks: null (look up by x). */
-  rowOf: Int32Array | null;
-}
-
-/**
- * The chart's columns from the rows: x = row end (plus the first row's start), consumption per
- * meter, and the register (its value at the range start, then at each row end) when asked.
- */
-export function buildChartData(
-  blocks: readonly ChartBlock[],
-  register: { opening: number | null } | null,
-): ChartColumns {
-  const first = blocks[0];
-  if (!first || first.end.length === 0) return { data: [[]], rowOf: null };
-  if (blocks.length === 1) {
-    const { x, y, rowOf } = blockColumns(first);
-    if (!register) return { data: [x, y], rowOf };
-    const reg: (number | null)[] = new Array<number | null>(x.length);
-    reg[0] = register.opening;
-    for (let p = 1; p < x.length; p++) reg[p] = first.register[rowOf[p] ?? 0] ?? null;
-    return { data: [x, y, reg], rowOf };
-  }
-  // Several meters: their rows share the bucket edges of the location's zone, but may differ in
-  // gaps, so they are joined on x; a missing row is a hole, never a zero.
-  return {
-    data: uPlot.join(
-      blocks.map((block) => {
-        const { x, y } = blockColumns(block);
-        return [x, y];
-      }),
-    ),
-    rowOf: null,
-  };
-}
-
-/** A uPlot x range covering the data, for the reset button. */
-export function fullXRange(data: uPlot.AlignedData): { min: number; max: number } | null {
-  const x = data[0];
-  if (!x || x.length === 0) return null;
-  const min = Number(x[0]);
-  const max = Number(x[x.length - 1]);
-  return min === max ? { min: min - HOUR_MS, max: max + HOUR_MS } : { min, max };
 }

@@ -2,7 +2,7 @@ import { Alert, Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { Granularity, LocationReadings } from '@cm/contracts/check.ts';
-import { useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAppSelector } from '@/app/hooks.ts';
@@ -26,11 +26,12 @@ import { LookupPanel, type MeterOption } from './lookup-panel.tsx';
 import { MeterCard, MeterCardSkeleton } from './meter-card.tsx';
 import { RangeControls, type RangeErrors } from './range-controls.tsx';
 import { ReadingsSection, ReadingsSkeleton } from './readings-section.tsx';
+import { preloadReadingsTable } from './table-panel.tsx';
 import type { ComparisonTotal } from './totals-panel.tsx';
 import { useCheckUrl } from './use-check-url.ts';
 import { useNow } from './use-now.ts';
 import { serializeCheckUrl, type CheckTarget, type CheckUrlState } from './url-state.ts';
-import { localDateOf } from './zoned-time.ts';
+import { localDateOf, primeOffsets } from './zoned-time.ts';
 import classes from './check.module.css';
 
 /** The comparison periods only need totals: monthly buckets keep those answers tiny. */
@@ -169,15 +170,17 @@ export function CheckPage() {
     { skip: readingsArgs === null },
   );
   const readingsFailure = readingsArgs ? toCallFailure(readingsQuery.error) : null;
+  const askedFrom = readingsArgs?.From;
+  const askedTo = readingsArgs?.To;
+  // While the answer is on its way: learn the zone's offsets over the range (the chart's DST marks
+  // and time axis need them) and fetch the table's code.
+  useEffect(() => {
+    if (!askedFrom || !askedTo || !timeZone) return;
+    primeOffsets(askedFrom, askedTo, timeZone);
+    preloadReadingsTable();
+  }, [askedFrom, askedTo, timeZone]);
   // While new data loads, the previous answer stays on screen (dimmed) instead of a flash of skeletons.
   const readings = readingsArgs && !readingsQuery.isError ? readingsQuery.data : undefined;
-  // The dates of the answer on screen (the previous one while the next loads).
-  const shownRange: DateRange | null = readings
-    ? {
-        from: localDateOf(Date.parse(readings.from), readings.location.timeZone),
-        to: localDateOf(Date.parse(readings.to) - 1, readings.location.timeZone),
-      }
-    : null;
 
   const comparisonRanges = useMemo(
     () =>
@@ -191,8 +194,23 @@ export function CheckPage() {
   const lastYear = useComparison('lastYear', base, comparisonRanges?.lastYear ?? null);
   const comparisons = [previous, lastYear].filter((c) => c !== null);
 
-  const update = (next: Partial<CheckUrlState>) => setState({ ...state, ...next });
-  const handleTarget = (next: CheckTarget) => update({ target: next });
+  // Stable while the URL stays: an answer arriving re-renders neither the lookup nor the range controls.
+  const update = useCallback(
+    (next: Partial<CheckUrlState>) => setState({ ...state, ...next }),
+    [state, setState],
+  );
+  const handleTarget = useCallback((next: CheckTarget) => update({ target: next }), [update]);
+  const handleRange = useCallback(
+    (nextRange: CheckUrlState['range'], nextGranularity: CheckUrlState['granularity']) =>
+      update({ range: nextRange, granularity: nextGranularity }),
+    [update],
+  );
+  const handlePickMeter = useCallback(
+    (ind: number) => {
+      if (target.kind === 'location') handleTarget({ kind: 'location', name: target.name, meterInd: ind });
+    },
+    [target, handleTarget],
+  );
 
   const tr = (key: string, options?: Record<string, unknown>) => t(key, options ?? {});
   const rangeErrors: RangeErrors = {
@@ -200,6 +218,16 @@ export function CheckPage() {
     to: fieldMessage(readingsFailure, 'To', tr),
     granularity: fieldMessage(readingsFailure, 'granularity', tr),
   };
+  if (rangeProblem)
+    rangeErrors[rangeProblem.field] = t(
+      rangeProblem.reason === 'order' ? 'check.range.errors.order' : 'check.range.errors.invalid',
+    );
+  const resolvedFrom = range && !rangeProblem ? range.from : null;
+  const resolvedTo = range && !rangeProblem ? range.to : null;
+  const resolved = useMemo(
+    () => (resolvedFrom && resolvedTo ? { from: resolvedFrom, to: resolvedTo } : null),
+    [resolvedFrom, resolvedTo],
+  );
   const isMeterNotFound = meterFailure?.status === 404;
   const meterError = isMeterNotFound
     ? t('check.errors.meterNotFound')
@@ -215,14 +243,26 @@ export function CheckPage() {
     (metersFailure && metersFailure.param === null ? metersFailure : null) ??
     (readingsFailure && readingsFailure.param === null ? readingsFailure : null);
 
+  // A location's meter: from the readings on screen when they are its own, else from the meter
+  // list, which answers first (the card is there before a year of readings is).
+  const shownMeter = readings?.meters.length === 1 ? readings.meters[0] : undefined;
+  const listedMeter =
+    target.kind === 'location' && target.meterInd !== 'all'
+      ? metersQuery.data?.meters.find((m) => m.meterInd === target.meterInd)
+      : undefined;
+  const locationMeter =
+    shownMeter && (!listedMeter || shownMeter.meterInd === listedMeter.meterInd) ? shownMeter : listedMeter;
   const card = meterInfo ? (
     <MeterCard now={now} meter={meterInfo} meterNumbers={readings?.meters[0]?.meterNumbers} />
-  ) : readings && readings.meters.length === 1 && readings.meters[0] ? (
-    <MeterCard now={now} meter={readings.meters[0].meter} meterNumbers={readings.meters[0].meterNumbers} />
+  ) : locationMeter ? (
+    <MeterCard now={now} meter={locationMeter.meter} meterNumbers={locationMeter.meterNumbers} />
   ) : null;
   const isLoadingCard =
     (target.kind === 'meter' && meterQuery.isLoading) ||
-    (target.kind === 'location' && target.meterInd !== 'all' && !readings && readingsQuery.isLoading);
+    (target.kind === 'location' &&
+      target.meterInd !== 'all' &&
+      !card &&
+      (readingsQuery.isLoading || metersQuery.isLoading));
   const subject =
     target.kind === 'meter'
       ? target.meterNumber
@@ -310,43 +350,26 @@ export function CheckPage() {
           key={`${serializeCheckUrl({ ...state, target: { kind: 'none' } })}|${range?.from ?? ''}|${range?.to ?? ''}`}
           now={now}
           range={state.range}
-          resolved={range && !rangeProblem ? range : null}
+          resolved={resolved}
           granularity={state.granularity}
           effective={granularity}
           timeZone={timeZone}
-          errors={{
-            ...rangeErrors,
-            ...(rangeProblem
-              ? {
-                  [rangeProblem.field]: t(
-                    rangeProblem.reason === 'order'
-                      ? 'check.range.errors.order'
-                      : 'check.range.errors.invalid',
-                  ),
-                }
-              : {}),
-          }}
-          onChange={(nextRange, nextGranularity) =>
-            update({ range: nextRange, granularity: nextGranularity })
-          }
+          errors={rangeErrors}
+          onChange={handleRange}
         />
       ) : null}
 
       {readingsArgs && !readings && readingsQuery.isFetching ? <ReadingsSkeleton /> : null}
-      {readings && shownRange ? (
+      {readings ? (
         <div
           className={readingsQuery.isFetching ? classes.stale : undefined}
           aria-busy={readingsQuery.isFetching}
         >
           <ReadingsSection
             readings={readings}
-            range={shownRange}
             comparisons={comparisons}
             subject={subject}
-            onPickMeter={(ind) => {
-              if (target.kind === 'location')
-                handleTarget({ kind: 'location', name: target.name, meterInd: ind });
-            }}
+            onPickMeter={handlePickMeter}
           />
         </div>
       ) : null}

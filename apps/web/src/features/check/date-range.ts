@@ -1,6 +1,14 @@
-import type { Granularity } from '@cm/contracts/check.ts';
+import type { Granularity, LocationReadings } from '@cm/contracts/check.ts';
 import { MAX_RAW_RANGE_DAYS } from '@cm/contracts/check.ts';
-import { addDays, addMonths, daysBetween, endOfMonth, parseLocalDate, type LocalDate } from './zoned-time.ts';
+import {
+  addDays,
+  addMonths,
+  daysBetween,
+  endOfMonth,
+  localDateOf,
+  parseLocalDate,
+  type LocalDate,
+} from './zoned-time.ts';
 
 /** Date range presets; each resolves against "today" in the location's time zone. */
 export const presetIds = [
@@ -24,6 +32,15 @@ export type GranularityChoice = (typeof granularityChoices)[number];
 export interface DateRange {
   from: LocalDate;
   to: LocalDate;
+}
+
+/** The local dates an answer covers (its `to` is the exclusive end instant). */
+export function answerRange(readings: LocationReadings): DateRange {
+  const tz = readings.location.timeZone;
+  return {
+    from: localDateOf(Date.parse(readings.from), tz),
+    to: localDateOf(Date.parse(readings.to) - 1, tz),
+  };
 }
 
 export function isPresetId(value: unknown): value is PresetId {

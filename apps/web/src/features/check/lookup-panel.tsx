@@ -1,11 +1,12 @@
-import { Autocomplete, Button, Group, NativeSelect, Paper, SegmentedControl, Stack } from '@mantine/core';
+import { Autocomplete, Button, Group, NativeSelect, SegmentedControl, Stack } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconBolt, IconMapPin, IconSearch } from '@tabler/icons-react';
 import type { Suggestion } from '@cm/contracts/bookmarks.ts';
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { memo, type FormEvent, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useGetLocationReadingsQuery, useSearchCheckTargetsQuery } from './api.ts';
 import type { CheckTarget } from './url-state.ts';
+import { SectionPanel } from './section-panel.tsx';
 import classes from './check.module.css';
 
 const SEARCH_DEBOUNCE_MS = 200;
@@ -43,7 +44,7 @@ function useTypeahead(kind: Suggestion['kind'], query: string, suggestions: Sugg
  * The two ways in: a meter number, or a location's public name and one of its meters. The page
  * keys it by target, so back/forward or a bookmark starts it afresh with the fields filled in.
  */
-export function LookupPanel(props: LookupPanelProps) {
+export const LookupPanel = memo(function LookupPanel(props: LookupPanelProps) {
   const { target, todayUtc, suggestions, onSubmit } = props;
   const { t } = useTranslation();
   const [mode, setMode] = useState<'meter' | 'location'>(target.kind === 'location' ? 'location' : 'meter');
@@ -103,14 +104,7 @@ export function LookupPanel(props: LookupPanelProps) {
   }
 
   return (
-    <Paper
-      withBorder
-      p="md"
-      radius="md"
-      className={`${classes.panel} ${classes.noPrint}`}
-      component="section"
-      aria-label={t('check.lookup.title')}
-    >
+    <SectionPanel label={t('check.lookup.title')} noPrint>
       <Stack gap="sm">
         <SegmentedControl
           value={mode}
@@ -197,6 +191,6 @@ export function LookupPanel(props: LookupPanelProps) {
           </form>
         )}
       </Stack>
-    </Paper>
+    </SectionPanel>
   );
-}
+});

@@ -2,12 +2,13 @@ import { Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
 import type { ChainDevice, DeviceHealth, MeterInfo } from '@cm/contracts/check.ts';
 import { DevicePriority, DeviceType, type DeviceStatus } from '@cm/contracts/enums.ts';
-import { Fragment } from 'react';
+import { Fragment, memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber, formatRelative } from '@/lib/format.ts';
 import { formatIsoInZone, formatUtcOffset } from './local-format.ts';
 import { formatRegister } from './totals.ts';
 import { ToneBadge, type Tone } from './tone-badge.tsx';
+import { SectionPanel } from './section-panel.tsx';
 import classes from './check.module.css';
 
 /** Badge colours by meaning: green works, yellow needs a look, red is broken, grey is out of service. */
@@ -87,16 +88,26 @@ function chainLink(kind: 'accessPoint' | 'cube', device: ChainDevice | null, tim
   );
 }
 
-/** What the meter is, where, whether it reports, and how to read its register. */
-export function MeterCard({
-  meter,
-  meterNumbers,
-  now,
-}: {
+interface MeterCardProps {
   meter: MeterInfo;
   meterNumbers?: string[] | undefined;
   now: number;
-}) {
+}
+
+/**
+ * Each readings answer carries the meter anew: an equal meter (it is small JSON) does not
+ * re-render the card, so a new range redraws the chart without it.
+ */
+function sameMeterCard(a: MeterCardProps, b: MeterCardProps): boolean {
+  return (
+    a.now === b.now &&
+    JSON.stringify(a.meter) === JSON.stringify(b.meter) &&
+    JSON.stringify(a.meterNumbers) === JSON.stringify(b.meterNumbers)
+  );
+}
+
+/** What the meter is, where, whether it reports, and how to read its register. */
+export const MeterCard = memo(function MeterCard({ meter, meterNumbers, now }: MeterCardProps) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const tz = meter.location.timeZone;
@@ -110,14 +121,7 @@ export function MeterCard({
   const unit = meter.unit;
 
   return (
-    <Paper
-      withBorder
-      p="md"
-      radius="md"
-      component="section"
-      aria-labelledby="cm-meter-title"
-      className={classes.panel}
-    >
+    <SectionPanel labelledBy="cm-meter-title">
       <Stack gap="md">
         <Group justify="space-between" align="flex-start" gap="xs">
           <div>
@@ -229,9 +233,9 @@ export function MeterCard({
           ) : null}
         </dl>
       </Stack>
-    </Paper>
+    </SectionPanel>
   );
-}
+}, sameMeterCard);
 
 /** The card's shape while it loads. */
 export function MeterCardSkeleton() {

@@ -1,6 +1,6 @@
-import { Button, Group, NativeSelect, Paper, Text, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect, Text, TextInput } from '@mantine/core';
 import { IconClock } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
+import { memo, type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   granularityChoices,
@@ -14,6 +14,7 @@ import {
 import { formatDateRange, formatUtcOffset } from './local-format.ts';
 import type { RangeChoice } from './url-state.ts';
 import type { Granularity } from '@cm/contracts/check.ts';
+import { SectionPanel } from './section-panel.tsx';
 import classes from './check.module.css';
 
 /** Messages next to the fields, already translated (the server's 400s and the form's own checks). */
@@ -35,11 +36,26 @@ interface RangeControlsProps {
   onChange: (range: RangeChoice, granularity: GranularityChoice) => void;
 }
 
+/** Shallow, but the errors by their texts: the page builds that object on each render. */
+function sameProps(a: RangeControlsProps, b: RangeControlsProps): boolean {
+  const keys = Object.keys(a) as (keyof RangeControlsProps)[];
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((key) =>
+      key === 'errors'
+        ? a.errors.from === b.errors.from &&
+          a.errors.to === b.errors.to &&
+          a.errors.granularity === b.errors.granularity
+        : Object.is(a[key], b[key]),
+    )
+  );
+}
+
 /**
  * Date range presets or custom dates, and the granularity; always in the location's time zone,
  * and saying so. Keyed by the page on the state in force, so the custom fields restart with it.
  */
-export function RangeControls({
+export const RangeControls = memo(function RangeControls({
   range,
   resolved,
   granularity,
@@ -82,14 +98,7 @@ export function RangeControls({
       : t(`check.granularity.${choice}`);
 
   return (
-    <Paper
-      withBorder
-      p="md"
-      radius="md"
-      component="section"
-      aria-label={t('check.range.title')}
-      className={`${classes.panel} ${classes.noPrint}`}
-    >
+    <SectionPanel label={t('check.range.title')} noPrint>
       <form onSubmit={handleApply} noValidate>
         <Group align="flex-start" gap="sm" wrap="wrap">
           <NativeSelect
@@ -159,6 +168,6 @@ export function RangeControls({
           })}
         </Text>
       ) : null}
-    </Paper>
+    </SectionPanel>
   );
-}
+}, sameProps);

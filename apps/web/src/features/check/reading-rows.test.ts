@@ -1,7 +1,7 @@
 import type { MeterReadings } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
 import { buildRows, sumConsumption } from './reading-rows.ts';
-import { meterInfo, rawReadings } from './test-fixtures.ts';
+import { dailyReadings, edgeGapReadings, rawReadings } from './test-fixtures.ts';
 
 describe('buildRows, raw', () => {
   it('one row per interval; the opening reading closes none', () => {
@@ -13,23 +13,15 @@ describe('buildRows, raw', () => {
     expect(sumConsumption(rows)).toBe(readings.totals.consumption);
   });
 
-  it('lists a gap that opens the range (data starting late) before the first interval', () => {
-    const readings = rawReadings('2026-01-01T00:00:00Z', '2026-01-01T02:00:00Z', { skip: (i) => i < 2 });
-    const withLead: MeterReadings = {
-      ...readings,
-      gaps: [
-        {
-          from: '2026-01-01T00:00:00.000Z',
-          to: '2026-01-01T00:30:00.000Z',
-          missingIntervals: 2,
-          consumption: null,
-        },
-        ...readings.gaps,
-      ],
-    };
-    const rows = buildRows(withLead, 'raw', Date.parse('2026-01-01T02:00:00Z'));
-    expect(rows.kind.slice(0, 2)).toEqual(['gap', 'interval']);
+  it('lists the gaps that open and close the range (data starting late, stopping early) as rows', () => {
+    const readings = edgeGapReadings();
+    const rows = buildRows(readings, 'raw', Date.parse('2026-01-01T01:30:00Z'));
+    expect(rows.kind).toEqual(['gap', 'interval', 'gap', 'gap']);
     expect(rows.consumption[0]).toBeNull();
+    // The first reading closes the opening gap: its register is that row's; nothing closes the last.
+    expect(rows.register[0]).toBe(readings.series.value[0]);
+    expect(rows.register[3]).toBeNull();
+    expect(rows.end[3]).toBe(Date.parse('2026-01-01T01:30:00Z'));
     expect(rows.start).toEqual([...rows.start].sort((a, b) => a - b));
   });
 
@@ -48,47 +40,7 @@ describe('buildRows, raw', () => {
 });
 
 describe('buildRows, buckets', () => {
-  const day: MeterReadings = {
-    meterInd: 1,
-    meter: meterInfo(),
-    meterNumbers: ['EM-10009'],
-    series: {
-      // Berlin days 2026-03-28, 29 (23 h), 30.
-      t: [
-        Date.parse('2026-03-27T23:00:00Z'),
-        Date.parse('2026-03-28T23:00:00Z'),
-        Date.parse('2026-03-29T22:00:00Z'),
-      ],
-      value: [100, 120, 150],
-      consumption: [20, 30, null],
-      hours: [24, 23, 24],
-      missing: [0, 24, 96],
-      estimated: [0, 0, 0],
-    },
-    totals: {
-      consumption: 50,
-      registerStart: 80,
-      registerEnd: 150,
-      registerDifference: 50,
-      intervalSum: 40,
-      gapConsumption: 10,
-      agrees: true,
-      peak: null,
-      averagePerDay: 25,
-      readings: 100,
-      missingIntervals: 120,
-    },
-    gaps: [
-      {
-        from: '2026-03-29T07:00:00.000Z',
-        to: '2026-03-29T13:15:00.000Z',
-        missingIntervals: 24,
-        consumption: 10,
-      },
-    ],
-    events: [],
-    downsampled: false,
-  };
+  const day = dailyReadings();
 
   it('ends each bucket after its own length (23 h on the spring day) and lists gaps as rows without energy', () => {
     const rows = buildRows(day, 'day', Date.parse('2026-03-30T22:00:00Z'));

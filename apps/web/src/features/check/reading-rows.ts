@@ -1,4 +1,4 @@
-import type { Granularity, MeterReadings } from '@cm/contracts/check.ts';
+import type { Granularity, LocationReadings, MeterReadings } from '@cm/contracts/check.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -7,12 +7,14 @@ export type RowKind = 'interval' | 'gap';
 
 /**
  * The readings as the page shows them, one row per interval (raw) or bucket, in columns. The
- * chart, the table and the CSV all read these columns, so they always show the same numbers.
+ * table, the chart's tooltip, the CSV and the print view read these columns; the chart draws the
+ * answer's columns they are built from (chart-data.ts), so all show the same numbers.
  *
  * - raw: a row is the time between two consecutive readings; `register` is the reading that
  *   closes it. The reading that opens the range closes no interval: it is the register at the
  *   start in the totals. Where readings are missing, the row is the whole gap (`kind: 'gap'`),
- *   with the energy the registers show for it, which is not known interval by interval.
+ *   with the energy the registers show for it, which is not known interval by interval (a gap
+ *   that opens the range is closed by the first reading).
  * - buckets: a row is a local hour, day, week or month (23/25 hours on DST days); its energy
  *   includes any gap starting in it. Each gap is also listed as its own row, without energy
  *   (it is already in its bucket), so the consumption column always adds up to the total.
@@ -31,11 +33,6 @@ export interface ReadingRows {
   kind: RowKind[];
   /** Which meter the row belongs to (a meter exchange changes it). */
   meterNumber: string[];
-}
-
-/** The number of rows. */
-export function rowCount(rows: ReadingRows): number {
-  return rows.start.length;
 }
 
 interface PendingGap {
@@ -135,10 +132,12 @@ export function buildRows(
       meterOf(gap.to - 1),
     );
   // Gaps not yet listed that start before `ms` go in first, so rows stay in time order.
+  const firstReading = series.t[0];
   const flushGapsBefore = (ms: number): void => {
     while (g < gapCount && (gaps[g]?.from ?? Infinity) < ms) {
       const gap = gaps[g];
-      if (gap && used[g] === 0) putGap(gap, null);
+      if (gap && used[g] === 0)
+        putGap(gap, isRaw && gap.to === firstReading ? (series.value[0] ?? null) : null);
       g++;
     }
   };
@@ -206,4 +205,40 @@ export function sumConsumption(rows: ReadingRows, kind?: RowKind): number {
       milli += Math.round(value * 1000);
   }
   return milli / 1000;
+}
+
+const answerRows = new WeakMap<LocationReadings, ReadingRows[]>();
+
+/**
+ * The rows of each meter of an answer, built on first use and kept with the answer: the chart
+ * draws without them, the table builds them after the chart has drawn, and the tooltip, the CSV
+ * and the print view reuse them.
+ */
+export function rowsOf(readings: LocationReadings): ReadingRows[] {
+  let rows = answerRows.get(readings);
+  if (!rows) {
+    const toMs = Date.parse(readings.to);
+    rows = readings.meters.map((meter) => buildRows(meter, readings.granularity, toMs));
+    answerRows.set(readings, rows);
+  }
+  return rows;
+}
+
+const endIndexes = new WeakMap<ReadingRows, Map<number, number>>();
+
+/**
+ * The row a chart point shows, by the point's x (a row's end; chart-data.ts): with raw readings
+ * any row (a gap's own point tells about the gap), with buckets a bucket's row (a gap's energy is
+ * already in its bucket). Built once per rows, on the first cursor move.
+ */
+export function rowsByEnd(rows: ReadingRows, granularity: Granularity): Map<number, number> {
+  let index = endIndexes.get(rows);
+  if (!index) {
+    index = new Map();
+    const isRaw = granularity === 'raw';
+    for (let i = 0; i < rows.end.length; i++)
+      if (isRaw || rows.kind[i] !== 'gap') index.set(rows.end[i] ?? 0, i);
+    endIndexes.set(rows, index);
+  }
+  return index;
 }

@@ -2,11 +2,12 @@ import 'uplot/dist/uPlot.min.css';
 import uPlot from 'uplot';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { perfMarks } from './api.ts';
-import { buildChartOptions, fullXRange, type ChartMarkers, type ChartSpec } from './chart-options.ts';
+import { buildChartOptions, type ChartMarkers, type ChartSpec } from './chart-options.ts';
+import { fullXRange } from './chart-data.ts';
 import classes from './check.module.css';
 
-/** Writes the tooltip for a hovered x value (or clears it); runs outside React render, once per cursor frame. */
-export type TooltipWriter = (index: number | null, x: number | null, element: HTMLElement) => boolean;
+/** Writes the tooltip for the hovered point's x value into the element; false: nothing to show. Runs outside React render, once per cursor frame. */
+export type TooltipWriter = (x: number | null, element: HTMLElement) => boolean;
 
 interface ReadingsChartProps {
   /** Everything but the size: a new object here rebuilds the plot, so callers memoize it. */
@@ -73,7 +74,7 @@ export function ReadingsChart({
           const plot = plotRef.current;
           if (!tooltip || !plot) return;
           const x = index === null ? null : (plot.data[0][index] ?? null);
-          const isShown = left >= 0 && tooltipWriterRef.current(index, x, tooltip);
+          const isShown = left >= 0 && tooltipWriterRef.current(x, tooltip);
           tooltip.hidden = !isShown;
           if (!isShown) return;
           const plotLeft = plot.bbox.left / uPlot.pxRatio;

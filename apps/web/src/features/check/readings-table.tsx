@@ -2,13 +2,15 @@ import { Group, Text, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import type { Granularity } from '@cm/contracts/check.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMediaQuery } from '@mantine/hooks';
 import { formatNumber } from '@/lib/format.ts';
 import { formatPeriod, formatUtcOffset } from './local-format.ts';
 import { PHONE_MAX_WIDTH } from '@/lib/config.ts';
+import { perfMarks } from './api.ts';
 import type { ReadingRows } from './reading-rows.ts';
+import { sortRows, type SortDirection, type SortKey } from './row-order.ts';
 import { formatRegister } from './totals.ts';
 import { ToneBadge } from './tone-badge.tsx';
 import classes from './check.module.css';
@@ -19,40 +21,7 @@ export interface TableBlock {
   rows: ReadingRows;
 }
 
-type SortKey = 'time' | 'consumption' | 'register';
-type SortDirection = 'asc' | 'desc';
-
-interface RowRef {
-  block: number;
-  index: number;
-}
-
 const ROW_HEIGHT = 44;
-
-/** Sorted row references; unknown values sort last in either direction (they are not "zero"). */
-export function sortRows(blocks: readonly TableBlock[], key: SortKey, direction: SortDirection): RowRef[] {
-  const refs: RowRef[] = [];
-  blocks.forEach((block, b) => {
-    for (let i = 0; i < block.rows.start.length; i++) refs.push({ block: b, index: i });
-  });
-  const value = (ref: RowRef): number | null => {
-    const rows = blocks[ref.block]?.rows;
-    if (!rows) return null;
-    if (key === 'time') return rows.start[ref.index] ?? null;
-    if (key === 'consumption') return rows.consumption[ref.index] ?? null;
-    return rows.register[ref.index] ?? null;
-  };
-  const sign = direction === 'asc' ? 1 : -1;
-  refs.sort((a, b) => {
-    const va = value(a);
-    const vb = value(b);
-    if (va === null && vb === null) return a.block - b.block || a.index - b.index;
-    if (va === null) return 1;
-    if (vb === null) return -1;
-    return (va - vb) * sign || a.block - b.block || a.index - b.index;
-  });
-  return refs;
-}
 
 interface ReadingsTableProps {
   blocks: TableBlock[];
@@ -66,22 +35,30 @@ interface ReadingsTableProps {
  * Every row of the chart as a table: the accessible alternative to it. Virtualized (a year of
  * 15-minute readings is 35,040 rows), sortable, keyboard-scrollable; gaps are rows of their own.
  */
-export function ReadingsTable({ blocks, granularity, timeZone, unit, id }: ReadingsTableProps) {
+export const ReadingsTable = memo(function ReadingsTable({
+  blocks,
+  granularity,
+  timeZone,
+  unit,
+  id,
+}: ReadingsTableProps) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const [sort, setSort] = useState<{ key: SortKey; direction: SortDirection }>({
     key: 'time',
     direction: 'asc',
   });
-  const refs = useMemo(() => sortRows(blocks, sort.key, sort.direction), [blocks, sort]);
+  const order = useMemo(() => sortRows(blocks, sort.key, sort.direction), [blocks, sort]);
+  const count = order.index.length;
+  useEffect(() => {
+    performance.mark(perfMarks.table);
+  }, [blocks]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const isPhone = useMediaQuery(`(max-width: ${PHONE_MAX_WIDTH}px)`) ?? false;
   const hasMeterInd = blocks.length > 1;
   const hasMeterNumbers = blocks.some((block) => new Set(block.rows.meterNumber).size > 1);
-  // Virtualization is the point here: the returned functions are not memoizable by the compiler, which is fine.
-  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
-    count: refs.length,
+    count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
@@ -117,10 +94,10 @@ export function ReadingsTable({ blocks, granularity, timeZone, unit, id }: Readi
       className={classes.tableScroll}
       tabIndex={0}
       role="region"
-      aria-label={t('check.table.region', { count: refs.length })}
+      aria-label={t('check.table.region', { count })}
       id={id}
     >
-      <table className={classes.table} aria-rowcount={refs.length + 1} data-testid="readings-table">
+      <table className={classes.table} aria-rowcount={count + 1} data-testid="readings-table">
         <thead>
           <tr aria-rowindex={1}>
             {hasMeterInd || hasMeterNumbers ? <th scope="col">{t('check.table.meter')}</th> : null}
@@ -140,11 +117,10 @@ export function ReadingsTable({ blocks, granularity, timeZone, unit, id }: Readi
             </tr>
           ) : null}
           {items.map((item) => {
-            const ref = refs[item.index];
-            const block = ref ? blocks[ref.block] : undefined;
-            if (!ref || !block) return null;
+            const block = blocks[order.block[item.index] ?? -1];
+            const i = order.index[item.index] ?? -1;
+            if (!block || i < 0) return null;
             const rows = block.rows;
-            const i = ref.index;
             const start = rows.start[i] ?? 0;
             const end = rows.end[i] ?? 0;
             const consumption = rows.consumption[i] ?? null;
@@ -220,4 +196,4 @@ export function ReadingsTable({ blocks, granularity, timeZone, unit, id }: Readi
       </table>
     </div>
   );
-}
+});

@@ -103,3 +103,73 @@ export function rawReadings(
     downsampled: false,
   };
 }
+
+/** Three Berlin days at `day` granularity (2026-03-28, the 23-hour 29th, the 30th) with a gap on the 29th. */
+export function dailyReadings(): MeterReadings {
+  return {
+    meterInd: 1,
+    meter: meterInfo(),
+    meterNumbers: ['EM-10009'],
+    series: {
+      // Berlin days 2026-03-28, 29 (23 h), 30.
+      t: [
+        Date.parse('2026-03-27T23:00:00Z'),
+        Date.parse('2026-03-28T23:00:00Z'),
+        Date.parse('2026-03-29T22:00:00Z'),
+      ],
+      value: [100, 120, 150],
+      consumption: [20, 30, null],
+      hours: [24, 23, 24],
+      missing: [0, 24, 96],
+      estimated: [0, 0, 0],
+    },
+    totals: {
+      consumption: 50,
+      registerStart: 80,
+      registerEnd: 150,
+      registerDifference: 50,
+      intervalSum: 40,
+      gapConsumption: 10,
+      agrees: true,
+      peak: null,
+      averagePerDay: 25,
+      readings: 100,
+      missingIntervals: 120,
+    },
+    gaps: [
+      {
+        from: '2026-03-29T07:00:00.000Z',
+        to: '2026-03-29T13:15:00.000Z',
+        missingIntervals: 24,
+        consumption: 10,
+      },
+    ],
+    events: [],
+    downsampled: false,
+  };
+}
+
+/** 00:00–01:30 with readings starting late and stopping early: gaps open and close the range (and one inside). */
+export function edgeGapReadings(): MeterReadings {
+  const readings = rawReadings('2026-01-01T00:00:00Z', '2026-01-01T01:30:00Z', {
+    skip: (i) => i < 2 || i === 4 || i > 5,
+  });
+  return {
+    ...readings,
+    gaps: [
+      {
+        from: '2026-01-01T00:00:00.000Z',
+        to: '2026-01-01T00:30:00.000Z',
+        missingIntervals: 2,
+        consumption: null,
+      },
+      ...readings.gaps,
+      {
+        from: '2026-01-01T01:15:00.000Z',
+        to: '2026-01-01T01:30:00.000Z',
+        missingIntervals: 1,
+        consumption: null,
+      },
+    ],
+  };
+}

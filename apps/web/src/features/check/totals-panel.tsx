@@ -7,6 +7,7 @@ import type { DateRange } from './date-range.ts';
 import { formatDateRange, formatIsoInZone } from './local-format.ts';
 import { agreementDifference, agreementOf, formatChange, formatTotals, percentChange } from './totals.ts';
 import { ToneBadge } from './tone-badge.tsx';
+import { SectionPanel } from './section-panel.tsx';
 import classes from './check.module.css';
 
 /** Below this share of intervals with readings, no % change is shown for a comparison period. */
@@ -69,14 +70,7 @@ export function TotalsPanel({ totals, timeZone, multiplier, meterNumbers, compar
   const difference = agreementDifference(totals);
 
   return (
-    <Paper
-      withBorder
-      p="md"
-      radius="md"
-      component="section"
-      aria-labelledby="cm-totals-title"
-      className={classes.panel}
-    >
+    <SectionPanel labelledBy="cm-totals-title">
       <Stack gap="md">
         <Title order={2} size="h4" id="cm-totals-title">
           {t('check.totals.title')}
@@ -198,7 +192,7 @@ export function TotalsPanel({ totals, timeZone, multiplier, meterNumbers, compar
           </div>
         ) : null}
       </Stack>
-    </Paper>
+    </SectionPanel>
   );
 }
 

@@ -96,6 +96,16 @@ export interface OffsetChange {
   toOffset: number;
 }
 
+/**
+ * Learns the zone's offsets over some local dates ahead of need (Intl, once per day of time): the
+ * check page does it while a long range is on its way, so the chart's DST marks and time axis
+ * cost nothing when the answer arrives.
+ */
+export function primeOffsets(from: LocalDate, to: LocalDate, timeZone: string): void {
+  // Local dates as UTC midnights, widened by the largest offsets in use.
+  offsetSpans(Date.parse(from) - DAY_MS, Date.parse(to) + 2 * DAY_MS, timeZone);
+}
+
 /** Offset changes in [fromMs, toMs). On a DST day the local day has 24 + (fromOffset − toOffset)/60 hours. */
 export function offsetChanges(fromMs: number, toMs: number, timeZone: string): OffsetChange[] {
   const spans = offsetSpans(fromMs, toMs, timeZone);

@@ -1,0 +1,103 @@
+import type { Granularity, MeterReadings } from '@cm/contracts/check.ts';
+import { HOUR_MS } from '@cm/contracts/zoned-time.ts';
+import uPlot from 'uplot';
+
+/*
+ * The chart's columns, read straight from the answer's columns: no rows, and for raw readings
+ * no copy at all (uPlot draws the answer's own arrays), so a year of 15-minute readings costs
+ * nothing between the answer and the plot.
+ *
+ * x is the END of each interval or bucket, after a leading point at the first one's start without
+ * energy: a bar (drawn to the left of its x) covers exactly its interval, and the register line
+ * sits at the instant the register was read.
+ * - raw: reading i closes the interval since reading i − 1, so the reading instants are the ends
+ *   and the first reading is the leading point. A range that starts (ends) with missing data gets
+ *   one point more at the gap's start (end), without energy.
+ * - buckets: each bucket's end (its own length: 23 or 25 hours on DST days).
+ * Energy not known interval by interval (a gap) is null there: a hole, never joined across.
+ * The table's rows are built from the same columns, and point p ≥ 1 shows the row ending at x[p]
+ * (see rowsByEnd; tested).
+ */
+
+/** One meter's points. */
+interface MeterPoints {
+  x: number[];
+  consumption: (number | null)[];
+  /** The register as the meter shows it at x (null where no reading is). */
+  register: (number | null)[];
+}
+
+function rawPoints(meter: MeterReadings): MeterPoints {
+  const { t, consumption, value } = meter.series;
+  const first = t[0];
+  const last = t[t.length - 1];
+  if (first === undefined || last === undefined) return { x: [], consumption: [], register: [] };
+  const gaps = meter.gaps;
+  const lead = gaps.find((gap) => Date.parse(gap.to) === first && Date.parse(gap.from) < first);
+  const tail = gaps.findLast((gap) => Date.parse(gap.from) === last && Date.parse(gap.to) > last);
+  if (!lead && !tail) return { x: t, consumption, register: value };
+  const before = lead ? [Date.parse(lead.from)] : [];
+  const after = tail ? [Date.parse(tail.to)] : [];
+  const none = (count: number) => new Array<null>(count).fill(null);
+  return {
+    x: [...before, ...t, ...after],
+    consumption: [...none(before.length), ...consumption, ...none(after.length)],
+    register: [...none(before.length), ...value, ...none(after.length)],
+  };
+}
+
+function bucketPoints(meter: MeterReadings, rangeEndMs: number): MeterPoints {
+  const { t, consumption, value, hours } = meter.series;
+  const n = t.length;
+  if (n === 0) return { x: [], consumption: [], register: [] };
+  const x = new Array<number>(n + 1);
+  x[0] = t[0] ?? 0;
+  for (let k = 0; k < n; k++) {
+    const length = hours?.[k];
+    x[k + 1] = length === undefined ? (t[k + 1] ?? rangeEndMs) : (t[k] ?? 0) + length * HOUR_MS;
+  }
+  return {
+    x,
+    consumption: [null, ...consumption],
+    // The register at the range start, then each bucket's last one.
+    register: [meter.totals.registerStart, ...value],
+  };
+}
+
+function pointsOf(meter: MeterReadings, granularity: Granularity, rangeEndMs: number): MeterPoints {
+  return granularity === 'raw' ? rawPoints(meter) : bucketPoints(meter, rangeEndMs);
+}
+
+/**
+ * The chart's columns: x, then the consumption of each meter, then (one meter, when asked) its
+ * register. Several meters share the bucket edges of the location's zone but may differ in gaps,
+ * so they are joined on x; a point a meter lacks is a hole, never a zero.
+ */
+export function chartData(
+  meters: readonly MeterReadings[],
+  granularity: Granularity,
+  rangeEndMs: number,
+  withRegister: boolean,
+): uPlot.AlignedData {
+  const [only] = meters;
+  if (!only) return [[]];
+  if (meters.length === 1) {
+    const points = pointsOf(only, granularity, rangeEndMs);
+    return withRegister ? [points.x, points.consumption, points.register] : [points.x, points.consumption];
+  }
+  return uPlot.join(
+    meters.map((meter) => {
+      const points = pointsOf(meter, granularity, rangeEndMs);
+      return [points.x, points.consumption];
+    }),
+  );
+}
+
+/** A uPlot x range covering the data, for the reset button. */
+export function fullXRange(data: uPlot.AlignedData): { min: number; max: number } | null {
+  const x = data[0];
+  if (!x || x.length === 0) return null;
+  const min = Number(x[0]);
+  const max = Number(x[x.length - 1]);
+  return min === max ? { min: min - HOUR_MS, max: max + HOUR_MS } : { min, max };
+}

@@ -1,0 +1,171 @@
+import { Button, Group, NativeSelect, Skeleton, Text, Title } from '@mantine/core';
+import { IconDownload, IconPrinter } from '@tabler/icons-react';
+import type { LocationReadings } from '@cm/contracts/check.ts';
+import { lazy, memo, Suspense, useEffect, useMemo, useState } from 'react';
+import { flushSync } from 'react-dom';
+import { useTranslation } from 'react-i18next';
+import { defaultCsvFormat, type CsvFormat } from './csv.ts';
+import { answerRange } from './date-range.ts';
+import { formatDateRange } from './local-format.ts';
+import { rowsOf } from './reading-rows.ts';
+import type { ReadingsTable as ReadingsTableView } from './readings-table.tsx';
+import { SectionPanel } from './section-panel.tsx';
+import classes from './check.module.css';
+
+let tableCode: Promise<{ ReadingsTable: typeof ReadingsTableView }> | null = null;
+const loadTableCode = () => (tableCode ??= import('./readings-table.tsx'));
+const ReadingsTable = lazy(() => loadTableCode().then((module) => ({ default: module.ReadingsTable })));
+
+/** Starts loading the table's code; the page calls it as it asks for readings, so both arrive together. */
+export function preloadReadingsTable(): void {
+  void loadTableCode();
+}
+
+const PrintView = lazy(() => import('./print-view.tsx').then((module) => ({ default: module.PrintView })));
+
+interface TablePanelProps {
+  readings: LocationReadings;
+  id: string;
+  /** Meter number or location name, for the CSV file name and the print title. */
+  subject: string;
+}
+
+/**
+ * The readings table with CSV export and the print view. It builds the rows (35k to build and
+ * sort for a year of readings) that the chart's tooltip and the CSV reuse; the section renders it
+ * after the chart has drawn.
+ */
+export const TablePanel = memo(function TablePanel({ readings, id, subject }: TablePanelProps) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  const tz = readings.location.timeZone;
+  const unit = readings.meters[0]?.meter.unit ?? 'kWh';
+  const range = answerRange(readings);
+  const [isPrinting, setPrinting] = useState(false);
+  const [csvChoice, setCsvFormat] = useState<CsvFormat | null>(null);
+  const csvFormat = csvChoice ?? defaultCsvFormat(locale);
+  const [exported, setExported] = useState<string | null>(null);
+  const blocks = useMemo(
+    () => rowsOf(readings).map((rows, b) => ({ meterInd: readings.meters[b]?.meterInd ?? 0, rows })),
+    [readings],
+  );
+
+  // The browser's own print command gets the print view too.
+  useEffect(() => {
+    const before = () => flushSync(() => setPrinting(true));
+    const after = () => setPrinting(false);
+    window.addEventListener('beforeprint', before);
+    window.addEventListener('afterprint', after);
+    return () => {
+      window.removeEventListener('beforeprint', before);
+      window.removeEventListener('afterprint', after);
+    };
+  }, []);
+
+  async function handleExport() {
+    const { downloadCsv } = await import('./export-csv.ts');
+    const filename = downloadCsv(
+      {
+        blocks,
+        granularity: readings.granularity,
+        timeZone: tz,
+        unit,
+        subject,
+        from: range.from,
+        to: range.to,
+        format: csvFormat,
+      },
+      t,
+    );
+    setExported(filename);
+  }
+
+  function handlePrint() {
+    flushSync(() => setPrinting(true));
+    window.print();
+  }
+
+  const printRows = isPrinting && blocks.length === 1 ? blocks[0]?.rows : undefined;
+  return (
+    <>
+      <SectionPanel labelledBy="cm-table-title" noPrint>
+        <Group justify="space-between" align="flex-end" mb="sm" gap="sm" className={classes.noPrint}>
+          <div>
+            <Title order={2} size="h4" id="cm-table-title">
+              {t('check.table.title')}
+            </Title>
+            <Text size="xs" c="dimmed">
+              {t('check.table.inZone', { timeZone: tz })}
+            </Text>
+          </div>
+          <Group gap="xs" align="flex-end" wrap="wrap">
+            <NativeSelect
+              size="xs"
+              label={t('check.csv.format')}
+              value={`${csvFormat.separator}${csvFormat.decimal}`}
+              onChange={(event) =>
+                setCsvFormat(
+                  event.currentTarget.value === ';,'
+                    ? { separator: ';', decimal: ',' }
+                    : { separator: ',', decimal: '.' },
+                )
+              }
+              data={[
+                { value: ',.', label: t('check.csv.formatComma') },
+                { value: ';,', label: t('check.csv.formatSemicolon') },
+              ]}
+            />
+            <Button
+              size="xs"
+              leftSection={<IconDownload size={14} aria-hidden />}
+              onClick={() => void handleExport()}
+              data-testid="export-csv"
+            >
+              {t('check.csv.export')}
+            </Button>
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconPrinter size={14} aria-hidden />}
+              onClick={handlePrint}
+            >
+              {t('check.print.button')}
+            </Button>
+          </Group>
+        </Group>
+        {exported ? (
+          <Text size="xs" c="dimmed" role="status" className={classes.noPrint}>
+            {t('check.csv.done', { filename: exported })}
+          </Text>
+        ) : null}
+        <div className={classes.noPrint}>
+          <Suspense fallback={<Skeleton height={320} />}>
+            <ReadingsTable
+              id={id}
+              blocks={blocks}
+              granularity={readings.granularity}
+              timeZone={tz}
+              unit={unit}
+            />
+          </Suspense>
+        </div>
+      </SectionPanel>
+      {printRows ? (
+        <Suspense fallback={null}>
+          <PrintView
+            title={subject}
+            subtitle={t('check.print.subtitle', {
+              location: readings.location.publicName,
+              range: formatDateRange(range.from, range.to, locale),
+              timeZone: tz,
+            })}
+            rows={printRows}
+            granularity={readings.granularity}
+            timeZone={tz}
+            unit={unit}
+          />
+        </Suspense>
+      ) : null}
+    </>
+  );
+});
