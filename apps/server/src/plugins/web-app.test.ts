@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { ROUTE_PRELOADS_FILE } from './web-index.ts';
 let dist: string;
 let t: TestApp;
 
+const BOOT = "document.documentElement.setAttribute('data-skin', 'dark');";
 const script = (name: string) => `console.log('${name}');`.repeat(50);
 
 /** A build as apps/web writes it: hashed assets with their .br and .gz forms, index.html, preload lists. */
@@ -23,7 +25,7 @@ async function writeBuild(name: string, when: Date, preloads: string | undefined
   const index = path.join(dist, 'index.html');
   await writeFile(
     index,
-    `<html><head><meta name="cm-api-key" content="__CM_API_KEY__"><script src="/assets/${name}.js"></script></head><body></body></html>`,
+    `<html><head><meta name="cm-api-key" content="__CM_API_KEY__"><script>${BOOT}</script><script src="/assets/${name}.js"></script></head><body></body></html>`,
   );
   await utimes(index, when, when);
 }
@@ -140,6 +142,17 @@ describe('web app serving', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('/assets/app-four.js');
     expect(page.body).not.toContain('<link');
+  });
+
+  it('allows index.html’s inline script by its hash, and no other inline script', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/check' });
+    const hash = `'sha256-${createHash('sha256').update(BOOT).digest('base64')}'`;
+    const scriptSrc = String(page.headers['content-security-policy'])
+      .split(';')
+      .find((directive) => directive.startsWith('script-src'));
+    expect(scriptSrc).toBe(`script-src 'self' ${hash}`);
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/app-one.js' });
+    expect(String(asset.headers['content-security-policy'])).not.toContain('sha256');
   });
 
   it('serves a new build without a restart', async () => {

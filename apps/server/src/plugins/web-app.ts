@@ -2,7 +2,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { pickEncoding, WebIndex } from './web-index.ts';
+import { pickEncoding, WebIndex, withScriptHashes } from './web-index.ts';
 
 /**
  * Serves the built web app from the same process: hashed assets with long-cache headers, in
@@ -42,11 +42,15 @@ export const webApp = fp(async (app: FastifyInstance, options: { distDir: string
     const page = wantsPage ? await index.page(pathname, encoding) : undefined;
     if (page !== undefined) {
       if (encoding) reply.header('Content-Encoding', encoding);
+      // index.html's own inline script (it must run before the first paint) is allowed by its hash.
+      const policy = reply.getHeader('content-security-policy');
+      if (typeof policy === 'string')
+        reply.header('Content-Security-Policy', withScriptHashes(policy, page.scriptHashes));
       return reply
         .type('text/html; charset=utf-8')
         .header('Cache-Control', 'no-store')
         .header('Vary', 'Accept-Encoding')
-        .send(page);
+        .send(page.body);
     }
     if (wantsPage) {
       return reply

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -21,6 +22,36 @@ type RoutePreloads = z.infer<typeof routePreloadsSchema>;
 interface IndexPage {
   html: string;
   compressed: Partial<Record<Encoding, Promise<Buffer>>>;
+}
+
+/** index.html as sent: the body (compressed when asked) and the hashes of its inline scripts. */
+export interface ServedPage {
+  body: string | Buffer;
+  scriptHashes: string[];
+}
+
+/** CSP source expressions (`'sha256-…'`) for the inline `<script>` blocks of `html`. */
+export function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    ([, code = '']) => `'sha256-${createHash('sha256').update(code).digest('base64')}'`,
+  );
+}
+
+/**
+ * A Content-Security-Policy header value that also allows the scripts with these hashes (and no
+ * other inline script): added to `script-src`, or to a `script-src` copied from `default-src`.
+ */
+export function withScriptHashes(policy: string, hashes: string[]): string {
+  if (hashes.length === 0) return policy;
+  const directives = policy.split(';').map((directive) => directive.trim());
+  const index = directives.findIndex((directive) => directive.startsWith('script-src '));
+  if (index >= 0) directives[index] = `${directives[index]} ${hashes.join(' ')}`;
+  else {
+    const fallback =
+      directives.find((directive) => directive.startsWith('default-src ')) ?? "default-src 'self'";
+    directives.push(`script-src ${fallback.slice('default-src '.length)} ${hashes.join(' ')}`);
+  }
+  return directives.join(';');
 }
 
 const compressors: Record<Encoding, (html: string) => Promise<Buffer>> = {
@@ -63,7 +94,8 @@ function preloadLink(file: string): string {
  * replaces index.html.
  */
 export class WebIndex {
-  private build: { mtimeMs: number; template: string; preloads: RoutePreloads } | undefined;
+  private build:
+    { mtimeMs: number; template: string; preloads: RoutePreloads; scriptHashes: string[] } | undefined;
   private pages = new Map<string, IndexPage>();
 
   constructor(
@@ -77,7 +109,7 @@ export class WebIndex {
   }
 
   /** The page for `pathname`, in `encoding` when given, or undefined when there is no build. */
-  async page(pathname: string, encoding: Encoding | undefined): Promise<string | Buffer | undefined> {
+  async page(pathname: string, encoding: Encoding | undefined): Promise<ServedPage | undefined> {
     const build = await this.current();
     if (!build) return undefined;
     const route = Object.keys(build.preloads.routes).find(
@@ -91,9 +123,10 @@ export class WebIndex {
       page = { html: build.template.replace('</head>', `${links}</head>`), compressed: {} };
       this.pages.set(key, page);
     }
-    if (!encoding) return page.html;
+    const { scriptHashes } = build;
+    if (!encoding) return { body: page.html, scriptHashes };
     page.compressed[encoding] ??= compressors[encoding](page.html);
-    return page.compressed[encoding];
+    return { body: await page.compressed[encoding], scriptHashes };
   }
 
   private async current() {
@@ -102,7 +135,12 @@ export class WebIndex {
     if (!info) return undefined;
     if (this.build?.mtimeMs !== info.mtimeMs) {
       const template = (await readFile(indexFile, 'utf8')).replaceAll(API_KEY_PLACEHOLDER, this.apiKey);
-      this.build = { mtimeMs: info.mtimeMs, template, preloads: await readPreloads(this.distDir) };
+      this.build = {
+        mtimeMs: info.mtimeMs,
+        template,
+        preloads: await readPreloads(this.distDir),
+        scriptHashes: inlineScriptHashes(template),
+      };
       this.pages.clear();
     }
     return this.build;
