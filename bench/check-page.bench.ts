@@ -3,8 +3,8 @@
  * (CM_BENCH_URL=http://127.0.0.1:3100 to use a running server with the demo data; otherwise one is
  * started on a fresh data folder, as `npm start` would run it, from the built web app).
  *
- * 1. The /check route's chunks (gzip): a production build with a manifest; the route's own share is
- *    everything the check page pulls in that the entry, the app and the layout do not already load.
+ * 1. The /check route's own JavaScript (gzip, uPlot included): what the check page pulls in that the
+ *    entry, the app shell, the login page and the layout do not already load (bench/lib/bundle.ts).
  * 2. A year of 15-minute readings (≈35,040 points) of one meter: the page's performance marks from
  *    "answer received" to "chart drawn" (split into schema parse and render + draw), on a page
  *    load (cold: the whole page renders for the first time) and on switching from a one-day view
@@ -13,14 +13,13 @@
  * 3. Cursor move cost per frame over that chart: main-thread time of one mousemove (uPlot's cursor
  *    update, the tooltip written into the DOM) plus the style and layout it forces, per step.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from 'playwright-core';
 import { startServerProcess } from '../e2e/support/server-process.ts';
+import { buildWeb, jsShare, ROUTE_ROOTS, type JsShare } from './lib/bundle.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.CM_BENCH_RUNS ?? 5);
@@ -28,71 +27,24 @@ const CURSOR_STEPS = 200;
 const LOCATION = 'Riverside Campus – Library';
 const METER_IND = 3;
 
-interface ManifestChunk {
-  file: string;
-  imports?: string[];
-  css?: string[];
-}
-
-async function routeChunkSizes(): Promise<{ routeOnly: number; closure: number; files: number }> {
-  const outDir = await mkdtemp(path.join(os.tmpdir(), 'cm-bench-web-'));
+/**
+ * The check route's own JavaScript (what the check page adds to entry, app shell, login page and
+ * layout) and all the JavaScript it loads, from the build `npm run bench` made (CM_WEB_DIST, with
+ * its manifest) or else from a build of its own.
+ */
+async function routeChunkSizes(): Promise<{ routeOnly: JsShare; closure: JsShare }> {
+  const { entry, shell, login, layout, check } = ROUTE_ROOTS;
+  const given = process.env.CM_WEB_DIST;
+  const hasManifest = given !== undefined && existsSync(path.join(given, '.vite/manifest.json'));
+  const outDir = hasManifest ? given : await mkdtemp(path.join(os.tmpdir(), 'cm-bench-web-'));
   try {
-    const build = spawnSync(
-      process.execPath,
-      [
-        path.join(root, 'node_modules/vite/bin/vite.js'),
-        'build',
-        '--manifest',
-        '--outDir',
-        outDir,
-        '--emptyOutDir',
-        '--logLevel',
-        'error',
-      ],
-      {
-        cwd: path.join(root, 'apps/web'),
-        encoding: 'utf8',
-      },
-    );
-    if (build.status !== 0) throw new Error(`vite build failed:\n${build.stderr}`);
-    const manifest: Record<string, ManifestChunk> = JSON.parse(
-      await readFile(path.join(outDir, '.vite/manifest.json'), 'utf8'),
-    );
-    const key = (part: string) => {
-      const found = Object.keys(manifest).find((k) => k.includes(part));
-      if (!found) throw new Error(`${part} is not in the manifest`);
-      return found;
+    if (!hasManifest) buildWeb(outDir);
+    return {
+      routeOnly: await jsShare(outDir, [check], [entry, shell, login, layout]),
+      closure: await jsShare(outDir, [check]),
     };
-    const closure = (start: string, seen = new Set<string>()): Set<string> => {
-      if (seen.has(start)) return seen;
-      seen.add(start);
-      for (const next of manifest[start]?.imports ?? []) closure(next, seen);
-      return seen;
-    };
-    const check = closure(key('features/check/check-page.tsx'));
-    const before = new Set([
-      ...closure(key('index.html')),
-      ...closure(key('src/app/app.tsx')),
-      ...closure(key('layout/vertical-layout.tsx')),
-    ]);
-    let routeOnly = 0;
-    let total = 0;
-    let files = 0;
-    for (const chunk of check) {
-      const entry = manifest[chunk];
-      if (!entry) continue;
-      for (const file of [entry.file, ...(entry.css ?? [])]) {
-        const size = gzipSync(await readFile(path.join(outDir, file))).length;
-        total += size;
-        if (!before.has(chunk)) {
-          routeOnly += size;
-          files += 1;
-        }
-      }
-    }
-    return { routeOnly, closure: total, files };
   } finally {
-    await rm(outDir, { recursive: true, force: true });
+    if (!hasManifest) await rm(outDir, { recursive: true, force: true });
   }
 }
 
@@ -195,7 +147,8 @@ async function navigateInApp(page: Page, pathAndQuery: string): Promise<void> {
 
 async function main(): Promise<void> {
   const sizes = await routeChunkSizes();
-  if (!existsSync(path.join(root, 'apps/web/dist/index.html')))
+  // The web app the server below serves (startServerProcess passes CM_WEB_DIST on).
+  if (!existsSync(path.join(process.env.CM_WEB_DIST ?? path.join(root, 'apps/web/dist'), 'index.html')))
     throw new Error('build the web app first: npm run build');
 
   const server = process.env.CM_BENCH_URL
@@ -268,10 +221,10 @@ async function main(): Promise<void> {
   const rows: [string, string, string, string][] = [
     ['measure', 'result', 'target', 'detail'],
     [
-      '/check route chunks (gzip, own)',
-      kb(sizes.routeOnly),
+      "/check route's own JS (gzip)",
+      kb(sizes.routeOnly.gzip),
       '≤ 120 KB',
-      `${sizes.files} files incl. uPlot; with shared chunks ${kb(sizes.closure)}`,
+      `${sizes.routeOnly.files} JS files incl. uPlot; with shared chunks ${kb(sizes.closure.gzip)}`,
     ],
     [
       `answer → chart drawn, page load (${loads[0]?.points ?? 0} points)`,

@@ -2,7 +2,7 @@
 // database through the import service, compares with two plain COPYs of the same rows (into a
 // bare unlogged table, and into readings itself with its key, foreign key and trigger), samples the
 // process's peak RSS during the import, and measures the ingest API in batches of 1,000.
-// Prints a table; asserts nothing. Run: npm run bench:ingest (needs postgres://root@127.0.0.1:5432).
+// Prints the detailed table, then the summary table `npm run bench` collects; asserts nothing. Run: npm run bench:ingest (needs postgres://root@127.0.0.1:5432).
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -18,6 +18,7 @@ import { openPostgres } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { createApiKey } from '../apps/server/src/modules/api-keys/api-keys.service.ts';
 import { ImportsService } from '../apps/server/src/modules/imports/imports.service.ts';
+import { printTable } from './lib/table.ts';
 
 const ADMIN_URL = process.env.CM_BENCH_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 const METERS = 100;
@@ -74,6 +75,7 @@ async function main() {
   const db = await openPostgres({ url: url.toString(), poolSize: 4, statementTimeoutMs: 600_000 });
   const dir = await mkdtemp(path.join(tmpdir(), 'cm-bench-'));
   const rows: Array<[string, string]> = [];
+  const summary: string[][] = [];
   try {
     await migrate(db);
     const [location] = await db.query<{ id: number }>(
@@ -171,6 +173,22 @@ async function main() {
       `read ${report.rowsRead}, inserted ${report.inserted}, rejected ${report.rejectedCount}`,
     ]);
     rows.push(['process RSS before → peak', `${mb(rssBefore)} → ${mb(peakRss)} (target < 300 MB)`]);
+    summary.push(
+      [
+        `import of a ${ROWS.toLocaleString('en-US')}-row CSV (import service)`,
+        '≥ 60 % of plain COPY',
+        `${(importMs / 1000).toFixed(1)} s, ${rate(report.inserted, importMs)}`,
+        `plain COPY into readings: ${(copyMs / 1000).toFixed(1)} s, ${rate(ROWS, copyMs)}`,
+        `${((copyMs / importMs) * 100).toFixed(0)} % of its throughput`,
+      ],
+      [
+        'peak RSS of the process during the import',
+        '< 300 MB',
+        mb(peakRss),
+        `before the import: ${mb(rssBefore)}`,
+        `+${mb(peakRss - rssBefore)}`,
+      ],
+    );
 
     t0 = performance.now();
     const again = await new ImportsService(db).importReadings(
@@ -223,6 +241,13 @@ async function main() {
       `ingest API (${INGEST_BATCHES} × ${INGEST_BATCH_SIZE})`,
       `${(ingestMs / 1000).toFixed(1)} s, ${rate(accepted, ingestMs)} (${accepted} accepted)`,
     ]);
+    summary.push([
+      `ingest API over HTTP, ${INGEST_BATCHES} batches of ${INGEST_BATCH_SIZE.toLocaleString('en-US')}`,
+      'report rows/s',
+      rate(accepted, ingestMs),
+      `import service: ${rate(report.inserted, importMs)}`,
+      `${((accepted / ingestMs / (report.inserted / importMs)) * 100).toFixed(0)} % of its throughput`,
+    ]);
   } finally {
     await db.close();
     await rm(dir, { recursive: true, force: true });
@@ -231,11 +256,8 @@ async function main() {
     await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await dropper.end();
   }
-  const width = Math.max(...rows.map(([label]) => label.length));
-  console.log(`\nIngest benchmark — PostgreSQL, Node ${process.version}\n`);
-  console.log(`${'measure'.padEnd(width)} | result`);
-  console.log(`${'-'.repeat(width)}-|-${'-'.repeat(60)}`);
-  for (const [label, value] of rows) console.log(`${label.padEnd(width)} | ${value}`);
+  printTable(`Ingest benchmark, details (PostgreSQL, Node ${process.version})`, ['step', 'result'], rows);
+  printTable('Ingest benchmark', ['measure', 'target', 'CM', 'baseline', 'ratio'], summary);
 }
 
 await main();

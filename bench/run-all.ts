@@ -1,8 +1,9 @@
 // `npm run bench` — every benchmark present, then ONE summary table.
 //
-// Runs, each in its own process and in turn: api.bench.ts, ingest.bench.ts and check-page.bench.ts
-// (when present), load.bench.ts, then measures the web bundle and runs Lighthouse on /login and
-// /check (desktop and mobile). A benchmark joins the summary by printing a Markdown table whose
+// Builds the web app once (apps/web/dist), runs each benchmark in its own process and in turn:
+// api.bench.ts, ingest.bench.ts and check-page.bench.ts (when present), load.bench.ts, then
+// measures the bundle of that build and runs Lighthouse on /login and /check (desktop and mobile,
+// CM_LIGHTHOUSE_RUNS times each, 3 by default, medians reported). A benchmark joins the summary by printing a Markdown table whose
 // header is `| measure | target | CM | baseline | ratio |` (see bench/README.md). Benchmarks never
 // assert a time: the exit code is non-zero only when one of them crashed.
 import { spawn } from 'node:child_process';
@@ -11,8 +12,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { measureBundle } from './lib/bundle.ts';
-import { audit, type Audit } from './lib/lighthouse.ts';
+import { buildWeb, measureBundle, type BundleSizes, type JsShare } from './lib/bundle.ts';
+import { auditMedian, type Audit } from './lib/lighthouse.ts';
 import { repoRoot } from '../e2e/support/server-process.ts';
 import { BENCH_WEB_API_KEY, startBenchServer } from './lib/server-process.ts';
 import { printTable } from './lib/table.ts';
@@ -86,106 +87,98 @@ async function benchmarkScripts() {
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const LIGHTHOUSE_RUNS = Number(process.env.CM_LIGHTHOUSE_RUNS ?? 3);
 
-async function webAndLighthouse() {
-  const outDir = await mkdtemp(path.join(os.tmpdir(), 'cm-bench-web-'));
+function bundleRows(sizes: BundleSizes): Row[] {
+  const share = ({ gzip, files }: JsShare, of: JsShare) => [
+    `${kb(gzip)} (${files} files)`,
+    `all JS of the build: ${kb(of.gzip)}`,
+    `${((gzip / of.gzip) * 100).toFixed(0)} % of it`,
+  ];
+  return [
+    ['JS before /login is interactive (gzip)', '≤ 170 KB', ...share(sizes.login, sizes.all)] as Row,
+    ['JS the signed-in layout adds (gzip)', 'report', ...share(sizes.layout, sizes.all)] as Row,
+    ["the check route's own JS, incl. uPlot (gzip)", '≤ 120 KB', ...share(sizes.check, sizes.all)] as Row,
+  ];
+}
+
+/** A signed-in client, as after a login: the session stored where the web app keeps it. */
+async function signIn(origin: string, page: Page) {
+  const response = await fetch(`${origin}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'X-API-Key': BENCH_WEB_API_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'client.a@demo.cm', password: 'ClientA!2026' }),
+  });
+  if (response.status !== 200) throw new Error(`demo login: ${response.status}`);
+  const record = (await response.json()) as { token: string };
+  await page.goto(`${origin}/login`);
+  await page.evaluate((stored) => {
+    localStorage.setItem('userData', JSON.stringify(stored));
+    localStorage.setItem('accessToken', JSON.stringify(stored.token));
+  }, record);
+}
+
+function lighthouseRows(page: string, desktop: Audit, mobile: Audit): Row[] {
+  const runs = `median of ${LIGHTHOUSE_RUNS}`;
+  return [
+    [`${page} performance, desktop (${runs})`, '≥ 95', String(desktop.performance), '—', '—'],
+    [
+      `${page} performance, mobile: slow 4G, 4× CPU (${runs})`,
+      '≥ 90',
+      String(mobile.performance),
+      `desktop ${desktop.performance}`,
+      `${(mobile.performance / desktop.performance).toFixed(2)}× desktop`,
+    ],
+    [
+      `${page} CLS, desktop / mobile`,
+      '≤ 0.02',
+      `${desktop.cls.toFixed(3)} / ${mobile.cls.toFixed(3)}`,
+      `LCP ${desktop.lcpMs.toFixed(0)} / ${mobile.lcpMs.toFixed(0)} ms`,
+      '—',
+    ],
+  ];
+}
+
+/** Bundle figures of the build, then Lighthouse on /login and signed-in /check served from it. */
+async function webAndLighthouse(distDir: string) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cm-bench-data-'));
   try {
     console.log('\n## web bundle\n');
-    const sizes = await measureBundle(outDir);
-    summary.push(
-      {
-        source: 'bundle',
-        row: [
-          'JS before /login is interactive (gzip)',
-          '≤ 170 KB',
-          kb(sizes.loginJs),
-          `all JS of the build: ${kb(sizes.allJs)}`,
-          `${((sizes.loginJs / sizes.allJs) * 100).toFixed(0)} % of it`,
-        ],
-      },
-      {
-        source: 'bundle',
-        row: [
-          'JS the /check route adds (gzip)',
-          '≤ 120 KB',
-          kb(sizes.checkJs),
-          `all JS of the build: ${kb(sizes.allJs)}`,
-          `${((sizes.checkJs / sizes.allJs) * 100).toFixed(0)} % of it`,
-        ],
-      },
+    const sizes = await measureBundle(distDir);
+    for (const row of bundleRows(sizes)) summary.push({ source: 'bundle', row });
+    console.log(
+      `login ${kb(sizes.login.gzip)}, layout adds ${kb(sizes.layout.gzip)}, the check route's own ${kb(sizes.check.gzip)}, all ${kb(sizes.all.gzip)}`,
     );
-    console.log(`login ${kb(sizes.loginJs)}, /check adds ${kb(sizes.checkJs)}, all ${kb(sizes.allJs)}`);
 
-    console.log('\n## Lighthouse (starting the demo server on the embedded database)\n');
+    console.log(
+      `\n## Lighthouse, ${LIGHTHOUSE_RUNS} runs each (starting the demo server on the embedded database)\n`,
+    );
     const server = await startBenchServer(
-      { CM_DATA_DIR: dataDir, CM_SEED_DEMO: 'auto', CM_WEB_DIST: outDir },
+      { CM_DATA_DIR: dataDir, CM_SEED_DEMO: 'auto', CM_WEB_DIST: distDir },
       240_000,
     );
     try {
-      // A signed-in client on /check with a meter chosen, as a person lands from a bookmark.
-      const signIn = async (origin: string, page: Page) => {
-        const response = await fetch(`${origin}/api/auth/login`, {
-          method: 'POST',
-          headers: { 'X-API-Key': BENCH_WEB_API_KEY, 'content-type': 'application/json' },
-          body: JSON.stringify({ email: 'client.a@demo.cm', password: 'ClientA!2026' }),
-        });
-        if (response.status !== 200) throw new Error(`demo login: ${response.status}`);
-        const record = (await response.json()) as { token: string };
-        await page.goto(`${origin}/login`);
-        await page.evaluate((stored) => {
-          localStorage.setItem('userData', JSON.stringify(stored));
-          localStorage.setItem('accessToken', JSON.stringify(stored.token));
-        }, record);
-      };
-      const results = new Map<string, Audit>();
       for (const [page, prepare] of [
         ['/login', undefined],
         ['/check', signIn],
       ] as const) {
+        const median: Partial<Record<'desktop' | 'mobile', Audit>> = {};
         for (const formFactor of ['desktop', 'mobile'] as const) {
-          const result = await audit(`${server.url}${page}`, formFactor, prepare);
-          if (new URL(result.finalUrl).pathname !== page) {
-            throw new Error(
-              `Lighthouse on ${page} ended on ${result.finalUrl}: the page was not measured as asked`,
-            );
-          }
-          results.set(`${page} ${formFactor}`, result);
-          console.log(
-            `${page} ${formFactor}: performance ${result.performance}, CLS ${result.cls.toFixed(3)}, LCP ${result.lcpMs.toFixed(0)} ms, TBT ${result.tbtMs.toFixed(0)} ms`,
+          median[formFactor] = await auditMedian(
+            `${server.url}${page}`,
+            formFactor,
+            prepare,
+            LIGHTHOUSE_RUNS,
+            (result, run) =>
+              console.log(
+                `${page} ${formFactor} #${run}: performance ${result.performance}, FCP ${result.fcpMs.toFixed(0)} ms, LCP ${result.lcpMs.toFixed(0)} ms, TBT ${result.tbtMs.toFixed(0)} ms, CLS ${result.cls.toFixed(3)} (load average ${os.loadavg()[0]?.toFixed(1)}; LCP element ${result.lcpElement})`,
+              ),
           );
         }
-      }
-      for (const page of ['/login', '/check']) {
-        const desktop = results.get(`${page} desktop`);
-        const mobile = results.get(`${page} mobile`);
-        if (!desktop || !mobile) continue;
-        summary.push(
-          {
-            source: 'lighthouse',
-            row: [`${page} performance, desktop`, '≥ 95', String(desktop.performance), '—', '—'],
-          },
-          {
-            source: 'lighthouse',
-            row: [
-              `${page} performance, mobile (slow 4G, 4× CPU)`,
-              '≥ 90',
-              String(mobile.performance),
-              `desktop ${desktop.performance}`,
-              `${(mobile.performance / desktop.performance).toFixed(2)}× desktop`,
-            ],
-          },
-          {
-            source: 'lighthouse',
-            row: [
-              `${page} CLS, desktop / mobile`,
-              '≤ 0.02',
-              `${desktop.cls.toFixed(3)} / ${mobile.cls.toFixed(3)}`,
-              `LCP ${desktop.lcpMs.toFixed(0)} / ${mobile.lcpMs.toFixed(0)} ms`,
-              '—',
-            ],
-          },
-        );
+        if (median.desktop && median.mobile) {
+          for (const row of lighthouseRows(page, median.desktop, median.mobile))
+            summary.push({ source: 'lighthouse', row });
+        }
       }
     } finally {
       await server.stop();
@@ -198,15 +191,24 @@ async function webAndLighthouse() {
       row: ['bundle / Lighthouse crashed', '—', String(error).slice(0, 80), '—', '—'],
     });
   } finally {
-    await rm(outDir, { recursive: true, force: true });
     await rm(dataDir, { recursive: true, force: true });
   }
 }
 
 async function main() {
   const only = process.env.CM_BENCH_ONLY?.split(',');
-  if (!only || only.includes('scripts')) await benchmarkScripts();
-  if (!only || only.includes('web')) await webAndLighthouse();
+  // One production build for everything: the benchmarks' servers serve it (CM_WEB_DIST, inherited by
+  // each script), the bundle figures read its manifest, Lighthouse audits it.
+  const distDir = await mkdtemp(path.join(os.tmpdir(), 'cm-bench-web-'));
+  try {
+    console.log('\n## web build\n');
+    buildWeb(distDir);
+    process.env.CM_WEB_DIST = distDir;
+    if (!only || only.includes('scripts')) await benchmarkScripts();
+    if (!only || only.includes('web')) await webAndLighthouse(distDir);
+  } finally {
+    await rm(distDir, { recursive: true, force: true });
+  }
   printTable(
     'Summary of this run (targets are goals, not assertions; baseline measured in the same run)',
     ['source', 'figure', 'target', 'measured', 'baseline', 'ratio'],

@@ -8,7 +8,8 @@ import { pickEncoding, WebIndex, withScriptHashes } from './web-index.ts';
  * Serves the built web app from the same process: hashed assets with long-cache headers, in
  * the brotli or gzip form the build wrote next to each file when the browser accepts it, and
  * index.html (never cached, compressed on the fly) for every client route, with the web app's
- * API key written into it at run time so that the key is never baked into the bundle.
+ * API key written into it at run time so that the key is never baked into the bundle (and its
+ * inline start-up script allowed by its hash in the Content-Security-Policy).
  */
 export const webApp = fp(async (app: FastifyInstance, options: { distDir: string; apiKey: string }) => {
   // index.html is read again when a new build replaces it, so a redeploy needs no restart.
