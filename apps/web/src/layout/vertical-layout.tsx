@@ -17,6 +17,7 @@ import { PHONE_MAX_WIDTH, PRODUCT_NAME } from '@/lib/config.ts';
 import { BookmarkLinks, BookmarksMenu } from './bookmarks-menu.tsx';
 import { useGetBookmarksDataQuery } from './bookmarks-api.ts';
 import { menuCollapsedChanged, selectLayout, skinChanged } from './layout-slice.ts';
+import { SearchDialog } from './search-dialog.tsx';
 import { UserMenu } from './user-menu.tsx';
 import { VerticalMenu } from './vertical-menu.tsx';
 import classes from './vertical-layout.module.css';
@@ -25,17 +26,14 @@ import classes from './vertical-layout.module.css';
 // any of them renders.
 injectApi(api);
 
-// The search dialog and the customizer load and mount when first opened: the first paint of every
-// signed-in page needs neither.
-const SearchDialog = lazy(() =>
-  import('./search-dialog.tsx').then((module) => ({ default: module.SearchDialog })),
-);
+// The customizer loads and mounts when first opened: the first paint of every signed-in page does
+// not need it. (The search dialog stays mounted: opened, it must take the keys typed right after `/`.)
 const Customizer = lazy(() => import('./customizer.tsx').then((module) => ({ default: module.Customizer })));
 
 /** The bookmarks query's result as the layout sees it: nothing (the answer goes to the layout slice). */
 const NO_RESULT = {};
 
-/** True from the first time `opened` is true on (so that a closed dialog can still animate out). */
+/** True from the first time `opened` is true on (so that a closed drawer can still animate out). */
 function useOpenedOnce(opened: boolean): boolean {
   const [wasOpened, setWasOpened] = useState(opened);
   if (opened && !wasOpened) setWasOpened(true);
@@ -85,7 +83,6 @@ export function VerticalLayout() {
   const [isCustomizerOpen, customizer] = useDisclosure(false);
   const rules = useAppSelector((state) => state.auth.ability);
   const ability = useMemo(() => buildAbility(rules), [rules]);
-  const hasOpenedSearch = useOpenedOnce(isSearchOpen);
   const hasOpenedCustomizer = useOpenedOnce(isCustomizerOpen);
 
   useSessionKeepAlive();
@@ -205,8 +202,8 @@ export function VerticalLayout() {
         </div>
       </div>
 
+      <SearchDialog opened={isSearchOpen} onClose={search.close} />
       <Suspense fallback={null}>
-        {hasOpenedSearch && <SearchDialog opened={isSearchOpen} onClose={search.close} />}
         {hasOpenedCustomizer && <Customizer opened={isCustomizerOpen} onClose={customizer.close} />}
       </Suspense>
       {/* `right` is the inline end: bottom-left in right-to-left. */}
