@@ -27,7 +27,6 @@ import { useEffect } from 'react';
 import { Provider } from 'react-redux';
 import { BrowserRouter } from 'react-router';
 import { AppToaster } from '@/components/toaster.tsx';
-import { selectLayout } from '@/layout/layout-slice.ts';
 import { useAppSelector } from './hooks.ts';
 import { AppRoutes } from './router.tsx';
 import { wireSessionLoss } from './session-wiring.ts';
@@ -38,7 +37,8 @@ wireSessionLoss(store.dispatch);
 
 /** Applies skin and direction to <html> (Mantine reads `dir` for its RTL styles). */
 function PreferencesSync() {
-  const { skin, isRtl } = useAppSelector(selectLayout);
+  const skin = useAppSelector((state) => state.layout.skin);
+  const isRtl = useAppSelector((state) => state.layout.isRtl);
   const { setDirection } = useDirection();
   useEffect(() => {
     document.documentElement.setAttribute('data-skin', skin);

@@ -8,7 +8,6 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAppSelector } from '@/app/hooks.ts';
 import { useSearchQuery, useUpdateBookmarkMutation } from './bookmarks-api.ts';
-import { selectLayout } from './layout-slice.ts';
 import { mergeResults, SEARCH_DEBOUNCE_MS } from './search-results.ts';
 import { SuggestionIcon } from './suggestion-icon.tsx';
 import { suggestionTitle } from './suggestion-title.ts';
@@ -48,7 +47,8 @@ function isSessionLoss(error: unknown): boolean {
 /** The star in the navbar: every suggestion with its star, filterable; starred ones become quick links. */
 export function BookmarksMenu() {
   const { t } = useTranslation();
-  const { bookmarks, suggestions } = useAppSelector(selectLayout);
+  const bookmarks = useAppSelector((state) => state.layout.bookmarks);
+  const suggestions = useAppSelector((state) => state.layout.suggestions);
   const [opened, setOpened] = useState(false);
   const [filter, setFilter] = useState('');
   const [debounced] = useDebouncedValue(filter.trim(), SEARCH_DEBOUNCE_MS);
@@ -128,7 +128,7 @@ export function BookmarksMenu() {
 /** Starred suggestions as quick links in the navbar. */
 export function BookmarkLinks() {
   const { t } = useTranslation();
-  const { bookmarks } = useAppSelector(selectLayout);
+  const bookmarks = useAppSelector((state) => state.layout.bookmarks);
   if (bookmarks.length === 0) return null;
   return (
     <nav aria-label={t('bookmarks.quickLinks')} className={classes.quick}>

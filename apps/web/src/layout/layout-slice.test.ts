@@ -1,4 +1,5 @@
 import type { Suggestion } from '@cm/contracts/bookmarks.ts';
+import { shallowEqual } from 'react-redux';
 import { describe, expect, it } from 'vitest';
 import { sessionEnded } from '@/lib/session-events.ts';
 import {
@@ -7,6 +8,7 @@ import {
   initialLayoutState,
   layoutReducer,
   queryChanged,
+  selectPreferences,
   skinChanged,
   type LayoutState,
 } from './layout-slice.ts';
@@ -107,5 +109,16 @@ describe('layout slice', () => {
     );
     const state = layoutReducer(before, sessionEnded({ reason: 'logout' }));
     expect(state).toMatchObject({ query: '', suggestions: [], bookmarks: [], skin: 'dark' });
+  });
+
+  it('gives the same preferences after a new query or bookmarks, and new ones after a skin change', () => {
+    const before = layoutReducer(undefined, { type: 'init' });
+    const prefs = selectPreferences({ layout: before });
+    expect(prefs).not.toHaveProperty('query');
+    const typed = layoutReducer(before, queryChanged('EM-1'));
+    const loaded = layoutReducer(typed, bookmarksDataLoaded({ suggestions: [page('check')], bookmarks: [] }));
+    expect(shallowEqual(selectPreferences({ layout: loaded }), prefs)).toBe(true);
+    const dark = layoutReducer(loaded, skinChanged('dark'));
+    expect(shallowEqual(selectPreferences({ layout: dark }), prefs)).toBe(false);
   });
 });

@@ -122,3 +122,12 @@ export const layoutReducer = layoutSlice.reducer;
 
 /** Selects the layout state from any root state that holds it. */
 export const selectLayout = (state: { layout: LayoutState }): LayoutState => state.layout;
+
+/** How the shell looks, without the search query and the bookmarks (which change far more often). */
+export type LayoutPreferences = Omit<LayoutState, 'query' | 'bookmarks' | 'suggestions'>;
+
+/** The layout preferences; compare with `shallowEqual` so that a new query or bookmark re-renders nothing. */
+export function selectPreferences({ layout }: { layout: LayoutState }): LayoutPreferences {
+  const { skin, isRtl, isMenuCollapsed, contentWidth, navbarType, footerType } = layout;
+  return { skin, isRtl, isMenuCollapsed, contentWidth, navbarType, footerType };
+}

@@ -30,12 +30,15 @@ export function SearchDialog({ opened, onClose }: SearchDialogProps) {
     isFetching,
     isError,
   } = useSearchQuery(debounced, { skip: !opened || debounced === '' });
+  // Closed (it stays mounted), it lists nothing: the bookmarks arriving cost no work here.
   const items = useMemo(
     () =>
-      mergeResults(query, bookmarks, suggestions, debounced === '' ? [] : (remote ?? []), (s) =>
-        suggestionTitle(s, t),
-      ),
-    [query, bookmarks, suggestions, remote, debounced, t],
+      opened
+        ? mergeResults(query, bookmarks, suggestions, debounced === '' ? [] : (remote ?? []), (s) =>
+            suggestionTitle(s, t),
+          )
+        : [],
+    [opened, query, bookmarks, suggestions, remote, debounced, t],
   );
   // The active option is remembered by id, so it stays put while results update (first one otherwise).
   const [activeId, setActiveId] = useState<string | null>(null);

@@ -6,17 +6,18 @@ import { IconMoon, IconSearch, IconSettings, IconSun } from '@tabler/icons-react
 import { AbilityProvider } from '@casl/react';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { shallowEqual } from 'react-redux';
 import { Outlet } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks.ts';
 import { injectApi } from '@/app/store.ts';
-import { buildAbility } from '@/lib/ability.ts';
+import { buildAbility, sameRules } from '@/lib/ability.ts';
 import { api } from '@/lib/api.ts';
 import { LanguageSwitcher } from '@/components/language-switcher.tsx';
 import { useSessionKeepAlive } from '@/features/auth/use-session-keep-alive.ts';
 import { PHONE_MAX_WIDTH, PRODUCT_NAME } from '@/lib/config.ts';
 import { BookmarkLinks, BookmarksMenu } from './bookmarks-menu.tsx';
 import { useGetBookmarksDataQuery } from './bookmarks-api.ts';
-import { menuCollapsedChanged, selectLayout, skinChanged } from './layout-slice.ts';
+import { menuCollapsedChanged, selectPreferences, skinChanged } from './layout-slice.ts';
 import { SearchDialog } from './search-dialog.tsx';
 import { UserMenu } from './user-menu.tsx';
 import { VerticalMenu } from './vertical-menu.tsx';
@@ -73,7 +74,7 @@ function useSearchHotkeys(open: () => void) {
 export function VerticalLayout() {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
-  const layout = useAppSelector(selectLayout);
+  const layout = useAppSelector(selectPreferences, shallowEqual);
   // Read at once, not after a first render as a desktop (which on a phone rendered everything twice).
   const isPhone = useMediaQuery(`(max-width: ${PHONE_MAX_WIDTH}px)`, undefined, {
     getInitialValueInEffect: false,
@@ -81,7 +82,7 @@ export function VerticalLayout() {
   const [isDrawerOpen, drawer] = useDisclosure(false);
   const [isSearchOpen, search] = useDisclosure(false);
   const [isCustomizerOpen, customizer] = useDisclosure(false);
-  const rules = useAppSelector((state) => state.auth.ability);
+  const rules = useAppSelector((state) => state.auth.ability, sameRules);
   const ability = useMemo(() => buildAbility(rules), [rules]);
   const hasOpenedCustomizer = useOpenedOnce(isCustomizerOpen);
 

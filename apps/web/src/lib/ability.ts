@@ -9,3 +9,15 @@ export function buildAbility(rules: readonly AbilityRule[] | null | undefined): 
     effective.map((rule) => ({ action: rule.action, subject: rule.subject })),
   );
 }
+
+/**
+ * Equal rule lists: a refreshed session stores an equal copy of the rules, which must not rebuild
+ * the ability (and re-render everything that reads it).
+ */
+export function sameRules(a: readonly AbilityRule[], b: readonly AbilityRule[]): boolean {
+  return (
+    a === b ||
+    (a.length === b.length &&
+      a.every((rule, index) => rule.action === b[index]?.action && rule.subject === b[index]?.subject))
+  );
+}
