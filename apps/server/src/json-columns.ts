@@ -1,21 +1,20 @@
 /**
  * JSON text as bytes, identical to `JSON.stringify`, for answers that carry long numeric columns
  * (a year of 15-minute readings is five arrays of 35,040 numbers). V8 turns every double into its
- * shortest decimal form one by one, which costs more than computing the answer; here numbers that
- * are whole or have at most three decimals (timestamps in ms, registers and energies in
- * thousandths: nearly all of them) are written digit by digit straight into a byte buffer, and
- * anything else falls back to V8's own formatting. The rest of the answer goes through
- * `JSON.stringify` as usual.
+ * shortest decimal form one by one and an array of numbers with nulls holds each number as an
+ * object of its own, which together cost more than computing the answer. Here a column is a typed
+ * array wrapped in {@link NumberColumn} or {@link ThousandthsColumn}: it is written digit by digit
+ * straight into a byte buffer, and `JSON.stringify` of the same value (through `toJSON`) writes the
+ * same text. The rest of the answer goes through `JSON.stringify` as usual.
  */
 import type { FastifyReply } from 'fastify';
 
-/** Shorter arrays are not worth a separate pass. */
-const MIN_COLUMN_LENGTH = 64;
 /** Longest text one element can take, comma included: `-2.2250738585072014e-308,` is 25 bytes. */
 const MAX_ELEMENT_BYTES = 26;
-// Below this a number with at most three decimals is exactly the shortest round-trip text of its
-// thousandths: two such decimals differ by ≥ 0.001, more than the double spacing there.
-const FAST_DECIMAL_LIMIT = 1e12;
+// Below this many thousandths (10^12 units) a whole number of thousandths divided by 1000 prints
+// as exactly its digits with the point three places in: two such decimals differ by ≥ 0.001, more
+// than the spacing of doubles there, so no shorter text names the same double.
+const FAST_THOUSANDTHS_LIMIT = 1e15;
 
 const MAX_SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
 const SMALL_LIMIT = 2 ** 31;
@@ -25,6 +24,41 @@ const POINT = 0x2e;
 const ZERO = 0x30;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
+
+/** Numbers (timestamps in ms, counts, hours) in a typed array; in JSON an array of numbers. */
+export class NumberColumn {
+  constructor(readonly values: Float64Array) {}
+
+  get length(): number {
+    return this.values.length;
+  }
+
+  toJSON(): number[] {
+    return Array.from(this.values);
+  }
+}
+
+/**
+ * Quantities held in thousandths of their unit (registers and energies in Wh for kWh: integers,
+ * so sums are exact), NaN where unknown; in JSON an array of units and nulls.
+ */
+export class ThousandthsColumn {
+  constructor(readonly thousandths: Float64Array) {}
+
+  get length(): number {
+    return this.thousandths.length;
+  }
+
+  /** Entry `index` in units, null where unknown. */
+  unitsAt(index: number): number | null {
+    const value = this.thousandths[index] ?? Number.NaN;
+    return Number.isNaN(value) ? null : value / 1000;
+  }
+
+  toJSON(): (number | null)[] {
+    return Array.from(this.thousandths, (value) => (Number.isNaN(value) ? null : value / 1000));
+  }
+}
 
 /** Sends `value` as JSON written by `jsonBytes` (the route's schema still documents it). */
 export function sendJsonBytes(reply: FastifyReply, value: unknown): FastifyReply {
@@ -70,14 +104,12 @@ class ChunkedJson {
   }
 
   value(value: unknown): void {
-    if (Array.isArray(value)) {
-      if (value.length < MIN_COLUMN_LENGTH || !this.numberColumn(value)) this.array(value);
-    } else if (isPlainRecord(value)) {
-      this.record(value);
-    } else {
-      // Strings, numbers, booleans, null, and objects with their own toJSON (dates).
-      this.text += JSON.stringify(value) ?? 'null';
-    }
+    if (value instanceof NumberColumn) this.column(value.values, writeNumber);
+    else if (value instanceof ThousandthsColumn) this.column(value.thousandths, writeThousandthsAsUnits);
+    else if (Array.isArray(value)) this.array(value);
+    else if (isPlainRecord(value)) this.record(value);
+    // Strings, numbers, booleans, null, and objects with their own toJSON (dates).
+    else this.text += JSON.stringify(value) ?? 'null';
   }
 
   private array(items: unknown[]): void {
@@ -104,42 +136,23 @@ class ChunkedJson {
     this.text += '}';
   }
 
-  /** Writes an array of numbers and nulls; false (and nothing written) when it holds anything else. */
-  private numberColumn(values: unknown[]): boolean {
+  /** Writes a typed column as a JSON array into the scratch buffer, one element at a time by `write`. */
+  private column(
+    values: Float64Array,
+    write: (bytes: Uint8Array, at: number, value: number) => number,
+  ): void {
     const start = this.scratchUsed;
     const bytes = scratchWithRoom(start, values.length * MAX_ELEMENT_BYTES + 2);
     let at = start;
     bytes[at++] = OPEN_BRACKET;
     for (let i = 0; i < values.length; i += 1) {
       if (i > 0) bytes[at++] = COMMA;
-      const value = values[i];
-      if (typeof value !== 'number') {
-        if (value !== null) return false;
-        at = writeAscii(bytes, at, 'null');
-        continue;
-      }
-      if (!Number.isFinite(value)) {
-        at = writeAscii(bytes, at, 'null');
-        continue;
-      }
-      let magnitude = value;
-      if (value < 0) magnitude = -value;
-      if (Number.isInteger(magnitude) && magnitude <= MAX_SAFE_INTEGER) {
-        if (value < 0) bytes[at++] = MINUS;
-        at = writeWhole(bytes, at, magnitude);
-      } else if (magnitude < FAST_DECIMAL_LIMIT && Math.round(magnitude * 1000) / 1000 === magnitude) {
-        if (value < 0) bytes[at++] = MINUS;
-        at = writeThousandths(bytes, at, Math.round(magnitude * 1000));
-      } else {
-        // Rare: more than three decimals, or huge. V8's own shortest text (ASCII).
-        at = writeAscii(bytes, at, String(value));
-      }
+      at = write(bytes, at, values[i] ?? Number.NaN);
     }
     bytes[at++] = CLOSE_BRACKET;
     this.flushText();
     this.parts.push([start, at]);
     this.scratchUsed = at;
-    return true;
   }
 
   private flushText(): void {
@@ -156,6 +169,30 @@ function scratchWithRoom(used: number, room: number): Uint8Array {
   grown.set(scratch.subarray(0, used));
   scratch = grown;
   return scratch;
+}
+
+/** A number as JSON writes it (non-finite: null). */
+function writeNumber(bytes: Uint8Array, at: number, value: number): number {
+  if (!Number.isFinite(value)) return writeAscii(bytes, at, 'null');
+  const magnitude = value < 0 ? -value : value;
+  if (!Number.isInteger(magnitude) || magnitude > MAX_SAFE_INTEGER)
+    return writeAscii(bytes, at, String(value));
+  if (value < 0) bytes[at++] = MINUS;
+  return writeWhole(bytes, at, magnitude);
+}
+
+/** Thousandths as the units JSON writes for `thousandths / 1000` (NaN and infinities: null). */
+function writeThousandthsAsUnits(bytes: Uint8Array, at: number, thousandths: number): number {
+  if (!Number.isFinite(thousandths)) return writeAscii(bytes, at, 'null');
+  const magnitude = thousandths < 0 ? -thousandths : thousandths;
+  // Fractions of a thousandth (after a multiplier) and huge values: V8's own shortest text.
+  if (!Number.isInteger(magnitude) || magnitude >= FAST_THOUSANDTHS_LIMIT)
+    return writeAscii(bytes, at, String(thousandths / 1000));
+  if (thousandths < 0) bytes[at++] = MINUS;
+  const whole = Math.floor(magnitude / 1000);
+  const fraction = magnitude - whole * 1000;
+  at = writeWhole(bytes, at, whole);
+  return fraction === 0 ? at : writeFraction(bytes, at, fraction);
 }
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {
@@ -209,11 +246,10 @@ function writeWhole(bytes: Uint8Array, start: number, whole: number): number {
   return writePadded(bytes, writeWhole(bytes, start, high), whole - high * 1e8, 8);
 }
 
-/** Writes non-negative thousandths as a decimal with trailing zeros dropped: 12345670 → 12345.67. */
-function writeThousandths(bytes: Uint8Array, start: number, thousandths: number): number {
-  const whole = Math.floor(thousandths / 1000);
-  let fraction = thousandths - whole * 1000;
-  let at = writeWhole(bytes, start, whole);
+/** Writes `.` and 1 ≤ fraction ≤ 999 thousandths with trailing zeros dropped: 670 → .67. */
+function writeFraction(bytes: Uint8Array, start: number, thousandths: number): number {
+  let at = start;
+  let fraction = thousandths;
   bytes[at++] = POINT;
   const tenths = (fraction / 100) | 0;
   bytes[at++] = ZERO + tenths;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonBytes } from './json-columns.ts';
+import { NumberColumn, ThousandthsColumn, jsonBytes } from './json-columns.ts';
 
 const thousandths = fc.integer({ min: -1e15, max: 1e15 }).map((n) => n / 1000);
 const anyNumber = fc.oneof(
@@ -9,10 +9,18 @@ const anyNumber = fc.oneof(
   fc.double(),
   fc.constantFrom(0, -0, 0.1, 0.001, -0.001, 1e21, 1e-7, 2 ** 53, 2 ** 53 + 2, 999999999999.999),
 );
-const numberColumn = fc.array(fc.oneof({ weight: 8, arbitrary: anyNumber }, fc.constant(null)), {
-  minLength: 60,
-  maxLength: 300,
-});
+const anyThousandths = fc.oneof(
+  { weight: 8, arbitrary: fc.integer({ min: -1e15, max: 1e15 }) },
+  fc.double(),
+  fc.constantFrom(0, -0, 999_999_999_999_999, 1e15, -1e15, 1e18, 0.5),
+);
+const numberColumn = fc
+  .array(anyNumber, { minLength: 1, maxLength: 300 })
+  .map((values) => new NumberColumn(Float64Array.from(values)));
+const thousandthsColumn = fc
+  .array(anyThousandths, { minLength: 1, maxLength: 300 })
+  .map((values) => new ThousandthsColumn(Float64Array.from(values)));
+const column = fc.oneof(numberColumn, thousandthsColumn);
 
 const leaf = fc.oneof(
   fc.string({ unit: 'grapheme' }),
@@ -24,7 +32,7 @@ const leaf = fc.oneof(
   fc.date({ noInvalidDate: true }),
 );
 const json = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small' }, leaf, numberColumn, tie('array'), tie('record')),
+  value: fc.oneof({ depthSize: 'small' }, leaf, column, tie('array'), tie('record')),
   array: fc.array(tie('value'), { maxLength: 5 }),
   record: fc.dictionary(fc.string(), tie('value'), { maxKeys: 5 }),
 })).value;
@@ -32,7 +40,7 @@ const json = fc.letrec((tie) => ({
 describe('jsonBytes', () => {
   it('writes exactly what JSON.stringify writes, numeric columns included', () => {
     fc.assert(
-      fc.property(fc.record({ data: json, columns: fc.array(numberColumn, { maxLength: 3 }) }), (value) => {
+      fc.property(fc.record({ data: json, columns: fc.array(column, { maxLength: 3 }) }), (value) => {
         expect(jsonBytes(value).toString('utf8')).toBe(JSON.stringify(value));
       }),
       { numRuns: 400 },
@@ -41,10 +49,15 @@ describe('jsonBytes', () => {
 
   it('writes a year of readings as JSON.stringify does', () => {
     const start = Date.UTC(2024, 11, 31, 23);
-    const t = Array.from({ length: 35_041 }, (_, i) => start + i * 900_000);
-    const value = t.map((_, i) => (12_345_678 + i * 47) / 1000);
-    const consumption = t.map((_, i) => (i === 0 ? null : ((i * 37) % 500) / 1000));
-    const answer = { meters: [{ series: { t, value, consumption, missing: t.map(() => 0) } }] };
+    const n = 35_041;
+    const column = (of: (i: number) => number) => Float64Array.from({ length: n }, (_, i) => of(i));
+    const series = {
+      t: new NumberColumn(column((i) => start + i * 900_000)),
+      value: new ThousandthsColumn(column((i) => 12_345_678 + i * 47)),
+      consumption: new ThousandthsColumn(column((i) => (i === 0 ? Number.NaN : (i * 37) % 500))),
+      missing: new NumberColumn(new Float64Array(n)),
+    };
+    const answer = { meters: [{ series }] };
     expect(jsonBytes(answer).toString('utf8')).toBe(JSON.stringify(answer));
   });
 
@@ -54,7 +67,8 @@ describe('jsonBytes', () => {
       fn: () => 1,
       list: [undefined, () => 1, Number.NaN, -Infinity],
       at: new Date(Date.UTC(2026, 2, 29, 1)),
-      column: Array.from({ length: 100 }, (_, i) => (i % 3 === 0 ? Number.NaN : -i / 8)),
+      column: new NumberColumn(Float64Array.from([Number.NaN, Infinity, -0, -1 / 8, 1e21])),
+      thousandths: new ThousandthsColumn(Float64Array.from([Number.NaN, -Infinity, -0, -1 / 8, 1e21])),
       nested: Object.assign(Object.create(null) as object, { a: 1 }),
     };
     expect(jsonBytes(value).toString('utf8')).toBe(JSON.stringify(value));

@@ -5,10 +5,11 @@ import {
   type LocationReadings,
   type LocationReadingsQuery,
   type MeterInfo,
+  type MeterReadings,
 } from '@cm/contracts/check.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../http-error.ts';
-import { computeReadings, type MeterSegment } from '../readings/consumption.ts';
+import { computeReadings, type MeterSegment, type SeriesColumns } from '../readings/consumption.ts';
 import { RangeInputError, resolveRange, type ResolvedRange } from '../readings/range.ts';
 import type { AuthContext } from '../auth/auth.service.ts';
 import { scopeOf } from '../scope.ts';
@@ -23,6 +24,11 @@ import {
   type MeterDetailsRow,
   type MeterRow,
 } from './check.queries.ts';
+
+/** The readings answer with each series as typed columns; written as JSON it is the contract's `LocationReadings`. */
+export type LocationReadingsAnswer = Omit<LocationReadings, 'meters'> & {
+  meters: (Omit<MeterReadings, 'series'> & { series: SeriesColumns })[];
+};
 
 /** The same words whether the meter does not exist or belongs to someone else: no existence leak. */
 export const METER_NOT_FOUND = 'Meter not found. Check the meter number.';
@@ -52,7 +58,7 @@ export class CheckService {
    * is omitted). An indicator's history spans every physical meter it held, so a meter exchange
    * keeps consumption continuous.
    */
-  async locationReadings(caller: AuthContext, query: LocationReadingsQuery): Promise<LocationReadings> {
+  async locationReadings(caller: AuthContext, query: LocationReadingsQuery): Promise<LocationReadingsAnswer> {
     const location = await findVisibleLocation(this.db, query.name, scopeOf(caller));
     if (!location) throw new HttpError(404, LOCATION_NOT_FOUND, 'name');
     const range = resolveQueryRange(query, location.time_zone);

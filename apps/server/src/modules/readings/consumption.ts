@@ -7,7 +7,8 @@
 //
 // One pass over the readings, columns in and columns out: no Date, Intl or object per reading.
 
-import type { Gap, Granularity, ReadingEvent, Series, Totals } from '@cm/contracts/check.ts';
+import type { Gap, Granularity, ReadingEvent, Totals } from '@cm/contracts/check.ts';
+import { NumberColumn, ThousandthsColumn } from '../../json-columns.ts';
 import { m4Indices } from './downsample.ts';
 import { HOUR_MS, bucketEdges, localDaysCovered } from './zoned-time.ts';
 
@@ -42,9 +43,22 @@ export interface ComputeOptions {
   nowMs: number;
 }
 
+/**
+ * The contract's series as typed columns: registers and energies stay in milli-units (after the
+ * multiplier) until written, NaN where unknown. `JSON.stringify` or `jsonBytes` give the contract's arrays.
+ */
+export interface SeriesColumns {
+  t: NumberColumn;
+  value: ThousandthsColumn;
+  consumption: ThousandthsColumn;
+  hours?: NumberColumn;
+  missing: NumberColumn;
+  estimated: NumberColumn;
+}
+
 /** The engine's answer: a meter's readings section without the meter information. */
 export interface ReadingsComputation {
-  series: Series;
+  series: SeriesColumns;
   totals: Totals;
   gaps: Gap[];
   events: ReadingEvent[];
@@ -104,7 +118,7 @@ export function computeReadings(
   const bucketValue = new Float64Array(bucketCount).fill(NaN);
 
   // Raw columns, sized up front (one point per reading at most) and trimmed at the end: growing five arrays
-  // point by point costs more than the rest of the pass.
+  // point by point costs more than the rest of the pass. Registers and energies in milli-units, NaN unknown.
   let capacity = 0;
   if (isRaw) {
     for (const { readings } of segments) {
@@ -112,11 +126,11 @@ export function computeReadings(
       capacity += lowerBound(readings.t, toMs, first, true) - first;
     }
   }
-  const rawT = new Array<number>(capacity);
-  const rawValue = new Array<number | null>(capacity);
-  const rawConsumption = new Array<number | null>(capacity);
-  const rawMissing = new Array<number>(capacity);
-  const rawEstimated = new Array<number>(capacity);
+  const rawT = new Float64Array(capacity);
+  const rawValue = new Float64Array(capacity);
+  const rawConsumption = new Float64Array(capacity);
+  const rawMissing = new Float64Array(capacity);
+  const rawEstimated = new Float64Array(capacity);
   let points = 0;
 
   const gaps: Gap[] = [];
@@ -203,7 +217,7 @@ export function computeReadings(
       readingCount++;
       while (bucket < bucketCount && (edges[bucket + 1] ?? Infinity) <= ti) bucket++;
 
-      let consumption: number | null = null;
+      let consumption = Number.NaN;
       let missing = 0;
       let isMergedPoint = false;
       if (i === begin) {
@@ -297,12 +311,12 @@ export function computeReadings(
           // The old meter's last reading and the new meter's first share one instant and one
           // point: the old meter's last interval ends here, the new meter's register starts here.
           const last = points - 1;
-          rawValue[last] = toUnits(mi);
+          rawValue[last] = mi;
           if (isEstimated) rawEstimated[last] = (rawEstimated[last] ?? 0) + 1;
         } else {
           rawT[points] = ti;
-          rawValue[points] = toUnits(mi);
-          rawConsumption[points] = consumption === null ? null : toUnits(consumption);
+          rawValue[points] = mi;
+          rawConsumption[points] = consumption;
           rawMissing[points] = missing;
           rawEstimated[points] = isEstimated ? 1 : 0;
           points++;
@@ -357,60 +371,83 @@ export function computeReadings(
   const readingEvents = events.map((pending) => pending.event);
 
   if (!isRaw) {
-    const series: Series = { t: [], value: [], consumption: [], hours: [], missing: [], estimated: [] };
-    for (let k = 0; k < bucketCount; k++) {
-      const start = edges[k] ?? 0;
-      const value = bucketValue[k] ?? NaN;
-      series.t.push(start);
-      series.value.push(Number.isNaN(value) ? null : toUnits(value));
-      series.consumption.push(bucketHasEnergy[k] === 1 ? toUnits(bucketEnergy[k] ?? 0) : null);
-      series.hours?.push(((edges[k + 1] ?? start) - start) / HOUR_MS);
-      series.missing.push(bucketMissing[k] ?? 0);
-      series.estimated.push(bucketEstimated[k] ?? 0);
-    }
+    const hours = new Float64Array(bucketCount);
+    for (let k = 0; k < bucketCount; k++) hours[k] = ((edges[k + 1] ?? 0) - (edges[k] ?? 0)) / HOUR_MS;
+    for (let k = 0; k < bucketCount; k++) if (bucketHasEnergy[k] !== 1) bucketEnergy[k] = Number.NaN;
+    const series: SeriesColumns = {
+      t: new NumberColumn(Float64Array.from(edges.slice(0, bucketCount))),
+      value: new ThousandthsColumn(bucketValue),
+      consumption: new ThousandthsColumn(bucketEnergy),
+      hours: new NumberColumn(hours),
+      missing: new NumberColumn(bucketMissing),
+      estimated: new NumberColumn(bucketEstimated),
+    };
     return { series, totals, gaps, events: readingEvents, downsampled: false };
   }
 
-  for (const column of [rawT, rawValue, rawConsumption, rawMissing, rawEstimated]) column.length = points;
-  const series: Series = {
-    t: rawT,
-    value: rawValue,
-    consumption: rawConsumption,
-    missing: rawMissing,
-    estimated: rawEstimated,
-  };
   const maxPoints = options.maxPoints;
-  if (maxPoints === undefined || rawT.length <= maxPoints) {
-    return { series, totals, gaps, events: readingEvents, downsampled: false };
+  if (maxPoints !== undefined && points > maxPoints) {
+    const kept = m4Indices(rawT.subarray(0, points), rawConsumption.subarray(0, points), maxPoints);
+    return {
+      series: keepPoints(
+        {
+          t: rawT,
+          value: rawValue,
+          consumption: rawConsumption,
+          missing: rawMissing,
+          estimated: rawEstimated,
+        },
+        kept,
+      ),
+      totals,
+      gaps,
+      events: readingEvents,
+      downsampled: true,
+    };
   }
-  return {
-    series: keepPoints(series, m4Indices(rawT, rawConsumption, maxPoints)),
-    totals,
-    gaps,
-    events: readingEvents,
-    downsampled: true,
+  const series: SeriesColumns = {
+    t: new NumberColumn(rawT.subarray(0, points)),
+    value: new ThousandthsColumn(rawValue.subarray(0, points)),
+    consumption: new ThousandthsColumn(rawConsumption.subarray(0, points)),
+    missing: new NumberColumn(rawMissing.subarray(0, points)),
+    estimated: new NumberColumn(rawEstimated.subarray(0, points)),
   };
+  return { series, totals, gaps, events: readingEvents, downsampled: false };
+}
+
+interface RawColumns {
+  t: Float64Array;
+  value: Float64Array;
+  consumption: Float64Array;
+  missing: Float64Array;
+  estimated: Float64Array;
 }
 
 // Keeps the chosen raw points. A dropped point's missing and estimated counts move to the next
 // kept point, which then tells how many intervals are missing (and readings estimated) since the
 // previous kept point, so no missing interval disappears from the chart.
-function keepPoints(series: Series, kept: readonly number[]): Series {
-  const out: Series = { t: [], value: [], consumption: [], missing: [], estimated: [] };
+function keepPoints(raw: RawColumns, kept: readonly number[]): SeriesColumns {
+  const t = new Float64Array(kept.length);
+  const value = new Float64Array(kept.length);
+  const consumption = new Float64Array(kept.length);
+  const missing = new Float64Array(kept.length);
+  const estimated = new Float64Array(kept.length);
   let from = 0;
-  for (const index of kept) {
-    let missing = 0;
-    let estimated = 0;
+  kept.forEach((index, k) => {
     for (let j = from; j <= index; j++) {
-      missing += series.missing[j] ?? 0;
-      estimated += series.estimated[j] ?? 0;
+      missing[k] = (missing[k] ?? 0) + (raw.missing[j] ?? 0);
+      estimated[k] = (estimated[k] ?? 0) + (raw.estimated[j] ?? 0);
     }
     from = index + 1;
-    out.t.push(series.t[index] ?? 0);
-    out.value.push(series.value[index] ?? null);
-    out.consumption.push(series.consumption[index] ?? null);
-    out.missing.push(missing);
-    out.estimated.push(estimated);
-  }
-  return out;
+    t[k] = raw.t[index] ?? 0;
+    value[k] = raw.value[index] ?? Number.NaN;
+    consumption[k] = raw.consumption[index] ?? Number.NaN;
+  });
+  return {
+    t: new NumberColumn(t),
+    value: new ThousandthsColumn(value),
+    consumption: new ThousandthsColumn(consumption),
+    missing: new NumberColumn(missing),
+    estimated: new NumberColumn(estimated),
+  };
 }

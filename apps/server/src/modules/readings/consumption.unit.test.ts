@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Granularity } from '@cm/contracts/check.ts';
 import { computeReadings, type MeterSegment } from './consumption.ts';
 import { resolveRange } from './range.ts';
-import { regularSegment } from './test-segments.ts';
+import { plainSeries, regularSegment } from './test-segments.ts';
 
 const MIN = 60_000;
 const HOUR = 3_600_000;
@@ -16,14 +16,16 @@ function run(
   extra: { maxPoints?: number; nowMs?: number } = {},
 ) {
   const { fromMs, toMs } = resolveRange(range, timeZone, granularity);
-  return computeReadings(segments, {
-    fromMs,
-    toMs,
-    timeZone,
-    granularity,
-    nowMs: extra.nowMs ?? FAR_FUTURE,
-    ...extra,
-  });
+  return plainSeries(
+    computeReadings(segments, {
+      fromMs,
+      toMs,
+      timeZone,
+      granularity,
+      nowMs: extra.nowMs ?? FAR_FUTURE,
+      ...extra,
+    }),
+  );
 }
 
 // Register of a regular 15-minute segment at instant ms.

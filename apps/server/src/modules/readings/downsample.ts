@@ -12,8 +12,8 @@ export function m4Bucket(t: number, t0: number, span: number, buckets: number): 
 
 /**
  * Indices (ascending, no duplicates) of the points to keep so that at most `maxPoints` remain.
- * `t` must be strictly increasing; `values` may hold nulls (unknown consumption), which are
- * kept only when they are the first or last point of their bucket. Every bucket keeps its
+ * `t` must be strictly increasing; `values` may hold nulls or NaN (unknown consumption), which
+ * are kept only when they are the first or last point of their bucket. Every bucket keeps its
  * true minimum and maximum. Returns every index when there are at most `maxPoints` points.
  */
 export function m4Indices(
@@ -37,7 +37,7 @@ export function m4Indices(
     let max = -Infinity;
     for (; i < n && m4Bucket(t[i] ?? 0, t0, span, buckets) === bucket; i++) {
       const value = values[i] ?? null;
-      if (value === null) continue;
+      if (value === null || Number.isNaN(value)) continue;
       if (value < min) {
         min = value;
         minAt = i;

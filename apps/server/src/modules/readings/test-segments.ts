@@ -1,6 +1,7 @@
 // Builders of meter segments for the readings tests and benchmark.
 
-import type { MeterSegment } from './consumption.ts';
+import type { Series } from '@cm/contracts/check.ts';
+import type { MeterSegment, ReadingsComputation } from './consumption.ts';
 
 /** Options of {@link regularSegment}. */
 export interface RegularSegmentOptions {
@@ -45,4 +46,11 @@ export function regularSegment(options: RegularSegmentOptions): MeterSegment {
     intervalMs,
     readings: { t, milli, quality },
   };
+}
+
+/** The engine's answer with its series as the API writes it: the contract's plain arrays. */
+export function plainSeries<T extends Pick<ReadingsComputation, 'series'>>(
+  computed: T,
+): Omit<T, 'series'> & { series: Series } {
+  return { ...computed, series: JSON.parse(JSON.stringify(computed.series)) as Series };
 }
