@@ -2,7 +2,7 @@ import { Alert, Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { Granularity, LocationReadings } from '@cm/contracts/check.ts';
-import { useCallback, useEffect, useMemo } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAppSelector } from '@/app/hooks.ts';
@@ -25,14 +25,24 @@ import {
 import { LookupPanel, type MeterOption } from './lookup-panel.tsx';
 import { MeterCard, MeterCardSkeleton } from './meter-card.tsx';
 import { RangeControls, type RangeErrors } from './range-controls.tsx';
-import { ReadingsSection, ReadingsSkeleton } from './readings-section.tsx';
-import { preloadReadingsTable } from './table-panel.tsx';
+import { ReadingsSkeleton } from './readings-skeleton.tsx';
 import type { ComparisonTotal } from './totals-panel.tsx';
 import { useCheckUrl } from './use-check-url.ts';
 import { useNow } from './use-now.ts';
 import { serializeCheckUrl, type CheckTarget, type CheckUrlState } from './url-state.ts';
 import { localDateOf, primeOffsets } from './zoned-time.ts';
 import classes from './check.module.css';
+
+// The readings' panels (chart and uPlot, table, totals) are code of their own, fetched once a
+// target is asked for: an empty page neither loads nor parses them.
+const loadReadingsCode = () => import('./readings-section.tsx');
+const ReadingsSection = lazy(() =>
+  loadReadingsCode().then((module) => ({ default: module.ReadingsSection })),
+);
+const preloadReadingsCode = () => {
+  void loadReadingsCode();
+  void import('./table-panel.tsx').then((module) => module.preloadReadingsTable());
+};
 
 /** The comparison periods only need totals: monthly buckets keep those answers tiny. */
 const COMPARISON_GRANULARITY: Granularity = 'month';
@@ -173,11 +183,11 @@ export function CheckPage() {
   const askedFrom = readingsArgs?.From;
   const askedTo = readingsArgs?.To;
   // While the answer is on its way: learn the zone's offsets over the range (the chart's DST marks
-  // and time axis need them) and fetch the table's code.
+  // and time axis need them) and fetch the code of the panels and of the table.
   useEffect(() => {
     if (!askedFrom || !askedTo || !timeZone) return;
     primeOffsets(askedFrom, askedTo, timeZone);
-    preloadReadingsTable();
+    preloadReadingsCode();
   }, [askedFrom, askedTo, timeZone]);
   // While new data loads, the previous answer stays on screen (dimmed) instead of a flash of skeletons.
   const readings = readingsArgs && !readingsQuery.isError ? readingsQuery.data : undefined;
@@ -365,12 +375,14 @@ export function CheckPage() {
           className={readingsQuery.isFetching ? classes.stale : undefined}
           aria-busy={readingsQuery.isFetching}
         >
-          <ReadingsSection
-            readings={readings}
-            comparisons={comparisons}
-            subject={subject}
-            onPickMeter={handlePickMeter}
-          />
+          <Suspense fallback={<ReadingsSkeleton />}>
+            <ReadingsSection
+              readings={readings}
+              comparisons={comparisons}
+              subject={subject}
+              onPickMeter={handlePickMeter}
+            />
+          </Suspense>
         </div>
       ) : null}
       <span hidden data-testid="url-state">

@@ -1,4 +1,4 @@
-import { Alert, Paper, Skeleton, Stack } from '@mantine/core';
+import { Alert, Skeleton, Stack } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { LocationReadings } from '@cm/contracts/check.ts';
 import { useDeferredValue } from 'react';
@@ -93,23 +93,6 @@ export function ReadingsSection({ readings, comparisons, subject, onPickMeter }:
       ) : (
         <Skeleton height={320} radius="md" />
       )}
-    </Stack>
-  );
-}
-
-/** The chart's and totals' shape while they load. */
-export function ReadingsSkeleton() {
-  const { t } = useTranslation();
-  return (
-    <Stack gap="md" aria-busy="true" aria-label={t('check.loading')}>
-      <Paper withBorder p="md" radius="md">
-        <Skeleton height={20} width="30%" mb="md" />
-        <Skeleton height={60} />
-      </Paper>
-      <Paper withBorder p="md" radius="md">
-        <Skeleton height={20} width="20%" mb="md" />
-        <Skeleton height={300} />
-      </Paper>
     </Stack>
   );
 }
