@@ -14,6 +14,7 @@ beforeAll(async () => {
   await insertUser(t.db, { email: 'client@test.cm', password: 'Client!pass1' });
   await insertUser(t.db, { email: 'gone@test.cm', password: 'Gone!pass1', isDisabled: true });
   await insertUser(t.db, { email: 'guess@test.cm', password: 'Right!pass1' });
+  await insertUser(t.db, { email: 'stolen@test.cm', password: 'Stolen!pass1' });
 });
 afterAll(() => t.close());
 
@@ -174,6 +175,33 @@ describe('login throttling', () => {
     ).toBe(200);
     const rows = await t.db.query<{ key: string }>(
       "SELECT key FROM login_throttle WHERE key = 'account:guess@test.cm'",
+    );
+    expect(rows).toHaveLength(0);
+  });
+
+  it('counts wrong current passwords on change-password with the sign-in failures: a stolen session cannot guess either', async () => {
+    const { token } = await t.login('stolen@test.cm', 'Stolen!pass1');
+    const change = (currentPassword: string) =>
+      t.call('POST', '/api/auth/change-password', {
+        token,
+        body: { currentPassword, newPassword: 'Stolen!changed-1' },
+      });
+    const attempts: number[] = [];
+    for (let i = 0; i < 6; i += 1) attempts.push((await change(`wrong-${i}`)).statusCode);
+    expect(attempts).toEqual([400, 400, 400, 400, 400, 400]);
+    const blocked = await change('Stolen!pass1');
+    expect(blocked.statusCode).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(blocked.json().message).toMatch(/Try again in/);
+    // The same account is blocked at sign-in too, and the password did not change.
+    const login = await t.call('POST', '/api/auth/login', {
+      body: { email: 'stolen@test.cm', password: 'Stolen!pass1' },
+    });
+    expect(login.statusCode).toBe(429);
+    await t.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second'");
+    expect((await change('Stolen!pass1')).statusCode).toBe(204);
+    const rows = await t.db.query<{ key: string }>(
+      "SELECT key FROM login_throttle WHERE key = 'account:stolen@test.cm'",
     );
     expect(rows).toHaveLength(0);
   });

@@ -63,17 +63,7 @@ export class AuthService {
   async login(emailInput: string, password: string, address: string): Promise<UserRecord> {
     const email = emailInput.trim().toLowerCase();
     const keys = [`account:${email}`, `address:${address}`];
-    const wait = await secondsBlocked(this.db, keys);
-    if (wait > 0) {
-      throw new HttpError(
-        429,
-        `Too many failed sign-in attempts. Try again in ${formatWait(wait)}.`,
-        undefined,
-        {
-          'Retry-After': String(wait),
-        },
-      );
-    }
+    await refuseWhileBlocked(this.db, keys, 'Too many failed sign-in attempts.');
     const user = await findUserByEmail(this.db, email);
     const isValid = user
       ? await verifyPassword(user.password_hash, password)
@@ -151,9 +141,13 @@ export class AuthService {
    * Changes the caller's password after checking the current one; clears must_change_password and
    * ends the user's other sessions (this one stays signed in). Audit-logged with the change.
    */
+  /** Wrong current passwords count with the account's sign-in failures: a stolen session may guess no more than a stranger. */
   async changePassword(context: AuthContext, currentPassword: string, newPassword: string): Promise<void> {
+    const accountKey = `account:${context.user.email.toLowerCase()}`;
+    await refuseWhileBlocked(this.db, [accountKey], 'Too many wrong current passwords.');
     const user = await findUserById(this.db, context.user.id);
     if (!user || !(await verifyPassword(user.password_hash, currentPassword))) {
+      await recordFailure(this.db, accountKey, accountPolicy);
       throw new HttpError(400, 'currentPassword is incorrect.', 'currentPassword');
     }
     if (currentPassword === newPassword) {
@@ -163,6 +157,7 @@ export class AuthService {
     await this.db.transaction(async (tx) => {
       await updatePassword(tx, user.id, passwordHash);
       await revokeOtherSessions(tx, user.id, context.sessionId);
+      await clearFailures(tx, accountKey);
       await tx.query(
         `INSERT INTO audit_log (actor_user_id, action, target_type, target_id) VALUES ($1, 'user.change-password', 'user', $2)`,
         [user.id, String(user.id)],
@@ -178,6 +173,16 @@ export class AuthService {
   private tokenTtl(sessionExpiresAt: Date): number {
     const left = Math.floor((sessionExpiresAt.getTime() - Date.now()) / 1000);
     return Math.max(1, Math.min(this.limits.tokenTtlSeconds, left));
+  }
+}
+
+/** 429 with Retry-After while any of `keys` is blocked by the throttle. */
+async function refuseWhileBlocked(db: Db, keys: string[], what: string): Promise<void> {
+  const wait = await secondsBlocked(db, keys);
+  if (wait > 0) {
+    throw new HttpError(429, `${what} Try again in ${formatWait(wait)}.`, undefined, {
+      'Retry-After': String(wait),
+    });
   }
 }
 

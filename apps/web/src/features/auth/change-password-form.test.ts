@@ -9,14 +9,18 @@ const good = {
   confirmPassword: 'Chosen!pass-0001',
 };
 
-function refusal(status: HttpError['status'], param?: string): HttpError {
+function refusal(
+  status: HttpError['status'],
+  param?: string,
+  retryAfterSeconds: number | null = null,
+): HttpError {
   return {
     status,
     body:
       typeof status === 'number'
         ? { statusCode: status, error: 'Bad Request', message: 'refused', ...(param ? { param } : {}) }
         : null,
-    retryAfterSeconds: null,
+    retryAfterSeconds,
     isSessionLoss: false,
   };
 }
@@ -72,6 +76,12 @@ describe('change-password form', () => {
       form: { key: 'auth.changePassword.errors.badRequest' },
     });
     expect(describeChangeFailure(refusal(503), good)).toEqual({ form: { key: 'auth.login.errors.server' } });
+    expect(describeChangeFailure(refusal(429, undefined, 61), good)).toEqual({
+      form: { key: 'auth.changePassword.errors.throttledFor', values: { count: 2 } },
+    });
+    expect(describeChangeFailure(refusal(429), good)).toEqual({
+      form: { key: 'auth.changePassword.errors.throttledFor', values: { count: 1 } },
+    });
     expect(describeChangeFailure(refusal('NETWORK_ERROR'), good)).toEqual({
       form: { key: 'auth.login.errors.network' },
     });

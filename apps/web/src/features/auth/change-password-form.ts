@@ -82,7 +82,7 @@ export function validateChangePassword(values: ChangePasswordValues): FieldError
 
 /**
  * A refusal from the server, by meaning: a 400 names the field it is about in `param` and the
- * message goes next to that field; anything else is said above the form. (A 401 or a network
+ * message goes next to that field; anything else (a 429 with the wait included) is said above the form. (A 401 or a network
  * error has already ended the session by then.)
  */
 export function describeChangeFailure(
@@ -98,6 +98,16 @@ export function describeChangeFailure(
     return { fields: { newPassword: { key: 'auth.changePassword.errors.newRejected' } } };
   }
   if (error.status === 400) return { form: { key: 'auth.changePassword.errors.badRequest' } };
+  if (error.status === 429) {
+    // Wrong current passwords count with the account's failed sign-ins; the server says how long to wait.
+    const seconds = error.retryAfterSeconds ?? 60;
+    return {
+      form: {
+        key: 'auth.changePassword.errors.throttledFor',
+        values: { count: Math.max(1, Math.ceil(seconds / 60)) },
+      },
+    };
+  }
   if (error.status === 'NETWORK_ERROR') return { form: { key: 'auth.login.errors.network' } };
   return { form: { key: 'auth.login.errors.server' } };
 }
