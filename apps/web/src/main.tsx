@@ -1,4 +1,4 @@
-import { lazy, StrictMode, Suspense } from 'react';
+import { lazy, startTransition, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { LoadingScreen } from './components/loading-screen.tsx';
 import { startI18n } from './lib/i18n.ts';
@@ -18,11 +18,16 @@ const App = lazy(() => import('./app/app.tsx').then((module) => ({ default: modu
 
 const container = document.getElementById('root');
 if (container) {
-  createRoot(container).render(
-    <StrictMode>
-      <Suspense fallback={<LoadingScreen />}>
-        <App />
-      </Suspense>
-    </StrictMode>,
-  );
+  const root = createRoot(container);
+  // A transition: React renders the app in slices of a few milliseconds, yielding to the browser
+  // in between, instead of in one long task that a phone's CPU cannot interrupt.
+  startTransition(() => {
+    root.render(
+      <StrictMode>
+        <Suspense fallback={<LoadingScreen />}>
+          <App />
+        </Suspense>
+      </StrictMode>,
+    );
+  });
 }
