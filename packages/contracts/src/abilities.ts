@@ -1,5 +1,4 @@
 import { createMongoAbility, type MongoAbility } from '@casl/ability';
-import { z } from 'zod';
 import { Role, type RoleId } from './enums.ts';
 
 /** Actions a CASL rule can grant. */
@@ -20,13 +19,14 @@ export const abilitySubjects = [
   'Audit',
 ] as const;
 
-/** One permission rule as stored in `userData.ability` (spec §3, §6). */
-export const abilityRuleSchema = z.object({
-  action: z.enum(abilityActions),
-  subject: z.enum(abilitySubjects),
-});
-/** A permission rule. */
-export type AbilityRule = z.infer<typeof abilityRuleSchema>;
+/**
+ * One permission rule as stored in `userData.ability` (spec §3, §6); its schema is in auth.ts, so
+ * that the browser's signed-in layout reads the default rules without building Zod schemas.
+ */
+export interface AbilityRule {
+  action: AbilityAction;
+  subject: AbilitySubject;
+}
 
 /** When no rules are stored the user may only read Auth (spec §6). */
 export const defaultAbilityRules: AbilityRule[] = [{ action: 'read', subject: 'Auth' }];

@@ -1,6 +1,12 @@
 import { z } from 'zod';
-import { abilityRuleSchema } from './abilities.ts';
+import { abilityActions, abilitySubjects, type AbilityRule } from './abilities.ts';
 import { roleIds } from './enums.ts';
+
+/** One permission rule as stored in `userData.ability` (spec §3, §6). */
+const abilityRuleSchema: z.ZodType<AbilityRule> = z.object({
+  action: z.enum(abilityActions),
+  subject: z.enum(abilitySubjects),
+});
 
 /** `POST /api/auth/login` body. */
 export const loginBodySchema = z.object({
