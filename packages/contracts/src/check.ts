@@ -108,8 +108,11 @@ export type LocationReadingsQuery = z.infer<typeof locationReadingsQuerySchema>;
 /**
  * A time series in columns (the shape uPlot draws). `t` is epoch milliseconds: the reading
  * instant for `raw`, the local bucket start otherwise. `value` is the register as the meter
- * shows it (last one in the bucket); `consumption` is energy in the meter's unit after the
- * multiplier (kWh, exact to the Wh), `null` where it is unknown (a gap or the first reading).
+ * shows it at the point (raw) or at the bucket's end (its last reading up to the end edge);
+ * `consumption` is energy in the meter's unit after the multiplier (kWh, exact to the Wh), `null`
+ * where it is unknown (a gap or the first reading). A bucket holds the energy of the intervals
+ * starting in it and of the gaps lying inside it; a gap across bucket edges is in no bucket (its
+ * energy, known from the registers, is in `gaps` and the totals), so it never shows as a spike.
  */
 export const seriesSchema = z.object({
   t: z.array(z.number()),

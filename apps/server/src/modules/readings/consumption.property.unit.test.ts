@@ -96,9 +96,10 @@ function buildSegments(base: number, specs: SegmentSpec[]): MeterSegment[] {
   });
 }
 
-// An independent reading of the rules: intervals of each segment, the wrap rule, decreases unknown.
+// An independent reading of the rules: intervals of each segment, the wrap rule, decreases unknown,
+// more than 1.5 nominal intervals between two readings a gap.
 function referenceIntervals(segments: MeterSegment[], fromMs: number, toMs: number) {
-  const intervals: { start: number; energy: number }[] = [];
+  const intervals: { start: number; end: number; energy: number; isGap: boolean }[] = [];
   let lastT = -Infinity;
   for (const segment of segments) {
     const range = 10 ** segment.registerDigits * 1000;
@@ -111,7 +112,10 @@ function referenceIntervals(segments: MeterSegment[], fromMs: number, toMs: numb
       const b = idx[j] ?? 0;
       let diff = (segment.readings.milli[b] ?? 0) - (segment.readings.milli[a] ?? 0);
       if (diff < -range / 2) diff += range;
-      if (diff >= 0) intervals.push({ start: segment.readings.t[a] ?? 0, energy: diff * segment.multiplier });
+      const start = segment.readings.t[a] ?? 0;
+      const end = segment.readings.t[b] ?? 0;
+      const isGap = end - start > 1.5 * segment.intervalMs;
+      if (diff >= 0) intervals.push({ start, end, energy: diff * segment.multiplier, isGap });
     }
     if (idx.length > 0) lastT = segment.readings.t[idx[idx.length - 1] ?? 0] ?? lastT;
   }
@@ -143,19 +147,28 @@ describe('computeReadings properties', () => {
           );
           const { series, totals } = result;
 
+          const edges = bucketEdges(fromMs, toMs, granularity, timeZone);
           expect(totals.agrees).toBe(true);
-          expect(sumMilli(series.consumption)).toBe(milli(totals.consumption));
           expect(milli(totals.consumption)).toBe(milli(totals.intervalSum) + milli(totals.gapConsumption));
           expect(series.missing.reduce((a, b) => a + b, 0)).toBe(totals.missingIntervals);
-          expect(series.t).toEqual(bucketEdges(fromMs, toMs, granularity, timeZone).slice(0, -1));
+          expect(series.t).toEqual(edges.slice(0, -1));
 
-          // Each bucket holds the energy of the intervals (and gaps) that start in it.
+          // Each bucket holds the energy of the intervals that start in it and of the gaps that lie
+          // inside it; a gap across bucket edges is in no bucket, only in the gaps and the totals.
+          const bucketOf = (ms: number) => edges.findLastIndex((edge) => edge <= ms);
           const expected = series.t.map(() => 0);
-          for (const { start, energy } of referenceIntervals(segments, fromMs, toMs)) {
-            const k = series.t.findLastIndex((t) => t <= start);
-            expected[k] = (expected[k] ?? 0) + energy;
+          let unplaced = 0;
+          for (const { start, end, energy, isGap } of referenceIntervals(segments, fromMs, toMs)) {
+            const k = bucketOf(start);
+            if (isGap && end > (edges[k + 1] ?? Infinity)) unplaced += energy;
+            else expected[k] = (expected[k] ?? 0) + energy;
           }
           expect(series.consumption.map(milli)).toEqual(expected);
+          expect(sumMilli(series.consumption) + unplaced).toBe(milli(totals.consumption));
+          const across = result.gaps.filter(
+            (gap) => bucketOf(Date.parse(gap.from)) !== bucketOf(Date.parse(gap.to) - 1),
+          );
+          expect(sumMilli(across.map((gap) => gap.consumption))).toBe(unplaced);
         },
       ),
       { numRuns: 150 },

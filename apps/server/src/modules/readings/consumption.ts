@@ -97,7 +97,9 @@ function lowerBound(t: ArrayLike<number>, ms: number, lo: number, strict: boolea
  * - a decrease of more than half the register range is a rollover; a smaller one makes the
  *   interval unknown (and `agrees` false);
  * - readings more than 1.5 intervals apart are a gap: the energy across it is known from the
- *   registers and is reported as gap consumption, never as one interval;
+ *   registers and is reported as gap consumption, never as one interval; it counts in a bucket
+ *   only when the gap lies inside that bucket (otherwise it is in `gaps` and the totals only);
+ * - a bucket's register (`value`) is the one at its end, as a raw point's is;
  * - no interval spans a meter exchange; time between the old meter's last reading and the
  *   new meter's first is a gap of unknown energy.
  */
@@ -216,6 +218,8 @@ export function computeReadings(
       if (i > begin && ti <= prevT) continue; // duplicate or unordered instant: keep the first
       readingCount++;
       while (bucket < bucketCount && (edges[bucket + 1] ?? Infinity) <= ti) bucket++;
+      // The bucket this reading ends: a reading on a bucket's start edge closes the bucket before.
+      const endBucket = ti === edges[bucket] ? bucket - 1 : bucket;
 
       let consumption = Number.NaN;
       let missing = 0;
@@ -273,7 +277,9 @@ export function computeReadings(
           if (isGap) addGap(prevT, ti, missing, null);
         } else {
           const energy = diff * multiplier;
-          if (prevBucket < bucketCount) {
+          // A gap's energy belongs to a bucket only when the gap lies inside it: spread over several
+          // buckets nobody knows how it divides, and putting it all in the first would draw a spike.
+          if (prevBucket < bucketCount && (!isGap || endBucket === prevBucket)) {
             bucketEnergy[prevBucket] = (bucketEnergy[prevBucket] ?? 0) + energy;
             bucketHasEnergy[prevBucket] = 1;
           }
@@ -301,17 +307,17 @@ export function computeReadings(
         runCount = 0;
       }
 
-      if (bucket < bucketCount) {
-        // Segments come oldest first, so at an exchange instant the new meter's register is the last one.
-        bucketValue[bucket] = mi;
-        if (isEstimated) bucketEstimated[bucket] = (bucketEstimated[bucket] ?? 0) + 1;
-      }
+      // A bucket's register is the one at its end (the last reading after its start, up to its end
+      // edge), so a row's register plus the next row's consumption is the next row's register.
+      // Segments come oldest first, so at an exchange instant the new meter's register is the last one.
+      if (endBucket >= 0 && endBucket < bucketCount) bucketValue[endBucket] = mi;
+      if (bucket < bucketCount && isEstimated) bucketEstimated[bucket] = (bucketEstimated[bucket] ?? 0) + 1;
       if (isRaw) {
         if (isMergedPoint) {
           // The old meter's last reading and the new meter's first share one instant and one
-          // point: the old meter's last interval ends here, the new meter's register starts here.
+          // point: it keeps the old meter's register, which its interval ends on; the new meter's
+          // start register is in the exchange event and the next point's consumption starts from it.
           const last = points - 1;
-          rawValue[last] = mi;
           if (isEstimated) rawEstimated[last] = (rawEstimated[last] ?? 0) + 1;
         } else {
           rawT[points] = ti;

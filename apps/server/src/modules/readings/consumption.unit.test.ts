@@ -125,8 +125,9 @@ describe('DST days', () => {
           1000,
       );
       expect(result.series.consumption).toEqual(expected);
+      // Each day's register is the one at its end, so register + next day's consumption = next register.
       expect(result.series.value).toEqual(
-        [0, 1, 2].map((d) => registerAt(segment, (c.midnights[d + 1] ?? 0) - 15 * MIN) / 1000),
+        [0, 1, 2].map((d) => registerAt(segment, c.midnights[d + 1] ?? 0) / 1000),
       );
     });
   }
@@ -207,7 +208,10 @@ describe('meter exchange', () => {
     const raw = run([oldMeter, newMeter], { From: '2026-06-01', To: '2026-06-01' }, 'UTC', 'raw');
     expect(raw.series.t).toHaveLength(97);
     const at = raw.series.t.indexOf(Date.UTC(2026, 5, 1, 12));
-    expect(raw.series.value[at]).toBe(0);
+    // The shared point ends the old meter's last interval and keeps its register; the new meter
+    // starts from 0 there (in the event), which the next point's consumption counts from.
+    expect(raw.series.value[at]).toBe(5012);
+    expect(raw.series.value[at + 1]).toBe(0.25);
     expect(raw.series.consumption[at]).toBe(0.25);
     expect(raw.series.consumption[at + 1]).toBe(0.25);
     expect(raw.totals).toMatchObject({
@@ -229,7 +233,7 @@ describe('meter exchange', () => {
 
     const day = run([oldMeter, newMeter], { From: '2026-06-01', To: '2026-06-01' }, 'UTC', 'day');
     expect(day.series.consumption).toEqual([24]);
-    expect(day.series.value).toEqual([11.75]);
+    expect(day.series.value).toEqual([12]);
   });
 
   it('reports the time between the old meter and a later new meter as a gap of unknown energy', () => {
@@ -315,11 +319,36 @@ describe('gaps', () => {
     ]);
   });
 
-  it('counts gap energy in the bucket where the gap starts', () => {
+  it('counts a gap’s energy in the bucket it lies inside', () => {
     const hour = run([segment], { From: '2026-06-01', To: '2026-06-01' }, 'UTC', 'hour');
     expect(hour.series.consumption.slice(1, 5)).toEqual([0.4, 0.4, 0.4, 0.4]);
     expect(hour.series.missing.slice(1, 5)).toEqual([0, 3, 0, 0]);
     expect(hour.series.consumption.reduce<number>((a, b) => a + (b ?? 0) * 1000, 0)).toBe(9600);
+  });
+
+  it('puts a gap across bucket edges in no bucket, so it never draws a spike', () => {
+    // 02:45 … 04:15 without readings: how its 0.6 kWh splits between 02, 03 and 04 h is unknown.
+    const across = regularSegment({
+      startMs: Date.UTC(2026, 5, 1),
+      count: 97,
+      skip: (i) => i >= 12 && i <= 16,
+    });
+    const hour = run([across], { From: '2026-06-01', To: '2026-06-01' }, 'UTC', 'hour');
+    expect(hour.gaps).toEqual([
+      {
+        from: '2026-06-01T02:45:00.000Z',
+        to: '2026-06-01T04:15:00.000Z',
+        missingIntervals: 5,
+        consumption: 0.6,
+      },
+    ]);
+    expect(hour.series.consumption.slice(1, 6)).toEqual([0.4, 0.3, null, 0.3, 0.4]);
+    expect(hour.series.missing.slice(1, 6)).toEqual([0, 0, 4, 1, 0]);
+    expect(hour.totals).toMatchObject({ consumption: 9.6, gapConsumption: 0.6, agrees: true });
+    expect(hour.series.consumption.reduce<number>((a, b) => a + (b ?? 0) * 1000, 0)).toBe(9600 - 600);
+    // The day holds the whole gap: both its ends are inside it.
+    const day = run([across], { From: '2026-06-01', To: '2026-06-01' }, 'UTC', 'day');
+    expect(day.series.consumption).toEqual([9.6]);
   });
 
   it('reports data that starts late or stops early, but not the future', () => {
