@@ -18,7 +18,7 @@ export function LanguageSwitcher() {
       onChange={(event) => void i18n.changeLanguage(toLanguage(event.currentTarget.value))}
       leftSection={<IconLanguage size={18} aria-hidden />}
       variant="filled"
-      w={150}
+      w={172}
       data={languages.map((lng) => ({ value: lng, label: nativeLanguageNames[lng] }))}
     />
   );
