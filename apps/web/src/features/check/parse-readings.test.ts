@@ -50,10 +50,12 @@ describe('parseLocationReadings', () => {
 });
 
 describe('the parsed answer', () => {
-  it('is frozen all the way down, so the store never walks it', () => {
+  it('is frozen down to each series, so the store never walks the columns', () => {
     const parsed = parseLocationReadings(answer());
     expect(Object.isFrozen(parsed)).toBe(true);
-    expect(Object.isFrozen(parsed.meters[0]?.series.t)).toBe(true);
+    expect(Object.isFrozen(parsed.meters)).toBe(true);
+    expect(Object.isFrozen(parsed.meters[0])).toBe(true);
+    expect(Object.isFrozen(parsed.meters[0]?.series)).toBe(true);
     expect(Object.isFrozen(parsed.meters[0]?.totals)).toBe(true);
     expect(Object.isFrozen(parsed.location)).toBe(true);
   });
