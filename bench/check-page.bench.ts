@@ -9,7 +9,8 @@
  *    "answer received" to "chart drawn" (split into schema parse and render + draw), on a page
  *    load (cold: the whole page renders for the first time) and on switching from a one-day view
  *    inside the app (warm: what a user waits for when changing the range). Also "table rendered":
- *    the notes and the table below the chart render after it has drawn (35k rows to build).
+ *    the notes and the table below the chart render after it has drawn (35k rows to build), and the
+ *    longest main-thread task in between (what a click or a key press may wait for meanwhile).
  * 3. Cursor move cost per frame over that chart: main-thread time of one mousemove (uPlot's cursor
  *    update, the tooltip written into the DOM) plus the style and layout it forces, per step.
  */
@@ -77,6 +78,8 @@ interface Marks {
   total: number;
   /** Answer → the table below the chart rendered (null when it had not yet). */
   table: number | null;
+  /** The longest main-thread task from chart drawn to table rendered (long tasks are ≥ 50 ms; 0: none). */
+  longestAfterChart: number;
 }
 
 /** Response → parsed → first draw after it (→ table), from the page's marks, for the raw (year) answer. */
@@ -106,14 +109,33 @@ async function readMarks(page: Page): Promise<Marks | null> {
     const drawn = marks.find((m) => m.name === 'cm-check:drawn' && m.startTime >= big.startTime);
     if (!response || !drawn) return null;
     const table = marks.find((m) => m.name === 'cm-check:table' && m.startTime >= drawn.startTime);
+    const tasksAfterChart = (window.cmLongTasks ?? []).filter(
+      (task) => task.start + task.duration > drawn.startTime && task.start < (table?.startTime ?? Infinity),
+    );
     return {
       points,
       parse: big.startTime - response.startTime,
       render: drawn.startTime - big.startTime,
       total: drawn.startTime - response.startTime,
       table: table ? table.startTime - response.startTime : null,
+      longestAfterChart: Math.max(0, ...tasksAfterChart.map((task) => task.duration)),
     };
   });
+}
+
+declare global {
+  interface Window {
+    cmLongTasks?: { start: number; duration: number }[];
+  }
+}
+
+/** Records the page's long tasks (≥ 50 ms on the main thread) from its first script on. */
+function recordLongTasks(): void {
+  const tasks: { start: number; duration: number }[] = [];
+  window.cmLongTasks = tasks;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) tasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask' });
 }
 
 /** Main-thread cost of one cursor step: the mousemove handlers plus the style and layout they force. */
@@ -164,6 +186,7 @@ async function main(): Promise<void> {
   let cursor: number[] = [];
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.addInitScript(recordLongTasks);
     await logIn(page, server.url);
     const to = new Date().toISOString().slice(0, 10);
     const from = new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10);
@@ -218,6 +241,8 @@ async function main(): Promise<void> {
   const move = stats(cursor);
   const tableLoad = stats(loads.flatMap((l) => (l.table === null ? [] : [l.table])));
   const tableSwitch = stats(switches.flatMap((l) => (l.table === null ? [] : [l.table])));
+  const blockLoad = stats(loads.map((l) => l.longestAfterChart));
+  const blockSwitch = stats(switches.map((l) => l.longestAfterChart));
   const rows: [string, string, string, string][] = [
     ['measure', 'result', 'target', 'detail'],
     [
@@ -235,6 +260,7 @@ async function main(): Promise<void> {
     ['  of which schema parse', `${ms(parse.median)} median`, '', `max ${ms(parse.max)}`],
     ['  of which render + draw', `${ms(render.median)} median`, '', `max ${ms(render.max)}`],
     ['  answer → table rendered', `${ms(tableLoad.median)} median`, '', `max ${ms(tableLoad.max)}`],
+    ['  longest task, chart → table', `${ms(blockLoad.median)} median`, '', `max ${ms(blockLoad.max)}`],
     [
       'answer → chart drawn, range switch',
       `${ms(warm.median)} median`,
@@ -243,6 +269,7 @@ async function main(): Promise<void> {
     ],
     ['  of which render + draw', `${ms(warmRender.median)} median`, '', `max ${ms(warmRender.max)}`],
     ['  answer → table rendered', `${ms(tableSwitch.median)} median`, '', `max ${ms(tableSwitch.max)}`],
+    ['  longest task, chart → table', `${ms(blockSwitch.median)} median`, '', `max ${ms(blockSwitch.max)}`],
     [
       'cursor move, per frame',
       `${ms(move.median)} median`,

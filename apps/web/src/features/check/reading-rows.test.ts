@@ -1,6 +1,6 @@
-import type { MeterReadings } from '@cm/contracts/check.ts';
+import type { LocationReadings, MeterReadings } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
-import { buildRows, sumConsumption } from './reading-rows.ts';
+import { buildRows, rowsInSlices, rowsOf, sumConsumption } from './reading-rows.ts';
 import { dailyReadings, edgeGapReadings, rawReadings } from './test-fixtures.ts';
 
 describe('buildRows, raw', () => {
@@ -50,5 +50,42 @@ describe('buildRows, buckets', () => {
     // The gap's energy is already in its day: the column still adds up to the total.
     expect(rows.consumption[2]).toBeNull();
     expect(sumConsumption(rows)).toBe(50);
+  });
+});
+
+describe('rowsInSlices', () => {
+  // Two months of quarter hours (5,664 rows, two slices) with a gap in the first.
+  const answer = (): LocationReadings => {
+    const meter = rawReadings('2026-01-01T00:00:00Z', '2026-03-01T00:00:00Z', {
+      skip: (i) => i >= 1000 && i < 1004,
+    });
+    return {
+      location: meter.meter.location,
+      from: '2026-01-01T00:00:00.000Z',
+      to: '2026-03-01T00:00:00.000Z',
+      granularity: 'raw',
+      meters: [meter],
+    };
+  };
+
+  it('builds, a slice per task, the rows rowsOf builds at once, and keeps them with the answer', async () => {
+    const readings = answer();
+    const sliced = await rowsInSlices(readings, new AbortController().signal);
+    const first = readings.meters[0];
+    expect(first && sliced?.[0]).toEqual(first && buildRows(first, 'raw', Date.parse(readings.to)));
+    expect(sliced?.[0]?.kind).toContain('gap');
+    expect(rowsOf(readings)).toBe(sliced);
+  });
+
+  it('gives nothing once aborted, and what rowsOf built meanwhile', async () => {
+    const controller = new AbortController();
+    const aborted = rowsInSlices(answer(), controller.signal);
+    controller.abort();
+    expect(await aborted).toBeNull();
+
+    const readings = answer();
+    const pending = rowsInSlices(readings, new AbortController().signal);
+    const atOnce = rowsOf(readings);
+    expect(await pending).toBe(atOnce);
   });
 });

@@ -55,15 +55,19 @@ function exchangesOf(readings: MeterReadings): { first: string; at: number[]; me
   };
 }
 
+/** Rows built between two pauses when the rows are built in slices (rowsInSlices). */
+const ROWS_PER_SLICE = 4096;
+
 /**
  * Builds the rows of one meter indicator's readings. One pass, columns sized up front and
- * written by index: a year of 15-minute readings is 35k rows, built in a few milliseconds.
+ * written by index. It pauses (yields) every ROWS_PER_SLICE rows, so that a year of 15-minute
+ * readings (35k rows) can be built a slice per task without holding the main thread.
  */
-export function buildRows(
+function* rowSteps(
   readings: MeterReadings,
   granularity: Granularity,
   rangeEndMs: number,
-): ReadingRows {
+): Generator<void, ReadingRows, void> {
   const { series } = readings;
   const n = series.t.length;
   const gapCount = readings.gaps.length;
@@ -144,6 +148,7 @@ export function buildRows(
 
   if (isRaw) {
     for (let i = 1; i < n; i++) {
+      if (i % ROWS_PER_SLICE === 0) yield;
       const start = series.t[i - 1] ?? 0;
       const end = series.t[i] ?? 0;
       const missing = series.missing[i] ?? 0;
@@ -173,6 +178,7 @@ export function buildRows(
     }
   } else {
     for (let k = 0; k < n; k++) {
+      if (k > 0 && k % ROWS_PER_SLICE === 0) yield;
       const start = series.t[k] ?? 0;
       const hours = series.hours?.[k] ?? null;
       const end = hours === null ? (series.t[k + 1] ?? rangeEndMs) : start + hours * HOUR_MS;
@@ -193,6 +199,18 @@ export function buildRows(
   flushGapsBefore(Infinity);
   for (const column of Object.values(rows)) column.length = count;
   return rows;
+}
+
+/** Builds the rows of one meter indicator's readings at once. */
+export function buildRows(
+  readings: MeterReadings,
+  granularity: Granularity,
+  rangeEndMs: number,
+): ReadingRows {
+  const steps = rowSteps(readings, granularity, rangeEndMs);
+  let step = steps.next();
+  while (step.done !== true) step = steps.next();
+  return step.value;
 }
 
 /** Sum of the consumption column (what a spreadsheet would add up): the period's consumption. */
@@ -222,6 +240,48 @@ export function rowsOf(readings: LocationReadings): ReadingRows[] {
     answerRows.set(readings, rows);
   }
   return rows;
+}
+
+/** Resolves in a task of its own, after the events and rendering waiting before it. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+/**
+ * The rows of each meter of an answer, as rowsOf gives them, built a slice of rows per task so
+ * that no task holds the main thread for long (a year of readings is 35k rows); null when
+ * `signal` aborts first. What rowsOf builds meanwhile (a tooltip asking) is used as it is.
+ */
+export async function rowsInSlices(
+  readings: LocationReadings,
+  signal: AbortSignal,
+): Promise<ReadingRows[] | null> {
+  const toMs = Date.parse(readings.to);
+  const built: ReadingRows[] = [];
+  for (const meter of readings.meters) {
+    const steps = rowSteps(meter, readings.granularity, toMs);
+    for (let step = steps.next(); ; step = steps.next()) {
+      if (step.done === true) {
+        built.push(step.value);
+        break;
+      }
+      await nextTask();
+      if (signal.aborted) return null;
+      const cached = answerRows.get(readings);
+      if (cached) return cached;
+    }
+  }
+  const cached = answerRows.get(readings);
+  if (cached) return cached;
+  answerRows.set(readings, built);
+  return built;
 }
 
 const endIndexes = new WeakMap<ReadingRows, Map<number, number>>();

@@ -1,14 +1,14 @@
 import { Button, Group, NativeSelect, Skeleton, Text, Title } from '@mantine/core';
 import { IconDownload, IconPrinter } from '@tabler/icons-react';
 import type { LocationReadings } from '@cm/contracts/check.ts';
-import { lazy, memo, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { defaultCsvFormat, type CsvFormat } from './csv.ts';
 import { answerRange } from './date-range.ts';
 import { formatDateRange } from './local-format.ts';
-import { rowsOf } from './reading-rows.ts';
-import type { ReadingsTable as ReadingsTableView } from './readings-table.tsx';
+import { rowsInSlices, rowsOf, type ReadingRows } from './reading-rows.ts';
+import type { ReadingsTable as ReadingsTableView, TableBlock } from './readings-table.tsx';
 import { SectionPanel } from './section-panel.tsx';
 import classes from './check.module.css';
 
@@ -23,6 +23,24 @@ export function preloadReadingsTable(): void {
 
 const PrintView = lazy(() => import('./print-view.tsx').then((module) => ({ default: module.PrintView })));
 
+/** Each meter's rows with its indicator, as the table, the CSV and the print view take them. */
+function blocksOf(readings: LocationReadings, rows: ReadingRows[]): TableBlock[] {
+  return rows.map((meterRows, b) => ({ meterInd: readings.meters[b]?.meterInd ?? 0, rows: meterRows }));
+}
+
+/** The answer's table blocks once built a slice per task (rowsInSlices); null until then. */
+function useBlocksInSlices(readings: LocationReadings): TableBlock[] | null {
+  const [built, setBuilt] = useState<{ readings: LocationReadings; blocks: TableBlock[] } | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    void rowsInSlices(readings, controller.signal).then((rows) => {
+      if (rows) setBuilt({ readings, blocks: blocksOf(readings, rows) });
+    });
+    return () => controller.abort();
+  }, [readings]);
+  return built?.readings === readings ? built.blocks : null;
+}
+
 interface TablePanelProps {
   readings: LocationReadings;
   id: string;
@@ -31,9 +49,9 @@ interface TablePanelProps {
 }
 
 /**
- * The readings table with CSV export and the print view. It builds the rows (35k to build and
- * sort for a year of readings) that the chart's tooltip and the CSV reuse; the section renders it
- * after the chart has drawn.
+ * The readings table with CSV export and the print view. It builds the rows (35k for a year of
+ * readings) that the chart's tooltip and the CSV reuse, a slice per task after the section has
+ * rendered it (after the chart has drawn), and shows the table once they are all there.
  */
 export const TablePanel = memo(function TablePanel({ readings, id, subject }: TablePanelProps) {
   const { t, i18n } = useTranslation();
@@ -45,10 +63,7 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
   const [csvChoice, setCsvFormat] = useState<CsvFormat | null>(null);
   const csvFormat = csvChoice ?? defaultCsvFormat(locale);
   const [exported, setExported] = useState<string | null>(null);
-  const blocks = useMemo(
-    () => rowsOf(readings).map((rows, b) => ({ meterInd: readings.meters[b]?.meterInd ?? 0, rows })),
-    [readings],
-  );
+  const blocks = useBlocksInSlices(readings);
 
   // The browser's own print command gets the print view too.
   useEffect(() => {
@@ -66,7 +81,7 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
     const { downloadCsv } = await import('./export-csv.ts');
     const filename = downloadCsv(
       {
-        blocks,
+        blocks: blocks ?? blocksOf(readings, rowsOf(readings)),
         granularity: readings.granularity,
         timeZone: tz,
         unit,
@@ -85,7 +100,7 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
     window.print();
   }
 
-  const printRows = isPrinting && blocks.length === 1 ? blocks[0]?.rows : undefined;
+  const printRows = isPrinting && readings.meters.length === 1 ? rowsOf(readings)[0] : undefined;
   return (
     <>
       <SectionPanel labelledBy="cm-table-title" noPrint>
@@ -140,13 +155,17 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
         ) : null}
         <div className={classes.noPrint}>
           <Suspense fallback={<Skeleton height={320} />}>
-            <ReadingsTable
-              id={id}
-              blocks={blocks}
-              granularity={readings.granularity}
-              timeZone={tz}
-              unit={unit}
-            />
+            {blocks ? (
+              <ReadingsTable
+                id={id}
+                blocks={blocks}
+                granularity={readings.granularity}
+                timeZone={tz}
+                unit={unit}
+              />
+            ) : (
+              <Skeleton height={320} />
+            )}
           </Suspense>
         </div>
       </SectionPanel>
