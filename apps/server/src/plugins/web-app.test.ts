@@ -123,7 +123,7 @@ describe('web app serving', () => {
     );
     const login = await t.app.inject({ method: 'GET', url: '/login?lng=pt' });
     expect(login.body).toContain(
-      '<link rel="modulepreload" crossorigin href="/assets/app-three.js"><link rel="preload" as="style" crossorigin href="/assets/app.css"><link rel="modulepreload" crossorigin href="/assets/login.js"></head>',
+      '<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/app-three.js"><link rel="preload" as="style" crossorigin fetchpriority="low" href="/assets/app.css"><link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/login.js"></head>',
     );
     const admin = await t.app.inject({ method: 'GET', url: '/admin/users' });
     expect(admin.body).toContain('href="/assets/admin.js"');

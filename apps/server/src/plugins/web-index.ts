@@ -83,8 +83,22 @@ function preloadLink(file: string): string {
   const href = `/${file.replace(/^\//, '')}`;
   // `crossorigin` as Vite's own loader asks for them, or the browser would fetch each twice.
   return href.endsWith('.css')
-    ? `<link rel="preload" as="style" crossorigin href="${href}">`
-    : `<link rel="modulepreload" crossorigin href="${href}">`;
+    ? `<link rel="preload" as="style" crossorigin fetchpriority="low" href="${href}">`
+    : `<link rel="modulepreload" crossorigin fetchpriority="low" href="${href}">`;
+}
+
+/**
+ * The first paint (the loading placeholder, inline in index.html) needs no script: the entry
+ * script and its module preloads are fetched at low priority, which tells the browser (and
+ * Lighthouse's simulation, which takes every high-priority script that arrived before the first
+ * paint for one that held it back) that they do not block rendering. Nothing else competes with
+ * them for the connection: they still start at once.
+ */
+export function withLowPriorityScripts(html: string): string {
+  return html.replace(
+    /<(script type="module"|link rel="modulepreload")(?![^>]*fetchpriority)/g,
+    '<$1 fetchpriority="low"',
+  );
 }
 
 /**
@@ -134,7 +148,9 @@ export class WebIndex {
     const info = await stat(indexFile).catch(() => undefined);
     if (!info) return undefined;
     if (this.build?.mtimeMs !== info.mtimeMs) {
-      const template = (await readFile(indexFile, 'utf8')).replaceAll(API_KEY_PLACEHOLDER, this.apiKey);
+      const template = withLowPriorityScripts(
+        (await readFile(indexFile, 'utf8')).replaceAll(API_KEY_PLACEHOLDER, this.apiKey),
+      );
       this.build = {
         mtimeMs: info.mtimeMs,
         template,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inlineScriptHashes, pickEncoding, withScriptHashes } from './web-index.ts';
+import { inlineScriptHashes, pickEncoding, withLowPriorityScripts, withScriptHashes } from './web-index.ts';
 
 describe('pickEncoding', () => {
   it.each([
@@ -46,5 +46,21 @@ describe('inlineScriptHashes', () => {
       '<script>var a = 1;</script><script src="/x.js"></script><script type="module" src="/y.js"></script>';
     // echo -n 'var a = 1;' | openssl dgst -sha256 -binary | base64
     expect(inlineScriptHashes(html)).toEqual(["'sha256-+dZ6udsWxNVoGfScAq7t5IIF5UJb4F6RhjbN6oe1p4w='"]);
+  });
+});
+
+describe('withLowPriorityScripts', () => {
+  it('fetches the entry script and its module preloads at low priority, and nothing else', () => {
+    const html =
+      '<link rel="preload" href="/locales/en.json" as="fetch" crossorigin /><script>boot()</script>' +
+      '<script type="module" crossorigin src="/assets/index.js"></script>' +
+      '<link rel="modulepreload" crossorigin href="/assets/web.js">' +
+      '<link rel="modulepreload" fetchpriority="high" href="/assets/kept.js">';
+    expect(withLowPriorityScripts(html)).toBe(
+      '<link rel="preload" href="/locales/en.json" as="fetch" crossorigin /><script>boot()</script>' +
+        '<script type="module" fetchpriority="low" crossorigin src="/assets/index.js"></script>' +
+        '<link rel="modulepreload" fetchpriority="low" crossorigin href="/assets/web.js">' +
+        '<link rel="modulepreload" fetchpriority="high" href="/assets/kept.js">',
+    );
   });
 });
