@@ -78,7 +78,7 @@ interface Marks {
   total: number;
   /** Answer → the table below the chart rendered (null when it had not yet). */
   table: number | null;
-  /** The longest main-thread task from chart drawn to table rendered (long tasks are ≥ 50 ms; 0: none). */
+  /** The longest main-thread task started after the chart drew, up to the table rendered (long tasks are ≥ 50 ms; 0: none). */
   longestAfterChart: number;
 }
 
@@ -110,7 +110,7 @@ async function readMarks(page: Page): Promise<Marks | null> {
     if (!response || !drawn) return null;
     const table = marks.find((m) => m.name === 'cm-check:table' && m.startTime >= drawn.startTime);
     const tasksAfterChart = (window.cmLongTasks ?? []).filter(
-      (task) => task.start + task.duration > drawn.startTime && task.start < (table?.startTime ?? Infinity),
+      (task) => task.start >= drawn.startTime && task.start < (table?.startTime ?? Infinity),
     );
     return {
       points,

@@ -2,7 +2,7 @@ import { Alert, Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { Granularity, LocationReadings } from '@cm/contracts/check.ts';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAppSelector } from '@/app/hooks.ts';
@@ -23,9 +23,9 @@ import {
   type DateRange,
 } from './date-range.ts';
 import { LookupPanel, type MeterOption } from './lookup-panel.tsx';
+import { moduleLoader } from './module-loader.ts';
 import { MeterCard, MeterCardSkeleton } from './meter-card.tsx';
 import { RangeControls, type RangeErrors } from './range-controls.tsx';
-import type * as ReadingsModule from './readings-section.tsx';
 import { ReadingsSkeleton } from './readings-skeleton.tsx';
 import type { ComparisonTotal } from './totals-panel.tsx';
 import { useCheckUrl } from './use-check-url.ts';
@@ -35,28 +35,10 @@ import { localDateOf, primeOffsets } from './zoned-time.ts';
 import classes from './check.module.css';
 
 // The readings' panels (chart and uPlot, table, totals) are code of their own, fetched once a
-// target is asked for: an empty page neither loads nor parses them. Not React.lazy: its first
-// render suspends even when the code is already there, and React then holds the revealed chart
-// back for up to 300 ms (its Suspense reveal throttle) on every page load.
-type ReadingsCode = typeof ReadingsModule;
-let readingsCode: ReadingsCode | null = null;
-const loadReadingsCode = () =>
-  import('./readings-section.tsx').then((module) => {
-    readingsCode = module;
-    return module;
-  });
-
-/** The readings' panels' code once loaded (null until then), asked for once `isWanted`. */
-function useReadingsCode(isWanted: boolean): ReadingsCode | null {
-  const [code, setCode] = useState(readingsCode);
-  useEffect(() => {
-    if (isWanted && !code) void loadReadingsCode().then(setCode);
-  }, [isWanted, code]);
-  return code;
-}
-
+// target is asked for: an empty page neither loads nor parses them.
+const readingsCode = moduleLoader(() => import('./readings-section.tsx'));
 const preloadReadingsCode = () => {
-  void loadReadingsCode();
+  void readingsCode.preload();
   void import('./table-panel.tsx').then((module) => module.preloadReadingsTable());
 };
 
@@ -207,7 +189,7 @@ export function CheckPage() {
   }, [askedFrom, askedTo, timeZone]);
   // While new data loads, the previous answer stays on screen (dimmed) instead of a flash of skeletons.
   const readings = readingsArgs && !readingsQuery.isError ? readingsQuery.data : undefined;
-  const code = useReadingsCode(readingsArgs !== null);
+  const code = readingsCode.useModule(readingsArgs !== null);
 
   const comparisonRanges = useMemo(
     () =>

@@ -8,17 +8,16 @@ import { defaultCsvFormat, type CsvFormat } from './csv.ts';
 import { answerRange } from './date-range.ts';
 import { formatDateRange } from './local-format.ts';
 import { rowsInSlices, rowsOf, type ReadingRows } from './reading-rows.ts';
-import type { ReadingsTable as ReadingsTableView, TableBlock } from './readings-table.tsx';
+import type { TableBlock } from './readings-table.tsx';
+import { moduleLoader } from './module-loader.ts';
 import { SectionPanel } from './section-panel.tsx';
 import classes from './check.module.css';
 
-let tableCode: Promise<{ ReadingsTable: typeof ReadingsTableView }> | null = null;
-const loadTableCode = () => (tableCode ??= import('./readings-table.tsx'));
-const ReadingsTable = lazy(() => loadTableCode().then((module) => ({ default: module.ReadingsTable })));
+const tableCode = moduleLoader(() => import('./readings-table.tsx'));
 
 /** Starts loading the table's code; the page calls it as it asks for readings, so both arrive together. */
 export function preloadReadingsTable(): void {
-  void loadTableCode();
+  void tableCode.preload();
 }
 
 const PrintView = lazy(() => import('./print-view.tsx').then((module) => ({ default: module.PrintView })));
@@ -64,6 +63,7 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
   const csvFormat = csvChoice ?? defaultCsvFormat(locale);
   const [exported, setExported] = useState<string | null>(null);
   const blocks = useBlocksInSlices(readings);
+  const table = tableCode.useModule(true);
 
   // The browser's own print command gets the print view too.
   useEffect(() => {
@@ -154,19 +154,17 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
           </Text>
         ) : null}
         <div className={classes.noPrint}>
-          <Suspense fallback={<Skeleton height={320} />}>
-            {blocks ? (
-              <ReadingsTable
-                id={id}
-                blocks={blocks}
-                granularity={readings.granularity}
-                timeZone={tz}
-                unit={unit}
-              />
-            ) : (
-              <Skeleton height={320} />
-            )}
-          </Suspense>
+          {blocks && table ? (
+            <table.ReadingsTable
+              id={id}
+              blocks={blocks}
+              granularity={readings.granularity}
+              timeZone={tz}
+              unit={unit}
+            />
+          ) : (
+            <Skeleton height={320} />
+          )}
         </div>
       </SectionPanel>
       {printRows ? (
