@@ -53,7 +53,7 @@ export function Customizer({ opened, onClose }: { opened: boolean; onClose: () =
     <Drawer
       opened={opened}
       onClose={onClose}
-      position={layout.isRtl ? 'left' : 'right'}
+      position="right"
       title={t('customizer.title')}
       closeButtonProps={{ 'aria-label': t('common.close') }}
       size={360}

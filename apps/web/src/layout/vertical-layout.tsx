@@ -112,7 +112,8 @@ export function VerticalLayout() {
           opened={isPhone && isDrawerOpen}
           onClose={drawer.close}
           size={300}
-          position={layout.isRtl ? 'right' : 'left'}
+          // Mantine lays drawers out with flex: 'left' is the start side, the right in RTL.
+          position="left"
           title={t('menu.label')}
           closeButtonProps={{ 'aria-label': t('menu.close') }}
           withCloseButton
