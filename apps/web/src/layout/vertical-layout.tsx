@@ -162,7 +162,7 @@ export function VerticalLayout() {
                   <BookmarkLinks />
                   <div className={classes.spacer} />
                   <BookmarksMenu />
-                  <LanguageSwitcher />
+                  <LanguageSwitcher isCompact={isPhone} />
                   <Tooltip label={isDark ? t('skin.toLight') : t('skin.toDark')}>
                     <ActionIcon
                       variant="subtle"
