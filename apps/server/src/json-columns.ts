@@ -29,10 +29,6 @@ const CLOSE_BRACKET = 0x5d;
 export class NumberColumn {
   constructor(readonly values: Float64Array) {}
 
-  get length(): number {
-    return this.values.length;
-  }
-
   toJSON(): number[] {
     return Array.from(this.values);
   }
@@ -44,16 +40,6 @@ export class NumberColumn {
  */
 export class ThousandthsColumn {
   constructor(readonly thousandths: Float64Array) {}
-
-  get length(): number {
-    return this.thousandths.length;
-  }
-
-  /** Entry `index` in units, null where unknown. */
-  unitsAt(index: number): number | null {
-    const value = this.thousandths[index] ?? Number.NaN;
-    return Number.isNaN(value) ? null : value / 1000;
-  }
 
   toJSON(): (number | null)[] {
     return Array.from(this.thousandths, (value) => (Number.isNaN(value) ? null : value / 1000));

@@ -378,8 +378,10 @@ export function computeReadings(
 
   if (!isRaw) {
     const hours = new Float64Array(bucketCount);
-    for (let k = 0; k < bucketCount; k++) hours[k] = ((edges[k + 1] ?? 0) - (edges[k] ?? 0)) / HOUR_MS;
-    for (let k = 0; k < bucketCount; k++) if (bucketHasEnergy[k] !== 1) bucketEnergy[k] = Number.NaN;
+    for (let k = 0; k < bucketCount; k++) {
+      hours[k] = ((edges[k + 1] ?? 0) - (edges[k] ?? 0)) / HOUR_MS;
+      if (bucketHasEnergy[k] !== 1) bucketEnergy[k] = Number.NaN;
+    }
     const series: SeriesColumns = {
       t: new NumberColumn(Float64Array.from(edges.slice(0, bucketCount))),
       value: new ThousandthsColumn(bucketValue),
