@@ -51,6 +51,11 @@ export function sendJsonBytes(reply: FastifyReply, value: unknown): FastifyReply
   return reply.type('application/json; charset=utf-8').send(jsonBytes(value));
 }
 
+/** Sends a small answer as JSON text (no column inside), bypassing the route's schema serializer. */
+export function sendJson(reply: FastifyReply, value: object): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(JSON.stringify(value));
+}
+
 /** The JSON text of `value` (an object or array as a route returns it), as UTF-8 bytes. */
 export function jsonBytes(value: unknown): Buffer {
   const out = new ChunkedJson();

@@ -30,8 +30,12 @@ describe('OpenAPI document', () => {
     ]) {
       expect(Object.keys(document.paths)).toContain(route);
     }
-    const parameters = document.paths['/api/CheckMeter/GetElectricMeterInformationByLocationPublicName'].get.parameters.map((p: { name: string }) => p.name);
-    expect(parameters).toEqual(expect.arrayContaining(['name', 'From', 'To', 'meterInd', 'granularity', 'maxPoints']));
+    const parameters = document.paths[
+      '/api/CheckMeter/GetElectricMeterInformationByLocationPublicName'
+    ].get.parameters.map((p: { name: string }) => p.name);
+    expect(parameters).toEqual(
+      expect.arrayContaining(['name', 'From', 'To', 'meterInd', 'granularity', 'maxPoints']),
+    );
     const page = await t.app.inject({ method: 'GET', url: '/api/docs' });
     expect([200, 302]).toContain(page.statusCode);
   });
@@ -46,11 +50,15 @@ describe('OpenAPI document', () => {
       // Security on every operation is by the global apiKey requirement; an operationId is not required by the spec.
       'extends:\n  - recommended\nrules:\n  operation-operationId: off\n  info-license-url: off\n',
     );
-    const result = await run(redocly, ['lint', file, '--config', path.join(dir, 'redocly.yaml'), '--format', 'json'], { cwd: dir }).catch(
-      (error: { stdout: string; stderr: string }) => error,
-    );
+    const result = await run(
+      redocly,
+      ['lint', file, '--config', path.join(dir, 'redocly.yaml'), '--format', 'json'],
+      { cwd: dir },
+    ).catch((error: { stdout: string; stderr: string }) => error);
     const report = JSON.parse(result.stdout);
     const errors = report.problems.filter((problem: { severity: string }) => problem.severity === 'error');
-    expect(errors.map((problem: { ruleId: string; message: string }) => `${problem.ruleId}: ${problem.message}`)).toEqual([]);
+    expect(
+      errors.map((problem: { ruleId: string; message: string }) => `${problem.ruleId}: ${problem.message}`),
+    ).toEqual([]);
   }, 60_000);
 });

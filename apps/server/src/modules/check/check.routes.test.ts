@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
-import type { LocationReadings, MeterInfo } from '@cm/contracts/check.ts';
+import { meterInfoSchema, type LocationReadings, type MeterInfo } from '@cm/contracts/check.ts';
 import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
 import {
   insertDevice,
@@ -141,6 +141,15 @@ describe('GET /api/CheckMeter/GetMeterInfo', () => {
       lastReading: { at: new Date(END).toISOString(), value: 1000 + (((END - START) / Q) * 10) / 1000 },
       completeUpTo: new Date(END).toISOString(),
     });
+  });
+
+  it('answers exactly the contract: nothing missing, nothing the schema does not name', async () => {
+    for (const meterNumber of ['EM-A1', 'EM-A2']) {
+      const info = (
+        await t.call('GET', `/api/CheckMeter/GetMeterInfo?meterNumber=${meterNumber}`, { token: admin })
+      ).json<MeterInfo>();
+      expect(meterInfoSchema.parse(info)).toEqual(info);
+    }
   });
 
   it('says "complete up to" the start of the newest gap', async () => {
