@@ -381,6 +381,9 @@ describe('the check page', () => {
     await page.reload();
     await page.getByTestId('readings-table').waitFor();
     expect(await page.getByRole('combobox', { name: 'Detail' }).inputValue()).toBe('day');
+    // The day of the exchange says so in the table, where the meter column changes.
+    const exchangeRow = page.getByTestId('readings-table').locator('tr', { hasText: 'Meter exchange' });
+    expect(await exchangeRow.textContent()).toContain('Meter exchange: EM-10025 from here');
     expect(await page.getByLabel('From').inputValue()).toBe(from);
     expect(await page.getByRole('combobox', { name: /^Meter/ }).inputValue()).toBe('2');
     expect(await page.getByTestId('total-consumption').locator('[data-value]').textContent()).toBe(before);

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { suggestionKinds } from '@cm/contracts/bookmarks.ts';
+import { granularities, readingEventTypes } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
 import { contentWidths, footerTypes, navbarTypes, skins } from '@/layout/layout-slice.ts';
 import { menuSections } from '@/layout/menu-items.ts';
@@ -105,6 +106,9 @@ describe('translations', () => {
     for (const type of navbarTypes) used.add(`customizer.navbar.${type}`);
     for (const type of footerTypes) used.add(`customizer.footer.${type}`);
     for (const reason of ['network', 'expired']) used.add(`session.${reason}`);
+    for (const type of readingEventTypes) if (type !== 'estimated') used.add(`check.table.event.${type}`);
+    for (const granularity of granularities)
+      if (granularity !== 'raw') used.add(`check.table.inBucket.${granularity}`);
     for (const section of menuSections) {
       used.add(section.titleKey);
       for (const item of section.items) used.add(item.labelKey);

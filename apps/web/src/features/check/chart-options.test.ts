@@ -1,4 +1,5 @@
 import './uplot-test-env.ts';
+import type uPlot from 'uplot';
 import { describe, expect, it } from 'vitest';
 import {
   buildChartOptions,
@@ -60,6 +61,39 @@ describe('buildChartOptions', () => {
       expect(result[0]).toBe(0);
       expect(result[1]).toBeGreaterThan(10);
     }
+  });
+
+  it('shades a whole DST bucket under the bars, and no band for a DST instant of a raw view', () => {
+    const dst = (band: { from: number; to: number } | null) => ({
+      getMarkers: () => ({
+        dst: [{ at: 130, label: '25 h day', from: 120, to: 60, band }],
+        events: [],
+        gaps: [],
+      }),
+    });
+    const drawn: { style: unknown; rect: number[] }[] = [];
+    const ctx = {
+      fillStyle: '' as unknown,
+      save() {},
+      restore() {},
+      fillRect(...rect: number[]) {
+        drawn.push({ style: this.fillStyle, rect });
+      },
+    };
+    const plot = {
+      ctx,
+      bbox: { left: 0, top: 10, width: 1000, height: 300 },
+      valToPos: (value: number) => value,
+    };
+    const drawClear = (markers: ReturnType<typeof dst>) =>
+      buildChartOptions({ ...spec, granularity: 'day' }, markers).hooks?.drawClear?.[0]?.(
+        plot as unknown as Parameters<NonNullable<NonNullable<uPlot.Hooks.Arrays['drawClear']>[0]>>[0],
+      );
+    drawClear(dst({ from: 100, to: 200 }));
+    expect(drawn).toEqual([{ style: chartThemes.light.dstBand, rect: [100, 10, 100, 300] }]);
+    drawn.length = 0;
+    drawClear(dst(null));
+    expect(drawn).toEqual([]);
   });
 
   it('drag zooms on x only', () => {

@@ -21,6 +21,8 @@ export interface ChartTheme {
   register: string;
   gapFill: string;
   dst: string;
+  /** Fill of a bucket (day, week, month) that has a clock change. */
+  dstBand: string;
   event: string;
   selection: string;
 }
@@ -35,6 +37,7 @@ export const chartThemes: Record<'light' | 'dark', ChartTheme> = {
     register: '#5b6470',
     gapFill: 'rgba(201, 42, 42, 0.10)',
     dst: '#a16207',
+    dstBand: 'rgba(161, 98, 7, 0.12)',
     event: '#c92a2a',
     selection: 'rgba(28, 100, 196, 0.15)',
   },
@@ -46,6 +49,7 @@ export const chartThemes: Record<'light' | 'dark', ChartTheme> = {
     register: '#b8bec7',
     gapFill: 'rgba(255, 107, 107, 0.16)',
     dst: '#facc15',
+    dstBand: 'rgba(250, 204, 21, 0.14)',
     event: '#ff8787',
     selection: 'rgba(116, 169, 240, 0.2)',
   },
@@ -53,8 +57,12 @@ export const chartThemes: Record<'light' | 'dark', ChartTheme> = {
 
 /** Things drawn over the plot. They travel with the data, not the options, so new data never rebuilds the plot. */
 export interface ChartMarkers {
-  /** Time zone offset changes (DST), with a short label ("23 h day"). */
-  dst: { at: number; label: string; from: number; to: number }[];
+  /**
+   * Time zone offset changes (DST), with a short label ("23 h day"). In day, week and month views
+   * `band` is the bucket that holds the change: the whole 23- or 25-hour bar is marked, not an
+   * instant inside it; in hour and raw views the instant is a line.
+   */
+  dst: { at: number; label: string; from: number; to: number; band: { from: number; to: number } | null }[];
   /** Meter exchanges and rollovers, with a short label. */
   events: { at: number; label: string }[];
   /** Missing data: shaded from → to. */
@@ -180,6 +188,21 @@ export function placeLabels(
 
 const LABEL_ROWS = 3;
 
+/** Shades the buckets that hold a clock change, under the bars (drawn before the series). */
+function drawDstBands(u: uPlot, markers: ChartMarkers, theme: ChartTheme): void {
+  const { ctx } = u;
+  const { left, top, width, height } = u.bbox;
+  ctx.save();
+  ctx.fillStyle = theme.dstBand;
+  for (const { band } of markers.dst) {
+    if (!band) continue;
+    const x0 = Math.max(left, Math.round(u.valToPos(band.from, 'x', true)));
+    const x1 = Math.min(left + width, Math.round(u.valToPos(band.to, 'x', true)));
+    if (x1 > x0) ctx.fillRect(x0, top, x1 - x0, height);
+  }
+  ctx.restore();
+}
+
 function drawMarkers(u: uPlot, markers: ChartMarkers, theme: ChartTheme): void {
   const { ctx } = u;
   const { left, top, width, height } = u.bbox;
@@ -209,9 +232,22 @@ function drawMarkers(u: uPlot, markers: ChartMarkers, theme: ChartTheme): void {
   ctx.textBaseline = 'top';
   // uPlot leaves its own alignment on the context after drawing the axes.
   ctx.textAlign = 'left';
+  // A banded DST bucket gets its label at the band's start and no line.
   const lines = [
-    ...markers.dst.map((dst) => ({ at: x(dst.at), color: theme.dst, label: dst.label, dash: [4, 3] })),
-    ...markers.events.map((event) => ({ at: x(event.at), color: theme.event, label: event.label, dash: [] })),
+    ...markers.dst.map((dst) => ({
+      at: x(dst.band?.from ?? dst.at),
+      color: theme.dst,
+      label: dst.label,
+      dash: [4, 3],
+      isLine: dst.band === null,
+    })),
+    ...markers.events.map((event) => ({
+      at: x(event.at),
+      color: theme.event,
+      label: event.label,
+      dash: [],
+      isLine: true,
+    })),
   ].filter((line) => line.at >= left && line.at <= left + width);
   const places = placeLabels(
     lines.map((line) => ({ x: line.at, width: ctx.measureText(line.label).width, gap: 4 * ratio })),
@@ -222,11 +258,13 @@ function drawMarkers(u: uPlot, markers: ChartMarkers, theme: ChartTheme): void {
     ctx.strokeStyle = line.color;
     ctx.fillStyle = line.color;
     ctx.lineWidth = ratio;
-    ctx.setLineDash(line.dash.map((d) => d * ratio));
-    ctx.beginPath();
-    ctx.moveTo(line.at + 0.5, top);
-    ctx.lineTo(line.at + 0.5, top + height);
-    ctx.stroke();
+    if (line.isLine) {
+      ctx.setLineDash(line.dash.map((d) => d * ratio));
+      ctx.beginPath();
+      ctx.moveTo(line.at + 0.5, top);
+      ctx.lineTo(line.at + 0.5, top + height);
+      ctx.stroke();
+    }
     const place = places[i];
     if (place) ctx.fillText(line.label, place.x, top + (4 + place.row * 14) * ratio);
   });
@@ -334,6 +372,7 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
     },
     select: { show: true, left: 0, top: 0, width: 0, height: 0 },
     hooks: {
+      drawClear: [(u) => drawDstBands(u, callbacks.getMarkers(), theme)],
       draw: [
         (u) => {
           drawMarkers(u, callbacks.getMarkers(), theme);

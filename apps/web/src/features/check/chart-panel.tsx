@@ -8,7 +8,8 @@ import { formatEnergy, formatNumber } from '@/lib/format.ts';
 import { chartData } from './chart-data.ts';
 import { chartThemes, type ChartMarkers } from './chart-options.ts';
 import { formatPeriod } from './local-format.ts';
-import { rowsByEnd, rowsOf } from './reading-rows.ts';
+import { bucketAt, rowsByEnd, rowsOf } from './reading-rows.ts';
+import { rowNotes } from './row-notes.ts';
 import { ReadingsChart, type TooltipWriter } from './readings-chart.tsx';
 import { formatRegister } from './totals.ts';
 import { offsetChanges } from './zoned-time.ts';
@@ -28,6 +29,9 @@ interface ChartPanelProps {
 function useMarkers(readings: LocationReadings): ChartMarkers {
   const { t } = useTranslation();
   return useMemo(() => {
+    const toMs = Date.parse(readings.to);
+    const buckets = readings.meters[0]?.series;
+    const isBucketView = readings.granularity !== 'raw' && readings.granularity !== 'hour';
     const dst = offsetChanges(
       Date.parse(readings.from),
       Date.parse(readings.to),
@@ -37,6 +41,7 @@ function useMarkers(readings: LocationReadings): ChartMarkers {
       label: t('check.chart.dst', { hours: 24 + (change.fromOffset - change.toOffset) / 60 }),
       from: change.fromOffset,
       to: change.toOffset,
+      band: isBucketView ? bucketAt(buckets, change.at, toMs) : null,
     }));
     const events: ChartMarkers['events'] = [];
     const gaps: ChartMarkers['gaps'] = [];
@@ -206,13 +211,7 @@ export const ChartPanel = memo(function ChartPanel({ readings, ariaLabel, tableI
           if (register !== null)
             lines.push({ text: t('check.chart.registerValue', { value: formatRegister(register, locale) }) });
         }
-        const estimated = rows.estimated[i] ?? 0;
-        const missing = rows.missing[i] ?? 0;
-        if (missing > 0) lines.push({ text: t('check.table.missing', { count: missing }) });
-        if (estimated > 0) lines.push({ text: t('check.table.estimated', { count: estimated }) });
-        const hours = rows.hours[i] ?? null;
-        if (hours !== null && granularity === 'day' && hours !== 24)
-          lines.push({ text: t('check.table.hours', { count: hours }) });
+        for (const note of rowNotes(rows, i, granularity)) lines.push({ text: t(note.key, note.values) });
       });
       if (period === null) return false;
       element.replaceChildren();
@@ -256,8 +255,12 @@ export const ChartPanel = memo(function ChartPanel({ readings, ariaLabel, tableI
     },
     {
       label: t('check.chart.legendDst'),
-      swatch: 'swatchDash',
-      style: { borderColor: theme.dst },
+      ...(markers.dst.some((dst) => dst.band !== null)
+        ? {
+            swatch: 'swatch' as const,
+            style: { background: theme.dstBand, outline: `1px dashed ${theme.dst}` },
+          }
+        : { swatch: 'swatchDash' as const, style: { borderColor: theme.dst } }),
       shown: markers.dst.length > 0,
     },
     {

@@ -1,9 +1,9 @@
 import type { Granularity } from '@cm/contracts/check.ts';
 import { localParts } from '@cm/contracts/zoned-time.ts';
 import { useTranslation } from 'react-i18next';
-import { formatNumber } from '@/lib/format.ts';
 import { formatLocal, formatPeriod, formatUtcOffset } from './local-format.ts';
 import type { ReadingRows } from './reading-rows.ts';
+import { consumptionCell, consumptionText, rowNotes } from './row-notes.ts';
 import { formatRegister } from './totals.ts';
 import classes from './check.module.css';
 
@@ -56,37 +56,16 @@ export function PrintView({ title, subtitle, rows, granularity, timeZone, unit }
             </thead>
             <tbody>
               {group.map((i) => {
-                const consumption = rows.consumption[i] ?? null;
                 const register = rows.register[i] ?? null;
-                const isGap = rows.kind[i] === 'gap';
-                const estimated = rows.estimated[i] ?? 0;
-                const missing = rows.missing[i] ?? 0;
-                const hours = rows.hours[i] ?? null;
-                const notes = [
-                  isGap
-                    ? t('check.table.gap', { count: missing })
-                    : missing > 0
-                      ? t('check.table.missing', { count: missing })
-                      : null,
-                  estimated > 0 ? t('check.table.estimated', { count: estimated }) : null,
-                  hours !== null && granularity === 'day' && hours !== 24
-                    ? t('check.table.hours', { count: hours })
-                    : null,
-                ].filter((note) => note !== null);
+                const cell = consumptionCell(rows, i, granularity);
+                const notes = rowNotes(rows, i, granularity).map((note) => t(note.key, note.values));
                 return (
                   <tr key={i}>
                     <td>
                       {formatPeriod(rows.start[i] ?? 0, rows.end[i] ?? 0, granularity, locale, timeZone)}{' '}
                       {formatUtcOffset(rows.start[i] ?? 0, timeZone)}
                     </td>
-                    <td className={classes.num}>
-                      {consumption === null
-                        ? '—'
-                        : formatNumber(consumption, locale, {
-                            minimumFractionDigits: 3,
-                            maximumFractionDigits: 3,
-                          })}
-                    </td>
+                    <td className={classes.num}>{consumptionText(cell, locale, t)}</td>
                     <td className={classes.num}>
                       {register === null ? '—' : formatRegister(register, locale)}
                     </td>

@@ -37,6 +37,27 @@ describe('buildRows, raw', () => {
     const rows = buildRows(exchanged, 'raw', Date.parse('2026-06-16T09:00:00Z'));
     expect(rows.meterNumber).toEqual(['EM-10013', 'EM-10013', 'EM-10025', 'EM-10025']);
   });
+
+  it("notes an exchange on the new meter's first row and a rollover on the row its reading closes", () => {
+    const readings = rawReadings('2026-06-16T08:00:00Z', '2026-06-16T09:00:00Z');
+    const rows = buildRows(
+      {
+        ...readings,
+        meterNumbers: ['EM-10013', 'EM-10025'],
+        events: [
+          { type: 'meterExchange', at: '2026-06-16T08:30:00.000Z', meterNumber: 'EM-10025', detail: '' },
+          { type: 'rollover', at: '2026-06-16T08:15:00.000Z', meterNumber: 'EM-10013', detail: '' },
+          { type: 'estimated', at: '2026-06-16T08:45:00.000Z', meterNumber: 'EM-10025', detail: '' },
+        ],
+      },
+      'raw',
+      Date.parse('2026-06-16T09:00:00Z'),
+    );
+    expect([...rows.events.entries()]).toEqual([
+      [2, [{ type: 'meterExchange', meterNumber: 'EM-10025' }]],
+      [0, [{ type: 'rollover', meterNumber: 'EM-10013' }]],
+    ]);
+  });
 });
 
 describe('buildRows, buckets', () => {
@@ -47,9 +68,48 @@ describe('buildRows, buckets', () => {
     expect(rows.kind).toEqual(['interval', 'interval', 'gap', 'interval']);
     expect(rows.end[1]).toBe(Date.parse('2026-03-29T22:00:00Z'));
     expect(rows.hours[1]).toBe(23);
-    // The gap's energy is already in its day: the column still adds up to the total.
+    // The gap lies inside its day, which holds its energy: the column still adds up to the total.
     expect(rows.consumption[2]).toBeNull();
+    expect(rows.inBucket[2]).toBe(true);
     expect(sumConsumption(rows)).toBe(50);
+  });
+});
+
+describe('buildRows, gaps in hour buckets', () => {
+  // Four UTC hours of 0.25 kWh quarters; gap A (00:45–01:30) crosses an hour's edge, gap B
+  // (02:15–02:45) lies inside 02:00–03:00. As the server counts them, A is in no hour and B in its own.
+  const hours = (): MeterReadings => {
+    const raw = rawReadings('2026-01-01T00:00:00Z', '2026-01-01T04:00:00Z', {
+      skip: (i) => i === 4 || i === 5 || i === 10,
+    });
+    const at = (hhmm: string) => Date.parse(`2026-01-01T${hhmm}:00Z`);
+    return {
+      ...raw,
+      series: {
+        t: [at('00:00'), at('01:00'), at('02:00'), at('03:00')],
+        value: [1000.75, 1002, 1003, 1004],
+        consumption: [0.75, 0.5, 1, 1],
+        missing: [2, 1, 1, 0],
+        estimated: [0, 0, 0, 0],
+        hours: [1, 1, 1, 1],
+      },
+    };
+  };
+
+  it('gives a gap across an edge its energy and says a gap inside an hour is in that hour', () => {
+    const readings = hours();
+    expect(readings.gaps.map((gap) => [gap.from, gap.to, gap.consumption])).toEqual([
+      ['2026-01-01T00:45:00.000Z', '2026-01-01T01:30:00.000Z', 0.75],
+      ['2026-01-01T02:15:00.000Z', '2026-01-01T02:45:00.000Z', 0.5],
+    ]);
+    const rows = buildRows(readings, 'hour', Date.parse('2026-01-01T04:00:00Z'));
+    expect(rows.kind).toEqual(['interval', 'gap', 'interval', 'interval', 'gap', 'interval']);
+    expect(rows.consumption[1]).toBe(0.75);
+    expect(rows.inBucket[1]).toBe(false);
+    expect(rows.consumption[4]).toBeNull();
+    expect(rows.inBucket[4]).toBe(true);
+    // What a spreadsheet adds up is the range's consumption: 16 quarters of 0.25 kWh.
+    expect(sumConsumption(rows)).toBe(4);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Granularity, LocationReadings, MeterReadings } from '@cm/contracts/check.ts';
+import type { Granularity, LocationReadings, MeterReadings, ReadingEvent } from '@cm/contracts/check.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -15,9 +15,14 @@ export type RowKind = 'interval' | 'gap';
  *   start in the totals. Where readings are missing, the row is the whole gap (`kind: 'gap'`),
  *   with the energy the registers show for it, which is not known interval by interval (a gap
  *   that opens the range is closed by the first reading).
- * - buckets: a row is a local hour, day, week or month (23/25 hours on DST days); its energy
- *   includes any gap starting in it. Each gap is also listed as its own row, without energy
- *   (it is already in its bucket), so the consumption column always adds up to the total.
+ * - buckets: a row is a local hour, day, week or month (23/25 hours on DST days). Each gap is
+ *   also listed as its own row. A gap that lies inside one bucket has its energy in that bucket
+ *   (the row says so, `inBucket`, and carries none); a gap across bucket edges is in no bucket
+ *   (the server does not guess how its energy divides), so its row carries the energy the
+ *   registers show across it. Either way the consumption column adds up to the total.
+ *
+ * Meter exchanges, rollovers and register decreases are noted on the row they happen in
+ * (`events`), so the table says why a row's meter or register jumps.
  */
 export interface ReadingRows {
   start: number[];
@@ -31,8 +36,18 @@ export interface ReadingRows {
   /** Bucket length in hours (raw rows: null). */
   hours: (number | null)[];
   kind: RowKind[];
+  /** Gap rows of bucket views: true when the gap lies inside one bucket, whose row holds its energy. */
+  inBucket: boolean[];
   /** Which meter the row belongs to (a meter exchange changes it). */
   meterNumber: string[];
+  /** Events that happen in a row, by row index (few: most rows have none). */
+  events: Map<number, RowEvent[]>;
+}
+
+/** An event the table notes on its row. */
+export interface RowEvent {
+  type: Exclude<ReadingEvent['type'], 'estimated'>;
+  meterNumber: string;
 }
 
 interface PendingGap {
@@ -81,7 +96,9 @@ function* rowSteps(
     estimated: new Array<number>(capacity),
     hours: new Array<number | null>(capacity),
     kind: new Array<RowKind>(capacity),
+    inBucket: new Array<boolean>(capacity),
     meterNumber: new Array<string>(capacity),
+    events: new Map(),
   };
   let count = 0;
   const exchanges = exchangesOf(readings);
@@ -111,6 +128,7 @@ function* rowSteps(
     hours: number | null,
     kind: RowKind,
     meterNumber: string,
+    inBucket = false,
   ): void => {
     rows.start[count] = start;
     rows.end[count] = end;
@@ -120,21 +138,25 @@ function* rowSteps(
     rows.estimated[count] = estimated;
     rows.hours[count] = hours;
     rows.kind[count] = kind;
+    rows.inBucket[count] = inBucket;
     rows.meterNumber[count] = meterNumber;
     count++;
   };
-  const putGap = (gap: PendingGap, register: number | null): void =>
+  const putGap = (gap: PendingGap, register: number | null): void => {
+    const inBucket = !isRaw && isInsideOneBucket(series, gap, rangeEndMs);
     put(
       gap.from,
       gap.to,
-      isRaw ? gap.consumption : null,
+      inBucket ? null : gap.consumption,
       register,
       gap.missing,
       0,
       null,
       'gap',
       meterOf(gap.to - 1),
+      inBucket,
     );
+  };
   // Gaps not yet listed that start before `ms` go in first, so rows stay in time order.
   const firstReading = series.t[0];
   const flushGapsBefore = (ms: number): void => {
@@ -181,7 +203,7 @@ function* rowSteps(
       if (k > 0 && k % ROWS_PER_SLICE === 0) yield;
       const start = series.t[k] ?? 0;
       const hours = series.hours?.[k] ?? null;
-      const end = hours === null ? (series.t[k + 1] ?? rangeEndMs) : start + hours * HOUR_MS;
+      const end = bucketEnd(series, k, rangeEndMs);
       if (g < gapCount) flushGapsBefore(start + 1);
       put(
         start,
@@ -197,8 +219,74 @@ function* rowSteps(
     }
   }
   flushGapsBefore(Infinity);
-  for (const column of Object.values(rows)) column.length = count;
+  for (const column of Object.values(rows)) if (Array.isArray(column)) column.length = count;
+  noteEvents(rows, readings.events);
   return rows;
+}
+
+/** End of bucket `k` of a bucket series: its start plus its length, else the next start or the range end. */
+function bucketEnd(series: MeterReadings['series'], k: number, rangeEndMs: number): number {
+  const start = series.t[k] ?? 0;
+  const hours = series.hours?.[k] ?? null;
+  return hours === null ? (series.t[k + 1] ?? rangeEndMs) : start + hours * HOUR_MS;
+}
+
+/** Whether a gap lies inside one bucket, as the server counts it (a gap across an edge is in none). */
+function isInsideOneBucket(
+  series: MeterReadings['series'],
+  gap: { from: number; to: number },
+  rangeEndMs: number,
+): boolean {
+  const k = lastAtOrBefore(series.t, gap.from);
+  return k >= 0 && gap.to <= bucketEnd(series, k, rangeEndMs);
+}
+
+/** The bucket of a bucket series that holds the instant `ms` (start and end), null when none does. */
+export function bucketAt(
+  series: MeterReadings['series'] | undefined,
+  ms: number,
+  rangeEndMs: number,
+): { from: number; to: number } | null {
+  if (!series) return null;
+  const k = lastAtOrBefore(series.t, ms);
+  if (k < 0) return null;
+  const end = bucketEnd(series, k, rangeEndMs);
+  return ms < end ? { from: series.t[k] ?? 0, to: end } : null;
+}
+
+/** Index of the last value ≤ `ms` in an ascending column, -1 when none. */
+function lastAtOrBefore(column: readonly number[], ms: number): number {
+  let low = 0;
+  let high = column.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((column[mid] ?? Infinity) <= ms) low = mid + 1;
+    else high = mid;
+  }
+  return low - 1;
+}
+
+/**
+ * Puts each event on its row: an exchange on the first row of the new meter (the row starting at
+ * or spanning its first reading), a rollover or a register decrease on the row its reading closes.
+ */
+function noteEvents(rows: ReadingRows, events: readonly ReadingEvent[]): void {
+  for (const event of events) {
+    if (event.type === 'estimated') continue;
+    const at = Date.parse(event.at);
+    const opens = event.type === 'meterExchange';
+    for (let i = Math.max(0, lastAtOrBefore(rows.start, at) - 2); i < rows.start.length; i++) {
+      const start = rows.start[i] ?? 0;
+      const end = rows.end[i] ?? 0;
+      if (start > at) break;
+      if (opens ? start <= at && at < end : start < at && at <= end) {
+        const noted = rows.events.get(i) ?? [];
+        noted.push({ type: event.type, meterNumber: event.meterNumber });
+        rows.events.set(i, noted);
+        break;
+      }
+    }
+  }
 }
 
 /** Builds the rows of one meter indicator's readings at once. */

@@ -5,13 +5,13 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMediaQuery } from '@mantine/hooks';
-import { formatNumber } from '@/lib/format.ts';
 import { formatPeriod, formatUtcOffset } from './local-format.ts';
 import { PHONE_MAX_WIDTH } from '@/lib/config.ts';
 import { perfMarks } from './api.ts';
 import type { ReadingRows } from './reading-rows.ts';
 import { sortRows, type SortDirection, type SortKey } from './row-order.ts';
 import { formatRegister } from './totals.ts';
+import { consumptionCell, consumptionText, rowNotes } from './row-notes.ts';
 import { ToneBadge } from './tone-badge.tsx';
 import classes from './check.module.css';
 
@@ -57,6 +57,7 @@ export const ReadingsTable = memo(function ReadingsTable({
   const isPhone = useMediaQuery(`(max-width: ${PHONE_MAX_WIDTH}px)`) ?? false;
   const hasMeterInd = blocks.length > 1;
   const hasMeterNumbers = blocks.some((block) => new Set(block.rows.meterNumber).size > 1);
+  const hasMeterColumn = hasMeterInd || hasMeterNumbers;
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
@@ -66,7 +67,8 @@ export const ReadingsTable = memo(function ReadingsTable({
   const items = virtualizer.getVirtualItems();
   const paddingTop = items[0]?.start ?? 0;
   const paddingBottom = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
-  const columnCount = 4 + (hasMeterInd || hasMeterNumbers ? 1 : 0);
+  // On a phone the meter and the notes go under the period: three columns fit 390 px.
+  const columnCount = isPhone ? 3 : 4 + (hasMeterColumn ? 1 : 0);
 
   function header(key: SortKey, label: string, align: 'start' | 'end' = 'start') {
     const isActive = sort.key === key;
@@ -75,6 +77,7 @@ export const ReadingsTable = memo(function ReadingsTable({
       <th
         aria-sort={isActive ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
         style={{ textAlign: align }}
+        className={align === 'end' ? classes.num : undefined}
         scope="col"
       >
         <UnstyledButton
@@ -100,14 +103,14 @@ export const ReadingsTable = memo(function ReadingsTable({
       <table className={classes.table} aria-rowcount={count + 1} data-testid="readings-table">
         <thead>
           <tr aria-rowindex={1}>
-            {hasMeterInd || hasMeterNumbers ? <th scope="col">{t('check.table.meter')}</th> : null}
+            {hasMeterColumn && !isPhone ? <th scope="col">{t('check.table.meter')}</th> : null}
             {header(
               'time',
               isPhone ? t('check.table.periodShort') : t('check.table.period', { zone: timeZone }),
             )}
             {header('consumption', isPhone ? unit : t('check.table.consumption', { unit }), 'end')}
             {header('register', t('check.table.register'), 'end')}
-            <th scope="col">{t('check.table.notes')}</th>
+            {isPhone ? null : <th scope="col">{t('check.table.notes')}</th>}
           </tr>
         </thead>
         <tbody>
@@ -123,67 +126,63 @@ export const ReadingsTable = memo(function ReadingsTable({
             const rows = block.rows;
             const start = rows.start[i] ?? 0;
             const end = rows.end[i] ?? 0;
-            const consumption = rows.consumption[i] ?? null;
             const register = rows.register[i] ?? null;
-            const isGap = rows.kind[i] === 'gap';
-            const missing = rows.missing[i] ?? 0;
-            const estimated = rows.estimated[i] ?? 0;
-            const hours = rows.hours[i] ?? null;
-            const nominal = granularity === 'day' ? 24 : granularity === 'week' ? 168 : null;
-            const isDstBucket = hours !== null && nominal !== null && hours !== nominal;
+            const cell = consumptionCell(rows, i, granularity);
+            const meter = hasMeterColumn
+              ? `${hasMeterInd ? `${block.meterInd} · ` : ''}${rows.meterNumber[i] ?? ''}`
+              : null;
+            const notes = (
+              <Group gap={4} wrap="wrap">
+                {rowNotes(rows, i, granularity).map((note, n) => (
+                  <ToneBadge key={n} tone={note.tone}>
+                    {t(note.key, note.values)}
+                  </ToneBadge>
+                ))}
+              </Group>
+            );
             return (
               <tr
                 key={item.key}
+                ref={virtualizer.measureElement}
+                data-index={item.index}
                 aria-rowindex={item.index + 2}
                 data-kind={rows.kind[i]}
-                className={isGap ? classes.gapRow : undefined}
+                className={rows.kind[i] === 'gap' ? classes.gapRow : undefined}
                 style={{ height: ROW_HEIGHT }}
               >
-                {hasMeterInd || hasMeterNumbers ? (
+                {meter !== null && !isPhone ? <td className={classes.meterCell}>{meter}</td> : null}
+                {isPhone ? (
                   <td>
-                    {hasMeterInd ? `${block.meterInd} · ` : ''}
-                    {rows.meterNumber[i]}
-                  </td>
-                ) : null}
-                <td>
-                  <span className={classes.period}>
-                    {formatPeriod(start, end, granularity, locale, timeZone, isPhone)}
-                  </span>{' '}
-                  <Text span size="xs" c="dimmed">
-                    {formatUtcOffset(start, timeZone)}
-                  </Text>
-                </td>
-                <td className={classes.num}>
-                  {isGap && consumption === null ? (
-                    <Text span c="dimmed" size="sm">
-                      {t('check.table.unknown')}
+                    <span className={classes.period}>
+                      {formatPeriod(start, end, granularity, locale, timeZone, true)}
+                    </span>
+                    <Text size="xs" c="dimmed" className={classes.nowrap}>
+                      {formatUtcOffset(start, timeZone)}
+                      {meter === null ? '' : ` · ${meter}`}
                     </Text>
-                  ) : consumption === null ? (
-                    '—'
+                    {notes}
+                  </td>
+                ) : (
+                  <td>
+                    <span className={classes.period}>
+                      {formatPeriod(start, end, granularity, locale, timeZone)}
+                    </span>{' '}
+                    <Text span size="xs" c="dimmed" className={classes.nowrap}>
+                      {formatUtcOffset(start, timeZone)}
+                    </Text>
+                  </td>
+                )}
+                <td className={classes.num}>
+                  {cell.kind === 'value' ? (
+                    consumptionText(cell, locale, t)
                   ) : (
-                    formatNumber(consumption, locale, { minimumFractionDigits: 3, maximumFractionDigits: 3 })
+                    <Text span c="dimmed" size="sm">
+                      {consumptionText(cell, locale, t)}
+                    </Text>
                   )}
                 </td>
                 <td className={classes.num}>{register === null ? '—' : formatRegister(register, locale)}</td>
-                <td>
-                  <Group gap={4} wrap="wrap">
-                    {isGap ? (
-                      <ToneBadge tone="red">
-                        {granularity === 'raw' && consumption !== null
-                          ? t('check.table.gapWithEnergy', { count: missing })
-                          : t('check.table.gap', { count: missing })}
-                      </ToneBadge>
-                    ) : missing > 0 ? (
-                      <ToneBadge tone="red">{t('check.table.missing', { count: missing })}</ToneBadge>
-                    ) : null}
-                    {estimated > 0 ? (
-                      <ToneBadge tone="yellow">{t('check.table.estimated', { count: estimated })}</ToneBadge>
-                    ) : null}
-                    {isDstBucket ? (
-                      <ToneBadge tone="grape">{t('check.table.hours', { count: hours })}</ToneBadge>
-                    ) : null}
-                  </Group>
-                </td>
+                {isPhone ? null : <td>{notes}</td>}
               </tr>
             );
           })}
