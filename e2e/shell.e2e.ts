@@ -192,6 +192,33 @@ describe('web app shell', () => {
     });
   });
 
+  it('on a phone the menu is a drawer, the customizer opens from the user menu, and neither offers what a phone cannot use', async () => {
+    await withPage(
+      async (page) => {
+        await openLoginPage(page);
+        await logIn(page, demoUsers.clientA);
+        await page.waitForURL('**/check');
+        // No floating customizer button over the page's content on a phone.
+        expect(await page.getByRole('button', { name: 'Customize layout' }).count()).toBe(0);
+        await page.getByRole('button', { name: /^Account menu for/ }).click();
+        await page.getByRole('menuitem', { name: 'Customize layout' }).click();
+        const customizer = page.getByRole('dialog', { name: 'Layout' });
+        await customizer.waitFor();
+        await customizer.getByRole('radio', { name: 'Dark', exact: true }).check();
+        // The phone's menu is a drawer: collapsing it would do nothing, so it is not offered.
+        expect(await customizer.getByRole('switch', { name: 'Collapse the menu' }).count()).toBe(0);
+        await page.keyboard.press('Escape');
+        await page.getByRole('button', { name: 'Open menu' }).click();
+        await page
+          .getByRole('dialog', { name: 'Main menu' })
+          .getByRole('link', { name: 'Check a meter' })
+          .waitFor();
+        expect(await page.getAttribute('html', 'data-mantine-color-scheme')).toBe('dark');
+      },
+      { width: 390, height: 844 },
+    );
+  });
+
   it('a bookmark starred in the navbar survives a reload', async () => {
     await withPage(async (page) => {
       await openLoginPage(page);

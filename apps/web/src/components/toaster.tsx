@@ -2,6 +2,9 @@ import { useEffect } from 'react';
 import toast, { Toaster, useToasterStore } from 'react-hot-toast';
 import { TOAST_DURATIONS, TOAST_LIMIT } from '@/lib/config.ts';
 
+/** The floating navbar's height with its margin (vertical-layout.module.css): 1rem + 62 px. */
+const TOAST_TOP_OFFSET = 88;
+
 /** Toasts (spec §9): top-right, class react-hot-toast, 4 s / 2 s success / no limit for loading, at most 20 shown. */
 export function AppToaster() {
   const { toasts } = useToasterStore();
@@ -16,6 +19,8 @@ export function AppToaster() {
   return (
     <Toaster
       position="top-right"
+      // Below the floating navbar, so a toast never covers the user menu, search or language.
+      containerStyle={{ top: TOAST_TOP_OFFSET }}
       toastOptions={{
         className: 'react-hot-toast',
         duration: TOAST_DURATIONS.blank,

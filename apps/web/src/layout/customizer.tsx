@@ -43,8 +43,15 @@ function Choice<T extends string>({ label, value, options, labelKey, onChange }:
   );
 }
 
+interface CustomizerProps {
+  opened: boolean;
+  onClose: () => void;
+  /** On a phone the menu is a drawer: collapsing it means nothing there, so it is not offered. */
+  isPhone: boolean;
+}
+
 /** The layout customizer: skin, direction, content width, navbar, footer and menu. */
-export function Customizer({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+export function Customizer({ opened, onClose, isPhone }: CustomizerProps) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const layout = useAppSelector(selectLayout);
@@ -94,11 +101,13 @@ export function Customizer({ opened, onClose }: { opened: boolean; onClose: () =
           labelKey={(type) => `customizer.footer.${type}`}
           onChange={(type) => dispatch(footerTypeChanged(type))}
         />
-        <Switch
-          label={t('customizer.menuCollapsed')}
-          checked={layout.isMenuCollapsed}
-          onChange={(event) => dispatch(menuCollapsedChanged(event.currentTarget.checked))}
-        />
+        {isPhone ? null : (
+          <Switch
+            label={t('customizer.menuCollapsed')}
+            checked={layout.isMenuCollapsed}
+            onChange={(event) => dispatch(menuCollapsedChanged(event.currentTarget.checked))}
+          />
+        )}
       </Stack>
     </Drawer>
   );

@@ -67,6 +67,9 @@ function useSearchHotkeys(open: () => void) {
   }, [open]);
 }
 
+/** Above the page and its sticky navbar, below Mantine's drawers and modals (200). */
+const FLOATING_BUTTON_Z_INDEX = 100;
+
 /**
  * The vertical layout (spec §9 defaults): collapsible menu (a drawer on phones), floating
  * navbar with search, bookmarks, language, skin and user menu, boxed content, static footer.
@@ -206,16 +209,22 @@ export function VerticalLayout() {
 
       <SearchDialog opened={isSearchOpen} onClose={search.close} />
       <Suspense fallback={null}>
-        {hasOpenedCustomizer && <Customizer opened={isCustomizerOpen} onClose={customizer.close} />}
+        {hasOpenedCustomizer && (
+          <Customizer opened={isCustomizerOpen} onClose={customizer.close} isPhone={isPhone} />
+        )}
       </Suspense>
-      {/* `right` is the inline end: bottom-left in right-to-left. */}
-      <Affix position={{ bottom: 24, right: 24 }}>
-        <Tooltip label={t('customizer.open')}>
-          <ActionIcon size="xl" radius="xl" onClick={customizer.open} aria-label={t('customizer.open')}>
-            <IconSettings size={22} aria-hidden />
-          </ActionIcon>
-        </Tooltip>
-      </Affix>
+      {/* On a desk only (a phone reaches the customizer from the user menu, and a floating button
+          would cover its content). `right` is the inline end: bottom-left in right-to-left. Below
+          drawers and dialogs (z-index 200), so their overlay covers it. */}
+      {isPhone ? null : (
+        <Affix position={{ bottom: 24, right: 24 }} zIndex={FLOATING_BUTTON_Z_INDEX}>
+          <Tooltip label={t('customizer.open')}>
+            <ActionIcon size="xl" radius="xl" onClick={customizer.open} aria-label={t('customizer.open')}>
+              <IconSettings size={22} aria-hidden />
+            </ActionIcon>
+          </Tooltip>
+        </Affix>
+      )}
     </AbilityProvider>
   );
 }
