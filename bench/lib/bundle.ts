@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { repoRoot } from '../../e2e/support/server-process.ts';
@@ -29,10 +30,13 @@ export const ROUTE_ROOTS = {
  * benchmark's own: apps/web/dist may be rebuilt by a test run meanwhile).
  */
 export function buildWeb(outDir: string): void {
+  // The web app's own Vite, wherever npm placed it (hoisted to the root or kept in apps/web).
+  const webRequire = createRequire(path.join(repoRoot, 'apps/web/package.json'));
+  const vite = path.join(path.dirname(webRequire.resolve('vite/package.json')), 'bin/vite.js');
   execFileSync(
     process.execPath,
     [
-      path.join(repoRoot, 'node_modules/vite/bin/vite.js'),
+      vite,
       'build',
       '--manifest',
       '--outDir',
