@@ -35,15 +35,15 @@ const METER_IND = 3;
  * its manifest) or else from a build of its own.
  */
 async function routeChunkSizes(): Promise<{ routeOnly: JsShare; closure: JsShare }> {
-  const { entry, shell, login, layout, check, checkPanels } = ROUTE_ROOTS;
+  const { entry, shell, login, layout, check, checkPanels, checkParsers } = ROUTE_ROOTS;
   const given = process.env.CM_WEB_DIST;
   const hasManifest = given !== undefined && existsSync(path.join(given, '.vite/manifest.json'));
   const outDir = hasManifest ? given : await mkdtemp(path.join(os.tmpdir(), 'cm-bench-web-'));
   try {
     if (!hasManifest) buildWeb(outDir);
     return {
-      routeOnly: await jsShare(outDir, [check, checkPanels], [entry, shell, login, layout]),
-      closure: await jsShare(outDir, [check, checkPanels]),
+      routeOnly: await jsShare(outDir, [check, checkPanels, checkParsers], [entry, shell, login, layout]),
+      closure: await jsShare(outDir, [check, checkPanels, checkParsers]),
     };
   } finally {
     if (!hasManifest) await rm(outDir, { recursive: true, force: true });

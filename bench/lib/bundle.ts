@@ -13,8 +13,8 @@ type Manifest = Record<string, ManifestEntry>;
 
 /**
  * The modules a route loads one after the other, each with its static imports. `checkPanels`, the
- * readings' panels (chart with uPlot, table, totals), loads once a meter is asked for: it counts
- * as the check route's own.
+ * readings' panels (chart with uPlot, table, totals), and `checkParsers`, the schemas of its answers
+ * (with zod), load once a meter is asked for: they count as the check route's own.
  */
 export const ROUTE_ROOTS = {
   entry: 'index.html',
@@ -23,6 +23,7 @@ export const ROUTE_ROOTS = {
   layout: 'src/layout/vertical-layout.tsx',
   check: 'src/features/check/check-page.tsx',
   checkPanels: 'src/features/check/readings-section.tsx',
+  checkParsers: 'src/features/check/parse-readings.ts',
 } as const;
 
 /**
@@ -35,16 +36,7 @@ export function buildWeb(outDir: string): void {
   const vite = path.join(path.dirname(webRequire.resolve('vite/package.json')), 'bin/vite.js');
   execFileSync(
     process.execPath,
-    [
-      vite,
-      'build',
-      '--manifest',
-      '--outDir',
-      outDir,
-      '--emptyOutDir',
-      '--logLevel',
-      'warn',
-    ],
+    [vite, 'build', '--manifest', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
     { cwd: path.join(repoRoot, 'apps/web'), stdio: 'inherit' },
   );
 }
@@ -94,12 +86,12 @@ export interface BundleSizes {
 
 /** The JavaScript shares of a build made by `buildWeb`. */
 export async function measureBundle(distDir: string): Promise<BundleSizes> {
-  const { entry, shell, login, layout, check, checkPanels } = ROUTE_ROOTS;
+  const { entry, shell, login, layout, check, checkPanels, checkParsers } = ROUTE_ROOTS;
   const manifest = JSON.parse(await readFile(path.join(distDir, '.vite/manifest.json'), 'utf8')) as Manifest;
   return {
     login: await jsShare(distDir, [entry, shell, login]),
     layout: await jsShare(distDir, [layout], [entry, shell, login]),
-    check: await jsShare(distDir, [check, checkPanels], [entry, shell, login, layout]),
+    check: await jsShare(distDir, [check, checkPanels, checkParsers], [entry, shell, login, layout]),
     all: await jsShare(distDir, Object.keys(manifest)),
   };
 }

@@ -1,25 +1,18 @@
 import { z } from 'zod';
 import { deviceStatuses } from './enums.ts';
 import { textParam } from './text.ts';
+import { deviceHealths, granularities, MAX_POINTS_LIMIT, readingEventTypes } from './check-limits.ts';
 
-/** Granularities of a readings answer. `raw` is one point per stored reading; the others are calendar buckets in the location's time zone. */
-export const granularities = ['raw', 'hour', 'day', 'week', 'month'] as const;
-/** A readings granularity. */
-export type Granularity = (typeof granularities)[number];
-
-/** Longest range, in days, that may be asked for at `raw` (or `hour`) granularity; longer ranges need `day`, `week` or `month`. */
-export const MAX_RAW_RANGE_DAYS = 400;
-/** Longest range, in days, for any granularity (about 30 years). */
-export const MAX_RANGE_DAYS = 11_000;
-/** Most points one readings answer may carry across all its meters (raw data of a busy location is refused above it: ask for fewer meters, maxPoints or a coarser granularity). */
-export const MAX_RESPONSE_POINTS = 400_000;
-/** Bounds of the `maxPoints` downsampling parameter. */
-export const MAX_POINTS_LIMIT = { min: 10, max: 100_000 } as const;
-
-/** How a device is doing, from its last-seen time and status. */
-export const deviceHealths = ['ok', 'late', 'silent', 'unknown', 'removed'] as const;
-/** A device health. */
-export type DeviceHealth = (typeof deviceHealths)[number];
+export {
+  deviceHealths,
+  granularities,
+  MAX_POINTS_LIMIT,
+  MAX_RANGE_DAYS,
+  MAX_RAW_RANGE_DAYS,
+  MAX_RESPONSE_POINTS,
+  readingEventTypes,
+} from './check-limits.ts';
+export type { DeviceHealth, Granularity } from './check-limits.ts';
 
 /** A location as the API shows it. */
 export const locationSummarySchema = z.object({
@@ -138,8 +131,6 @@ export const gapSchema = z.object({
 /** A gap. */
 export type Gap = z.infer<typeof gapSchema>;
 
-/** Something in the data a person should know about. */
-export const readingEventTypes = ['rollover', 'meterExchange', 'estimated', 'registerDecrease'] as const;
 /** A readings event. */
 export const readingEventSchema = z.object({
   type: z.enum(readingEventTypes),

@@ -4,10 +4,17 @@ import { CHANGE_PASSWORD_ROUTE } from '@/features/auth/routes.ts';
 import { useAppAbility, type AbilityAction, type AbilitySubject } from '@/lib/ability-context.ts';
 import { defaultRouteForRole, LOGIN_ROUTE, NOT_AUTHORIZED_ROUTE } from '@/lib/config.ts';
 import { useAppSelector } from './hooks.ts';
+import type { RootState } from './store.ts';
+
+// Guards wrap whole pages: they read single values, so that other session changes (the current
+// user loading, a renewed token) do not re-render the page under them.
+const selectIsLoggedIn = (state: RootState) => state.auth.isLoggedIn;
+const selectRole = (state: RootState) => state.auth.role;
 
 /** `/`: a logged-in user goes to its role's default route, anyone else to /login (spec §2). */
 export function HomeRedirect() {
-  const { isLoggedIn, role } = useAppSelector((state) => state.auth);
+  const isLoggedIn = useAppSelector(selectIsLoggedIn);
+  const role = useAppSelector(selectRole);
   return <Navigate to={isLoggedIn ? defaultRouteForRole(role) : LOGIN_ROUTE} replace />;
 }
 
@@ -21,7 +28,8 @@ function RedirectFromHere({ to }: { to: string }) {
 
 /** Logged in with a known role; a pending password change does not matter here. */
 function useHasSession(): boolean {
-  const { isLoggedIn, role } = useAppSelector((state) => state.auth);
+  const isLoggedIn = useAppSelector(selectIsLoggedIn);
+  const role = useAppSelector(selectRole);
   return isLoggedIn && defaultRouteForRole(role) !== LOGIN_ROUTE;
 }
 
@@ -44,7 +52,8 @@ export function RequireSession({ children }: { children: ReactNode }) {
 
 /** /login is for guests: a logged-in user with a known role goes to its default route. */
 export function GuestOnly({ children }: { children: ReactNode }) {
-  const { isLoggedIn, role } = useAppSelector((state) => state.auth);
+  const isLoggedIn = useAppSelector(selectIsLoggedIn);
+  const role = useAppSelector(selectRole);
   const target = defaultRouteForRole(role);
   if (isLoggedIn && target !== LOGIN_ROUTE) return <Navigate to={target} replace />;
   return children;

@@ -1,5 +1,6 @@
 import type { BookmarksData, Suggestion } from '@cm/contracts/bookmarks.ts';
 import { api } from '@/lib/api.ts';
+import { nextTask } from '@/lib/next-task.ts';
 import { bookmarksDataLoaded, bookmarkUpdated } from './layout-slice.ts';
 
 // The schemas (and zod) load with the first answer, keeping them out of the start-up bundle.
@@ -10,7 +11,13 @@ export const bookmarksApi = api.injectEndpoints({
   endpoints: (build) => ({
     getBookmarksData: build.query<BookmarksData, void>({
       query: () => '/api/bookmarks/data',
-      transformResponse: async (raw: unknown) => (await loadSchemas()).bookmarksDataSchema.parse(raw),
+      transformResponse: async (raw: unknown) => {
+        const { bookmarksDataSchema } = await loadSchemas();
+        // The schemas' first evaluation (zod) and the re-render of the navbar and the page's
+        // suggestions, in separate tasks.
+        await nextTask();
+        return bookmarksDataSchema.parse(raw);
+      },
       providesTags: ['Bookmarks'],
       async onQueryStarted(_, { dispatch, queryFulfilled }) {
         const { data } = await queryFulfilled.catch(() => ({ data: null }));

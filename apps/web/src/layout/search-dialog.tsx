@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks.ts';
 import { useSearchQuery } from './bookmarks-api.ts';
-import { queryChanged, selectLayout } from './layout-slice.ts';
+import { queryChanged } from './layout-slice.ts';
 import { mergeResults, SEARCH_DEBOUNCE_MS } from './search-results.ts';
 import { SuggestionIcon } from './suggestion-icon.tsx';
 import { suggestionTitle } from './suggestion-title.ts';
@@ -23,7 +23,9 @@ export function SearchDialog({ opened, onClose }: SearchDialogProps) {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const { query, bookmarks, suggestions } = useAppSelector(selectLayout);
+  const query = useAppSelector((state) => state.layout.query);
+  const bookmarks = useAppSelector((state) => state.layout.bookmarks);
+  const suggestions = useAppSelector((state) => state.layout.suggestions);
   const [debounced] = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
   const {
     data: remote,

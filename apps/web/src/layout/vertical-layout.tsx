@@ -67,6 +67,12 @@ function useSearchHotkeys(open: () => void) {
   }, [open]);
 }
 
+/** The session's renewals and the current user's load; a component of its own, so that they re-render nothing else. */
+function SessionKeepAlive() {
+  useSessionKeepAlive();
+  return null;
+}
+
 /** Above the page and its sticky navbar, below Mantine's drawers and modals (200). */
 const FLOATING_BUTTON_Z_INDEX = 100;
 
@@ -89,7 +95,6 @@ export function VerticalLayout() {
   const ability = useMemo(() => buildAbility(rules), [rules]);
   const hasOpenedCustomizer = useOpenedOnce(isCustomizerOpen);
 
-  useSessionKeepAlive();
   // Loads suggestions and bookmarks into the layout slice; the answer itself re-renders nothing here.
   useGetBookmarksDataQuery(undefined, { selectFromResult: () => NO_RESULT });
   useSearchHotkeys(search.open);
@@ -207,6 +212,7 @@ export function VerticalLayout() {
         </div>
       </div>
 
+      <SessionKeepAlive />
       <SearchDialog opened={isSearchOpen} onClose={search.close} />
       <Suspense fallback={null}>
         {hasOpenedCustomizer && (

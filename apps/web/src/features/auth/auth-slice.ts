@@ -12,6 +12,7 @@ import type { RoleId } from '@cm/contracts/enums.ts';
 import { LOGIN_ROUTE, ROOT_ROUTE, SESSION_MESSAGES, type SessionLossReason } from '@/lib/config.ts';
 import { isUserRecord } from '@/lib/contract-guards.ts';
 import { request, type HttpError } from '@/lib/http-client.ts';
+import { nextTask } from '@/lib/next-task.ts';
 import { sessionEnded } from '@/lib/session-events.ts';
 import { readAccessToken, readJson, removeKey, storageKeys, writeJson } from '@/lib/storage.ts';
 
@@ -232,6 +233,8 @@ export const loadCurrentUser = createAsyncThunk<
   const result = await request({ url: '/api/auth/me' });
   if (!result.ok) return rejectWithValue(result.error);
   const { currentUserResultSchema } = await loadAuthContracts();
+  // The schemas' first evaluation (zod) and the re-render this answer causes, in separate tasks.
+  await nextTask();
   const parsed = currentUserResultSchema.safeParse(result.data);
   if (!parsed.success) return rejectWithValue(null);
   const { currentUser } = parsed.data;

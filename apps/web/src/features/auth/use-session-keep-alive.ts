@@ -16,7 +16,9 @@ const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart'] as con
  */
 export function useSessionKeepAlive(): void {
   const dispatch = useAppDispatch();
-  const { isLoggedIn, tokenExpiresAt, currentUserStatus } = useAppSelector((state) => state.auth);
+  const isLoggedIn = useAppSelector((state) => state.auth.isLoggedIn);
+  const tokenExpiresAt = useAppSelector((state) => state.auth.tokenExpiresAt);
+  const currentUserStatus = useAppSelector((state) => state.auth.currentUserStatus);
   const lastActivity = useRef(0);
   const lastRenewal = useRef(0);
 

@@ -1,19 +1,19 @@
 import type { Suggestion } from '@cm/contracts/bookmarks.ts';
-import {
-  meterInfoSchema,
-  type Granularity,
-  type LocationReadings,
-  type MeterInfo,
-} from '@cm/contracts/check.ts';
+import type { Granularity, LocationReadings, MeterInfo } from '@cm/contracts/check.ts';
 import type { SerializedError } from '@reduxjs/toolkit';
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import { api } from '@/lib/api.ts';
-import { parseLocationReadings } from './parse-readings.ts';
 import type { HttpError } from '@/lib/http-client.ts';
 
-// The check schemas come with this route's chunk (it needs the contract's constants anyway);
-// the search schema loads with its first answer, as the shell's endpoints do.
+// Schemas (zod) load with their first answer, as the shell's endpoints do: an empty check page
+// evaluates none of them (the contract's constants it needs are in check-limits.ts).
 const loadBookmarkSchemas = () => import('@cm/contracts/bookmarks.ts');
+const loadCheckParsers = () => import('./parse-readings.ts');
+
+/** Starts loading the check answers' schemas; the page calls it as it asks for a meter or location. */
+export function preloadCheckParsers(): void {
+  void loadCheckParsers();
+}
 
 /** Performance marks the benchmark reads: answer received → chart drawn → table (the rest of the section) rendered. */
 export const perfMarks = {
@@ -37,7 +37,7 @@ export const checkApi = api.injectEndpoints({
   endpoints: (build) => ({
     getMeterInfo: build.query<MeterInfo, string>({
       query: (meterNumber) => ({ url: '/api/CheckMeter/GetMeterInfo', params: { meterNumber } }),
-      transformResponse: (raw: unknown) => meterInfoSchema.parse(raw),
+      transformResponse: async (raw: unknown) => (await loadCheckParsers()).parseMeterInfo(raw),
     }),
     getLocationReadings: build.query<LocationReadings, ReadingsArgs>({
       query: (args) => ({
@@ -50,9 +50,9 @@ export const checkApi = api.injectEndpoints({
           granularity: args.granularity,
         },
       }),
-      transformResponse: (raw: unknown, _meta, args) => {
+      transformResponse: async (raw: unknown, _meta, args) => {
         performance.mark(perfMarks.response, { detail: { granularity: args.granularity } });
-        const parsed = parseLocationReadings(raw);
+        const parsed = (await loadCheckParsers()).parseLocationReadings(raw);
         const points = parsed.meters.reduce((sum, meter) => sum + meter.series.t.length, 0);
         performance.mark(perfMarks.parsed, { detail: { granularity: args.granularity, points } });
         return parsed;

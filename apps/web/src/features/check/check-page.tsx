@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { useAppSelector } from '@/app/hooks.ts';
 import { PRODUCT_NAME } from '@/lib/config.ts';
 import {
+  preloadCheckParsers,
   toCallFailure,
   useGetLocationReadingsQuery,
   useGetMeterInfoQuery,
@@ -103,17 +104,49 @@ function fieldMessage(
   return null;
 }
 
+/**
+ * Where to start: the caller's locations and meters as links. It reads the suggestions itself, so
+ * their arrival re-renders this panel and the lookup, not the whole page.
+ */
+function StartPanel() {
+  const { t } = useTranslation();
+  const suggestions = useAppSelector((root) => root.layout.suggestions);
+  return (
+    <Paper withBorder p="md" radius="md" className={classes.panel}>
+      <Text fw={600}>{t('check.start.title')}</Text>
+      <Text size="sm" c="dimmed" mb="xs">
+        {t('check.start.text')}
+      </Text>
+      <Group gap="xs" wrap="wrap">
+        {suggestions
+          .filter((s) => s.kind !== 'page')
+          .slice(0, 8)
+          .map((s) => (
+            <Anchor key={s.id} component={Link} to={s.link} size="sm" className={classes.chipLink}>
+              {s.title}
+            </Anchor>
+          ))}
+      </Group>
+    </Paper>
+  );
+}
+
 /** The check page: what is this meter, is it working, how much did it use. */
 export function CheckPage() {
   const { t, i18n } = useTranslation();
   const [state, setState] = useCheckUrl();
-  const suggestions = useAppSelector((root) => root.layout.suggestions);
   const { target } = state;
   const now = useNow();
 
   useDocumentTitle(
     `${target.kind === 'meter' ? `${target.meterNumber} · ` : target.kind === 'location' ? `${target.name} · ` : ''}${t('check.title')} · ${PRODUCT_NAME}`,
   );
+
+  // The answers' schemas load once something is asked for (an empty page evaluates none).
+  const hasTarget = target.kind !== 'none';
+  useEffect(() => {
+    if (hasTarget) preloadCheckParsers();
+  }, [hasTarget]);
 
   // A meter: its information first (location, meter indicator, zone), then its readings.
   const meterQuery = useGetMeterInfoQuery(target.kind === 'meter' ? target.meterNumber : '', {
@@ -300,31 +333,13 @@ export function CheckPage() {
         }
         target={target}
         todayUtc={todayUtc}
-        suggestions={suggestions}
         meterError={meterError}
         locationError={locationError}
         meterIndError={meterIndError}
         onSubmit={handleTarget}
       />
 
-      {target.kind === 'none' ? (
-        <Paper withBorder p="md" radius="md" className={classes.panel}>
-          <Text fw={600}>{t('check.start.title')}</Text>
-          <Text size="sm" c="dimmed" mb="xs">
-            {t('check.start.text')}
-          </Text>
-          <Group gap="xs" wrap="wrap">
-            {suggestions
-              .filter((s) => s.kind !== 'page')
-              .slice(0, 8)
-              .map((s) => (
-                <Anchor key={s.id} component={Link} to={s.link} size="sm" className={classes.chipLink}>
-                  {s.title}
-                </Anchor>
-              ))}
-          </Group>
-        </Paper>
-      ) : null}
+      {target.kind === 'none' ? <StartPanel /> : null}
 
       {isMeterNotFound ? (
         <Alert

@@ -1,5 +1,5 @@
 import type { Granularity, LocationReadings } from '@cm/contracts/check.ts';
-import { MAX_RAW_RANGE_DAYS } from '@cm/contracts/check.ts';
+import { MAX_RAW_RANGE_DAYS } from '@cm/contracts/check-limits.ts';
 import {
   addDays,
   addMonths,

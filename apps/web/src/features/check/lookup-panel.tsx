@@ -4,6 +4,7 @@ import { IconBolt, IconMapPin, IconSearch } from '@tabler/icons-react';
 import type { Suggestion } from '@cm/contracts/bookmarks.ts';
 import { memo, type FormEvent, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAppSelector } from '@/app/hooks.ts';
 import { useGetLocationReadingsQuery, useSearchCheckTargetsQuery } from './api.ts';
 import type { CheckTarget } from './url-state.ts';
 import { SectionPanel } from './section-panel.tsx';
@@ -21,8 +22,6 @@ interface LookupPanelProps {
   target: CheckTarget;
   /** Today as a UTC date: the one-day answer that lists a location's meters is shared with the page. */
   todayUtc: string;
-  /** Suggestions from the navbar data (bookmarked first), shown before anything is typed. */
-  suggestions: Suggestion[];
   meterError: string | null;
   locationError: string | null;
   meterIndError: string | null;
@@ -45,7 +44,9 @@ function useTypeahead(kind: Suggestion['kind'], query: string, suggestions: Sugg
  * keys it by target, so back/forward or a bookmark starts it afresh with the fields filled in.
  */
 export const LookupPanel = memo(function LookupPanel(props: LookupPanelProps) {
-  const { target, todayUtc, suggestions, onSubmit } = props;
+  const { target, todayUtc, onSubmit } = props;
+  // Suggestions from the navbar data (bookmarked first), shown before anything is typed.
+  const suggestions = useAppSelector((root) => root.layout.suggestions);
   const { t } = useTranslation();
   const [mode, setMode] = useState<'meter' | 'location'>(target.kind === 'location' ? 'location' : 'meter');
   const [meterText, setMeterText] = useState(target.kind === 'meter' ? target.meterNumber : '');

@@ -6,6 +6,7 @@ import {
   readingEventSchema,
   totalsSchema,
   type LocationReadings,
+  type MeterInfo,
   type MeterReadings,
   type Series,
 } from '@cm/contracts/check.ts';
@@ -111,4 +112,9 @@ export function parseLocationReadings(raw: unknown): LocationReadings {
   });
   Object.freeze(meters);
   return Object.freeze({ ...deepFreeze(head), meters });
+}
+
+/** A meter's information, checked against the contract. */
+export function parseMeterInfo(raw: unknown): MeterInfo {
+  return meterInfoSchema.parse(raw);
 }

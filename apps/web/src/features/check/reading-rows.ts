@@ -1,4 +1,5 @@
 import type { Granularity, LocationReadings, MeterReadings, ReadingEvent } from '@cm/contracts/check.ts';
+import { nextTask } from '@/lib/next-task.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -328,18 +329,6 @@ export function rowsOf(readings: LocationReadings): ReadingRows[] {
     answerRows.set(readings, rows);
   }
   return rows;
-}
-
-/** Resolves in a task of its own, after the events and rendering waiting before it. */
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
 }
 
 /**

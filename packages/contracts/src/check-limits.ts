@@ -1,0 +1,27 @@
+/*
+ * The check API's plain constants: granularities, limits, health and event kinds. They live apart
+ * from the zod schemas (check.ts, which re-exports them) so that the browser's check page can read
+ * them at start-up without evaluating a schema; its schemas load with the first answer.
+ */
+
+/** Granularities of a readings answer. `raw` is one point per stored reading; the others are calendar buckets in the location's time zone. */
+export const granularities = ['raw', 'hour', 'day', 'week', 'month'] as const;
+/** A readings granularity. */
+export type Granularity = (typeof granularities)[number];
+
+/** Longest range, in days, that may be asked for at `raw` (or `hour`) granularity; longer ranges need `day`, `week` or `month`. */
+export const MAX_RAW_RANGE_DAYS = 400;
+/** Longest range, in days, for any granularity (about 30 years). */
+export const MAX_RANGE_DAYS = 11_000;
+/** Most points one readings answer may carry across all its meters (raw data of a busy location is refused above it: ask for fewer meters, maxPoints or a coarser granularity). */
+export const MAX_RESPONSE_POINTS = 400_000;
+/** Bounds of the `maxPoints` downsampling parameter. */
+export const MAX_POINTS_LIMIT = { min: 10, max: 100_000 } as const;
+
+/** How a device is doing, from its last-seen time and status. */
+export const deviceHealths = ['ok', 'late', 'silent', 'unknown', 'removed'] as const;
+/** A device health. */
+export type DeviceHealth = (typeof deviceHealths)[number];
+
+/** Something in the data a person should know about. */
+export const readingEventTypes = ['rollover', 'meterExchange', 'estimated', 'registerDecrease'] as const;
