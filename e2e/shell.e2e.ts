@@ -56,6 +56,13 @@ async function openLoginPage(page: Page, path = '/login') {
   await page.locator('input[type="email"]').waitFor();
 }
 
+/** Logs in from the login page and waits for the landing on /check. */
+async function logInToCheck(page: Page, user: DemoUser) {
+  await openLoginPage(page);
+  await logIn(page, user);
+  await page.waitForURL('**/check');
+}
+
 /** Opens the navbar search with the keyboard and types, which calls /api/search. */
 async function searchFor(page: Page, text: string) {
   await page.locator('body').press('Control+k');
@@ -105,9 +112,7 @@ describe('web app shell', () => {
 
   it('an invalid token mid-session goes to / and the login page says the session expired, then returns to the page', async () => {
     await withPage(async (page) => {
-      await openLoginPage(page);
-      await logIn(page, demoUsers.clientA);
-      await page.waitForURL('**/check');
+      await logInToCheck(page, demoUsers.clientA);
       await page.goto('/check?meter=EM-10001');
       await page.getByRole('navigation', { name: 'Main menu' }).waitFor();
       const paths = visitedPaths(page);
@@ -129,11 +134,25 @@ describe('web app shell', () => {
     });
   });
 
+  it('the keys typed right after / go into the search while it opens, and typing goes on after them', async () => {
+    await withPage(async (page) => {
+      await logInToCheck(page, demoUsers.clientA);
+      await page.getByRole('navigation', { name: 'Main menu' }).waitFor();
+      // The dialog's code loads on first open: nothing typed meanwhile may be lost.
+      await page.locator('body').press('/');
+      await page.keyboard.type('Harbour');
+      const input = page.getByRole('combobox', { name: 'Search pages, meters and locations' });
+      await input.waitFor();
+      await expect.poll(() => input.inputValue()).toBe('Harbour');
+      await page.getByRole('option', { name: /Harbour View \/ Block C/ }).waitFor();
+      await page.keyboard.type(' View');
+      expect(await input.inputValue()).toBe('Harbour View');
+    });
+  });
+
   it('the server going away ends the session with "Network Error! Please login again."', async () => {
     await withPage(async (page) => {
-      await openLoginPage(page);
-      await logIn(page, demoUsers.clientA);
-      await page.waitForURL('**/check');
+      await logInToCheck(page, demoUsers.clientA);
       await page.getByRole('navigation', { name: 'Main menu' }).waitFor();
 
       await page.route('**/api/**', (route) => route.abort('connectionrefused'));
@@ -174,9 +193,7 @@ describe('web app shell', () => {
 
   it('right-to-left and the dark skin persist across reloads', async () => {
     await withPage(async (page) => {
-      await openLoginPage(page);
-      await logIn(page, demoUsers.admin);
-      await page.waitForURL('**/check');
+      await logInToCheck(page, demoUsers.admin);
       await page.getByRole('button', { name: 'Customize layout' }).click();
       await page.getByRole('radio', { name: 'Dark', exact: true }).check();
       await page.getByRole('radio', { name: 'Right to left' }).check();
@@ -221,9 +238,7 @@ describe('web app shell', () => {
 
   it('a bookmark starred in the navbar survives a reload', async () => {
     await withPage(async (page) => {
-      await openLoginPage(page);
-      await logIn(page, demoUsers.clientB);
-      await page.waitForURL('**/check');
+      await logInToCheck(page, demoUsers.clientB);
       await page.getByRole('button', { name: 'Bookmarks' }).click();
       const dialog = page.getByRole('dialog', { name: 'Bookmarks' });
       const star = dialog.getByRole('button', { name: /^Add .* to bookmarks$/ }).first();
@@ -253,9 +268,7 @@ describe('web app shell', () => {
 
   it('a client cannot open /admin by its address', async () => {
     await withPage(async (page) => {
-      await openLoginPage(page);
-      await logIn(page, demoUsers.clientA);
-      await page.waitForURL('**/check');
+      await logInToCheck(page, demoUsers.clientA);
       await page.goto('/admin');
       await page.waitForURL('**/not-authorized');
       await page.getByRole('heading', { name: 'Not authorized' }).waitFor();

@@ -33,6 +33,7 @@ export const store = configureStore({
 
 export type RootState = ReturnType<typeof rootReducer>;
 export type AppDispatch = typeof store.dispatch;
+export type AppStore = typeof store;
 
 // Skin, direction and menu-collapsed are kept in local storage (spec §3), outside the reducers.
 listener.startListening({

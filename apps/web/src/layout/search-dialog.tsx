@@ -93,6 +93,11 @@ export function SearchDialog({ opened, onClose }: SearchDialogProps) {
         value={query}
         onChange={(event) => dispatch(queryChanged(event.currentTarget.value))}
         onKeyDown={handleKeyDown}
+        // Keys typed before the field had focus are in the query already: go on after them.
+        onFocus={(event) => {
+          const end = event.currentTarget.value.length;
+          event.currentTarget.setSelectionRange(end, end);
+        }}
         placeholder={t('search.placeholder')}
         aria-label={t('search.label')}
         role="combobox"

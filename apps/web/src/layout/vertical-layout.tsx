@@ -1,6 +1,6 @@
 // The styles of the Mantine components of the pages inside the layout come with this chunk.
 import './mantine-styles.ts';
-import { ActionIcon, Affix, Burger, Drawer, Kbd, Loader, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Affix, Burger, Kbd, Loader, Tooltip, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconMoon, IconSearch, IconSettings, IconSun } from '@tabler/icons-react';
 import { AbilityProvider } from '@casl/react';
@@ -8,7 +8,7 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { shallowEqual } from 'react-redux';
 import { Outlet } from 'react-router';
-import { useAppDispatch, useAppSelector } from '@/app/hooks.ts';
+import { useAppDispatch, useAppSelector, useAppStore } from '@/app/hooks.ts';
 import { injectApi } from '@/app/store.ts';
 import { buildAbility, sameRules } from '@/lib/ability.ts';
 import { api } from '@/lib/api.ts';
@@ -17,8 +17,7 @@ import { useSessionKeepAlive } from '@/features/auth/use-session-keep-alive.ts';
 import { PHONE_MAX_WIDTH, PRODUCT_NAME } from '@/lib/config.ts';
 import { BookmarkLinks, BookmarksMenu } from './bookmarks-menu.tsx';
 import { useGetBookmarksDataQuery } from './bookmarks-api.ts';
-import { menuCollapsedChanged, selectPreferences, skinChanged } from './layout-slice.ts';
-import { SearchDialog } from './search-dialog.tsx';
+import { menuCollapsedChanged, queryChanged, selectPreferences, skinChanged } from './layout-slice.ts';
 import { UserMenu } from './user-menu.tsx';
 import { VerticalMenu } from './vertical-menu.tsx';
 import classes from './vertical-layout.module.css';
@@ -29,7 +28,13 @@ injectApi(api);
 
 // The customizer loads and mounts when first opened: the first paint of every signed-in page does
 // not need it. (The search dialog stays mounted: opened, it must take the keys typed right after `/`.)
+// Dialogs and drawers load and mount when first opened (closed, each still rendered a portal and
+// its frame); the keys typed while the search loads go into its query (useSearchHotkeys).
 const Customizer = lazy(() => import('./customizer.tsx').then((module) => ({ default: module.Customizer })));
+const SearchDialog = lazy(() =>
+  import('./search-dialog.tsx').then((module) => ({ default: module.SearchDialog })),
+);
+const PhoneMenu = lazy(() => import('./phone-menu.tsx').then((module) => ({ default: module.PhoneMenu })));
 
 /** The bookmarks query's result as the layout sees it: nothing (the answer goes to the layout slice). */
 const NO_RESULT = {};
@@ -46,16 +51,25 @@ function isTypingTarget(target: EventTarget | null): boolean {
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
-/** `/` (outside text fields) or Ctrl/⌘+K opens the search. */
-function useSearchHotkeys(open: () => void) {
+/**
+ * `/` (outside text fields) or Ctrl/⌘+K opens the search. The dialog's code mounts on first open,
+ * so the keys typed right after the hotkey, before its field has focus, go into the query
+ * instead of being lost.
+ */
+function useSearchHotkeys(open: () => void, isOpen: boolean) {
+  const store = useAppStore();
+  const dispatch = useAppDispatch();
   useEffect(() => {
     function handleKeyDown(event: KeyboardEvent) {
-      const isSlash =
-        event.key === '/' &&
-        !event.ctrlKey &&
-        !event.metaKey &&
-        !event.altKey &&
-        !isTypingTarget(event.target);
+      const isPlain = !event.ctrlKey && !event.metaKey && !event.altKey;
+      if (isOpen) {
+        if (isPlain && event.key.length === 1 && !isTypingTarget(event.target)) {
+          event.preventDefault();
+          dispatch(queryChanged(store.getState().layout.query + event.key));
+        }
+        return;
+      }
+      const isSlash = event.key === '/' && isPlain && !isTypingTarget(event.target);
       const isModK = (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k';
       if (isSlash || isModK) {
         event.preventDefault();
@@ -64,7 +78,7 @@ function useSearchHotkeys(open: () => void) {
     }
     document.addEventListener('keydown', handleKeyDown);
     return () => document.removeEventListener('keydown', handleKeyDown);
-  }, [open]);
+  }, [open, isOpen, store, dispatch]);
 }
 
 /** The session's renewals and the current user's load; a component of its own, so that they re-render nothing else. */
@@ -94,10 +108,12 @@ export function VerticalLayout() {
   const rules = useAppSelector((state) => state.auth.ability, sameRules);
   const ability = useMemo(() => buildAbility(rules), [rules]);
   const hasOpenedCustomizer = useOpenedOnce(isCustomizerOpen);
+  const hasOpenedSearch = useOpenedOnce(isSearchOpen);
+  const hasOpenedDrawer = useOpenedOnce(isDrawerOpen);
 
   // Loads suggestions and bookmarks into the layout slice; the answer itself re-renders nothing here.
   useGetBookmarksDataQuery(undefined, { selectFromResult: () => NO_RESULT });
-  useSearchHotkeys(search.open);
+  useSearchHotkeys(search.open, isSearchOpen);
 
   const isDark = layout.skin === 'dark';
   const collapsed = layout.isMenuCollapsed ? '' : undefined;
@@ -116,18 +132,6 @@ export function VerticalLayout() {
             />
           </aside>
         )}
-        <Drawer
-          opened={isPhone && isDrawerOpen}
-          onClose={drawer.close}
-          size={300}
-          // Mantine lays drawers out with flex: 'left' is the start side, the right in RTL.
-          position="left"
-          title={t('menu.label')}
-          closeButtonProps={{ 'aria-label': t('menu.close') }}
-          withCloseButton
-        >
-          <VerticalMenu isCollapsed={false} onNavigate={drawer.close} />
-        </Drawer>
 
         <div className={classes.main} data-collapsed={collapsed}>
           {layout.navbarType !== 'hidden' && (
@@ -213,8 +217,9 @@ export function VerticalLayout() {
       </div>
 
       <SessionKeepAlive />
-      <SearchDialog opened={isSearchOpen} onClose={search.close} />
       <Suspense fallback={null}>
+        {hasOpenedSearch ? <SearchDialog opened={isSearchOpen} onClose={search.close} /> : null}
+        {hasOpenedDrawer ? <PhoneMenu opened={isPhone && isDrawerOpen} onClose={drawer.close} /> : null}
         {hasOpenedCustomizer && (
           <Customizer opened={isCustomizerOpen} onClose={customizer.close} isPhone={isPhone} />
         )}
