@@ -63,7 +63,7 @@ export const authentication = fp(async (app: FastifyInstance, options: { auth: A
   app.decorate('requireSession', requireSession);
   app.decorate('requireUser', requireUser);
   // A role's rules are fixed, so which roles a route admits is decided once, when the route is
-  // registered: no CASL ability is built per request (it was a tenth of a light lookup's CPU).
+  // registered: no CASL ability is built per request.
   const requireAbility = (action: AbilityAction, subject: AbilitySubject) => {
     const admitted = new Set<number>(
       roleIds.filter((role) => buildAbility(abilityRulesForRole(role)).can(action, subject)),
