@@ -26,10 +26,9 @@ import classes from './vertical-layout.module.css';
 // any of them renders.
 injectApi(api);
 
-// The customizer loads and mounts when first opened: the first paint of every signed-in page does
-// not need it. (The search dialog stays mounted: opened, it must take the keys typed right after `/`.)
-// Dialogs and drawers load and mount when first opened (closed, each still rendered a portal and
-// its frame); the keys typed while the search loads go into its query (useSearchHotkeys).
+// The customizer, the search dialog and the phone menu load and mount when first opened: the first
+// paint of every signed-in page needs none of them (closed, each still rendered a portal and its
+// frame). The keys typed while the search loads go into its query (useSearchHotkeys).
 const Customizer = lazy(() => import('./customizer.tsx').then((module) => ({ default: module.Customizer })));
 const SearchDialog = lazy(() =>
   import('./search-dialog.tsx').then((module) => ({ default: module.SearchDialog })),

@@ -238,8 +238,8 @@ function isInsideOneBucket(
   gap: { from: number; to: number },
   rangeEndMs: number,
 ): boolean {
-  const k = lastAtOrBefore(series.t, gap.from);
-  return k >= 0 && gap.to <= bucketEnd(series, k, rangeEndMs);
+  const bucket = bucketAt(series, gap.from, rangeEndMs);
+  return bucket !== null && gap.to <= bucket.to;
 }
 
 /** The bucket of a bucket series that holds the instant `ms` (start and end), null when none does. */
