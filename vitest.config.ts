@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// One test command for the whole repo. The server suite runs twice: once on embedded PGlite
-// and once on a PostgreSQL server (CM_TEST_DATABASE=postgres); CI requires both, and the browser suite.
+// One test command for the whole repo. The server suite runs against the PostgreSQL server at
+// 127.0.0.1:5432 (CM_TEST_POSTGRES_URL), each file in a database of its own; the browser suite starts
+// CM as `npm start` does, on the embedded PostgreSQL. CI requires both.
 export default defineConfig({
   test: {
     reporters: ['default', './scripts/summary-reporter.ts'],
@@ -9,19 +10,8 @@ export default defineConfig({
       { test: { name: 'contracts', include: ['packages/contracts/src/**/*.test.ts'] } },
       {
         test: {
-          name: 'server-pglite',
+          name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
-          env: { CM_TEST_DATABASE: 'pglite' },
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
-      {
-        test: {
-          name: 'server-postgres',
-          include: ['apps/server/src/**/*.test.ts'],
-          exclude: ['apps/server/src/**/*.unit.test.ts'],
-          env: { CM_TEST_DATABASE: 'postgres' },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

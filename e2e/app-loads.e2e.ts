@@ -23,7 +23,7 @@ describe('the built app', () => {
     expect(key).toMatch(/^cm_/);
     await page.waitForSelector('input[type="email"], input[name="email"]', { timeout: 20_000 });
     const health = await page.request.get(`${url}/api/health`);
-    expect(await health.json()).toMatchObject({ status: 'ok', database: { kind: 'pglite', ready: true } });
+    expect(await health.json()).toMatchObject({ status: 'ok', database: { kind: 'embedded', ready: true } });
     const asset = await page.evaluate(() =>
       [...document.scripts].map((s) => s.src).find((src) => src.includes('/assets/')),
     );

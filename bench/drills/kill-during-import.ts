@@ -1,5 +1,5 @@
 // Fault drill (a): kill -9 the server during a large readings import, restart it, and count.
-// `npx tsx bench/drills/kill-during-import.ts` (CM_DRILL_DB=pglite|postgres|both, default both)
+// `npx tsx bench/drills/kill-during-import.ts` (CM_DRILL_DB=embedded|postgres|both, default both)
 //
 // While a device ingests small batches and an administrator has already imported some files, a
 // large CSV import is cut by SIGKILL at several moments (mid-upload, just after the upload, late in
@@ -13,7 +13,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
-import { openPglite, openPostgres, type Db } from '../../apps/server/src/db/client.ts';
+import { openDatabase } from '../../apps/server/src/bootstrap.ts';
+import { loadConfig } from '../../apps/server/src/config.ts';
+import { openPostgres, type Db } from '../../apps/server/src/db/client.ts';
 import { migrate } from '../../apps/server/src/db/migrate.ts';
 import { insertLocation, insertMeter } from '../../apps/server/src/test/factories.ts';
 import { insertUser } from '../../apps/server/src/test/test-app.ts';
@@ -34,23 +36,25 @@ const Q = 15 * 60_000;
 const log = (message: string) => console.error(`[drill] ${message}`);
 
 interface Target {
-  kind: 'pglite' | 'postgres';
+  kind: 'embedded' | 'postgres';
   env: Record<string, string>;
   open(): Promise<Db>;
   cleanup(): Promise<void>;
 }
 
 async function prepare(kind: Target['kind']): Promise<Target> {
-  if (kind === 'pglite') {
+  if (kind === 'embedded') {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cm-drill-kill-'));
-    const pgliteDir = path.join(dataDir, 'pglite');
-    const db = await openPglite(pgliteDir);
+    // As CM opens it: starting the embedded server also shuts down one a killed CM left running.
+    const open = () =>
+      openDatabase(loadConfig({ CM_DATA_DIR: dataDir, DATABASE_STATEMENT_TIMEOUT_MS: '600000' }));
+    const db = await open();
     await seed(db);
     await db.close();
     return {
       kind,
-      env: { CM_DATA_DIR: dataDir },
-      open: () => openPglite(pgliteDir),
+      env: { CM_DATA_DIR: dataDir, CM_SEED_DEMO: 'never' },
+      open,
       cleanup: () => rm(dataDir, { recursive: true, force: true }),
     };
   }
@@ -140,10 +144,7 @@ function upload(
   });
 }
 
-/**
- * Uploads, waiting out 503s: on PGlite a large import keeps the event loop busy, and the
- * server then says it is too busy (503, Retry-After) for a few seconds, as designed.
- */
+/** Uploads, waiting out 503s: a server that is too busy says so (503, Retry-After), as designed. */
 async function uploadWhenReady(base: string, token: string, body: string) {
   for (let attempt = 0; ; attempt += 1) {
     const answer = await upload(base, token, body, () => {});
@@ -295,7 +296,7 @@ async function drill(kind: Target['kind']): Promise<Round[]> {
       step += BIG_ROWS_PER_METER;
 
       log(`${kind}: counting`);
-      // Open the data the killed server left (PGlite allows one process on its folder, so before restarting) and count.
+      // Open the data the killed server left (one CM per embedded data folder, so before restarting) and count.
       const db = await target.open().catch((error: unknown) => {
         throw new Error(`database does not open after the kill: ${String(error)}`);
       });
@@ -352,7 +353,7 @@ async function drill(kind: Target['kind']): Promise<Round[]> {
 async function main() {
   const which = process.env.CM_DRILL_DB ?? 'both';
   const kinds: Array<Target['kind']> =
-    which === 'both' ? ['pglite', 'postgres'] : [which === 'postgres' ? 'postgres' : 'pglite'];
+    which === 'both' ? ['embedded', 'postgres'] : [which === 'postgres' ? 'postgres' : 'embedded'];
   const rounds: Round[] = [];
   for (const kind of kinds) rounds.push(...(await drill(kind)));
   printTable(

@@ -1,14 +1,30 @@
 import type { Config } from './config.ts';
-import { openPglite, openPostgres, type Db } from './db/client.ts';
+import { openPostgres, type Db } from './db/client.ts';
+import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
+import { importLegacyPglite } from './db/legacy-pglite.ts';
 import { migrate } from './db/migrate.ts';
 import { insertSettingOnce } from './modules/auth/auth.queries.ts';
 import { TokenSigner } from './modules/auth/tokens.ts';
 import { provisionWebApiKey } from './modules/api-keys/api-keys.service.ts';
 
+/** CM's database: the embedded PostgreSQL server (started here) or the one DATABASE_URL names. `close` ends both. */
 export async function openDatabase(config: Config): Promise<Db> {
-  return config.database.kind === 'pglite'
-    ? openPglite(config.database.dataDir)
-    : openPostgres(config.database);
+  const { database } = config;
+  if (database.kind === 'postgres') return openPostgres(database);
+  const server = await startEmbeddedPostgres(database.dataDir);
+  const db = await openPostgres({ ...database, url: server.url, kind: 'embedded' }).catch(
+    async (error: unknown) => {
+      await server.stop();
+      throw error;
+    },
+  );
+  return {
+    ...db,
+    async close() {
+      await db.close();
+      await server.stop();
+    },
+  };
 }
 
 /** The token-signing secret: CM_JWT_SECRET, or one generated on first start and kept in the database so that every API process shares it. */
@@ -16,10 +32,15 @@ export async function jwtSecretFor(db: Db, config: Config): Promise<string> {
   return config.jwtSecret ?? (await insertSettingOnce(db, 'jwt_secret', TokenSigner.newSecret()));
 }
 
-/** Everything start-up does before listening: migrations, the web app's key and the token secret. */
+/**
+ * Everything start-up does before listening: migrations, the earlier version's embedded database
+ * copied in (once), the web app's key and the token secret.
+ */
 export async function prepare(db: Db, config: Config) {
   const migrations = await migrate(db);
+  const legacyReadings =
+    config.database.kind === 'embedded' ? await importLegacyPglite(config.dataDir, db) : undefined;
   const webApiKey = await provisionWebApiKey(db, config.dataDir, config.webApiKey);
   const jwtSecret = await jwtSecretFor(db, config);
-  return { migrations, webApiKey, jwtSecret };
+  return { migrations, legacyReadings, webApiKey, jwtSecret };
 }

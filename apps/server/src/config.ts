@@ -44,7 +44,7 @@ export interface Config {
   host: string;
   port: number;
   database:
-    | { kind: 'pglite'; dataDir: string | undefined }
+    | { kind: 'embedded'; dataDir: string; poolSize: number; statementTimeoutMs: number }
     | { kind: 'postgres'; url: string; poolSize: number; statementTimeoutMs: number };
   dataDir: string;
   seedDemo: 'auto' | 'always' | 'never';
@@ -87,7 +87,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           poolSize: e.DATABASE_POOL_SIZE,
           statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
         }
-      : { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') },
+      : {
+          kind: 'embedded',
+          dataDir,
+          poolSize: e.DATABASE_POOL_SIZE,
+          statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+        },
     dataDir,
     seedDemo: e.CM_SEED_DEMO,
     jwtSecret: e.CM_JWT_SECRET,

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
 describe('configuration', () => {
-  it('defaults to embedded PGlite in ./data on port 3000', () => {
+  it('defaults to the embedded PostgreSQL in ./data on port 3000, with the statement time limit', () => {
     const config = loadConfig({});
     expect(config.port).toBe(3000);
-    expect(config.database.kind).toBe('pglite');
+    expect(config.database).toMatchObject({ kind: 'embedded', statementTimeoutMs: 10_000 });
     expect(config.sessionIdleSeconds).toBe(1800);
     expect(config.sessionMaxSeconds).toBe(43_200);
     expect(config.importMaxBytes).toBe(2 * 1024 ** 3);

@@ -19,9 +19,14 @@ async function main() {
   const config = readConfig();
   const started = Date.now();
   const db = await openDatabase(config);
-  const { migrations, webApiKey, jwtSecret } = await prepare(db, config);
+  const { migrations, legacyReadings, webApiKey, jwtSecret } = await prepare(db, config);
+  if (legacyReadings !== undefined) {
+    console.log(
+      `Copied the embedded database of an earlier version (PGlite, ${legacyReadings.toLocaleString('en')} readings) into PostgreSQL; the old folder is kept as pglite.imported.`,
+    );
+  }
   const shouldSeed =
-    config.seedDemo === 'always' || (config.seedDemo === 'auto' && config.database.kind === 'pglite');
+    config.seedDemo === 'always' || (config.seedDemo === 'auto' && config.database.kind === 'embedded');
   let seeded = false;
   if (shouldSeed && (await isDatabaseEmpty(db))) {
     console.log('Empty database: creating the demo site (13 months of 15-minute readings)…');
@@ -51,14 +56,16 @@ async function main() {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const where =
-    config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dataDir}` : 'PostgreSQL server';
+    config.database.kind === 'embedded'
+      ? `embedded PostgreSQL in ${config.database.dataDir}/postgres`
+      : 'PostgreSQL server';
   console.log(
     [
       '',
       `Check Meter is running: http://localhost:${port}`,
       `Database: ${where} (${migrations.applied} migrations applied now${seeded ? ', demo data created' : ''})`,
       `Started in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
-      ...(config.database.kind === 'pglite' || seeded
+      ...(config.database.kind === 'embedded' || seeded
         ? [
             'Demo logins:',
             ...DEMO_LOGINS.map(

@@ -1,6 +1,3 @@
-import { mkdir } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { Readable } from 'node:stream';
@@ -9,7 +6,7 @@ import pg from 'pg';
 import { from as copyFromQuery } from 'pg-copy-streams';
 import * as schema from './schema.ts';
 
-/** The Drizzle handle; the same type on PGlite and on a PostgreSQL server. */
+/** The Drizzle handle. */
 export type Orm = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 /** What a query helper needs: plain SQL with bound parameters, rows as objects or as arrays. */
@@ -22,62 +19,33 @@ export interface SqlRunner {
   ): Promise<T[]>;
   /** Rows as arrays: the fast path for long result sets (readings). */
   queryArrays(text: string, params?: readonly unknown[]): Promise<unknown[][]>;
-  /**
-   * `COPY … FROM STDIN` fed from `source` (PostgreSQL server only; PGlite has no such stream):
-   * the bulk path of imports, so a large file is never held in memory.
-   */
-  copyFrom?(text: string, source: AsyncIterable<string>): Promise<void>;
+  /** `COPY … FROM STDIN` fed from `source`: the bulk path of imports, so a large file is never held in memory. */
+  copyFrom(text: string, source: Iterable<string> | AsyncIterable<string>): Promise<void>;
 }
 
-/** A connection to CM's database, embedded (PGlite) or a PostgreSQL server. Only one SQL dialect: PostgreSQL. */
+/** A pool of connections to CM's database: the embedded PostgreSQL server, or one named by DATABASE_URL. */
 export interface Db extends SqlRunner {
-  readonly kind: 'pglite' | 'postgres';
+  readonly kind: DatabaseKind;
   readonly orm: Orm;
   /** Runs `work` in one transaction: everything it does is kept, or nothing. */
   transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
+/** `embedded`: the PostgreSQL server CM runs itself (db/embedded-postgres.ts); `postgres`: DATABASE_URL. */
+export type DatabaseKind = 'embedded' | 'postgres';
+
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 // Register values and counts fit well inside 2^53, so int8 and numeric come back as numbers.
 const toNumber = (value: string) => Number(value);
 
-/** Opens the embedded database persisted in `dataDir` (or in memory when `dataDir` is undefined). */
-export async function openPglite(dataDir: string | undefined): Promise<Db> {
-  if (dataDir) await mkdir(dataDir, { recursive: true });
-  const client = await PGlite.create({
-    ...(dataDir ? { dataDir } : {}),
-    parsers: { [INT8_OID]: toNumber, [NUMERIC_OID]: toNumber },
-    // A small site's data folder should not be mostly write-ahead log kept for reuse: after a big
-    // transaction (the demo seed) a checkpoint recycles its segments as future ones by default
-    // (161 of 262 MB of a fresh demo folder); without recycling it deletes them (118 MB in all).
-    postgresqlconf: ['wal_recycle = off'],
-  });
-  const orm = drizzlePglite({ client, schema, casing: 'snake_case' });
-  const runner = (target: Pick<PGlite, 'query'>): SqlRunner => ({
-    async query<T extends object>(text: string, params: readonly unknown[] = []) {
-      const result = await target.query<T>(text, [...params]);
-      return result.rows;
-    },
-    async queryArrays(text: string, params: readonly unknown[] = []) {
-      const result = await target.query<unknown[]>(text, [...params], { rowMode: 'array' });
-      return result.rows;
-    },
-  });
-  return {
-    kind: 'pglite',
-    orm: orm as unknown as Orm,
-    ...runner(client),
-    transaction: (work) => client.transaction((tx) => work(runner(tx))),
-    close: () => client.close(),
-  };
-}
-
 export interface PostgresOptions {
   url: string;
   poolSize: number;
+  /** Statements running longer are cancelled by the server. */
   statementTimeoutMs: number;
+  kind?: DatabaseKind;
 }
 
 /** Connects to a PostgreSQL server through a pool. */
@@ -91,7 +59,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize,
-    // One slow request must not starve the others (issue 3): the server cancels statements that run too long.
+    // One slow request must not starve the others: the server cancels statements that run too long.
     statement_timeout: options.statementTimeoutMs,
     connectionTimeoutMillis: 5_000,
     types,
@@ -116,7 +84,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
       const result = await target.query<unknown[]>({ text, values: [...params], rowMode: 'array' });
       return result.rows;
     },
-    async copyFrom(text: string, source: AsyncIterable<string>) {
+    async copyFrom(text: string, source: Iterable<string> | AsyncIterable<string>) {
       if (!('release' in target)) {
         // A COPY needs one connection for its whole stream: take one from the pool.
         const client = await target.connect();
@@ -131,7 +99,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
     },
   });
   return {
-    kind: 'postgres',
+    kind: options.kind ?? 'postgres',
     orm: orm as unknown as Orm,
     ...runner(pool),
     async transaction(work) {

@@ -11,7 +11,10 @@ const MIGRATION_LOCK = 4_242_001;
  * table). All pending migrations run in one transaction under an advisory lock: one that fails
  * half-way leaves the schema exactly as it was, and two servers starting together do not race.
  */
-export async function migrate(db: Db, folder = migrationsFolder): Promise<{ applied: number }> {
+export async function migrate(
+  db: Pick<Db, 'transaction'>,
+  folder = migrationsFolder,
+): Promise<{ applied: number }> {
   const migrations = readMigrationFiles({ migrationsFolder: folder });
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);

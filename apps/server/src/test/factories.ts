@@ -1,9 +1,9 @@
-import type { Db } from '../db/client.ts';
+import type { SqlRunner } from '../db/client.ts';
 
 // Small, explicit fixtures for route tests: each returns the ids it created.
 
 export async function insertLocation(
-  db: Db,
+  db: SqlRunner,
   publicName: string,
   timeZone = 'Europe/Berlin',
 ): Promise<number> {
@@ -14,12 +14,12 @@ export async function insertLocation(
   return rows[0]?.id ?? 0;
 }
 
-export async function linkUserToLocation(db: Db, userId: number, locationId: number): Promise<void> {
+export async function linkUserToLocation(db: SqlRunner, userId: number, locationId: number): Promise<void> {
   await db.query('INSERT INTO user_locations (user_id, location_id) VALUES ($1, $2)', [userId, locationId]);
 }
 
 export async function insertDevice(
-  db: Db,
+  db: SqlRunner,
   device: {
     type: 1 | 2 | 3;
     serial: string;
@@ -58,7 +58,7 @@ export interface MeterFixture {
   status?: string;
 }
 
-export async function insertMeter(db: Db, meter: MeterFixture): Promise<number> {
+export async function insertMeter(db: SqlRunner, meter: MeterFixture): Promise<number> {
   const deviceId = await insertDevice(db, {
     type: 3,
     serial: meter.meterNumber,
@@ -85,7 +85,7 @@ export async function insertMeter(db: Db, meter: MeterFixture): Promise<number> 
 
 /** Inserts readings given as [epoch ms, register in milli-units, quality?]. */
 export async function insertReadings(
-  db: Db,
+  db: SqlRunner,
   meterId: number,
   readings: ReadonlyArray<readonly [number, number, number?]>,
 ): Promise<void> {

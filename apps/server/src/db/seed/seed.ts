@@ -68,8 +68,8 @@ export async function isDatabaseEmpty(db: Db): Promise<boolean> {
   return rows[0]?.empty ?? true;
 }
 
-// Array parameters are sent as PostgreSQL array literals built here, so PGlite and node-postgres receive
-// the very same text and neither driver's own array serialisation (or its handling of Dates) comes into play.
+// Array parameters are sent as PostgreSQL array literals built here, so that neither the driver's own
+// array serialisation nor its handling of Dates comes into play.
 const numberArray = (values: ArrayLike<number>) => `{${Array.prototype.join.call(values, ',')}}`;
 const quote = (value: string) => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 const textArray = (values: readonly (string | null)[]) =>
@@ -106,7 +106,7 @@ async function insertReadings(tx: SqlRunner, meterId: number, series: ReadingSer
   }
 }
 
-async function writePlan(tx: SqlRunner, kind: Db['kind'], plan: DemoPlan, marker: object) {
+async function writePlan(tx: SqlRunner, plan: DemoPlan, marker: object) {
   const existing = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM users');
   if ((existing[0]?.n ?? 0) > 0)
     throw new Error('demo seed: the database already has users; the demo is only created in an empty one');
@@ -190,19 +190,10 @@ async function writePlan(tx: SqlRunner, kind: Db['kind'], plan: DemoPlan, marker
     ],
   );
 
-  if (kind === 'pglite') {
-    // Bulk-load shortcut for the embedded database only: checking the readings → meters foreign key
-    // row by row is 60 % of the insert time in PGlite's WebAssembly build (about 7 s of 16). Skipping it is
-    // safe here because every readings statement below carries exactly one meter id, read back from the
-    // meters table a moment ago in this same transaction. SET LOCAL ends with the transaction. A
-    // PostgreSQL server keeps the normal checks: it is fast enough, and its login may not be a superuser.
-    await tx.query("SET LOCAL session_replication_role = 'replica'");
-  }
   // Meter by meter, each in time order: rows arrive in primary-key order and the index only grows at its right edge.
   for (const meter of plan.meters) {
     await insertReadings(tx, need(deviceIds, meter.deviceSerial), meter.readings);
   }
-  if (kind === 'pglite') await tx.query("SET LOCAL session_replication_role = 'origin'");
 
   // Bookmark ids follow the contract's suggestion ids: `location:<id>`, `meter:<meter number>`.
   await tx.query(
@@ -243,8 +234,6 @@ export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoS
     DEMO_LOGINS.map(async (login) => ({ ...login, passwordHash: await hashPassword(login.password) })),
   );
   const plan = buildDemoPlan({ seed, nowMs, months, users });
-  await db.transaction((tx) =>
-    writePlan(tx, db.kind, plan, { seed, months, now: plan.summary.now, version: 1 }),
-  );
+  await db.transaction((tx) => writePlan(tx, plan, { seed, months, now: plan.summary.now, version: 1 }));
   return plan.summary;
 }

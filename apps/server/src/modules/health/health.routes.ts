@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 
 const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
-  database: z.object({ kind: z.enum(['pglite', 'postgres']), ready: z.boolean() }),
+  database: z.object({ kind: z.enum(['embedded', 'postgres']), ready: z.boolean() }),
   uptimeSeconds: z.number(),
 });
 

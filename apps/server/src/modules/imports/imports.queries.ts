@@ -40,31 +40,13 @@ export async function createStaging(tx: SqlRunner): Promise<void> {
   );
 }
 
-/** COPY text format, one row per line (PostgreSQL server). */
+/** COPY text format, one row per line. */
 export function copyLine(row: StagedRow): string {
   const start = row.startAtMs === null ? '\\N' : isoInstant(row.startAtMs);
   return `${row.line}\t${row.meterId}\t${isoInstant(row.readAtMs)}\t${row.value}\t${start}\t${row.quality}\n`;
 }
 
 export const COPY_STAGING = 'COPY import_rows (line, meter_id, read_at, value, start_at, quality) FROM STDIN';
-
-/** A batch of rows as arrays (PGlite, which has no COPY stream): one statement per batch. */
-export async function insertStagingBatch(tx: SqlRunner, rows: readonly StagedRow[]): Promise<void> {
-  await tx.query(
-    `INSERT INTO import_rows (line, meter_id, read_at, value, start_at, quality)
-     SELECT l, m, timestamptz 'epoch' + t * interval '1 millisecond', v,
-            timestamptz 'epoch' + s * interval '1 millisecond', q
-     FROM unnest($1::int[], $2::int[], $3::int8[], $4::int8[], $5::int8[], $6::int2[]) AS x(l, m, t, v, s, q)`,
-    [
-      rows.map((r) => r.line),
-      rows.map((r) => r.meterId),
-      rows.map((r) => r.readAtMs),
-      rows.map((r) => r.value),
-      rows.map((r) => r.startAtMs),
-      rows.map((r) => r.quality),
-    ],
-  );
-}
 
 export async function indexStaging(tx: SqlRunner): Promise<void> {
   await tx.query('CREATE INDEX ON import_rows (meter_id, read_at, seq)');

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MAX_REPORTED_LINES, type ImportReport, type RejectedLine } from '@cm/contracts/admin.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { writeAudit, type Actor } from '../admin/audit.queries.ts';
@@ -14,7 +15,6 @@ import {
   createStaging,
   hasStoredInRange,
   indexStaging,
-  insertStagingBatch,
   listConflicts,
   listStagedRejects,
   loadMeters,
@@ -42,7 +42,6 @@ export class ImportRefused extends Error {
 // Reading sources (db/schema.ts): 1 import, 2 interval.
 const SOURCE_IMPORT = 1;
 const SOURCE_INTERVAL = 2;
-const BATCH_ROWS = 5000;
 
 /**
  * Counts and collects what the parser refused, and notes how the staged rows run per meter, so
@@ -217,21 +216,9 @@ async function reportedConflicts(tx: SqlRunner): Promise<ImportReport['conflicts
   }));
 }
 
-/** Streams rows into the staging table: COPY on a PostgreSQL server, array batches on PGlite. */
+/** Streams rows into the staging table with COPY. */
 async function stage(tx: SqlRunner, batches: AsyncIterable<ParsedItem[]>, tally: ParseTally): Promise<void> {
-  if (tx.copyFrom) {
-    await tx.copyFrom(COPY_STAGING, copyChunks(batches, tally));
-    return;
-  }
-  let pending: StagedRow[] = [];
-  for await (const items of batches) {
-    pending.push(...tally.take(items));
-    if (pending.length >= BATCH_ROWS) {
-      await insertStagingBatch(tx, pending);
-      pending = [];
-    }
-  }
-  if (pending.length > 0) await insertStagingBatch(tx, pending);
+  await tx.copyFrom(COPY_STAGING, copyChunks(batches, tally));
 }
 
 // One stream write per parsed batch (a read chunk's worth of lines), never one per row.
@@ -240,5 +227,8 @@ async function* copyChunks(batches: AsyncIterable<ParsedItem[]>, tally: ParseTal
     let chunk = '';
     for (const row of tally.take(items)) chunk += copyLine(row);
     if (chunk) yield chunk;
+    // A file read from disk is ready chunk after chunk, and promises alone would parse it to the
+    // end in one go: let other requests in between batches (a few milliseconds each).
+    await nextTurn();
   }
 }
