@@ -1,3 +1,4 @@
+import path from 'node:path';
 import helmet from '@fastify/helmet';
 import underPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -132,7 +133,11 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     apiKeys: new AdminApiKeysService(db, services.apiKeys),
     audit: new AuditService(db),
   });
-  await app.register(importsRoutes, { imports: new ImportsService(db), maxBytes: config.importMaxBytes });
+  await app.register(importsRoutes, {
+    imports: new ImportsService(db),
+    maxBytes: config.importMaxBytes,
+    spoolDir: path.join(config.dataDir, 'imports'),
+  });
   await app.register(exportsRoutes, { exports: new ExportsService(db) });
   await app.register(ingestRoutes, { ingest: new IngestService(db) });
 

@@ -1,9 +1,12 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { API_KEY_HEADER, Role, type RoleId } from '@cm/contracts/enums.ts';
 import type { UserRecord } from '@cm/contracts/auth.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, SqlRunner } from '../db/client.ts';
 import { createApiKey } from '../modules/api-keys/api-keys.service.ts';
 import { hashPassword } from '../modules/auth/password.ts';
 import { createTestDb } from './test-db.ts';
@@ -26,7 +29,14 @@ export interface TestApp {
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const db = await createTestDb();
   const { key: apiKey } = await createApiKey(db, 'Test web app', ['web']);
-  const config = loadConfig({ LOG_LEVEL: 'silent', CM_WEB_DIST: '/nonexistent', ...env });
+  // Uploads are spooled under the data folder: one of its own per app.
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cm-test-app-'));
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    CM_WEB_DIST: '/nonexistent',
+    CM_DATA_DIR: dataDir,
+    ...env,
+  });
   const app = await buildApp({
     config,
     db,
@@ -59,13 +69,14 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     async close() {
       await app.close();
       await db.close();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
 
 /** Inserts a user (password hashed as in production) and answers its id. */
 export async function insertUser(
-  db: Db,
+  db: SqlRunner,
   user: { email: string; password: string; role?: RoleId; fullName?: string; isDisabled?: boolean },
 ): Promise<number> {
   const rows = await db.query<{ id: number }>(

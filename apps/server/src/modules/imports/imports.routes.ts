@@ -7,7 +7,8 @@ import { badRequest } from '../../http-error.ts';
 import { actorOf, adminOnly } from '../admin/admin-guard.ts';
 import { isValidTimeZone } from '../readings/zoned-time.ts';
 import { ImportRefused, type ImportsService } from './imports.service.ts';
-import { drainUpload, limitUpload, uploadTooLarge } from './upload-limit.ts';
+import { drainUpload, uploadTooLarge } from './upload-limit.ts';
+import { removeLeftoverUploads, spoolUpload } from './upload-spool.ts';
 
 const CSV_TYPES = ['text/csv', 'application/csv'];
 const XML_TYPES = ['application/atom+xml', 'application/xml', 'text/xml'];
@@ -17,14 +18,16 @@ function isReadable(body: unknown): body is Readable {
 }
 
 /**
- * `POST /api/admin/imports`: a file of readings as the raw request body, streamed, never buffered
- * whole, of at most `maxBytes` (CM_IMPORT_MAX_BYTES).
+ * `POST /api/admin/imports`: a file of readings as the raw request body, of at most `maxBytes`
+ * (CM_IMPORT_MAX_BYTES), written to a file in `spoolDir` as it arrives and imported from there.
  */
-export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; maxBytes: number }> = async (
-  app,
-  { imports, maxBytes },
-) => {
+export const importsRoutes: FastifyPluginAsyncZod<{
+  imports: ImportsService;
+  maxBytes: number;
+  spoolDir: string;
+}> = async (app, { imports, maxBytes, spoolDir }) => {
   adminOnly(app);
+  await removeLeftoverUploads(spoolDir);
   // The body stays a stream: a file is parsed as it arrives. Fastify's body limit applies to bodies
   // it buffers, not to this one: maxBytes is counted here instead (limitUpload).
   app.addContentTypeParser([...CSV_TYPES, ...XML_TYPES], (_request, payload, done) => done(null, payload));
@@ -73,10 +76,12 @@ export const importsRoutes: FastifyPluginAsyncZod<{ imports: ImportsService; max
       const upload = request.body;
       try {
         if (Number(request.headers['content-length']) > maxBytes) throw uploadTooLarge(maxBytes);
-        return await imports.importReadings(actorOf(request), limitUpload(upload, maxBytes), {
-          ...request.query,
-          format,
-        });
+        const file = await spoolUpload(upload, spoolDir, maxBytes);
+        try {
+          return await imports.importReadings(actorOf(request), file.open(), { ...request.query, format });
+        } finally {
+          await file.remove();
+        }
       } catch (error) {
         if (!(error instanceof ImportRefused)) throw error;
         return reply.status(422).send({
