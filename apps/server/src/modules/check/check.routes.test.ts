@@ -336,6 +336,30 @@ describe('GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName', 
   });
 });
 
+describe('long ranges', () => {
+  it('reads (and packs into chunks) only the months in which a meter was installed', async () => {
+    // Almost thirty years asked for, about a week of meter life: the months before its installation are
+    // neither read nor stored as chunks (the first such request once built one chunk per month).
+    await t.db.query('DELETE FROM reading_chunks');
+    const answer = await t.call(
+      'GET',
+      readingsUrl({
+        name: 'Harbour A',
+        From: '1997-03-01',
+        To: '2026-03-30',
+        granularity: 'month',
+        meterInd: '1',
+      }),
+      { token: admin },
+    );
+    expect(answer.statusCode, answer.body).toBe(200);
+    const chunks = await t.db.query<{ month_start: Date }>(
+      'SELECT month_start FROM reading_chunks ORDER BY 1',
+    );
+    expect(chunks.map((c) => c.month_start.toISOString())).toEqual(['2026-03-01T00:00:00.000Z']);
+  });
+});
+
 describe('result size limits', () => {
   it('refuses a raw answer that would carry too many points, and accepts it downsampled', async () => {
     const big = await insertLocation(t.db, 'Big Site', 'Europe/Berlin');

@@ -103,15 +103,24 @@ export class CheckService {
   }
 
   private async segmentOf(meter: MeterRow, from: Date, to: Date): Promise<MeterSegment> {
+    // A meter has readings only while it is installed: the months before or after are not read
+    // (nor packed into chunks) however long the range asked for.
+    const start = Math.max(from.getTime(), meter.installed_at.getTime());
+    const end = Math.min(to.getTime(), meter.removed_at?.getTime() ?? Infinity);
     return {
       meterNumber: meter.meter_number,
       multiplier: meter.multiplier,
       registerDigits: meter.register_digits,
       intervalMs: meter.interval_minutes * 60_000,
-      readings: await this.readings.load(meter.device_id, from, to),
+      readings:
+        start <= end
+          ? await this.readings.load(meter.device_id, new Date(start), new Date(end))
+          : EMPTY_READINGS,
     };
   }
 }
+
+const EMPTY_READINGS = { t: new Float64Array(0), milli: new Float64Array(0), quality: new Uint8Array(0) };
 
 /** One request must not build an answer large enough to starve the others. */
 function refuseOversizeAnswer(
