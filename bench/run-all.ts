@@ -6,7 +6,7 @@
 // CM_LIGHTHOUSE_RUNS times each, 5 by default, medians reported). A benchmark joins the summary by printing a Markdown table whose
 // header is `| measure | target | CM | baseline | ratio |` (see bench/README.md). Benchmarks never
 // assert a time: the exit code is non-zero only when one of them crashed.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import type { Page } from 'playwright-core';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -204,6 +204,8 @@ async function main() {
   try {
     console.log('\n## web build\n');
     buildWeb(distDir);
+    // The benchmarks' servers run the built server, as npm start does.
+    execFileSync('npm', ['run', 'build', '-w', '@cm/server'], { stdio: 'inherit' });
     process.env.CM_WEB_DIST = distDir;
     if (!only || only.includes('scripts')) await benchmarkScripts();
     if (!only || only.includes('web')) await webAndLighthouse(distDir);

@@ -1,12 +1,11 @@
-// `npm start`: builds the web app when it is missing or older than its sources, then runs the
-// server, which serves API and web app from one process.
+// `npm start`: builds the web app and the server when they are missing or older than their
+// sources, then runs the server (plain JavaScript), which serves API and web app from one process.
 import { spawnSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const web = path.join(root, 'apps/web');
-const built = path.join(web, 'dist/index.html');
+const contracts = path.join(root, 'packages/contracts/src');
 
 function newestMtime(dir) {
   let newest = 0;
@@ -18,21 +17,31 @@ function newestMtime(dir) {
   return newest;
 }
 
-const sources = [path.join(web, 'src'), path.join(web, 'public'), path.join(root, 'packages/contracts/src')];
-const isStale =
-  !existsSync(built) ||
-  Math.max(...sources.filter(existsSync).map(newestMtime), statSync(path.join(web, 'index.html')).mtimeMs) >
-    statSync(built).mtimeMs;
-if (isStale) {
-  console.log('Building the web app…');
-  const result = spawnSync('npm', ['run', 'build', '-w', '@cm/web'], { cwd: root, stdio: 'inherit' });
+/** Runs `npm run build -w workspace` when `output` is missing or older than any of `sources`. */
+function buildIfStale(workspace, output, sources) {
+  const isStale =
+    !existsSync(output) ||
+    Math.max(...sources.filter(existsSync).map(newestMtime)) > statSync(output).mtimeMs;
+  if (!isStale) return;
+  console.log(`Building ${workspace}…`);
+  const result = spawnSync('npm', ['run', 'build', '-w', workspace], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+const web = path.join(root, 'apps/web');
+buildIfStale('@cm/web', path.join(web, 'dist/index.html'), [
+  path.join(web, 'src'),
+  path.join(web, 'public'),
+  path.join(web, 'index.html'),
+  contracts,
+]);
+const server = path.join(root, 'apps/server');
+buildIfStale('@cm/server', path.join(server, 'dist/main.js'), [path.join(server, 'src'), contracts]);
+
+const child = spawn(process.execPath, [path.join(server, 'dist/main.js')], {
   cwd: root,
   stdio: 'inherit',
   env: { NODE_ENV: 'production', ...process.env },
 });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

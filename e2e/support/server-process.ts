@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +7,13 @@ import path from 'node:path';
 // Starting CM as a real process, for the browser suite and the benchmarks alike.
 
 export const repoRoot = path.resolve(import.meta.dirname, '../..');
+
+/** The built server that `npm start` runs (`npm run build` makes it; `npm test` builds first). */
+function serverBundle(): string {
+  const bundle = path.join(repoRoot, 'apps/server/dist/main.js');
+  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run npm run build first.`);
+  return bundle;
+}
 
 export interface ServerProcess {
   url: string;
@@ -17,11 +25,11 @@ export interface ServerProcess {
 }
 
 /**
- * Starts CM as `npm start` runs it (apps/server/src/main.ts, production mode) on 127.0.0.1 and a
+ * Starts CM as `npm start` runs it (the built apps/server/dist/main.js, production mode) on 127.0.0.1 and a
  * free port, with `env` on top, and answers once it prints its URL. Never listens anywhere but loopback.
  */
 export async function startServer(env: Record<string, string>, timeoutMs = 170_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/server/src/main.ts')], {
+  const child = spawn(process.execPath, [serverBundle()], {
     cwd: repoRoot,
     env: {
       ...process.env,

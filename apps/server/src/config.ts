@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { repoRoot } from './paths.ts';
 
 const durationSeconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -75,7 +76,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.CM_DATA_DIR);
-  const repoRoot = path.resolve(import.meta.dirname, '../../..');
   return {
     env: e.NODE_ENV,
     host: e.HOST,

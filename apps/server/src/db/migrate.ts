@@ -1,8 +1,9 @@
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
+import { serverRoot } from '../paths.ts';
 import type { Db } from './client.ts';
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+const migrationsFolder = path.join(serverRoot, 'src/db/migrations');
 // Any fixed number: every CM process that starts at once waits for the first one's migrations.
 const MIGRATION_LOCK = 4_242_001;
 
