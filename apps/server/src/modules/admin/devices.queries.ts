@@ -191,39 +191,6 @@ export async function closeMeter(db: SqlRunner, deviceId: number, removedAt: Dat
   await db.query(`UPDATE devices SET status = 'removed' WHERE id = $1`, [deviceId]);
 }
 
-/** The meter's stored register at `at`, and its last reading before `at` and after it. */
-export async function readingsAround(
-  db: SqlRunner,
-  meterId: number,
-  at: Date,
-): Promise<{ atValue: number | undefined; before: number | undefined; hasLater: boolean }> {
-  const rows = await db.query<{ kind: string; register_milli: number }>(
-    `(SELECT 'at' AS kind, register_milli FROM readings WHERE meter_id = $1 AND read_at = $2)
-     UNION ALL
-     (SELECT 'before', register_milli FROM readings WHERE meter_id = $1 AND read_at < $2 ORDER BY read_at DESC LIMIT 1)
-     UNION ALL
-     (SELECT 'after', register_milli FROM readings WHERE meter_id = $1 AND read_at > $2 LIMIT 1)`,
-    [meterId, at],
-  );
-  return {
-    atValue: rows.find((row) => row.kind === 'at')?.register_milli,
-    before: rows.find((row) => row.kind === 'before')?.register_milli,
-    hasLater: rows.some((row) => row.kind === 'after'),
-  };
-}
-
-/** Stores one reading unless the instant already has one. Source 4 = exchange. */
-export async function insertReading(
-  db: SqlRunner,
-  reading: { meterId: number; at: Date; registerMilli: number; source: number },
-): Promise<void> {
-  await db.query(
-    `INSERT INTO readings (meter_id, read_at, register_milli, source) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (meter_id, read_at) DO NOTHING`,
-    [reading.meterId, reading.at, reading.registerMilli, reading.source],
-  );
-}
-
 /** Another meter that currently holds this location and indicator (not removed). */
 export async function currentMeterAtInd(
   db: SqlRunner,

@@ -12,7 +12,13 @@ import type {
 import { DeviceType } from '@cm/contracts/enums.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { badRequest, conflict, HttpError, notFound } from '../../http-error.ts';
-import { isImplausibleDecrease, kwhToMilli, registerRangeMilli } from '../imports/register-value.ts';
+import {
+  isImplausibleDecrease,
+  kwhToMicro,
+  microToKwhText,
+  registerRangeMicro,
+} from '../readings/register-value.ts';
+import { ensurePartitions, findRegistersAround, insertRegister } from '../readings/readings.queries.ts';
 import { presentDevice } from './admin.presenter.ts';
 import { writeAudit, type Actor } from './audit.queries.ts';
 import { uniqueViolation } from './db-errors.ts';
@@ -23,9 +29,7 @@ import {
   findMeterDevice,
   insertDevice,
   insertMeter,
-  insertReading,
   listDevices,
-  readingsAround,
   updateDevice,
   updateMeter,
   type AdminDeviceRow,
@@ -227,11 +231,12 @@ export class AdminDevicesService {
     body: ExchangeMeterBody,
   ): Promise<{ oldMeter: AdminDevice; newMeter: AdminDevice }> {
     const at = new Date(body.at);
-    const finalMilli = kwhToMilli(body.finalRegister);
-    const startMilli = kwhToMilli(body.newStartRegister);
+    const finalMicro = kwhToMicro(body.finalRegister);
+    const startMicro = kwhToMicro(body.newStartRegister);
     if (body.newMeterNumber === meterNumber) {
       throw badRequest('newMeterNumber must differ from the meter being exchanged.', 'newMeterNumber');
     }
+    await ensurePartitions(this.db, at, at);
     await this.db
       .transaction(async (tx) => {
         const old = await findMeterDevice(tx, meterNumber, { lock: true });
@@ -248,39 +253,39 @@ export class AdminDevicesService {
           );
         }
         const digits = old.register_digits ?? 6;
-        if (finalMilli >= registerRangeMilli(digits)) {
+        if (finalMicro >= registerRangeMicro(digits)) {
           throw badRequest(
             `finalRegister does not fit the meter's ${digits} register digits.`,
             'finalRegister',
           );
         }
         const newDigits = body.newRegisterDigits ?? digits;
-        if (startMilli >= registerRangeMilli(newDigits)) {
+        if (startMicro >= registerRangeMicro(newDigits)) {
           throw badRequest(
             `newStartRegister does not fit the new meter's ${newDigits} register digits.`,
             'newStartRegister',
           );
         }
-        const around = await readingsAround(tx, old.id, at);
+        const around = await findRegistersAround(tx, old.id, at);
         if (around.hasLater) {
           throw badRequest(
             'The old meter has readings after this instant: choose the instant of its last reading or later.',
             'at',
           );
         }
-        if (around.atValue !== undefined && around.atValue !== finalMilli) {
+        if (around.atValue !== undefined && around.atValue !== finalMicro) {
           throw conflict(
-            `finalRegister: a reading of ${around.atValue / 1000} is already stored at this instant.`,
+            `finalRegister: a reading of ${microToKwhText(around.atValue)} is already stored at this instant.`,
             'finalRegister',
           );
         }
-        if (around.before !== undefined && isImplausibleDecrease(around.before, finalMilli, digits)) {
+        if (around.before !== undefined && isImplausibleDecrease(around.before, finalMicro, digits)) {
           throw badRequest(
-            `finalRegister (${body.finalRegister}) is below the meter's last reading (${around.before / 1000}).`,
+            `finalRegister (${body.finalRegister}) is below the meter's last reading (${microToKwhText(around.before)}).`,
             'finalRegister',
           );
         }
-        await insertReading(tx, { meterId: old.id, at, registerMilli: finalMilli, source: EXCHANGE_SOURCE });
+        await insertRegister(tx, old.id, { at, micro: finalMicro, source: EXCHANGE_SOURCE });
         await closeMeter(tx, old.id, at);
         const newId = await insertDevice(tx, {
           type: DeviceType.Meter,
@@ -300,7 +305,7 @@ export class AdminDevicesService {
           intervalMinutes: old.interval_minutes ?? 15,
           installedAt: at,
         });
-        await insertReading(tx, { meterId: newId, at, registerMilli: startMilli, source: EXCHANGE_SOURCE });
+        await insertRegister(tx, newId, { at, micro: startMicro, source: EXCHANGE_SOURCE });
         await writeAudit(tx, actor, {
           action: 'meter.exchange',
           targetType: 'meter',

@@ -1,4 +1,10 @@
-import type { ChainDevice, LocationSummary, MeterInfo } from '@cm/contracts/check.ts';
+import {
+  channels as channelOrder,
+  type ChainDevice,
+  type Channel,
+  type LocationSummary,
+  type MeterInfo,
+} from '@cm/contracts/check.ts';
 import { devicePriorityLabel, deviceStatuses, type DeviceStatus } from '@cm/contracts/enums.ts';
 import { deviceHealth } from './device-health.ts';
 import type { DeviceRow, LocationRow, MeterDetailsRow } from './check.queries.ts';
@@ -9,6 +15,11 @@ const iso = (value: Date | null | undefined) => (value ? value.toISOString() : n
 
 function statusOf(value: string): DeviceStatus {
   return deviceStatuses.find((status) => status === value) ?? 'inactive';
+}
+
+/** Stored channel numbers (1 import, 2 export) as the contract names them, import first. */
+function channelNames(numbers: readonly number[]): Channel[] {
+  return channelOrder.filter((_, i) => numbers.includes(i + 1));
 }
 
 export function presentLocation(
@@ -89,14 +100,9 @@ function parentRow(
 
 export function presentMeter(meter: MeterDetailsRow, completeUpTo: Date | null, now: number): MeterInfo {
   const chain = chainOf(meter);
-  const lastReading =
-    meter.last_read_at && meter.last_register_milli !== null
-      ? { read_at: meter.last_read_at, register_milli: meter.last_register_milli }
-      : undefined;
+  const lastData = meter.last_data_at;
   const lastHeard =
-    lastReading && (!meter.last_seen_at || lastReading.read_at > meter.last_seen_at)
-      ? lastReading.read_at
-      : meter.last_seen_at;
+    lastData && (!meter.last_seen_at || lastData > meter.last_seen_at) ? lastData : meter.last_seen_at;
   return {
     meterNumber: meter.meter_number,
     deviceId: meter.device_id,
@@ -118,10 +124,12 @@ export function presentMeter(meter: MeterDetailsRow, completeUpTo: Date | null, 
       cube: presentChainDevice(chain.cube, now),
       accessPoint: presentChainDevice(chain.accessPoint, now),
     },
-    // The register as the meter shows it: thousandths of the unit back to the unit.
-    lastReading: lastReading
-      ? { at: lastReading.read_at.toISOString(), value: lastReading.register_milli / 1000 }
-      : null,
+    channels: channelNames(meter.channels),
+    // The register as the meter shows it: millionths of the unit back to the unit.
+    lastReading:
+      meter.last_read_at && meter.last_value_micro !== null
+        ? { at: meter.last_read_at.toISOString(), value: meter.last_value_micro / 1e6 }
+        : null,
     completeUpTo: iso(completeUpTo),
   };
 }

@@ -7,15 +7,23 @@ import {
   type MeterInfo,
   type MeterReadings,
 } from '@cm/contracts/check.ts';
+import type { Channel } from '@cm/contracts/check.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../http-error.ts';
-import { computeReadings, type MeterSegment, type SeriesColumns } from '../readings/consumption.ts';
+import { Completeness } from '../readings/completeness.ts';
+import {
+  computeReadings,
+  type ChannelSegments,
+  type MeterSegment,
+  type SeriesColumns,
+} from '../readings/engine/compute.ts';
 import { RangeInputError, resolveRange, type ResolvedRange } from '../readings/range.ts';
+import { presentReadings } from '../readings/readings.presenter.ts';
+import { CHANNEL_NUMBER } from '../readings/readings.queries.ts';
+import { ReadingsStore, type ChannelReadings } from '../readings/readings-store.ts';
 import type { AuthContext } from '../auth/auth.service.ts';
 import { scopeOf } from '../scope.ts';
 import { presentLocation, presentMeter } from './check.presenter.ts';
-import { Completeness } from './completeness.ts';
-import { ReadingsStore } from './readings-store.ts';
 import {
   findCurrentMeters,
   findLocationMeters,
@@ -38,8 +46,11 @@ export class CheckService {
   private readonly readings: ReadingsStore;
   private readonly completeness: Completeness;
 
-  constructor(private readonly db: Db) {
-    this.readings = new ReadingsStore(db);
+  constructor(
+    private readonly db: Db,
+    options: { useChunks?: boolean } = {},
+  ) {
+    this.readings = new ReadingsStore(db, options.useChunks ?? true);
     this.completeness = new Completeness(db);
   }
 
@@ -77,20 +88,28 @@ export class CheckService {
     const meters = [];
     for (const currentMeter of current) {
       const held = overlapping.filter((meter) => meter.meter_ind === currentMeter.meter_ind);
-      const segments = await Promise.all(held.map((meter) => this.segmentOf(meter, from, to)));
-      const computed = computeReadings(segments, {
+      const loaded = await Promise.all(held.map((meter) => this.readingsOf(meter, from, to)));
+      const segments = (channel: Channel) =>
+        held.map((meter, i) => segmentOf(meter, loaded[i]?.get(CHANNEL_NUMBER[channel])));
+      const hasExport = held.some((meter) => meter.channels.includes(CHANNEL_NUMBER.export));
+      const input: ChannelSegments = {
+        import: segments('import'),
+        ...(hasExport ? { export: segments('export') } : {}),
+      };
+      const computed = computeReadings(input, {
         fromMs: range.fromMs,
         toMs: range.toMs,
         timeZone: location.time_zone,
         granularity: range.granularity,
         nowMs,
+        primary: query.channel ?? 'import',
         ...(query.maxPoints === undefined ? {} : { maxPoints: query.maxPoints }),
       });
       meters.push({
         meterInd: currentMeter.meter_ind,
         meter: await this.describeMeter(currentMeter),
         meterNumbers: held.map((meter) => meter.meter_number),
-        ...computed,
+        ...presentReadings(computed),
       });
     }
     return {
@@ -102,25 +121,32 @@ export class CheckService {
     };
   }
 
-  private async segmentOf(meter: MeterRow, from: Date, to: Date): Promise<MeterSegment> {
-    // A meter has readings only while it is installed: the months before or after are not read
-    // (nor packed into chunks) however long the range asked for.
+  /** A meter's readings of every channel it has, read only over the time it was installed. */
+  private async readingsOf(meter: MeterRow, from: Date, to: Date): Promise<Map<number, ChannelReadings>> {
+    // The months before or after a meter's life are not read (nor packed into chunks), however
+    // long the range asked for.
     const start = Math.max(from.getTime(), meter.installed_at.getTime());
     const end = Math.min(to.getTime(), meter.removed_at?.getTime() ?? Infinity);
-    return {
-      meterNumber: meter.meter_number,
-      multiplier: meter.multiplier,
-      registerDigits: meter.register_digits,
-      intervalMs: meter.interval_minutes * 60_000,
-      readings:
-        start <= end
-          ? await this.readings.load(meter.device_id, new Date(start), new Date(end))
-          : EMPTY_READINGS,
-    };
+    if (start > end) return new Map();
+    return this.readings.load(meter.device_id, meter.channels, new Date(start), new Date(end));
   }
 }
 
-const EMPTY_READINGS = { t: new Float64Array(0), milli: new Float64Array(0), quality: new Uint8Array(0) };
+function segmentOf(meter: MeterRow, readings: ChannelReadings | undefined): MeterSegment {
+  return {
+    meterNumber: meter.meter_number,
+    multiplier: meter.multiplier,
+    registerDigits: meter.register_digits,
+    intervalMs: meter.interval_minutes * 60_000,
+    registers: readings?.registers ?? EMPTY_READINGS.registers,
+    intervals: readings?.intervals ?? EMPTY_READINGS.intervals,
+  };
+}
+
+const EMPTY_READINGS: ChannelReadings = {
+  registers: { t: [], micro: [], quality: [], revised: [] },
+  intervals: { start: [], end: [], micro: [], quality: [], revised: [] },
+};
 
 /** One request must not build an answer large enough to starve the others. */
 function refuseOversizeAnswer(

@@ -1,10 +1,17 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
-import { parseDecimalMilli, registerRangeMilli } from './register-value.ts';
-import { checkInstant, ImportRefusal, type ParseContext, type ParsedItem } from './import-rows.ts';
+import { parseDecimalMicro, registerRangeMicro } from '../readings/register-value.ts';
+import {
+  checkInstant,
+  ImportRefusal,
+  parseChannel,
+  parseQuality,
+  type ParseContext,
+  type ParsedItem,
+} from './import-rows.ts';
 import { parseTimestamp } from './timestamp.ts';
 
-/** The documented CSV columns: meter_number, timestamp and one of register_kwh / interval_kwh; time_zone and quality optional. */
+/** The documented CSV columns: meter_number, timestamp and one of register_kwh / interval_kwh; time_zone, quality and channel optional. */
 export const CSV_COLUMNS = [
   'meter_number',
   'timestamp',
@@ -12,9 +19,10 @@ export const CSV_COLUMNS = [
   'interval_kwh',
   'time_zone',
   'quality',
+  'channel',
 ] as const;
 const EXPECTED =
-  'meter_number,timestamp,register_kwh or meter_number,timestamp,interval_kwh (optional time_zone, quality)';
+  'meter_number,timestamp,register_kwh or meter_number,timestamp,interval_kwh (optional time_zone, quality, channel)';
 const MAX_LINE = 10_000;
 
 /** Splits one CSV line; fields may be double-quoted with "" for a quote. */
@@ -73,6 +81,7 @@ interface Layout {
   value: number;
   timeZone: number;
   quality: number;
+  channel: number;
   width: number;
 }
 
@@ -98,6 +107,7 @@ export async function* parseCsv(input: Readable, context: ParseContext): AsyncGe
           value: columns.get(isInterval ? 'interval_kwh' : 'register_kwh') ?? 0,
           timeZone: columns.get('time_zone') ?? -1,
           quality: columns.get('quality') ?? -1,
+          channel: columns.get('channel') ?? -1,
           width: columns.size,
         };
         continue;
@@ -134,32 +144,37 @@ function parseLine(
   const time = parseTimestamp(field(layout.timestamp), field(layout.timeZone) || context.timeZone);
   if (!time.ok) return { line, reason: time.reason };
   const valueText = field(layout.value);
-  const milli = parseDecimalMilli(valueText);
+  const micro = parseDecimalMicro(valueText);
   const isInterval = context.kind === 'interval';
   const valueName = isInterval ? 'interval_kwh' : 'register_kwh';
-  if (milli === undefined)
+  if (micro === undefined)
     return { line, reason: `${valueName} "${valueText.slice(0, 40)}" is not a number.` };
-  if (milli < 0) return { line, reason: `${valueName} must not be negative.` };
-  if (!isInterval && milli >= registerRangeMilli(meter.registerDigits)) {
+  if (micro < 0) return { line, reason: `${valueName} must not be negative.` };
+  if (!isInterval && micro >= registerRangeMicro(meter.registerDigits)) {
     return {
       line,
       reason: `register_kwh does not fit meter ${meter.meterNumber}'s ${meter.registerDigits} digits.`,
     };
   }
-  const qualityText = field(layout.quality);
-  if (qualityText !== '' && qualityText !== '0' && qualityText !== '1')
-    return { line, reason: 'quality must be 0 (measured) or 1 (estimated).' };
-  const problem = checkInstant(meter, time.ms, context.nowMs);
+  const quality = parseQuality(field(layout.quality));
+  if (quality === undefined)
+    return { line, reason: 'quality must be 0 (actual), 1 (estimated) or 2 (substituted).' };
+  const channel = parseChannel(field(layout.channel));
+  if (channel === undefined) return { line, reason: 'channel must be import or export.' };
+  // An interval row is the energy of the meter's nominal interval ending at the timestamp.
+  const startMs = isInterval ? time.ms - meter.intervalMinutes * 60_000 : time.ms;
+  const problem = checkInstant(meter, startMs, context.nowMs, time.ms);
   if (problem) return { line, reason: problem };
   return {
     row: {
       line,
       meterId: meter.id,
-      readAtMs: time.ms,
-      // Interval energy is after the CT multiplier; the register counts before it.
-      value: isInterval ? Math.round(milli / meter.multiplier) : milli,
-      startAtMs: isInterval ? time.ms - meter.intervalMinutes * 60_000 : null,
-      quality: qualityText === '1' ? 1 : 0,
+      channel,
+      kind: isInterval ? 'interval' : 'register',
+      atMs: startMs,
+      endMs: isInterval ? time.ms : null,
+      micro,
+      quality,
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import sax from 'sax';
+import { registerRangeMicro } from '../readings/register-value.ts';
 import {
   checkInstant,
   ImportRefusal,
@@ -12,11 +13,23 @@ import {
 const UOM_WH = 72;
 const DELTA_DATA = 4;
 const CUMULATIVE = new Set([1, 3, 9]); // bulkQuantity, cumulative, summation
+const COMMODITY_ELECTRICITY = new Set([0, 1]); // none given, electricity SecondaryMetered
+// flowDirection: 1 forward (delivered to the customer), 19 reverse (received from the customer).
+const CHANNEL_OF_FLOW = new Map([
+  [1, 1],
+  [19, 2],
+]);
+// ReadingQuality codes: estimated (8 reference day, 9 interpolation, 12 projected) and
+// substituted (7 manually edited, 11 derived, 13 mixed, 15 normalised); the others are actual.
+const ESTIMATED_QUALITY = new Set([8, 9, 12]);
+const SUBSTITUTED_QUALITY = new Set([7, 11, 13, 15]);
 
 interface ReadingTypeFacts {
   uom: number | undefined;
   powerOfTen: number;
   accumulation: number | undefined;
+  commodity: number | undefined;
+  flowDirection: number | undefined;
 }
 
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);
@@ -63,7 +76,14 @@ export async function* parseEspi(input: Readable, context: ParseContext): AsyncG
     }
     stack.push(name);
     text = '';
-    if (name === 'ReadingType') current = { uom: undefined, powerOfTen: 0, accumulation: undefined };
+    if (name === 'ReadingType')
+      current = {
+        uom: undefined,
+        powerOfTen: 0,
+        accumulation: undefined,
+        commodity: undefined,
+        flowDirection: undefined,
+      };
     if (name === 'IntervalReading') reading = { line: parser.line + 1 };
   };
   parser.ontext = (value) => {
@@ -79,6 +99,8 @@ export async function* parseEspi(input: Readable, context: ParseContext): AsyncG
       if (name === 'uom') current.uom = Number(text);
       if (name === 'powerOfTenMultiplier') current.powerOfTen = Number(text);
       if (name === 'accumulationBehaviour') current.accumulation = Number(text);
+      if (name === 'commodity') current.commodity = Number(text);
+      if (name === 'flowDirection') current.flowDirection = Number(text);
     }
     if (name === 'ReadingType' && current) {
       readingType = current;
@@ -125,24 +147,54 @@ export async function* parseEspi(input: Readable, context: ParseContext): AsyncG
     if (r.value === undefined || !Number.isSafeInteger(value))
       return { line: r.line, reason: `value "${(r.value ?? '').slice(0, 30)}" is not a whole number.` };
     if (value < 0) return { line: r.line, reason: 'value must not be negative.' };
-    const readAtMs = (start + duration) * 1000;
-    const problem = checkInstant(meter, readAtMs, context.nowMs);
-    if (problem) return { line: r.line, reason: problem };
-    // value × 10^powerOfTen Wh = thousandths of a kWh, of energy: the register counts before the CT multiplier.
-    const milli = Math.round(value * 10 ** type.powerOfTen);
     const isInterval = type.accumulation === DELTA_DATA;
+    if (isInterval && duration === 0)
+      return { line: r.line, reason: 'an interval reading needs a timePeriod duration.' };
+    const startMs = start * 1000;
+    const endMs = (start + duration) * 1000;
+    // Cumulative readings stand at the end of their period; interval readings cover it.
+    const problem = isInterval
+      ? checkInstant(meter, startMs, context.nowMs, endMs)
+      : checkInstant(meter, endMs, context.nowMs);
+    if (problem) return { line: r.line, reason: problem };
+    // value × 10^powerOfTen Wh = value × 10^(powerOfTen + 3) millionths of a kWh, of real energy;
+    // the register counts before the CT multiplier.
+    const energyMicro = value * 10 ** (type.powerOfTen + 3);
+    const micro = Math.round(isInterval ? energyMicro : energyMicro / meter.multiplier);
+    if (!Number.isSafeInteger(micro))
+      return { line: r.line, reason: `value "${r.value.slice(0, 30)}" is too large.` };
+    if (!isInterval && micro >= registerRangeMicro(meter.registerDigits)) {
+      return {
+        line: r.line,
+        reason: `the register (${micro / 1e6} kWh) does not fit meter ${meter.meterNumber}'s ${meter.registerDigits} digits.`,
+      };
+    }
+    const code = r.quality === undefined ? 0 : Number(r.quality);
     return {
       line: r.line,
       meterId: meter.id,
-      readAtMs,
-      value: Math.round(milli / meter.multiplier),
-      startAtMs: isInterval ? start * 1000 : null,
-      // ESPI quality 8 and up are estimated or substituted values.
-      quality: r.quality !== undefined && Number(r.quality) >= 8 ? 1 : 0,
+      channel: CHANNEL_OF_FLOW.get(type.flowDirection ?? 1) ?? 1,
+      kind: isInterval ? 'interval' : 'register',
+      atMs: isInterval ? startMs : endMs,
+      endMs: isInterval ? endMs : null,
+      micro,
+      quality: ESTIMATED_QUALITY.has(code) ? 1 : SUBSTITUTED_QUALITY.has(code) ? 2 : 0,
     };
   };
 
   const checkReadingType = (type: ReadingTypeFacts, onFail: (message: string) => void): boolean => {
+    if (type.commodity !== undefined && !COMMODITY_ELECTRICITY.has(type.commodity)) {
+      onFail(
+        `ReadingType commodity ${type.commodity} (uom ${type.uom ?? 'missing'}) is not electricity: Check Meter imports electricity readings only.`,
+      );
+      return false;
+    }
+    if (type.flowDirection !== undefined && !CHANNEL_OF_FLOW.has(type.flowDirection)) {
+      onFail(
+        `ReadingType flowDirection ${type.flowDirection} is not supported: expected 1 (delivered) or 19 (received).`,
+      );
+      return false;
+    }
     if (type.uom !== UOM_WH) {
       onFail(
         `ReadingType uom ${type.uom ?? '(missing)'} is not supported: only 72 (Wh) electricity readings can be imported.`,

@@ -9,19 +9,28 @@ export interface MeterRef {
   intervalMinutes: number;
   installedAtMs: number;
   removedAtMs: number | null;
+  /** Stored channel numbers the meter has (1 import, 2 export). */
+  channels: number[];
 }
 
-/** `register`: the value is the cumulative register. `interval`: the value is the register's increase over the interval ending at readAt. */
+/** `register`: the value is the cumulative register; `interval`: the energy of an interval. */
 export type ValueKind = 'register' | 'interval';
 
-/** One reading of the file, in thousandths of the meter's unit, before the multiplier. */
+/**
+ * One reading of the file. Registers: `atMs` the instant, `micro` the register in millionths of
+ * the unit before the CT multiplier. Intervals: [atMs, endMs), `micro` the energy in millionths
+ * after the multiplier (the meter's real energy, as utility files give it).
+ */
 export interface StagedRow {
   line: number;
   meterId: number;
-  readAtMs: number;
-  value: number;
-  /** Start of the interval (interval rows only): where an opening register is placed for a meter with no earlier reading. */
-  startAtMs: number | null;
+  /** 1 import, 2 export. */
+  channel: number;
+  kind: ValueKind;
+  atMs: number;
+  endMs: number | null;
+  micro: number;
+  /** 0 actual, 1 estimated, 2 substituted. */
   quality: number;
 }
 
@@ -44,11 +53,28 @@ export interface ParseContext {
 // A reading more than this far in the future is a clock or time-zone mistake.
 const FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
 
-/** Checks that shared by every format: the meter was installed at that instant, and the instant is not in the future. */
-export function checkInstant(meter: MeterRef, readAtMs: number, nowMs: number): string | undefined {
-  if (readAtMs > nowMs + FUTURE_SLACK_MS) return 'timestamp is in the future.';
-  if (readAtMs < meter.installedAtMs) return `meter ${meter.meterNumber} was not installed yet at that time.`;
-  if (meter.removedAtMs !== null && readAtMs > meter.removedAtMs)
+/** Checks shared by every format: the meter was installed over the reading's time, which is not in the future. */
+export function checkInstant(meter: MeterRef, atMs: number, nowMs: number, endMs = atMs): string | undefined {
+  if (endMs > nowMs + FUTURE_SLACK_MS) return 'timestamp is in the future.';
+  if (atMs < meter.installedAtMs) return `meter ${meter.meterNumber} was not installed yet at that time.`;
+  if (meter.removedAtMs !== null && endMs > meter.removedAtMs)
     return `meter ${meter.meterNumber} was already removed at that time.`;
+  return undefined;
+}
+
+/** Stored quality from a file's quality column: 0/1/2 or actual/estimated/substituted (first letter will do). */
+export function parseQuality(text: string): number | undefined {
+  const value = text.trim().toLowerCase();
+  if (value === '' || value === '0' || value === 'a' || value === 'actual' || value === 'measured') return 0;
+  if (value === '1' || value === 'e' || value === 'estimated') return 1;
+  if (value === '2' || value === 's' || value === 'substituted') return 2;
+  return undefined;
+}
+
+/** Stored channel number from a file's channel column. */
+export function parseChannel(text: string): number | undefined {
+  const value = text.trim().toLowerCase();
+  if (value === '' || value === 'import' || value === '1' || value === 'delivered') return 1;
+  if (value === 'export' || value === '2' || value === 'received') return 2;
   return undefined;
 }

@@ -28,6 +28,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{
 }> = async (app, { imports, maxBytes, spoolDir }) => {
   adminOnly(app);
   await removeLeftoverUploads(spoolDir);
+  await imports.cleanUp();
   // The body stays a stream: a file is parsed as it arrives. Fastify's body limit applies to bodies
   // it buffers, not to this one: maxBytes is counted here instead (limitUpload).
   app.addContentTypeParser([...CSV_TYPES, ...XML_TYPES], (_request, payload, done) => done(null, payload));

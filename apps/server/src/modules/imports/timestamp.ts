@@ -123,9 +123,11 @@ export function parseTimestamp(text: string, timeZone: string | undefined): Time
     if (offset.toUpperCase() === 'Z') return { ok: true, ms: wall };
     const sign = offset.startsWith('-') ? -1 : 1;
     const digits = offset.slice(1).replace(':', '');
-    const offsetMs = sign * (Number(digits.slice(0, 2)) * HOUR_MS + Number(digits.slice(2) || 0) * MINUTE_MS);
-    if (Math.abs(offsetMs) > 18 * HOUR_MS)
-      return { ok: false, reason: `timestamp offset ${offset} is out of range.` };
+    const offsetMinutes = Number(digits.slice(2) || 0);
+    const offsetMs = sign * (Number(digits.slice(0, 2)) * HOUR_MS + offsetMinutes * MINUTE_MS);
+    // Every UTC offset in use lies within ±14:00.
+    if (Math.abs(offsetMs) > 14 * HOUR_MS || offsetMinutes > 59)
+      return { ok: false, reason: `timestamp offset ${offset} is not a real UTC offset (−14:00 to +14:00).` };
     return { ok: true, ms: wall - offsetMs };
   }
   if (!timeZone) {

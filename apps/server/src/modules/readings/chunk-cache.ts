@@ -1,13 +1,6 @@
-/** One month of one meter's readings, decoded: epoch ms, register in milli-units, quality. */
-export interface MonthColumns {
-  t: Float64Array;
-  milli: Float64Array;
-  quality: Uint8Array;
-}
-
-interface Entry {
+interface Entry<T> {
   version: number;
-  columns: MonthColumns;
+  value: T;
   bytes: number;
 }
 
@@ -17,38 +10,35 @@ interface Entry {
  * for months stored since, so a chunk rebuilt by another process is never answered stale. Least
  * recently used months go first once `maxBytes` is reached.
  */
-export class DecodedChunkCache {
-  private readonly entries = new Map<string, Entry>();
+export class DecodedChunkCache<T> {
+  private readonly entries = new Map<string, Entry<T>>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
 
-  /** The versions held for these months of a meter (to send with the chunk query). */
-  versions(meterId: number, months: number[]): number[] {
+  /** The versions held for these keys (to send with the chunk query). */
+  versions(keys: readonly string[]): number[] {
     const held: number[] = [];
-    for (const month of months) {
-      const entry = this.entries.get(key(meterId, month));
+    for (const id of keys) {
+      const entry = this.entries.get(id);
       if (entry) held.push(entry.version);
     }
     return held;
   }
 
-  /** The decoded month if this exact version is held. */
-  get(meterId: number, month: number, version: number): MonthColumns | undefined {
-    const id = key(meterId, month);
+  /** The decoded value if this exact version is held. */
+  get(id: string, version: number): T | undefined {
     const entry = this.entries.get(id);
     if (!entry || entry.version !== version) return undefined;
     this.entries.delete(id);
     this.entries.set(id, entry);
-    return entry.columns;
+    return entry.value;
   }
 
-  set(meterId: number, month: number, version: number, columns: MonthColumns): void {
-    const id = key(meterId, month);
+  set(id: string, version: number, value: T, bytes: number): void {
     this.remove(id);
-    const bytes = columns.t.byteLength + columns.milli.byteLength + columns.quality.byteLength;
     if (bytes > this.maxBytes) return;
-    this.entries.set(id, { version, columns, bytes });
+    this.entries.set(id, { version, value, bytes });
     this.bytes += bytes;
     for (const oldest of this.entries.keys()) {
       if (this.bytes <= this.maxBytes) break;
@@ -56,7 +46,7 @@ export class DecodedChunkCache {
     }
   }
 
-  /** Bytes of decoded columns held now. */
+  /** Bytes of decoded values held now. */
   get size(): number {
     return this.bytes;
   }
@@ -68,5 +58,3 @@ export class DecodedChunkCache {
     this.bytes -= entry.bytes;
   }
 }
-
-const key = (meterId: number, month: number) => `${meterId}:${month}`;

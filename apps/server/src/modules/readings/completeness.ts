@@ -1,0 +1,53 @@
+import type { SqlRunner } from '../../db/client.ts';
+import { findCoverage, findFirstGapSince } from './readings.queries.ts';
+
+/** Meters whose completeness one process remembers; past it the memory starts over. */
+const REMEMBERED_METERS = 100_000;
+/** The window before the last data over which completeness is checked (cheap on years of data). */
+const WINDOW_MS = 30 * 24 * 3_600_000;
+
+/** What completeness needs to know of a meter. */
+export interface CompletenessInput {
+  device_id: number;
+  installed_at: Date;
+  interval_minutes: number;
+  /** The last instant the meter's import channel has data for. */
+  last_data_at: Date | null;
+  readings_version: number;
+}
+
+/**
+ * "Data complete up to …" of a meter: its last data when the window before it is covered as the
+ * interval allows (register readings, or time covered by interval records), otherwise the start of
+ * the first gap in that window. Checking a month of data is the costliest part of a meter lookup,
+ * so each answer is remembered with the meter's readings_version, which every write to its
+ * readings changes (migration 0005): a lookup checks again only after its readings changed, in
+ * whichever process they were written.
+ */
+export class Completeness {
+  private readonly known = new Map<number, { version: number; completeUpTo: Date | null }>();
+
+  constructor(private readonly db: SqlRunner) {}
+
+  async of(meter: CompletenessInput): Promise<Date | null> {
+    const remembered = this.known.get(meter.device_id);
+    if (remembered?.version === meter.readings_version) return remembered.completeUpTo;
+    const completeUpTo = await this.compute(meter);
+    if (this.known.size >= REMEMBERED_METERS) this.known.clear();
+    this.known.set(meter.device_id, { version: meter.readings_version, completeUpTo });
+    return completeUpTo;
+  }
+
+  private async compute(meter: CompletenessInput): Promise<Date | null> {
+    const last = meter.last_data_at;
+    if (!last) return null;
+    const intervalMs = meter.interval_minutes * 60_000;
+    const since = new Date(Math.max(meter.installed_at.getTime(), last.getTime() - WINDOW_MS));
+    const window = await findCoverage(this.db, meter.device_id, since, last, intervalMs);
+    if (!window.first_at) return null;
+    // In intervals: between consecutive register readings, or the time records cover.
+    const expected = (last.getTime() - window.first_at.getTime()) / intervalMs;
+    if (window.covered >= expected - 1e-9) return last;
+    return (await findFirstGapSince(this.db, meter.device_id, intervalMs, window.first_at, last)) ?? last;
+  }
+}

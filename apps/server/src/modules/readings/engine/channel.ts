@@ -1,0 +1,545 @@
+// One channel of one meter indicator (the physical meters that held it, oldest first) from steps
+// to points or calendar buckets, totals, gaps, periods and events. Pure: no database, no HTTP, no
+// Date or Intl per reading.
+//
+// Rules (README, "Readings"):
+// - a meter's consumption comes from its interval records wherever it has any in the range, else
+//   from its register: register differences × the CT multiplier;
+// - a step of at most 1.5 nominal intervals belongs to the bucket holding its start; a longer one
+//   (a register gap, a billing period) only to a bucket it lies inside — across bucket edges it is
+//   in no bucket but in `gaps` or `periods` and the totals, so it never shows as a spike;
+// - the energy of missing interval records is unknown: never given to a neighbour;
+// - a bucket's register is the one at its end.
+
+import { GAP_FACTOR, StepFlag, StepKind, Steps, intervalSteps, lowerBound, registerSteps } from './steps.ts';
+import type { IntervalColumns, RegisterColumns, StepEvent } from './steps.ts';
+
+/** One physical meter's stay on the meter indicator, with its readings of one channel in the asked range. */
+export interface MeterSegment {
+  meterNumber: string;
+  /** CT ratio: energy = register difference × multiplier (interval records are energies already). */
+  multiplier: number;
+  /** The register wraps to 0 at 10^registerDigits units. */
+  registerDigits: number;
+  /** Nominal time between readings. */
+  intervalMs: number;
+  registers: RegisterColumns;
+  intervals: IntervalColumns;
+}
+
+/** What to compute: readings with fromMs ≤ t ≤ toMs (records starting in [fromMs, toMs)). */
+export interface ChannelOptions {
+  fromMs: number;
+  toMs: number;
+  /** Bucket edges (empty for raw): bucket k is [edges[k], edges[k+1]). */
+  edges: readonly number[];
+  /** Missing data is only reported up to now: the future is not missing. */
+  nowMs: number;
+}
+
+/** A point or bucket column set of one channel, millionths after the multiplier, NaN unknown. */
+export interface ChannelColumns {
+  t: Float64Array;
+  /** Raw only: start of the span each point's consumption covers (NaN for a meter's first reading). */
+  from?: Float64Array;
+  value: Float64Array;
+  consumption: Float64Array;
+  missing: Float64Array;
+  estimated: Float64Array;
+  substituted: Float64Array;
+  corrected: Float64Array;
+}
+
+export interface GapSpan {
+  fromMs: number;
+  toMs: number;
+  missing: number;
+  /** Millionths, or NaN when unknown. */
+  energy: number;
+  /** The bucket the gap lies inside (its energy counted there), or -1 (raw, or across bucket edges). */
+  bucket: number;
+}
+
+export interface PeriodSpan {
+  fromMs: number;
+  toMs: number;
+  energy: number;
+  flags: number;
+}
+
+export interface ChannelEvent {
+  atMs: number;
+  type: 'rollover' | 'meterExchange' | 'estimated' | 'substituted' | 'corrected' | 'registerDecrease';
+  meterNumber: string;
+  /** Rollover/decrease: registers before and after; exchange: last and first registers; runs: count and last instant. */
+  a: number;
+  b: number;
+}
+
+/** Totals of one channel, millionths after the multiplier (registers before it). */
+export interface ChannelTotals {
+  consumption: number | null;
+  registerStart: number | null;
+  registerEnd: number | null;
+  registerDifference: number | null;
+  intervalSum: number;
+  gapConsumption: number;
+  /** Energy from estimated or substituted values. */
+  estimatedConsumption: number;
+  /** Register difference minus the energy the intervals between those registers hold; 0 when they agree or cannot be compared. */
+  disagreement: number;
+  agrees: boolean;
+  peak: { energy: number; atMs: number } | null;
+  readings: number;
+  missingIntervals: number;
+  /** Last instant with data (for the average per day). */
+  dataEndMs: number | null;
+}
+
+export interface ChannelComputation {
+  columns: ChannelColumns;
+  totals: ChannelTotals;
+  gaps: GapSpan[];
+  periods: PeriodSpan[];
+  events: ChannelEvent[];
+}
+
+const EMPTY_INTERVALS: IntervalColumns = { start: [], end: [], micro: [], quality: [], revised: [] };
+
+/** Steps of every segment in time order, with the holes before, between and after them. */
+function stepAll(segments: readonly MeterSegment[], options: ChannelOptions) {
+  const steps = new Steps(1024);
+  const events: ChannelEvent[] = [];
+  let registerDifference: number | null = null;
+  let registerStart: number | null = null;
+  let registerEnd: number | null = null;
+  let consumption = 0;
+  let disagreement = 0;
+  let hasRecords = false;
+  let lastT = Number.NEGATIVE_INFINITY;
+  let lastValue = Number.NaN;
+  let lastIntervalMs = 0;
+  let hasData = false;
+  const noteRegisters = (first: number, last: number, difference: number) => {
+    registerStart ??= first;
+    registerEnd = last;
+    registerDifference = (registerDifference ?? 0) + difference;
+  };
+  for (const segment of segments) {
+    if (!(segment.intervalMs > 0))
+      throw new RangeError(`Meter ${segment.meterNumber}: intervalMs must be positive.`);
+    const fromMs = hasData ? Math.max(options.fromMs, lastT) : options.fromMs;
+    const { start } = segment.intervals;
+    const usesRecords = lowerBound(start, fromMs, 0, false) < lowerBound(start, options.toMs, 0, false);
+    const before = steps.length;
+    if (usesRecords) {
+      const walk = intervalSteps(
+        {
+          intervals: segment.intervals,
+          registers: segment.registers,
+          fromMs,
+          toMs: options.toMs,
+          expectFromMs: hasData ? lastT : options.fromMs,
+          intervalMs: segment.intervalMs,
+        },
+        steps,
+      );
+      if (hasData) {
+        const first = steps.kind[before] === StepKind.unknown ? steps.end[before] : steps.start[before];
+        events.push({
+          atMs: first ?? 0,
+          type: 'meterExchange',
+          meterNumber: segment.meterNumber,
+          a: lastValue,
+          b: Number.NaN,
+        });
+      }
+      hasRecords = true;
+      consumption += walk.energy;
+      // The register, where the meter has one too, is checked against the records between its readings.
+      const check = registersBesideRecords(segment, fromMs, options.toMs);
+      if (check) {
+        noteRegisters(check.first, check.last, check.difference);
+        disagreement += check.difference - recordEnergyBetween(segment.intervals, check.firstT, check.lastT);
+        for (const event of check.events) events.push(toEvent(event, segment.meterNumber));
+      }
+      hasData = true;
+      lastT = walk.coveredUntil;
+      lastValue = Number.NaN;
+    } else {
+      const { t, micro } = segment.registers;
+      const begin = lowerBound(t, fromMs, 0, false);
+      if (begin >= lowerBound(t, options.toMs, begin, true)) continue;
+      const firstT = t[begin] ?? 0;
+      // Time before this meter's first reading: data starting late, or the time between two meters.
+      const missing = hasData
+        ? Math.round((firstT - lastT) / segment.intervalMs)
+        : Math.floor((firstT - options.fromMs) / segment.intervalMs);
+      if (missing > 0) {
+        const holeFrom = hasData ? lastT : options.fromMs;
+        const slotFrom = hasData ? lastT : firstT - missing * segment.intervalMs;
+        steps.push(StepKind.unknown, holeFrom, firstT, Number.NaN, Number.NaN, missing, slotFrom, 0, 0);
+      }
+      if (hasData) {
+        events.push({
+          atMs: firstT,
+          type: 'meterExchange',
+          meterNumber: segment.meterNumber,
+          a: lastValue,
+          b: micro[begin] ?? Number.NaN,
+        });
+      }
+      const firstStep = steps.length;
+      const walk = registerSteps(
+        {
+          registers: segment.registers,
+          fromMs,
+          toMs: options.toMs,
+          multiplier: segment.multiplier,
+          registerDigits: segment.registerDigits,
+          intervalMs: segment.intervalMs,
+        },
+        steps,
+      );
+      let known = 0;
+      for (let i = firstStep; i < steps.length; i++)
+        if (!Number.isNaN(steps.energy[i] ?? Number.NaN)) known += steps.energy[i] ?? 0;
+      noteRegisters(micro[begin] ?? 0, steps.value[steps.length - 1] ?? 0, walk.difference);
+      consumption += walk.difference;
+      disagreement += walk.difference - known;
+      for (const event of walk.events) events.push(toEvent(event, segment.meterNumber));
+      hasData = true;
+      lastT = steps.end[steps.length - 1] ?? lastT;
+      lastValue = steps.value[steps.length - 1] ?? Number.NaN;
+    }
+    lastIntervalMs = segment.intervalMs;
+  }
+  // Data stopping early (or absent): whole intervals up to the range end, but not the future.
+  const dataEnd = Math.min(options.toMs, options.nowMs);
+  const tailFrom = hasData ? lastT : options.fromMs;
+  const tailInterval = hasData ? lastIntervalMs : (segments[0]?.intervalMs ?? 0);
+  if (tailInterval > 0 && dataEnd > tailFrom) {
+    const missing = Math.floor((dataEnd - tailFrom) / tailInterval);
+    if (missing > 0)
+      steps.push(StepKind.unknown, tailFrom, dataEnd, Number.NaN, Number.NaN, missing, tailFrom, 0, 0);
+  }
+  return {
+    steps,
+    events,
+    registerDifference,
+    registerStart,
+    registerEnd,
+    consumption: hasData ? consumption : null,
+    disagreement,
+    hasRecords,
+    dataEndMs: hasData ? lastT : null,
+  };
+}
+
+function toEvent(event: StepEvent, meterNumber: string): ChannelEvent {
+  return { atMs: event.atMs, type: event.type, meterNumber, a: event.fromMicro, b: event.toMicro };
+}
+
+/** A segment's registers beside its interval records: their difference and where they start and end. */
+function registersBesideRecords(segment: MeterSegment, fromMs: number, toMs: number) {
+  const scratch = new Steps(16);
+  const walk = registerSteps(
+    {
+      registers: segment.registers,
+      fromMs,
+      toMs,
+      multiplier: segment.multiplier,
+      registerDigits: segment.registerDigits,
+      intervalMs: segment.intervalMs,
+    },
+    scratch,
+  );
+  if (scratch.length === 0) return undefined;
+  return {
+    first: scratch.value[0] ?? 0,
+    last: scratch.value[scratch.length - 1] ?? 0,
+    firstT: scratch.start[0] ?? 0,
+    lastT: scratch.end[scratch.length - 1] ?? 0,
+    difference: walk.difference,
+    events: walk.events,
+  };
+}
+
+/** Energy of the records lying within [fromMs, toMs]. */
+function recordEnergyBetween(intervals: IntervalColumns, fromMs: number, toMs: number): number {
+  let energy = 0;
+  for (let i = lowerBound(intervals.start, fromMs, 0, false); i < intervals.start.length; i++) {
+    if ((intervals.end[i] ?? Infinity) > toMs) break;
+    energy += intervals.micro[i] ?? 0;
+  }
+  return energy;
+}
+
+/** Index of the bucket holding instant `ms` (edges[k] ≤ ms < edges[k+1]); -1 or edges.length - 1 outside. */
+function bucketAt(edges: readonly number[], ms: number): number {
+  return lowerBound(edges, ms, 0, true) - 1;
+}
+
+/** Computes one channel of one meter indicator. */
+export function computeChannel(
+  segments: readonly MeterSegment[],
+  options: ChannelOptions,
+): ChannelComputation {
+  const walked = stepAll(
+    segments.map((segment) => ({
+      ...segment,
+      intervals: segment.intervals.start.length > 0 ? segment.intervals : EMPTY_INTERVALS,
+    })),
+    options,
+  );
+  const { steps } = walked;
+  const isRaw = options.edges.length === 0;
+  const edges = options.edges;
+  const bucketCount = Math.max(0, edges.length - 1);
+  const size = isRaw ? steps.length : bucketCount;
+  const columns: ChannelColumns = {
+    t: new Float64Array(size),
+    ...(isRaw ? { from: new Float64Array(size) } : {}),
+    value: new Float64Array(size).fill(Number.NaN),
+    consumption: new Float64Array(size).fill(Number.NaN),
+    missing: new Float64Array(size),
+    estimated: new Float64Array(size),
+    substituted: new Float64Array(size),
+    corrected: new Float64Array(size),
+  };
+  const hasEnergy = new Uint8Array(size);
+  const gaps: GapSpan[] = [];
+  const periods: PeriodSpan[] = [];
+  const runs = new RunTracker();
+  let intervalSum = 0;
+  let gapSum = 0;
+  let estimatedSum = 0;
+  let missingTotal = 0;
+  let readings = 0;
+  let peak = -1;
+  let peakAt = 0;
+  let points = 0;
+  let pendingMissing = 0;
+  let lastPointT = Number.NaN;
+
+  const addMissingToBuckets = (slotFrom: number, count: number, stepMs: number) => {
+    if (isRaw || bucketCount === 0 || count <= 0) return;
+    const lastStart = slotFrom + (count - 1) * stepMs;
+    for (
+      let k = Math.max(0, bucketAt(edges, slotFrom));
+      k < bucketCount && (edges[k] ?? 0) <= lastStart;
+      k++
+    ) {
+      const lo = Math.max(0, Math.ceil(((edges[k] ?? 0) - slotFrom) / stepMs));
+      const hi = Math.min(count, Math.ceil(((edges[k + 1] ?? 0) - slotFrom) / stepMs));
+      if (hi > lo) columns.missing[k] = (columns.missing[k] ?? 0) + (hi - lo);
+    }
+  };
+  const addCounts = (index: number, flags: number) => {
+    if (index < 0 || index >= size) return;
+    if (flags & StepFlag.estimated) columns.estimated[index] = (columns.estimated[index] ?? 0) + 1;
+    if (flags & StepFlag.substituted) columns.substituted[index] = (columns.substituted[index] ?? 0) + 1;
+    if (flags & StepFlag.corrected) columns.corrected[index] = (columns.corrected[index] ?? 0) + 1;
+  };
+
+  let segmentIndex = 0;
+  const nominalOf = (ms: number) => {
+    while (segmentIndex + 1 < segments.length && ms >= (firstInstant(segments[segmentIndex + 1]) ?? Infinity))
+      segmentIndex++;
+    return segments[segmentIndex]?.intervalMs ?? 1;
+  };
+
+  for (let i = 0; i < steps.length; i++) {
+    const kind = steps.kind[i] as StepKind;
+    const start = steps.start[i] ?? 0;
+    const end = steps.end[i] ?? 0;
+    const energy = steps.energy[i] ?? Number.NaN;
+    const value = steps.value[i] ?? Number.NaN;
+    const missing = steps.missing[i] ?? 0;
+    const flags = steps.flags[i] ?? 0;
+    const fromRecord = (flags & StepFlag.record) !== 0;
+    readings += steps.readings[i] ?? 0;
+    missingTotal += missing;
+    if (missing > 0) addMissingToBuckets(steps.slotFrom[i] ?? start, missing, nominalOf(start));
+    if ((steps.readings[i] ?? 0) > 0)
+      runs.note(
+        flags,
+        fromRecord || kind === StepKind.first ? start : end,
+        (event) => walked.events.push(event),
+        currentMeter(segments, start),
+      );
+
+    const isKnown = !Number.isNaN(energy);
+    if (isKnown) {
+      if (flags & (StepFlag.estimated | StepFlag.substituted)) estimatedSum += energy;
+      if (kind === StepKind.registerGap) gapSum += energy;
+      else intervalSum += energy;
+      if (kind === StepKind.interval && energy > peak) {
+        peak = energy;
+        peakAt = end;
+      }
+    }
+
+    if (isRaw) {
+      if (kind === StepKind.unknown && (steps.readings[i] ?? 0) === 0) {
+        pendingMissing += missing;
+        if (missing > 0) gaps.push({ fromMs: start, toMs: end, missing, energy: Number.NaN, bucket: -1 });
+        continue;
+      }
+      if (kind === StepKind.registerGap || (kind === StepKind.unknown && missing > 0)) {
+        gaps.push({
+          fromMs: start,
+          toMs: end,
+          missing,
+          energy: kind === StepKind.registerGap ? energy : Number.NaN,
+          bucket: -1,
+        });
+      }
+      const t = kind === StepKind.first ? start : end;
+      if (t === lastPointT) {
+        // An exchange at one instant: the old meter's last reading and the new meter's first share
+        // one point, which keeps the old meter's register (its interval ends there).
+        addCounts(points - 1, flags);
+        continue;
+      }
+      const p = points++;
+      columns.t[p] = t;
+      if (columns.from) columns.from[p] = kind === StepKind.first ? Number.NaN : start;
+      columns.value[p] = value;
+      columns.consumption[p] = kind === StepKind.interval || kind === StepKind.period ? energy : Number.NaN;
+      columns.missing[p] = missing + pendingMissing;
+      pendingMissing = 0;
+      addCounts(p, flags);
+      lastPointT = t;
+      continue;
+    }
+
+    // Calendar buckets.
+    const startBucket = bucketAt(edges, start);
+    // The bucket a step ends in: a step ending on a bucket's start edge ends the bucket before.
+    let endBucket = bucketAt(edges, end);
+    if (end === edges[endBucket]) endBucket--;
+    if (!Number.isNaN(value) && endBucket >= 0 && endBucket < bucketCount) columns.value[endBucket] = value;
+    addCounts(fromRecord ? startBucket : bucketAt(edges, end), flags);
+    const isLong = kind === StepKind.registerGap || kind === StepKind.period;
+    const inside = startBucket === endBucket || (kind === StepKind.first && startBucket >= 0);
+    if (isKnown && startBucket >= 0 && startBucket < bucketCount && (!isLong || inside)) {
+      columns.consumption[startBucket] =
+        (hasEnergy[startBucket] ? (columns.consumption[startBucket] ?? 0) : 0) + energy;
+      hasEnergy[startBucket] = 1;
+    }
+    if (kind === StepKind.registerGap || (kind === StepKind.unknown && missing > 0)) {
+      gaps.push({
+        fromMs: start,
+        toMs: end,
+        missing,
+        energy: kind === StepKind.registerGap ? energy : Number.NaN,
+        bucket: kind === StepKind.registerGap && inside ? startBucket : -1,
+      });
+    }
+    if (kind === StepKind.period && !inside) periods.push({ fromMs: start, toMs: end, energy, flags });
+  }
+  runs.flush((event) => walked.events.push(event));
+
+  if (isRaw) {
+    for (const key of [
+      't',
+      'from',
+      'value',
+      'consumption',
+      'missing',
+      'estimated',
+      'substituted',
+      'corrected',
+    ] as const) {
+      const column = columns[key];
+      if (column) columns[key] = column.subarray(0, points);
+    }
+  } else {
+    for (let k = 0; k < bucketCount; k++) columns.t[k] = edges[k] ?? 0;
+  }
+
+  const { registerDifference, consumption, disagreement } = walked;
+  walked.events.sort((a, b) => a.atMs - b.atMs);
+  return {
+    columns,
+    totals: {
+      consumption,
+      registerStart: walked.registerStart,
+      registerEnd: walked.registerEnd,
+      registerDifference,
+      intervalSum,
+      gapConsumption: gapSum,
+      estimatedConsumption: estimatedSum,
+      disagreement,
+      agrees: disagreement === 0,
+      peak: peak < 0 ? null : { energy: peak, atMs: peakAt },
+      readings,
+      missingIntervals: missingTotal,
+      dataEndMs: walked.dataEndMs,
+    },
+    gaps,
+    periods,
+    events: walked.events,
+  };
+}
+
+function firstInstant(segment: MeterSegment | undefined): number | undefined {
+  if (!segment) return undefined;
+  const r = segment.registers.t[0];
+  const s = segment.intervals.start[0];
+  return r === undefined ? s : s === undefined ? r : Math.min(r, s);
+}
+
+function currentMeter(segments: readonly MeterSegment[], ms: number): string {
+  let name = segments[0]?.meterNumber ?? '';
+  for (const segment of segments) {
+    const first = firstInstant(segment);
+    if (first !== undefined && first <= ms) name = segment.meterNumber;
+  }
+  return name;
+}
+
+/** Runs of consecutive estimated, substituted or corrected values, each reported once. */
+class RunTracker {
+  private readonly open = new Map<
+    ChannelEvent['type'],
+    { start: number; last: number; count: number; meter: string }
+  >();
+
+  note(flags: number, atMs: number, emit: (event: ChannelEvent) => void, meterNumber: string): void {
+    this.track('estimated', (flags & StepFlag.estimated) !== 0, atMs, emit, meterNumber);
+    this.track('substituted', (flags & StepFlag.substituted) !== 0, atMs, emit, meterNumber);
+    this.track('corrected', (flags & StepFlag.corrected) !== 0, atMs, emit, meterNumber);
+  }
+
+  flush(emit: (event: ChannelEvent) => void): void {
+    for (const type of [...this.open.keys()]) this.close(type, emit);
+  }
+
+  private track(
+    type: ChannelEvent['type'],
+    isOn: boolean,
+    atMs: number,
+    emit: (event: ChannelEvent) => void,
+    meterNumber: string,
+  ) {
+    const run = this.open.get(type);
+    if (isOn && run && run.meter === meterNumber) {
+      run.last = atMs;
+      run.count++;
+    } else if (isOn) {
+      if (run) this.close(type, emit);
+      this.open.set(type, { start: atMs, last: atMs, count: 1, meter: meterNumber });
+    } else if (run) this.close(type, emit);
+  }
+
+  private close(type: ChannelEvent['type'], emit: (event: ChannelEvent) => void) {
+    const run = this.open.get(type);
+    if (!run) return;
+    this.open.delete(type);
+    emit({ atMs: run.start, type, meterNumber: run.meter, a: run.count, b: run.last });
+  }
+}
+
+export { GAP_FACTOR };

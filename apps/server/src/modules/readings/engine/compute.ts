@@ -1,0 +1,212 @@
+// The readings engine's entry: the channels of one meter indicator (import, and export where the
+// meter has one) computed over the same points or buckets, with the net series between them.
+// Energies stay integers in millionths of the unit (mWh for kWh) until written as JSON.
+
+import type { Channel, Granularity } from '@cm/contracts/check.ts';
+import { NumberColumn, MillionthsColumn } from '../../../json-columns.ts';
+import { m4Indices } from '../downsample.ts';
+import { HOUR_MS, bucketEdges, localDaysCovered } from '../zoned-time.ts';
+import {
+  computeChannel,
+  type ChannelColumns,
+  type ChannelComputation,
+  type MeterSegment,
+} from './channel.ts';
+
+export type { MeterSegment } from './channel.ts';
+
+/** What to compute. Readings with fromMs ≤ t ≤ toMs are used: the one at `toMs` closes the last interval. */
+export interface ComputeOptions {
+  fromMs: number;
+  toMs: number;
+  timeZone: string;
+  granularity: Granularity;
+  /** Raw only: downsample (M4) when there are more points than this. */
+  maxPoints?: number;
+  /** Missing data is only reported up to now: the future is not missing. */
+  nowMs: number;
+  /** The channel `series` and `totals` are about; the other one (if any) comes beside it. */
+  primary: Channel;
+}
+
+/** A channel's columns as written: millionths printed as units, NaN as null. */
+export interface ChannelSeriesColumns {
+  value: MillionthsColumn;
+  consumption: MillionthsColumn;
+  missing: NumberColumn;
+  estimated: NumberColumn;
+  substituted: NumberColumn;
+  corrected: NumberColumn;
+}
+
+/** The contract's series as typed columns (`JSON.stringify` or `jsonBytes` give its arrays). */
+export interface SeriesColumns extends ChannelSeriesColumns {
+  t: NumberColumn;
+  from?: NumberColumn;
+  hours?: NumberColumn;
+  /** The other channel (export beside import, or import beside export). */
+  other?: ChannelSeriesColumns;
+  /** Import minus export, point by point. */
+  net?: MillionthsColumn;
+}
+
+export interface ComputedChannel extends Omit<ChannelComputation, 'columns'> {
+  channel: Channel;
+}
+
+export interface ReadingsComputation {
+  series: SeriesColumns;
+  primary: ComputedChannel;
+  other?: ComputedChannel;
+  /** Local days with data, for averages per day. */
+  coveredDays: number;
+  downsampled: boolean;
+}
+
+/** Segments of each channel the meter indicator has (import always). */
+export type ChannelSegments = Partial<Record<Channel, readonly MeterSegment[]>> & {
+  import: readonly MeterSegment[];
+};
+
+export function computeReadings(input: ChannelSegments, options: ComputeOptions): ReadingsComputation {
+  const { granularity } = options;
+  const isRaw = granularity === 'raw';
+  const edges =
+    granularity === 'raw' ? [] : bucketEdges(options.fromMs, options.toMs, granularity, options.timeZone);
+  const channelOptions = { fromMs: options.fromMs, toMs: options.toMs, edges, nowMs: options.nowMs };
+  const otherChannel: Channel = options.primary === 'import' ? 'export' : 'import';
+  const primarySegments = input[options.primary] ?? [];
+  const otherSegments = input[otherChannel];
+  const primary = computeChannel(primarySegments, channelOptions);
+  const other = otherSegments ? computeChannel(otherSegments, channelOptions) : undefined;
+
+  let a = primary.columns;
+  let b = other?.columns;
+  if (isRaw && b) [a, b] = alignRaw(a, b);
+  let downsampled = false;
+  if (isRaw && options.maxPoints !== undefined && a.t.length > options.maxPoints) {
+    const kept = m4Indices(a.t, a.consumption, options.maxPoints);
+    a = keepPoints(a, kept);
+    if (b) b = keepPoints(b, kept);
+    downsampled = true;
+  }
+  const series: SeriesColumns = {
+    t: new NumberColumn(a.t),
+    ...(a.from ? { from: new NumberColumn(a.from) } : {}),
+    ...(isRaw ? {} : { hours: new NumberColumn(hoursOf(edges)) }),
+    ...channelColumns(a),
+    ...(b ? { other: channelColumns(b), net: new MillionthsColumn(netOf(a, b, options.primary)) } : {}),
+  };
+  const dataEnd = Math.max(primary.totals.dataEndMs ?? -Infinity, other?.totals.dataEndMs ?? -Infinity);
+  const coveredDays =
+    Number.isFinite(dataEnd) && dataEnd > options.fromMs
+      ? localDaysCovered(options.fromMs, Math.min(options.toMs, dataEnd), options.timeZone)
+      : 0;
+  const strip = ({ columns: _columns, ...rest }: ChannelComputation) => rest;
+  return {
+    series,
+    primary: { channel: options.primary, ...strip(primary) },
+    ...(other ? { other: { channel: otherChannel, ...strip(other) } } : {}),
+    coveredDays,
+    downsampled,
+  };
+}
+
+function channelColumns(columns: ChannelColumns): ChannelSeriesColumns {
+  return {
+    value: new MillionthsColumn(columns.value),
+    consumption: new MillionthsColumn(columns.consumption),
+    missing: new NumberColumn(columns.missing),
+    estimated: new NumberColumn(columns.estimated),
+    substituted: new NumberColumn(columns.substituted),
+    corrected: new NumberColumn(columns.corrected),
+  };
+}
+
+function hoursOf(edges: readonly number[]): Float64Array {
+  const hours = new Float64Array(Math.max(0, edges.length - 1));
+  for (let k = 0; k < hours.length; k++) hours[k] = ((edges[k + 1] ?? 0) - (edges[k] ?? 0)) / HOUR_MS;
+  return hours;
+}
+
+/** Import minus export at each point (NaN where either is unknown). */
+function netOf(a: ChannelColumns, b: ChannelColumns, primary: Channel): Float64Array {
+  const net = new Float64Array(a.t.length);
+  const sign = primary === 'import' ? 1 : -1;
+  for (let i = 0; i < net.length; i++)
+    net[i] = sign * ((a.consumption[i] ?? NaN) - (b.consumption[i] ?? NaN));
+  return net;
+}
+
+const COLUMN_KEYS = ['value', 'consumption', 'missing', 'estimated', 'substituted', 'corrected'] as const;
+
+/** Both channels' raw points on the union of their instants (a point one channel lacks is unknown there). */
+function alignRaw(a: ChannelColumns, b: ChannelColumns): [ChannelColumns, ChannelColumns] {
+  if (a.t.length === b.t.length && a.t.every((t, i) => t === b.t[i])) return [a, b];
+  const t: number[] = [];
+  for (let i = 0, j = 0; i < a.t.length || j < b.t.length;) {
+    const ta = a.t[i] ?? Infinity;
+    const tb = b.t[j] ?? Infinity;
+    t.push(Math.min(ta, tb));
+    if (ta <= tb) i++;
+    if (tb <= ta) j++;
+  }
+  const spread = (source: ChannelColumns): ChannelColumns => {
+    const n = t.length;
+    const out: ChannelColumns = {
+      t: Float64Array.from(t),
+      from: new Float64Array(n).fill(Number.NaN),
+      value: new Float64Array(n).fill(Number.NaN),
+      consumption: new Float64Array(n).fill(Number.NaN),
+      missing: new Float64Array(n),
+      estimated: new Float64Array(n),
+      substituted: new Float64Array(n),
+      corrected: new Float64Array(n),
+    };
+    for (let i = 0, k = 0; i < source.t.length; i++) {
+      while ((out.t[k] ?? Infinity) < (source.t[i] ?? 0)) k++;
+      if (out.from) out.from[k] = source.from?.[i] ?? Number.NaN;
+      for (const key of COLUMN_KEYS) out[key][k] = source[key][i] ?? Number.NaN;
+    }
+    return out;
+  };
+  const left = spread(a);
+  const right = spread(b);
+  // One `from` column for both: the primary's, else the other's.
+  if (left.from && right.from)
+    for (let k = 0; k < t.length; k++)
+      if (Number.isNaN(left.from[k] ?? NaN)) left.from[k] = right.from[k] ?? NaN;
+  return [left, right];
+}
+
+// Keeps the chosen raw points. A dropped point's missing and quality counts move to the next kept
+// point, which then tells how many intervals are missing (and values estimated) since the previous
+// kept point, so no missing interval disappears from the chart.
+function keepPoints(raw: ChannelColumns, kept: readonly number[]): ChannelColumns {
+  const n = kept.length;
+  const out: ChannelColumns = {
+    t: new Float64Array(n),
+    ...(raw.from ? { from: new Float64Array(n) } : {}),
+    value: new Float64Array(n),
+    consumption: new Float64Array(n),
+    missing: new Float64Array(n),
+    estimated: new Float64Array(n),
+    substituted: new Float64Array(n),
+    corrected: new Float64Array(n),
+  };
+  let from = 0;
+  kept.forEach((index, k) => {
+    for (let j = from; j <= index; j++) {
+      out.missing[k] = (out.missing[k] ?? 0) + (raw.missing[j] ?? 0);
+      out.estimated[k] = (out.estimated[k] ?? 0) + (raw.estimated[j] ?? 0);
+      out.substituted[k] = (out.substituted[k] ?? 0) + (raw.substituted[j] ?? 0);
+      out.corrected[k] = (out.corrected[k] ?? 0) + (raw.corrected[j] ?? 0);
+    }
+    from = index + 1;
+    out.t[k] = raw.t[index] ?? 0;
+    if (out.from) out.from[k] = raw.from?.[index] ?? Number.NaN;
+    out.value[k] = raw.value[index] ?? Number.NaN;
+    out.consumption[k] = raw.consumption[index] ?? Number.NaN;
+  });
+  return out;
+}

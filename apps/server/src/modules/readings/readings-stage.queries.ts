@@ -1,0 +1,315 @@
+import type { SqlRunner } from '../../db/client.ts';
+import { isoInstant } from './iso-instant.ts';
+
+// Writes of readings from files and devices go through a stage: a table the batch is copied into
+// (unlogged for a file, whose import runs in several transactions; temporary for a device's batch),
+// checked as a whole with a few set-based statements, then stored with one INSERT per kind. Nothing
+// here holds a file in memory. Kinds: 0 register, 1 interval.
+
+/** One reading to stage: see the import's StagedRow (registers before the CT multiplier, interval energies after it). */
+export interface StageRow {
+  line: number;
+  meterId: number;
+  channel: number;
+  kind: 'register' | 'interval';
+  atMs: number;
+  endMs: number | null;
+  micro: number;
+  quality: number;
+}
+
+/** A staging table's name: `import_stage_`, when it was made (ms, base 36) and a random part. */
+export type StageName = `import_stage_${string}`;
+const STAGE_NAME = /^import_stage_([0-9a-z]+)_([0-9a-f]+)$/;
+
+export function newStageName(nowMs: number, random: string): StageName {
+  return `import_stage_${nowMs.toString(36)}_${random}`;
+}
+
+/** `temporary`: dropped at commit (a batch stored in one transaction). */
+export async function createStage(db: SqlRunner, stage: StageName, temporary = false): Promise<void> {
+  await db.query(
+    `CREATE ${temporary ? 'TEMP' : 'UNLOGGED'} TABLE ${stage} (
+       seq int8 GENERATED ALWAYS AS IDENTITY, line int NOT NULL, meter_id int NOT NULL, channel int2 NOT NULL,
+       kind int2 NOT NULL, at timestamptz NOT NULL, end_at timestamptz, value int8 NOT NULL, quality int2 NOT NULL,
+       reject text
+     )${temporary ? ' ON COMMIT DROP' : ''}`,
+  );
+}
+
+export async function dropStage(db: SqlRunner, stage: StageName): Promise<void> {
+  await db.query(`DROP TABLE IF EXISTS ${stage}`);
+}
+
+/** Stages older than `maxAgeMs` (left by a server that stopped mid-import; nothing of them was stored). */
+export async function dropLeftoverStages(db: SqlRunner, nowMs: number, maxAgeMs: number): Promise<void> {
+  const rows = await db.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relname LIKE 'import\\_stage\\_%'`,
+  );
+  for (const { name } of rows) {
+    const match = STAGE_NAME.exec(name);
+    if (match && nowMs - Number.parseInt(match[1] ?? '', 36) > maxAgeMs)
+      await db.query(`DROP TABLE IF EXISTS ${name}`);
+  }
+}
+
+/** COPY text format, one row per line. */
+export function copyLine(row: StageRow): string {
+  const end = row.endMs === null ? '\\N' : isoInstant(row.endMs);
+  const kind = row.kind === 'register' ? 0 : 1;
+  return `${row.line}\t${row.meterId}\t${row.channel}\t${kind}\t${isoInstant(row.atMs)}\t${end}\t${row.micro}\t${row.quality}\n`;
+}
+
+export const copyStage = (stage: StageName) =>
+  `COPY ${stage} (line, meter_id, channel, kind, at, end_at, value, quality) FROM STDIN`;
+
+export async function indexStage(tx: SqlRunner, stage: StageName): Promise<void> {
+  await tx.query(`CREATE INDEX ON ${stage} (meter_id, channel, kind, at, seq)`);
+  await tx.query(`ANALYZE ${stage}`);
+}
+
+/** The time the staged rows span (for the readings tables' partitions). */
+export async function stagedSpan(
+  tx: SqlRunner,
+  stage: StageName,
+): Promise<{ lo: Date | null; hi: Date | null }> {
+  const rows = await tx.query<{ lo: Date | null; hi: Date | null }>(
+    `SELECT min(at) AS lo, max(coalesce(end_at, at)) AS hi FROM ${stage}`,
+  );
+  return rows[0] ?? { lo: null, hi: null };
+}
+
+/** Two rows of the file for one meter, channel and instant (or interval start): the first is kept, the others refused. */
+export async function rejectInFileDuplicates(tx: SqlRunner, stage: StageName): Promise<void> {
+  await tx.query(
+    `UPDATE ${stage} r
+     SET reject = CASE WHEN r.value = f.value AND r.end_at IS NOT DISTINCT FROM f.end_at
+                       THEN 'duplicate of line ' || f.line || ' (same meter and time).'
+                       ELSE 'same meter and time as line ' || f.line || ' with another value.' END
+     FROM (SELECT DISTINCT ON (meter_id, channel, kind, at) meter_id, channel, kind, at, seq, line, value, end_at
+           FROM ${stage} ORDER BY meter_id, channel, kind, at, seq) f
+     WHERE r.meter_id = f.meter_id AND r.channel = f.channel AND r.kind = f.kind AND r.at = f.at AND r.seq <> f.seq`,
+  );
+}
+
+/**
+ * Registers: a register below the one before it (in the file or stored) is refused, unless the
+ * drop is more than half the register range — the register wrapping past its last digit; and a
+ * register above the first stored one after it is refused too (it would make that one a fall).
+ */
+export async function rejectRegisterDecreases(tx: SqlRunner, stage: StageName): Promise<void> {
+  await tx.query(
+    `WITH bounds AS (
+       SELECT meter_id, channel, min(at) AS lo, max(at) AS hi FROM ${stage}
+       WHERE kind = 0 AND reject IS NULL GROUP BY meter_id, channel
+     ), combined AS (
+       SELECT meter_id, channel, at, value, seq FROM ${stage} WHERE kind = 0 AND reject IS NULL
+       UNION ALL
+       SELECT r.meter_id, r.channel, r.read_at, r.value_micro, NULL::int8 FROM register_readings r JOIN bounds b
+         ON r.meter_id = b.meter_id AND r.channel = b.channel AND r.read_at BETWEEN b.lo AND b.hi
+       WHERE NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.meter_id = r.meter_id AND s.channel = r.channel
+                         AND s.kind = 0 AND s.at = r.read_at AND s.reject IS NULL)
+       UNION ALL
+       SELECT b.meter_id, b.channel, p.read_at, p.value_micro, NULL::int8 FROM bounds b
+       CROSS JOIN LATERAL (SELECT read_at, value_micro FROM register_readings r
+                           WHERE r.meter_id = b.meter_id AND r.channel = b.channel AND r.read_at < b.lo
+                           ORDER BY r.read_at DESC LIMIT 1) p
+       UNION ALL
+       SELECT b.meter_id, b.channel, n.read_at, n.value_micro, NULL::int8 FROM bounds b
+       CROSS JOIN LATERAL (SELECT read_at, value_micro FROM register_readings r
+                           WHERE r.meter_id = b.meter_id AND r.channel = b.channel AND r.read_at > b.hi
+                           ORDER BY r.read_at LIMIT 1) n
+     ), ordered AS (
+       SELECT c.seq, c.value, lag(c.value) OVER w AS previous, lead(c.value) OVER w AS next,
+              lead(c.seq) OVER w AS next_seq, lead(c.at) OVER w AS next_at,
+              (10::numeric ^ m.register_digits * 1000000)::int8 AS range
+       FROM combined c JOIN meters m ON m.device_id = c.meter_id
+       WINDOW w AS (PARTITION BY c.meter_id, c.channel ORDER BY c.at)
+     )
+     UPDATE ${stage} r
+     SET reject = CASE
+       WHEN o.value < o.previous AND o.previous - o.value <= o.range / 2
+         THEN 'register ' || (o.value / 1000000.0)::float8 || ' is below the previous register ' || (o.previous / 1000000.0)::float8 || ' (not a rollover).'
+       ELSE 'register ' || (o.value / 1000000.0)::float8 || ' is above the next stored register ' || (o.next / 1000000.0)::float8
+            || ' (at ' || to_char(o.next_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '): a register never goes down.'
+       END
+     FROM ordered o
+     WHERE o.seq = r.seq AND (
+       (o.value < o.previous AND o.previous - o.value <= o.range / 2)
+       OR (o.next_seq IS NULL AND o.next < o.value AND o.value - o.next <= o.range / 2))`,
+  );
+}
+
+/**
+ * Intervals: one that overlaps another of the file or a stored one (other than the stored one with
+ * the same start, which is compared instead) is refused: a meter's intervals never overlap.
+ */
+export async function rejectIntervalOverlaps(tx: SqlRunner, stage: StageName): Promise<void> {
+  await tx.query(
+    `WITH bounds AS (
+       SELECT meter_id, channel, min(at) AS lo, max(end_at) AS hi FROM ${stage}
+       WHERE kind = 1 AND reject IS NULL GROUP BY meter_id, channel
+     ), combined AS (
+       SELECT meter_id, channel, at, end_at, seq, line FROM ${stage} WHERE kind = 1 AND reject IS NULL
+       UNION ALL
+       SELECT i.meter_id, i.channel, i.start_at, i.end_at, NULL::int8, NULL::int FROM interval_readings i JOIN bounds b
+         ON i.meter_id = b.meter_id AND i.channel = b.channel AND i.start_at < b.hi AND i.start_at >= b.lo - interval '32 days'
+       WHERE i.end_at > b.lo AND NOT EXISTS (
+         SELECT 1 FROM ${stage} s WHERE s.meter_id = i.meter_id AND s.channel = i.channel AND s.kind = 1
+           AND s.at = i.start_at AND s.reject IS NULL)
+     ), ordered AS (
+       SELECT seq, at, lag(end_at) OVER w AS previous_end, lag(at) OVER w AS previous_at, lag(line) OVER w AS previous_line
+       FROM combined WINDOW w AS (PARTITION BY meter_id, channel ORDER BY at, seq)
+     )
+     UPDATE ${stage} r
+     SET reject = 'the interval overlaps ' || CASE WHEN o.previous_line IS NULL THEN 'a stored interval from '
+                  || to_char(o.previous_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') ELSE 'line ' || o.previous_line END || '.'
+     FROM ordered o
+     WHERE o.seq = r.seq AND o.previous_end > o.at`,
+  );
+}
+
+export interface Comparison {
+  /** Same value and quality as stored. */
+  unchanged: number;
+  /** Another value or quality than stored. */
+  differing: number;
+  rejected: number;
+  valid: number;
+}
+
+/** How the staged rows compare with what is stored at the same meter, channel and instant (interval start). */
+export async function compareWithStored(tx: SqlRunner, stage: StageName): Promise<Comparison> {
+  const rows = await tx.query<Comparison>(
+    `SELECT count(*) FILTER (WHERE s.reject IS NULL AND stored.value = s.value AND stored.quality = s.quality
+                             AND stored.end_at IS NOT DISTINCT FROM s.end_at)::int AS unchanged,
+            count(*) FILTER (WHERE s.reject IS NULL AND stored.value IS NOT NULL AND (stored.value <> s.value
+                             OR stored.quality <> s.quality OR stored.end_at IS DISTINCT FROM s.end_at))::int AS differing,
+            count(*) FILTER (WHERE s.reject IS NOT NULL)::int AS rejected,
+            count(*) FILTER (WHERE s.reject IS NULL)::int AS valid
+     FROM ${stage} s ${STORED_JOIN}`,
+  );
+  return rows[0] ?? { unchanged: 0, differing: 0, rejected: 0, valid: 0 };
+}
+
+// The stored value at a staged row's meter, channel and instant (interval start), whichever kind.
+const STORED_JOIN = `LEFT JOIN LATERAL (
+  SELECT value_micro AS value, quality, NULL::timestamptz AS end_at FROM register_readings r
+  WHERE s.kind = 0 AND r.meter_id = s.meter_id AND r.channel = s.channel AND r.read_at = s.at
+  UNION ALL
+  SELECT energy_micro, quality, end_at FROM interval_readings i
+  WHERE s.kind = 1 AND i.meter_id = s.meter_id AND i.channel = s.channel AND i.start_at = s.at
+) stored ON true`;
+
+/** When no stored reading lies in the range of any staged meter and channel, no staged row can match a stored one. */
+export async function hasStoredInRange(tx: SqlRunner, stage: StageName): Promise<boolean> {
+  const rows = await tx.query<{ found: boolean }>(
+    `SELECT EXISTS (
+       SELECT 1 FROM (SELECT meter_id, channel, kind, min(at) AS lo, max(coalesce(end_at, at)) AS hi
+                      FROM ${stage} WHERE reject IS NULL GROUP BY 1, 2, 3) b
+       WHERE (b.kind = 0 AND EXISTS (SELECT 1 FROM register_readings r WHERE r.meter_id = b.meter_id
+                                     AND r.channel = b.channel AND r.read_at BETWEEN b.lo AND b.hi))
+          OR (b.kind = 1 AND EXISTS (SELECT 1 FROM interval_readings i WHERE i.meter_id = b.meter_id
+                                     AND i.channel = b.channel AND i.start_at < b.hi AND i.end_at > b.lo))
+     ) AS found`,
+  );
+  return rows[0]?.found ?? true;
+}
+
+export async function listDiffering(tx: SqlRunner, stage: StageName, limit: number) {
+  return tx.query<{ line: number; meter_number: string; at: Date; stored: number; incoming: number }>(
+    `SELECT s.line, m.meter_number, s.at, stored.value AS stored, s.value AS incoming
+     FROM ${stage} s ${STORED_JOIN} JOIN meters m ON m.device_id = s.meter_id
+     WHERE s.reject IS NULL AND (stored.value <> s.value OR stored.quality <> s.quality
+                                 OR stored.end_at IS DISTINCT FROM s.end_at)
+     ORDER BY s.line LIMIT $1`,
+    [limit],
+  );
+}
+
+export async function listStagedRejects(tx: SqlRunner, stage: StageName, limit: number) {
+  return tx.query<{ line: number; reject: string }>(
+    `SELECT line, reject FROM ${stage} WHERE reject IS NOT NULL ORDER BY line LIMIT $1`,
+    [limit],
+  );
+}
+
+/** The export channel is added to the meters the file has export readings of. */
+export async function addStagedChannels(tx: SqlRunner, stage: StageName): Promise<number> {
+  const rows = await tx.query(
+    `UPDATE meters m SET channels = m.channels || s.channel
+     FROM (SELECT DISTINCT meter_id, channel FROM ${stage} WHERE reject IS NULL) s
+     WHERE m.device_id = s.meter_id AND NOT s.channel = ANY(m.channels) RETURNING 1`,
+  );
+  return rows.length;
+}
+
+/**
+ * Stores every valid staged row that is new; an instant already stored is left alone (reported as
+ * unchanged or a conflict). `isNew`: no staged row can match a stored one, so a plain INSERT.
+ */
+export async function storeStaged(
+  tx: SqlRunner,
+  stage: StageName,
+  source: number,
+  isNew: boolean,
+): Promise<number> {
+  const onConflict = isNew ? '' : 'ON CONFLICT DO NOTHING';
+  const registers = await tx.query<{ n: number }>(
+    `WITH inserted AS (
+       INSERT INTO register_readings (meter_id, channel, read_at, value_micro, quality, source)
+       SELECT meter_id, channel, at, value, quality, $1 FROM ${stage} WHERE kind = 0 AND reject IS NULL
+       ORDER BY meter_id, channel, at ${onConflict} RETURNING 1
+     ) SELECT count(*)::int AS n FROM inserted`,
+    [source],
+  );
+  const intervals = await tx.query<{ n: number }>(
+    `WITH inserted AS (
+       INSERT INTO interval_readings (meter_id, channel, start_at, end_at, energy_micro, quality, source)
+       SELECT meter_id, channel, at, end_at, value, quality, $1 FROM ${stage} WHERE kind = 1 AND reject IS NULL
+       ORDER BY meter_id, channel, at ${onConflict} RETURNING 1
+     ) SELECT count(*)::int AS n FROM inserted`,
+    [source],
+  );
+  return (registers[0]?.n ?? 0) + (intervals[0]?.n ?? 0);
+}
+
+/**
+ * Corrections: every staged row whose stored value (or quality) differs replaces it; the replaced
+ * value is kept in reading_revisions with who and why. Answers how many were corrected.
+ */
+export async function correctStaged(
+  tx: SqlRunner,
+  stage: StageName,
+  actor: { userId: number | null; apiKeyId: number | null },
+  reason: string,
+): Promise<number> {
+  const params = [actor.userId, actor.apiKeyId, reason];
+  await tx.query(
+    `INSERT INTO reading_revisions (meter_id, channel, kind, at, end_at, old_micro, old_quality, new_micro, new_quality,
+                                    actor_user_id, actor_api_key_id, reason)
+     SELECT s.meter_id, s.channel, s.kind, s.at, stored.end_at, stored.value, stored.quality, s.value, s.quality, $1, $2, $3
+     FROM ${stage} s ${STORED_JOIN}
+     WHERE s.reject IS NULL AND (stored.value <> s.value OR stored.quality <> s.quality
+                                 OR stored.end_at IS DISTINCT FROM s.end_at)`,
+    params,
+  );
+  const registers = await tx.query<{ n: number }>(
+    `WITH updated AS (
+       UPDATE register_readings r SET value_micro = s.value, quality = s.quality, revision = r.revision + 1
+       FROM ${stage} s
+       WHERE s.kind = 0 AND s.reject IS NULL AND r.meter_id = s.meter_id AND r.channel = s.channel AND r.read_at = s.at
+         AND (r.value_micro <> s.value OR r.quality <> s.quality) RETURNING 1
+     ) SELECT count(*)::int AS n FROM updated`,
+  );
+  const intervals = await tx.query<{ n: number }>(
+    `WITH updated AS (
+       UPDATE interval_readings i SET energy_micro = s.value, end_at = s.end_at, quality = s.quality, revision = i.revision + 1
+       FROM ${stage} s
+       WHERE s.kind = 1 AND s.reject IS NULL AND i.meter_id = s.meter_id AND i.channel = s.channel AND i.start_at = s.at
+         AND (i.energy_micro <> s.value OR i.quality <> s.quality OR i.end_at <> s.end_at) RETURNING 1
+     ) SELECT count(*)::int AS n FROM updated`,
+  );
+  return (registers[0]?.n ?? 0) + (intervals[0]?.n ?? 0);
+}

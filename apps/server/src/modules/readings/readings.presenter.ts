@@ -1,0 +1,130 @@
+// The engine's results as the contract words them: millionths become units (kWh), instants ISO
+// 8601 strings, events sentences for API consumers (the web app words them itself from `type`).
+
+import type {
+  Channel,
+  ChannelTotals,
+  Gap,
+  MeterReadings,
+  Period,
+  ReadingEvent,
+  ReadingQuality,
+} from '@cm/contracts/check.ts';
+import type { ChannelEvent, ChannelTotals as EngineTotals } from './engine/channel.ts';
+import type { ComputedChannel, ReadingsComputation, SeriesColumns } from './engine/compute.ts';
+import { StepFlag } from './engine/steps.ts';
+
+const units = (micro: number) => micro / 1e6;
+const unitsOrNull = (micro: number | null) => (micro === null || Number.isNaN(micro) ? null : units(micro));
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function qualityOf(flags: number): ReadingQuality {
+  if (flags & StepFlag.substituted) return 'substituted';
+  if (flags & StepFlag.estimated) return 'estimated';
+  return 'actual';
+}
+
+function presentTotals(totals: EngineTotals, coveredDays: number): ChannelTotals {
+  return {
+    consumption: unitsOrNull(totals.consumption),
+    registerStart: unitsOrNull(totals.registerStart),
+    registerEnd: unitsOrNull(totals.registerEnd),
+    registerDifference: unitsOrNull(totals.registerDifference),
+    intervalSum: units(totals.intervalSum),
+    gapConsumption: units(totals.gapConsumption),
+    estimatedConsumption: units(totals.estimatedConsumption),
+    agrees: totals.agrees,
+    disagreement: units(totals.disagreement),
+    peak: totals.peak ? { consumption: units(totals.peak.energy), at: iso(totals.peak.atMs) } : null,
+    averagePerDay:
+      totals.consumption !== null && coveredDays > 0
+        ? units(Math.round(totals.consumption / coveredDays))
+        : null,
+    readings: totals.readings,
+    missingIntervals: totals.missingIntervals,
+  };
+}
+
+function describe(event: ChannelEvent): string {
+  switch (event.type) {
+    case 'rollover':
+      return `The register went from ${units(event.a)} to ${units(event.b)}: it rolled over past its last digit.`;
+    case 'registerDecrease':
+      return `The register went down from ${units(event.a)} to ${units(event.b)}; the energy of this interval is unknown.`;
+    case 'meterExchange':
+      return Number.isNaN(event.b)
+        ? `Meter ${event.meterNumber} took over here.`
+        : `Meter ${event.meterNumber} took over here (first register ${units(event.b)}).`;
+    case 'estimated':
+    case 'substituted':
+    case 'corrected': {
+      const what = event.type === 'corrected' ? 'corrected (an earlier value was replaced)' : event.type;
+      return event.a === 1
+        ? `This value is ${what}.`
+        : `${event.a} consecutive values are ${what}, up to ${iso(event.b)}.`;
+    }
+  }
+}
+
+function listsOf(channel: ComputedChannel) {
+  const gaps: Gap[] = channel.gaps.map((gap) => ({
+    channel: channel.channel,
+    from: iso(gap.fromMs),
+    to: iso(gap.toMs),
+    missingIntervals: gap.missing,
+    consumption: Number.isNaN(gap.energy) ? null : units(gap.energy),
+  }));
+  const periods: Period[] = channel.periods.map((period) => ({
+    channel: channel.channel,
+    from: iso(period.fromMs),
+    to: iso(period.toMs),
+    consumption: units(period.energy),
+    quality: qualityOf(period.flags),
+  }));
+  const events: (ReadingEvent & { atMs: number })[] = channel.events.map((event) => ({
+    atMs: event.atMs,
+    type: event.type,
+    channel: channel.channel,
+    at: iso(event.atMs),
+    meterNumber: event.meterNumber,
+    detail: describe(event),
+  }));
+  return { gaps, periods, events };
+}
+
+/** The readings section of one meter indicator (without the meter information). */
+export function presentReadings(
+  computed: ReadingsComputation,
+): Omit<MeterReadings, 'meterInd' | 'meter' | 'meterNumbers' | 'series'> & { series: SeriesColumns } {
+  const { primary, other, coveredDays } = computed;
+  const primaryLists = listsOf(primary);
+  const otherLists = other ? listsOf(other) : { gaps: [], periods: [], events: [] };
+  const net = (importTotal: number | null, exportTotal: number | null) =>
+    importTotal === null || exportTotal === null ? null : units(importTotal - exportTotal);
+  const channels: Channel[] = other ? ['import', 'export'] : [primary.channel];
+  return {
+    channel: primary.channel,
+    channels,
+    series: computed.series,
+    totals: {
+      ...presentTotals(primary.totals, coveredDays),
+      ...(other
+        ? {
+            other: presentTotals(other.totals, coveredDays),
+            net: {
+              consumption:
+                primary.channel === 'import'
+                  ? net(primary.totals.consumption, other.totals.consumption)
+                  : net(other.totals.consumption, primary.totals.consumption),
+            },
+          }
+        : {}),
+    },
+    gaps: [...primaryLists.gaps, ...otherLists.gaps],
+    periods: [...primaryLists.periods, ...otherLists.periods],
+    events: [...primaryLists.events, ...otherLists.events]
+      .sort((a, b) => a.atMs - b.atMs)
+      .map(({ atMs: _atMs, ...event }) => event),
+    downsampled: computed.downsampled,
+  };
+}

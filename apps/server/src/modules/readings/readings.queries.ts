@@ -1,0 +1,256 @@
+// The only SQL on register_readings, interval_readings, reading_chunks and reading_revisions:
+// other modules go through the readings module (readings-store.ts, readings.service.ts).
+
+import type { SqlRunner } from '../../db/client.ts';
+
+/** Channel numbers as stored (contracts `channels`: import, export). */
+export const CHANNEL_NUMBER = { import: 1, export: 2 } as const;
+/** Kinds of stored readings (chunks and revisions). */
+export const ReadingKind = { register: 0, interval: 1 } as const;
+export type ReadingKind = (typeof ReadingKind)[keyof typeof ReadingKind];
+
+/** Same key as the invalidation triggers' lock (migration 0005): a chunk is built while no write to its meter is in flight. */
+const CHUNK_LOCK = 4_242_002;
+
+const splitNumbers = (column: unknown): number[] =>
+  typeof column === 'string' && column.length > 0 ? column.split(',').map(Number) : [];
+
+/** A meter's register readings in [from, to] (or [from, to) when `end` is exclusive) as columns. */
+export async function findRegisters(
+  db: SqlRunner,
+  meterId: number,
+  channel: number,
+  from: Date,
+  to: Date,
+  end: 'inclusive' | 'exclusive' = 'inclusive',
+) {
+  // Rows travel as comma-separated strings instead of thousands of result rows: per-row overhead
+  // dominates otherwise.
+  const rows = await db.queryArrays(
+    `SELECT string_agg(t::text, ','), string_agg(v::text, ','), string_agg(q::text, ',')
+     FROM (SELECT (date_part('epoch', read_at) * 1000)::int8 AS t, value_micro AS v, quality + 4 * (revision > 0)::int AS q
+           FROM register_readings WHERE meter_id = $1 AND channel = $2 AND read_at >= $3
+             AND read_at ${end === 'inclusive' ? '<=' : '<'} $4
+           ORDER BY read_at) r`,
+    [meterId, channel, from, to],
+  );
+  const [t, v, q] = rows[0] ?? [];
+  return { t: splitNumbers(t), micro: splitNumbers(v), q: splitNumbers(q) };
+}
+
+/** A meter's interval readings starting in [from, to) as columns. */
+export async function findIntervals(db: SqlRunner, meterId: number, channel: number, from: Date, to: Date) {
+  const rows = await db.queryArrays(
+    `SELECT string_agg(s::text, ','), string_agg(e::text, ','), string_agg(v::text, ','), string_agg(q::text, ',')
+     FROM (SELECT (date_part('epoch', start_at) * 1000)::int8 AS s, (date_part('epoch', end_at) * 1000)::int8 AS e,
+                  energy_micro AS v, quality + 4 * (revision > 0)::int AS q
+           FROM interval_readings WHERE meter_id = $1 AND channel = $2 AND start_at >= $3 AND start_at < $4
+           ORDER BY start_at) r`,
+    [meterId, channel, from, to],
+  );
+  const [s, e, v, q] = rows[0] ?? [];
+  return { start: splitNumbers(s), end: splitNumbers(e), micro: splitNumbers(v), q: splitNumbers(q) };
+}
+
+/** Packed columns of one month of one channel (readings-store.ts). */
+export interface PackedMonth {
+  rt: Uint8Array;
+  rv: Uint8Array;
+  rq: Uint8Array;
+  it: Uint8Array;
+  ie: Uint8Array;
+  iv: Uint8Array;
+  iq: Uint8Array;
+}
+
+/** A stored month; its bytes are left out (null) when the caller already holds that version. */
+export type ChunkRow = { channel: number; month_start: Date; version: number } & {
+  [K in keyof PackedMonth]: Uint8Array | null;
+};
+
+export async function findChunks(
+  db: SqlRunner,
+  meterId: number,
+  channels: number[],
+  monthStarts: Date[],
+  heldVersions: number[],
+): Promise<ChunkRow[]> {
+  const unlessHeld = (column: keyof PackedMonth) =>
+    `CASE WHEN held THEN NULL ELSE ${column} END AS ${column}`;
+  return db.query<ChunkRow>(
+    `SELECT channel, month_start, version, ${(['rt', 'rv', 'rq', 'it', 'ie', 'iv', 'iq'] as const).map(unlessHeld).join(', ')}
+     FROM (SELECT *, version = ANY($4::int8[]) AS held FROM reading_chunks
+           WHERE meter_id = $1 AND channel = ANY($2::int2[]) AND month_start = ANY($3::timestamptz[])) c`,
+    [meterId, channels, monthStarts, heldVersions],
+    { prepare: 'cm_reading_chunks' },
+  );
+}
+
+export async function lockMeterChunks(db: SqlRunner, meterId: number): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock($1, $2)', [CHUNK_LOCK, meterId]);
+}
+
+/** Stores a packed month; answers its version, or undefined when another request stored it first. */
+export async function insertChunk(
+  db: SqlRunner,
+  meterId: number,
+  chunk: { channel: number; monthStart: Date; readings: number } & PackedMonth,
+): Promise<number | undefined> {
+  const rows = await db.query<{ version: number }>(
+    `INSERT INTO reading_chunks (meter_id, channel, month_start, readings, rt, rv, rq, it, ie, iv, iq)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+     ON CONFLICT (meter_id, channel, month_start) DO NOTHING RETURNING version`,
+    [
+      meterId,
+      chunk.channel,
+      chunk.monthStart,
+      chunk.readings,
+      chunk.rt,
+      chunk.rv,
+      chunk.rq,
+      chunk.it,
+      chunk.ie,
+      chunk.iv,
+      chunk.iq,
+    ],
+  );
+  return rows[0]?.version;
+}
+
+/**
+ * Creates the monthly partitions of the readings tables for [from, to] that do not exist yet, in a
+ * transaction of its own: creating a partition locks its parent briefly, so it never waits longer
+ * than `lockTimeoutMs` (a long import elsewhere) and fails instead.
+ */
+export async function ensurePartitions(
+  db: { transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> },
+  from: Date,
+  to: Date,
+  lockTimeoutMs = 5_000,
+): Promise<number> {
+  return db.transaction(async (tx) => {
+    await tx.query(`SET LOCAL lock_timeout = '${Math.max(1, Math.round(lockTimeoutMs))}ms'`);
+    const rows = await tx.query<{ created: number }>(
+      'SELECT cm_ensure_reading_partitions($1, $2) AS created',
+      [from, to],
+    );
+    return rows[0]?.created ?? 0;
+  });
+}
+
+/** The last register reading of a meter's import channel. */
+export const LAST_REGISTER_SQL = (meterColumn: string) =>
+  `SELECT read_at, value_micro FROM register_readings WHERE meter_id = ${meterColumn} AND channel = 1 ORDER BY read_at DESC LIMIT 1`;
+
+/** The last instant a meter's import channel has data for (a register reading or an interval's end). */
+export const LAST_DATA_SQL = (meterColumn: string) =>
+  `SELECT greatest(
+     (SELECT max(read_at) FROM register_readings WHERE meter_id = ${meterColumn} AND channel = 1),
+     (SELECT end_at FROM interval_readings WHERE meter_id = ${meterColumn} AND channel = 1 ORDER BY start_at DESC LIMIT 1)
+   ) AS at`;
+
+/**
+ * What a meter's import channel holds in the window [since, until]: the first instant with data and
+ * how much time the data covers, in nominal intervals (registers: readings; records: covered time).
+ */
+export async function findCoverage(
+  db: SqlRunner,
+  meterId: number,
+  since: Date,
+  until: Date,
+  intervalMs: number,
+): Promise<{ first_at: Date | null; covered: number }> {
+  const rows = await db.query<{ first_at: Date | null; covered: number }>(
+    `SELECT least(r.first_at, i.first_at) AS first_at,
+            greatest(coalesce(r.n, 0) - 1, 0) + coalesce(i.covered_ms, 0) / $4::float8 AS covered
+     FROM (SELECT min(read_at) AS first_at, count(*)::int AS n FROM register_readings
+           WHERE meter_id = $1 AND channel = 1 AND read_at >= $2 AND read_at <= $3) r,
+          (SELECT min(start_at) AS first_at, sum(extract(epoch FROM end_at - start_at) * 1000) AS covered_ms
+           FROM interval_readings WHERE meter_id = $1 AND channel = 1 AND start_at >= $2 AND end_at <= $3) i`,
+    [meterId, since, until, intervalMs],
+    { prepare: 'cm_coverage_window' },
+  );
+  return rows[0] ?? { first_at: null, covered: 0 };
+}
+
+/**
+ * Start of the earliest gap in [since, until] of a meter's import channel: register readings more
+ * than 1.5 intervals apart, or time between interval records.
+ */
+export async function findFirstGapSince(
+  db: SqlRunner,
+  meterId: number,
+  intervalMs: number,
+  since: Date,
+  until: Date,
+): Promise<Date | undefined> {
+  const rows = await db.query<{ gap_start: Date | null }>(
+    `SELECT least(
+       (SELECT min(prev_at) FROM (
+          SELECT read_at, lag(read_at) OVER (ORDER BY read_at) AS prev_at FROM register_readings
+          WHERE meter_id = $1 AND channel = 1 AND read_at >= $2 AND read_at <= $3) r
+        WHERE read_at - prev_at > make_interval(secs => $4 * 1.5 / 1000)),
+       (SELECT min(prev_end) FROM (
+          SELECT start_at, lag(end_at) OVER (ORDER BY start_at) AS prev_end FROM interval_readings
+          WHERE meter_id = $1 AND channel = 1 AND start_at >= $2 AND start_at <= $3) i
+        WHERE start_at - prev_end >= make_interval(secs => $4 * 0.5 / 1000))
+     ) AS gap_start`,
+    [meterId, since, until, intervalMs],
+  );
+  return rows[0]?.gap_start ?? undefined;
+}
+
+/** The stored register values of a meter's import channel at, just before and just after `at` (an exchange's checks). */
+export async function findRegistersAround(db: SqlRunner, meterId: number, at: Date) {
+  const rows = await db.query<{ kind: 'at' | 'before' | 'after'; value_micro: number }>(
+    `(SELECT 'at' AS kind, value_micro FROM register_readings WHERE meter_id = $1 AND channel = 1 AND read_at = $2)
+     UNION ALL
+     (SELECT 'before', value_micro FROM register_readings WHERE meter_id = $1 AND channel = 1 AND read_at < $2 ORDER BY read_at DESC LIMIT 1)
+     UNION ALL
+     (SELECT 'after', value_micro FROM register_readings WHERE meter_id = $1 AND channel = 1 AND read_at > $2 ORDER BY read_at LIMIT 1)`,
+    [meterId, at],
+  );
+  return {
+    atValue: rows.find((row) => row.kind === 'at')?.value_micro,
+    before: rows.find((row) => row.kind === 'before')?.value_micro,
+    hasLater: rows.some((row) => row.kind === 'after'),
+  };
+}
+
+/** Stores one register reading (an exchange's final or opening register); true when it was new. */
+export async function insertRegister(
+  db: SqlRunner,
+  meterId: number,
+  reading: { at: Date; micro: number; source: number },
+): Promise<boolean> {
+  const rows = await db.query(
+    `INSERT INTO register_readings (meter_id, channel, read_at, value_micro, source) VALUES ($1, 1, $2, $3, $4)
+     ON CONFLICT DO NOTHING RETURNING 1`,
+    [meterId, reading.at, reading.micro, reading.source],
+  );
+  return rows.length > 0;
+}
+
+/** The history of corrections of one value (newest first). */
+export async function findRevisions(
+  db: SqlRunner,
+  meterId: number,
+  channel: number,
+  kind: ReadingKind,
+  at: Date,
+) {
+  return db.query<{
+    old_micro: number;
+    old_quality: number;
+    new_micro: number;
+    new_quality: number;
+    replaced_at: Date;
+    actor_user_id: number | null;
+    actor_api_key_id: number | null;
+    reason: string;
+  }>(
+    `SELECT old_micro, old_quality, new_micro, new_quality, replaced_at, actor_user_id, actor_api_key_id, reason
+     FROM reading_revisions WHERE meter_id = $1 AND channel = $2 AND kind = $3 AND at = $4 ORDER BY id DESC`,
+    [meterId, channel, kind, at],
+  );
+}
