@@ -3,7 +3,7 @@
  * (a year of 15-minute readings is five arrays of 35,040 numbers). V8 turns every double into its
  * shortest decimal form one by one and an array of numbers with nulls holds each number as an
  * object of its own, which together cost more than computing the answer. Here a column is a typed
- * array wrapped in {@link NumberColumn} or {@link ThousandthsColumn}: it is written digit by digit
+ * array wrapped in {@link NumberColumn} or {@link MillionthsColumn}: it is written digit by digit
  * straight into a byte buffer, and `JSON.stringify` of the same value (through `toJSON`) writes the
  * same text. The rest of the answer goes through `JSON.stringify` as usual.
  */
@@ -11,10 +11,12 @@ import type { FastifyReply } from 'fastify';
 
 /** Longest text one element can take, comma included: `-2.2250738585072014e-308,` is 25 bytes. */
 const MAX_ELEMENT_BYTES = 26;
-// Below this many thousandths (10^12 units) a whole number of thousandths divided by 1000 prints
-// as exactly its digits with the point three places in: two such decimals differ by ≥ 0.001, more
-// than the spacing of doubles there, so no shorter text names the same double.
-const FAST_THOUSANDTHS_LIMIT = 1e15;
+// Below this many millionths (8·10^9 units, under 2^33, where doubles are less than 10^-6 apart) a
+// whole number of millionths divided by 10^6 prints as exactly its digits with the point six places
+// in: any other decimal of at most six places is 10^-6 or more away, further than the spacing of
+// doubles there, so no shorter text names the same double.
+const FAST_MILLIONTHS_LIMIT = 8e15;
+const MILLION = 1_000_000;
 
 const MAX_SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
 const SMALL_LIMIT = 2 ** 31;
@@ -35,14 +37,14 @@ export class NumberColumn {
 }
 
 /**
- * Quantities held in thousandths of their unit (registers and energies in Wh for kWh: integers,
+ * Quantities held in millionths of their unit (registers and energies in mWh for kWh: integers,
  * so sums are exact), NaN where unknown; in JSON an array of units and nulls.
  */
-export class ThousandthsColumn {
-  constructor(readonly thousandths: Float64Array) {}
+export class MillionthsColumn {
+  constructor(readonly millionths: Float64Array) {}
 
   toJSON(): (number | null)[] {
-    return Array.from(this.thousandths, (value) => (Number.isNaN(value) ? null : value / 1000));
+    return Array.from(this.millionths, (value) => (Number.isNaN(value) ? null : value / MILLION));
   }
 }
 
@@ -96,7 +98,7 @@ class ChunkedJson {
 
   value(value: unknown): void {
     if (value instanceof NumberColumn) this.column(value.values, writeNumber);
-    else if (value instanceof ThousandthsColumn) this.column(value.thousandths, writeThousandthsAsUnits);
+    else if (value instanceof MillionthsColumn) this.column(value.millionths, writeMillionthsAsUnits);
     else if (Array.isArray(value)) this.array(value);
     else if (isPlainRecord(value)) this.record(value);
     // Strings, numbers, booleans, null, and objects with their own toJSON (dates).
@@ -172,16 +174,16 @@ function writeNumber(bytes: Uint8Array, at: number, value: number): number {
   return writeWhole(bytes, at, magnitude);
 }
 
-/** Thousandths as the units JSON writes for `thousandths / 1000` (NaN and infinities: null). */
-function writeThousandthsAsUnits(bytes: Uint8Array, at: number, thousandths: number): number {
-  if (!Number.isFinite(thousandths)) return writeAscii(bytes, at, 'null');
-  const magnitude = thousandths < 0 ? -thousandths : thousandths;
-  // Fractions of a thousandth (after a multiplier) and huge values: V8's own shortest text.
-  if (!Number.isInteger(magnitude) || magnitude >= FAST_THOUSANDTHS_LIMIT)
-    return writeAscii(bytes, at, String(thousandths / 1000));
-  if (thousandths < 0) bytes[at++] = MINUS;
-  const whole = Math.floor(magnitude / 1000);
-  const fraction = magnitude - whole * 1000;
+/** Millionths as the units JSON writes for `millionths / 10^6` (NaN and infinities: null). */
+function writeMillionthsAsUnits(bytes: Uint8Array, at: number, millionths: number): number {
+  if (!Number.isFinite(millionths)) return writeAscii(bytes, at, 'null');
+  const magnitude = millionths < 0 ? -millionths : millionths;
+  // Fractions of a millionth and huge values: V8's own shortest text.
+  if (!Number.isInteger(magnitude) || magnitude >= FAST_MILLIONTHS_LIMIT)
+    return writeAscii(bytes, at, String(millionths / MILLION));
+  if (millionths < 0 && magnitude !== 0) bytes[at++] = MINUS;
+  const whole = Math.floor(magnitude / MILLION);
+  const fraction = magnitude - whole * MILLION;
   at = writeWhole(bytes, at, whole);
   return fraction === 0 ? at : writeFraction(bytes, at, fraction);
 }
@@ -237,19 +239,15 @@ function writeWhole(bytes: Uint8Array, start: number, whole: number): number {
   return writePadded(bytes, writeWhole(bytes, start, high), whole - high * 1e8, 8);
 }
 
-/** Writes `.` and 1 ≤ fraction ≤ 999 thousandths with trailing zeros dropped: 670 → .67. */
-function writeFraction(bytes: Uint8Array, start: number, thousandths: number): number {
+/** Writes `.` and 1 ≤ fraction ≤ 999,999 millionths with trailing zeros dropped: 670,000 → .67. */
+function writeFraction(bytes: Uint8Array, start: number, millionths: number): number {
   let at = start;
-  let fraction = thousandths;
+  let fraction = millionths;
   bytes[at++] = POINT;
-  const tenths = (fraction / 100) | 0;
-  bytes[at++] = ZERO + tenths;
-  fraction -= tenths * 100;
-  if (fraction === 0) return at;
-  const hundredths = (fraction / 10) | 0;
-  bytes[at++] = ZERO + hundredths;
-  fraction -= hundredths * 10;
-  if (fraction === 0) return at;
-  bytes[at++] = ZERO + fraction;
+  for (let place = MILLION / 10; fraction > 0; place /= 10) {
+    const digit = (fraction / place) | 0;
+    bytes[at++] = ZERO + digit;
+    fraction -= digit * place;
+  }
   return at;
 }

@@ -1,26 +1,27 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NumberColumn, ThousandthsColumn, jsonBytes } from './json-columns.ts';
+import { NumberColumn, MillionthsColumn, jsonBytes } from './json-columns.ts';
 
-const thousandths = fc.integer({ min: -1e15, max: 1e15 }).map((n) => n / 1000);
+const millionths = fc.integer({ min: -8e15, max: 8e15 }).map((n) => n / 1e6);
 const anyNumber = fc.oneof(
-  thousandths,
+  millionths,
   fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }),
   fc.double(),
   fc.constantFrom(0, -0, 0.1, 0.001, -0.001, 1e21, 1e-7, 2 ** 53, 2 ** 53 + 2, 999999999999.999),
 );
-const anyThousandths = fc.oneof(
-  { weight: 8, arbitrary: fc.integer({ min: -1e15, max: 1e15 }) },
+const anyMillionths = fc.oneof(
+  { weight: 8, arbitrary: fc.integer({ min: -8e15, max: 8e15 }) },
+  { weight: 2, arbitrary: fc.integer({ min: -9e15, max: 9e15 }) },
   fc.double(),
-  fc.constantFrom(0, -0, 999_999_999_999_999, 1e15, -1e15, 1e18, 0.5),
+  fc.constantFrom(0, -0, 7_999_999_999_999_999, 8e15, -8e15, 1e18, 0.5, 1, 100, 1_000_001, 12_227_100),
 );
 const numberColumn = fc
   .array(anyNumber, { minLength: 1, maxLength: 300 })
   .map((values) => new NumberColumn(Float64Array.from(values)));
-const thousandthsColumn = fc
-  .array(anyThousandths, { minLength: 1, maxLength: 300 })
-  .map((values) => new ThousandthsColumn(Float64Array.from(values)));
-const column = fc.oneof(numberColumn, thousandthsColumn);
+const millionthsColumn = fc
+  .array(anyMillionths, { minLength: 1, maxLength: 300 })
+  .map((values) => new MillionthsColumn(Float64Array.from(values)));
+const column = fc.oneof(numberColumn, millionthsColumn);
 
 const leaf = fc.oneof(
   fc.string({ unit: 'grapheme' }),
@@ -53,8 +54,8 @@ describe('jsonBytes', () => {
     const column = (of: (i: number) => number) => Float64Array.from({ length: n }, (_, i) => of(i));
     const series = {
       t: new NumberColumn(column((i) => start + i * 900_000)),
-      value: new ThousandthsColumn(column((i) => 12_345_678 + i * 47)),
-      consumption: new ThousandthsColumn(column((i) => (i === 0 ? Number.NaN : (i * 37) % 500))),
+      value: new MillionthsColumn(column((i) => 12_345_678_901 + i * 47_123)),
+      consumption: new MillionthsColumn(column((i) => (i === 0 ? Number.NaN : (i * 37_001) % 500_000))),
       missing: new NumberColumn(new Float64Array(n)),
     };
     const answer = { meters: [{ series }] };
@@ -68,7 +69,7 @@ describe('jsonBytes', () => {
       list: [undefined, () => 1, Number.NaN, -Infinity],
       at: new Date(Date.UTC(2026, 2, 29, 1)),
       column: new NumberColumn(Float64Array.from([Number.NaN, Infinity, -0, -1 / 8, 1e21])),
-      thousandths: new ThousandthsColumn(Float64Array.from([Number.NaN, -Infinity, -0, -1 / 8, 1e21])),
+      millionths: new MillionthsColumn(Float64Array.from([Number.NaN, -Infinity, -0, -1 / 8, 1e21])),
       nested: Object.assign(Object.create(null) as object, { a: 1 }),
     };
     expect(jsonBytes(value).toString('utf8')).toBe(JSON.stringify(value));

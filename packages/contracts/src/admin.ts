@@ -304,16 +304,18 @@ const multiplierSchema = z
   .int('multiplier must be a whole number of at least 1.')
   .min(1, 'multiplier must be a whole number of at least 1.')
   .max(1_000_000, 'multiplier must be at most 1000000.');
+/** Digits of the register's whole part: it wraps to 0 at 10^digits (at most 9, so values stay exact to 10^-6). */
 const registerDigitsSchema = z
-  .number({ message: 'registerDigits must be a whole number from 3 to 12.' })
-  .int('registerDigits must be a whole number from 3 to 12.')
-  .min(3, 'registerDigits must be a whole number from 3 to 12.')
-  .max(12, 'registerDigits must be a whole number from 3 to 12.');
+  .number({ message: 'registerDigits must be a whole number from 3 to 9.' })
+  .int('registerDigits must be a whole number from 3 to 9.')
+  .min(3, 'registerDigits must be a whole number from 3 to 9.')
+  .max(9, 'registerDigits must be a whole number from 3 to 9.');
+/** Nominal time between readings, from 1 minute to a billing period (44,640 minutes = 31 days). */
 const intervalMinutesSchema = z
-  .number({ message: 'intervalMinutes must be a whole number from 1 to 1440.' })
-  .int('intervalMinutes must be a whole number from 1 to 1440.')
-  .min(1, 'intervalMinutes must be a whole number from 1 to 1440.')
-  .max(1440, 'intervalMinutes must be a whole number from 1 to 1440.');
+  .number({ message: 'intervalMinutes must be a whole number from 1 to 44640 (31 days).' })
+  .int('intervalMinutes must be a whole number from 1 to 44640 (31 days).')
+  .min(1, 'intervalMinutes must be a whole number from 1 to 44640 (31 days).')
+  .max(44_640, 'intervalMinutes must be a whole number from 1 to 44640 (31 days).');
 /** An ISO 8601 instant with an offset (`2026-03-01T00:00:00Z`, `2026-03-01T01:00:00+01:00`). */
 export const instantSchema = (param: string) =>
   z.iso.datetime({
@@ -453,6 +455,12 @@ export const importQuerySchema = z.object({
   meterNumber: textParam('meterNumber', 64).optional(),
   /** When true, one rejected line stores nothing. */
   strict: booleanParam('strict').default(false),
+  /**
+   * When true, a value different from the one stored at the same meter, channel and instant is a
+   * correction: it replaces the stored one, which is kept in the value's history (who, when, why).
+   * When false (the default) it is a conflict: reported and never stored.
+   */
+  corrections: booleanParam('corrections').default(false),
 });
 /** Import options. */
 export type ImportQuery = z.infer<typeof importQuerySchema>;
@@ -462,7 +470,7 @@ export const rejectedLineSchema = z.object({ line: z.number().int(), reason: z.s
 /** A rejected line. */
 export type RejectedLine = z.infer<typeof rejectedLineSchema>;
 
-/** A line whose instant already holds a different stored value: reported, never overwritten. */
+/** A line whose instant already holds a different stored value: reported, never overwritten (unless corrections). */
 export const conflictLineSchema = z.object({
   line: z.number().int(),
   meterNumber: z.string(),
@@ -482,12 +490,12 @@ export const importReportSchema = z.object({
   inserted: z.number().int(),
   /** Readings already stored with the same value (a re-import changes nothing). */
   unchanged: z.number().int(),
+  /** Stored values replaced by the file's (corrections mode), their earlier values kept in their history. */
+  corrected: z.number().int(),
   conflictCount: z.number().int(),
   conflicts: z.array(conflictLineSchema),
   rejectedCount: z.number().int(),
   rejected: z.array(rejectedLineSchema),
-  /** Opening registers added before the first interval of a meter with no earlier reading. */
-  openingReadings: z.number().int(),
 });
 /** An import report. */
 export type ImportReport = z.infer<typeof importReportSchema>;
@@ -520,16 +528,23 @@ export type ExportQuery = z.infer<typeof exportQuerySchema>;
 /** One reading sent by an AccessPoint or Cube. */
 export const ingestReadingSchema = z.object({
   meterNumber: z.string().max(64),
-  /** ISO 8601 instant with offset. */
-  readAt: z.string().max(40),
-  /** The register as the meter shows it, in kWh. */
-  register: z.number(),
-  /** 0 measured (default), 1 estimated. */
-  quality: z.union([z.literal(0), z.literal(1)]).optional(),
+  /** `import` (default) or `export`. */
+  channel: z.enum(['import', 'export']).optional(),
+  /** A register reading: the instant (ISO 8601 with offset) and the register as the meter shows it, in kWh. */
+  readAt: z.string().max(40).optional(),
+  register: z.number().optional(),
+  /** An interval reading instead: its start and end (ISO 8601 with offset) and its energy in kWh (after the CT multiplier). */
+  start: z.string().max(40).optional(),
+  end: z.string().max(40).optional(),
+  energy: z.number().optional(),
+  /** 0 actual (default), 1 estimated, 2 substituted. */
+  quality: z.union([z.literal(0), z.literal(1), z.literal(2)]).optional(),
 });
 
 /** `POST /api/ingest/readings` body: at most MAX_INGEST_BATCH readings. */
 export const ingestBodySchema = z.object({
+  /** When true, a value different from the stored one at the same instant replaces it (kept in its history). */
+  corrections: z.boolean().optional(),
   readings: z
     .array(ingestReadingSchema)
     .min(1, 'readings must hold at least one reading.')
@@ -539,12 +554,14 @@ export const ingestBodySchema = z.object({
 export type IngestBody = z.infer<typeof ingestBodySchema>;
 
 /** What happened to each reading of a batch, in the order sent. */
-export const ingestOutcomes = ['accepted', 'duplicate', 'rejected'] as const;
+export const ingestOutcomes = ['accepted', 'duplicate', 'corrected', 'rejected'] as const;
 
 /** `POST /api/ingest/readings` answer. */
 export const ingestResultSchema = z.object({
   accepted: z.number().int(),
   duplicates: z.number().int(),
+  /** Stored values replaced (corrections mode), their earlier values kept in their history. */
+  corrected: z.number().int(),
   rejected: z.number().int(),
   results: z.array(
     z.object({ index: z.number().int(), status: z.enum(ingestOutcomes), reason: z.string().optional() }),

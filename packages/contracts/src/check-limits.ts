@@ -24,4 +24,25 @@ export const deviceHealths = ['ok', 'late', 'silent', 'unknown', 'removed'] as c
 export type DeviceHealth = (typeof deviceHealths)[number];
 
 /** Something in the data a person should know about. */
-export const readingEventTypes = ['rollover', 'meterExchange', 'estimated', 'registerDecrease'] as const;
+export const readingEventTypes = [
+  'rollover',
+  'meterExchange',
+  'estimated',
+  'substituted',
+  'corrected',
+  'registerDecrease',
+] as const;
+
+/**
+ * What a meter measures, each with readings of its own: `import` is energy delivered to the
+ * customer (consumption), `export` energy the customer feeds into the grid (a solar roof).
+ * Net = import − export.
+ */
+export const channels = ['import', 'export'] as const;
+/** A meter channel. */
+export type Channel = (typeof channels)[number];
+
+/** How a value came about: read from the meter, estimated, or substituted (a value put in its place by the utility's validation). */
+export const readingQualities = ['actual', 'estimated', 'substituted'] as const;
+/** A reading quality. */
+export type ReadingQuality = (typeof readingQualities)[number];

@@ -1,9 +1,18 @@
 import { z } from 'zod';
 import { deviceStatuses } from './enums.ts';
 import { textParam } from './text.ts';
-import { deviceHealths, granularities, MAX_POINTS_LIMIT, readingEventTypes } from './check-limits.ts';
+import {
+  channels,
+  deviceHealths,
+  granularities,
+  MAX_POINTS_LIMIT,
+  readingEventTypes,
+  readingQualities,
+} from './check-limits.ts';
 
 export {
+  channels,
+  readingQualities,
   deviceHealths,
   granularities,
   MAX_POINTS_LIMIT,
@@ -12,7 +21,7 @@ export {
   MAX_RESPONSE_POINTS,
   readingEventTypes,
 } from './check-limits.ts';
-export type { DeviceHealth, Granularity } from './check-limits.ts';
+export type { Channel, DeviceHealth, Granularity, ReadingQuality } from './check-limits.ts';
 
 /** A location as the API shows it. */
 export const locationSummarySchema = z.object({
@@ -64,7 +73,9 @@ export const meterInfoSchema = z.object({
   health: z.enum(deviceHealths),
   location: locationSummarySchema,
   chain: z.object({ cube: chainDeviceSchema.nullable(), accessPoint: chainDeviceSchema.nullable() }),
-  /** Last stored reading: `value` is the register as the meter shows it (before the multiplier). */
+  /** What the meter measures, import first. */
+  channels: z.array(z.enum(channels)),
+  /** Last stored register reading of the import channel: `value` as the meter shows it (before the multiplier). */
   lastReading: z.object({ at: z.string(), value: z.number() }).nullable(),
   /** Data is complete (no missing interval) from the first reading up to this instant. */
   completeUpTo: z.string().nullable(),
@@ -88,6 +99,8 @@ export const locationReadingsQuerySchema = z.object({
   granularity: z
     .enum(granularities, { message: 'granularity must be one of raw, hour, day, week, month.' })
     .optional(),
+  /** The channel `series` and `totals` are about (default `import`); a meter's other channel comes beside it. */
+  channel: z.enum(channels, { message: 'channel must be import or export.' }).optional(),
   maxPoints: z.coerce
     .number({ message: 'maxPoints must be a whole number.' })
     .int('maxPoints must be a whole number.')
@@ -98,31 +111,46 @@ export const locationReadingsQuerySchema = z.object({
 /** Location readings query. */
 export type LocationReadingsQuery = z.infer<typeof locationReadingsQuerySchema>;
 
-/**
- * A time series in columns (the shape uPlot draws). `t` is epoch milliseconds: the reading
- * instant for `raw`, the local bucket start otherwise. `value` is the register as the meter
- * shows it at the point (raw) or at the bucket's end (its last reading up to the end edge);
- * `consumption` is energy in the meter's unit after the multiplier (kWh, exact to the Wh), `null`
- * where it is unknown (a gap or the first reading). A bucket holds the energy of the intervals
- * starting in it and of the gaps lying inside it; a gap across bucket edges is in no bucket (its
- * energy, known from the registers, is in `gaps` and the totals), so it never shows as a spike.
- */
-export const seriesSchema = z.object({
-  t: z.array(z.number()),
+/** A channel's columns of a series; energies and registers in the meter's unit (kWh), exact to the source's resolution (up to 10^-6). */
+export const channelSeriesSchema = z.object({
+  /** The register as the meter shows it (before the multiplier): at the point (raw) or at the bucket's end. */
   value: z.array(z.number().nullable()),
+  /** Energy after the multiplier, `null` where it is unknown (a gap, a missing interval, the first reading). */
   consumption: z.array(z.number().nullable()),
-  /** Length of each bucket in hours (23 or 25 on DST days); absent for raw. */
-  hours: z.array(z.number()).optional(),
   /** Missing intervals inside each point (raw: 0, or the number missing just before it). */
   missing: z.array(z.number().int()),
-  /** Number of estimated readings inside each point. */
+  /** Number of estimated values inside each point. */
   estimated: z.array(z.number().int()),
+  /** Number of substituted values inside each point. */
+  substituted: z.array(z.number().int()),
+  /** Number of values inside each point that replaced an earlier one (corrections; their history is kept). */
+  corrected: z.array(z.number().int()),
+});
+
+/**
+ * A time series in columns (the shape uPlot draws). `t` is epoch milliseconds: for `raw` the end of
+ * each point's span (a register reading's instant, an interval's end), for buckets the local bucket
+ * start. A bucket holds the energy of the intervals starting in it and of the longer spans (a gap
+ * between two registers, a billing period) lying inside it; a span across bucket edges is in no
+ * bucket (its energy is in `gaps` or `periods` and the totals), so it never shows as a spike.
+ */
+export const seriesSchema = channelSeriesSchema.extend({
+  t: z.array(z.number()),
+  /** Raw only: the start of each point's span (the reading before, the interval's start); `null` for a meter's first reading. */
+  from: z.array(z.number().nullable()).optional(),
+  /** Length of each bucket in hours (23 or 25 on DST days); absent for raw. */
+  hours: z.array(z.number()).optional(),
+  /** The meter's other channel on the same points (export beside import), when it has one. */
+  other: channelSeriesSchema.optional(),
+  /** Import minus export at each point, when the meter has both. */
+  net: z.array(z.number().nullable()).optional(),
 });
 /** A readings series. */
 export type Series = z.infer<typeof seriesSchema>;
 
-/** A run of missing intervals between two readings. Energy used during it is known from the registers and counted in the totals. */
+/** Time without data. Energy used during it is known from the registers when two register readings bound it (and counted in the totals), unknown for missing interval records. */
 export const gapSchema = z.object({
+  channel: z.enum(channels),
   from: z.string(),
   to: z.string(),
   missingIntervals: z.number().int(),
@@ -131,33 +159,59 @@ export const gapSchema = z.object({
 /** A gap. */
 export type Gap = z.infer<typeof gapSchema>;
 
+/** An interval record longer than one bucket (a billing period) that crosses bucket edges: its energy is known, its spread is not. */
+export const periodSchema = z.object({
+  channel: z.enum(channels),
+  from: z.string(),
+  to: z.string(),
+  consumption: z.number(),
+  quality: z.enum(readingQualities),
+});
+/** A period. */
+export type Period = z.infer<typeof periodSchema>;
+
 /** A readings event. */
 export const readingEventSchema = z.object({
   type: z.enum(readingEventTypes),
+  channel: z.enum(channels),
   at: z.string(),
   meterNumber: z.string(),
+  /** An English sentence for API consumers; the web app words events from `type`. */
   detail: z.string(),
 });
 /** A readings event. */
 export type ReadingEvent = z.infer<typeof readingEventSchema>;
 
-/** Totals over the asked range; energies in the meter's unit after the multiplier. */
-export const totalsSchema = z.object({
-  /** Energy used in the range: the register difference (rollovers and exchanges accounted for). */
+/** Totals of one channel over the asked range; energies in the meter's unit after the multiplier. */
+export const channelTotalsSchema = z.object({
+  /** Energy in the range: the sum of the interval records where the meter has them, else the register difference (rollovers and exchanges accounted for). */
   consumption: z.number().nullable(),
   registerStart: z.number().nullable(),
   registerEnd: z.number().nullable(),
   registerDifference: z.number().nullable(),
-  /** Sum of the interval consumptions that are known one by one. */
+  /** Sum of the energies known interval by interval (and of billing periods). */
   intervalSum: z.number(),
-  /** Energy used across gaps (known from the registers, not per interval). */
+  /** Energy used across gaps between register readings (known from the registers, not per interval). */
   gapConsumption: z.number(),
-  /** True when registerDifference = intervalSum + gapConsumption to the Wh. */
+  /** How much of the energy comes from estimated or substituted values. */
+  estimatedConsumption: z.number(),
+  /** True when the register difference equals the energy the intervals and gaps between those registers hold, exactly. */
   agrees: z.boolean(),
+  /** Register difference minus that energy (0 when they agree): how far register and intervals disagree. */
+  disagreement: z.number(),
   peak: z.object({ consumption: z.number(), at: z.string() }).nullable(),
   averagePerDay: z.number().nullable(),
   readings: z.number().int(),
   missingIntervals: z.number().int(),
+});
+/** Totals of one channel. */
+export type ChannelTotals = z.infer<typeof channelTotalsSchema>;
+
+/** Totals over the asked range: the answer's channel, and the other one and net when the meter has both. */
+export const totalsSchema = channelTotalsSchema.extend({
+  other: channelTotalsSchema.optional(),
+  /** Import minus export over the range. */
+  net: z.object({ consumption: z.number().nullable() }).optional(),
 });
 /** Readings totals. */
 export type Totals = z.infer<typeof totalsSchema>;
@@ -167,9 +221,17 @@ export const meterReadingsSchema = z.object({
   meterInd: z.number().int(),
   meter: meterInfoSchema,
   meterNumbers: z.array(z.string()),
+  /** The channel of `series` and `totals`; `series.other` and `totals.other` are the meter's other channel. */
+  channel: z.enum(channels),
+  /** The channels the meter indicator has readings of in the range. */
+  channels: z.array(z.enum(channels)),
   series: seriesSchema,
   totals: totalsSchema,
+  /** Gaps of every channel. */
   gaps: z.array(gapSchema),
+  /** Periods of every channel (bucketed answers only). */
+  periods: z.array(periodSchema),
+  /** Events of every channel. */
   events: z.array(readingEventSchema),
   downsampled: z.boolean(),
 });

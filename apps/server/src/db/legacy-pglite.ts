@@ -13,7 +13,7 @@ import { migrate } from './migrate.ts';
 // Derived or short-lived: rebuilt on demand (chunks), or ended by the move (sessions, throttling).
 const NOT_COPIED = new Set(['reading_chunks', 'sessions', 'login_throttle', 'roles']);
 // Readings are copied a meter at a time, so that no single copy holds a large site in memory.
-const READINGS = 'readings';
+const READINGS = new Set(['register_readings', 'interval_readings']);
 
 /** An earlier version's PGlite database, as far as migrations and copying need it. */
 export async function openLegacyPglite(
@@ -60,12 +60,19 @@ export async function importLegacyPglite(dataDir: string, db: Db): Promise<numbe
   try {
     // Same schema on both sides first: the legacy database may be some migrations behind.
     await migrate(legacy);
+    // Parent tables only: a partitioned table's rows are read through it.
     const tables = (
       await legacy.query<{ name: string }>(
-        `SELECT table_name AS name FROM information_schema.tables
-         WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+        `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY 1`,
       )
     ).map((row) => row.name);
+    const span = (
+      await legacy.query<{ lo: Date | null; hi: Date | null }>(
+        `SELECT least((SELECT min(read_at) FROM register_readings), (SELECT min(start_at) FROM interval_readings)) AS lo,
+                greatest((SELECT max(read_at) FROM register_readings), (SELECT max(end_at) FROM interval_readings)) AS hi`,
+      )
+    )[0];
     const meterIds = (await legacy.query<{ id: number }>('SELECT device_id AS id FROM meters')).map(
       (m) => m.id,
     );
@@ -73,9 +80,11 @@ export async function importLegacyPglite(dataDir: string, db: Db): Promise<numbe
       // Rows arrive in table order, not in the order foreign keys need: checked at commit instead.
       await tx.query('SET CONSTRAINTS ALL DEFERRED');
       await tx.query("SET LOCAL session_replication_role = 'replica'");
+      if (span?.lo && span.hi)
+        await tx.query('SELECT cm_ensure_reading_partitions($1, $2)', [span.lo, span.hi]);
       for (const table of tables) {
         if (NOT_COPIED.has(table)) continue;
-        if (table !== READINGS) await copyTable(legacy.pglite, tx, table);
+        if (!READINGS.has(table)) await copyTable(legacy.pglite, tx, table);
         else
           for (const id of meterIds)
             await copyTable(legacy.pglite, tx, table, `WHERE meter_id = ${Number(id)}`);
@@ -96,7 +105,12 @@ export async function importLegacyPglite(dataDir: string, db: Db): Promise<numbe
       await tx.query(
         "SELECT setval('meter_readings_versions', coalesce((SELECT max(readings_version) FROM meters), 0) + 1, false)",
       );
-      readings = (await tx.query<{ n: number }>('SELECT count(*)::int8 AS n FROM readings'))[0]?.n ?? 0;
+      readings =
+        (
+          await tx.query<{ n: number }>(
+            'SELECT (SELECT count(*) FROM register_readings) + (SELECT count(*) FROM interval_readings) AS n',
+          )
+        )[0]?.n ?? 0;
     });
   } finally {
     await legacy.close();

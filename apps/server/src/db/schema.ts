@@ -116,7 +116,13 @@ export const meters = pgTable(
     unit: text('unit').notNull().default('kWh'),
     // The register wraps to zero at 10^registerDigits units.
     registerDigits: smallint('register_digits').notNull().default(6),
-    intervalMinutes: smallint('interval_minutes').notNull().default(15),
+    // Nominal time between readings: 1 minute to a billing period (31 days).
+    intervalMinutes: integer('interval_minutes').notNull().default(15),
+    // What the meter measures (channels.ts): {1} import only; {1,2} import and export.
+    channels: smallint('channels')
+      .array()
+      .notNull()
+      .default(sql`'{1}'::smallint[]`),
     installedAt: instant('installed_at').notNull(),
     removedAt: instant('removed_at'),
     /** Changes (from a sequence) whenever a statement writes this meter's readings: what results derived from them are checked against. */
@@ -127,43 +133,97 @@ export const meters = pgTable(
   (t) => [
     check('meters_meter_ind_check', sql`${t.meterInd} >= 1`),
     check('meters_multiplier_check', sql`${t.multiplier} >= 1`),
-    check('meters_register_digits_check', sql`${t.registerDigits} between 3 and 12`),
-    check('meters_interval_check', sql`${t.intervalMinutes} between 1 and 1440`),
+    check('meters_register_digits_check', sql`${t.registerDigits} between 3 and 9`),
+    check('meters_interval_check', sql`${t.intervalMinutes} between 1 and 44640`),
+    check('meters_channels_check', sql`${t.channels} <@ '{1,2}'::smallint[] and 1 = any(${t.channels})`),
     index('meters_location_ind_idx').on(t.locationId, t.meterInd, t.installedAt),
   ],
 );
 
-/**
- * One row per meter and instant: the cumulative register in thousandths of the meter's unit
- * (Wh for a kWh meter, before the multiplier), so that sums are exact integers. The primary
- * key (meter_id, read_at) clusters one meter's readings together and is the only access path:
- * every query filters by meter, so the table can be partitioned by time and distributed by meter.
- */
-export const readings = pgTable(
-  'readings',
+// Readings are kept as the source said them (README, "Readings"): a register value at an instant,
+// or an interval's energy. Values are integers in millionths of the meter's unit (mWh for kWh), so
+// sums are exact at every resolution the sources give (ESB: 0.1 Wh; ESPI: mWh). Each value has a
+// channel (1 import, 2 export), a quality (0 actual, 1 estimated, 2 substituted), a source (0
+// device, 1 import, 3 manual, 4 exchange) and a revision count (> 0: corrected, the replaced values
+// are in reading_revisions). Both tables are partitioned by month of their time column (migration
+// 0005; db/partitions.ts creates the partitions) and keyed by meter first: every query filters by
+// meter, so they can be distributed by meter as well.
+
+/** Register readings: the cumulative register as the meter shows it, before the CT multiplier. */
+export const registerReadings = pgTable(
+  'register_readings',
   {
     meterId: integer('meter_id')
       .notNull()
       .references(() => meters.deviceId, { onDelete: 'cascade' }),
+    channel: smallint('channel').notNull().default(1),
     readAt: instant('read_at').notNull(),
-    registerMilli: bigint('register_milli', { mode: 'number' }).notNull(),
-    // 0 device, 1 import, 2 interval (register accumulated from interval energy), 3 manual, 4 exchange.
-    source: smallint('source').notNull().default(0),
-    // 0 measured, 1 estimated.
+    valueMicro: bigint('value_micro', { mode: 'number' }).notNull(),
     quality: smallint('quality').notNull().default(0),
+    source: smallint('source').notNull().default(0),
+    revision: smallint('revision').notNull().default(0),
   },
   (t) => [
-    primaryKey({ columns: [t.meterId, t.readAt] }),
-    check('readings_register_check', sql`${t.registerMilli} >= 0`),
+    primaryKey({ columns: [t.meterId, t.channel, t.readAt] }),
+    check('register_readings_value_check', sql`${t.valueMicro} >= 0`),
   ],
 );
 
+/** Interval readings: the energy of [start_at, end_at), after the CT multiplier. */
+export const intervalReadings = pgTable(
+  'interval_readings',
+  {
+    meterId: integer('meter_id')
+      .notNull()
+      .references(() => meters.deviceId, { onDelete: 'cascade' }),
+    channel: smallint('channel').notNull().default(1),
+    startAt: instant('start_at').notNull(),
+    endAt: instant('end_at').notNull(),
+    energyMicro: bigint('energy_micro', { mode: 'number' }).notNull(),
+    quality: smallint('quality').notNull().default(0),
+    source: smallint('source').notNull().default(0),
+    revision: smallint('revision').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.meterId, t.channel, t.startAt] }),
+    check('interval_readings_energy_check', sql`${t.energyMicro} >= 0`),
+    check('interval_readings_span_check', sql`${t.endAt} > ${t.startAt}`),
+  ],
+);
+
+/** Values a correction replaced: what was shown before, when and by whom it changed. */
+export const readingRevisions = pgTable(
+  'reading_revisions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    meterId: integer('meter_id')
+      .notNull()
+      .references(() => meters.deviceId, { onDelete: 'cascade' }),
+    channel: smallint('channel').notNull(),
+    // 0 register (at = read_at), 1 interval (at = start_at, end_at its end).
+    kind: smallint('kind').notNull(),
+    at: instant('at').notNull(),
+    endAt: instant('end_at'),
+    oldMicro: bigint('old_micro', { mode: 'number' }).notNull(),
+    oldQuality: smallint('old_quality').notNull(),
+    newMicro: bigint('new_micro', { mode: 'number' }).notNull(),
+    newQuality: smallint('new_quality').notNull(),
+    replacedAt: instant('replaced_at').notNull().defaultNow(),
+    actorUserId: integer('actor_user_id'),
+    actorApiKeyId: integer('actor_api_key_id'),
+    reason: text('reason').notNull(),
+  },
+  (t) => [index('reading_revisions_meter_idx').on(t.meterId, t.channel, t.at)],
+);
+
 /**
- * A read cache of readings: one row per meter and closed UTC month holding that month's readings
- * as packed columns (float64 epoch ms, float64 register milli, uint8 quality), so a year of one
- * meter is read from 12 rows instead of 35,040. Rebuilt on demand from `readings`, which stays
- * the only source of truth: a statement trigger on `readings` deletes the chunks of every month it
- * touches (migration 0003), under a per-meter advisory lock shared with the builder.
+ * A read cache of readings: one row per meter, channel and closed UTC month holding that month's
+ * readings as packed columns — registers: `rt` instants (float64 epoch ms), `rv` values (float64
+ * millionths), `rq` quality + 4 × corrected (uint8); intervals: `it` starts, `ie` ends, `iv`
+ * energies, `iq` — so a year of one meter is read from 12 rows instead of 35,040. Rebuilt on demand
+ * from the readings tables, which stay the only source of truth: statement triggers on them delete
+ * the chunks of every month they touch (migration 0005), under a per-meter advisory lock shared
+ * with the builder.
  */
 export const readingChunks = pgTable(
   'reading_chunks',
@@ -171,15 +231,20 @@ export const readingChunks = pgTable(
     meterId: integer('meter_id')
       .notNull()
       .references(() => meters.deviceId, { onDelete: 'cascade' }),
+    channel: smallint('channel').notNull(),
     monthStart: instant('month_start').notNull(),
     readings: integer('readings').notNull(),
-    t: bytea('t').notNull(),
-    v: bytea('v').notNull(),
-    q: bytea('q').notNull(),
+    rt: bytea('rt').notNull(),
+    rv: bytea('rv').notNull(),
+    rq: bytea('rq').notNull(),
+    it: bytea('it').notNull(),
+    ie: bytea('ie').notNull(),
+    iv: bytea('iv').notNull(),
+    iq: bytea('iq').notNull(),
     /** Unique per stored chunk (a rebuilt month gets a new one): what a process's decoded copy is checked against. */
     version: bigserial('version', { mode: 'number' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.meterId, t.monthStart] })],
+  (t) => [primaryKey({ columns: [t.meterId, t.channel, t.monthStart] })],
 );
 
 export const sessions = pgTable(

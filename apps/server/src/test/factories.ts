@@ -56,6 +56,9 @@ export interface MeterFixture {
   installedAt: Date;
   removedAt?: Date | null;
   status?: string;
+  intervalMinutes?: number;
+  /** The meter has an export channel too. */
+  hasExport?: boolean;
 }
 
 export async function insertMeter(db: SqlRunner, meter: MeterFixture): Promise<number> {
@@ -67,8 +70,9 @@ export async function insertMeter(db: SqlRunner, meter: MeterFixture): Promise<n
     status: meter.status ?? (meter.removedAt ? 'removed' : 'active'),
   });
   await db.query(
-    `INSERT INTO meters (device_id, meter_number, location_id, meter_ind, multiplier, register_digits, installed_at, removed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    `INSERT INTO meters (device_id, meter_number, location_id, meter_ind, multiplier, register_digits, interval_minutes,
+                         installed_at, removed_at, channels)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     [
       deviceId,
       meter.meterNumber,
@@ -76,25 +80,62 @@ export async function insertMeter(db: SqlRunner, meter: MeterFixture): Promise<n
       meter.meterInd,
       meter.multiplier ?? 1,
       meter.registerDigits ?? 6,
+      meter.intervalMinutes ?? 15,
       meter.installedAt,
       meter.removedAt ?? null,
+      meter.hasExport ? [1, 2] : [1],
     ],
   );
   return deviceId;
 }
 
-/** Inserts readings given as [epoch ms, register in milli-units, quality?]. */
+/** Creates the readings tables' partitions for [fromMs, toMs] (tests write readings directly). */
+async function ensurePartitionsFor(db: SqlRunner, fromMs: number, toMs: number): Promise<void> {
+  await db.query('SELECT cm_ensure_reading_partitions($1, $2)', [new Date(fromMs), new Date(toMs)]);
+}
+
+/** Inserts register readings given as [epoch ms, register in thousandths of a kWh (Wh), quality?] (channel 1 unless given). */
 export async function insertReadings(
   db: SqlRunner,
   meterId: number,
   readings: ReadonlyArray<readonly [number, number, number?]>,
+  channel = 1,
 ): Promise<void> {
+  if (readings.length === 0) return;
+  await ensurePartitionsFor(db, readings[0]?.[0] ?? 0, readings[readings.length - 1]?.[0] ?? 0);
   for (let start = 0; start < readings.length; start += 5000) {
     const chunk = readings.slice(start, start + 5000);
     await db.query(
-      `INSERT INTO readings (meter_id, read_at, register_milli, quality)
-       SELECT $1, to_timestamp(t / 1000.0), v, q FROM unnest($2::float8[], $3::int8[], $4::int2[]) AS r(t, v, q)`,
-      [meterId, chunk.map((r) => r[0]), chunk.map((r) => r[1]), chunk.map((r) => r[2] ?? 0)],
+      `INSERT INTO register_readings (meter_id, channel, read_at, value_micro, quality)
+       SELECT $1, $5, to_timestamp(t / 1000.0), v * 1000, q FROM unnest($2::float8[], $3::int8[], $4::int2[]) AS r(t, v, q)`,
+      [meterId, chunk.map((r) => r[0]), chunk.map((r) => r[1]), chunk.map((r) => r[2] ?? 0), channel],
+    );
+  }
+}
+
+/** Inserts interval readings given as [start ms, end ms, energy in millionths of a kWh (mWh), quality?]. */
+export async function insertIntervals(
+  db: SqlRunner,
+  meterId: number,
+  intervals: ReadonlyArray<readonly [number, number, number, number?]>,
+  channel = 1,
+): Promise<void> {
+  if (intervals.length === 0) return;
+  await ensurePartitionsFor(db, intervals[0]?.[0] ?? 0, intervals[intervals.length - 1]?.[0] ?? 0);
+  for (let start = 0; start < intervals.length; start += 5000) {
+    const chunk = intervals.slice(start, start + 5000);
+    await db.query(
+      `INSERT INTO interval_readings (meter_id, channel, start_at, end_at, energy_micro, quality)
+       SELECT $1, $6, to_timestamp(s / 1000.0), to_timestamp(e / 1000.0), v, q
+       FROM unnest($2::float8[], $3::float8[], $4::int8[], $5::int2[]) AS r(s, e, v, q)`,
+      [
+        meterId,
+        chunk.map((r) => r[0]),
+        chunk.map((r) => r[1]),
+        chunk.map((r) => r[2]),
+        chunk.map((r) => r[3] ?? 0),
+        channel,
+      ],
     );
   }
 }

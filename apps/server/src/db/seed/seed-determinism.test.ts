@@ -16,7 +16,7 @@ const TABLES: Record<string, string> = {
   user_locations: 'SELECT * FROM user_locations ORDER BY user_id, location_id',
   devices: 'SELECT * FROM devices ORDER BY id',
   meters: 'SELECT * FROM meters ORDER BY device_id',
-  readings: 'SELECT * FROM readings ORDER BY meter_id, read_at',
+  register_readings: 'SELECT * FROM register_readings ORDER BY meter_id, channel, read_at',
   bookmarks: 'SELECT * FROM bookmarks ORDER BY user_id, item_id',
   settings: 'SELECT * FROM settings ORDER BY key',
 };
@@ -54,14 +54,14 @@ afterAll(async () => {
 describe('demo seed determinism', () => {
   it('writes identical tables for the same seed and now', async () => {
     const a = await checksums(first);
-    expect(a.readings).toMatch(/^[1-9]\d{4,}:/);
+    expect(a.register_readings).toMatch(/^[1-9]\d{4,}:/);
     expect(await checksums(second)).toEqual(a);
   });
 
   it('writes different readings for another seed, on the same site', async () => {
     const a = await checksums(first);
     const c = await checksums(other);
-    expect(c.readings).not.toBe(a.readings);
+    expect(c.register_readings).not.toBe(a.register_readings);
     expect(c.locations).toBe(a.locations);
   });
 });
@@ -75,7 +75,7 @@ describe('demo seed atomicity', () => {
       await expect(seedDemo(db, { ...OPTIONS, months: 1 })).rejects.toThrow();
       const left = await db.query<{ n: number }>(
         `SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM locations) + (SELECT count(*) FROM devices)
-              + (SELECT count(*) FROM readings) AS n`,
+              + (SELECT count(*) FROM register_readings) AS n`,
       );
       expect(left).toEqual([{ n: 0 }]);
       expect(await isDatabaseEmpty(db)).toBe(true);

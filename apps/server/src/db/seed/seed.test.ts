@@ -27,16 +27,16 @@ const meterId = async (meterNumber: string) =>
   (await one<{ id: number }>('SELECT device_id AS id FROM meters WHERE meter_number = $1', [meterNumber])).id;
 const readingAt = (id: number, iso: string) =>
   db.query<{ register_milli: number; source: number; quality: number }>(
-    'SELECT register_milli, source, quality FROM readings WHERE meter_id = $1 AND read_at = $2',
+    'SELECT value_micro / 1000 AS register_milli, source, quality FROM register_readings WHERE meter_id = $1 AND read_at = $2',
     [id, iso],
   );
 
 describe('demo seed: content', () => {
   it('is no longer empty, and refuses to seed twice without changing anything', async () => {
     expect(await isDatabaseEmpty(db)).toBe(false);
-    const before = await one<{ n: number }>('SELECT count(*)::int AS n FROM readings');
+    const before = await one<{ n: number }>('SELECT count(*)::int AS n FROM register_readings');
     await expect(seedDemo(db, { seed: 7, now: NOW })).rejects.toThrow(/already has users/);
-    expect(await one<{ n: number }>('SELECT count(*)::int AS n FROM readings')).toEqual(before);
+    expect(await one<{ n: number }>('SELECT count(*)::int AS n FROM register_readings')).toEqual(before);
   });
 
   it('has one admin and two clients who can log in with the printed passwords', async () => {
@@ -121,7 +121,7 @@ describe('demo seed: content', () => {
       installed_before_first: boolean;
     }>(
       `SELECT meter_number, multiplier, register_digits, interval_minutes,
-              installed_at <= (SELECT min(read_at) FROM readings r WHERE r.meter_id = m.device_id) AS installed_before_first
+              installed_at <= (SELECT min(read_at) FROM register_readings r WHERE r.meter_id = m.device_id) AS installed_before_first
        FROM meters m ORDER BY meter_number`,
     );
     expect(meters).toHaveLength(summary.meters);
@@ -141,7 +141,7 @@ describe('demo seed: content', () => {
       `SELECT count(*)::int AS n, min(read_at) AS first, max(read_at) AS last,
               count(*) FILTER (WHERE extract(epoch FROM read_at)::int8 % 900 <> 0)::int AS off_grid,
               count(*) FILTER (WHERE quality = 1)::int AS estimated
-       FROM readings`,
+       FROM register_readings`,
     );
     expect(totals.n).toBe(summary.readings);
     expect(totals.n).toBeGreaterThan(850_000);
@@ -151,9 +151,10 @@ describe('demo seed: content', () => {
     expect(totals.estimated).toBe(summary.estimatedReadings);
     expect(totals.estimated).toBeGreaterThan(0);
     // A meter without special case has every reading of the period.
-    const full = await one<{ n: number }>('SELECT count(*)::int AS n FROM readings WHERE meter_id = $1', [
-      await meterId('EM-10001'),
-    ]);
+    const full = await one<{ n: number }>(
+      'SELECT count(*)::int AS n FROM register_readings WHERE meter_id = $1',
+      [await meterId('EM-10001')],
+    );
     expect(full.n).toBe(
       (NOW.getTime() - (NOW.getTime() % QUARTER_HOUR) - Date.parse('2025-10-22T02:30:00Z')) / QUARTER_HOUR +
         1,
@@ -163,7 +164,7 @@ describe('demo seed: content', () => {
   it('never lets a register go backwards except on the rollover meter, and only once there', async () => {
     const decreases = await db.query<{ meter_number: string; n: number }>(
       `SELECT m.meter_number, count(*)::int AS n
-       FROM (SELECT meter_id, register_milli - lag(register_milli) OVER (PARTITION BY meter_id ORDER BY read_at) AS d FROM readings) x
+       FROM (SELECT meter_id, (value_micro - lag(value_micro) OVER (PARTITION BY meter_id ORDER BY read_at)) / 1000 AS d FROM register_readings) x
        JOIN meters m ON m.device_id = x.meter_id WHERE d < 0 GROUP BY m.meter_number`,
     );
     expect(decreases).toEqual([{ meter_number: summary.rollover.meterNumber, n: 1 }]);
@@ -172,7 +173,7 @@ describe('demo seed: content', () => {
   it('has readings with the daily shape in local time: evenings above nights at a home', async () => {
     const byHour = await db.query<{ hour: number; wh: number }>(
       `SELECT extract(hour FROM read_at AT TIME ZONE 'Europe/Lisbon')::int AS hour, avg(d)::float8 AS wh
-       FROM (SELECT read_at, register_milli - lag(register_milli) OVER (ORDER BY read_at) AS d FROM readings WHERE meter_id = $1) x
+       FROM (SELECT read_at, (value_micro - lag(value_micro) OVER (ORDER BY read_at)) / 1000 AS d FROM register_readings WHERE meter_id = $1) x
        WHERE d IS NOT NULL GROUP BY 1 ORDER BY 1`,
       [await meterId('EM-10001')],
     );
@@ -195,7 +196,7 @@ describe('demo seed: special cases', () => {
       expect(changes.map((c) => c.dayHours).sort()).toEqual([23, 25, 25]);
       for (const change of changes) {
         const day = await one<{ n: number }>(
-          `SELECT count(*)::int AS n FROM readings
+          `SELECT count(*)::int AS n FROM register_readings
            WHERE meter_id = $1 AND (read_at AT TIME ZONE $2)::date = $3::date`,
           [await meterId(meter), zone, change.localDate],
         );
@@ -214,7 +215,7 @@ describe('demo seed: special cases', () => {
     const { gap } = summary;
     const id = await meterId(gap.meterNumber);
     const missing = await one<{ n: number }>(
-      'SELECT count(*)::int AS n FROM readings WHERE meter_id = $1 AND read_at BETWEEN $2 AND $3',
+      'SELECT count(*)::int AS n FROM register_readings WHERE meter_id = $1 AND read_at BETWEEN $2 AND $3',
       [id, gap.firstMissing, gap.lastMissing],
     );
     expect(missing.n).toBe(0);
@@ -224,7 +225,7 @@ describe('demo seed: special cases', () => {
     expect(await readingAt(id, gap.firstAfter)).toHaveLength(1);
     // The only holes in any meter's series are this one.
     const holes = await db.query<{ meter_id: number; prev: Date }>(
-      `SELECT meter_id, prev FROM (SELECT meter_id, read_at, lag(read_at) OVER (PARTITION BY meter_id ORDER BY read_at) AS prev FROM readings) x
+      `SELECT meter_id, prev FROM (SELECT meter_id, read_at, lag(read_at) OVER (PARTITION BY meter_id ORDER BY read_at) AS prev FROM register_readings) x
        WHERE read_at - prev <> interval '15 minutes'`,
     );
     expect(holes).toEqual([{ meter_id: id, prev: new Date(gap.lastBefore) }]);
@@ -234,7 +235,7 @@ describe('demo seed: special cases', () => {
     const { rollover } = summary;
     const id = await meterId(rollover.meterNumber);
     const range = await one<{ first: number; max: number }>(
-      `SELECT (array_agg(register_milli ORDER BY read_at))[1] AS first, max(register_milli) AS max FROM readings WHERE meter_id = $1`,
+      `SELECT (array_agg(value_micro ORDER BY read_at))[1] / 1000 AS first, max(value_micro) / 1000 AS max FROM register_readings WHERE meter_id = $1`,
       [id],
     );
     expect(range.first).toBe(rollover.firstRegisterMilli);
@@ -265,7 +266,7 @@ describe('demo seed: special cases', () => {
       `SELECT m.meter_number, l.public_name AS location, m.meter_ind, m.installed_at, m.removed_at, d.status,
               min(r.read_at) AS first, max(r.read_at) AS last
        FROM meters m JOIN devices d ON d.id = m.device_id JOIN locations l ON l.id = m.location_id
-       JOIN readings r ON r.meter_id = m.device_id
+       JOIN register_readings r ON r.meter_id = m.device_id
        WHERE m.meter_number = ANY($1)
        GROUP BY m.meter_number, l.public_name, m.meter_ind, m.installed_at, m.removed_at, d.status ORDER BY m.installed_at`,
       [[exchange.oldMeterNumber, exchange.newMeterNumber]],
@@ -304,7 +305,7 @@ describe('demo seed: special cases', () => {
     const { staleCube } = summary;
     const lasts = await db.query<{ meter_number: string; last: Date; last_seen_at: Date }>(
       `SELECT m.meter_number, max(r.read_at) AS last, d.last_seen_at FROM meters m
-       JOIN devices d ON d.id = m.device_id JOIN devices c ON c.id = d.parent_id JOIN readings r ON r.meter_id = m.device_id
+       JOIN devices d ON d.id = m.device_id JOIN devices c ON c.id = d.parent_id JOIN register_readings r ON r.meter_id = m.device_id
        WHERE c.serial = $1 GROUP BY m.meter_number, d.last_seen_at ORDER BY 1`,
       [staleCube.serial],
     );
@@ -326,7 +327,7 @@ describe('demo seed: special cases', () => {
     const q = await one<{ estimated: number; measured_after: number }>(
       `SELECT count(*) FILTER (WHERE quality = 1)::int AS estimated,
               count(*) FILTER (WHERE quality = 0 AND read_at >= $2)::int AS measured_after
-       FROM readings WHERE meter_id = $1`,
+       FROM register_readings WHERE meter_id = $1`,
       [await meterId(faultyMeter.meterNumber), faultyMeter.estimatedFrom],
     );
     expect(q).toEqual({ estimated: 192, measured_after: 0 });

@@ -92,9 +92,10 @@ async function insertReadings(tx: SqlRunner, meterId: number, series: ReadingSer
   for (let from = 0; from < series.readAtMs.length; from += READINGS_CHUNK) {
     const to = Math.min(from + READINGS_CHUNK, series.readAtMs.length);
     const seconds = series.readAtMs.subarray(from, to).map((ms) => ms / 1000);
+    // The plan's registers are thousandths of a kWh; stored as millionths.
     await tx.query(
-      `INSERT INTO readings (meter_id, read_at, register_milli, source, quality)
-       SELECT $1::int, to_timestamp(t), r, s, q FROM unnest($2::int8[], $3::int8[], $4::int2[], $5::int2[]) AS u(t, r, s, q)`,
+      `INSERT INTO register_readings (meter_id, channel, read_at, value_micro, source, quality)
+       SELECT $1::int, 1, to_timestamp(t), r * 1000, s, q FROM unnest($2::int8[], $3::int8[], $4::int2[], $5::int2[]) AS u(t, r, s, q)`,
       [
         meterId,
         numberArray(seconds),
@@ -190,6 +191,11 @@ async function writePlan(tx: SqlRunner, plan: DemoPlan, marker: object) {
     ],
   );
 
+  // The readings tables' monthly partitions for the plan's months (no one else uses the database yet).
+  await tx.query(`SELECT cm_ensure_reading_partitions($1::timestamptz - interval '31 days', $2)`, [
+    plan.summary.from,
+    plan.summary.now,
+  ]);
   // Meter by meter, each in time order: rows arrive in primary-key order and the index only grows at its right edge.
   for (const meter of plan.meters) {
     await insertReadings(tx, need(deviceIds, meter.deviceSerial), meter.readings);

@@ -517,7 +517,7 @@ describe('devices and meters', () => {
       meter: { meterInd: 1, installedAt: '2026-03-01T12:00:00.000Z' },
     });
     const stored = await t.db.query<{ meter_number: string; register_milli: number; source: number }>(
-      `SELECT m.meter_number, r.register_milli, r.source FROM readings r JOIN meters m ON m.device_id = r.meter_id WHERE r.source = 4 ORDER BY m.meter_number`,
+      `SELECT m.meter_number, r.value_micro / 1000 AS register_milli, r.source FROM register_readings r JOIN meters m ON m.device_id = r.meter_id WHERE r.source = 4 ORDER BY m.meter_number`,
     );
     expect(stored).toEqual([
       { meter_number: 'EM-1', register_milli: 5_005_200, source: 4 },

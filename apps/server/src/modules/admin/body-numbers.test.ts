@@ -31,7 +31,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const TABLES = ['users', 'user_locations', 'locations', 'devices', 'meters', 'readings', 'audit_log'];
+const TABLES = [
+  'users',
+  'user_locations',
+  'locations',
+  'devices',
+  'meters',
+  'register_readings',
+  'interval_readings',
+  'audit_log',
+];
 const snapshot = async () =>
   Object.fromEntries(
     await Promise.all(

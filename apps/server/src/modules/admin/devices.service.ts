@@ -42,6 +42,9 @@ const EXCHANGE_SOURCE = 4;
 
 const typeName: Record<number, string> = { 1: 'an AccessPoint', 2: 'a Cube', 3: 'a Meter' };
 
+// A few minutes' clock difference between the admin's device and the server is not the future.
+const EXCHANGE_FUTURE_SLACK_MS = 10 * 60_000;
+
 export class AdminDevicesService {
   constructor(private readonly db: Db) {}
 
@@ -236,6 +239,9 @@ export class AdminDevicesService {
     if (body.newMeterNumber === meterNumber) {
       throw badRequest('newMeterNumber must differ from the meter being exchanged.', 'newMeterNumber');
     }
+    if (at.getTime() > Date.now() + EXCHANGE_FUTURE_SLACK_MS)
+      throw badRequest('at must not be in the future: an exchange is recorded once it has happened.', 'at');
+    if (at.getUTCFullYear() < 1900) throw badRequest('at must be in 1900 or later.', 'at');
     await ensurePartitions(this.db, at, at);
     await this.db
       .transaction(async (tx) => {
@@ -253,14 +259,14 @@ export class AdminDevicesService {
           );
         }
         const digits = old.register_digits ?? 6;
-        if (finalMicro >= registerRangeMicro(digits)) {
+        if (!(finalMicro >= 0 && finalMicro < registerRangeMicro(digits))) {
           throw badRequest(
             `finalRegister does not fit the meter's ${digits} register digits.`,
             'finalRegister',
           );
         }
         const newDigits = body.newRegisterDigits ?? digits;
-        if (startMicro >= registerRangeMicro(newDigits)) {
+        if (!(startMicro >= 0 && startMicro < registerRangeMicro(newDigits))) {
           throw badRequest(
             `newStartRegister does not fit the new meter's ${newDigits} register digits.`,
             'newStartRegister',

@@ -330,7 +330,7 @@ describe('GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName', 
       });
       expect([400, 404]).toContain(response.statusCode);
     }
-    expect((await t.db.query('SELECT count(*)::int AS n FROM readings'))[0]).toMatchObject({
+    expect((await t.db.query('SELECT count(*)::int AS n FROM register_readings'))[0]).toMatchObject({
       n: expect.any(Number),
     });
   });

@@ -20,21 +20,3 @@ export async function findExportMeter(
   );
   return rows[0];
 }
-
-/** One page of a meter's readings after `afterMs` (exclusive) up to `toMs` (inclusive): keyset paging on the primary key. */
-export async function readingsPage(
-  db: SqlRunner,
-  meterId: number,
-  afterMs: number,
-  toMs: number,
-  limit: number,
-): Promise<Array<[ms: number, milli: number, quality: number]>> {
-  const rows = await db.queryArrays(
-    `SELECT (extract(epoch FROM read_at) * 1000)::float8, register_milli, quality FROM readings
-     WHERE meter_id = $1 AND read_at > timestamptz 'epoch' + $2::int8 * interval '1 millisecond'
-       AND read_at <= timestamptz 'epoch' + $3::int8 * interval '1 millisecond'
-     ORDER BY read_at LIMIT $4`,
-    [meterId, afterMs, toMs, limit],
-  );
-  return rows.map((row) => [Number(row[0]), Number(row[1]), Number(row[2])]);
-}

@@ -119,8 +119,9 @@ describe('export readings', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/atom\+xml/);
     expect(response.body.match(/<espi:IntervalReading>/g)).toHaveLength(24);
-    // Energy in Wh after the CT multiplier of 2.
-    expect(response.body).toContain('<espi:value>2000000</espi:value>');
+    // Energy in mWh (powerOfTenMultiplier -3) after the CT multiplier of 2: 1,000 kWh × 2.
+    expect(response.body).toContain('<espi:powerOfTenMultiplier>-3</espi:powerOfTenMultiplier>');
+    expect(response.body).toContain('<espi:value>2000000000</espi:value>');
     expect(await validateEspi(response.body)).toBe('');
     const empty = await t.call(
       'GET',

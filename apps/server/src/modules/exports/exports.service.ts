@@ -4,7 +4,8 @@ import type { Db } from '../../db/client.ts';
 import { HttpError } from '../../http-error.ts';
 import { RangeInputError, resolveRange } from '../readings/range.ts';
 import { localParts, utcOffsetMs } from '../readings/zoned-time.ts';
-import { findExportMeter, readingsPage, type ExportMeterRow } from './exports.queries.ts';
+import { registersPage } from '../readings/readings.queries.ts';
+import { findExportMeter, type ExportMeterRow } from './exports.queries.ts';
 
 const PAGE_ROWS = 10_000;
 
@@ -70,13 +71,19 @@ export class ExportsService {
   ): AsyncGenerator<Array<[number, number, number]>> {
     let after = fromMs - 1;
     for (;;) {
-      const page = await readingsPage(this.db, meterId, after, toMs, PAGE_ROWS);
+      const page = await registersPage(this.db, meterId, after, toMs, PAGE_ROWS);
       if (page.length === 0) return;
       yield page;
       after = page[page.length - 1]?.[0] ?? toMs;
       if (page.length < PAGE_ROWS) return;
     }
   }
+}
+
+/** Millionths as kWh with at least three decimals and no trailing zeros past them: 12.2271, 5.000. */
+function kwhText(micro: number): string {
+  const text = (micro / 1e6).toFixed(6);
+  return text.replace(/(\.\d{3}\d*?)0+$/, '$1');
 }
 
 /** CSV in the import's own columns (so an export can be imported again); times in the location's zone with offset. */
@@ -90,15 +97,16 @@ async function* csvLines(
     : meter.meter_number;
   for await (const page of pages) {
     let chunk = '';
-    for (const [ms, milli, quality] of page)
-      chunk += `${number},${isoInZone(ms, meter.time_zone)},${(milli / 1000).toFixed(3)},${quality}\n`;
+    for (const [ms, micro, quality] of page)
+      chunk += `${number},${isoInZone(ms, meter.time_zone)},${kwhText(micro)},${quality}\n`;
     yield chunk;
   }
 }
 
 /**
- * Green Button ESPI Atom feed: UsagePoint, MeterReading, ReadingType (cumulative Wh, after the
- * multiplier: accumulationBehaviour 1, uom 72) and one IntervalBlock per page of readings.
+ * Green Button ESPI Atom feed: UsagePoint, MeterReading, ReadingType (cumulative mWh, after the
+ * multiplier: accumulationBehaviour 1, uom 72, powerOfTenMultiplier -3) and one IntervalBlock per
+ * page of readings.
  * Validates against NAESB REQ.21 v3.3 usage.xsd.
  */
 async function* espiDocument(
@@ -134,17 +142,18 @@ async function* espiDocument(
   yield entry('MeterReading', `Meter ${meter.meter_number}`, '<espi:MeterReading/>');
   yield entry(
     'ReadingType',
-    'Cumulative energy, Wh',
-    '<espi:ReadingType><espi:accumulationBehaviour>1</espi:accumulationBehaviour><espi:commodity>1</espi:commodity><espi:flowDirection>1</espi:flowDirection><espi:kind>12</espi:kind><espi:powerOfTenMultiplier>0</espi:powerOfTenMultiplier><espi:uom>72</espi:uom></espi:ReadingType>',
+    'Cumulative energy, mWh',
+    '<espi:ReadingType><espi:accumulationBehaviour>1</espi:accumulationBehaviour><espi:commodity>1</espi:commodity><espi:flowDirection>1</espi:flowDirection><espi:kind>12</espi:kind><espi:powerOfTenMultiplier>-3</espi:powerOfTenMultiplier><espi:uom>72</espi:uom></espi:ReadingType>',
   );
   let block = 0;
   for await (const page of pages) {
     const first = Math.floor((page[0]?.[0] ?? fromMs) / 1000);
     const last = Math.floor((page[page.length - 1]?.[0] ?? fromMs) / 1000);
     let readings = '';
-    for (const [ms, milli, quality] of page) {
-      // Register (thousandths of a kWh = Wh) × CT multiplier = energy in Wh.
-      readings += `<espi:IntervalReading>${quality === 1 ? '<espi:ReadingQuality><espi:quality>8</espi:quality></espi:ReadingQuality>' : ''}<espi:timePeriod><espi:duration>0</espi:duration><espi:start>${Math.floor(ms / 1000)}</espi:start></espi:timePeriod><espi:value>${milli * meter.multiplier}</espi:value></espi:IntervalReading>\n`;
+    for (const [ms, micro, quality] of page) {
+      // Register (millionths of a kWh = mWh) × CT multiplier = energy in mWh.
+      const code = quality === 1 ? 8 : quality === 2 ? 7 : undefined;
+      readings += `<espi:IntervalReading>${code === undefined ? '' : `<espi:ReadingQuality><espi:quality>${code}</espi:quality></espi:ReadingQuality>`}<espi:timePeriod><espi:duration>0</espi:duration><espi:start>${Math.floor(ms / 1000)}</espi:start></espi:timePeriod><espi:value>${micro * meter.multiplier}</espi:value></espi:IntervalReading>\n`;
     }
     block++;
     yield entry(

@@ -1,5 +1,7 @@
 // What a file parser hands to the import: one staged reading, or a line refused and why.
 
+import type { StageRow } from '../readings/readings-stage.queries.ts';
+
 /** A meter as an import needs it. Instants are epoch ms. */
 export interface MeterRef {
   id: number;
@@ -19,20 +21,10 @@ export type ValueKind = 'register' | 'interval';
 /**
  * One reading of the file. Registers: `atMs` the instant, `micro` the register in millionths of
  * the unit before the CT multiplier. Intervals: [atMs, endMs), `micro` the energy in millionths
- * after the multiplier (the meter's real energy, as utility files give it).
+ * after the multiplier (the meter's real energy, as utility files give it). Channel 1 import,
+ * 2 export; quality 0 actual, 1 estimated, 2 substituted.
  */
-export interface StagedRow {
-  line: number;
-  meterId: number;
-  /** 1 import, 2 export. */
-  channel: number;
-  kind: ValueKind;
-  atMs: number;
-  endMs: number | null;
-  micro: number;
-  /** 0 actual, 1 estimated, 2 substituted. */
-  quality: number;
-}
+export type StagedRow = StageRow & { kind: ValueKind };
 
 export type ParsedItem = { row: StagedRow } | { line: number; reason: string };
 

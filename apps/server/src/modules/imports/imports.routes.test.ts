@@ -16,10 +16,20 @@ const importFile = (body: string, query: string, contentType = 'text/csv') =>
     headers: { 'content-type': contentType },
   });
 
+/** Stored register readings (import channel), in thousandths of a kWh. */
 const stored = (meterId: number) =>
   t.db.query<{ at: string; milli: number; source: number }>(
-    `SELECT to_char(read_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS at, register_milli AS milli, source
-     FROM readings WHERE meter_id = $1 ORDER BY read_at`,
+    `SELECT to_char(read_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS at, value_micro / 1000.0 AS milli, source
+     FROM register_readings WHERE meter_id = $1 ORDER BY read_at`,
+    [meterId],
+  );
+
+/** Stored interval readings, energies in millionths of a kWh. */
+const storedIntervals = (meterId: number) =>
+  t.db.query<{ from: string; to: string; micro: number; channel: number }>(
+    `SELECT to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS from,
+            to_char(end_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS to, energy_micro AS micro, channel
+     FROM interval_readings WHERE meter_id = $1 ORDER BY channel, start_at`,
     [meterId],
   );
 
@@ -40,7 +50,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 beforeEach(async () => {
-  await t.db.query('DELETE FROM readings');
+  await t.db.query('DELETE FROM register_readings');
+  await t.db.query('DELETE FROM interval_readings');
 });
 
 describe('CSV import', () => {
@@ -126,26 +137,33 @@ describe('CSV import', () => {
     expect((await stored(meterB))[0]).toMatchObject({ milli: 5_000 });
   });
 
-  it('turns interval energy into registers continuing from the stored register', async () => {
+  it('keeps interval energies as intervals, exactly, beside a stored register', async () => {
     await insertReadings(t.db, meterB, [[Date.parse('2024-03-01T00:00:00Z'), 1_000_000]]);
     const file = [
-      'meter_number,timestamp,interval_kwh',
-      'IMP-B,2024-03-01T00:45:00Z,0.300', // given out of order: sorted by time before accumulating
-      'IMP-B,2024-03-01T00:15:00Z,0.100',
-      'IMP-B,2024-03-01T00:30:00Z,0.2004',
-      'IMP-B,2024-03-01T01:00:00Z,-0.1',
+      'meter_number,timestamp,interval_kwh,quality,channel',
+      'IMP-B,2024-03-01T00:45:00Z,0.300,,', // out of order: order does not matter
+      'IMP-B,2024-03-01T00:15:00Z,0.100,A,import',
+      'IMP-B,2024-03-01T00:30:00Z,0.2004,estimated,',
+      'IMP-B,2024-03-01T01:00:00Z,-0.1,,',
+      'IMP-B,2024-03-01T00:15:00Z,1.5,,export',
     ].join('\r\n');
     const report = (await importFile(file, 'timeZone=UTC')).json<ImportReport>();
-    expect(report).toMatchObject({ inserted: 3, rejectedCount: 1, openingReadings: 0 });
-    expect(await stored(meterB)).toEqual([
-      { at: '2024-03-01T00:00', milli: 1_000_000, source: 0 },
-      { at: '2024-03-01T00:15', milli: 1_000_100, source: 2 },
-      { at: '2024-03-01T00:30', milli: 1_000_300, source: 2 },
-      { at: '2024-03-01T00:45', milli: 1_000_600, source: 2 },
+    expect(report).toMatchObject({ inserted: 4, rejectedCount: 1 });
+    expect(await stored(meterB)).toEqual([{ at: '2024-03-01T00:00', milli: 1_000_000, source: 0 }]);
+    // Each row is the energy of the meter's 15 minutes ending at its timestamp.
+    expect(await storedIntervals(meterB)).toEqual([
+      { from: '2024-03-01T00:00', to: '2024-03-01T00:15', micro: 100_000, channel: 1 },
+      { from: '2024-03-01T00:15', to: '2024-03-01T00:30', micro: 200_400, channel: 1 },
+      { from: '2024-03-01T00:30', to: '2024-03-01T00:45', micro: 300_000, channel: 1 },
+      { from: '2024-03-01T00:00', to: '2024-03-01T00:15', micro: 1_500_000, channel: 2 },
     ]);
+    // The export readings gave the meter its export channel.
+    expect((await t.db.query('SELECT channels FROM meters WHERE device_id = $1', [meterB]))[0]).toEqual({
+      channels: [1, 2],
+    });
     expect((await importFile(file, 'timeZone=UTC')).json<ImportReport>()).toMatchObject({
       inserted: 0,
-      unchanged: 3,
+      unchanged: 4,
     });
   });
 
@@ -198,17 +216,18 @@ ${readings}
     ]);
   });
 
-  it('reads delta data as intervals ending at start + duration, with an opening register', async () => {
+  it('reads delta data as intervals [start, start + duration), to the mWh', async () => {
     const file = espi(
       '<accumulationBehaviour>4</accumulationBehaviour><powerOfTenMultiplier>-1</powerOfTenMultiplier><uom>72</uom>',
       [reading(t0, 3600, '4500'), reading(t0 + 3600, 3600, '5005')].join('\n'),
     );
     const report = (await importFile(file, 'meterNumber=IMP-B', 'application/atom+xml')).json<ImportReport>();
-    expect(report).toMatchObject({ inserted: 2, openingReadings: 1 });
-    expect(await stored(meterB)).toEqual([
-      { at: '2024-01-01T00:00', milli: 0, source: 2 },
-      { at: '2024-01-01T01:00', milli: 450, source: 2 },
-      { at: '2024-01-01T02:00', milli: 951, source: 2 },
+    expect(report).toMatchObject({ inserted: 2 });
+    expect(await stored(meterB)).toEqual([]);
+    // 4500 × 10^-1 Wh = 450 Wh; 5005 × 10^-1 Wh = 500.5 Wh.
+    expect(await storedIntervals(meterB)).toEqual([
+      { from: '2024-01-01T00:00', to: '2024-01-01T01:00', micro: 450_000, channel: 1 },
+      { from: '2024-01-01T01:00', to: '2024-01-01T02:00', micro: 500_500, channel: 1 },
     ]);
   });
 

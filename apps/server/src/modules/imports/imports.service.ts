@@ -8,6 +8,7 @@ import { ensurePartitions } from '../readings/readings.queries.ts';
 import { parseCsv } from './csv-source.ts';
 import { parseEspi } from './espi-source.ts';
 import { ImportRefusal, type ParseContext, type ParsedItem, type StagedRow } from './import-rows.ts';
+import { loadMeters } from './imports.queries.ts';
 import {
   addStagedChannels,
   compareWithStored,
@@ -21,7 +22,6 @@ import {
   indexStage,
   listDiffering,
   listStagedRejects,
-  loadMeters,
   newStageName,
   rejectInFileDuplicates,
   rejectIntervalOverlaps,
@@ -29,7 +29,7 @@ import {
   stagedSpan,
   storeStaged,
   type StageName,
-} from './imports.queries.ts';
+} from '../readings/readings-stage.queries.ts';
 
 export interface ImportOptions {
   format: 'csv' | 'espi';

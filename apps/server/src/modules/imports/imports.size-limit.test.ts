@@ -44,7 +44,7 @@ function rowsFitting(bytes: number): number {
 }
 
 const storedCount = async () =>
-  (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM readings'))[0]?.n ?? -1;
+  (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM register_readings'))[0]?.n ?? -1;
 const importAudits = async () =>
   (
     await t.db.query<{ n: number }>(
@@ -76,7 +76,7 @@ describe('import size limit', () => {
     const response = await upload(file);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ committed: true, inserted: rows });
-    await t.db.query('DELETE FROM readings');
+    await t.db.query('DELETE FROM register_readings');
     await t.db.query('DELETE FROM audit_log');
   });
 

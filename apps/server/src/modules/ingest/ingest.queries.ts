@@ -9,7 +9,10 @@ export interface IngestMeterRow {
   channels: number[];
 }
 
-export async function findMetersByNumber(db: SqlRunner, numbers: readonly string[]): Promise<IngestMeterRow[]> {
+export async function findMetersByNumber(
+  db: SqlRunner,
+  numbers: readonly string[],
+): Promise<IngestMeterRow[]> {
   return db.query<IngestMeterRow>(
     `SELECT device_id, meter_number, register_digits, installed_at, removed_at, channels
      FROM meters WHERE meter_number = ANY($1::text[])`,

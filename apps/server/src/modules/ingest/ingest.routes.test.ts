@@ -69,7 +69,7 @@ describe('device ingestion', () => {
     ]);
     expect(result).toMatchObject({ accepted: 2, duplicates: 2, rejected: 7 });
     const reasons = result.results.map((r) => r.reason ?? '');
-    expect(reasons[2]).toMatch(/same meter and readAt as reading 1 with another register/);
+    expect(reasons[2]).toMatch(/same meter and time as line 1 with another value/);
     expect(reasons[3]).toMatch(/unknown meter number "NOPE"/);
     expect(reasons[4]).toMatch(/ISO 8601/);
     expect(reasons[5]).toMatch(/at least 0/);
@@ -81,7 +81,9 @@ describe('device ingestion', () => {
       register_milli: number;
       quality: number;
       source: number;
-    }>('SELECT meter_id, register_milli, quality, source FROM readings ORDER BY meter_id, read_at');
+    }>(
+      'SELECT meter_id, value_micro / 1000 AS register_milli, quality, source FROM register_readings ORDER BY meter_id, read_at',
+    );
     expect(rows).toEqual([
       { meter_id: ids.meter, register_milli: 10_000, quality: 0, source: 0 },
       { meter_id: ids.meter, register_milli: 10_250, quality: 0, source: 0 },
@@ -89,7 +91,7 @@ describe('device ingestion', () => {
     ]);
     const again = (await send(batch)).json<IngestResult>();
     expect(again).toMatchObject({ accepted: 0, duplicates: 4 });
-    expect(await t.db.query('SELECT 1 FROM readings')).toHaveLength(3);
+    expect(await t.db.query('SELECT 1 FROM register_readings')).toHaveLength(3);
   });
 
   it("updates the meter's, its Cube's and its AccessPoint's last-seen time, and audits each batch", async () => {

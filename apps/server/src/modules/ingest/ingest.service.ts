@@ -1,123 +1,175 @@
+import { randomBytes } from 'node:crypto';
 import type { IngestBody, IngestResult } from '@cm/contracts/admin.ts';
 import type { Db } from '../../db/client.ts';
 import { writeAudit, type Actor } from '../admin/audit.queries.ts';
-import { isImplausibleDecrease, kwhToMilli, registerRangeMilli } from '../imports/register-value.ts';
-import { findMetersByNumber, insertDeviceReadings, neighbours, touchChains } from './ingest.queries.ts';
+import { parseTimestamp } from '../imports/timestamp.ts';
+import { ensurePartitions } from '../readings/readings.queries.ts';
+import {
+  copyLine,
+  copyStage,
+  correctStaged,
+  createStage,
+  indexStage,
+  listStageOutcomes,
+  newStageName,
+  rejectInFileDuplicates,
+  rejectIntervalOverlaps,
+  rejectRegisterDecreases,
+  REPEATED_ROW,
+  storeStaged,
+  type StageRow,
+} from '../readings/readings-stage.queries.ts';
+import { kwhToMicro, microToKwhText, registerRangeMicro } from '../readings/register-value.ts';
+import { addChannels, findMetersByNumber, touchChains, type IngestMeterRow } from './ingest.queries.ts';
 
-const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 // A device clock may run a little ahead; more than this is a mistake.
 const FUTURE_SLACK_MS = 10 * 60_000;
-
-interface Candidate {
-  index: number;
-  meterId: number;
-  readAtMs: number;
-  milli: number;
-  quality: number;
-  digits: number;
-}
+// Reading sources (db/schema.ts): 0 device.
+const SOURCE_DEVICE = 0;
+const CHANNEL_NUMBER = { import: 1, export: 2 } as const;
 
 type Outcome = IngestResult['results'][number];
+type Reading = IngestBody['readings'][number];
 
-/** Readings sent by AccessPoints and Cubes: validated one by one, stored idempotently, audited per batch. */
+/** An ISO 8601 instant with its offset, calendar-checked (no 30 February, no 24:00, offsets within ±14:00). */
+function instantOf(text: string | undefined, name: string): { ms: number } | { reason: string } {
+  if (text === undefined) return { reason: `${name} is missing.` };
+  const parsed = parseTimestamp(text, undefined);
+  if (!parsed.ok) {
+    return {
+      reason: /no offset/.test(parsed.reason)
+        ? `${name} must be an ISO 8601 date-time with offset.`
+        : `${name}: ${parsed.reason}`,
+    };
+  }
+  return { ms: parsed.ms };
+}
+
+/** One reading of a batch as a stage row, or why it is refused. */
+function stageRowOf(
+  reading: Reading,
+  index: number,
+  meter: IngestMeterRow | undefined,
+  nowMs: number,
+): StageRow | { reason: string } {
+  if (!meter) return { reason: `unknown meter number "${reading.meterNumber}".` };
+  const channel = CHANNEL_NUMBER[reading.channel ?? 'import'];
+  const isRegister = reading.register !== undefined || reading.readAt !== undefined;
+  const isInterval = reading.energy !== undefined || reading.start !== undefined || reading.end !== undefined;
+  if (isRegister === isInterval)
+    return {
+      reason: 'give readAt and register (a register reading), or start, end and energy (an interval).',
+    };
+  const quality = reading.quality ?? 0;
+  const installed = (fromMs: number, toMs: number) =>
+    fromMs >= meter.installed_at.getTime() && (!meter.removed_at || toMs <= meter.removed_at.getTime());
+  if (isRegister) {
+    const at = instantOf(reading.readAt, 'readAt');
+    if ('reason' in at) return at;
+    if (at.ms > nowMs + FUTURE_SLACK_MS) return { reason: 'readAt is in the future.' };
+    if (!installed(at.ms, at.ms)) return { reason: 'the meter was not installed at readAt.' };
+    const micro = kwhToMicro(reading.register ?? Number.NaN);
+    if (!Number.isFinite(micro) || micro < 0) return { reason: 'register must be a number of at least 0.' };
+    if (micro >= registerRangeMicro(meter.register_digits))
+      return { reason: `register does not fit the meter's ${meter.register_digits} digits.` };
+    return {
+      line: index,
+      meterId: meter.device_id,
+      channel,
+      kind: 'register',
+      atMs: at.ms,
+      endMs: null,
+      micro,
+      quality,
+    };
+  }
+  const start = instantOf(reading.start, 'start');
+  if ('reason' in start) return start;
+  const end = instantOf(reading.end, 'end');
+  if ('reason' in end) return end;
+  if (end.ms <= start.ms) return { reason: 'end must be after start.' };
+  if (end.ms > nowMs + FUTURE_SLACK_MS) return { reason: 'end is in the future.' };
+  if (!installed(start.ms, end.ms)) return { reason: 'the meter was not installed over the interval.' };
+  const micro = kwhToMicro(reading.energy ?? Number.NaN);
+  if (!Number.isFinite(micro) || micro < 0) return { reason: 'energy must be a number of at least 0.' };
+  return {
+    line: index,
+    meterId: meter.device_id,
+    channel,
+    kind: 'interval',
+    atMs: start.ms,
+    endMs: end.ms,
+    micro,
+    quality,
+  };
+}
+
+/**
+ * Readings sent by AccessPoints and Cubes: each checked against the others of the batch and the
+ * stored ones (a register never falls but when it rolls over, intervals never overlap), stored
+ * idempotently (or as corrections when asked), audited per batch.
+ */
 export class IngestService {
   constructor(private readonly db: Db) {}
 
   async ingest(actor: Actor, body: IngestBody): Promise<IngestResult> {
     const nowMs = Date.now();
     const results: Outcome[] = body.readings.map((_r, index) => ({ index, status: 'rejected' }));
-    const reject = (index: number, reason: string) => {
-      results[index] = { index, status: 'rejected', reason };
-    };
     const meters = new Map(
       (await findMetersByNumber(this.db, [...new Set(body.readings.map((r) => r.meterNumber))])).map((m) => [
         m.meter_number,
         m,
       ]),
     );
-    const candidates: Candidate[] = [];
-    const firstAt = new Map<string, Candidate>();
+    const rows: StageRow[] = [];
     body.readings.forEach((reading, index) => {
-      const meter = meters.get(reading.meterNumber);
-      if (!meter) return reject(index, `unknown meter number "${reading.meterNumber}".`);
-      const readAtMs = ISO_WITH_OFFSET.test(reading.readAt) ? Date.parse(reading.readAt) : Number.NaN;
-      if (!Number.isFinite(readAtMs))
-        return reject(index, 'readAt must be an ISO 8601 date-time with offset.');
-      if (readAtMs > nowMs + FUTURE_SLACK_MS) return reject(index, 'readAt is in the future.');
-      if (
-        readAtMs < meter.installed_at.getTime() ||
-        (meter.removed_at && readAtMs > meter.removed_at.getTime())
-      ) {
-        return reject(index, 'the meter was not installed at readAt.');
-      }
-      const milli = kwhToMilli(reading.register);
-      if (!Number.isFinite(milli) || milli < 0)
-        return reject(index, 'register must be a number of at least 0.');
-      if (milli >= registerRangeMilli(meter.register_digits))
-        return reject(index, `register does not fit the meter's ${meter.register_digits} digits.`);
-      const key = `${meter.device_id}:${readAtMs}`;
-      const earlier = firstAt.get(key);
-      if (earlier) {
-        if (earlier.milli === milli) results[index] = { index, status: 'duplicate' };
-        else reject(index, `same meter and readAt as reading ${earlier.index} with another register.`);
-        return;
-      }
-      const candidate = {
-        index,
-        meterId: meter.device_id,
-        readAtMs,
-        milli,
-        quality: reading.quality ?? 0,
-        digits: meter.register_digits,
-      };
-      firstAt.set(key, candidate);
-      candidates.push(candidate);
+      const row = stageRowOf(reading, index, meters.get(reading.meterNumber), nowMs);
+      if ('reason' in row) results[index] = { index, status: 'rejected', reason: row.reason };
+      else rows.push(row);
     });
-
+    if (rows.length > 0) {
+      const times = rows.flatMap((row) => [row.atMs, row.endMs ?? row.atMs]);
+      await ensurePartitions(this.db, new Date(Math.min(...times)), new Date(Math.max(...times)));
+    }
     await this.db.transaction(async (tx) => {
-      const around = await neighbours(tx, candidates);
-      // In time order per meter, so a reading is compared with the one just before it (in the batch or stored).
-      const order = candidates
-        .map((c, i) => ({ c, n: around[i] }))
-        .sort((a, b) => a.c.meterId - b.c.meterId || a.c.readAtMs - b.c.readAtMs);
-      const accepted: Candidate[] = [];
-      let last: { meterId: number; ms: number; milli: number } | undefined;
-      for (const { c, n } of order) {
-        if (n?.at_value !== null && n?.at_value !== undefined) {
-          if (n.at_value === c.milli) results[c.index] = { index: c.index, status: 'duplicate' };
-          else reject(c.index, `another register (${n.at_value / 1000}) is already stored at this readAt.`);
-          continue;
+      if (rows.length > 0) {
+        const stage = newStageName(nowMs, randomBytes(6).toString('hex'));
+        await createStage(tx, stage, true);
+        await tx.copyFrom(copyStage(stage), [rows.map(copyLine).join('')]);
+        await indexStage(tx, stage);
+        await rejectInFileDuplicates(tx, stage);
+        await rejectRegisterDecreases(tx, stage);
+        await rejectIntervalOverlaps(tx, stage);
+        for (const outcome of await listStageOutcomes(tx, stage)) {
+          const index = outcome.line;
+          if (outcome.reject?.startsWith(REPEATED_ROW)) results[index] = { index, status: 'duplicate' };
+          else if (outcome.reject) results[index] = { index, status: 'rejected', reason: outcome.reject };
+          else if (outcome.stored === null) results[index] = { index, status: 'accepted' };
+          else if (outcome.same) results[index] = { index, status: 'duplicate' };
+          else if (body.corrections) results[index] = { index, status: 'corrected' };
+          else {
+            results[index] = {
+              index,
+              status: 'rejected',
+              reason: `another value (${microToKwhText(outcome.stored)}) is already stored at this instant; send corrections: true to replace it.`,
+            };
+          }
         }
-        let previous = n?.prev_value ?? null;
-        if (
-          last &&
-          last.meterId === c.meterId &&
-          (n?.prev_ms === null || n?.prev_ms === undefined || last.ms > n.prev_ms)
-        )
-          previous = last.milli;
-        if (previous !== null && isImplausibleDecrease(previous, c.milli, c.digits)) {
-          reject(c.index, `register ${c.milli / 1000} is below the previous register ${previous / 1000}.`);
-          continue;
-        }
-        accepted.push(c);
-        last = { meterId: c.meterId, ms: c.readAtMs, milli: c.milli };
+        await addChannels(
+          tx,
+          rows
+            .filter((row) => results[row.line]?.status === 'accepted')
+            .map((row) => ({ meterId: row.meterId, channel: row.channel })),
+        );
+        await storeStaged(tx, stage, SOURCE_DEVICE, false);
+        if (body.corrections) await correctStaged(tx, stage, actor, 'sent again by a device');
+        await touchChains(tx, [...new Set(rows.map((row) => row.meterId))]);
       }
-      const inserted = accepted.length > 0 ? await insertDeviceReadings(tx, accepted) : new Set<string>();
-      for (const c of accepted) {
-        // Another request may have stored the same instant meanwhile: then it is a duplicate.
-        results[c.index] = {
-          index: c.index,
-          status: inserted.has(`${c.meterId}:${c.readAtMs}`) ? 'accepted' : 'duplicate',
-        };
-      }
-      const heard = [...new Set(candidates.map((c) => c.meterId))];
-      if (heard.length > 0) await touchChains(tx, heard);
-      const counts = count(results);
       await writeAudit(tx, actor, {
         action: 'readings.ingest',
         targetType: 'readings',
         targetId: null,
-        detail: { readings: body.readings.length, ...counts },
+        detail: { readings: body.readings.length, ...count(results) },
       });
     });
     return { ...count(results), results };
@@ -127,11 +179,13 @@ export class IngestService {
 function count(results: readonly Outcome[]) {
   let accepted = 0;
   let duplicates = 0;
+  let corrected = 0;
   let rejected = 0;
   for (const r of results) {
     if (r.status === 'accepted') accepted++;
     else if (r.status === 'duplicate') duplicates++;
+    else if (r.status === 'corrected') corrected++;
     else rejected++;
   }
-  return { accepted, duplicates, rejected };
+  return { accepted, duplicates, corrected, rejected };
 }

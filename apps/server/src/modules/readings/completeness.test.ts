@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { createTestDb } from '../../test/test-db.ts';
 import { insertLocation, insertMeter, insertReadings, regularReadings } from '../../test/factories.ts';
 import type { AuthContext } from '../auth/auth.service.ts';
-import { CheckService } from './check.service.ts';
+import { CheckService } from '../check/check.service.ts';
 
 const Q = 15 * 60_000;
 const FROM = Date.parse('2026-03-01T00:00:00Z');
@@ -42,12 +42,12 @@ describe('completeness', () => {
   it('changes the meter readings_version on every write to its readings', async () => {
     const versions = [await readingsVersion()];
     await db.query(
-      "UPDATE readings SET quality = 1 WHERE meter_id = $1 AND read_at = '2026-03-10T00:00:00Z'",
+      "UPDATE register_readings SET quality = 1 WHERE meter_id = $1 AND read_at = '2026-03-10T00:00:00Z'",
       [meterId],
     );
     versions.push(await readingsVersion());
     await db.query(
-      "UPDATE readings SET quality = 0 WHERE meter_id = $1 AND read_at = '2026-03-10T00:00:00Z'",
+      "UPDATE register_readings SET quality = 0 WHERE meter_id = $1 AND read_at = '2026-03-10T00:00:00Z'",
       [meterId],
     );
     versions.push(await readingsVersion());
@@ -62,7 +62,7 @@ describe('completeness', () => {
 
     // Another process deletes an hour on March 15: the next lookup here sees the gap.
     await db.query(
-      "DELETE FROM readings WHERE meter_id = $1 AND read_at > '2026-03-15T10:00:00Z' AND read_at < '2026-03-15T11:00:00Z'",
+      "DELETE FROM register_readings WHERE meter_id = $1 AND read_at > '2026-03-15T10:00:00Z' AND read_at < '2026-03-15T11:00:00Z'",
       [meterId],
     );
     expect((await thisProcess.meterInfo(admin, 'EM-COMPLETE')).completeUpTo).toBe('2026-03-15T10:00:00.000Z');

@@ -80,12 +80,15 @@ export async function stagedSpan(
   return rows[0] ?? { lo: null, hi: null };
 }
 
+/** How the refusal of a row that repeats an earlier one with the same value begins. */
+export const REPEATED_ROW = 'duplicate of line';
+
 /** Two rows of the file for one meter, channel and instant (or interval start): the first is kept, the others refused. */
 export async function rejectInFileDuplicates(tx: SqlRunner, stage: StageName): Promise<void> {
   await tx.query(
     `UPDATE ${stage} r
      SET reject = CASE WHEN r.value = f.value AND r.end_at IS NOT DISTINCT FROM f.end_at
-                       THEN 'duplicate of line ' || f.line || ' (same meter and time).'
+                       THEN '${REPEATED_ROW} ' || f.line || ' (same meter and time).'
                        ELSE 'same meter and time as line ' || f.line || ' with another value.' END
      FROM (SELECT DISTINCT ON (meter_id, channel, kind, at) meter_id, channel, kind, at, seq, line, value, end_at
            FROM ${stage} ORDER BY meter_id, channel, kind, at, seq) f
@@ -312,4 +315,13 @@ export async function correctStaged(
      ) SELECT count(*)::int AS n FROM updated`,
   );
   return (registers[0]?.n ?? 0) + (intervals[0]?.n ?? 0);
+}
+
+/** Each staged row's outcome, by line: refused (why), the same as stored, another than stored (the stored value), or new. */
+export async function listStageOutcomes(tx: SqlRunner, stage: StageName) {
+  return tx.query<{ line: number; reject: string | null; stored: number | null; same: boolean }>(
+    `SELECT s.line, s.reject, stored.value AS stored,
+            coalesce(stored.value = s.value AND stored.quality = s.quality AND stored.end_at IS NOT DISTINCT FROM s.end_at, false) AS same
+     FROM ${stage} s ${STORED_JOIN} ORDER BY s.line`,
+  );
 }

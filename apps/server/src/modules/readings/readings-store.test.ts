@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client.ts';
 import { createTestDb } from '../../test/test-db.ts';
-import { insertLocation, insertMeter, insertReadings, regularReadings } from '../../test/factories.ts';
-import { findReadings } from './check.queries.ts';
-import { ReadingsStore } from './readings-store.ts';
+import {
+  insertIntervals,
+  insertLocation,
+  insertMeter,
+  insertReadings,
+  regularReadings,
+} from '../../test/factories.ts';
+import { findIntervals, findRegisters } from './readings.queries.ts';
+import { ReadingsStore, type ChannelReadings } from './readings-store.ts';
 
 const Q = 15 * 60_000;
 const FROM = Date.parse('2026-01-01T00:00:00Z');
@@ -12,15 +18,32 @@ const NOW = Date.parse('2026-05-10T06:00:00Z');
 let db: Db;
 let meterId: number;
 
-const asArrays = (columns: {
-  t: ArrayLike<number>;
-  milli: ArrayLike<number>;
-  quality: ArrayLike<number>;
-}) => ({
-  t: Array.from(columns.t),
-  milli: Array.from(columns.milli),
-  quality: Array.from(columns.quality),
+const asArrays = (columns: ChannelReadings | undefined) => ({
+  t: Array.from(columns?.registers.t ?? []),
+  micro: Array.from(columns?.registers.micro ?? []),
+  quality: Array.from(columns?.registers.quality ?? []),
+  revised: Array.from(columns?.registers.revised ?? []),
+  start: Array.from(columns?.intervals.start ?? []),
+  end: Array.from(columns?.intervals.end ?? []),
+  energy: Array.from(columns?.intervals.micro ?? []),
+  intervalQuality: Array.from(columns?.intervals.quality ?? []),
 });
+
+/** The same columns read straight from the readings tables (registers in [from, to], records starting in [from, to)). */
+async function direct(channel: number, from: Date, to: Date) {
+  const registers = await findRegisters(db, meterId, channel, from, to);
+  const intervals = await findIntervals(db, meterId, channel, from, to);
+  return {
+    t: registers.t,
+    micro: registers.micro,
+    quality: registers.q.map((q) => q & 3),
+    revised: registers.q.map((q) => (q >> 2) & 1),
+    start: intervals.start,
+    end: intervals.end,
+    energy: intervals.micro,
+    intervalQuality: intervals.q.map((q) => q & 3),
+  };
+}
 
 beforeAll(async () => {
   db = await createTestDb();
@@ -35,6 +58,11 @@ beforeAll(async () => {
     ([t, v], i): [number, number, number] => [t, v, i % 997 === 3 ? 1 : 0],
   );
   await insertReadings(db, meterId, rows);
+  // The export channel has half-hour interval records (a solar roof), some estimated.
+  const records: Array<[number, number, number, number]> = [];
+  for (let t = FROM; t < TO; t += 2 * Q)
+    records.push([t, t + 2 * Q, (t / Q) % 5000, (t / Q) % 311 === 0 ? 1 : 0]);
+  await insertIntervals(db, meterId, records, 2);
 });
 afterAll(() => db.close());
 
@@ -58,36 +86,46 @@ describe('readings store', () => {
       ['2026-04-30T12:00:00Z', '2026-05-02T00:00:00Z'],
       ['2025-12-01T00:00:00Z', '2026-01-01T00:00:00Z'],
     ] as const) {
-      const direct = await findReadings(db, meterId, new Date(from), new Date(to));
-      const viaStore = await store.load(meterId, new Date(from), new Date(to), NOW);
-      expect(asArrays(viaStore), `${from}..${to}`).toEqual(asArrays(direct));
+      const viaStore = await store.load(meterId, [1, 2], new Date(from), new Date(to), NOW);
+      for (const channel of [1, 2])
+        expect(asArrays(viaStore.get(channel)), `${from}..${to} channel ${channel}`).toEqual(
+          await direct(channel, new Date(from), new Date(to)),
+        );
     }
-    // January to April have settled and are now packed; May is still read live.
-    expect(await chunkCount()).toBe(5); // December (empty) and January to April
+    // January to April have settled and are now packed; May is still read live (both channels).
+    // December has no partition (no data): read, not stored.
+    expect(await chunkCount()).toBe(8);
   });
 
   it('drops a packed month as soon as a reading in it is written, updated or deleted', async () => {
     const store = new ReadingsStore(db);
     const from = new Date('2026-02-01T00:00:00Z');
     const to = new Date('2026-02-10T00:00:00Z');
-    await store.load(meterId, from, to, NOW);
+    await store.load(meterId, [1, 2], from, to, NOW);
     await db.query(
-      "UPDATE readings SET quality = 1 WHERE meter_id = $1 AND read_at = '2026-02-05T10:00:00Z'",
+      "UPDATE register_readings SET quality = 1, revision = 1 WHERE meter_id = $1 AND channel = 1 AND read_at = '2026-02-05T10:00:00Z'",
       [meterId],
     );
-    expect(await chunkCount()).toBe(4);
-    const afterUpdate = await store.load(meterId, from, to, NOW);
-    expect(asArrays(afterUpdate)).toEqual(asArrays(await findReadings(db, meterId, from, to)));
-    await db.query("DELETE FROM readings WHERE meter_id = $1 AND read_at = '2026-02-05T10:15:00Z'", [
-      meterId,
-    ]);
+    expect(await chunkCount()).toBe(7);
+    const afterUpdate = await store.load(meterId, [1, 2], from, to, NOW);
+    expect(asArrays(afterUpdate.get(1))).toEqual(await direct(1, from, to));
+    expect(asArrays(afterUpdate.get(1)).revised).toContain(1);
     await db.query(
-      "INSERT INTO readings (meter_id, read_at, register_milli) VALUES ($1, '2026-02-05T10:07:00Z', 1) ON CONFLICT DO NOTHING",
+      "DELETE FROM register_readings WHERE meter_id = $1 AND channel = 1 AND read_at = '2026-02-05T10:15:00Z'",
       [meterId],
     );
-    const afterWrites = await store.load(meterId, from, to, NOW);
-    expect(asArrays(afterWrites)).toEqual(asArrays(await findReadings(db, meterId, from, to)));
-    expect(Array.from(afterWrites.t)).toContain(Date.parse('2026-02-05T10:07:00Z'));
+    await db.query(
+      "INSERT INTO register_readings (meter_id, channel, read_at, value_micro) VALUES ($1, 1, '2026-02-05T10:07:00Z', 1) ON CONFLICT DO NOTHING",
+      [meterId],
+    );
+    await db.query(
+      "UPDATE interval_readings SET energy_micro = energy_micro + 7 WHERE meter_id = $1 AND channel = 2 AND start_at = '2026-02-06T00:00:00Z'",
+      [meterId],
+    );
+    const afterWrites = await store.load(meterId, [1, 2], from, to, NOW);
+    for (const channel of [1, 2])
+      expect(asArrays(afterWrites.get(channel))).toEqual(await direct(channel, from, to));
+    expect(Array.from(afterWrites.get(1)?.registers.t ?? [])).toContain(Date.parse('2026-02-05T10:07:00Z'));
   });
 
   it('keeps decoded months per process, fetches bytes only for months stored since, never answers stale', async () => {
@@ -101,7 +139,7 @@ describe('readings store', () => {
       ) {
         const rows = await db.query<T>(text, params, options);
         if (options?.prepare === 'cm_reading_chunks') {
-          const withBytes = rows.filter((row) => (row as { t: unknown }).t !== null).length;
+          const withBytes = rows.filter((row) => (row as { rt: unknown }).rt !== null).length;
           chunkQueries.push({ withBytes, withoutBytes: rows.length - withBytes });
         }
         return rows;
@@ -111,21 +149,31 @@ describe('readings store', () => {
     const otherProcess = new ReadingsStore(db);
     const from = new Date('2026-01-01T00:00:00Z');
     const to = new Date('2026-04-30T00:00:00Z');
-    await thisProcess.load(meterId, from, to, NOW);
+    await thisProcess.load(meterId, [1], from, to, NOW);
     chunkQueries.length = 0;
-    const warm = await thisProcess.load(meterId, from, to, NOW);
+    const warm = await thisProcess.load(meterId, [1], from, to, NOW);
     expect(chunkQueries).toEqual([{ withBytes: 0, withoutBytes: 4 }]);
-    expect(asArrays(warm)).toEqual(asArrays(await findReadings(db, meterId, from, to)));
+    expect(asArrays(warm.get(1))).toEqual(await direct(1, from, to));
 
     // Another process writes into March and rebuilds it: only March's bytes come again.
     await db.query(
-      "UPDATE readings SET register_milli = register_milli + 1 WHERE meter_id = $1 AND read_at >= '2026-03-20T00:00:00Z' AND read_at < '2026-04-01T00:00:00Z'",
+      "UPDATE register_readings SET value_micro = value_micro + 1 WHERE meter_id = $1 AND channel = 1 AND read_at >= '2026-03-20T00:00:00Z' AND read_at < '2026-04-01T00:00:00Z'",
       [meterId],
     );
-    await otherProcess.load(meterId, from, to, NOW);
+    await otherProcess.load(meterId, [1], from, to, NOW);
     chunkQueries.length = 0;
-    const afterRebuild = await thisProcess.load(meterId, from, to, NOW);
+    const afterRebuild = await thisProcess.load(meterId, [1], from, to, NOW);
     expect(chunkQueries).toEqual([{ withBytes: 1, withoutBytes: 3 }]);
-    expect(asArrays(afterRebuild)).toEqual(asArrays(await findReadings(db, meterId, from, to)));
+    expect(asArrays(afterRebuild.get(1))).toEqual(await direct(1, from, to));
+  });
+
+  it('answers the same with the chunks switched off (CM_READINGS_CHUNKS=off)', async () => {
+    const plain = new ReadingsStore(db, false);
+    const chunked = new ReadingsStore(db);
+    const from = new Date('2026-01-10T00:00:00Z');
+    const to = new Date('2026-05-01T00:00:00Z');
+    const a = await plain.load(meterId, [1, 2], from, to, NOW);
+    const b = await chunked.load(meterId, [1, 2], from, to, NOW);
+    for (const channel of [1, 2]) expect(asArrays(a.get(channel))).toEqual(asArrays(b.get(channel)));
   });
 });

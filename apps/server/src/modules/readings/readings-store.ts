@@ -87,7 +87,7 @@ async function readLive(
 ) {
   const [registers, intervals] = await Promise.all([
     findRegisters(db, meterId, channel, from, to, end),
-    findIntervals(db, meterId, channel, from, end === 'inclusive' ? new Date(to.getTime() + 1) : to),
+    findIntervals(db, meterId, channel, from, to),
   ]);
   return {
     registers: {

@@ -51,10 +51,11 @@ function describe(event: ChannelEvent): string {
       return `The register went from ${units(event.a)} to ${units(event.b)}: it rolled over past its last digit.`;
     case 'registerDecrease':
       return `The register went down from ${units(event.a)} to ${units(event.b)}; the energy of this interval is unknown.`;
-    case 'meterExchange':
-      return Number.isNaN(event.b)
-        ? `Meter ${event.meterNumber} took over here.`
-        : `Meter ${event.meterNumber} took over here (first register ${units(event.b)}).`;
+    case 'meterExchange': {
+      const old = `Meter ${event.previousMeterNumber ?? '?'}${Number.isNaN(event.a) ? '' : ` (last register ${units(event.a)})`}`;
+      const first = Number.isNaN(event.b) ? '' : ` (first register ${units(event.b)})`;
+      return `${old} was replaced by meter ${event.meterNumber}${first}.`;
+    }
     case 'estimated':
     case 'substituted':
     case 'corrected': {

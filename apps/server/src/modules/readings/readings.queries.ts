@@ -90,7 +90,10 @@ export async function lockMeterChunks(db: SqlRunner, meterId: number): Promise<v
   await db.query('SELECT pg_advisory_xact_lock($1, $2)', [CHUNK_LOCK, meterId]);
 }
 
-/** Stores a packed month; answers its version, or undefined when another request stored it first. */
+/**
+ * Stores a packed month; answers its version, or undefined when another request stored it first
+ * or the month has no partition (then it holds no readings either, and nothing is stored).
+ */
 export async function insertChunk(
   db: SqlRunner,
   meterId: number,
@@ -98,7 +101,8 @@ export async function insertChunk(
 ): Promise<number | undefined> {
   const rows = await db.query<{ version: number }>(
     `INSERT INTO reading_chunks (meter_id, channel, month_start, readings, rt, rv, rq, it, ie, iv, iq)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11
+     WHERE to_regclass('reading_chunks' || to_char($3::timestamptz AT TIME ZONE 'UTC', '"_p"YYYY_MM')) IS NOT NULL
      ON CONFLICT (meter_id, channel, month_start) DO NOTHING RETURNING version`,
     [
       meterId,
@@ -253,4 +257,22 @@ export async function findRevisions(
      FROM reading_revisions WHERE meter_id = $1 AND channel = $2 AND kind = $3 AND at = $4 ORDER BY id DESC`,
     [meterId, channel, kind, at],
   );
+}
+
+/** One page of a meter's import-channel register readings after `afterMs` (exclusive) up to `toMs` (inclusive): keyset paging on the primary key. */
+export async function registersPage(
+  db: SqlRunner,
+  meterId: number,
+  afterMs: number,
+  toMs: number,
+  limit: number,
+): Promise<Array<[ms: number, micro: number, quality: number]>> {
+  const rows = await db.queryArrays(
+    `SELECT (extract(epoch FROM read_at) * 1000)::float8, value_micro, quality FROM register_readings
+     WHERE meter_id = $1 AND channel = 1 AND read_at > timestamptz 'epoch' + $2::int8 * interval '1 millisecond'
+       AND read_at <= timestamptz 'epoch' + $3::int8 * interval '1 millisecond'
+     ORDER BY read_at LIMIT $4`,
+    [meterId, afterMs, toMs, limit],
+  );
+  return rows.map((row) => [Number(row[0]), Number(row[1]), Number(row[2])]);
 }

@@ -5,9 +5,10 @@
 // Rules (README, "Readings"):
 // - a meter's consumption comes from its interval records wherever it has any in the range, else
 //   from its register: register differences × the CT multiplier;
-// - a step of at most 1.5 nominal intervals belongs to the bucket holding its start; a longer one
-//   (a register gap, a billing period) only to a bucket it lies inside — across bucket edges it is
-//   in no bucket but in `gaps` or `periods` and the totals, so it never shows as a spike;
+// - an interval record belongs to the bucket it lies inside; across bucket edges (a billing period)
+//   it is in no bucket but in `periods` and the totals, drawn as one period, never as a spike;
+// - two register readings at most 1.5 nominal intervals apart belong to the bucket holding the
+//   first; further apart (a gap) only to a bucket the gap lies inside, else to `gaps` and the totals;
 // - the energy of missing interval records is unknown: never given to a neighbour;
 // - a bucket's register is the one at its end.
 
@@ -71,6 +72,8 @@ export interface ChannelEvent {
   atMs: number;
   type: 'rollover' | 'meterExchange' | 'estimated' | 'substituted' | 'corrected' | 'registerDecrease';
   meterNumber: string;
+  /** Exchanges: the meter replaced. */
+  previousMeterNumber?: string;
   /** Rollover/decrease: registers before and after; exchange: last and first registers; runs: count and last instant. */
   a: number;
   b: number;
@@ -108,7 +111,11 @@ const EMPTY_INTERVALS: IntervalColumns = { start: [], end: [], micro: [], qualit
 
 /** Steps of every segment in time order, with the holes before, between and after them. */
 function stepAll(segments: readonly MeterSegment[], options: ChannelOptions) {
-  const steps = new Steps(1024);
+  // One step per reading and a few holes: sized once, never grown.
+  let capacity = 16;
+  for (const segment of segments)
+    capacity += segment.registers.t.length + 2 * segment.intervals.start.length + 2;
+  const steps = new Steps(capacity);
   const events: ChannelEvent[] = [];
   let registerDifference: number | null = null;
   let registerStart: number | null = null;
@@ -119,6 +126,7 @@ function stepAll(segments: readonly MeterSegment[], options: ChannelOptions) {
   let lastT = Number.NEGATIVE_INFINITY;
   let lastValue = Number.NaN;
   let lastIntervalMs = 0;
+  let lastMeterNumber = '';
   let hasData = false;
   const noteRegisters = (first: number, last: number, difference: number) => {
     registerStart ??= first;
@@ -150,6 +158,7 @@ function stepAll(segments: readonly MeterSegment[], options: ChannelOptions) {
           atMs: first ?? 0,
           type: 'meterExchange',
           meterNumber: segment.meterNumber,
+          previousMeterNumber: lastMeterNumber,
           a: lastValue,
           b: Number.NaN,
         });
@@ -178,13 +187,25 @@ function stepAll(segments: readonly MeterSegment[], options: ChannelOptions) {
       if (missing > 0) {
         const holeFrom = hasData ? lastT : options.fromMs;
         const slotFrom = hasData ? lastT : firstT - missing * segment.intervalMs;
-        steps.push(StepKind.unknown, holeFrom, firstT, Number.NaN, Number.NaN, missing, slotFrom, 0, 0);
+        steps.push(
+          StepKind.unknown,
+          holeFrom,
+          firstT,
+          Number.NaN,
+          Number.NaN,
+          missing,
+          slotFrom,
+          segment.intervalMs,
+          0,
+          0,
+        );
       }
       if (hasData) {
         events.push({
           atMs: firstT,
           type: 'meterExchange',
           meterNumber: segment.meterNumber,
+          previousMeterNumber: lastMeterNumber,
           a: lastValue,
           b: micro[begin] ?? Number.NaN,
         });
@@ -213,6 +234,7 @@ function stepAll(segments: readonly MeterSegment[], options: ChannelOptions) {
       lastValue = steps.value[steps.length - 1] ?? Number.NaN;
     }
     lastIntervalMs = segment.intervalMs;
+    lastMeterNumber = segment.meterNumber;
   }
   // Data stopping early (or absent): whole intervals up to the range end, but not the future.
   const dataEnd = Math.min(options.toMs, options.nowMs);
@@ -221,7 +243,18 @@ function stepAll(segments: readonly MeterSegment[], options: ChannelOptions) {
   if (tailInterval > 0 && dataEnd > tailFrom) {
     const missing = Math.floor((dataEnd - tailFrom) / tailInterval);
     if (missing > 0)
-      steps.push(StepKind.unknown, tailFrom, dataEnd, Number.NaN, Number.NaN, missing, tailFrom, 0, 0);
+      steps.push(
+        StepKind.unknown,
+        tailFrom,
+        dataEnd,
+        Number.NaN,
+        Number.NaN,
+        missing,
+        tailFrom,
+        tailInterval,
+        0,
+        0,
+      );
   }
   return {
     steps,
@@ -280,6 +313,13 @@ function bucketAt(edges: readonly number[], ms: number): number {
   return lowerBound(edges, ms, 0, true) - 1;
 }
 
+/** `bucketAt` for instants that only move forward: from the bucket of the previous one. */
+function advance(edges: readonly number[], from: number, ms: number): number {
+  let k = from;
+  while (k + 1 < edges.length && (edges[k + 1] ?? Infinity) <= ms) k++;
+  return k >= 0 && (edges[k] ?? Infinity) > ms ? bucketAt(edges, ms) : k;
+}
+
 /** Computes one channel of one meter indicator. */
 export function computeChannel(
   segments: readonly MeterSegment[],
@@ -321,6 +361,8 @@ export function computeChannel(
   let points = 0;
   let pendingMissing = 0;
   let lastPointT = Number.NaN;
+  let startCursor = -1;
+  let endCursor = -1;
 
   const addMissingToBuckets = (slotFrom: number, count: number, stepMs: number) => {
     if (isRaw || bucketCount === 0 || count <= 0) return;
@@ -342,13 +384,6 @@ export function computeChannel(
     if (flags & StepFlag.corrected) columns.corrected[index] = (columns.corrected[index] ?? 0) + 1;
   };
 
-  let segmentIndex = 0;
-  const nominalOf = (ms: number) => {
-    while (segmentIndex + 1 < segments.length && ms >= (firstInstant(segments[segmentIndex + 1]) ?? Infinity))
-      segmentIndex++;
-    return segments[segmentIndex]?.intervalMs ?? 1;
-  };
-
   for (let i = 0; i < steps.length; i++) {
     const kind = steps.kind[i] as StepKind;
     const start = steps.start[i] ?? 0;
@@ -360,8 +395,8 @@ export function computeChannel(
     const fromRecord = (flags & StepFlag.record) !== 0;
     readings += steps.readings[i] ?? 0;
     missingTotal += missing;
-    if (missing > 0) addMissingToBuckets(steps.slotFrom[i] ?? start, missing, nominalOf(start));
-    if ((steps.readings[i] ?? 0) > 0)
+    if (missing > 0) addMissingToBuckets(steps.slotFrom[i] ?? start, missing, steps.slotMs[i] ?? 1);
+    if ((steps.readings[i] ?? 0) > 0 && ((flags & QUALITY_FLAGS) !== 0 || runs.isOpen))
       runs.note(
         flags,
         fromRecord || kind === StepKind.first ? start : end,
@@ -415,13 +450,19 @@ export function computeChannel(
     }
 
     // Calendar buckets.
-    const startBucket = bucketAt(edges, start);
+    startCursor = advance(edges, startCursor, start);
+    endCursor = advance(edges, endCursor, end);
+    const startBucket = startCursor;
     // The bucket a step ends in: a step ending on a bucket's start edge ends the bucket before.
-    let endBucket = bucketAt(edges, end);
+    let endBucket = endCursor;
     if (end === edges[endBucket]) endBucket--;
     if (!Number.isNaN(value) && endBucket >= 0 && endBucket < bucketCount) columns.value[endBucket] = value;
-    addCounts(fromRecord ? startBucket : bucketAt(edges, end), flags);
-    const isLong = kind === StepKind.registerGap || kind === StepKind.period;
+    addCounts(fromRecord ? startBucket : endCursor, flags);
+    // A record's energy belongs to a bucket only when the record lies inside it: one across an edge
+    // (a billing period, an hour record in a zone whose hours start at :30) is a period of its own.
+    // Two register readings a nominal interval apart belong to the bucket of the first (their
+    // times jitter); further apart they are a gap, in a bucket only when inside it.
+    const isLong = kind === StepKind.registerGap || kind === StepKind.period || fromRecord;
     const inside = startBucket === endBucket || (kind === StepKind.first && startBucket >= 0);
     if (isKnown && startBucket >= 0 && startBucket < bucketCount && (!isLong || inside)) {
       columns.consumption[startBucket] =
@@ -437,7 +478,7 @@ export function computeChannel(
         bucket: kind === StepKind.registerGap && inside ? startBucket : -1,
       });
     }
-    if (kind === StepKind.period && !inside) periods.push({ fromMs: start, toMs: end, energy, flags });
+    if (fromRecord && !inside) periods.push({ fromMs: start, toMs: end, energy, flags });
   }
   runs.flush((event) => walked.events.push(event));
 
@@ -501,11 +542,18 @@ function currentMeter(segments: readonly MeterSegment[], ms: number): string {
 }
 
 /** Runs of consecutive estimated, substituted or corrected values, each reported once. */
+const QUALITY_FLAGS = StepFlag.estimated | StepFlag.substituted | StepFlag.corrected;
+
 class RunTracker {
   private readonly open = new Map<
     ChannelEvent['type'],
     { start: number; last: number; count: number; meter: string }
   >();
+
+  /** Some run is open: values without a flag end it. */
+  get isOpen(): boolean {
+    return this.open.size > 0;
+  }
 
   note(flags: number, atMs: number, emit: (event: ChannelEvent) => void, meterNumber: string): void {
     this.track('estimated', (flags & StepFlag.estimated) !== 0, atMs, emit, meterNumber);

@@ -1,13 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Granularity } from '@cm/contracts/check.ts';
-import { computeReadings, type MeterSegment } from './consumption.ts';
-import { m4Bucket } from './downsample.ts';
-import { plainSeries } from './test-segments.ts';
-import { DAY_MS, MINUTE_MS, bucketEdges } from './zoned-time.ts';
+import type { MeterSegment } from './channel.ts';
+import { m4Bucket } from '../downsample.ts';
+import { NO_INTERVALS, registers, runRange } from './test-segments.ts';
+import { DAY_MS, MINUTE_MS, bucketEdges } from '../zoned-time.ts';
 
 const ZONES = Intl.supportedValuesOf('timeZone');
-const FAR_FUTURE = Date.UTC(2100, 0, 1);
 const milli = (units: number | null) => Math.round((units ?? 0) * 1000);
 const sumMilli = (values: readonly (number | null)[]) => values.reduce<number>((sum, v) => sum + milli(v), 0);
 
@@ -91,7 +90,8 @@ function buildSegments(base: number, specs: SegmentSpec[]): MeterSegment[] {
       multiplier: spec.multiplier,
       registerDigits: spec.registerDigits,
       intervalMs,
-      readings: { t, milli: readings, quality },
+      registers: registers(t, readings, quality),
+      intervals: NO_INTERVALS,
     };
   });
 }
@@ -103,21 +103,21 @@ function referenceIntervals(segments: MeterSegment[], fromMs: number, toMs: numb
   let lastT = -Infinity;
   for (const segment of segments) {
     const range = 10 ** segment.registerDigits * 1000;
-    const idx = Array.from(segment.readings.t, (_, i) => i).filter((i) => {
-      const t = segment.readings.t[i] ?? 0;
+    const idx = Array.from(segment.registers.t, (_, i) => i).filter((i) => {
+      const t = segment.registers.t[i] ?? 0;
       return t >= fromMs && t <= toMs && t >= lastT;
     });
     for (let j = 1; j < idx.length; j++) {
       const a = idx[j - 1] ?? 0;
       const b = idx[j] ?? 0;
-      let diff = (segment.readings.milli[b] ?? 0) - (segment.readings.milli[a] ?? 0);
+      let diff = ((segment.registers.micro[b] ?? 0) - (segment.registers.micro[a] ?? 0)) / 1000;
       if (diff < -range / 2) diff += range;
-      const start = segment.readings.t[a] ?? 0;
-      const end = segment.readings.t[b] ?? 0;
+      const start = segment.registers.t[a] ?? 0;
+      const end = segment.registers.t[b] ?? 0;
       const isGap = end - start > 1.5 * segment.intervalMs;
       if (diff >= 0) intervals.push({ start, end, energy: diff * segment.multiplier, isGap });
     }
-    if (idx.length > 0) lastT = segment.readings.t[idx[idx.length - 1] ?? 0] ?? lastT;
+    if (idx.length > 0) lastT = segment.registers.t[idx[idx.length - 1] ?? 0] ?? lastT;
   }
   return intervals;
 }
@@ -139,12 +139,10 @@ describe('computeReadings properties', () => {
         fc.constantFrom<Exclude<Granularity, 'raw'>>('hour', 'day', 'week', 'month'),
         ({ timeZone, base, specs, fromBefore, toAfter }, granularity) => {
           const segments = buildSegments(base, specs);
-          const lastT = Array.from(segments.at(-1)?.readings.t ?? []).at(-1) ?? base;
+          const lastT = Array.from(segments.at(-1)?.registers.t ?? []).at(-1) ?? base;
           const fromMs = base - fromBefore;
           const toMs = Math.max(fromMs + MINUTE_MS, lastT + toAfter);
-          const result = plainSeries(
-            computeReadings(segments, { fromMs, toMs, timeZone, granularity, nowMs: FAR_FUTURE }),
-          );
+          const result = runRange(segments, fromMs, toMs, timeZone, granularity);
           const { series, totals } = result;
 
           const edges = bucketEdges(fromMs, toMs, granularity, timeZone);
@@ -179,14 +177,14 @@ describe('computeReadings properties', () => {
     fc.assert(
       fc.property(scenario(true), fc.nat(), ({ timeZone, base, specs, fromBefore, toAfter }, pick) => {
         const segments = buildSegments(base, specs);
-        const lastT = Array.from(segments.at(-1)?.readings.t ?? []).at(-1) ?? base;
+        const lastT = Array.from(segments.at(-1)?.registers.t ?? []).at(-1) ?? base;
         const a = base - fromBefore;
         const c = Math.max(a + MINUTE_MS, lastT + toAfter);
-        const inside = segments.flatMap((s) => Array.from(s.readings.t)).filter((t) => t > a && t < c);
+        const inside = segments.flatMap((s) => Array.from(s.registers.t)).filter((t) => t > a && t < c);
         fc.pre(inside.length > 0);
         const b = inside[pick % inside.length] ?? 0;
         const run = (fromMs: number, toMs: number) =>
-          computeReadings(segments, { fromMs, toMs, timeZone, granularity: 'raw', nowMs: FAR_FUTURE }).totals;
+          runRange(segments, fromMs, toMs, timeZone, 'raw').totals;
         const whole = run(a, c);
         const left = run(a, b);
         const right = run(b, c);
@@ -206,16 +204,9 @@ describe('computeReadings properties', () => {
         fc.integer({ min: 10, max: 200 }),
         ({ timeZone, base, specs }, maxPoints) => {
           const segments = buildSegments(base, specs);
-          const lastT = Array.from(segments.at(-1)?.readings.t ?? []).at(-1) ?? base;
-          const options = {
-            fromMs: base,
-            toMs: lastT + 1,
-            timeZone,
-            granularity: 'raw' as const,
-            nowMs: FAR_FUTURE,
-          };
-          const full = plainSeries(computeReadings(segments, options)).series;
-          const result = plainSeries(computeReadings(segments, { ...options, maxPoints }));
+          const lastT = Array.from(segments.at(-1)?.registers.t ?? []).at(-1) ?? base;
+          const full = runRange(segments, base, lastT + 1, timeZone, 'raw').series;
+          const result = runRange(segments, base, lastT + 1, timeZone, 'raw', { maxPoints });
           const kept = result.series;
           expect(result.downsampled).toBe(full.t.length > maxPoints);
           expect(kept.t.length).toBeLessThanOrEqual(

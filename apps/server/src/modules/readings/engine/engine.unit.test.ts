@@ -1,38 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { Granularity } from '@cm/contracts/check.ts';
-import { computeReadings, type MeterSegment } from './consumption.ts';
-import { resolveRange } from './range.ts';
-import { plainSeries, regularSegment } from './test-segments.ts';
+import type { MeterSegment } from './channel.ts';
+import { NO_INTERVALS, registers, regularSegment, run } from './test-segments.ts';
 
 const MIN = 60_000;
 const HOUR = 3_600_000;
-const FAR_FUTURE = Date.UTC(2100, 0, 1);
-
-function run(
-  segments: MeterSegment[],
-  range: { From: string; To: string },
-  timeZone: string,
-  granularity: Granularity,
-  extra: { maxPoints?: number; nowMs?: number } = {},
-) {
-  const { fromMs, toMs } = resolveRange(range, timeZone, granularity);
-  return plainSeries(
-    computeReadings(segments, {
-      fromMs,
-      toMs,
-      timeZone,
-      granularity,
-      nowMs: extra.nowMs ?? FAR_FUTURE,
-      ...extra,
-    }),
-  );
-}
 
 // Register of a regular 15-minute segment at instant ms.
 function registerAt(segment: MeterSegment, ms: number): number {
-  const index = Array.from(segment.readings.t).indexOf(ms);
+  const index = Array.from(segment.registers.t).indexOf(ms);
   expect(index, `a reading at ${new Date(ms).toISOString()}`).toBeGreaterThanOrEqual(0);
-  return segment.readings.milli[index] ?? NaN;
+  return (segment.registers.micro[index] ?? NaN) / 1000;
 }
 
 describe('DST days', () => {
@@ -167,9 +144,10 @@ describe('register rollover', () => {
     expect(result.events).toEqual([
       {
         type: 'rollover',
+        channel: 'import',
         at: '2026-06-01T00:45:00.000Z',
         meterNumber: 'M-1',
-        detail: expect.stringContaining('1000000'),
+        detail: expect.stringContaining('rolled over'),
       },
     ]);
   });
@@ -181,7 +159,8 @@ describe('register rollover', () => {
       multiplier: 2,
       registerDigits: 3,
       intervalMs: 15 * MIN,
-      readings: { t, milli: [900_000, 100_000, 500_000, 100_000], quality: [0, 0, 0, 0] },
+      registers: registers(t, [900_000, 100_000, 500_000, 100_000]),
+      intervals: NO_INTERVALS,
     };
     const result = run([segment], { From: '2026-06-01', To: '2026-06-01' }, 'UTC', 'raw', { nowMs: t[3] });
     expect(result.series.consumption).toEqual([null, 400, 800, null]);
@@ -246,6 +225,7 @@ describe('meter exchange', () => {
     const result = run([oldMeter, newMeter], { From: '2026-06-01', To: '2026-06-01' }, 'UTC', 'raw');
     expect(result.gaps).toEqual([
       {
+        channel: 'import',
         from: '2026-06-01T12:00:00.000Z',
         to: '2026-06-01T13:00:00.000Z',
         missingIntervals: 4,
@@ -277,6 +257,7 @@ describe('gaps', () => {
     const raw = run([segment], { From: '2026-06-01', To: '2026-06-01' }, 'UTC', 'raw');
     expect(raw.gaps).toEqual([
       {
+        channel: 'import',
         from: '2026-06-01T02:00:00.000Z',
         to: '2026-06-01T03:00:00.000Z',
         missingIntervals: 3,
@@ -304,13 +285,15 @@ describe('gaps', () => {
       multiplier: 1,
       registerDigits: 6,
       intervalMs: 15 * MIN,
-      readings: { t, milli: [0, 100, 300, 440, 540], quality: [0, 0, 0, 0, 0] },
+      registers: registers(t, [0, 100, 300, 440, 540]),
+      intervals: NO_INTERVALS,
     };
     const result = run([jittery], { From: '2026-06-01', To: '2026-06-01' }, 'UTC', 'raw', { nowMs: t[4] });
     expect(result.series.consumption).toEqual([null, 0.1, null, 0.14, 0.1]);
     expect(result.series.missing).toEqual([0, 0, 1, 0, 0]);
     expect(result.gaps).toEqual([
       {
+        channel: 'import',
         from: '2026-06-01T00:15:00.000Z',
         to: '2026-06-01T00:45:00.000Z',
         missingIntervals: 1,
@@ -336,6 +319,7 @@ describe('gaps', () => {
     const hour = run([across], { From: '2026-06-01', To: '2026-06-01' }, 'UTC', 'hour');
     expect(hour.gaps).toEqual([
       {
+        channel: 'import',
         from: '2026-06-01T02:45:00.000Z',
         to: '2026-06-01T04:15:00.000Z',
         missingIntervals: 5,
@@ -357,12 +341,14 @@ describe('gaps', () => {
     const result = run([partial], range, 'UTC', 'hour');
     expect(result.gaps).toEqual([
       {
+        channel: 'import',
         from: '2026-06-01T00:00:00.000Z',
         to: '2026-06-01T01:00:00.000Z',
         missingIntervals: 4,
         consumption: null,
       },
       {
+        channel: 'import',
         from: '2026-06-01T20:00:00.000Z',
         to: '2026-06-02T00:00:00.000Z',
         missingIntervals: 16,
@@ -419,7 +405,8 @@ describe('estimated readings and decreases', () => {
       multiplier: 1,
       registerDigits: 6,
       intervalMs: 15 * MIN,
-      readings: { t, milli: [1_000_000, 1_000_100, 999_600, 999_700, 999_800], quality: [0, 0, 0, 0, 0] },
+      registers: registers(t, [1_000_000, 1_000_100, 999_600, 999_700, 999_800]),
+      intervals: NO_INTERVALS,
     };
     const result = run([segment], { From: '2026-06-01', To: '2026-06-01' }, 'UTC', 'raw', { nowMs: t[4] });
     expect(result.series.consumption).toEqual([null, 0.1, null, 0.1, 0.1]);
@@ -447,7 +434,7 @@ describe('totals', () => {
     });
     expect(result.totals.consumption).toBe(29.2);
     // Three local days, one of them 23 hours long.
-    expect(result.totals.averagePerDay).toBe(9.733);
+    expect(result.totals.averagePerDay).toBe(9.733333); // 29.2 / 3, to the millionth
   });
 
   it('averages over the part of the range that has data', () => {

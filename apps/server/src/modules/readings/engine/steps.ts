@@ -45,7 +45,7 @@ export const StepFlag = { estimated: 1, substituted: 2, corrected: 4, record: 8 
 /**
  * Steps in time order, as columns. `value` is the register at the step's end (NaN when no
  * register reading falls there); `missing` the number of nominal intervals without data in it,
- * the first of which starts at `slotFrom` (the others follow one nominal interval apart).
+ * the first of which starts at `slotFrom`, the others `slotMs` (the nominal interval) apart.
  */
 export class Steps {
   length = 0;
@@ -56,6 +56,7 @@ export class Steps {
   value = new Float64Array(64);
   missing = new Float64Array(64);
   slotFrom = new Float64Array(64);
+  slotMs = new Float64Array(64);
   flags = new Uint8Array(64);
   /** Readings (register values or interval records) the step stands for. */
   readings = new Uint8Array(64);
@@ -72,6 +73,7 @@ export class Steps {
     value: number,
     missing: number,
     slotFrom: number,
+    slotMs: number,
     flags: number,
     readings: number,
   ): void {
@@ -84,6 +86,7 @@ export class Steps {
     this.value[i] = value;
     this.missing[i] = missing;
     this.slotFrom[i] = slotFrom;
+    this.slotMs[i] = slotMs;
     this.flags[i] = flags;
     this.readings[i] = readings;
   }
@@ -101,6 +104,7 @@ export class Steps {
     this.value = grown(this.value, (n) => new Float64Array(n));
     this.missing = grown(this.missing, (n) => new Float64Array(n));
     this.slotFrom = grown(this.slotFrom, (n) => new Float64Array(n));
+    this.slotMs = grown(this.slotMs, (n) => new Float64Array(n));
     this.flags = grown(this.flags, (n) => new Uint8Array(n));
     this.readings = grown(this.readings, (n) => new Uint8Array(n));
   }
@@ -179,7 +183,7 @@ export function registerSteps(input: RegisterStepInput, out: Steps): RegisterWal
     const flags = flagsOf(quality[i] ?? 0, revised[i] ?? 0);
     if (used === 0) {
       firstMicro = mi;
-      out.push(StepKind.first, ti, ti, Number.NaN, mi, 0, ti, flags, 1);
+      out.push(StepKind.first, ti, ti, Number.NaN, mi, 0, ti, input.intervalMs, flags, 1);
     } else {
       const dt = ti - prevT;
       let diff = mi - prevMicro;
@@ -192,7 +196,18 @@ export function registerSteps(input: RegisterStepInput, out: Steps): RegisterWal
       const missing = isGap ? Math.round(dt / input.intervalMs) - 1 : 0;
       if (diff < 0) {
         events.push({ atMs: ti, type: 'registerDecrease', fromMicro: prevMicro, toMicro: mi });
-        out.push(StepKind.unknown, prevT, ti, Number.NaN, mi, missing, prevT + input.intervalMs, flags, 1);
+        out.push(
+          StepKind.unknown,
+          prevT,
+          ti,
+          Number.NaN,
+          mi,
+          missing,
+          prevT + input.intervalMs,
+          input.intervalMs,
+          flags,
+          1,
+        );
       } else {
         out.push(
           isGap ? StepKind.registerGap : StepKind.interval,
@@ -202,6 +217,7 @@ export function registerSteps(input: RegisterStepInput, out: Steps): RegisterWal
           mi,
           missing,
           prevT + input.intervalMs,
+          input.intervalMs,
           flags,
           1,
         );
@@ -260,7 +276,7 @@ export function intervalSteps(input: IntervalStepInput, out: Steps): IntervalWal
     const hole = s - cursor;
     if (hole >= nominal / 2) {
       const missing = Math.max(1, Math.round(hole / nominal));
-      out.push(StepKind.unknown, cursor, s, Number.NaN, Number.NaN, missing, cursor, 0, 0);
+      out.push(StepKind.unknown, cursor, s, Number.NaN, Number.NaN, missing, cursor, nominal, 0, 0);
     }
     registerAt = lowerBound(registerT, e, registerAt, false);
     const value =
@@ -274,6 +290,7 @@ export function intervalSteps(input: IntervalStepInput, out: Steps): IntervalWal
       value,
       0,
       s,
+      nominal,
       flagsOf(quality[i] ?? 0, revised[i] ?? 0) | StepFlag.record,
       1,
     );
