@@ -11,7 +11,7 @@ import { loadConfig } from '../apps/server/src/config.ts';
 import { openPostgres, type Db } from '../apps/server/src/db/client.ts';
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded-postgres.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
-import { readings } from '../apps/server/src/db/schema.ts';
+import { registerReadings } from '../apps/server/src/db/schema.ts';
 import { createApiKey } from '../apps/server/src/modules/api-keys/api-keys.service.ts';
 import { insertUser } from '../apps/server/src/test/test-app.ts';
 import { insertLocation, insertMeter } from '../apps/server/src/test/factories.ts';
@@ -25,18 +25,22 @@ const YEAR_FROM = '2025-01-01';
 const YEAR_TO = '2025-12-31';
 const RUNS = Number(process.env.CM_BENCH_RUNS ?? 40);
 const SECRET = 'bench-secret-bench-secret-bench-secret-01';
+// The kept benchmark database is filled again when this changes (v2: the readings model of migration 0005).
+const SCHEMA_MARK = 'v2';
 
 /**
  * One year of 15-minute cumulative registers per meter, generated in SQL: a base load, a daily
  * wave and a seasonal wave whose step never goes negative, different per meter.
  */
 async function fillReadings(db: Db, meterIds: number[]): Promise<void> {
+  await db.query("SELECT cm_ensure_reading_partitions('2024-12-01T00:00:00Z', '2026-01-01T00:00:00Z')");
   for (const id of meterIds) {
+    // Registers in Wh (× 1000: stored in mWh).
     await db.query(
-      `INSERT INTO readings (meter_id, read_at, register_milli, quality)
-       SELECT $1, '2024-12-31T23:00:00Z'::timestamptz + i * interval '15 minutes',
-              1000000 * ($1 % 7) + i * (40 + $1 % 30)
-                + floor(30 * sin(2 * pi() * i / 96.0 + $1))::int8 + floor(400 * sin(2 * pi() * i / 35040.0))::int8 + 400,
+      `INSERT INTO register_readings (meter_id, channel, read_at, value_micro, quality)
+       SELECT $1, 1, '2024-12-31T23:00:00Z'::timestamptz + i * interval '15 minutes',
+              1000 * (1000000 * ($1 % 7) + i * (40 + $1 % 30)
+                + floor(30 * sin(2 * pi() * i / 96.0 + $1))::int8 + floor(400 * sin(2 * pi() * i / 35040.0))::int8 + 400),
               CASE WHEN i % 5000 = 17 THEN 1 ELSE 0 END
        FROM generate_series(0, 35040) AS i`,
       [id],
@@ -62,8 +66,8 @@ async function seed(db: Db): Promise<void> {
   }
   const started = Date.now();
   await fillReadings(db, meterIds);
-  await db.query("INSERT INTO settings (key, value) VALUES ('bench_api', '\"v1\"')");
-  await db.query('VACUUM ANALYZE readings');
+  await db.query(`INSERT INTO settings (key, value) VALUES ('bench_api', '"${SCHEMA_MARK}"')`);
+  await db.query('VACUUM ANALYZE register_readings');
   console.log(`seeded ${meterIds.length} meters in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
@@ -128,9 +132,16 @@ async function timeNaive(db: Db) {
   const samples = await sample(async () => {
     const rows = await db.orm
       .select()
-      .from(readings)
-      .where(and(eq(readings.meterId, id), gte(readings.readAt, from), lte(readings.readAt, to)))
-      .orderBy(asc(readings.readAt));
+      .from(registerReadings)
+      .where(
+        and(
+          eq(registerReadings.meterId, id),
+          eq(registerReadings.channel, 1),
+          gte(registerReadings.readAt, from),
+          lte(registerReadings.readAt, to),
+        ),
+      )
+      .orderBy(asc(registerReadings.readAt));
     JSON.stringify(rows);
   }, RUNS);
   return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
@@ -187,17 +198,27 @@ async function compareThroughput(address: string, headers: Record<string, string
 }
 
 async function main() {
-  const { url, existed } = await benchDatabase('cm_bench_api', {
+  let { url, existed } = await benchDatabase('cm_bench_api', {
     recreate: process.env.CM_BENCH_FRESH === '1',
   });
+  if (existed) {
+    // A database kept from an earlier run is reused only when it was filled for this schema.
+    const probe = await openPostgres({ url, poolSize: 1, statementTimeoutMs: 60_000 });
+    const mark = await probe
+      .query<{ value: string }>("SELECT value FROM settings WHERE key = 'bench_api'")
+      .catch(() => []);
+    await probe.close();
+    if (mark[0]?.value !== SCHEMA_MARK)
+      ({ url, existed } = await benchDatabase('cm_bench_api', { recreate: true }));
+  }
   const pgDb = await openPostgres({ url, poolSize: 10, statementTimeoutMs: 60_000 });
   await migrate(pgDb);
-  const ready = existed && (await pgDb.query("SELECT 1 FROM settings WHERE key = 'bench_api'")).length === 1;
-  if (!ready) {
+  if (!existed) {
     console.log(`filling ${url} with ${METERS} meters × one year of 15-minute readings…`);
     await seed(pgDb);
   }
-  const rowCount = (await pgDb.query<{ n: number }>('SELECT count(*)::int8 AS n FROM readings'))[0]?.n ?? 0;
+  const rowCount =
+    (await pgDb.query<{ n: number }>('SELECT count(*)::int8 AS n FROM register_readings'))[0]?.n ?? 0;
   const pgApp = await prepareApp(pgDb);
   const { app, headers, address } = pgApp;
   const raw = await timeRoute(pgApp, readingsUrl('raw'));

@@ -32,7 +32,7 @@ const STEP_MS = 15 * 60_000;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const rate = (rows: number, ms: number) => `${Math.round(rows / (ms / 1000)).toLocaleString('en-US')} rows/s`;
 
-// The CSV, and the same rows as readings' own COPY text (meter id, instant, Wh, source, quality).
+// The CSV, and the same rows as register_readings' own COPY text (meter id, channel, instant, mWh, source, quality).
 async function generateCsv(file: string, resolvedFile: string, meterIds: readonly number[]): Promise<void> {
   const resolved = createWriteStream(resolvedFile);
   async function* lines() {
@@ -46,7 +46,7 @@ async function generateCsv(file: string, resolvedFile: string, meterIds: readonl
         const at = new Date(START_MS + i * STEP_MS).toISOString();
         const kwh = register.toFixed(3);
         chunk += `BM-${String(m).padStart(4, '0')},${at},${kwh}\n`;
-        copyChunk += `${meterIds[m] ?? 0}\t${at}\t${kwh.replace('.', '')}\t1\t0\n`;
+        copyChunk += `${meterIds[m] ?? 0}\t1\t${at}\t${kwh.replace('.', '')}000\t1\t0\n`;
         if (i % 2000 === 1999) {
           resolved.write(copyChunk);
           copyChunk = '';
@@ -122,21 +122,29 @@ async function main() {
       `${(bareCopyMs / 1000).toFixed(1)} s, ${rate(ROWS, bareCopyMs)}`,
     ]);
 
-    // The same rows, already resolved to meter ids and Wh, COPYed into readings itself: primary key,
-    // the foreign key to meters (checked row by row) and the chunk trigger, WAL-logged. This is the
-    // floor for storing them; then readings is emptied again for the import.
+    // The same rows, already resolved to meter ids and mWh, COPYed into register_readings itself:
+    // primary key, the foreign key to meters (checked row by row) and the chunk trigger, WAL-logged.
+    // This is the floor for storing them; then the table is emptied again for the import.
+    await client.query("SELECT cm_ensure_reading_partitions('2024-01-01T00:00:00Z', now())");
     t0 = performance.now();
     await client.query('BEGIN');
     await pipeline(
       createReadStream(resolvedFile),
-      client.query(copyFrom('COPY readings (meter_id, read_at, register_milli, source, quality) FROM STDIN')),
+      client.query(
+        copyFrom(
+          'COPY register_readings (meter_id, channel, read_at, value_micro, source, quality) FROM STDIN',
+        ),
+      ),
     );
     await client.query('COMMIT');
     const copyMs = performance.now() - t0;
-    await client.query('TRUNCATE readings');
+    await client.query('TRUNCATE register_readings');
     await client.query('CHECKPOINT');
     await client.end();
-    rows.push(['plain COPY into readings', `${(copyMs / 1000).toFixed(1)} s, ${rate(ROWS, copyMs)}`]);
+    rows.push([
+      'plain COPY into register_readings',
+      `${(copyMs / 1000).toFixed(1)} s, ${rate(ROWS, copyMs)}`,
+    ]);
 
     // The import service, as POST /api/admin/imports runs it, with RSS sampled meanwhile.
     global.gc?.();
@@ -152,6 +160,7 @@ async function main() {
       {
         format: 'csv',
         strict: false,
+        corrections: false,
       },
     );
     const importMs = performance.now() - t0;
@@ -197,6 +206,7 @@ async function main() {
       {
         format: 'csv',
         strict: false,
+        corrections: false,
       },
     );
     const againMs = performance.now() - t0;

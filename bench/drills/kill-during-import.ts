@@ -155,7 +155,7 @@ async function uploadWhenReady(base: string, token: string, body: string) {
 
 async function countRange(db: Db, fromStep: number, rows: number, meters: string[]): Promise<number> {
   const result = await db.query<{ n: number }>(
-    `SELECT count(*)::int8 AS n FROM readings r JOIN meters m ON m.device_id = r.meter_id
+    `SELECT count(*)::int8 AS n FROM register_readings r JOIN meters m ON m.device_id = r.meter_id
      WHERE m.meter_number = ANY($1) AND r.read_at >= $2 AND r.read_at < $3`,
     [meters, new Date(T0 + fromStep * Q), new Date(T0 + (fromStep + rows) * Q)],
   );
@@ -313,7 +313,7 @@ async function drill(kind: Target['kind']): Promise<Round[]> {
       const duplicates =
         (
           await db.query<{ n: number }>(
-            'SELECT (count(*) - count(DISTINCT (meter_id, read_at)))::int8 AS n FROM readings',
+            'SELECT (count(*) - count(DISTINCT (meter_id, channel, read_at)))::int8 AS n FROM register_readings',
           )
         )[0]?.n ?? -1;
       await db.close();

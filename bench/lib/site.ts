@@ -63,7 +63,7 @@ export async function prepareSite(name: string, shape: SiteShape): Promise<Site>
       }
       clients.push(client);
     }
-    await db.query('VACUUM ANALYZE readings');
+    await db.query('VACUUM ANALYZE register_readings');
     return { url, admin, clients, meterNumbers };
   } finally {
     await db.close();
@@ -71,9 +71,13 @@ export async function prepareSite(name: string, shape: SiteShape): Promise<Site>
 }
 
 async function fillReadings(db: Db, meterId: number, days: number) {
+  await db.query(`SELECT cm_ensure_reading_partitions($1::timestamptz - make_interval(days => $2 + 1), $1)`, [
+    READINGS_END,
+    days,
+  ]);
   await db.query(
-    `INSERT INTO readings (meter_id, read_at, register_milli)
-     SELECT $1, $2::timestamptz - i * interval '15 minutes', 5000000 + (96 * $3 - i) * (50 + $1 % 40)
+    `INSERT INTO register_readings (meter_id, channel, read_at, value_micro)
+     SELECT $1, 1, $2::timestamptz - i * interval '15 minutes', 1000 * (5000000 + (96 * $3 - i) * (50 + $1 % 40))
      FROM generate_series(0, 96 * $3) AS i`,
     [meterId, READINGS_END, days],
   );

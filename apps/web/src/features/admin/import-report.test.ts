@@ -10,11 +10,11 @@ const report: ImportReport = {
   rowsRead: 4,
   inserted: 3,
   unchanged: 0,
+  corrected: 0,
   conflictCount: 0,
   conflicts: [],
   rejectedCount: 1,
   rejected: [{ line: 4, reason: 'register_kwh: "abc" is not a number.' }],
-  openingReadings: 0,
 };
 
 describe('import report', () => {
@@ -35,8 +35,8 @@ describe('import report', () => {
       ['conflicts', 0, false],
       ['rejected', 1, true],
     ]);
-    expect(reportCounts({ ...report, openingReadings: 2 }).at(-1)).toEqual({
-      key: 'admin.import.count.opening',
+    expect(reportCounts({ ...report, corrected: 2 }).at(-1)).toEqual({
+      key: 'admin.import.count.corrected',
       value: 2,
       isProblem: false,
     });

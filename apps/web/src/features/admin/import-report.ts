@@ -19,7 +19,7 @@ export function reportTone(report: ImportReport): ReportTone {
   return 'stored';
 }
 
-/** The counts, in reading order. Opening readings only when there were some. */
+/** The counts, in reading order. Corrections only when there were some. */
 export function reportCounts(report: ImportReport): ReportCount[] {
   const counts: ReportCount[] = [
     { key: 'admin.import.count.rowsRead', value: report.rowsRead, isProblem: false },
@@ -28,8 +28,8 @@ export function reportCounts(report: ImportReport): ReportCount[] {
     { key: 'admin.import.count.conflicts', value: report.conflictCount, isProblem: report.conflictCount > 0 },
     { key: 'admin.import.count.rejected', value: report.rejectedCount, isProblem: report.rejectedCount > 0 },
   ];
-  if (report.openingReadings > 0)
-    counts.push({ key: 'admin.import.count.opening', value: report.openingReadings, isProblem: false });
+  if (report.corrected > 0)
+    counts.push({ key: 'admin.import.count.corrected', value: report.corrected, isProblem: false });
   return counts;
 }
 

@@ -14,7 +14,15 @@ function exchanged(): MeterReadings {
   return {
     ...readings,
     meterNumbers: ['EM-10013', 'EM-10025'],
-    events: [{ type: 'meterExchange', at: '2026-06-16T09:00:00.000Z', meterNumber: 'EM-10025', detail: '' }],
+    events: [
+      {
+        type: 'meterExchange',
+        channel: 'import',
+        at: '2026-06-16T09:00:00.000Z',
+        meterNumber: 'EM-10025',
+        detail: '',
+      },
+    ],
   };
 }
 

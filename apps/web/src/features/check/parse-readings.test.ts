@@ -38,8 +38,28 @@ describe('parseLocationReadings', () => {
       consumption: [null, 0.5],
       missing: [0, 2],
       estimated: [0, 0],
+      substituted: [0, 1],
+      corrected: [0, 0],
     };
     expect(parseSeries(good)).toEqual(good);
+    const other = {
+      value: [null, null],
+      consumption: [0, 0.25],
+      missing: [0, 0],
+      estimated: [0, 0],
+      substituted: [0, 0],
+      corrected: [0, 0],
+    };
+    expect(parseSeries({ ...good, other, net: [null, 0.25], from: [null, 1] })).toEqual({
+      ...good,
+      other,
+      net: [null, 0.25],
+      from: [null, 1],
+    });
+    expect(() => parseSeries({ ...good, substituted: [0] })).toThrow(/series.substituted/);
+    expect(() => parseSeries({ ...good, other: { ...other, consumption: [1] } })).toThrow(
+      /series.other.consumption/,
+    );
     expect(parseSeries({ ...good, hours: [23, 24] }).hours).toEqual([23, 24]);
     expect(() => parseSeries({ ...good, t: [1, null] })).toThrow(/series.t/);
     expect(() => parseSeries({ ...good, missing: [0, 1.5] })).toThrow(/series.missing/);

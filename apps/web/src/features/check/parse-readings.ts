@@ -1,8 +1,10 @@
 import {
+  channels,
   gapSchema,
   granularities,
   locationSummarySchema,
   meterInfoSchema,
+  periodSchema,
   readingEventSchema,
   totalsSchema,
   type LocationReadings,
@@ -44,25 +46,52 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** One channel's columns (`channelSeriesSchema`), each `n` long. */
+function parseChannelColumns(value: unknown, n: number, where: string) {
+  if (!isRecord(value)) throw new Error(`readings answer: ${where} is not an object`);
+  const nullable = (name: string): (number | null)[] => {
+    const column = value[name];
+    if (!isNullableNumberColumn(column, n))
+      throw new Error(`readings answer: ${where}.${name} must hold numbers or null`);
+    return column;
+  };
+  const integers = (name: string): number[] => {
+    const column = value[name];
+    if (!isIntegerColumn(column, n))
+      throw new Error(`readings answer: ${where}.${name} must hold whole numbers`);
+    return column;
+  };
+  return {
+    value: nullable('value'),
+    consumption: nullable('consumption'),
+    missing: integers('missing'),
+    estimated: integers('estimated'),
+    substituted: integers('substituted'),
+    corrected: integers('corrected'),
+  };
+}
+
 /** A series as the contract describes it (`seriesSchema`), with every column as long as `t`. */
 export function parseSeries(value: unknown): Series {
   if (!isRecord(value) || !Array.isArray(value.t)) throw new Error('readings answer: series.t is not a list');
   const n = value.t.length;
-  const { t, consumption, missing, estimated, hours } = value;
-  const column = value.value;
+  const { t, hours, from, other, net } = value;
   if (!isNumberColumn(t, n)) throw new Error('readings answer: series.t must hold numbers');
-  if (!isNullableNumberColumn(column, n))
-    throw new Error('readings answer: series.value must hold numbers or null');
-  if (!isNullableNumberColumn(consumption, n))
-    throw new Error('readings answer: series.consumption must hold numbers or null');
-  if (!isIntegerColumn(missing, n))
-    throw new Error('readings answer: series.missing must hold whole numbers');
-  if (!isIntegerColumn(estimated, n))
-    throw new Error('readings answer: series.estimated must hold whole numbers');
-  const series: Series = { t, value: column, consumption, missing, estimated };
+  const series: Series = { t, ...parseChannelColumns(value, n, 'series') };
   if (hours !== undefined) {
     if (!isNumberColumn(hours, n)) throw new Error('readings answer: series.hours must hold numbers');
     series.hours = hours;
+  }
+  if (from !== undefined) {
+    if (!isNullableNumberColumn(from, n))
+      throw new Error('readings answer: series.from must hold numbers or null');
+    series.from = from;
+  }
+  if (other !== undefined) series.other = parseChannelColumns(other, n, 'series.other');
+  if (net !== undefined) {
+    if (!isNullableNumberColumn(net, n))
+      throw new Error('readings answer: series.net must hold numbers or null');
+    series.net = net;
   }
   return series;
 }
@@ -72,8 +101,11 @@ const meterWithoutSeriesSchema = z.object({
   meterInd: z.number().int(),
   meter: meterInfoSchema,
   meterNumbers: z.array(z.string()),
+  channel: z.enum(channels),
+  channels: z.array(z.enum(channels)),
   totals: totalsSchema,
   gaps: z.array(gapSchema),
+  periods: z.array(periodSchema),
   events: z.array(readingEventSchema),
   downsampled: z.boolean(),
 });

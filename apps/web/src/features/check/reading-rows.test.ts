@@ -31,7 +31,13 @@ describe('buildRows, raw', () => {
       ...readings,
       meterNumbers: ['EM-10013', 'EM-10025'],
       events: [
-        { type: 'meterExchange', at: '2026-06-16T08:30:00.000Z', meterNumber: 'EM-10025', detail: '' },
+        {
+          type: 'meterExchange',
+          channel: 'import',
+          at: '2026-06-16T08:30:00.000Z',
+          meterNumber: 'EM-10025',
+          detail: '',
+        },
       ],
     };
     const rows = buildRows(exchanged, 'raw', Date.parse('2026-06-16T09:00:00Z'));
@@ -45,9 +51,27 @@ describe('buildRows, raw', () => {
         ...readings,
         meterNumbers: ['EM-10013', 'EM-10025'],
         events: [
-          { type: 'meterExchange', at: '2026-06-16T08:30:00.000Z', meterNumber: 'EM-10025', detail: '' },
-          { type: 'rollover', at: '2026-06-16T08:15:00.000Z', meterNumber: 'EM-10013', detail: '' },
-          { type: 'estimated', at: '2026-06-16T08:45:00.000Z', meterNumber: 'EM-10025', detail: '' },
+          {
+            type: 'meterExchange',
+            channel: 'import',
+            at: '2026-06-16T08:30:00.000Z',
+            meterNumber: 'EM-10025',
+            detail: '',
+          },
+          {
+            type: 'rollover',
+            channel: 'import',
+            at: '2026-06-16T08:15:00.000Z',
+            meterNumber: 'EM-10013',
+            detail: '',
+          },
+          {
+            type: 'estimated',
+            channel: 'import',
+            at: '2026-06-16T08:45:00.000Z',
+            meterNumber: 'EM-10025',
+            detail: '',
+          },
         ],
       },
       'raw',
@@ -91,6 +115,8 @@ describe('buildRows, gaps in hour buckets', () => {
         consumption: [0.75, 0.5, 1, 1],
         missing: [2, 1, 1, 0],
         estimated: [0, 0, 0, 0],
+        substituted: [0, 0, 0, 0],
+        corrected: [0, 0, 0, 0],
         hours: [1, 1, 1, 1],
       },
     };

@@ -25,6 +25,7 @@ export function meterInfo(overrides: Partial<MeterInfo> = {}): MeterInfo {
       timeZone: 'Europe/Berlin',
     },
     chain: { cube: null, accessPoint: null },
+    channels: ['import'],
     lastReading: { at: '2026-11-22T02:45:00.000Z', value: 158747.051 },
     completeUpTo: '2026-11-22T02:45:00.000Z',
     ...overrides,
@@ -68,6 +69,7 @@ export function rawReadings(
     estimated.push(0);
     if (lost > 0 && energy !== null) {
       gaps.push({
+        channel: 'import',
         from: new Date(last).toISOString(),
         to: new Date(ms).toISOString(),
         missingIntervals: lost,
@@ -84,7 +86,17 @@ export function rawReadings(
     meterInd: 3,
     meter: meterInfo(),
     meterNumbers: ['EM-10009'],
-    series: { t, value, consumption, missing, estimated },
+    channel: 'import',
+    channels: ['import'],
+    series: {
+      t,
+      value,
+      consumption,
+      missing,
+      estimated,
+      substituted: t.map(() => 0),
+      corrected: t.map(() => 0),
+    },
     totals: {
       consumption: difference,
       registerStart: start,
@@ -92,13 +104,16 @@ export function rawReadings(
       registerDifference: difference,
       intervalSum: Math.round(intervalSum * 1000) / 1000,
       gapConsumption: Math.round(gapSum * 1000) / 1000,
+      estimatedConsumption: 0,
       agrees: true,
+      disagreement: 0,
       peak: null,
       averagePerDay: difference,
       readings: t.length,
       missingIntervals: gaps.reduce((sum, gap) => sum + gap.missingIntervals, 0),
     },
     gaps,
+    periods: [],
     events: [],
     downsampled: false,
   };
@@ -110,6 +125,8 @@ export function dailyReadings(): MeterReadings {
     meterInd: 1,
     meter: meterInfo(),
     meterNumbers: ['EM-10009'],
+    channel: 'import',
+    channels: ['import'],
     series: {
       // Berlin days 2026-03-28, 29 (23 h), 30.
       t: [
@@ -122,6 +139,8 @@ export function dailyReadings(): MeterReadings {
       hours: [24, 23, 24],
       missing: [0, 24, 96],
       estimated: [0, 0, 0],
+      substituted: [0, 0, 0],
+      corrected: [0, 0, 0],
     },
     totals: {
       consumption: 50,
@@ -130,7 +149,9 @@ export function dailyReadings(): MeterReadings {
       registerDifference: 50,
       intervalSum: 40,
       gapConsumption: 10,
+      estimatedConsumption: 0,
       agrees: true,
+      disagreement: 0,
       peak: null,
       averagePerDay: 25,
       readings: 100,
@@ -138,12 +159,14 @@ export function dailyReadings(): MeterReadings {
     },
     gaps: [
       {
+        channel: 'import',
         from: '2026-03-29T07:00:00.000Z',
         to: '2026-03-29T13:15:00.000Z',
         missingIntervals: 24,
         consumption: 10,
       },
     ],
+    periods: [],
     events: [],
     downsampled: false,
   };
@@ -158,6 +181,7 @@ export function edgeGapReadings(): MeterReadings {
     ...readings,
     gaps: [
       {
+        channel: 'import',
         from: '2026-01-01T00:00:00.000Z',
         to: '2026-01-01T00:30:00.000Z',
         missingIntervals: 2,
@@ -165,6 +189,7 @@ export function edgeGapReadings(): MeterReadings {
       },
       ...readings.gaps,
       {
+        channel: 'import',
         from: '2026-01-01T01:15:00.000Z',
         to: '2026-01-01T01:30:00.000Z',
         missingIntervals: 1,
