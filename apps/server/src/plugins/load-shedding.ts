@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from '../http-error.ts';
+import { apiRouteOf } from './api-route.ts';
 
 /**
  * A bound on the requests being worked on at once. Past it, a request is answered 503 at once
@@ -12,7 +13,8 @@ import { HttpError } from '../http-error.ts';
 export const loadShedding = fp(async (app: FastifyInstance, options: { maxInFlight: number }) => {
   let inFlight = 0;
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.url === '/api/health' || !request.url.startsWith('/api/')) return;
+    const route = apiRouteOf(request);
+    if (route === undefined || route === '/api/health') return;
     if (inFlight >= options.maxInFlight) {
       throw new HttpError(
         503,

@@ -2,6 +2,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { looksLikeApiPath } from './api-route.ts';
 import { pickEncoding, WebIndex, withScriptHashes } from './web-index.ts';
 
 /**
@@ -38,7 +39,8 @@ export const webApp = fp(async (app: FastifyInstance, options: { distDir: string
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
-    const wantsPage = request.method === 'GET' && !pathname.startsWith('/api') && !path.extname(pathname);
+    // A path that looks like the API's in any spelling is a missing API route, not a page.
+    const wantsPage = request.method === 'GET' && !looksLikeApiPath(pathname) && !path.extname(pathname);
     const encoding = pickEncoding(request.headers['accept-encoding']);
     const page = wantsPage ? await index.page(pathname, encoding) : undefined;
     if (page !== undefined) {

@@ -142,6 +142,8 @@ export interface FuzzRequest {
   remoteAddress: string;
   /** True when something in the request is invalid on purpose: the answer must be a 4xx. */
   isInvalid: boolean;
+  /** The /api/ prefix is spelled another way: the answer may also be 404 (no route), never more than the route allows. */
+  isRespelled: boolean;
   /** What was done to the request, for failure messages. */
   notes: string[];
 }
@@ -447,4 +449,19 @@ export function encodeLoosely(value: string): string {
     .join('');
 }
 
-export { rawUrlOddities };
+/**
+ * Other spellings of the `/api/` prefix: percent-encoded, doubled or dotted slashes, upper case, a
+ * trailing slash. The router decodes some and matches none of the others: a request spelled so
+ * runs its route (and must pass the same key check) or finds none (404).
+ */
+const apiPrefixSpellings: ReadonlyArray<[string, (path: string) => string]> = [
+  ['%61pi', (path) => path.replace(/^\/api\//, '/%61pi/')],
+  ['%2F', (path) => path.replace(/^\/api\//, '/api%2F')],
+  ['//api', (path) => `/${path}`],
+  ['/api/./', (path) => path.replace(/^\/api\//, '/api/./')],
+  ['/api/../api/', (path) => path.replace(/^\/api\//, '/api/../api/')],
+  ['upper case', (path) => path.replace(/^\/api\//, '/API/')],
+  ['trailing slash', (path) => `${path}/`],
+];
+
+export { apiPrefixSpellings, rawUrlOddities };
