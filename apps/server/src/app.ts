@@ -1,6 +1,5 @@
 import path from 'node:path';
 import helmet from '@fastify/helmet';
-import underPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
@@ -15,8 +14,10 @@ import { AuthService } from './modules/auth/auth.service.ts';
 import { TokenSigner } from './modules/auth/tokens.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { apiKeyGuard } from './plugins/api-key.ts';
+import { isApiRequest } from './plugins/api-route.ts';
 import { authentication } from './plugins/authentication.ts';
 import { errorHandler, frameworkErrors } from './plugins/error-handler.ts';
+import { housekeeping } from './plugins/housekeeping.ts';
 import { inputGuard } from './plugins/input-guard.ts';
 import { loadShedding } from './plugins/load-shedding.ts';
 import { openApi } from './plugins/open-api.ts';
@@ -48,7 +49,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] },
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: proxyTrust(config.trustProxy),
     // A slow client must not hold a connection for ever: 60 s for headers and of silence, and one
     // hour for a whole request, body included, so that a large import (CM_IMPORT_MAX_BYTES) can
     // finish uploading on a slow link.
@@ -98,27 +99,22 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   app.addHook('onSend', async (request, reply) => {
     if (request.protocol === 'https')
       reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-  });
-  await app.register(underPressure, {
-    maxEventLoopDelay: 1_000,
-    retryAfter: 5,
-    exposeStatusRoute: false,
-    pressureHandler: (_request, reply) => {
-      void reply.status(503).header('Retry-After', '5').send({
-        statusCode: 503,
-        error: 'Service Unavailable',
-        message: 'The server is too busy right now. Please try again in a few seconds.',
-      });
-    },
+    // API answers hold tokens and client data: no browser or proxy cache may keep them (ASVS V14.3).
+    if (isApiRequest(request)) reply.header('Cache-Control', 'no-store');
   });
   // Enough to keep every database connection busy with a queue behind it, bounded (queue-flood drill).
   await app.register(loadShedding, {
     maxInFlight: Math.max(32, 8 * (config.database.kind === 'postgres' ? config.database.poolSize : 4)),
+    maxEventLoopDelayMs: config.maxEventLoopDelayMs,
   });
   await app.register(openApi);
   await app.register(inputGuard);
   await app.register(apiKeyGuard, { verifier: services.apiKeys });
   await app.register(authentication, { auth: services.auth });
+  await app.register(housekeeping, {
+    jobs: { auth: () => services.auth.purgeExpired() },
+    everyMs: 3_600_000,
+  });
 
   // Modules.
   await app.register(healthRoutes, { db });
@@ -130,7 +126,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     users: new AdminUsersService(db),
     locations: new AdminLocationsService(db),
     devices: new AdminDevicesService(db),
-    apiKeys: new AdminApiKeysService(db, services.apiKeys),
+    apiKeys: new AdminApiKeysService(db, services.apiKeys, webApiKey),
     audit: new AuditService(db),
   });
   await app.register(importsRoutes, {
@@ -144,4 +140,16 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   // The web app answers everything else.
   await app.register(webApp, { distDir: config.webDist, apiKey: webApiKey });
   return app;
+}
+
+/**
+ * Fastify's trustProxy for CM_TRUST_PROXY. A hop count trusts the nearest `hops` forwarders
+ * whoever they are (Fastify's own number option now trusts none, as a direct client could forge
+ * the header): meant for a server that only its proxies can reach, as the README says.
+ */
+function proxyTrust(
+  trust: Config['trustProxy'],
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
 }

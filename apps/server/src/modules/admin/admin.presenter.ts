@@ -74,7 +74,7 @@ export function presentDevice(row: AdminDeviceRow): AdminDevice {
   };
 }
 
-export function presentApiKey(row: ApiKeyRow): AdminApiKey {
+export function presentApiKey(row: ApiKeyRow, webApiKeyHash: string): AdminApiKey {
   return {
     id: row.id,
     name: row.name,
@@ -83,6 +83,7 @@ export function presentApiKey(row: ApiKeyRow): AdminApiKey {
     createdAt: row.created_at.toISOString(),
     lastUsedAt: iso(row.last_used_at),
     revokedAt: iso(row.revoked_at),
+    isWebApp: row.key_hash === webApiKeyHash,
   };
 }
 

@@ -141,6 +141,9 @@ describe('users', () => {
       [{ email: 'bad', fullName: 'B', role: 2, password: 'long-enough-1' }, 'email'],
       [{ email: 'b@test.cm', fullName: 'B', role: 3, password: 'long-enough-1' }, 'role'],
       [{ email: 'b@test.cm', fullName: 'B', role: 2, password: 'short' }, 'password'],
+      // Long enough but easy to guess (ASVS 5.0 V6.2): common, or built from the user's own e-mail.
+      [{ email: 'b@test.cm', fullName: 'B', role: 2, password: 'password12' }, 'password'],
+      [{ email: 'bruno.b@test.cm', fullName: 'Bruno B', role: 2, password: 'bruno.b@test.cm' }, 'password'],
       [
         { email: 'b@test.cm', fullName: 'B', role: 2, password: 'long-enough-1', locationIds: [999999] },
         'locationIds',
@@ -151,6 +154,12 @@ describe('users', () => {
       expect(response.statusCode, param).toBe(400);
       expect(response.json<{ param: string }>().param, param).toBe(param);
     }
+    const weakReset = await t.call('POST', `/api/admin/users/${clientId}/reset-password`, {
+      token: admin,
+      body: { temporaryPassword: 'aaaaaaaaaa' },
+    });
+    expect(weakReset.json()).toMatchObject({ statusCode: 400, param: 'temporaryPassword' });
+    expect(weakReset.json().message).toMatch(/too easy to guess: it repeats the same characters/);
     expect((await t.call('GET', '/api/admin/users?pageSize=101', { token: admin })).json()).toMatchObject({
       statusCode: 400,
       param: 'pageSize',
@@ -602,5 +611,26 @@ describe('API keys', () => {
     }>();
     expect(audit.items.map((e) => e.action)).toEqual(['api-key.revoke', 'api-key.create']);
     expect(audit.items[0]?.actorUserId).toBe(adminId);
+  });
+
+  it("refuses to revoke the web app's own key, which the list marks, so that sign-in keeps working", async () => {
+    const listed = (await t.call('GET', '/api/admin/api-keys', { token: admin })).json<{
+      items: AdminApiKey[];
+    }>();
+    const webKeys = listed.items.filter((k) => k.isWebApp);
+    expect(webKeys).toHaveLength(1);
+    const webKey = webKeys[0];
+    expect(t.apiKey.startsWith(webKey?.prefix ?? '?')).toBe(true);
+    const refused = await t.call('POST', `/api/admin/api-keys/${webKey?.id}/revoke`, { token: admin });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toMatch(/web app's own key.*CM_WEB_API_KEY/);
+    const [row] = await t.db.query<{ revoked_at: Date | null }>(
+      'SELECT revoked_at FROM api_keys WHERE id = $1',
+      [webKey?.id],
+    );
+    expect(row?.revoked_at).toBeNull();
+    expect(await auditActions('api-key', webKey?.id ?? 0)).toEqual([]);
+    // The web app's key still opens the API.
+    expect((await t.call('GET', '/api/auth/me', { token: admin })).statusCode).toBe(200);
   });
 });

@@ -400,7 +400,7 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminServices> = async (app, ser
     {
       schema: {
         tags,
-        summary: 'Revoke an API key; it stops working at once.',
+        summary: "Revoke an API key; it stops working at once. The web app's own key is refused (409).",
         params: idParamsSchema,
         response: { 200: adminApiKeySchema, ...errors },
       },

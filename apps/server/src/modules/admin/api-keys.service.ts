@@ -1,21 +1,28 @@
 import type { AdminApiKey } from '@cm/contracts/admin.ts';
 import type { ApiKeyScope } from '@cm/contracts/enums.ts';
 import type { Db } from '../../db/client.ts';
-import { notFound } from '../../http-error.ts';
-import { insertApiKey, revokeApiKey } from '../api-keys/api-keys.queries.ts';
-import { generateApiKey, type ApiKeyVerifier } from '../api-keys/api-keys.service.ts';
+import { conflict, notFound } from '../../http-error.ts';
+import { findApiKey, insertApiKey, listApiKeys, revokeApiKey } from '../api-keys/api-keys.queries.ts';
+import { generateApiKey, hashApiKey, type ApiKeyVerifier } from '../api-keys/api-keys.service.ts';
 import { presentApiKey } from './admin.presenter.ts';
-import { findApiKey, listApiKeys } from './api-keys.queries.ts';
 import { writeAudit, type Actor } from './audit.queries.ts';
 
+export const WEB_APP_KEY_KEPT =
+  "This is the web app's own key: revoking it would stop every browser from signing in. To replace it, set CM_WEB_API_KEY to a new key (or delete web-api-key in the data folder) and restart CM; then revoke this one.";
+
 export class AdminApiKeysService {
+  private readonly webApiKeyHash: string;
+
   constructor(
     private readonly db: Db,
     private readonly verifier: ApiKeyVerifier,
-  ) {}
+    webApiKey: string,
+  ) {
+    this.webApiKeyHash = hashApiKey(webApiKey);
+  }
 
   async list(): Promise<{ items: AdminApiKey[] }> {
-    return { items: (await listApiKeys(this.db)).map(presentApiKey) };
+    return { items: (await listApiKeys(this.db)).map((row) => presentApiKey(row, this.webApiKeyHash)) };
   }
 
   /** The full key is answered this once; only its SHA-256 is stored (same generator as every other key). */
@@ -36,13 +43,14 @@ export class AdminApiKeysService {
       });
       return inserted;
     });
-    return { key, apiKey: presentApiKey(row) };
+    return { key, apiKey: presentApiKey(row, this.webApiKeyHash) };
   }
 
   async revoke(actor: Actor, id: number): Promise<AdminApiKey> {
     await this.db.transaction(async (tx) => {
       const row = await findApiKey(tx, id);
       if (!row) throw notFound('API key not found.');
+      if (row.key_hash === this.webApiKeyHash) throw conflict(WEB_APP_KEY_KEPT);
       if (await revokeApiKey(tx, id)) {
         await writeAudit(tx, actor, {
           action: 'api-key.revoke',
@@ -56,6 +64,6 @@ export class AdminApiKeysService {
     await this.verifier.revoke(id);
     const row = await findApiKey(this.db, id);
     if (!row) throw notFound('API key not found.');
-    return presentApiKey(row);
+    return presentApiKey(row, this.webApiKeyHash);
   }
 }

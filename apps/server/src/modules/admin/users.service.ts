@@ -10,7 +10,7 @@ import { Role } from '@cm/contracts/enums.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { conflict, HttpError, notFound } from '../../http-error.ts';
 import { revokeUserSessions } from '../auth/auth.queries.ts';
-import { hashPassword } from '../auth/password.ts';
+import { hashPassword, refuseWeakPassword } from '../auth/password.ts';
 import { presentUser } from './admin.presenter.ts';
 import { writeAudit, type Actor } from './audit.queries.ts';
 import { uniqueViolation } from './db-errors.ts';
@@ -53,6 +53,7 @@ export class AdminUsersService {
   async create(actor: Actor, body: CreateUserBody): Promise<AdminUser> {
     const email = body.email.toLowerCase();
     const locationIds = body.role === Role.Client ? body.locationIds : [];
+    refuseWeakPassword('password', body.password, { email, fullName: body.fullName });
     const passwordHash = await hashPassword(body.password);
     const id = await this.db
       .transaction(async (tx) => {
@@ -139,6 +140,14 @@ export class AdminUsersService {
     id: number,
     temporaryPassword: string | undefined,
   ): Promise<{ temporaryPassword: string; user: AdminUser }> {
+    const target = await findAdminUser(this.db, id);
+    if (!target) throw notFound(USER_NOT_FOUND);
+    if (temporaryPassword !== undefined) {
+      refuseWeakPassword('temporaryPassword', temporaryPassword, {
+        email: target.email,
+        fullName: target.full_name,
+      });
+    }
     const password = temporaryPassword ?? randomBytes(12).toString('base64url');
     const passwordHash = await hashPassword(password);
     await this.db.transaction(async (tx) => {

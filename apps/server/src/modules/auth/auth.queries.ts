@@ -135,3 +135,14 @@ export async function updatePassword(db: SqlRunner, userId: number, passwordHash
     passwordHash,
   ]);
 }
+
+/** Deletes sessions that can no longer be used: ended, expired, or idle past `idleSeconds`. */
+export async function purgeEndedSessions(db: SqlRunner, idleSeconds: number): Promise<number> {
+  const rows = await db.query(
+    `DELETE FROM sessions
+     WHERE revoked_at IS NOT NULL OR expires_at < now() OR last_active_at < now() - make_interval(secs => $1)
+     RETURNING 1`,
+    [idleSeconds],
+  );
+  return rows.length;
+}

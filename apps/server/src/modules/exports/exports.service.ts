@@ -1,3 +1,4 @@
+import { CSV_LINE_END, csvText } from '@cm/contracts/csv.ts';
 import { Readable } from 'node:stream';
 import type { ExportQuery } from '@cm/contracts/admin.ts';
 import type { Db } from '../../db/client.ts';
@@ -91,14 +92,12 @@ async function* csvLines(
   meter: ExportMeterRow,
   pages: AsyncIterable<Array<[number, number, number]>>,
 ): AsyncGenerator<string> {
-  yield 'meter_number,timestamp,register_kwh,quality\n';
-  const number = /[",\n]/.test(meter.meter_number)
-    ? `"${meter.meter_number.replace(/"/g, '""')}"`
-    : meter.meter_number;
+  yield `meter_number,timestamp,register_kwh,quality${CSV_LINE_END}`;
+  const number = csvText(meter.meter_number);
   for await (const page of pages) {
     let chunk = '';
     for (const [ms, micro, quality] of page)
-      chunk += `${number},${isoInZone(ms, meter.time_zone)},${kwhText(micro)},${quality}\n`;
+      chunk += `${number},${isoInZone(ms, meter.time_zone)},${kwhText(micro)},${quality}${CSV_LINE_END}`;
     yield chunk;
   }
 }

@@ -11,6 +11,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { MIN_PASSWORD_LENGTH, type AdminUser } from '@cm/contracts/admin.ts';
+import { usePasswordWeakness } from '@/lib/use-password-weakness.ts';
 import { Role } from '@cm/contracts/enums.ts';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
@@ -71,10 +72,11 @@ function UserForm({ user, onDone }: { user: AdminUser | null; onDone: () => void
     setErrors((current) => ({ ...current, [field]: undefined }));
   };
   const serverError = (param: string) => failureText(fieldFailure(failure, [param], 'user'));
+  const strength = usePasswordWeakness(values.password, { email: values.email, fullName: values.fullName });
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const problems = validateUserForm(values, user === null);
+    const problems = validateUserForm(values, user === null, strength);
     setErrors(problems);
     if (Object.keys(problems).length > 0) return;
     setFailure(null);

@@ -5,6 +5,7 @@ import {
   type UpdateUserBody,
 } from '@cm/contracts/admin.ts';
 import { Role, type RoleId } from '@cm/contracts/enums.ts';
+import { weaknessKey, type PasswordStrength } from '@/lib/use-password-weakness.ts';
 
 /** The user drawer's fields, as the inputs hold them. */
 export interface UserFormValues {
@@ -39,8 +40,15 @@ export function userFormFrom(user: AdminUser): UserFormValues {
   };
 }
 
-/** What is wrong with the form, as i18n keys; empty when it can be sent. A new user needs a password. */
-export function validateUserForm(values: UserFormValues, isNew: boolean): UserFormErrors {
+/**
+ * What is wrong with the form, as i18n keys; empty when it can be sent. A new user needs a
+ * password, long enough and hard to guess (`strength`: the server's own policy, once loaded).
+ */
+export function validateUserForm(
+  values: UserFormValues,
+  isNew: boolean,
+  strength: PasswordStrength,
+): UserFormErrors {
   const errors: UserFormErrors = {};
   const email = values.email.trim();
   if (email === '') errors.email = 'admin.users.form.emailRequired';
@@ -48,6 +56,7 @@ export function validateUserForm(values: UserFormValues, isNew: boolean): UserFo
   if (values.fullName.trim() === '') errors.fullName = 'admin.users.form.fullNameRequired';
   if (isNew && values.password.length < MIN_PASSWORD_LENGTH)
     errors.password = 'admin.users.form.passwordShort';
+  else if (isNew && strength.weakness) errors.password = weaknessKey(strength.weakness);
   return errors;
 }
 
