@@ -22,12 +22,16 @@ import { inputGuard } from './plugins/input-guard.ts';
 import { loadShedding } from './plugins/load-shedding.ts';
 import { openApi } from './plugins/open-api.ts';
 import { webApp } from './plugins/web-app.ts';
-import { adminRoutes } from './modules/admin/admin.routes.ts';
-import { AdminApiKeysService } from './modules/admin/api-keys.service.ts';
-import { AuditService } from './modules/admin/audit.service.ts';
-import { AdminDevicesService } from './modules/admin/devices.service.ts';
-import { AdminLocationsService } from './modules/admin/locations.service.ts';
-import { AdminUsersService } from './modules/admin/users.service.ts';
+import { AdminApiKeysService } from './modules/api-keys/api-keys-admin.service.ts';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
+import { AuditService } from './modules/audit/audit.service.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { AdminDevicesService } from './modules/directory/devices.service.ts';
+import { devicesRoutes } from './modules/directory/devices.routes.ts';
+import { AdminLocationsService } from './modules/directory/locations.service.ts';
+import { locationsRoutes } from './modules/directory/locations.routes.ts';
+import { AdminUsersService } from './modules/auth/users.service.ts';
+import { usersRoutes } from './modules/auth/users.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { ImportsService } from './modules/imports/imports.service.ts';
 import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
@@ -70,7 +74,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
       maxSeconds: config.sessionMaxSeconds,
       tokenTtlSeconds: config.tokenTtlSeconds,
     }),
-    check: new CheckService(db),
+    check: new CheckService(db, { useChunks: !config.disabledLayers.has('chunks') }),
     bookmarks: new BookmarksService(db),
   };
 
@@ -119,16 +123,15 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   // Modules.
   await app.register(healthRoutes, { db });
   await app.register(authRoutes, { auth: services.auth });
-  await app.register(checkRoutes, { check: services.check });
+  await app.register(checkRoutes, { check: services.check, disabledLayers: config.disabledLayers });
   await app.register(bookmarksRoutes, { bookmarks: services.bookmarks });
   // Administration and data in/out (issue 6): every /api/admin route is administrator-only.
-  await app.register(adminRoutes, {
-    users: new AdminUsersService(db),
-    locations: new AdminLocationsService(db),
-    devices: new AdminDevicesService(db),
-    apiKeys: new AdminApiKeysService(db, services.apiKeys, webApiKey),
-    audit: new AuditService(db),
-  });
+  await app.register(usersRoutes, { users: new AdminUsersService(db) });
+  await app.register(locationsRoutes, { locations: new AdminLocationsService(db) });
+  await app.register(devicesRoutes, { devices: new AdminDevicesService(db) });
+  await app.register(apiKeysRoutes, { apiKeys: new AdminApiKeysService(db, services.apiKeys, webApiKey) });
+  await app.register(auditRoutes, { audit: new AuditService(db) });
+
   await app.register(importsRoutes, {
     imports: new ImportsService(db),
     maxBytes: config.importMaxBytes,

@@ -3,6 +3,17 @@ import path from 'node:path';
 import { z } from 'zod';
 import { repoRoot } from './paths.ts';
 
+/**
+ * The server's performance layers, each with a plain path to compare against: `chunks`, the
+ * monthly packed readings kept by triggers (readings-store.ts); `json-writer`, the byte writer of
+ * long numeric columns (json-columns.ts); `schema-json`, the compiled serializer of GetMeterInfo
+ * (schema-json.ts).
+ */
+export const performanceLayers = ['chunks', 'json-writer', 'schema-json'] as const;
+export type PerformanceLayer = (typeof performanceLayers)[number];
+const isPerformanceLayer = (name: string): name is PerformanceLayer =>
+  performanceLayers.some((layer) => layer === name);
+
 const durationSeconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 const envSchema = z.object({
@@ -47,6 +58,25 @@ const envSchema = z.object({
       return parsed.trust;
     }),
   CM_WEB_DIST: z.string().optional(),
+  // Performance layers to turn off while debugging (see ARCHITECTURE.md): chunks, json-writer, schema-json.
+  CM_DEBUG_DISABLE: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const names = value
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean);
+      const unknown = names.filter((name) => !isPerformanceLayer(name));
+      if (unknown.length > 0) {
+        context.addIssue({
+          code: 'custom',
+          message: `unknown layer ${unknown.join(', ')}: expected any of ${performanceLayers.join(', ')}.`,
+        });
+        return z.NEVER;
+      }
+      return new Set(names.filter(isPerformanceLayer));
+    }),
   // Past this event-loop delay, API requests (health excepted) are answered 503 at once.
   CM_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -73,6 +103,8 @@ export interface Config {
   trustProxy: false | number | string[];
   webDist: string;
   maxEventLoopDelayMs: number;
+  /** Performance layers turned off (CM_DEBUG_DISABLE): the plain path answers the same, slower. */
+  disabledLayers: ReadonlySet<PerformanceLayer>;
   logLevel: string;
 }
 
@@ -120,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.CM_TRUST_PROXY,
     webDist: e.CM_WEB_DIST ? path.resolve(e.CM_WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
     maxEventLoopDelayMs: e.CM_MAX_EVENT_LOOP_DELAY_MS,
+    disabledLayers: e.CM_DEBUG_DISABLE,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -1,15 +1,11 @@
 import type { SqlRunner } from '../../db/client.ts';
+import type { apiKeys } from '../../db/schema.ts';
+import type { RowOf } from '../../db/rows.ts';
 
-export interface ApiKeyRow {
-  id: number;
-  name: string;
-  prefix: string;
-  key_hash: string;
-  scopes: string[];
-  revoked_at: Date | null;
-  last_used_at: Date | null;
-  created_at: Date;
-}
+export type ApiKeyRow = Pick<
+  RowOf<typeof apiKeys>,
+  'id' | 'name' | 'prefix' | 'key_hash' | 'scopes' | 'revoked_at' | 'last_used_at' | 'created_at'
+>;
 
 const apiKeyColumns = 'id, name, prefix, key_hash, scopes, revoked_at, last_used_at, created_at';
 

@@ -3,6 +3,7 @@ import { abilityRulesForRole } from '@cm/contracts/abilities.ts';
 import type { PublicUser, UserRecord } from '@cm/contracts/auth.ts';
 import { Role, type RoleId } from '@cm/contracts/enums.ts';
 import type { Db } from '../../db/client.ts';
+import { recordAudit } from '../audit/audit.service.ts';
 import { HttpError, unauthorized } from '../../http-error.ts';
 import {
   findSession,
@@ -10,6 +11,7 @@ import {
   findUserByEmail,
   findUserById,
   insertSession,
+  insertSettingOnce,
   purgeEndedSessions,
   recordLogin,
   revokeOtherSessions,
@@ -26,7 +28,7 @@ import {
   type PasswordAttempt,
 } from './login-throttle.ts';
 import { hashPassword, refuseWeakPassword, verifyAgainstDummy, verifyPassword } from './password.ts';
-import type { TokenSigner } from './tokens.ts';
+import { TokenSigner } from './tokens.ts';
 
 /** Who is calling, once the token is checked. */
 export interface AuthContext {
@@ -168,9 +170,10 @@ export class AuthService {
       await updatePassword(tx, user.id, passwordHash);
       await revokeOtherSessions(tx, user.id, context.sessionId);
       await recordSuccess(tx, { ...attempt, userId: user.id });
-      await tx.query(
-        `INSERT INTO audit_log (actor_user_id, action, target_type, target_id) VALUES ($1, 'user.change-password', 'user', $2)`,
-        [user.id, String(user.id)],
+      await recordAudit(
+        tx,
+        { userId: user.id, apiKeyId: null },
+        { action: 'user.change-password', targetType: 'user', targetId: user.id },
       );
     });
   }
@@ -205,4 +208,9 @@ async function refuseWhileBlocked(db: Db, attempt: PasswordAttempt, what: string
 
 function formatWait(seconds: number): string {
   return seconds < 60 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+}
+
+/** The token-signing secret: `fromEnv` (CM_JWT_SECRET), or one generated on first start and kept in the database so that every API process shares it. */
+export async function provisionJwtSecret(db: Db, fromEnv: string | undefined): Promise<string> {
+  return fromEnv ?? (await insertSettingOnce(db, 'jwt_secret', TokenSigner.newSecret()));
 }

@@ -1,7 +1,10 @@
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
 import { meterInfoSchema, type LocationReadings, type MeterInfo } from '@cm/contracts/check.ts';
-import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
+import { buildApp } from '../../app.ts';
+import { loadConfig } from '../../config.ts';
+import { createTestApp, insertUser, TEST_SECRET, type TestApp } from '../../test/test-app.ts';
 import {
   insertDevice,
   insertLocation,
@@ -333,6 +336,36 @@ describe('GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName', 
     expect((await t.db.query('SELECT count(*)::int AS n FROM register_readings'))[0]).toMatchObject({
       n: expect.any(Number),
     });
+  });
+});
+
+describe('performance layers off (CM_DEBUG_DISABLE)', () => {
+  it('answers byte for byte the same without chunks, the byte writer or the compiled serializer', async () => {
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      CM_WEB_DIST: '/nonexistent',
+      CM_DATA_DIR: os.tmpdir(),
+      CM_DEBUG_DISABLE: 'chunks, json-writer, schema-json',
+    });
+    expect([...config.disabledLayers]).toEqual(['chunks', 'json-writer', 'schema-json']);
+    const plain = await buildApp({ config, db: t.db, webApiKey: t.apiKey, jwtSecret: TEST_SECRET });
+    try {
+      const urls = [
+        '/api/CheckMeter/GetMeterInfo?meterNumber=EM-A2',
+        readingsUrl({ name: 'Harbour A', From: '2026-03-27', To: '2026-03-30', granularity: 'raw' }),
+        readingsUrl({ name: 'Harbour A', From: '2026-03-27', To: '2026-03-30', granularity: 'day' }),
+      ];
+      for (const url of urls) {
+        const headers = { [API_KEY_HEADER]: t.apiKey, authorization: `Bearer ${admin}` };
+        const fast = await t.app.inject({ method: 'GET', url, headers });
+        const slow = await plain.inject({ method: 'GET', url, headers });
+        expect(fast.statusCode, url).toBe(200);
+        expect(slow.body, url).toBe(fast.body);
+      }
+    } finally {
+      await plain.close();
+    }
+    expect(() => loadConfig({ CM_DEBUG_DISABLE: 'chunks,cache' })).toThrow(/unknown layer cache/);
   });
 });
 

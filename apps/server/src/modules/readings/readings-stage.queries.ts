@@ -274,14 +274,15 @@ export async function listStagedRejects(tx: SqlRunner, stage: StageName, limit: 
   );
 }
 
-/** The export channel is added to the meters the file has export readings of. */
-export async function addStagedChannels(tx: SqlRunner, stage: StageName): Promise<number> {
-  const rows = await tx.query(
-    `UPDATE meters m SET channels = m.channels || s.channel
-     FROM (SELECT DISTINCT meter_id, channel FROM ${stage} WHERE reject IS NULL) s
-     WHERE m.device_id = s.meter_id AND NOT s.channel = ANY(m.channels) RETURNING 1`,
+/** The (meter, channel) pairs of the valid staged rows. */
+export async function stagedChannels(
+  tx: SqlRunner,
+  stage: StageName,
+): Promise<Array<{ meterId: number; channel: number }>> {
+  const rows = await tx.query<{ meter_id: number; channel: number }>(
+    `SELECT DISTINCT meter_id, channel FROM ${stage} WHERE reject IS NULL`,
   );
-  return rows.length;
+  return rows.map((row) => ({ meterId: row.meter_id, channel: row.channel }));
 }
 
 /**

@@ -1,16 +1,19 @@
 import type { SqlRunner } from '../../db/client.ts';
+import type { users } from '../../db/schema.ts';
+import type { RowOf } from '../../db/rows.ts';
+import { likePattern } from '../../db/sql-helpers.ts';
 
-export interface AdminUserRow {
-  id: number;
-  email: string;
-  full_name: string;
-  role_id: number;
-  is_disabled: boolean;
-  must_change_password: boolean;
-  last_login_at: Date | null;
-  created_at: Date;
-  location_ids: number[];
-}
+export type AdminUserRow = Pick<
+  RowOf<typeof users>,
+  | 'id'
+  | 'email'
+  | 'full_name'
+  | 'role_id'
+  | 'is_disabled'
+  | 'must_change_password'
+  | 'last_login_at'
+  | 'created_at'
+> & { location_ids: number[] };
 
 const userColumns = `u.id, u.email, u.full_name, u.role_id, u.is_disabled, u.must_change_password, u.last_login_at, u.created_at,
   COALESCE((SELECT array_agg(ul.location_id ORDER BY ul.location_id) FROM user_locations ul WHERE ul.user_id = u.id), '{}') AS location_ids`;
@@ -22,9 +25,6 @@ export interface UserFilter {
   limit: number;
   offset: number;
 }
-
-/** Escapes LIKE wildcards so that a search for "50%" means those characters. */
-export const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export async function listUsers(
   db: SqlRunner,
@@ -89,16 +89,6 @@ export async function replaceUserLocations(
       [userId, [...new Set(locationIds)]],
     );
   }
-}
-
-/** Location ids among `ids` that do not exist. */
-export async function missingLocationIds(db: SqlRunner, ids: readonly number[]): Promise<number[]> {
-  if (ids.length === 0) return [];
-  const rows = await db.query<{ id: number }>(
-    'SELECT x.id FROM unnest($1::int[]) AS x(id) WHERE NOT EXISTS (SELECT 1 FROM locations l WHERE l.id = x.id)',
-    [[...new Set(ids)]],
-  );
-  return rows.map((row) => row.id);
 }
 
 /**

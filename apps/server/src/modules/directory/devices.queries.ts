@@ -1,26 +1,25 @@
 import type { SqlRunner } from '../../db/client.ts';
-import { likePattern } from './users.queries.ts';
+import type { devices, locations, meters } from '../../db/schema.ts';
+import type { Nullable, RowOf } from '../../db/rows.ts';
+import { likePattern } from '../../db/sql-helpers.ts';
 
-export interface AdminDeviceRow {
-  id: number;
-  type: number;
-  serial: string;
-  parent_id: number | null;
-  parent_serial: string | null;
-  location_id: number;
-  public_name: string;
-  priority: number;
-  status: string;
-  last_seen_at: Date | null;
-  meter_number: string | null;
-  meter_ind: number | null;
-  multiplier: number | null;
-  unit: string | null;
-  register_digits: number | null;
-  interval_minutes: number | null;
-  installed_at: Date | null;
-  removed_at: Date | null;
-}
+export type AdminDeviceRow = Pick<
+  RowOf<typeof devices>,
+  'id' | 'type' | 'serial' | 'parent_id' | 'location_id' | 'priority' | 'status' | 'last_seen_at'
+> &
+  Pick<RowOf<typeof locations>, 'public_name'> & { parent_serial: string | null } & Nullable<
+    Pick<
+      RowOf<typeof meters>,
+      | 'meter_number'
+      | 'meter_ind'
+      | 'multiplier'
+      | 'unit'
+      | 'register_digits'
+      | 'interval_minutes'
+      | 'installed_at'
+      | 'removed_at'
+    >
+  >;
 
 const deviceColumns = `d.id, d.type, d.serial, d.parent_id, p.serial AS parent_serial, d.location_id, l.public_name,
   d.priority, d.status, d.last_seen_at, m.meter_number, m.meter_ind, m.multiplier, m.unit, m.register_digits,

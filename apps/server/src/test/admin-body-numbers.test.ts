@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '@cm/contracts/enums.ts';
-import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
-import { insertDevice, insertLocation, insertMeter } from '../../test/factories.ts';
+import { createTestApp, insertUser, type TestApp } from './test-app.ts';
+import { insertDevice, insertLocation, insertMeter } from './factories.ts';
 
 // JSON bodies carry JSON numbers: a number sent as a string ("2") is refused with 400 naming the
 // field, and nothing changes. (Query strings and paths carry text only; there numbers are read from text.)

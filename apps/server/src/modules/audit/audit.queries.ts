@@ -1,20 +1,9 @@
 import type { SqlRunner } from '../../db/client.ts';
+import type { auditLog } from '../../db/schema.ts';
+import type { RowOf } from '../../db/rows.ts';
+import type { Actor, AuditEntry } from './audit.service.ts';
 
-/** Who made a change: a signed-in user (through an API key), or a device's API key alone. */
-export interface Actor {
-  userId: number | null;
-  apiKeyId: number | null;
-}
-
-export interface AuditEntry {
-  action: string;
-  targetType: string;
-  targetId: string | number | null;
-  detail?: unknown;
-}
-
-/** Writes one audit entry; call it with the transaction of the change, so both are kept or neither. */
-export async function writeAudit(tx: SqlRunner, actor: Actor, entry: AuditEntry): Promise<void> {
+export async function insertAuditEntry(tx: SqlRunner, actor: Actor, entry: AuditEntry): Promise<void> {
   await tx.query(
     `INSERT INTO audit_log (actor_user_id, actor_api_key_id, action, target_type, target_id, detail)
      VALUES ($1, $2, $3, $4, $5, $6)`,
@@ -29,17 +18,7 @@ export async function writeAudit(tx: SqlRunner, actor: Actor, entry: AuditEntry)
   );
 }
 
-export interface AuditRow {
-  id: number;
-  at: Date;
-  actor_user_id: number | null;
-  actor_api_key_id: number | null;
-  action: string;
-  target_type: string;
-  target_id: string | null;
-  detail: unknown;
-  total: number;
-}
+export type AuditRow = RowOf<typeof auditLog> & { total: number };
 
 export async function listAudit(
   db: SqlRunner,

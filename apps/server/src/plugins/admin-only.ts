@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { callerOf } from '../../plugins/authentication.ts';
-import type { Actor } from './audit.queries.ts';
+import { errorBodySchema } from '@cm/contracts/errors.ts';
+import type { Actor } from '../modules/audit/audit.service.ts';
+import { callerOf } from './authentication.ts';
 
 /**
  * Makes every route of the calling (encapsulated) plugin administrator-only. It runs on
@@ -15,3 +16,12 @@ export function adminOnly(app: FastifyInstance): void {
 export function actorOf(request: FastifyRequest): Actor {
   return { userId: callerOf(request).user.id, apiKeyId: request.apiKey?.id ?? null };
 }
+
+/** The error answers every administration route documents. */
+export const adminErrors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+};

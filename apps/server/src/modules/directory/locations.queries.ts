@@ -1,15 +1,12 @@
 import type { SqlRunner } from '../../db/client.ts';
-import { likePattern } from './users.queries.ts';
+import type { locations } from '../../db/schema.ts';
+import type { RowOf } from '../../db/rows.ts';
+import { likePattern } from '../../db/sql-helpers.ts';
 
-export interface AdminLocationRow {
-  id: number;
-  public_name: string;
-  address: string;
-  time_zone: string;
-  archived_at: Date | null;
-  created_at: Date;
-  meter_count: number;
-}
+export type AdminLocationRow = Pick<
+  RowOf<typeof locations>,
+  'id' | 'public_name' | 'address' | 'time_zone' | 'archived_at' | 'created_at'
+> & { meter_count: number };
 
 const locationColumns = `l.id, l.public_name, l.address, l.time_zone, l.archived_at, l.created_at,
   (SELECT count(*)::int FROM meters m WHERE m.location_id = l.id AND m.removed_at IS NULL) AS meter_count`;
@@ -81,4 +78,14 @@ export async function setLocationArchived(db: SqlRunner, id: number, isArchived:
     `UPDATE locations SET archived_at = CASE WHEN $2 THEN COALESCE(archived_at, now()) ELSE NULL END WHERE id = $1`,
     [id, isArchived],
   );
+}
+
+/** Location ids among `ids` that do not exist. */
+export async function missingLocationIds(db: SqlRunner, ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.query<{ id: number }>(
+    'SELECT x.id FROM unnest($1::int[]) AS x(id) WHERE NOT EXISTS (SELECT 1 FROM locations l WHERE l.id = x.id)',
+    [[...new Set(ids)]],
+  );
+  return rows.map((row) => row.id);
 }

@@ -18,10 +18,10 @@ import {
   microToKwhText,
   registerRangeMicro,
 } from '../readings/register-value.ts';
-import { ensurePartitions, findRegistersAround, insertRegister } from '../readings/readings.queries.ts';
-import { presentDevice } from './admin.presenter.ts';
-import { writeAudit, type Actor } from './audit.queries.ts';
-import { uniqueViolation } from './db-errors.ts';
+import { readings } from '../readings/readings.service.ts';
+import { presentDevice } from './directory.presenter.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
+import { uniqueViolation } from '../../db/sql-helpers.ts';
 import {
   closeMeter,
   currentMeterAtInd,
@@ -96,7 +96,7 @@ export class AdminDevicesService {
           throw new HttpError(400, 'locationId: no such location.', 'locationId');
         await checkParent(tx, body.type, body.parentId, body.locationId);
         const deviceId = await insertDevice(tx, body);
-        await writeAudit(tx, actor, {
+        await recordAudit(tx, actor, {
           action: 'device.create',
           targetType: 'device',
           targetId: deviceId,
@@ -116,7 +116,7 @@ export class AdminDevicesService {
         if (body.parentId !== undefined)
           await checkParent(tx, before.type, body.parentId, before.location_id);
         await updateDevice(tx, id, body);
-        await writeAudit(tx, actor, {
+        await recordAudit(tx, actor, {
           action: 'device.update',
           targetType: 'device',
           targetId: id,
@@ -159,7 +159,7 @@ export class AdminDevicesService {
           status: body.status,
         });
         await insertMeter(tx, { deviceId, ...body, installedAt: new Date(body.installedAt) });
-        await writeAudit(tx, actor, {
+        await recordAudit(tx, actor, {
           action: 'meter.create',
           targetType: 'meter',
           targetId: body.meterNumber,
@@ -185,7 +185,7 @@ export class AdminDevicesService {
         }
         await updateMeter(tx, before.id, body);
         await updateDevice(tx, before.id, { priority: body.priority, status: body.status });
-        await writeAudit(tx, actor, {
+        await recordAudit(tx, actor, {
           action: 'meter.update',
           targetType: 'meter',
           targetId: meterNumber,
@@ -213,7 +213,7 @@ export class AdminDevicesService {
       if (!meter) throw notFound(METER_NOT_FOUND);
       await checkParent(tx, DeviceType.Meter, cubeId, meter.location_id, 'cubeId');
       await updateDevice(tx, meter.id, { parentId: cubeId });
-      await writeAudit(tx, actor, {
+      await recordAudit(tx, actor, {
         action: 'meter.move',
         targetType: 'meter',
         targetId: meterNumber,
@@ -242,7 +242,7 @@ export class AdminDevicesService {
     if (at.getTime() > Date.now() + EXCHANGE_FUTURE_SLACK_MS)
       throw badRequest('at must not be in the future: an exchange is recorded once it has happened.', 'at');
     if (at.getUTCFullYear() < 1900) throw badRequest('at must be in 1900 or later.', 'at');
-    await ensurePartitions(this.db, at, at);
+    await readings.makeRoom(this.db, at, at);
     await this.db
       .transaction(async (tx) => {
         const old = await findMeterDevice(tx, meterNumber, { lock: true });
@@ -272,7 +272,7 @@ export class AdminDevicesService {
             'newStartRegister',
           );
         }
-        const around = await findRegistersAround(tx, old.id, at);
+        const around = await readings.registersAround(tx, old.id, at);
         if (around.hasLater) {
           throw badRequest(
             'The old meter has readings after this instant: choose the instant of its last reading or later.',
@@ -291,7 +291,7 @@ export class AdminDevicesService {
             'finalRegister',
           );
         }
-        await insertRegister(tx, old.id, { at, micro: finalMicro, source: EXCHANGE_SOURCE });
+        await readings.addRegister(tx, old.id, { at, micro: finalMicro, source: EXCHANGE_SOURCE });
         await closeMeter(tx, old.id, at);
         const newId = await insertDevice(tx, {
           type: DeviceType.Meter,
@@ -311,8 +311,8 @@ export class AdminDevicesService {
           intervalMinutes: old.interval_minutes ?? 15,
           installedAt: at,
         });
-        await insertRegister(tx, newId, { at, micro: startMicro, source: EXCHANGE_SOURCE });
-        await writeAudit(tx, actor, {
+        await readings.addRegister(tx, newId, { at, micro: startMicro, source: EXCHANGE_SOURCE });
+        await recordAudit(tx, actor, {
           action: 'meter.exchange',
           targetType: 'meter',
           targetId: meterNumber,

@@ -8,3 +8,6 @@ export function uniqueViolation(error: unknown): string | undefined {
   const message = 'message' in error && typeof error.message === 'string' ? error.message : '';
   return constraint || detail || message || 'unique';
 }
+
+/** Escapes LIKE wildcards so that a search for "50%" means those characters. */
+export const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -1,11 +1,25 @@
 import type { AdminApiKey } from '@cm/contracts/admin.ts';
-import type { ApiKeyScope } from '@cm/contracts/enums.ts';
+import { apiKeyScopes, type ApiKeyScope } from '@cm/contracts/enums.ts';
 import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../http-error.ts';
-import { findApiKey, insertApiKey, listApiKeys, revokeApiKey } from '../api-keys/api-keys.queries.ts';
-import { generateApiKey, hashApiKey, type ApiKeyVerifier } from '../api-keys/api-keys.service.ts';
-import { presentApiKey } from './admin.presenter.ts';
-import { writeAudit, type Actor } from './audit.queries.ts';
+import { findApiKey, insertApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from './api-keys.queries.ts';
+import { generateApiKey, hashApiKey, type ApiKeyVerifier } from './api-keys.service.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
+
+const iso = (value: Date | null) => (value ? value.toISOString() : null);
+
+function presentApiKey(row: ApiKeyRow, webApiKeyHash: string): AdminApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: apiKeyScopes.filter((scope) => row.scopes.includes(scope)),
+    createdAt: row.created_at.toISOString(),
+    lastUsedAt: iso(row.last_used_at),
+    revokedAt: iso(row.revoked_at),
+    isWebApp: row.key_hash === webApiKeyHash,
+  };
+}
 
 export const WEB_APP_KEY_KEPT =
   "This is the web app's own key: revoking it would stop every browser from signing in. To replace it, set CM_WEB_API_KEY to a new key (or delete web-api-key in the data folder) and restart CM; then revoke this one.";
@@ -35,7 +49,7 @@ export class AdminApiKeysService {
     const uniqueScopes = [...new Set(scopes)];
     const row = await this.db.transaction(async (tx) => {
       const inserted = await insertApiKey(tx, { name, prefix, keyHash, scopes: uniqueScopes });
-      await writeAudit(tx, actor, {
+      await recordAudit(tx, actor, {
         action: 'api-key.create',
         targetType: 'api-key',
         targetId: inserted.id,
@@ -52,7 +66,7 @@ export class AdminApiKeysService {
       if (!row) throw notFound('API key not found.');
       if (row.key_hash === this.webApiKeyHash) throw conflict(WEB_APP_KEY_KEPT);
       if (await revokeApiKey(tx, id)) {
-        await writeAudit(tx, actor, {
+        await recordAudit(tx, actor, {
           action: 'api-key.revoke',
           targetType: 'api-key',
           targetId: id,

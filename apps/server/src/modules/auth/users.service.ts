@@ -9,17 +9,17 @@ import type {
 import { Role } from '@cm/contracts/enums.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { conflict, HttpError, notFound } from '../../http-error.ts';
-import { revokeUserSessions } from '../auth/auth.queries.ts';
-import { hashPassword, refuseWeakPassword } from '../auth/password.ts';
-import { presentUser } from './admin.presenter.ts';
-import { writeAudit, type Actor } from './audit.queries.ts';
-import { uniqueViolation } from './db-errors.ts';
+import { revokeUserSessions } from './auth.queries.ts';
+import { hashPassword, refuseWeakPassword } from './password.ts';
+import { presentUser } from './users.presenter.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
+import { missingLocations } from '../directory/locations.service.ts';
+import { uniqueViolation } from '../../db/sql-helpers.ts';
 import {
   findAdminUser,
   insertUser,
   listUsers,
   lockEnabledAdmins,
-  missingLocationIds,
   replaceUserLocations,
   setPassword,
   setUserDisabled,
@@ -65,7 +65,7 @@ export class AdminUsersService {
           passwordHash,
         });
         await replaceUserLocations(tx, userId, locationIds);
-        await writeAudit(tx, actor, {
+        await recordAudit(tx, actor, {
           action: 'user.create',
           targetType: 'user',
           targetId: userId,
@@ -97,7 +97,7 @@ export class AdminUsersService {
           await this.checkLocations(tx, body.locationIds);
           await replaceUserLocations(tx, id, body.locationIds);
         }
-        await writeAudit(tx, actor, {
+        await recordAudit(tx, actor, {
           action: 'user.update',
           targetType: 'user',
           targetId: id,
@@ -125,7 +125,7 @@ export class AdminUsersService {
       await setUserDisabled(tx, id, isDisabled);
       // A disabled user's open sessions end at once, not when their tokens expire.
       if (isDisabled) await revokeUserSessions(tx, id);
-      await writeAudit(tx, actor, {
+      await recordAudit(tx, actor, {
         action: isDisabled ? 'user.disable' : 'user.enable',
         targetType: 'user',
         targetId: id,
@@ -155,7 +155,7 @@ export class AdminUsersService {
       await setPassword(tx, id, passwordHash, true);
       await revokeUserSessions(tx, id);
       // The password itself is never written to the log.
-      await writeAudit(tx, actor, { action: 'user.reset-password', targetType: 'user', targetId: id });
+      await recordAudit(tx, actor, { action: 'user.reset-password', targetType: 'user', targetId: id });
     });
     return { temporaryPassword: password, user: await this.get(id) };
   }
@@ -166,7 +166,7 @@ export class AdminUsersService {
   }
 
   private async checkLocations(tx: SqlRunner, locationIds: readonly number[]): Promise<void> {
-    const missing = await missingLocationIds(tx, locationIds);
+    const missing = await missingLocations(tx, locationIds);
     if (missing.length > 0) {
       throw new HttpError(400, `locationIds: no location has id ${missing.join(', ')}.`, 'locationIds');
     }

@@ -9,8 +9,8 @@ import type {
 } from '@cm/contracts/admin.ts';
 import type { LocationReadings } from '@cm/contracts/check.ts';
 import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
-import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
-import { insertLocation, insertReadings, linkUserToLocation, regularReadings } from '../../test/factories.ts';
+import { createTestApp, insertUser, type TestApp } from './test-app.ts';
+import { insertLocation, insertReadings, linkUserToLocation, regularReadings } from './factories.ts';
 
 let t: TestApp;
 let admin: string;

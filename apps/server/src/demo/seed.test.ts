@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '@cm/contracts/enums.ts';
-import { verifyPassword } from '../../modules/auth/password.ts';
-import { createTestDb } from '../../test/test-db.ts';
-import type { Db } from '../client.ts';
+import { verifyPassword } from '../modules/auth/password.ts';
+import { createTestDb } from '../test/test-db.ts';
+import type { Db } from '../db/client.ts';
 import { DEMO_LOGINS, isDatabaseEmpty, seedDemo, type DemoSummary } from './seed.ts';
 
 // The full demo, 13 months of readings, seeded once for this file.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb } from '../../test/test-db.ts';
-import type { Db } from '../client.ts';
+import { createTestDb } from '../test/test-db.ts';
+import type { Db } from '../db/client.ts';
 import { isDatabaseEmpty, seedDemo } from './seed.ts';
 
 // Two months are enough to compare databases row by row; seed.test.ts covers the full 13 months.

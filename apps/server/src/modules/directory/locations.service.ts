@@ -8,15 +8,16 @@ import type {
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { conflict, HttpError, notFound } from '../../http-error.ts';
 import { isValidTimeZone } from '../readings/zoned-time.ts';
-import { presentDevice, presentLocation } from './admin.presenter.ts';
-import { writeAudit, type Actor } from './audit.queries.ts';
-import { uniqueViolation } from './db-errors.ts';
+import { presentDevice, presentLocation } from './directory.presenter.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
+import { uniqueViolation } from '../../db/sql-helpers.ts';
 import { listDevices } from './devices.queries.ts';
 import {
   findAdminLocation,
   findLocationNamed,
   insertLocation,
   listLocations,
+  missingLocationIds,
   setLocationArchived,
   updateLocation,
 } from './locations.queries.ts';
@@ -59,7 +60,7 @@ export class AdminLocationsService {
       .transaction(async (tx) => {
         await this.checkNameFree(tx, body.publicName, null);
         const locationId = await insertLocation(tx, body);
-        await writeAudit(tx, actor, {
+        await recordAudit(tx, actor, {
           action: 'location.create',
           targetType: 'location',
           targetId: locationId,
@@ -79,7 +80,7 @@ export class AdminLocationsService {
         if (!before) throw notFound(LOCATION_NOT_FOUND);
         if (body.publicName !== undefined) await this.checkNameFree(tx, body.publicName, id);
         await updateLocation(tx, id, body);
-        await writeAudit(tx, actor, {
+        await recordAudit(tx, actor, {
           action: 'location.update',
           targetType: 'location',
           targetId: id,
@@ -98,7 +99,7 @@ export class AdminLocationsService {
     await this.db.transaction(async (tx) => {
       if (!(await findAdminLocation(tx, id))) throw notFound(LOCATION_NOT_FOUND);
       await setLocationArchived(tx, id, isArchived);
-      await writeAudit(tx, actor, {
+      await recordAudit(tx, actor, {
         action: isArchived ? 'location.archive' : 'location.restore',
         targetType: 'location',
         targetId: id,
@@ -122,4 +123,9 @@ export class AdminLocationsService {
 function rethrowNameTaken(error: unknown): never {
   if (uniqueViolation(error)) throw conflict(NAME_TAKEN, 'publicName');
   throw error;
+}
+
+/** The ids among `ids` that name no location (for another module linking to locations). */
+export function missingLocations(db: SqlRunner, ids: readonly number[]): Promise<number[]> {
+  return missingLocationIds(db, ids);
 }
