@@ -4,6 +4,8 @@ import {
   locationReadingsSchema,
   meterInfoQuerySchema,
   meterInfoSchema,
+  readingCorrectionsQuerySchema,
+  readingCorrectionsSchema,
 } from '@cm/contracts/check.ts';
 import { errorBodySchema } from '@cm/contracts/errors.ts';
 import { sendJsonBytes } from '../../json-columns.ts';
@@ -55,5 +57,20 @@ export const checkRoutes: FastifyPluginAsyncZod<{
     // compile time: written as bytes by the column writer instead of the schema serializer.
     async (request, reply) =>
       sendJsonBytes(reply, await check.locationReadings(callerOf(request), request.query), plainJson),
+  );
+
+  app.get(
+    '/api/CheckMeter/GetReadingCorrections',
+    {
+      preHandler: app.requireAbility('read', 'Check'),
+      schema: {
+        tags: ['check'],
+        summary:
+          "Values of a meter's channel between From and To that a later import or device batch corrected: before and after, when and from what, newest first (what was shown earlier).",
+        querystring: readingCorrectionsQuerySchema,
+        response: { 200: readingCorrectionsSchema, ...errors },
+      },
+    },
+    async (request) => check.readingCorrections(callerOf(request), request.query),
   );
 };

@@ -1,4 +1,5 @@
 import {
+  MAX_CORRECTIONS,
   MAX_RAW_RANGE_DAYS,
   MAX_RESPONSE_POINTS,
   type Granularity,
@@ -6,7 +7,10 @@ import {
   type LocationReadingsQuery,
   type MeterInfo,
   type MeterReadings,
+  type ReadingCorrections,
+  type ReadingCorrectionsQuery,
 } from '@cm/contracts/check.ts';
+import { Role } from '@cm/contracts/enums.ts';
 import type { Channel } from '@cm/contracts/check.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../http-error.ts';
@@ -58,6 +62,36 @@ export class CheckService {
   async describeMeter(meter: MeterDetailsRow, last: LastReading | undefined): Promise<MeterInfo> {
     const latest = last ?? NO_READING;
     return presentMeter(meter, latest, await this.completeness.of(meter, latest.dataAt), Date.now());
+  }
+
+  /**
+   * Values of a meter's channel between From and To (the meter's location days) that a later
+   * import or device batch replaced: before and after, when, and from what. Administrators also see
+   * the import's own note naming who ran it.
+   */
+  async readingCorrections(caller: AuthContext, query: ReadingCorrectionsQuery): Promise<ReadingCorrections> {
+    const meter = await directory.visibleMeter(this.db, query.meterNumber, scopeOf(caller));
+    if (!meter) throw new HttpError(404, METER_NOT_FOUND, 'meterNumber');
+    const channel = query.channel ?? 'import';
+    const range = resolveQueryRange({ ...query, granularity: 'day' }, meter.time_zone);
+    const found = await readings.corrections(
+      this.db,
+      {
+        meterId: meter.device_id,
+        channel: CHANNEL_NUMBER[channel],
+        from: new Date(range.fromMs),
+        to: new Date(range.toMs),
+      },
+      MAX_CORRECTIONS,
+      caller.user.role === Role.Admin,
+    );
+    return {
+      meterNumber: meter.meter_number,
+      channel,
+      from: new Date(range.fromMs).toISOString(),
+      to: new Date(range.toMs).toISOString(),
+      ...found,
+    };
   }
 
   /**
@@ -175,7 +209,7 @@ function refuseOversizeAnswer(
  * cover are answered raw and longer ones by day, so a plain query never fails for its length.
  */
 function resolveQueryRange(
-  query: LocationReadingsQuery,
+  query: Pick<LocationReadingsQuery, 'From' | 'To' | 'granularity'>,
   timeZone: string,
 ): ResolvedRange & { granularity: Granularity } {
   try {

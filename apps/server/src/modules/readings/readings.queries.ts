@@ -238,27 +238,33 @@ export async function insertRegister(
   return rows.length > 0;
 }
 
-/** The history of corrections of one value (newest first). */
-export async function findRevisions(
+/** A meter channel's corrections of values in [from, to) (registers at, intervals starting), newest first, with their count. */
+export async function findCorrections(
   db: SqlRunner,
   meterId: number,
   channel: number,
-  kind: ReadingKind,
-  at: Date,
+  from: Date,
+  to: Date,
+  limit: number,
 ) {
   return db.query<{
+    kind: ReadingKind;
+    at: Date;
+    end_at: Date | null;
     old_micro: number;
     old_quality: number;
     new_micro: number;
     new_quality: number;
     replaced_at: Date;
     actor_user_id: number | null;
-    actor_api_key_id: number | null;
     reason: string;
+    total: number;
   }>(
-    `SELECT old_micro, old_quality, new_micro, new_quality, replaced_at, actor_user_id, actor_api_key_id, reason
-     FROM reading_revisions WHERE meter_id = $1 AND channel = $2 AND kind = $3 AND at = $4 ORDER BY id DESC`,
-    [meterId, channel, kind, at],
+    `SELECT kind, at, end_at, old_micro, old_quality, new_micro, new_quality, replaced_at, actor_user_id, reason,
+            count(*) OVER ()::int AS total
+     FROM reading_revisions WHERE meter_id = $1 AND channel = $2 AND at >= $3 AND at < $4
+     ORDER BY replaced_at DESC, id DESC LIMIT $5`,
+    [meterId, channel, from, to, limit],
   );
 }
 

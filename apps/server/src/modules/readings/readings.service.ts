@@ -1,6 +1,10 @@
 import type { Db, SqlRunner } from '../../db/client.ts';
+import type { ReadingCorrection } from '@cm/contracts/check.ts';
+import { readingQualities } from '@cm/contracts/check-limits.ts';
+import { ReadingKind } from './channels.ts';
 import {
   ensurePartitions,
+  findCorrections,
   findLastReadings,
   findRegistersAround,
   insertRegister,
@@ -42,6 +46,33 @@ export const readings = {
   /** Stores one import register reading (an exchange's final or opening register); true when new. */
   addRegister: (db: SqlRunner, meterId: number, reading: { at: Date; micro: number; source: number }) =>
     insertRegister(db, meterId, reading),
+
+  /**
+   * A channel's corrections in [from, to), newest first, at most `limit` (and how many there are).
+   * `withDetail`: the reason each import gave, naming who ran it (for administrators).
+   */
+  async corrections(
+    db: SqlRunner,
+    where: { meterId: number; channel: number; from: Date; to: Date },
+    limit: number,
+    withDetail: boolean,
+  ): Promise<{ total: number; corrections: ReadingCorrection[] }> {
+    const rows = await findCorrections(db, where.meterId, where.channel, where.from, where.to, limit);
+    const quality = (code: number) => readingQualities[code] ?? 'actual';
+    return {
+      total: rows[0]?.total ?? 0,
+      corrections: rows.map((row) => ({
+        kind: row.kind === ReadingKind.interval ? 'interval' : 'register',
+        at: row.at.toISOString(),
+        end: row.end_at ? row.end_at.toISOString() : null,
+        before: { value: row.old_micro / 1e6, quality: quality(row.old_quality) },
+        after: { value: row.new_micro / 1e6, quality: quality(row.new_quality) },
+        correctedAt: row.replaced_at.toISOString(),
+        source: row.actor_user_id === null ? 'device' : 'import',
+        ...(withDetail ? { detail: row.reason } : {}),
+      })),
+    };
+  },
 
   /** One page of a meter's import registers in (afterMs, toMs], for an export. */
   registersPage: (db: SqlRunner, meterId: number, afterMs: number, toMs: number, limit: number) =>
