@@ -113,7 +113,7 @@ async function main() {
     );
     t0 = performance.now();
     await pipeline(
-      createReadStream(file),
+      { open: () => createReadStream(file) },
       client.query(copyFrom('COPY plain_copy FROM STDIN WITH (FORMAT csv, HEADER true)')),
     );
     const bareCopyMs = performance.now() - t0;
@@ -156,7 +156,7 @@ async function main() {
     t0 = performance.now();
     const report = await new ImportsService(db).importReadings(
       { userId: null, apiKeyId: null },
-      createReadStream(file),
+      { open: () => createReadStream(file) },
       {
         format: 'csv',
         strict: false,
@@ -202,7 +202,7 @@ async function main() {
     t0 = performance.now();
     const again = await new ImportsService(db).importReadings(
       { userId: null, apiKeyId: null },
-      createReadStream(file),
+      { open: () => createReadStream(file) },
       {
         format: 'csv',
         strict: false,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { apiKeyScopes, deviceStatuses, roleIds } from './enums.ts';
+import { importPresets } from './import-mapping.ts';
 import { textParam } from './text.ts';
 
 // Administration, data in/out and device ingestion (issue 6). Every /api/admin/* call needs an
@@ -443,8 +444,12 @@ export const auditListSchema = pageOf(auditEntrySchema);
 
 // ---- Import ----
 
-/** File formats an import accepts: CSV (documented columns) and Green Button ESPI Atom XML. */
-export const importFormats = ['csv', 'espi'] as const;
+/**
+ * File formats an import reads: Check Meter's CSV (documented columns), Green Button ESPI Atom XML,
+ * and any delimited file through a mapping or a preset (import-mapping.ts).
+ */
+export const importFormats = ['csv', 'espi', 'delimited'] as const;
+export type ImportFormat = (typeof importFormats)[number];
 
 /**
  * `POST /api/admin/imports` query. The file is the raw request body (`Content-Type: text/csv`
@@ -454,7 +459,12 @@ export const importFormats = ['csv', 'espi'] as const;
  * an interval row's timestamp is the END of its interval. ESPI files need `meterNumber`.
  */
 export const importQuerySchema = z.object({
-  format: z.enum(importFormats, { message: 'format must be csv or espi.' }).optional(),
+  /** By default (`auto`) the content decides, never the file's name or Content-Type. */
+  format: z
+    .enum([...importFormats, 'auto'], { message: 'format must be auto, csv, espi or delimited.' })
+    .optional(),
+  /** Read the file as a utility's layout (import-mapping.ts). */
+  preset: z.enum(importPresets, { message: `preset must be one of ${importPresets.join(', ')}.` }).optional(),
   timeZone: textParam('timeZone', 64).optional(),
   meterNumber: textParam('meterNumber', 64).optional(),
   /** When true, one rejected line stores nothing. */
@@ -500,6 +510,8 @@ export const importReportSchema = z.object({
   conflicts: z.array(conflictLineSchema),
   rejectedCount: z.number().int(),
   rejected: z.array(rejectedLineSchema),
+  /** How the file was read where it left something open (e.g. an ESPI ReadingType without accumulationBehaviour). */
+  notes: z.array(z.string()),
 });
 /** An import report. */
 export type ImportReport = z.infer<typeof importReportSchema>;

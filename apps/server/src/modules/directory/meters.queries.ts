@@ -237,9 +237,10 @@ export async function addChannels(db: SqlRunner, pairs: ReadonlyArray<{ meterId:
 /** Every meter's facts a readings file is checked against, by meter number. */
 export async function loadMeterFacts(db: SqlRunner): Promise<Map<string, MeterFacts>> {
   const rows = await db.queryArrays(
-    `SELECT device_id, meter_number, multiplier, register_digits, interval_minutes,
-            (extract(epoch FROM installed_at) * 1000)::float8, (extract(epoch FROM removed_at) * 1000)::float8, channels
-     FROM meters`,
+    `SELECT m.device_id, m.meter_number, m.multiplier, m.register_digits, m.interval_minutes,
+            (extract(epoch FROM m.installed_at) * 1000)::float8, (extract(epoch FROM m.removed_at) * 1000)::float8,
+            m.channels, l.time_zone
+     FROM meters m JOIN locations l ON l.id = m.location_id`,
   );
   const meters = new Map<string, MeterFacts>();
   for (const row of rows) {
@@ -252,6 +253,7 @@ export async function loadMeterFacts(db: SqlRunner): Promise<Map<string, MeterFa
       installedAtMs,
       removedAtMs,
       channels,
+      timeZone,
     ] = row;
     meters.set(String(meterNumber), {
       id: Number(id),
@@ -262,6 +264,7 @@ export async function loadMeterFacts(db: SqlRunner): Promise<Map<string, MeterFa
       installedAtMs: Number(installedAtMs),
       removedAtMs: removedAtMs === null ? null : Number(removedAtMs),
       channels: Array.isArray(channels) ? channels.map(Number) : [1],
+      timeZone: String(timeZone),
     });
   }
   return meters;

@@ -36,6 +36,8 @@ export interface MeterFacts {
   removedAtMs: number | null;
   /** Stored channel numbers the meter has (1 import, 2 export). */
   channels: number[];
+  /** The IANA zone of the meter's location: local times of a file are read in it by default. */
+  timeZone: string;
 }
 
 /**

@@ -24,11 +24,12 @@ export const CSV_COLUMNS = [
 ] as const;
 const EXPECTED =
   'meter_number,timestamp,register_kwh or meter_number,timestamp,interval_kwh (optional time_zone, quality, channel)';
-const MAX_LINE = 10_000;
+/** Longest line any delimited file may have (longer ones are refused without being held). */
+export const MAX_LINE = 10_000;
 
-/** Splits one CSV line; fields may be double-quoted with "" for a quote. */
-export function splitCsvLine(line: string): string[] {
-  if (!line.includes('"')) return line.split(',');
+/** Splits one delimited line; fields may be double-quoted with "" for a quote. */
+export function splitCsvLine(line: string, delimiter = ','): string[] {
+  if (!line.includes('"')) return line.split(delimiter);
   const fields: string[] = [];
   let field = '';
   let isQuoted = false;
@@ -41,7 +42,7 @@ export function splitCsvLine(line: string): string[] {
       } else if (c === '"') isQuoted = false;
       else field += c;
     } else if (c === '"') isQuoted = true;
-    else if (c === ',') {
+    else if (c === delimiter) {
       fields.push(field);
       field = '';
     } else field += c;

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import sax from 'sax';
+import type { MeterFacts } from '../directory/meters.service.ts';
 import { registerRangeMicro } from '../readings/register-value.ts';
 import {
   checkInstant,
@@ -13,7 +14,38 @@ import {
 const UOM_WH = 72;
 const DELTA_DATA = 4;
 const CUMULATIVE = new Set([1, 3, 9]); // bulkQuantity, cumulative, summation
-const COMMODITY_ELECTRICITY = new Set([0, 1]); // none given, electricity SecondaryMetered
+const COMMODITY_ELECTRICITY = new Set([0, 1, 2]); // none given, electricity secondary / primary metered
+const COMMODITY_NAMES = new Map([
+  [4, 'air'],
+  [7, 'natural gas'],
+  [8, 'propane'],
+  [9, 'potable water'],
+  [10, 'steam'],
+  [11, 'waste water'],
+  [12, 'heating fluid'],
+  [13, 'cooling fluid'],
+]);
+const SERVICE_NAMES = new Map([
+  [1, 'gas'],
+  [2, 'water'],
+  [3, 'time'],
+  [4, 'heat'],
+  [5, 'refuse'],
+  [6, 'sewerage'],
+  [7, 'rates'],
+  [8, 'TV licence'],
+  [9, 'internet'],
+]);
+const UOM_NAMES = new Map([
+  [38, 'W'],
+  [42, 'm³'],
+  [63, 'VAr'],
+  [72, 'Wh'],
+  [73, 'VArh'],
+  [119, 'ft³'],
+  [128, 'US gallons'],
+  [169, 'therms'],
+]);
 // flowDirection: 1 forward (delivered to the customer), 19 reverse (received from the customer).
 const CHANNEL_OF_FLOW = new Map([
   [1, 1],
@@ -24,6 +56,9 @@ const CHANNEL_OF_FLOW = new Map([
 const ESTIMATED_QUALITY = new Set([8, 9, 12]);
 const SUBSTITUTED_QUALITY = new Set([7, 11, 13, 15]);
 
+/** ESPI values are numbers and short labels: no element's text may be longer (the parser would hold it). */
+export const MAX_ESPI_TEXT = 65_536;
+
 interface ReadingTypeFacts {
   uom: number | undefined;
   powerOfTen: number;
@@ -32,35 +67,94 @@ interface ReadingTypeFacts {
   flowDirection: number | undefined;
 }
 
+/** One Atom entry, as far as the first pass needs it. */
+interface EntryFacts {
+  self: string | undefined;
+  up: string | undefined;
+  related: string[];
+  title: string;
+  kind: 'UsagePoint' | 'MeterReading' | 'ReadingType' | 'IntervalBlock' | 'other';
+  serviceKind: number | undefined;
+  readingType: ReadingTypeFacts | undefined;
+}
+
+/** Where in the file each resource is and what it says (the first pass). */
+interface EspiIndex {
+  usagePoints: Map<string, { title: string; serviceKind: number | undefined; related: string[] }>;
+  meterReadings: Map<string, { readingType: string | undefined }>;
+  readingTypes: Map<string, ReadingTypeFacts>;
+  /** Every ReadingType in document order, with the entry index it came at. */
+  readingTypeOrder: Array<{ at: number; facts: ReadingTypeFacts }>;
+  /** The IntervalBlock entries, by their position among the entries. */
+  blocks: Map<number, EntryFacts>;
+}
+
+/** Options the file needs from the administrator. */
+export interface EspiOptions {
+  /** UsagePoint (its id, e.g. `1`, or its title) → meter number, for a file of several. */
+  usagePoints?: Readonly<Record<string, string>> | undefined;
+  /** For ReadingTypes without an accumulationBehaviour: what the values are (default: interval deltas). */
+  accumulation?: 'delta' | 'cumulative' | undefined;
+}
+
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);
-/** ESPI values are numbers and short labels: no element's text may be longer (the parser would hold it). */
-export const MAX_ESPI_TEXT = 65_536;
+/** An href as a path to compare by: no scheme and host, no leading slash. */
+const pathOf = (href: string) => href.replace(/^[a-z]+:\/\/[^/]+/i, '').replace(/^\/+/, '');
+const meterReadingOf = (block: EntryFacts) =>
+  block.up?.replace(/\/IntervalBlock\/?$/, '') ?? block.self?.replace(/\/IntervalBlock\/[^/]*$/, '');
+const pointId = (href: string) => /\/UsagePoint\/([^/]+)/.exec(href)?.[1];
 
 /**
- * Reads Green Button ESPI Atom XML as a stream. DTDs are refused outright, so no entity is ever
- * expanded (no billion laughs, no external entities); the parser is strict, so an undefined
- * entity or a truncated file refuses the whole file. Readings follow the last ReadingType seen.
+ * The UsagePoint a MeterReading belongs to: the one whose links name it, else the one its href
+ * sits under, else the one with the same UsagePoint id (feeds write `BillingAccount/…/UsagePoint/X`
+ * for the point and `User/…/UsagePoint/X/MeterReading/1` for its readings).
  */
-export async function* parseEspi(input: Readable, context: ParseContext): AsyncGenerator<ParsedItem[]> {
-  const meter = context.meterNumber ? context.meters.get(context.meterNumber) : undefined;
-  if (!context.meterNumber)
-    throw new ImportRefusal('An ESPI file names no meter: give the meterNumber option.');
-  if (!meter) throw new ImportRefusal(`Unknown meter number "${context.meterNumber}".`);
+function usagePointOf(index: EspiIndex, meterReading: string | undefined): string | undefined {
+  if (!meterReading) return undefined;
+  const points = [...index.usagePoints.entries()];
+  const linked = points.find(([, point]) => point.related.some((href) => meterReading.startsWith(href)));
+  if (linked) return linked[0];
+  const under = points.find(([href]) => meterReading.startsWith(`${href}/`));
+  if (under) return under[0];
+  const id = pointId(meterReading);
+  return points.find(([href]) => id !== undefined && pointId(href) === id)?.[0];
+}
 
+/**
+ * Runs sax over the file: DTDs are refused outright, so no entity is ever expanded (no billion
+ * laughs, no external entities); the parser is strict, so an undefined entity or a truncated file
+ * refuses the whole file. Calls `onEntry` at the end of each entry with its facts and readings.
+ */
+async function* walkEspi(
+  input: Readable,
+  on: {
+    /** At the end of each entry, with its position among the entries. */
+    entry?: (entry: EntryFacts, index: number) => void;
+    /** At the end of each IntervalReading, with the position of its entry: what to hand on. */
+    reading?: (reading: RawReading, entryIndex: number) => ParsedItem;
+  },
+): AsyncGenerator<ParsedItem[]> {
   const parser = sax.parser(true, { trim: true, position: true });
   const stack: string[] = [];
   const pending: ParsedItem[] = [];
   let failure: ImportRefusal | undefined;
-  let readingType: ReadingTypeFacts | undefined;
-  let current: ReadingTypeFacts | undefined;
-  let reading:
-    { line: number; start?: string; duration?: string; value?: string; quality?: string } | undefined;
+  let entry: EntryFacts | undefined;
+  let reading: RawReading | undefined;
+  let entries = 0;
   let text = '';
   let sawRoot = false;
-
   const fail = (message: string) => {
     failure ??= new ImportRefusal(message);
   };
+  const newEntry = (): EntryFacts => ({
+    self: undefined,
+    up: undefined,
+    related: [],
+    title: '',
+    kind: 'other',
+    serviceKind: undefined,
+    readingType: undefined,
+  });
   parser.ondoctype = () => fail('The XML has a DOCTYPE: DTDs and entity declarations are not accepted.');
   parser.onprocessinginstruction = (instruction) => {
     if (instruction.name.toUpperCase() === 'ENTITY')
@@ -78,15 +172,33 @@ export async function* parseEspi(input: Readable, context: ParseContext): AsyncG
     }
     stack.push(name);
     text = '';
+    if (name === 'entry') entry = newEntry();
+    if (!entry) return;
+    if (name === 'link') {
+      const href = typeof tag.attributes.href === 'string' ? pathOf(tag.attributes.href) : undefined;
+      const rel = tag.attributes.rel;
+      if (href && rel === 'self') entry.self = href;
+      else if (href && rel === 'up') entry.up = href;
+      else if (href && rel === 'related') entry.related.push(href);
+    }
+    if (stack.at(-2) === 'content') {
+      if (
+        name === 'UsagePoint' ||
+        name === 'MeterReading' ||
+        name === 'ReadingType' ||
+        name === 'IntervalBlock'
+      )
+        entry.kind = name;
+    }
     if (name === 'ReadingType')
-      current = {
+      entry.readingType = {
         uom: undefined,
         powerOfTen: 0,
         accumulation: undefined,
         commodity: undefined,
         flowDirection: undefined,
       };
-    if (name === 'IntervalReading') reading = { line: parser.line + 1 };
+    if (name === 'IntervalReading' && on.reading) reading = { line: parser.line + 1 };
   };
   const addText = (value: string) => {
     if (text.length + value.length > MAX_ESPI_TEXT) {
@@ -101,135 +213,36 @@ export async function* parseEspi(input: Readable, context: ParseContext): AsyncG
   parser.oncdata = addText;
   parser.onclosetag = () => {
     const name = stack.pop() ?? '';
-    const parent = stack[stack.length - 1];
-    if (current && parent === 'ReadingType') {
-      if (name === 'uom') current.uom = Number(text);
-      if (name === 'powerOfTenMultiplier') current.powerOfTen = Number(text);
-      if (name === 'accumulationBehaviour') current.accumulation = Number(text);
-      if (name === 'commodity') current.commodity = Number(text);
-      if (name === 'flowDirection') current.flowDirection = Number(text);
-    }
-    if (name === 'ReadingType' && current) {
-      readingType = current;
-      current = undefined;
-    }
-    if (reading) {
-      if (parent === 'timePeriod' && name === 'start') reading.start = text;
-      if (parent === 'timePeriod' && name === 'duration') reading.duration = text;
-      if (parent === 'IntervalReading' && name === 'value') reading.value = text;
-      if (parent === 'ReadingQuality' && name === 'quality') reading.quality = text;
-    }
-    if (name === 'IntervalReading' && reading) {
-      if (!readingType)
-        fail(`line ${reading.line}: an IntervalReading comes before any ReadingType; its unit is unknown.`);
-      else if (checkReadingType(readingType, fail)) {
-        const item = toItem(reading, readingType);
-        pending.push('reason' in item ? item : { row: item });
+    const parent = stack.at(-1);
+    if (entry) {
+      if (name === 'title' && parent === 'entry') entry.title = text;
+      if (name === 'kind' && parent === 'ServiceCategory')
+        entry.serviceKind = text === '' ? undefined : Number(text);
+      const type = entry.readingType;
+      if (type && parent === 'ReadingType') {
+        if (name === 'uom') type.uom = Number(text);
+        if (name === 'powerOfTenMultiplier') type.powerOfTen = Number(text);
+        if (name === 'accumulationBehaviour') type.accumulation = Number(text);
+        if (name === 'commodity') type.commodity = Number(text);
+        if (name === 'flowDirection') type.flowDirection = Number(text);
       }
-      reading = undefined;
+      if (reading) {
+        if (parent === 'timePeriod' && name === 'start') reading.start = text;
+        if (parent === 'timePeriod' && name === 'duration') reading.duration = text;
+        if (parent === 'IntervalReading' && name === 'value') reading.value = text;
+        if (parent === 'ReadingQuality' && name === 'quality') reading.quality = text;
+      }
+      if (name === 'IntervalReading' && reading) {
+        if (on.reading) pending.push(on.reading(reading, entries));
+        reading = undefined;
+      }
+      if (name === 'entry') {
+        on.entry?.(entry, entries);
+        entries++;
+        entry = undefined;
+      }
     }
     text = '';
-  };
-
-  const toItem = (
-    r: {
-      line: number;
-      start?: string | undefined;
-      duration?: string | undefined;
-      value?: string | undefined;
-      quality?: string | undefined;
-    },
-    type: ReadingTypeFacts,
-  ): StagedRow | { line: number; reason: string } => {
-    const start = Number(r.start);
-    const duration = Number(r.duration ?? 0);
-    const value = Number(r.value);
-    if (!r.start || !Number.isSafeInteger(start))
-      return {
-        line: r.line,
-        reason: `timePeriod start "${(r.start ?? '').slice(0, 30)}" is not whole epoch seconds.`,
-      };
-    if (!Number.isSafeInteger(duration) || duration < 0)
-      return { line: r.line, reason: 'timePeriod duration is not a whole number of seconds.' };
-    if (r.value === undefined || !Number.isSafeInteger(value))
-      return { line: r.line, reason: `value "${(r.value ?? '').slice(0, 30)}" is not a whole number.` };
-    if (value < 0) return { line: r.line, reason: 'value must not be negative.' };
-    const isInterval = type.accumulation === DELTA_DATA;
-    if (isInterval && duration === 0)
-      return { line: r.line, reason: 'an interval reading needs a timePeriod duration.' };
-    const startMs = start * 1000;
-    const endMs = (start + duration) * 1000;
-    // Cumulative readings stand at the end of their period; interval readings cover it.
-    const problem = isInterval
-      ? checkInstant(meter, startMs, context.nowMs, endMs)
-      : checkInstant(meter, endMs, context.nowMs);
-    if (problem) return { line: r.line, reason: problem };
-    // value × 10^powerOfTen Wh = value × 10^(powerOfTen + 3) millionths of a kWh, of real energy;
-    // the register counts before the CT multiplier.
-    const energyMicro = value * 10 ** (type.powerOfTen + 3);
-    const micro = Math.round(isInterval ? energyMicro : energyMicro / meter.multiplier);
-    if (!Number.isSafeInteger(micro))
-      return { line: r.line, reason: `value "${r.value.slice(0, 30)}" is too large.` };
-    if (!isInterval && micro >= registerRangeMicro(meter.registerDigits)) {
-      return {
-        line: r.line,
-        reason: `the register (${micro / 1e6} kWh) does not fit meter ${meter.meterNumber}'s ${meter.registerDigits} digits.`,
-      };
-    }
-    const code = r.quality === undefined ? 0 : Number(r.quality);
-    return {
-      line: r.line,
-      meterId: meter.id,
-      channel: CHANNEL_OF_FLOW.get(type.flowDirection ?? 1) ?? 1,
-      kind: isInterval ? 'interval' : 'register',
-      atMs: isInterval ? startMs : endMs,
-      endMs: isInterval ? endMs : null,
-      micro,
-      quality: ESTIMATED_QUALITY.has(code) ? 1 : SUBSTITUTED_QUALITY.has(code) ? 2 : 0,
-    };
-  };
-
-  const checkReadingType = (type: ReadingTypeFacts, onFail: (message: string) => void): boolean => {
-    if (type.commodity !== undefined && !COMMODITY_ELECTRICITY.has(type.commodity)) {
-      onFail(
-        `ReadingType commodity ${type.commodity} (uom ${type.uom ?? 'missing'}) is not electricity: Check Meter imports electricity readings only.`,
-      );
-      return false;
-    }
-    if (type.flowDirection !== undefined && !CHANNEL_OF_FLOW.has(type.flowDirection)) {
-      onFail(
-        `ReadingType flowDirection ${type.flowDirection} is not supported: expected 1 (delivered) or 19 (received).`,
-      );
-      return false;
-    }
-    if (type.uom !== UOM_WH) {
-      onFail(
-        `ReadingType uom ${type.uom ?? '(missing)'} is not supported: only 72 (Wh) electricity readings can be imported.`,
-      );
-      return false;
-    }
-    if (!Number.isInteger(type.powerOfTen) || Math.abs(type.powerOfTen) > 9) {
-      onFail('ReadingType powerOfTenMultiplier is not a small whole number.');
-      return false;
-    }
-    const kind =
-      type.accumulation === DELTA_DATA
-        ? 'interval'
-        : type.accumulation !== undefined && CUMULATIVE.has(type.accumulation)
-          ? 'register'
-          : undefined;
-    if (!kind) {
-      onFail(
-        `ReadingType accumulationBehaviour ${type.accumulation ?? '(missing)'} is not supported: expected 4 (delta), 1, 3 or 9 (cumulative).`,
-      );
-      return false;
-    }
-    if (context.kind && context.kind !== kind) {
-      onFail('The file mixes cumulative and interval ReadingTypes; import them separately.');
-      return false;
-    }
-    context.kind = kind;
-    return true;
   };
 
   input.setEncoding('utf8');
@@ -244,5 +257,247 @@ export async function* parseEspi(input: Readable, context: ParseContext): AsyncG
   if (!failure && !sawRoot) fail('The file is empty.');
   if (failure) throw failure;
   if (pending.length > 0) yield pending.splice(0);
-  context.kind ??= 'register';
+}
+
+interface RawReading {
+  line: number;
+  start?: string;
+  duration?: string;
+  value?: string;
+  quality?: string;
+}
+
+/** The first pass: every UsagePoint, MeterReading and ReadingType, wherever they are in the file. */
+async function indexEspi(input: Readable): Promise<EspiIndex> {
+  const index: EspiIndex = {
+    usagePoints: new Map(),
+    meterReadings: new Map(),
+    readingTypes: new Map(),
+    readingTypeOrder: [],
+    blocks: new Map(),
+  };
+  const entry = (entry: EntryFacts, at: number) => {
+    const self = entry.self ?? `#entry-${at}`;
+    if (entry.kind === 'UsagePoint')
+      index.usagePoints.set(self, {
+        title: entry.title,
+        serviceKind: entry.serviceKind,
+        related: entry.related,
+      });
+    if (entry.kind === 'MeterReading')
+      index.meterReadings.set(self, {
+        readingType: entry.related.find((href) => /\/ReadingType\//.test(href)),
+      });
+    if (entry.kind === 'ReadingType' && entry.readingType) {
+      index.readingTypes.set(self, entry.readingType);
+      index.readingTypeOrder.push({ at, facts: entry.readingType });
+    }
+    if (entry.kind === 'IntervalBlock') index.blocks.set(at, entry);
+  };
+  const walk = walkEspi(input, { entry });
+  // The first pass yields nothing: run it to the end.
+  while (!(await walk.next()).done);
+  return index;
+}
+
+const describeUom = (uom: number | undefined) =>
+  uom === undefined ? 'no unit' : `uom ${uom}${UOM_NAMES.has(uom) ? ` (${UOM_NAMES.get(uom)})` : ''}`;
+
+/**
+ * Reads Green Button ESPI Atom XML in two passes over the file (it is on disk): the first finds
+ * every UsagePoint, MeterReading and ReadingType wherever they are (Atom entries come in any
+ * order, and links say what belongs to what), the second reads the IntervalBlocks a block at a
+ * time. Several UsagePoints go to several meters; delivered and received (flowDirection 1 and 19)
+ * to the import and export channels; gas and water are refused naming commodity and unit.
+ */
+export async function* parseEspi(
+  open: () => Readable,
+  context: ParseContext,
+  options: EspiOptions = {},
+): AsyncGenerator<ParsedItem[]> {
+  const index = await indexEspi(open());
+  const resolveMeter = meterResolver(index, context, options);
+  const checked = new Set<ReadingTypeFacts>();
+  const factsFor = (block: EntryFacts, at: number): ReadingTypeFacts => {
+    const meterReading = meterReadingOf(block);
+    const href = meterReading ? index.meterReadings.get(meterReading)?.readingType : undefined;
+    const linked = href ? index.readingTypes.get(href) : undefined;
+    const facts =
+      linked ??
+      (index.readingTypes.size === 1 ? [...index.readingTypes.values()][0] : undefined) ??
+      index.readingTypeOrder.filter((type) => type.at < at).at(-1)?.facts;
+    if (!facts) {
+      throw new ImportRefusal(
+        index.readingTypes.size === 0
+          ? 'The file has IntervalBlocks but no ReadingType: the unit of its values is unknown.'
+          : `An IntervalBlock (${block.self ?? 'no link'}) names no MeterReading whose ReadingType the file holds, and the file has ${index.readingTypes.size} ReadingTypes.`,
+      );
+    }
+    if (!checked.has(facts)) {
+      checkReadingType(facts, context, options);
+      checked.add(facts);
+    }
+    return facts;
+  };
+  // A block's facts, found once per entry from the first pass.
+  let current: { at: number; facts: ReadingTypeFacts; meter: MeterFacts } | undefined;
+  const reading = (raw: RawReading, at: number): ParsedItem => {
+    if (current?.at !== at) {
+      const block = index.blocks.get(at);
+      if (!block) return { line: raw.line, reason: 'an IntervalReading outside an IntervalBlock entry.' };
+      const meterReading = meterReadingOf(block);
+      current = {
+        at,
+        facts: factsFor(block, at),
+        meter: resolveMeter(usagePointOf(index, meterReading)),
+      };
+    }
+    const item = toItem(raw, current.facts, current.meter, context);
+    return 'reason' in item ? item : { row: item };
+  };
+  yield* walkEspi(open(), { reading });
+}
+
+/** The meter each UsagePoint's readings go to. */
+function meterResolver(index: EspiIndex, context: ParseContext, options: EspiOptions) {
+  const points = [...index.usagePoints.entries()];
+  for (const [, point] of points) {
+    if (point.serviceKind !== undefined && !Number.isNaN(point.serviceKind) && point.serviceKind !== 0) {
+      const service = SERVICE_NAMES.get(point.serviceKind) ?? `ServiceCategory kind ${point.serviceKind}`;
+      const uoms = [...new Set([...index.readingTypes.values()].map((type) => describeUom(type.uom)))].join(
+        ', ',
+      );
+      throw new ImportRefusal(
+        `UsagePoint "${point.title.slice(0, 60)}" is ${service} (ServiceCategory kind ${point.serviceKind})${uoms ? `, with ${uoms}` : ''}: Check Meter imports electricity only.`,
+      );
+    }
+  }
+  const known = (meterNumber: string): MeterFacts => {
+    const meter = context.meters.get(meterNumber);
+    if (!meter) throw new ImportRefusal(`Unknown meter number "${meterNumber.slice(0, 64)}".`);
+    return meter;
+  };
+  if (points.length <= 1) {
+    if (!context.meterNumber) {
+      const title = points[0]?.[1].title;
+      const named = title ? context.meters.get(title) : undefined;
+      if (named) return () => named;
+      throw new ImportRefusal('An ESPI file names no meter: give the meterNumber option.');
+    }
+    const meter = known(context.meterNumber);
+    return () => meter;
+  }
+  const byPoint = new Map<string, MeterFacts>();
+  const unmapped: string[] = [];
+  for (const [href, point] of points) {
+    const id = pointId(href) ?? href;
+    const meterNumber =
+      options.usagePoints?.[id] ??
+      options.usagePoints?.[point.title] ??
+      (context.meters.has(point.title) ? point.title : undefined);
+    if (meterNumber === undefined) unmapped.push(`"${point.title || id}" (UsagePoint ${id})`);
+    else byPoint.set(href, known(meterNumber));
+  }
+  if (unmapped.length > 0) {
+    throw new ImportRefusal(
+      `This file holds ${points.length} UsagePoints; map each to a meter (usagePoints option, by id or title), or name them after meter numbers. Not mapped: ${unmapped.slice(0, 10).join(', ')}.`,
+    );
+  }
+  return (usagePoint: string | undefined) => {
+    const meter = usagePoint ? byPoint.get(usagePoint) : undefined;
+    if (!meter)
+      throw new ImportRefusal('An IntervalBlock belongs to no UsagePoint of the file: its meter is unknown.');
+    return meter;
+  };
+}
+
+function checkReadingType(type: ReadingTypeFacts, context: ParseContext, options: EspiOptions): void {
+  if (type.commodity !== undefined && !COMMODITY_ELECTRICITY.has(type.commodity)) {
+    const commodity = COMMODITY_NAMES.get(type.commodity) ?? `commodity ${type.commodity}`;
+    throw new ImportRefusal(
+      `ReadingType is ${commodity} (commodity ${type.commodity}), ${describeUom(type.uom)}: Check Meter imports electricity readings only.`,
+    );
+  }
+  if (type.flowDirection !== undefined && !CHANNEL_OF_FLOW.has(type.flowDirection)) {
+    throw new ImportRefusal(
+      `ReadingType flowDirection ${type.flowDirection} is not supported: expected 1 (delivered) or 19 (received).`,
+    );
+  }
+  if (type.uom !== UOM_WH) {
+    throw new ImportRefusal(
+      `ReadingType ${describeUom(type.uom)} is not supported: only 72 (Wh) electricity readings can be imported.`,
+    );
+  }
+  if (!Number.isInteger(type.powerOfTen) || Math.abs(type.powerOfTen) > 9)
+    throw new ImportRefusal('ReadingType powerOfTenMultiplier is not a small whole number.');
+  if (type.accumulation === undefined || Number.isNaN(type.accumulation)) {
+    // Said once in the report; the administrator can say otherwise (accumulation option).
+    const isCumulative = options.accumulation === 'cumulative';
+    type.accumulation = isCumulative ? 1 : DELTA_DATA;
+    context.notes.push(
+      isCumulative
+        ? 'A ReadingType gives no accumulationBehaviour: its values were read as cumulative registers, as asked.'
+        : 'A ReadingType gives no accumulationBehaviour: its values were read as interval deltas (the energy of each interval); say accumulation=cumulative if they are registers.',
+    );
+  } else if (type.accumulation !== DELTA_DATA && !CUMULATIVE.has(type.accumulation)) {
+    throw new ImportRefusal(
+      `ReadingType accumulationBehaviour ${type.accumulation} is not supported: expected 4 (delta), 1, 3 or 9 (cumulative).`,
+    );
+  }
+}
+
+const isIntervalType = (type: ReadingTypeFacts) => type.accumulation === DELTA_DATA;
+
+function toItem(
+  r: RawReading,
+  type: ReadingTypeFacts,
+  meter: MeterFacts,
+  context: ParseContext,
+): StagedRow | { line: number; reason: string } {
+  const start = Number(r.start);
+  const duration = Number(r.duration ?? 0);
+  const value = Number(r.value);
+  if (!r.start || !Number.isSafeInteger(start))
+    return {
+      line: r.line,
+      reason: `timePeriod start "${(r.start ?? '').slice(0, 30)}" is not whole epoch seconds.`,
+    };
+  if (!Number.isSafeInteger(duration) || duration < 0)
+    return { line: r.line, reason: 'timePeriod duration is not a whole number of seconds.' };
+  if (r.value === undefined || !Number.isSafeInteger(value))
+    return { line: r.line, reason: `value "${(r.value ?? '').slice(0, 30)}" is not a whole number.` };
+  if (value < 0) return { line: r.line, reason: 'value must not be negative.' };
+  const isInterval = isIntervalType(type);
+  if (isInterval && duration === 0)
+    return { line: r.line, reason: 'an interval reading needs a timePeriod duration.' };
+  const startMs = start * 1000;
+  const endMs = (start + duration) * 1000;
+  // Cumulative readings stand at the end of their period; interval readings cover it.
+  const problem = isInterval
+    ? checkInstant(meter, startMs, context.nowMs, endMs)
+    : checkInstant(meter, endMs, context.nowMs);
+  if (problem) return { line: r.line, reason: problem };
+  // value × 10^powerOfTen Wh = value × 10^(powerOfTen + 3) millionths of a kWh, of real energy;
+  // the register counts before the CT multiplier.
+  const energyMicro = value * 10 ** (type.powerOfTen + 3);
+  const micro = Math.round(isInterval ? energyMicro : energyMicro / meter.multiplier);
+  if (!Number.isSafeInteger(micro))
+    return { line: r.line, reason: `value "${r.value.slice(0, 30)}" is too large.` };
+  if (!isInterval && micro >= registerRangeMicro(meter.registerDigits)) {
+    return {
+      line: r.line,
+      reason: `the register (${micro / 1e6} kWh) does not fit meter ${meter.meterNumber}'s ${meter.registerDigits} digits.`,
+    };
+  }
+  const code = r.quality === undefined ? 0 : Number(r.quality);
+  return {
+    line: r.line,
+    meterId: meter.id,
+    channel: CHANNEL_OF_FLOW.get(type.flowDirection ?? 1) ?? 1,
+    kind: isInterval ? 'interval' : 'register',
+    atMs: isInterval ? startMs : endMs,
+    endMs: isInterval ? endMs : null,
+    micro,
+    quality: ESTIMATED_QUALITY.has(code) ? 1 : SUBSTITUTED_QUALITY.has(code) ? 2 : 0,
+  };
 }

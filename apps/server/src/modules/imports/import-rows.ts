@@ -28,6 +28,8 @@ export interface ParseContext {
   nowMs: number;
   /** Set by the parser once it knows (CSV header, ESPI ReadingType). */
   kind: ValueKind | undefined;
+  /** What the report should say about how the file was read (a default the file left open). */
+  notes: string[];
 }
 
 // A reading more than this far in the future is a clock or time-zone mistake.

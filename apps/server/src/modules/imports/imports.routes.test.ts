@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ImportReport } from '@cm/contracts/admin.ts';
 import { Role } from '@cm/contracts/enums.ts';
@@ -293,7 +295,7 @@ ${readings}
     [
       'gas',
       espi('<accumulationBehaviour>4</accumulationBehaviour><uom>169</uom>', reading(t0, 3600, '1')),
-      /uom 169 is not supported/,
+      /ReadingType uom 169 \(therms\) is not supported/,
     ],
     ['not atom', '<html><body/></html>', /expected an Atom <feed>/],
     [
@@ -330,6 +332,83 @@ ${readings}
       { at: '2024-01-01T00:00', milli: 5_000_000, source: 1 },
       { at: '2024-01-01T02:00', milli: 5_001_000, source: 1 },
     ]);
+  });
+
+  /** A feed whose entries are linked as ESPI links them, in the order given. */
+  const linkedFeed = (entries: string[]) =>
+    `<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom">${entries.join('\n')}</feed>`;
+  const usagePoint = (id: string, title: string, kind = 0) =>
+    `<entry><link rel="self" href="/espi/UsagePoint/${id}"/><title>${title}</title><content><UsagePoint xmlns="http://naesb.org/espi"><ServiceCategory><kind>${kind}</kind></ServiceCategory></UsagePoint></content></entry>`;
+  const meterReading = (point: string, type: string) =>
+    `<entry><link rel="self" href="/espi/UsagePoint/${point}/MeterReading/1"/><link rel="related" href="/espi/ReadingType/${type}"/><content><MeterReading xmlns="http://naesb.org/espi"/></content></entry>`;
+  const readingType = (id: string, facts: string) =>
+    `<entry><link rel="self" href="/espi/ReadingType/${id}"/><content><ReadingType xmlns="http://naesb.org/espi">${facts}</ReadingType></content></entry>`;
+  const block = (point: string, readings: string) =>
+    `<entry><content><IntervalBlock xmlns="http://naesb.org/espi">${readings}</IntervalBlock></content><link rel="self" href="/espi/UsagePoint/${point}/MeterReading/1/IntervalBlock/1"/><link rel="up" href="/espi/UsagePoint/${point}/MeterReading/1/IntervalBlock"/></entry>`;
+  const delta = '<accumulationBehaviour>4</accumulationBehaviour><uom>72</uom>';
+
+  it('reads entries in any order, following their links: ReadingTypes after the blocks, links after the content', async () => {
+    const file = linkedFeed([
+      block('9', reading(t0, 3600, '700')),
+      meterReading('9', 'received'),
+      usagePoint('9', 'Roof'),
+      readingType('received', `${delta}<flowDirection>19</flowDirection>`),
+    ]);
+    const report = (await importFile(file, 'meterNumber=IMP-B', 'application/atom+xml')).json<ImportReport>();
+    expect(report).toMatchObject({ committed: true, inserted: 1, rejectedCount: 0 });
+    expect(await storedIntervals(meterB)).toEqual([
+      { from: '2024-01-01T00:00', to: '2024-01-01T01:00', micro: 700_000, channel: 2 },
+    ]);
+  });
+
+  it('sends several UsagePoints to several meters, by title or by the usagePoints option, and names the unmapped', async () => {
+    const file = linkedFeed([
+      usagePoint('1', 'IMP-A'),
+      usagePoint('2', 'IMP-B'),
+      readingType('d', delta),
+      meterReading('1', 'd'),
+      meterReading('2', 'd'),
+      block('1', reading(t0, 3600, '1000')),
+      block('2', reading(t0, 3600, '2000')),
+    ]);
+    const report = (await importFile(file, '', 'application/xml')).json<ImportReport>();
+    expect(report).toMatchObject({ committed: true, inserted: 2 });
+    expect((await storedIntervals(meterA)).map((row) => row.micro)).toEqual([1_000_000]);
+    expect((await storedIntervals(meterB)).map((row) => row.micro)).toEqual([2_000_000]);
+    const unnamed = linkedFeed([
+      usagePoint('1', 'Flat 1'),
+      usagePoint('2', 'Flat 2'),
+      readingType('d', delta),
+      meterReading('1', 'd'),
+      block('1', reading(t0, 3600, '1')),
+    ]);
+    const refused = await importFile(unnamed, '', 'application/xml');
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().report.refusal).toMatch(
+      /holds 2 UsagePoints.*"Flat 1" \(UsagePoint 1\), "Flat 2" \(UsagePoint 2\)/,
+    );
+  });
+
+  it('reads a ReadingType without accumulationBehaviour as interval deltas, and says so in the report', async () => {
+    const file = espi('<uom>72</uom>', reading(t0, 3600, '250'));
+    const report = (await importFile(file, 'meterNumber=IMP-B', 'application/atom+xml')).json<ImportReport>();
+    expect(report).toMatchObject({ inserted: 1 });
+    expect(report.notes).toEqual([
+      expect.stringMatching(/no accumulationBehaviour: its values were read as interval deltas/),
+    ]);
+    expect((await storedIntervals(meterB)).map((row) => row.micro)).toEqual([250_000]);
+  });
+
+  it('refuses a real gas file naming its commodity and unit (fixtures/real/greenbutton-samples/gas_direct.xml)', async () => {
+    const file = readFileSync(
+      path.resolve(import.meta.dirname, '../../../../../fixtures/real/greenbutton-samples/gas_direct.xml'),
+      'utf8',
+    );
+    const response = await importFile(file, 'meterNumber=IMP-B', 'application/atom+xml');
+    expect(response.statusCode).toBe(422);
+    expect(response.json().report.refusal).toBe(
+      'UsagePoint "1 MAIN ST, ANYTOWN ME 12345" is gas (ServiceCategory kind 1), with uom 169 (therms): Check Meter imports electricity only.',
+    );
   });
 
   it('needs a meter number for an ESPI file', async () => {

@@ -7,11 +7,14 @@ import { badRequest } from '../../http-error.ts';
 import { actorOf, adminOnly } from '../../plugins/admin-only.ts';
 import { isValidTimeZone } from '../readings/zoned-time.ts';
 import { ImportRefused, type ImportsService } from './imports.service.ts';
+import { DETECTION_BYTES } from './detect.ts';
+import { resolveSource } from './source.ts';
 import { drainUpload, uploadTooLarge } from './upload-limit.ts';
 import { removeLeftoverUploads, spoolUpload } from './upload-spool.ts';
 
 const CSV_TYPES = ['text/csv', 'application/csv'];
 const XML_TYPES = ['application/atom+xml', 'application/xml', 'text/xml'];
+const FILE_TYPES = [...CSV_TYPES, ...XML_TYPES, 'text/plain', 'application/octet-stream'];
 
 function isReadable(body: unknown): body is Readable {
   return typeof body === 'object' && body !== null && 'pipe' in body && Symbol.asyncIterator in body;
@@ -29,9 +32,10 @@ export const importsRoutes: FastifyPluginAsyncZod<{
   adminOnly(app);
   await removeLeftoverUploads(spoolDir);
   await imports.cleanUp();
-  // The body stays a stream: a file is parsed as it arrives. Fastify's body limit applies to bodies
-  // it buffers, not to this one: maxBytes is counted here instead (limitUpload).
-  app.addContentTypeParser([...CSV_TYPES, ...XML_TYPES], (_request, payload, done) => done(null, payload));
+  // The body stays a stream: a file is spooled as it arrives. Fastify's body limit applies to
+  // bodies it buffers, not to this one: maxBytes is counted here instead (limitUpload). Any
+  // Content-Type but JSON is taken (or none): the content tells what the file is.
+  app.addContentTypeParser(['text/plain', '*'], (_request, payload, done) => done(null, payload));
 
   app.post(
     '/api/admin/imports',
@@ -39,10 +43,10 @@ export const importsRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['admin'],
         summary:
-          'Import readings from a CSV (Content-Type: text/csv) or Green Button ESPI Atom XML (application/atom+xml) file sent as the body. Atomic and idempotent; answers a report (422 with the report when nothing was stored; 413, storing nothing, for a file over the import size limit).',
+          "Import a readings file sent as the body: Check Meter CSV, Green Button ESPI Atom XML, a utility's layout (preset, detected from the content) or any delimited file (format delimited with a mapping: use the jobs API). Atomic and idempotent; answers a report (422 with the report when nothing was stored; 413, storing nothing, for a file over the import size limit).",
         querystring: importQuerySchema,
-        consumes: [...CSV_TYPES, ...XML_TYPES],
-        body: z.unknown().describe('The readings file: CSV, or Green Button ESPI Atom XML.'),
+        consumes: FILE_TYPES,
+        body: z.unknown().describe('The readings file, as it came from the meter or the utility.'),
         response: {
           200: importReportSchema,
           422: importRefusedSchema,
@@ -55,19 +59,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      const contentType = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-      const typeFormat = CSV_TYPES.includes(contentType)
-        ? 'csv'
-        : XML_TYPES.includes(contentType)
-          ? 'espi'
-          : undefined;
-      const format = request.query.format ?? typeFormat;
-      if (!format || !isReadable(request.body)) {
-        throw badRequest(
-          'Send the file as the body with Content-Type text/csv or application/atom+xml.',
-          'format',
-        );
-      }
+      if (!isReadable(request.body)) throw badRequest('Send the file as the request body.', 'format');
       if (request.query.timeZone !== undefined && !isValidTimeZone(request.query.timeZone)) {
         throw badRequest(
           `timeZone: "${request.query.timeZone}" is not an IANA time zone such as Europe/Berlin.`,
@@ -79,7 +71,12 @@ export const importsRoutes: FastifyPluginAsyncZod<{
         if (Number(request.headers['content-length']) > maxBytes) throw uploadTooLarge(maxBytes);
         const file = await spoolUpload(upload, spoolDir, maxBytes);
         try {
-          return await imports.importReadings(actorOf(request), file.open(), { ...request.query, format });
+          const source = resolveSource(await file.head(DETECTION_BYTES), request.query);
+          return await imports.importReadings(actorOf(request), file, {
+            ...request.query,
+            format: source.format,
+            mapping: source.mapping,
+          });
         } finally {
           await file.remove();
         }

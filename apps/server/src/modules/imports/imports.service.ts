@@ -1,22 +1,37 @@
 import type { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { MAX_REPORTED_LINES, type ImportReport, type RejectedLine } from '@cm/contracts/admin.ts';
+import {
+  MAX_REPORTED_LINES,
+  type ImportFormat,
+  type ImportReport,
+  type RejectedLine,
+} from '@cm/contracts/admin.ts';
+import type { DelimitedMapping } from '@cm/contracts/import-mapping.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { readings } from '../readings/readings.service.ts';
 import { parseCsv } from './csv-source.ts';
-import { parseEspi } from './espi-source.ts';
+import { parseDelimited } from './delimited-source.ts';
+import { parseEspi, type EspiOptions } from './espi-source.ts';
 import { ImportRefusal, type ParseContext, type ParsedItem, type StagedRow } from './import-rows.ts';
 import { meters } from '../directory/meters.service.ts';
 import { copyLine, ReadingsStage } from '../readings/staging.ts';
 
 export interface ImportOptions {
-  format: 'csv' | 'espi';
+  format: ImportFormat;
+  /** How a delimited file's columns are read (format delimited). */
+  mapping?: DelimitedMapping | undefined;
+  /** How an ESPI file's UsagePoints and open ReadingTypes are read (format espi). */
+  espi?: EspiOptions | undefined;
   timeZone?: string | undefined;
   meterNumber?: string | undefined;
   strict: boolean;
   /** A different value for a stored instant replaces it (kept in the history) instead of being a conflict. */
   corrections: boolean;
+  /** Aborted: the import stops at the next batch and stores nothing. */
+  signal?: AbortSignal | undefined;
+  /** Told the rows read so far, after every batch. */
+  onProgress?: ((rowsRead: number) => void) | undefined;
 }
 
 /** An import that stored nothing; carries the report for the 422 answer. */
@@ -42,11 +57,11 @@ class ParseTally {
   rowsRead = 0;
   rejectedCount = 0;
   readonly rejected: RejectedLine[] = [];
-  /** Every meter's rows come strictly later than its previous row: no in-file duplicates. */
+  /** Every meter's rows run strictly one way in time (forwards, or newest first): no in-file duplicates. */
   isTimeOrdered = true;
-  /** Some register goes down from one of its rows to the next, in file order. */
+  /** Some register goes down as time goes on, from one of its rows to the next. */
   hasValueDrop = false;
-  private readonly last = new Map<string, { atMs: number; micro: number }>();
+  private readonly last = new Map<string, { atMs: number; micro: number; direction: number }>();
 
   /** The good rows of a batch; the refused lines are counted and kept for the report. */
   take(items: readonly ParsedItem[]): StagedRow[] {
@@ -68,12 +83,17 @@ class ParseTally {
   private note(row: StagedRow): void {
     const key = `${row.meterId}:${row.channel}:${row.kind}`;
     const previous = this.last.get(key);
-    if (previous) {
-      if (row.atMs <= previous.atMs) this.isTimeOrdered = false;
-      if (row.kind === 'register' && row.micro < previous.micro) this.hasValueDrop = true;
-      previous.atMs = row.atMs;
-      previous.micro = row.micro;
-    } else this.last.set(key, { atMs: row.atMs, micro: row.micro });
+    if (!previous) {
+      this.last.set(key, { atMs: row.atMs, micro: row.micro, direction: 0 });
+      return;
+    }
+    const direction = Math.sign(row.atMs - previous.atMs);
+    if (direction === 0 || (previous.direction !== 0 && direction !== previous.direction))
+      this.isTimeOrdered = false;
+    if (row.kind === 'register' && (row.micro - previous.micro) * direction < 0) this.hasValueDrop = true;
+    previous.atMs = row.atMs;
+    previous.micro = row.micro;
+    previous.direction = direction;
   }
 }
 
@@ -89,6 +109,7 @@ const emptyReport = (format: ImportOptions['format']): ImportReport => ({
   conflicts: [],
   rejectedCount: 0,
   rejected: [],
+  notes: [],
 });
 
 export class ImportsService {
@@ -106,7 +127,11 @@ export class ImportsService {
    * channel, instant): a stored value is never overwritten unless `corrections` says so; the same
    * value counts as unchanged, another as a conflict.
    */
-  async importReadings(actor: Actor, input: Readable, options: ImportOptions): Promise<ImportReport> {
+  async importReadings(
+    actor: Actor,
+    file: { open(): Readable },
+    options: ImportOptions,
+  ): Promise<ImportReport> {
     const report = emptyReport(options.format);
     const tally = new ParseTally();
     const context: ParseContext = {
@@ -115,11 +140,12 @@ export class ImportsService {
       meterNumber: options.meterNumber,
       nowMs: Date.now(),
       kind: undefined,
+      notes: [],
     };
     const stage = await ReadingsStage.open(this.db, { temporary: false });
     try {
-      const batches = options.format === 'csv' ? parseCsv(input, context) : parseEspi(input, context);
-      await stage.fill(this.db, copyChunks(batches, tally));
+      await stage.fill(this.db, copyChunks(parserFor(file, options, context), tally, options));
+      report.notes = context.notes;
       report.rowsRead = tally.rowsRead;
       const span = await stage.span(this.db);
       if (span.lo && span.hi) await readings.makeRoom(this.db, span.lo, span.hi);
@@ -215,12 +241,25 @@ const actorName = (actor: Actor) =>
       ? `API key ${actor.apiKeyId}`
       : 'system';
 
+function parserFor(file: { open(): Readable }, options: ImportOptions, context: ParseContext) {
+  if (options.format === 'csv') return parseCsv(file.open(), context);
+  if (options.format === 'espi') return parseEspi(() => file.open(), context, options.espi);
+  if (!options.mapping) throw new ImportRefusal('A delimited file needs a mapping (or a preset).');
+  return parseDelimited(file.open(), options.mapping, context);
+}
+
 // One stream write per parsed batch (a read chunk's worth of lines), never one per row.
-async function* copyChunks(batches: AsyncIterable<ParsedItem[]>, tally: ParseTally): AsyncGenerator<string> {
+async function* copyChunks(
+  batches: AsyncIterable<ParsedItem[]>,
+  tally: ParseTally,
+  options: Pick<ImportOptions, 'signal' | 'onProgress'>,
+): AsyncGenerator<string> {
   for await (const items of batches) {
+    if (options.signal?.aborted) throw new ImportRefusal('The import was cancelled; nothing was stored.');
     let chunk = '';
     for (const row of tally.take(items)) chunk += copyLine(row);
     if (chunk) yield chunk;
+    options.onProgress?.(tally.rowsRead);
     // A file read from disk is ready chunk after chunk, and promises alone would parse it to the
     // end in one go: let other requests in between batches (a few milliseconds each).
     await nextTurn();

@@ -26,7 +26,7 @@ const daysInMonth = (year: number, month: number) =>
       : 31;
 
 /** A calendar date and a time of day that exist (no 31 April, no 24:00, no leap second). */
-const isRealDateTime = (
+export const isRealDateTime = (
   year: number,
   month: number,
   day: number,
@@ -141,13 +141,17 @@ export function parseTimestamp(text: string, timeZone: string | undefined): Time
   return resolveWallTime(wall, timeZone, text.trim());
 }
 
-/** The instants whose local time in `timeZone` is `wall` (ms on the local clock): none, one, or two at a fall-back. */
-function resolveWallTime(wall: number, timeZone: string, shown: string): TimestampResult {
+/** The instants whose local time in `timeZone` is `wall` (ms on the local clock), earliest first: none (the clocks skipped it), one, or two (they showed it twice). */
+export function instantsAtWall(wall: number, timeZone: string): number[] {
   const candidates = new Set<number>();
   // Offsets in force a day either side cover every transition near this wall time.
   for (const probe of [wall - DAY_MS, wall, wall + DAY_MS])
     candidates.add(wall - utcOffsetMs(probe, timeZone));
-  const matches = [...candidates].filter((ms) => ms + utcOffsetMs(ms, timeZone) === wall);
+  return [...candidates].filter((ms) => ms + utcOffsetMs(ms, timeZone) === wall).sort((a, b) => a - b);
+}
+
+function resolveWallTime(wall: number, timeZone: string, shown: string): TimestampResult {
+  const matches = instantsAtWall(wall, timeZone);
   if (matches.length === 1 && matches[0] !== undefined) return { ok: true, ms: matches[0] };
   if (matches.length === 0) {
     return {

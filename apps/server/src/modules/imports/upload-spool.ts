@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, open as openFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -10,9 +10,32 @@ const SUFFIX = '.upload';
 
 /** An uploaded file, whole on disk. */
 export interface SpooledFile {
+  readonly path: string;
   readonly bytes: number;
   open(): Readable;
+  /** The file's first `bytes` as text (for detecting its format). */
+  head(bytes: number): Promise<string>;
   remove(): Promise<void>;
+}
+
+/** A file already on disk, as a spooled upload. */
+export function spooledFile(file: string, bytes: number): SpooledFile {
+  return {
+    path: file,
+    bytes,
+    open: () => createReadStream(file),
+    async head(count: number) {
+      const handle = await openFile(file, 'r');
+      try {
+        const buffer = Buffer.alloc(Math.min(count, bytes));
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+        return buffer.subarray(0, bytesRead).toString('utf8');
+      } finally {
+        await handle.close();
+      }
+    },
+    remove: () => rm(file, { force: true }),
+  };
 }
 
 /**
@@ -20,9 +43,14 @@ export interface SpooledFile {
  * database work waits for bytes still on the network: a slow or stalled upload holds a file
  * handle, not a connection. The file is removed again when the upload fails.
  */
-export async function spoolUpload(upload: Readable, dir: string, maxBytes: number): Promise<SpooledFile> {
+export async function spoolUpload(
+  upload: Readable,
+  dir: string,
+  maxBytes: number,
+  name: string = randomUUID(),
+): Promise<SpooledFile> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const file = path.join(dir, `${randomUUID()}${SUFFIX}`);
+  const file = path.join(dir, `${name}${SUFFIX}`);
   let bytes = 0;
   const counted = limitUpload(upload, maxBytes).on('data', (chunk: Buffer) => (bytes += chunk.length));
   try {
@@ -31,7 +59,7 @@ export async function spoolUpload(upload: Readable, dir: string, maxBytes: numbe
     await rm(file, { force: true });
     throw error;
   }
-  return { bytes, open: () => createReadStream(file), remove: () => rm(file, { force: true }) };
+  return spooledFile(file, bytes);
 }
 
 /** Removes the uploads a stopped server left behind (none of them was stored). */

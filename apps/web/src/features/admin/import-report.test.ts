@@ -15,6 +15,7 @@ const report: ImportReport = {
   conflicts: [],
   rejectedCount: 1,
   rejected: [{ line: 4, reason: 'register_kwh: "abc" is not a number.' }],
+  notes: [],
 };
 
 describe('import report', () => {
