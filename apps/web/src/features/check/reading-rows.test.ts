@@ -107,8 +107,11 @@ describe('buildRows, gaps in hour buckets', () => {
       skip: (i) => i === 4 || i === 5 || i === 10,
     });
     const at = (hhmm: string) => Date.parse(`2026-01-01T${hhmm}:00Z`);
+    // As the server answers the hour view: A across an edge in no hour, B in the hour it lies inside.
+    const buckets = [null, '2026-01-01T02:00:00.000Z'];
     return {
       ...raw,
+      gaps: raw.gaps.map((gap, i) => ({ ...gap, bucket: buckets[i] ?? null })),
       series: {
         t: [at('00:00'), at('01:00'), at('02:00'), at('03:00')],
         value: [1000.75, 1002, 1003, 1004],

@@ -1,4 +1,5 @@
 import type { Granularity, LocationReadings, MeterReadings, ReadingEvent } from '@cm/contracts/check.ts';
+import { upperBound } from '@cm/contracts/sorted.ts';
 import { nextTask } from '@/lib/next-task.ts';
 
 const HOUR_MS = 3_600_000;
@@ -18,9 +19,10 @@ export type RowKind = 'interval' | 'gap';
  *   that opens the range is closed by the first reading).
  * - buckets: a row is a local hour, day, week or month (23/25 hours on DST days). Each gap is
  *   also listed as its own row. A gap that lies inside one bucket has its energy in that bucket
- *   (the row says so, `inBucket`, and carries none); a gap across bucket edges is in no bucket
- *   (the server does not guess how its energy divides), so its row carries the energy the
- *   registers show across it. Either way the consumption column adds up to the total.
+ *   (the answer names the bucket, `gap.bucket`; the row says so, `inBucket`, and carries none); a
+ *   gap across bucket edges is in no bucket (the server does not guess how its energy divides), so
+ *   its row carries the energy the registers show across it. Either way the consumption column adds
+ *   up to the total.
  *
  * Meter exchanges, rollovers and register decreases are noted on the row they happen in
  * (`events`), so the table says why a row's meter or register jumps.
@@ -56,6 +58,8 @@ interface PendingGap {
   to: number;
   missing: number;
   consumption: number | null;
+  /** The answer names a bucket that holds the gap. */
+  hasBucket: boolean;
 }
 
 /** Exchange instants (ascending) and the meter from each on; the first meter before them. */
@@ -114,6 +118,7 @@ function* rowSteps(
     to: Date.parse(gap.to),
     missing: gap.missingIntervals,
     consumption: gap.consumption,
+    hasBucket: gap.bucket !== null,
   }));
   const used = new Uint8Array(gapCount);
   let g = 0;
@@ -144,7 +149,7 @@ function* rowSteps(
     count++;
   };
   const putGap = (gap: PendingGap, register: number | null): void => {
-    const inBucket = !isRaw && isInsideOneBucket(series, gap, rangeEndMs);
+    const inBucket = !isRaw && gap.hasBucket;
     put(
       gap.from,
       gap.to,
@@ -232,16 +237,6 @@ function bucketEnd(series: MeterReadings['series'], k: number, rangeEndMs: numbe
   return hours === null ? (series.t[k + 1] ?? rangeEndMs) : start + hours * HOUR_MS;
 }
 
-/** Whether a gap lies inside one bucket, as the server counts it (a gap across an edge is in none). */
-function isInsideOneBucket(
-  series: MeterReadings['series'],
-  gap: { from: number; to: number },
-  rangeEndMs: number,
-): boolean {
-  const bucket = bucketAt(series, gap.from, rangeEndMs);
-  return bucket !== null && gap.to <= bucket.to;
-}
-
 /** The bucket of a bucket series that holds the instant `ms` (start and end), null when none does. */
 export function bucketAt(
   series: MeterReadings['series'] | undefined,
@@ -249,22 +244,10 @@ export function bucketAt(
   rangeEndMs: number,
 ): { from: number; to: number } | null {
   if (!series) return null;
-  const k = lastAtOrBefore(series.t, ms);
+  const k = upperBound(series.t, ms) - 1;
   if (k < 0) return null;
   const end = bucketEnd(series, k, rangeEndMs);
   return ms < end ? { from: series.t[k] ?? 0, to: end } : null;
-}
-
-/** Index of the last value ≤ `ms` in an ascending column, -1 when none. */
-function lastAtOrBefore(column: readonly number[], ms: number): number {
-  let low = 0;
-  let high = column.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if ((column[mid] ?? Infinity) <= ms) low = mid + 1;
-    else high = mid;
-  }
-  return low - 1;
 }
 
 /**
@@ -276,7 +259,7 @@ function noteEvents(rows: ReadingRows, events: readonly ReadingEvent[]): void {
     if (event.type === 'estimated') continue;
     const at = Date.parse(event.at);
     const opens = event.type === 'meterExchange';
-    for (let i = Math.max(0, lastAtOrBefore(rows.start, at) - 2); i < rows.start.length; i++) {
+    for (let i = Math.max(0, upperBound(rows.start, at) - 3); i < rows.start.length; i++) {
       const start = rows.start[i] ?? 0;
       const end = rows.end[i] ?? 0;
       if (start > at) break;

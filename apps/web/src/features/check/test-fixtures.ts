@@ -74,6 +74,7 @@ export function rawReadings(
         to: new Date(ms).toISOString(),
         missingIntervals: lost,
         consumption: energy,
+        bucket: null,
       });
       gapSum += energy;
     } else if (energy !== null) intervalSum += energy;
@@ -164,6 +165,8 @@ export function dailyReadings(): MeterReadings {
         to: '2026-03-29T13:15:00.000Z',
         missingIntervals: 24,
         consumption: 10,
+        // Inside the 29th, whose consumption holds it.
+        bucket: '2026-03-28T23:00:00.000Z',
       },
     ],
     periods: [],
@@ -186,6 +189,7 @@ export function edgeGapReadings(): MeterReadings {
         to: '2026-01-01T00:30:00.000Z',
         missingIntervals: 2,
         consumption: null,
+        bucket: null,
       },
       ...readings.gaps,
       {
@@ -194,6 +198,7 @@ export function edgeGapReadings(): MeterReadings {
         to: '2026-01-01T01:30:00.000Z',
         missingIntervals: 1,
         consumption: null,
+        bucket: null,
       },
     ],
   };
