@@ -132,6 +132,8 @@ export const resetPasswordBodySchema = z.object({
 });
 /** `POST /api/admin/users/:id/reset-password` answer: the temporary password, shown once. */
 export const resetPasswordResultSchema = z.object({ temporaryPassword: z.string(), user: adminUserSchema });
+/** A reset password's answer. */
+export type ResetPasswordResult = z.infer<typeof resetPasswordResultSchema>;
 
 /** `POST /api/auth/change-password` body: the current and the new password (at least MIN_PASSWORD_LENGTH characters). */
 export const changePasswordBodySchema = z.object({
@@ -171,6 +173,8 @@ export type AdminLocation = z.infer<typeof adminLocationSchema>;
 
 /** `GET /api/admin/locations` answer. */
 export const locationListSchema = pageOf(adminLocationSchema);
+/** A page of locations. */
+export type LocationList = z.infer<typeof locationListSchema>;
 
 /** `POST /api/admin/locations` body. */
 export const createLocationBodySchema = z.object({
@@ -250,6 +254,11 @@ export type AdminDevice = z.infer<typeof adminDeviceSchema>;
 
 /** `GET /api/admin/devices` answer. */
 export const deviceListSchema = pageOf(adminDeviceSchema);
+/** A page of devices. */
+export type DeviceList = z.infer<typeof deviceListSchema>;
+
+/** `GET /api/admin/locations/:id/meters` answer: the location's meters, current and removed. */
+export const locationMetersSchema = z.object({ items: z.array(adminDeviceSchema) });
 
 /** A device with its children: AccessPoint → Cubes → Meters. */
 export type DeviceNode = AdminDevice & { children: DeviceNode[] };
@@ -384,6 +393,8 @@ export type ExchangeMeterBody = z.infer<typeof exchangeMeterBodySchema>;
 
 /** `POST /api/admin/meters/:meterNumber/exchange` answer. */
 export const exchangeResultSchema = z.object({ oldMeter: adminDeviceSchema, newMeter: adminDeviceSchema });
+/** An exchange's answer: the closed meter and its successor. */
+export type ExchangeResult = z.infer<typeof exchangeResultSchema>;
 
 // ---- API keys ----
 
@@ -411,9 +422,13 @@ export const createApiKeyBodySchema = z.object({
     .min(1, 'scopes must name at least one of web, read, ingest.')
     .max(3, 'scopes must name at most three scopes.'),
 });
+/** New API key. */
+export type CreateApiKeyBody = z.infer<typeof createApiKeyBodySchema>;
 
 /** `POST /api/admin/api-keys` answer: the full key, shown this once (only its SHA-256 is stored). */
 export const createdApiKeySchema = z.object({ key: z.string(), apiKey: adminApiKeySchema });
+/** A created API key, with the key itself. */
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 
 // ---- Audit log ----
 
@@ -422,6 +437,8 @@ export const auditListQuerySchema = pageQuerySchema.extend({
   targetType: z.string().trim().max(40).optional(),
   targetId: z.string().trim().max(100).optional(),
 });
+/** Audit list query. */
+export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
 
 /** One audit entry: who changed what, when. */
 export const auditEntrySchema = z.object({
@@ -436,6 +453,8 @@ export const auditEntrySchema = z.object({
 });
 /** `GET /api/admin/audit` answer, newest first. */
 export const auditListSchema = pageOf(auditEntrySchema);
+/** A page of audit entries. */
+export type AuditList = z.infer<typeof auditListSchema>;
 
 // ---- Import ----
 

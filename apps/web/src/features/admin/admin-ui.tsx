@@ -16,7 +16,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@/lib/format.ts';
 import { PRODUCT_NAME } from '@/lib/config.ts';
-import type { AdminFailure } from './api.ts';
+import type { Failure } from '@/lib/http-client.ts';
 import { describeFailure, type FailureText } from './failure-message.ts';
 import classes from './admin.module.css';
 
@@ -54,7 +54,7 @@ export function FailureAlert({
   failure,
   context = 'other',
 }: {
-  failure: AdminFailure | null;
+  failure: Failure | null;
   context?: 'user' | 'other';
 }) {
   const { t } = useTranslation();

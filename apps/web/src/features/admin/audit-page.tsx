@@ -3,7 +3,8 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@/lib/format.ts';
-import { toAdminFailure, useListAuditQuery } from './api.ts';
+import { toFailure } from '@/lib/http-client.ts';
+import { useListAuditQuery } from './api.ts';
 import { AdminPageHeader, AdminTable, FailureAlert, ListPager } from './admin-ui.tsx';
 import { auditDetail } from './audit-detail.ts';
 import classes from './admin.module.css';
@@ -63,7 +64,7 @@ export function AuditPage() {
               }}
             />
           </div>
-          <FailureAlert failure={toAdminFailure(query.error)} />
+          <FailureAlert failure={toFailure(query.error)} />
           <AdminTable
             headers={[
               t('admin.audit.at'),

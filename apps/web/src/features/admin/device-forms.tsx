@@ -23,15 +23,14 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatNumber } from '@/lib/format.ts';
+import { toFailure, type Failure } from '@/lib/http-client.ts';
 import {
-  toAdminFailure,
   useCreateDeviceMutation,
   useCreateMeterMutation,
   useExchangeMeterMutation,
   useMoveMeterMutation,
   useUpdateDeviceMutation,
   useUpdateMeterMutation,
-  type AdminFailure,
 } from './api.ts';
 import { FailureAlert, useFailureText } from './admin-ui.tsx';
 import {
@@ -47,7 +46,7 @@ import { deviceName, devicesOfType } from './device-tree.ts';
 import { fieldFailure } from './failure-message.ts';
 import { instantToZonedLocal } from './zoned-time.ts';
 
-function useFieldErrors(failure: AdminFailure | null) {
+function useFieldErrors(failure: Failure | null) {
   const failureText = useFailureText();
   return (param: string) => failureText(fieldFailure(failure, [param]));
 }
@@ -107,7 +106,7 @@ function PriorityStatusFields(props: {
 }
 
 function useSubmit<T>(run: () => Promise<T>, successText: string, onDone: () => void) {
-  const [failure, setFailure] = useState<AdminFailure | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
   async function submit() {
     setFailure(null);
     try {
@@ -115,7 +114,7 @@ function useSubmit<T>(run: () => Promise<T>, successText: string, onDone: () => 
       toast.success(successText);
       onDone();
     } catch (error) {
-      setFailure(toAdminFailure(error));
+      setFailure(toFailure(error));
     }
   }
   return { failure, submit };
@@ -125,7 +124,7 @@ function OtherFailure({
   failure,
   fields,
 }: {
-  failure: AdminFailure | null;
+  failure: Failure | null;
   fields: readonly string[];
 }): ReactNode {
   if (!failure || (failure.param !== null && fields.includes(failure.param))) return null;
@@ -253,7 +252,7 @@ export function NewMeterForm({
   }));
   const [errors, setErrors] = useState<MeterFormErrors>({});
   const [createMeter, state] = useCreateMeterMutation();
-  const [failure, setFailure] = useState<AdminFailure | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
   const serverError = useFieldErrors(failure);
   const set = <K extends keyof MeterFormValues>(field: K, value: MeterFormValues[K]) =>
     setValues((current) => ({ ...current, [field]: value }));
@@ -270,7 +269,7 @@ export function NewMeterForm({
       toast.success(t('admin.devices.meterCreated'));
       onDone();
     } catch (caught) {
-      setFailure(toAdminFailure(caught));
+      setFailure(toFailure(caught));
     }
   }
 
@@ -570,7 +569,7 @@ export function ExchangeMeterForm({
     newStartRegister: 0,
   }));
   const [errors, setErrors] = useState<ExchangeFormErrors>({});
-  const [failure, setFailure] = useState<AdminFailure | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
   const [exchangeMeter, state] = useExchangeMeterMutation();
   const serverError = useFieldErrors(failure);
   if (!meter) return null;
@@ -603,7 +602,7 @@ export function ExchangeMeterForm({
       );
       onDone();
     } catch (caught) {
-      setFailure(toAdminFailure(caught));
+      setFailure(toFailure(caught));
     }
   }
 

@@ -35,7 +35,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { formatDateTime, formatRelative } from '@/lib/format.ts';
-import { toAdminFailure, useGetDeviceTreeQuery, useListDevicesQuery } from './api.ts';
+import { toFailure } from '@/lib/http-client.ts';
+import { useGetDeviceTreeQuery, useListDevicesQuery } from './api.ts';
 import { AdminPageHeader, AdminTable, FailureAlert, ListPager } from './admin-ui.tsx';
 import {
   EditDeviceForm,
@@ -326,7 +327,7 @@ export function DevicesPage() {
       <div className={locationId !== null ? classes.split : undefined}>
         {locationId !== null ? (
           <div>
-            <FailureAlert failure={toAdminFailure(treeQuery.error)} />
+            <FailureAlert failure={toFailure(treeQuery.error)} />
             {treeQuery.data ? (
               <DeviceTreePanel roots={roots} onEdit={(device) => setDialog({ kind: 'edit', device })} />
             ) : null}
@@ -388,7 +389,7 @@ export function DevicesPage() {
                 clearable
               />
             </div>
-            <FailureAlert failure={toAdminFailure(listQuery.error)} />
+            <FailureAlert failure={toFailure(listQuery.error)} />
             <AdminTable
               headers={[
                 t('admin.devices.fields.device'),
@@ -544,6 +545,6 @@ export function DevicesPage() {
 /** Moving needs the meter's own location's Cubes, which may not be the tree on screen. */
 function MoveMeterSection({ device, onDone }: { device: AdminDevice; onDone: () => void }) {
   const query = useGetDeviceTreeQuery(device.locationId);
-  if (!query.data) return <FailureAlert failure={toAdminFailure(query.error)} />;
+  if (!query.data) return <FailureAlert failure={toFailure(query.error)} />;
   return <MoveMeterForm device={device} roots={query.data.roots} onDone={onDone} />;
 }

@@ -24,14 +24,13 @@ import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDate, formatNumber } from '@/lib/format.ts';
+import { toFailure, type Failure } from '@/lib/http-client.ts';
 import {
-  toAdminFailure,
   useCreateLocationMutation,
   useGetLocationMetersQuery,
   useListLocationsQuery,
   useSetLocationArchivedMutation,
   useUpdateLocationMutation,
-  type AdminFailure,
 } from './api.ts';
 import { AdminPageHeader, AdminTable, FailureAlert, ListPager, useFailureText } from './admin-ui.tsx';
 import { describeFailure, fieldFailure } from './failure-message.ts';
@@ -75,7 +74,7 @@ export function LocationsPage() {
           : t('admin.locations.restored', { name: location.publicName }),
       );
     } catch (error) {
-      const failure = toAdminFailure(error);
+      const failure = toFailure(error);
       if (failure) {
         const text = describeFailure(failure);
         toast.error(t(text.key, text.values));
@@ -122,7 +121,7 @@ export function LocationsPage() {
               mb={8}
             />
           </div>
-          <FailureAlert failure={toAdminFailure(query.error)} />
+          <FailureAlert failure={toFailure(query.error)} />
           <AdminTable
             headers={[
               t('admin.locations.fields.publicName'),
@@ -280,7 +279,7 @@ function LocationForm({ location, onDone }: { location: AdminLocation | null; on
     locationFormFrom(location, browserTimeZone()),
   );
   const [errors, setErrors] = useState<LocationFormErrors>({});
-  const [failure, setFailure] = useState<AdminFailure | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
   const zones = useMemo(() => timeZoneOptions(location?.timeZone), [location?.timeZone]);
   const [createLocation, createState] = useCreateLocationMutation();
   const [updateLocation, updateState] = useUpdateLocationMutation();
@@ -300,7 +299,7 @@ function LocationForm({ location, onDone }: { location: AdminLocation | null; on
       toast.success(location === null ? t('admin.locations.created') : t('admin.locations.saved'));
       onDone();
     } catch (error) {
-      setFailure(toAdminFailure(error));
+      setFailure(toFailure(error));
     }
   }
 
@@ -360,7 +359,7 @@ function LocationMeters({ location }: { location: AdminLocation }) {
   const meters = query.data ?? [];
   return (
     <Stack gap="md">
-      <FailureAlert failure={toAdminFailure(query.error)} />
+      <FailureAlert failure={toFailure(query.error)} />
       <div className={classes.tableWrap}>
         <Table verticalSpacing="xs" aria-busy={query.isFetching}>
           <Table.Thead>

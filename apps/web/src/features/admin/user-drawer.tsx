@@ -15,7 +15,7 @@ import { Role } from '@cm/contracts/enums.ts';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
-import { toAdminFailure, useCreateUserMutation, useUpdateUserMutation, type AdminFailure } from './api.ts';
+import { useCreateUserMutation, useUpdateUserMutation } from './api.ts';
 import { FailureAlert, useFailureText } from './admin-ui.tsx';
 import { fieldFailure } from './failure-message.ts';
 import { useLocationOptions } from './use-location-options.ts';
@@ -28,6 +28,7 @@ import {
   type UserFormErrors,
   type UserFormValues,
 } from './user-form.ts';
+import { toFailure, type Failure } from '@/lib/http-client.ts';
 
 interface UserDrawerProps {
   /** The user to edit, `'new'` to create one, null when closed. */
@@ -59,7 +60,7 @@ function UserForm({ user, onDone }: { user: AdminUser | null; onDone: () => void
   const failureText = useFailureText();
   const [values, setValues] = useState<UserFormValues>(user ? userFormFrom(user) : emptyUserForm());
   const [errors, setErrors] = useState<UserFormErrors>({});
-  const [failure, setFailure] = useState<AdminFailure | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
   const { options, isLoading: isLoadingLocations } = useLocationOptions();
   const [createUser, createState] = useCreateUserMutation();
   const [updateUser, updateState] = useUpdateUserMutation();
@@ -84,7 +85,7 @@ function UserForm({ user, onDone }: { user: AdminUser | null; onDone: () => void
       toast.success(user === null ? t('admin.users.created') : t('admin.users.saved'));
       onDone();
     } catch (error) {
-      setFailure(toAdminFailure(error));
+      setFailure(toFailure(error));
     }
   }
 

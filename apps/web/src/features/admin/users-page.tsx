@@ -29,12 +29,8 @@ import { useMemo, useState } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatRelative } from '@/lib/format.ts';
-import {
-  toAdminFailure,
-  useListUsersQuery,
-  useResetPasswordMutation,
-  useSetUserDisabledMutation,
-} from './api.ts';
+import { toFailure } from '@/lib/http-client.ts';
+import { useListUsersQuery, useResetPasswordMutation, useSetUserDisabledMutation } from './api.ts';
 import { AdminPageHeader, AdminTable, FailureAlert, ListPager, OneTimeSecret } from './admin-ui.tsx';
 import { describeFailure } from './failure-message.ts';
 import { useLocationOptions } from './use-location-options.ts';
@@ -79,7 +75,7 @@ export function UsersPage() {
           : t('admin.users.disabled', { name: user.fullName }),
       );
     } catch (error) {
-      const failure = toAdminFailure(error);
+      const failure = toFailure(error);
       if (failure) {
         const text = describeFailure(failure, 'user');
         toast.error(t(text.key, text.values));
@@ -94,7 +90,7 @@ export function UsersPage() {
       setResetResult({ user: result.user, password: result.temporaryPassword });
     } catch (error) {
       setConfirmReset(null);
-      const failure = toAdminFailure(error);
+      const failure = toFailure(error);
       if (failure) {
         const text = describeFailure(failure, 'user');
         toast.error(t(text.key, text.values));
@@ -164,7 +160,7 @@ export function UsersPage() {
               allowDeselect={false}
             />
           </div>
-          <FailureAlert failure={toAdminFailure(query.error)} />
+          <FailureAlert failure={toFailure(query.error)} />
           <AdminTable
             headers={[
               t('admin.users.fields.fullName'),

@@ -5,14 +5,13 @@ import type { Granularity, LocationReadings } from '@cm/contracts/check.ts';
 import { useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useAppSelector } from '@/app/hooks.ts';
+import { useSuggestions } from '@/lib/bookmarks-api.ts';
 import { PRODUCT_NAME } from '@/lib/config.ts';
+import { toFailure, type Failure } from '@/lib/http-client.ts';
 import {
   preloadCheckParsers,
-  toCallFailure,
   useGetLocationReadingsQuery,
   useGetMeterInfoQuery,
-  type CallFailure,
   type ReadingsArgs,
 } from './api.ts';
 import {
@@ -24,7 +23,7 @@ import {
   type DateRange,
 } from './date-range.ts';
 import { LookupPanel, type MeterOption } from './lookup-panel.tsx';
-import { moduleLoader } from './module-loader.ts';
+import { moduleLoader } from '@/lib/module-loader.ts';
 import { MeterCard, MeterCardSkeleton } from './meter-card.tsx';
 import { RangeControls, type RangeErrors } from './range-controls.tsx';
 import { ReadingsSkeleton } from './readings-skeleton.tsx';
@@ -93,7 +92,7 @@ function useComparison(
 
 /** Which field a failure belongs next to, translated by meaning (the server's words stay available as a detail). */
 function fieldMessage(
-  failure: CallFailure | null,
+  failure: Failure | null,
   param: string,
   t: (key: string, options?: Record<string, unknown>) => string,
 ): string | null {
@@ -110,7 +109,7 @@ function fieldMessage(
  */
 function StartPanel() {
   const { t } = useTranslation();
-  const suggestions = useAppSelector((root) => root.layout.suggestions);
+  const suggestions = useSuggestions();
   return (
     <Paper withBorder p="md" radius="md" className={classes.panel}>
       <Text fw={600}>{t('check.start.title')}</Text>
@@ -153,7 +152,7 @@ export function CheckPage() {
     skip: target.kind !== 'meter',
   });
   const meterInfo = target.kind === 'meter' ? meterQuery.data : undefined;
-  const meterFailure = target.kind === 'meter' ? toCallFailure(meterQuery.error) : null;
+  const meterFailure = target.kind === 'meter' ? toFailure(meterQuery.error) : null;
 
   // A location: its meters (for the select) and its zone come from a one-day, one-bucket answer.
   const locationName = target.kind === 'location' ? target.name : (meterInfo?.location.publicName ?? null);
@@ -167,7 +166,7 @@ export function CheckPage() {
     },
     { skip: target.kind !== 'location' },
   );
-  const metersFailure = target.kind === 'location' ? toCallFailure(metersQuery.error) : null;
+  const metersFailure = target.kind === 'location' ? toFailure(metersQuery.error) : null;
   const locationMeters: MeterOption[] | null = metersQuery.data
     ? metersQuery.data.meters.map((m) => ({ meterInd: m.meterInd, meterNumber: m.meter.meterNumber }))
     : null;
@@ -210,7 +209,7 @@ export function CheckPage() {
     readingsArgs ?? { name: '', From: '', To: '', granularity: 'day' },
     { skip: readingsArgs === null },
   );
-  const readingsFailure = readingsArgs ? toCallFailure(readingsQuery.error) : null;
+  const readingsFailure = readingsArgs ? toFailure(readingsQuery.error) : null;
   const askedFrom = readingsArgs?.From;
   const askedTo = readingsArgs?.To;
   // While the answer is on its way: learn the zone's offsets over the range (the chart's DST marks

@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
-import { buildCsv, csvFilename, type CsvBlock, type CsvFormat } from './csv.ts';
 import type { Granularity } from '@cm/contracts/check.ts';
+import { saveFile } from '@/lib/save-file.ts';
+import { buildCsv, csvFilename, type CsvBlock, type CsvFormat } from './csv.ts';
 
 /** What to export: exactly the rows on screen. */
 export interface ExportRequest {
@@ -36,15 +37,6 @@ export function downloadCsv(request: ExportRequest, t: TFunction): string {
     kinds: { interval: t('check.csv.kind.interval'), gap: t('check.csv.kind.gap') },
   });
   const filename = csvFilename(request.subject, request.from, request.to, request.granularity);
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = filename;
-  anchor.style.display = 'none';
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  // Some browsers read the blob after click returns.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveFile(new Blob([text], { type: 'text/csv;charset=utf-8' }), filename);
   return filename;
 }

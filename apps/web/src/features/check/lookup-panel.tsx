@@ -4,8 +4,8 @@ import { IconBolt, IconMapPin, IconSearch } from '@tabler/icons-react';
 import type { Suggestion } from '@cm/contracts/bookmarks.ts';
 import { memo, type FormEvent, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAppSelector } from '@/app/hooks.ts';
-import { useGetLocationReadingsQuery, useSearchCheckTargetsQuery } from './api.ts';
+import { useSearchQuery, useSuggestions } from '@/lib/bookmarks-api.ts';
+import { useGetLocationReadingsQuery } from './api.ts';
 import type { CheckTarget } from './url-state.ts';
 import { SectionPanel } from './section-panel.tsx';
 import classes from './check.module.css';
@@ -30,7 +30,7 @@ interface LookupPanelProps {
 
 function useTypeahead(kind: Suggestion['kind'], query: string, suggestions: Suggestion[]): string[] {
   const [debounced] = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
-  const { data } = useSearchCheckTargetsQuery(debounced, { skip: debounced === '' });
+  const { data } = useSearchQuery(debounced, { skip: debounced === '' });
   return useMemo(() => {
     const titles = new Set<string>();
     const source = debounced === '' ? suggestions : (data ?? []);
@@ -46,7 +46,7 @@ function useTypeahead(kind: Suggestion['kind'], query: string, suggestions: Sugg
 export const LookupPanel = memo(function LookupPanel(props: LookupPanelProps) {
   const { target, todayUtc, onSubmit } = props;
   // Suggestions from the navbar data (bookmarked first), shown before anything is typed.
-  const suggestions = useAppSelector((root) => root.layout.suggestions);
+  const suggestions = useSuggestions();
   const { t } = useTranslation();
   const [mode, setMode] = useState<'meter' | 'location'>(target.kind === 'location' ? 'location' : 'meter');
   const [meterText, setMeterText] = useState(target.kind === 'meter' ? target.meterNumber : '');

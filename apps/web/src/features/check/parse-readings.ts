@@ -1,12 +1,7 @@
 import {
-  channels,
-  gapSchema,
-  granularities,
-  locationSummarySchema,
+  locationReadingsSchema,
   meterInfoSchema,
-  periodSchema,
-  readingEventSchema,
-  totalsSchema,
+  meterReadingsSchema,
   type LocationReadings,
   type MeterInfo,
   type MeterReadings,
@@ -17,8 +12,8 @@ import { z } from 'zod';
 /*
  * The readings answer, checked against the contract. Everything but the series columns goes
  * through the contract's zod schemas; the columns (a year of 15-minute data is 5 × 35,040
- * values) are checked by a tight loop, which is ~30× faster than zod element by element and
- * checks exactly the same thing (numbers, integers, nulls where the schema allows them).
+ * values) are checked by a tight loop, far faster than zod element by element (the README's check
+ * page figures), and checking exactly the same thing (numbers, integers, nulls where allowed).
  */
 
 function isNumberColumn(value: unknown, length: number): value is number[] {
@@ -97,25 +92,8 @@ export function parseSeries(value: unknown): Series {
 }
 
 // The contract's meter readings without its series (checked above), and the answer around them.
-const meterWithoutSeriesSchema = z.object({
-  meterInd: z.number().int(),
-  meter: meterInfoSchema,
-  meterNumbers: z.array(z.string()),
-  channel: z.enum(channels),
-  channels: z.array(z.enum(channels)),
-  totals: totalsSchema,
-  gaps: z.array(gapSchema),
-  periods: z.array(periodSchema),
-  events: z.array(readingEventSchema),
-  downsampled: z.boolean(),
-});
-const answerWithoutMetersSchema = z.object({
-  location: locationSummarySchema,
-  from: z.string(),
-  to: z.string(),
-  granularity: z.enum(granularities),
-  meters: z.array(z.unknown()),
-});
+const meterWithoutSeriesSchema = meterReadingsSchema.omit({ series: true });
+const answerWithoutMetersSchema = locationReadingsSchema.extend({ meters: z.array(z.unknown()) });
 
 /** Freezes a small JSON value and everything in it. */
 function deepFreeze<T>(value: T): T {

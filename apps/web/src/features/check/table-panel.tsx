@@ -9,7 +9,7 @@ import { answerRange } from './date-range.ts';
 import { formatDateRange } from './local-format.ts';
 import { rowsInSlices, rowsOf, type ReadingRows } from './reading-rows.ts';
 import type { TableBlock } from './readings-table.tsx';
-import { moduleLoader } from './module-loader.ts';
+import { moduleLoader } from '@/lib/module-loader.ts';
 import { SectionPanel } from './section-panel.tsx';
 import classes from './check.module.css';
 

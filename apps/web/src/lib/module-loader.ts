@@ -3,8 +3,8 @@ import { useEffect, useState } from 'react';
 /**
  * A code-split module, loaded once, for components that render it only once it is there (a
  * skeleton until then). Not React.lazy: a lazy component suspends on its first render even when
- * its code has already arrived, and React then holds the revealed content back for up to 300 ms
- * (its Suspense reveal throttle), which the chart and the table would wait for on every page load.
+ * its code has already arrived, and React then holds the revealed content back (its Suspense
+ * reveal throttle), which the chart and the table would wait for on every page load.
  */
 export function moduleLoader<T extends object>(load: () => Promise<T>) {
   let loaded: T | null = null;

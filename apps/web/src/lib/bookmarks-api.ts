@@ -1,12 +1,15 @@
 import type { BookmarksData, Suggestion } from '@cm/contracts/bookmarks.ts';
-import { api } from '@/lib/api.ts';
-import { nextTask } from '@/lib/next-task.ts';
-import { bookmarksDataLoaded, bookmarkUpdated } from './layout-slice.ts';
+import { api } from './api.ts';
+import { bookmarkUpdated, bookmarksDataLoaded } from './bookmark-events.ts';
+import { nextTask } from './next-task.ts';
 
 // The schemas (and zod) load with the first answer, keeping them out of the start-up bundle.
 const loadSchemas = () => import('@cm/contracts/bookmarks.ts');
 
-/** Navbar endpoints: suggestions and bookmarks, starring, and search over meters and locations. */
+/**
+ * The caller's suggestions and bookmarks, starring, and the search over its meters and locations:
+ * server data the navbar and the check page both read, so it lives here, in one cache.
+ */
 export const bookmarksApi = api.injectEndpoints({
   endpoints: (build) => ({
     getBookmarksData: build.query<BookmarksData, void>({
@@ -36,6 +39,7 @@ export const bookmarksApi = api.injectEndpoints({
         if (isDone) dispatch(bookmarkUpdated(item));
       },
     }),
+    /** Typeahead over the caller's meters and locations (the navbar search and the check page's lookup). */
     search: build.query<Suggestion[], string>({
       query: (q) => ({ url: '/api/search', params: { q } }),
       transformResponse: async (raw: unknown) => (await loadSchemas()).searchResultSchema.parse(raw).results,
@@ -45,3 +49,15 @@ export const bookmarksApi = api.injectEndpoints({
 });
 
 export const { useGetBookmarksDataQuery, useUpdateBookmarkMutation, useSearchQuery } = bookmarksApi;
+
+const NO_SUGGESTIONS: Suggestion[] = [];
+
+/**
+ * The caller's suggestions, from the answer the signed-in layout loads (no request of its own):
+ * the component re-renders when they arrive, and only then.
+ */
+export function useSuggestions(): Suggestion[] {
+  return useGetBookmarksDataQuery(undefined, {
+    selectFromResult: ({ data }) => ({ suggestions: data?.suggestions ?? NO_SUGGESTIONS }),
+  }).suggestions;
+}

@@ -5,7 +5,7 @@ import { granularities, readingEventTypes } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
 import { contentWidths, footerTypes, navbarTypes, skins } from '@/layout/layout-slice.ts';
 import { menuSections } from '@/layout/menu-items.ts';
-import { languages } from './languages.ts';
+import { languages } from '@/lib/languages.ts';
 
 const webRoot = resolve(import.meta.dirname, '../..');
 const PLURAL = /_(zero|one|two|few|many|other)$/;
