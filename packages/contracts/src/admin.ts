@@ -481,8 +481,6 @@ export const importQuerySchema = z.object({
    */
   corrections: booleanParam('corrections').default(false),
 });
-/** Import options. */
-export type ImportQuery = z.infer<typeof importQuerySchema>;
 
 /** A line of the file that was not stored, and why. */
 export const rejectedLineSchema = z.object({ line: z.number().int(), reason: z.string() });

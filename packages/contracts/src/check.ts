@@ -12,10 +12,7 @@ import {
 
 export {
   channels,
-  readingQualities,
-  deviceHealths,
   granularities,
-  MAX_POINTS_LIMIT,
   MAX_RANGE_DAYS,
   MAX_RAW_RANGE_DAYS,
   MAX_RESPONSE_POINTS,

@@ -235,30 +235,6 @@ export async function insertRegister(
   return rows.length > 0;
 }
 
-/** The history of corrections of one value (newest first). */
-export async function findRevisions(
-  db: SqlRunner,
-  meterId: number,
-  channel: number,
-  kind: ReadingKind,
-  at: Date,
-) {
-  return db.query<{
-    old_micro: number;
-    old_quality: number;
-    new_micro: number;
-    new_quality: number;
-    replaced_at: Date;
-    actor_user_id: number | null;
-    actor_api_key_id: number | null;
-    reason: string;
-  }>(
-    `SELECT old_micro, old_quality, new_micro, new_quality, replaced_at, actor_user_id, actor_api_key_id, reason
-     FROM reading_revisions WHERE meter_id = $1 AND channel = $2 AND kind = $3 AND at = $4 ORDER BY id DESC`,
-    [meterId, channel, kind, at],
-  );
-}
-
 /** One page of a meter's import-channel register readings after `afterMs` (exclusive) up to `toMs` (inclusive): keyset paging on the primary key. */
 export async function registersPage(
   db: SqlRunner,

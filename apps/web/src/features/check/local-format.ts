@@ -67,11 +67,6 @@ export function formatUtcOffset(ms: number, timeZone: string): string {
   return `UTC${formatOffset(offsetMinutes(ms, timeZone))}`;
 }
 
-/** An instant with its offset, e.g. "29 Mar 2026, 03:00 UTC+02:00" (unambiguous in the repeated hour of autumn). */
-export function formatLocalWithOffset(ms: number, locale: string, timeZone: string): string {
-  return `${formatLocal(ms, locale, timeZone)} ${formatUtcOffset(ms, timeZone)}`;
-}
-
 /** An ISO instant string in the zone, or null for null. */
 export function formatIsoInZone(
   iso: string | null,

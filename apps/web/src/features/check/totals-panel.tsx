@@ -1,4 +1,4 @@
-import { Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
 import type { Totals } from '@cm/contracts/check.ts';
 import { useTranslation } from 'react-i18next';
@@ -193,22 +193,5 @@ export function TotalsPanel({ totals, timeZone, multiplier, meterNumbers, compar
         ) : null}
       </Stack>
     </SectionPanel>
-  );
-}
-
-/** The totals' shape while they load. */
-export function TotalsSkeleton() {
-  return (
-    <Paper withBorder p="md" radius="md" aria-hidden>
-      <Skeleton height={20} width="30%" mb="md" />
-      <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="md">
-        {[0, 1, 2, 3, 4].map((key) => (
-          <div key={key}>
-            <Skeleton height={12} width="60%" mb={6} />
-            <Skeleton height={22} width="80%" />
-          </div>
-        ))}
-      </SimpleGrid>
-    </Paper>
   );
 }

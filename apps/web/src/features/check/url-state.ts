@@ -5,7 +5,6 @@ import {
   type GranularityChoice,
   type PresetId,
 } from './date-range.ts';
-import { isLocalDate } from './zoned-time.ts';
 
 /** The default range: a week shows a meter's daily rhythm and whether it is still reporting. */
 export const DEFAULT_PRESET: PresetId = 'last7';
@@ -88,9 +87,4 @@ export function serializeCheckUrl(state: CheckUrlState): string {
   }
   if (granularity !== 'auto') params.set(urlParams.granularity, granularity);
   return params.toString();
-}
-
-/** True when a custom range holds two real dates (its order is checked by the form). */
-export function hasReadableDates(range: RangeChoice): boolean {
-  return range.kind === 'preset' || (isLocalDate(range.from) && isLocalDate(range.to));
 }

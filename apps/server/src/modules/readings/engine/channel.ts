@@ -13,7 +13,7 @@
 // - a bucket's register is the one at its end.
 
 import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
-import { GAP_FACTOR, StepFlag, StepKind, Steps, intervalSteps, registerSteps } from './steps.ts';
+import { StepFlag, StepKind, Steps, intervalSteps, registerSteps } from './steps.ts';
 import type { IntervalColumns, RegisterColumns, StepEvent } from './steps.ts';
 
 /** One physical meter's stay on the meter indicator, with its readings of one channel in the asked range. */
@@ -594,5 +594,3 @@ class RunTracker {
     emit({ atMs: run.start, type, meterNumber: run.meter, a: run.count, b: run.last });
   }
 }
-
-export { GAP_FACTOR };
