@@ -3,7 +3,7 @@ import { api } from '@/lib/api.ts';
 
 // Schemas (zod) load with their first answer, as the shell's endpoints do: an empty check page
 // evaluates none of them (the contract's constants it needs are in check-limits.ts).
-const loadCheckParsers = () => import('./parse-readings.ts');
+const loadCheckParsers = () => import('./model/parse-readings.ts');
 
 /** Starts loading the check answers' schemas; the page calls it as it asks for a meter or location. */
 export function preloadCheckParsers(): void {

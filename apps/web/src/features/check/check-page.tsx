@@ -21,17 +21,17 @@ import {
   samePeriodLastYear,
   validateRange,
   type DateRange,
-} from './date-range.ts';
-import { LookupPanel, type MeterOption } from './lookup-panel.tsx';
+} from './model/date-range.ts';
+import { LookupPanel, type MeterOption } from './lookup/lookup-panel.tsx';
 import { moduleLoader } from '@/lib/module-loader.ts';
-import { MeterCard, MeterCardSkeleton } from './meter-card.tsx';
-import { RangeControls, type RangeErrors } from './range-controls.tsx';
-import { ReadingsSkeleton } from './readings-skeleton.tsx';
-import type { ComparisonTotal } from './totals-panel.tsx';
-import { useCheckUrl } from './use-check-url.ts';
-import { useNow } from './use-now.ts';
-import { serializeCheckUrl, type CheckTarget, type CheckUrlState } from './url-state.ts';
-import { localDateOf, primeOffsets } from './zoned-time.ts';
+import { MeterCard, MeterCardSkeleton } from './meter/meter-card.tsx';
+import { RangeControls, type RangeErrors } from './range/range-controls.tsx';
+import { ReadingsSkeleton } from './ui/readings-skeleton.tsx';
+import type { ComparisonTotal } from './totals/totals-panel.tsx';
+import { useCheckUrl } from './model/use-check-url.ts';
+import { useNow } from './model/use-now.ts';
+import { serializeCheckUrl, type CheckTarget, type CheckUrlState } from './model/url-state.ts';
+import { localDateOf, primeOffsets } from './model/zoned-time.ts';
 import classes from './check.module.css';
 
 // The readings' panels (chart and uPlot, table, totals) are code of their own, fetched once a
@@ -39,7 +39,7 @@ import classes from './check.module.css';
 const readingsCode = moduleLoader(() => import('./readings-section.tsx'));
 const preloadReadingsCode = () => {
   void readingsCode.preload();
-  void import('./table-panel.tsx').then((module) => module.preloadReadingsTable());
+  void import('./table/table-panel.tsx').then((module) => module.preloadReadingsTable());
 };
 
 /** The comparison periods only need totals: monthly buckets keep those answers tiny. */

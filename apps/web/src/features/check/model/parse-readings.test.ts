@@ -1,7 +1,7 @@
 import { locationReadingsSchema } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
 import { parseLocationReadings, parseSeries } from './parse-readings.ts';
-import { rawReadings } from './test-fixtures.ts';
+import { rawReadings } from '@/test-support/check-fixtures.ts';
 
 const answer = () => ({
   location: { id: 2, publicName: 'Riverside Campus – Library', address: 'x', timeZone: 'Europe/Berlin' },

@@ -5,15 +5,15 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMediaQuery } from '@mantine/hooks';
-import { formatPeriod, formatUtcOffset } from './local-format.ts';
+import { formatPeriod, formatUtcOffset } from '../model/local-format.ts';
 import { PHONE_MAX_WIDTH } from '@/lib/config.ts';
-import { perfMarks } from './api.ts';
-import type { ReadingRows } from './reading-rows.ts';
+import { perfMarks } from '../api.ts';
+import type { ReadingRows } from '../model/reading-rows.ts';
 import { sortRows, type SortDirection, type SortKey } from './row-order.ts';
-import { formatRegister } from './totals.ts';
+import { formatRegister } from '../totals/totals.ts';
 import { consumptionCell, consumptionText, rowNotes } from './row-notes.ts';
-import { ToneBadge } from './tone-badge.tsx';
-import classes from './check.module.css';
+import { ToneBadge } from '../ui/tone-badge.tsx';
+import classes from '../check.module.css';
 
 /** One meter indicator's rows. */
 export interface TableBlock {

@@ -1,4 +1,4 @@
-import './uplot-test-env.ts';
+import '@/test-support/uplot-env.ts';
 import type uPlot from 'uplot';
 import { describe, expect, it } from 'vitest';
 import {

@@ -4,10 +4,10 @@ import { formatOffset } from '@cm/contracts/zoned-time.ts';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatEnergy } from '@/lib/format.ts';
-import { formatIsoInZone, formatLocal, formatSpan } from './local-format.ts';
-import { offsetChanges } from './zoned-time.ts';
-import { SectionPanel } from './section-panel.tsx';
-import classes from './check.module.css';
+import { formatIsoInZone, formatLocal, formatSpan } from '../model/local-format.ts';
+import { offsetChanges } from '../model/zoned-time.ts';
+import { SectionPanel } from '../ui/section-panel.tsx';
+import classes from '../check.module.css';
 
 /** What a person should know about the range, in words: DST days, meter exchanges and other events, gaps. */
 export const NotesPanel = memo(function NotesPanel({ readings }: { readings: LocationReadings }) {

@@ -1,9 +1,9 @@
-import './uplot-test-env.ts';
+import '@/test-support/uplot-env.ts';
 import type { Granularity, MeterReadings } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
 import { chartData, fullXRange } from './chart-data.ts';
-import { buildRows, rowsByEnd } from './reading-rows.ts';
-import { dailyReadings, edgeGapReadings, rawReadings } from './test-fixtures.ts';
+import { buildRows, rowsByEnd } from '../model/reading-rows.ts';
+import { dailyReadings, edgeGapReadings, rawReadings } from '@/test-support/check-fixtures.ts';
 
 const at = (iso: string) => Date.parse(iso);
 const minutes = (base: string, list: number[]) => list.map((m) => at(base) + m * 60_000);

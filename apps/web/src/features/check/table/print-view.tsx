@@ -1,11 +1,11 @@
 import type { Granularity } from '@cm/contracts/check.ts';
 import { localParts } from '@cm/contracts/zoned-time.ts';
 import { useTranslation } from 'react-i18next';
-import { formatLocal, formatPeriod, formatUtcOffset } from './local-format.ts';
-import type { ReadingRows } from './reading-rows.ts';
+import { formatLocal, formatPeriod, formatUtcOffset } from '../model/local-format.ts';
+import type { ReadingRows } from '../model/reading-rows.ts';
 import { consumptionCell, consumptionText, rowNotes } from './row-notes.ts';
-import { formatRegister } from './totals.ts';
-import classes from './check.module.css';
+import { formatRegister } from '../totals/totals.ts';
+import classes from '../check.module.css';
 
 interface PrintViewProps {
   title: string;

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import classes from './check.module.css';
+import classes from '../check.module.css';
 
 /** Meanings a badge can carry; each has a light and a dark colour pair with text at 4.5:1 or more. */
 export type Tone = 'green' | 'yellow' | 'orange' | 'red' | 'gray' | 'grape' | 'outline';

@@ -3,7 +3,7 @@ import type { LocationReadings } from '@cm/contracts/check.ts';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatEnergy, formatNumber } from '@/lib/format.ts';
-import { SectionPanel } from './section-panel.tsx';
+import { SectionPanel } from '../ui/section-panel.tsx';
 
 interface MetersSummaryProps {
   readings: LocationReadings;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildRows, type ReadingRows } from './reading-rows.ts';
+import { buildRows, type ReadingRows } from '../model/reading-rows.ts';
 import { consumptionCell, consumptionText, rowNotes } from './row-notes.ts';
-import { dailyReadings, rawReadings } from './test-fixtures.ts';
+import { dailyReadings, rawReadings } from '@/test-support/check-fixtures.ts';
 
 const t = (key: string) => `<${key}>`;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCsv, csvFilename, CSV_LINE_END, defaultCsvFormat, type CsvInput } from './csv.ts';
-import { buildRows } from './reading-rows.ts';
-import { rawReadings } from './test-fixtures.ts';
+import { buildRows } from '../model/reading-rows.ts';
+import { rawReadings } from '@/test-support/check-fixtures.ts';
 
 const headers: CsvInput['headers'] = {
   meterInd: 'Meter position',

@@ -1,6 +1,6 @@
 import { Paper } from '@mantine/core';
 import type { ReactNode } from 'react';
-import classes from './check.module.css';
+import classes from '../check.module.css';
 
 interface SectionPanelProps {
   /** The id of the heading that names the section… */

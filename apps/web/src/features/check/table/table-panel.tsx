@@ -5,13 +5,13 @@ import { lazy, memo, Suspense, useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { defaultCsvFormat, type CsvFormat } from './csv.ts';
-import { answerRange } from './date-range.ts';
-import { formatDateRange } from './local-format.ts';
-import { rowsInSlices, rowsOf, type ReadingRows } from './reading-rows.ts';
+import { answerRange } from '../model/date-range.ts';
+import { formatDateRange } from '../model/local-format.ts';
+import { rowsInSlices, rowsOf, type ReadingRows } from '../model/reading-rows.ts';
 import type { TableBlock } from './readings-table.tsx';
 import { moduleLoader } from '@/lib/module-loader.ts';
-import { SectionPanel } from './section-panel.tsx';
-import classes from './check.module.css';
+import { SectionPanel } from '../ui/section-panel.tsx';
+import classes from '../check.module.css';
 
 const tableCode = moduleLoader(() => import('./readings-table.tsx'));
 

@@ -1,4 +1,4 @@
-import type { ReadingRows } from './reading-rows.ts';
+import type { ReadingRows } from '../model/reading-rows.ts';
 
 /** A column the table sorts by. */
 export type SortKey = 'time' | 'consumption' | 'register';

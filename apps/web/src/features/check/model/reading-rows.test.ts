@@ -1,7 +1,7 @@
 import type { LocationReadings, MeterReadings } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
 import { buildRows, rowsInSlices, rowsOf, sumConsumption } from './reading-rows.ts';
-import { dailyReadings, edgeGapReadings, rawReadings } from './test-fixtures.ts';
+import { dailyReadings, edgeGapReadings, rawReadings } from '@/test-support/check-fixtures.ts';
 
 describe('buildRows, raw', () => {
   it('one row per interval; the opening reading closes none', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildRows, type ReadingRows } from './reading-rows.ts';
+import { buildRows, type ReadingRows } from '../model/reading-rows.ts';
 import { sortRows, type RowOrder, type SortDirection, type SortKey } from './row-order.ts';
-import { dailyReadings, rawReadings } from './test-fixtures.ts';
+import { dailyReadings, rawReadings } from '@/test-support/check-fixtures.ts';
 
 const pairs = (order: RowOrder) => Array.from(order.index, (i, k) => [order.block[k], i]);
 

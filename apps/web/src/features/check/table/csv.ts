@@ -1,5 +1,5 @@
 import type { Granularity } from '@cm/contracts/check.ts';
-import type { ReadingRows, RowKind } from './reading-rows.ts';
+import type { ReadingRows, RowKind } from '../model/reading-rows.ts';
 import { isoInZone } from '@cm/contracts/zoned-time.ts';
 
 /** `,` with a decimal point (en), or `;` with a decimal comma (fr, de, pt: what their spreadsheets expect). */

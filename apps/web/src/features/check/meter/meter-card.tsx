@@ -5,11 +5,11 @@ import { DevicePriority, DeviceType, type DeviceStatus } from '@cm/contracts/enu
 import { Fragment, memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber, formatRelative } from '@/lib/format.ts';
-import { formatIsoInZone, formatUtcOffset } from './local-format.ts';
-import { formatRegister } from './totals.ts';
-import { ToneBadge, type Tone } from './tone-badge.tsx';
-import { SectionPanel } from './section-panel.tsx';
-import classes from './check.module.css';
+import { formatIsoInZone, formatUtcOffset } from '../model/local-format.ts';
+import { formatRegister } from '../totals/totals.ts';
+import { ToneBadge, type Tone } from '../ui/tone-badge.tsx';
+import { SectionPanel } from '../ui/section-panel.tsx';
+import classes from '../check.module.css';
 
 /** Badge colours by meaning: green works, yellow needs a look, red is broken, grey is out of service. */
 export const statusTones: Record<DeviceStatus, Tone> = {

@@ -1,10 +1,10 @@
 import 'uplot/dist/uPlot.min.css';
 import uPlot from 'uplot';
 import { useEffect, useLayoutEffect, useRef } from 'react';
-import { perfMarks } from './api.ts';
+import { perfMarks } from '../api.ts';
 import { buildChartOptions, type ChartMarkers, type ChartSpec } from './chart-options.ts';
 import { fullXRange } from './chart-data.ts';
-import classes from './check.module.css';
+import classes from '../check.module.css';
 
 /** Writes the tooltip for the hovered point's x value into the element; false: nothing to show. Runs outside React render, once per cursor frame. */
 export type TooltipWriter = (x: number | null, element: HTMLElement) => boolean;

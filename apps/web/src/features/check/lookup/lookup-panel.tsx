@@ -5,10 +5,10 @@ import type { Suggestion } from '@cm/contracts/bookmarks.ts';
 import { memo, type FormEvent, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchQuery, useSuggestions } from '@/lib/bookmarks-api.ts';
-import { useGetLocationReadingsQuery } from './api.ts';
-import type { CheckTarget } from './url-state.ts';
-import { SectionPanel } from './section-panel.tsx';
-import classes from './check.module.css';
+import { useGetLocationReadingsQuery } from '../api.ts';
+import type { CheckTarget } from '../model/url-state.ts';
+import { SectionPanel } from '../ui/section-panel.tsx';
+import classes from '../check.module.css';
 
 const SEARCH_DEBOUNCE_MS = 200;
 

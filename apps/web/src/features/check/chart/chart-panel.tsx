@@ -7,14 +7,14 @@ import { useTranslation } from 'react-i18next';
 import { formatEnergy, formatNumber } from '@/lib/format.ts';
 import { chartData } from './chart-data.ts';
 import { chartThemes, type ChartMarkers } from './chart-options.ts';
-import { formatPeriod } from './local-format.ts';
-import { bucketAt, rowsByEnd, rowsOf } from './reading-rows.ts';
-import { rowNotes } from './row-notes.ts';
+import { formatPeriod } from '../model/local-format.ts';
+import { bucketAt, rowsByEnd, rowsOf } from '../model/reading-rows.ts';
+import { rowNotes } from '../table/row-notes.ts';
 import { ReadingsChart, type TooltipWriter } from './readings-chart.tsx';
-import { formatRegister } from './totals.ts';
-import { offsetChanges } from './zoned-time.ts';
-import { SectionPanel } from './section-panel.tsx';
-import classes from './check.module.css';
+import { formatRegister } from '../totals/totals.ts';
+import { offsetChanges } from '../model/zoned-time.ts';
+import { SectionPanel } from '../ui/section-panel.tsx';
+import classes from '../check.module.css';
 
 const BARS_MAX_POINTS = 1500;
 

@@ -10,12 +10,12 @@ import {
   validateRange,
   type DateRange,
   type GranularityChoice,
-} from './date-range.ts';
-import { formatDateRange, formatUtcOffset } from './local-format.ts';
-import type { RangeChoice } from './url-state.ts';
+} from '../model/date-range.ts';
+import { formatDateRange, formatUtcOffset } from '../model/local-format.ts';
+import type { RangeChoice } from '../model/url-state.ts';
 import type { Granularity } from '@cm/contracts/check.ts';
-import { SectionPanel } from './section-panel.tsx';
-import classes from './check.module.css';
+import { SectionPanel } from '../ui/section-panel.tsx';
+import classes from '../check.module.css';
 
 /** Messages next to the fields, already translated (the server's 400s and the form's own checks). */
 export interface RangeErrors {

@@ -3,12 +3,12 @@ import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
 import type { Totals } from '@cm/contracts/check.ts';
 import { useTranslation } from 'react-i18next';
 import { formatEnergy, formatNumber, formatPercent } from '@/lib/format.ts';
-import type { DateRange } from './date-range.ts';
-import { formatDateRange, formatIsoInZone } from './local-format.ts';
+import type { DateRange } from '../model/date-range.ts';
+import { formatDateRange, formatIsoInZone } from '../model/local-format.ts';
 import { agreementDifference, agreementOf, formatChange, formatTotals, percentChange } from './totals.ts';
-import { ToneBadge } from './tone-badge.tsx';
-import { SectionPanel } from './section-panel.tsx';
-import classes from './check.module.css';
+import { ToneBadge } from '../ui/tone-badge.tsx';
+import { SectionPanel } from '../ui/section-panel.tsx';
+import classes from '../check.module.css';
 
 /** Below this share of intervals with readings, no % change is shown for a comparison period. */
 const MIN_COVERAGE = 0.95;
