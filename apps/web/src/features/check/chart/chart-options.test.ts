@@ -7,6 +7,8 @@ import {
   formatTimeTicks,
   placeLabels,
   wallClockDate,
+  type ChartCallbacks,
+  type ChartMarkers,
   type ChartSpec,
 } from './chart-options.ts';
 
@@ -101,12 +103,113 @@ describe('buildChartOptions', () => {
     expect(options.cursor?.drag).toEqual({ x: true, y: false, setScale: true });
   });
 
-  it('is pure: the same spec gives equal options', () => {
-    const a = buildChartOptions(spec, callbacks);
-    const b = buildChartOptions(spec, callbacks);
-    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+  it('is pure: the same spec gives options that behave the same, functions included', () => {
+    const a = observe((recorder) => buildChartOptions(spec, recorder));
+    const b = observe((recorder) => buildChartOptions(spec, recorder));
+    expect(a).toEqual(b);
+    // The observation reaches what JSON drops: the hooks drew, the formatters wrote labels.
+    expect(a.hooks.draw.length).toBeGreaterThan(0);
+    expect(a.axes[1]).toEqual([
+      ['1', '2.5', '10'],
+      ['1', '2.5', '10'],
+    ]);
+  });
+
+  it('tells apart specs that differ only in a function or in what the hooks draw', () => {
+    const base = observe((recorder) => buildChartOptions(spec, recorder));
+    const otherFormat = observe((recorder) =>
+      buildChartOptions({ ...spec, formatNumber: (value) => value.toFixed(2) }, recorder),
+    );
+    // JSON.stringify, the old comparison, cannot see the difference.
+    expect(
+      JSON.stringify(buildChartOptions({ ...spec, formatNumber: (value) => value.toFixed(2) }, callbacks)),
+    ).toBe(JSON.stringify(buildChartOptions(spec, callbacks)));
+    expect(otherFormat).not.toEqual(base);
+    const otherMarkers = observe((recorder) => buildChartOptions(spec, recorder), {
+      ...MARKERS,
+      gaps: [{ from: 2_000, to: 9_000 }],
+    });
+    expect(otherMarkers.hooks).not.toEqual(base.hooks);
   });
 });
+
+/** Markers with one of each kind, on the fake plot's x scale (1 px per 100 ms). */
+const MARKERS: ChartMarkers = {
+  dst: [{ at: 4_000, label: '23 h day', from: 0, to: 0, band: { from: 3_000, to: 5_000 } }],
+  events: [{ at: 6_000, label: 'Meter exchange' }],
+  gaps: [{ from: 7_000, to: 7_100 }],
+};
+
+/**
+ * What uPlot gets out of options on a fixed plot: their plain values, and the results of every
+ * function in them (tick and value formatters, the energy range, the time zone date) and every
+ * hook (the canvas calls it makes and the callbacks it calls), so that two options objects
+ * compare equal only when they behave the same.
+ */
+function observe(build: (recorder: ChartCallbacks) => uPlot.Options, markers: ChartMarkers = MARKERS) {
+  const calls: unknown[] = [];
+  const recorder: ChartCallbacks = {
+    getMarkers: () => markers,
+    onCursor: (...args) => calls.push(['onCursor', ...args]),
+    onZoom: (...args) => calls.push(['onZoom', ...args]),
+    onDraw: () => calls.push(['onDraw']),
+  };
+  const options = build(recorder);
+  const ctx = new Proxy<Record<string, unknown>>(
+    {},
+    {
+      get: (target, name: string) =>
+        name in target
+          ? target[name]
+          : (...args: unknown[]) => {
+              calls.push([name, ...args]);
+              return { width: String(args[0]).length * 6 };
+            },
+      set: (target, name: string, value: unknown) => {
+        calls.push([`${name}=`, value]);
+        target[name] = value;
+        return true;
+      },
+    },
+  );
+  const plot = {
+    ctx,
+    bbox: { left: 0, top: 10, width: 1000, height: 300 },
+    valToPos: (value: number) => value / 100,
+    cursor: { idx: 3, left: 40, top: 12 },
+    scales: { x: { min: 1_000, max: 9_000 } },
+  } as unknown as uPlot;
+  const hookResults = (name: keyof uPlot.Hooks.Arrays) =>
+    (options.hooks?.[name] ?? []).map((hook) => {
+      calls.length = 0;
+      (hook as (u: uPlot, key: string) => void)(plot, 'x');
+      return [...calls];
+    });
+  const splits = [1, 2.5, 10];
+  const instants = [Date.parse('2026-03-29T00:30:00Z'), Date.parse('2026-03-29T01:30:00Z')];
+  const energy = options.scales?.energy?.range;
+  return {
+    plain: JSON.parse(JSON.stringify(options)) as unknown,
+    axes: (options.axes ?? []).map((axis) =>
+      [3_600_000, 86_400_000].map((increment) =>
+        typeof axis.values === 'function' ? axis.values(plot, splits, 0, 50, increment) : axis.values,
+      ),
+    ),
+    energyRange:
+      typeof energy === 'function' ? [energy(plot, 3, 10, 'energy'), energy(plot, -2, 0, 'energy')] : null,
+    paths: options.series.map((series) => typeof series.paths),
+    tzDate: instants.map((ms) => {
+      const date = options.tzDate?.(ms);
+      return date ? [date.getDate(), date.getHours(), date.getMinutes()] : null;
+    }),
+    hooks: {
+      drawClear: hookResults('drawClear'),
+      draw: hookResults('draw'),
+      setCursor: hookResults('setCursor'),
+      setScale: hookResults('setScale'),
+    },
+  };
+}
 
 describe('wallClockDate', () => {
   it("shows the zone's wall clock in the Date's local fields, as uPlot reads them", () => {
