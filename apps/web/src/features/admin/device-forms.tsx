@@ -41,7 +41,13 @@ import {
   type MeterFormErrors,
   type MeterFormValues,
 } from './device-form.ts';
-import { priorityIds, priorityKeys, statusKeys, toPriorityId, toStatus } from './device-labels.ts';
+import {
+  devicePriorityLabels,
+  deviceStatusLabels,
+  priorityIds,
+  toPriorityId,
+  toStatus,
+} from '@/components/device-status.ts';
 import { deviceName, devicesOfType } from './device-tree.ts';
 import { fieldFailure } from './failure-message.ts';
 import { instantToZonedLocal } from './zoned-time.ts';
@@ -85,7 +91,7 @@ function PriorityStatusFields(props: {
     <Group grow align="flex-start" gap="sm" wrap="wrap">
       <Select
         label={t('admin.devices.fields.priority')}
-        data={priorityIds.map((id) => ({ value: String(id), label: t(priorityKeys[id]) }))}
+        data={priorityIds.map((id) => ({ value: String(id), label: t(devicePriorityLabels[id].key) }))}
         value={String(props.priority)}
         onChange={(value) => props.onPriority(toPriorityId(Number(value)))}
         allowDeselect={false}
@@ -94,7 +100,7 @@ function PriorityStatusFields(props: {
       />
       <Select
         label={t('admin.devices.fields.status')}
-        data={deviceStatuses.map((status) => ({ value: status, label: t(statusKeys[status]) }))}
+        data={deviceStatuses.map((status) => ({ value: status, label: t(deviceStatusLabels[status].key) }))}
         value={props.status}
         onChange={(value) => props.onStatus(toStatus(value) ?? 'active')}
         allowDeselect={false}

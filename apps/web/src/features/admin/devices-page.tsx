@@ -30,7 +30,7 @@ import {
   IconSwitchHorizontal,
 } from '@tabler/icons-react';
 import type { AdminDevice, DeviceNode } from '@cm/contracts/admin.ts';
-import { DeviceType, deviceStatuses, type DevicePriorityId, type DeviceStatus } from '@cm/contracts/enums.ts';
+import { DeviceType, deviceStatuses, type DeviceStatus } from '@cm/contracts/enums.ts';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -46,15 +46,13 @@ import {
   NewMeterForm,
 } from './device-forms.tsx';
 import {
-  priorityColors,
+  devicePriorityLabels,
+  deviceStatusLabels,
   priorityIds,
-  priorityKeys,
-  statusColors,
-  statusKeys,
   toPriorityId,
   toStatus,
-  typeKeys,
-} from './device-labels.ts';
+} from '@/components/device-status.ts';
+import { typeKeys } from './device-labels.ts';
 import { branchValues, deviceName, indexTree, toTreeItems, treeCounts } from './device-tree.ts';
 import { useLocationOptions } from './use-location-options.ts';
 import classes from './admin.module.css';
@@ -77,18 +75,18 @@ function TypeIcon({ type }: { type: number }) {
 function StatusBadge({ status }: { status: DeviceStatus }) {
   const { t } = useTranslation();
   return (
-    <Badge variant="dot" color={statusColors[status]} size="sm">
-      {t(statusKeys[status])}
+    <Badge variant="dot" color={deviceStatusLabels[status].color} size="sm">
+      {t(deviceStatusLabels[status].key)}
     </Badge>
   );
 }
 
 function PriorityBadge({ priority }: { priority: number }) {
   const { t } = useTranslation();
-  const id: DevicePriorityId = toPriorityId(priority);
+  const { key, color } = devicePriorityLabels[toPriorityId(priority)];
   return (
-    <Badge variant="light" color={priorityColors[id]} size="sm">
-      {t(priorityKeys[id])}
+    <Badge variant="light" color={color} size="sm">
+      {t(key)}
     </Badge>
   );
 }
@@ -374,7 +372,10 @@ export function DevicesPage() {
                 className={classes.filterField}
                 label={t('admin.devices.fields.priority')}
                 placeholder={t('admin.devices.anyPriority')}
-                data={priorityIds.map((id) => ({ value: String(id), label: t(priorityKeys[id]) }))}
+                data={priorityIds.map((id) => ({
+                  value: String(id),
+                  label: t(devicePriorityLabels[id].key),
+                }))}
                 value={priority}
                 onChange={(value) => filtered(() => setPriority(value))}
                 clearable
@@ -383,7 +384,7 @@ export function DevicesPage() {
                 className={classes.filterField}
                 label={t('admin.devices.fields.status')}
                 placeholder={t('admin.devices.anyStatus')}
-                data={deviceStatuses.map((value) => ({ value, label: t(statusKeys[value]) }))}
+                data={deviceStatuses.map((value) => ({ value, label: t(deviceStatusLabels[value].key) }))}
                 value={status}
                 onChange={(value) => filtered(() => setStatus(toStatus(value)))}
                 clearable

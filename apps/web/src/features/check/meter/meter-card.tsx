@@ -1,9 +1,10 @@
 import { Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
 import type { ChainDevice, DeviceHealth, MeterInfo } from '@cm/contracts/check.ts';
-import { DevicePriority, DeviceType, type DeviceStatus } from '@cm/contracts/enums.ts';
+import { DeviceType } from '@cm/contracts/enums.ts';
 import { Fragment, memo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { devicePriorityLabels, deviceStatusLabels, toPriorityId } from '@/components/device-status.ts';
 import { formatNumber, formatRelative } from '@/lib/format.ts';
 import { formatIsoInZone, formatUtcOffset } from '../model/local-format.ts';
 import { formatRegister } from '../totals/totals.ts';
@@ -12,13 +13,7 @@ import { SectionPanel } from '../ui/section-panel.tsx';
 import classes from '../check.module.css';
 
 /** Badge colours by meaning: green works, yellow needs a look, red is broken, grey is out of service. */
-export const statusTones: Record<DeviceStatus, Tone> = {
-  active: 'green',
-  inactive: 'gray',
-  faulty: 'red',
-  removed: 'gray',
-};
-export const healthTones: Record<DeviceHealth, Tone> = {
+const healthTones: Record<DeviceHealth, Tone> = {
   ok: 'green',
   late: 'yellow',
   silent: 'red',
@@ -26,17 +21,11 @@ export const healthTones: Record<DeviceHealth, Tone> = {
   removed: 'gray',
 };
 
-/** Translation key names of device types and priorities (the contract's numbers, spec §3). */
+/** Translation key names of device types (the contract's numbers, spec §3). */
 const deviceTypeKeys = new Map<number, string>([
   [DeviceType.AccessPoint, 'accessPoint'],
   [DeviceType.Cube, 'cube'],
   [DeviceType.Meter, 'meter'],
-]);
-const priorityKeys = new Map<number, string>([
-  [DevicePriority.New, 'new'],
-  [DevicePriority.High, 'high'],
-  [DevicePriority.Medium, 'medium'],
-  [DevicePriority.NotYetOpen, 'notYetOpen'],
 ]);
 
 interface ChainLinkProps {
@@ -134,11 +123,13 @@ export const MeterCard = memo(function MeterCard({ meter, meterNumbers, now }: M
             </Text>
           </div>
           <Group gap={6}>
-            <ToneBadge tone={statusTones[meter.status]}>{t(`check.status.${meter.status}`)}</ToneBadge>
+            <ToneBadge tone={deviceStatusLabels[meter.status].color}>
+              {t(deviceStatusLabels[meter.status].key)}
+            </ToneBadge>
             <ToneBadge tone={healthTones[meter.health]}>{t(`check.health.${meter.health}`)}</ToneBadge>
             <ToneBadge tone="outline">
               {t('check.meter.priority', {
-                priority: t(`check.priority.${priorityKeys.get(meter.priority) ?? 'unknown'}`),
+                priority: t(devicePriorityLabels[toPriorityId(meter.priority)].key),
               })}
             </ToneBadge>
           </Group>
