@@ -36,18 +36,22 @@ interface RangeControlsProps {
   onChange: (range: RangeChoice, granularity: GranularityChoice) => void;
 }
 
-/** Shallow, but the errors by their texts: the page builds that object on each render. */
+/** Shallow, but the errors and the resolved dates by value: the page builds those objects on each render. */
 function sameProps(a: RangeControlsProps, b: RangeControlsProps): boolean {
   const keys = Object.keys(a) as (keyof RangeControlsProps)[];
   return (
     keys.length === Object.keys(b).length &&
-    keys.every((key) =>
-      key === 'errors'
-        ? a.errors.from === b.errors.from &&
+    keys.every((key) => {
+      if (key === 'errors')
+        return (
+          a.errors.from === b.errors.from &&
           a.errors.to === b.errors.to &&
           a.errors.granularity === b.errors.granularity
-        : Object.is(a[key], b[key]),
-    )
+        );
+      if (key === 'resolved')
+        return a.resolved?.from === b.resolved?.from && a.resolved?.to === b.resolved?.to;
+      return Object.is(a[key], b[key]);
+    })
   );
 }
 
