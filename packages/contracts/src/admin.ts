@@ -234,6 +234,9 @@ export const adminMeterFieldsSchema = z.object({
   removedAt: z.string().nullable(),
 });
 
+/** A meter's own fields. */
+export type AdminMeterFields = z.infer<typeof adminMeterFieldsSchema>;
+
 /** One row of the device table. */
 export const adminDeviceSchema = z.object({
   id: z.number().int(),

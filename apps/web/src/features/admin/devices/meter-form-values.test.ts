@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateExchange, validateNewMeter, type MeterFormValues } from './device-form.ts';
+import { validateExchange, validateNewMeter, type MeterFormValues } from './meter-form-values.ts';
 
 const context = {
   meterNumber: 'EM-1',
@@ -109,5 +109,18 @@ describe('validateNewMeter', () => {
       'multiplier',
       'registerDigits',
     ]);
+  });
+
+  it("holds the contract's limits: up to 9 register digits, intervals up to 31 days", () => {
+    const context = { locationId: 3, timeZone: 'UTC' };
+    expect(validateNewMeter({ ...values, registerDigits: 10 }, context).errors).toEqual({
+      registerDigits: 'admin.meterForm.errors.registerDigits',
+    });
+    expect(validateNewMeter({ ...values, intervalMinutes: 44_640 }, context).body?.intervalMinutes).toBe(
+      44_640,
+    );
+    expect(validateNewMeter({ ...values, meterNumber: 'M'.repeat(65) }, context).errors).toEqual({
+      meterNumber: 'admin.meterForm.errors.meterNumberTooLong',
+    });
   });
 });

@@ -1,32 +1,22 @@
-import type { CreateMeterBody, ExchangeMeterBody } from '@cm/contracts/admin.ts';
+import {
+  createMeterBodySchema,
+  exchangeMeterBodySchema,
+  type CreateMeterBody,
+  type ExchangeMeterBody,
+} from '@cm/contracts/admin.ts';
 import type { DevicePriorityId, DeviceStatus } from '@cm/contracts/enums.ts';
-import { zonedLocalToIso } from './zoned-time.ts';
+import { fieldErrors, typedNumber } from '../forms/field-errors.ts';
+import { zonedLocalToIso } from '../zoned-time.ts';
 
 /*
- * The meter forms' checks, done before the server sees them so a person gets an answer next
- * to the field at once. The server checks again (and knows what the browser cannot: stored
- * readings, other meters).
+ * The meter forms' checks: the contract's schemas (as the server checks the body) and what only
+ * the form knows (the meter's installation, its register digits, the clock), so a person gets an
+ * answer next to the field at once. The server checks again, and knows what the browser cannot
+ * (stored readings, other meters).
  */
 
 /** Numbers as typed (Mantine's NumberInput gives a number, or '' when empty). */
 type Typed = number | string;
-
-function asNumber(value: Typed): number | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  const text = value.trim().replace(',', '.');
-  if (text === '') return null;
-  const parsed = Number(text);
-  return Number.isFinite(parsed) ? parsed : null;
-}
-
-function isWhole(value: number | null, min: number, max: number): value is number {
-  return value !== null && Number.isInteger(value) && value >= min && value <= max;
-}
-
-/** The largest register a meter with this many digits shows, plus one thousandth (where it rolls over). */
-function registerLimit(digits: number): number {
-  return 10 ** digits;
-}
 
 export interface ExchangeFormValues {
   /** Wall-clock time at the location (`datetime-local`). */
@@ -37,6 +27,11 @@ export interface ExchangeFormValues {
 }
 
 export type ExchangeFormErrors = Partial<Record<keyof ExchangeFormValues, string>>;
+
+const exchangeFields = ['at', 'finalRegister', 'newMeterNumber', 'newStartRegister'] as const;
+
+/** An exchange may be logged a few minutes ahead of the server's clock, not more. */
+const CLOCK_SLACK_MS = 5 * 60_000;
 
 /** Checks an exchange form; the body is built only when there is no error. */
 export function validateExchange(
@@ -49,26 +44,39 @@ export function validateExchange(
     now: number;
   },
 ): { errors: ExchangeFormErrors; body: ExchangeMeterBody | null } {
-  const errors: ExchangeFormErrors = {};
+  const parsed = exchangeMeterBodySchema.safeParse({
+    at: zonedLocalToIso(values.at, context.timeZone) ?? '',
+    finalRegister: typedNumber(values.finalRegister),
+    newMeterNumber: values.newMeterNumber,
+    newStartRegister: typedNumber(values.newStartRegister),
+  });
+  const errors: ExchangeFormErrors = parsed.success
+    ? {}
+    : fieldErrors(parsed.error, exchangeFields, (field, issue) => {
+        if (field === 'at') return 'admin.exchange.errors.atRequired';
+        if (field === 'newMeterNumber') return 'admin.exchange.errors.newMeterRequired';
+        return issue.code === 'invalid_type'
+          ? 'admin.exchange.errors.registerRequired'
+          : 'admin.exchange.errors.registerRange';
+      });
+  // What the contract cannot know: the meter's installation, its register size, the clock.
   const at = zonedLocalToIso(values.at, context.timeZone);
-  if (at === null) errors.at = 'admin.exchange.errors.atRequired';
-  else if (Date.parse(at) <= Date.parse(context.installedAt))
-    errors.at = 'admin.exchange.errors.atBeforeInstall';
-  else if (Date.parse(at) > context.now + 5 * 60_000) errors.at = 'admin.exchange.errors.atFuture';
-  const finalRegister = asNumber(values.finalRegister);
-  if (finalRegister === null) errors.finalRegister = 'admin.exchange.errors.registerRequired';
-  else if (finalRegister < 0 || finalRegister >= registerLimit(context.registerDigits))
-    errors.finalRegister = 'admin.exchange.errors.registerRange';
-  const newStartRegister = asNumber(values.newStartRegister);
-  if (newStartRegister === null) errors.newStartRegister = 'admin.exchange.errors.registerRequired';
-  else if (newStartRegister < 0 || newStartRegister >= registerLimit(context.registerDigits))
-    errors.newStartRegister = 'admin.exchange.errors.registerRange';
-  const newMeterNumber = values.newMeterNumber.trim();
-  if (newMeterNumber === '') errors.newMeterNumber = 'admin.exchange.errors.newMeterRequired';
-  else if (newMeterNumber === context.meterNumber) errors.newMeterNumber = 'admin.exchange.errors.sameMeter';
-  if (Object.keys(errors).length > 0 || at === null || finalRegister === null || newStartRegister === null)
-    return { errors, body: null };
-  return { errors, body: { at, finalRegister, newMeterNumber, newStartRegister } };
+  if (!errors.at && at !== null) {
+    if (Date.parse(at) <= Date.parse(context.installedAt))
+      errors.at = 'admin.exchange.errors.atBeforeInstall';
+    else if (Date.parse(at) > context.now + CLOCK_SLACK_MS) errors.at = 'admin.exchange.errors.atFuture';
+  }
+  // The register wraps to 0 at 10^digits: a larger value is not one this meter can show.
+  const limit = 10 ** context.registerDigits;
+  for (const field of ['finalRegister', 'newStartRegister'] as const) {
+    const value = typedNumber(values[field]);
+    if (!errors[field] && value !== null && value >= limit)
+      errors[field] = 'admin.exchange.errors.registerRange';
+  }
+  if (!errors.newMeterNumber && values.newMeterNumber.trim() === context.meterNumber)
+    errors.newMeterNumber = 'admin.exchange.errors.sameMeter';
+  const isValid = parsed.success && Object.keys(errors).length === 0;
+  return { errors, body: isValid ? parsed.data : null };
 }
 
 export interface MeterFormValues {
@@ -85,49 +93,50 @@ export interface MeterFormValues {
 
 export type MeterFormErrors = Partial<Record<keyof MeterFormValues, string>>;
 
+// The fields a person types; the selects (Cube, priority, status) offer valid values only.
+const meterFields = [
+  'meterNumber',
+  'meterInd',
+  'multiplier',
+  'registerDigits',
+  'intervalMinutes',
+  'installedAt',
+] as const;
+
+/** i18n keys of the new-meter form's problems (the meter number's depend on what is wrong). */
+const meterMessages: Record<Exclude<(typeof meterFields)[number], 'meterNumber'>, string> = {
+  meterInd: 'admin.meterForm.errors.meterInd',
+  multiplier: 'admin.meterForm.errors.multiplier',
+  registerDigits: 'admin.meterForm.errors.registerDigits',
+  intervalMinutes: 'admin.meterForm.errors.intervalMinutes',
+  installedAt: 'admin.meterForm.errors.installedAt',
+};
+
 /** Checks a new meter; the body is built only when there is no error. */
 export function validateNewMeter(
   values: MeterFormValues,
   context: { locationId: number; timeZone: string },
 ): { errors: MeterFormErrors; body: CreateMeterBody | null } {
-  const errors: MeterFormErrors = {};
-  const meterNumber = values.meterNumber.trim();
-  if (meterNumber === '') errors.meterNumber = 'admin.meterForm.errors.meterNumberRequired';
-  else if (meterNumber.length > 64) errors.meterNumber = 'admin.meterForm.errors.meterNumberTooLong';
-  const meterInd = asNumber(values.meterInd);
-  if (!isWhole(meterInd, 1, 9999)) errors.meterInd = 'admin.meterForm.errors.meterInd';
-  const multiplier = asNumber(values.multiplier);
-  if (!isWhole(multiplier, 1, 1_000_000)) errors.multiplier = 'admin.meterForm.errors.multiplier';
-  const registerDigits = asNumber(values.registerDigits);
-  if (!isWhole(registerDigits, 3, 12)) errors.registerDigits = 'admin.meterForm.errors.registerDigits';
-  const intervalMinutes = asNumber(values.intervalMinutes);
-  if (!isWhole(intervalMinutes, 1, 1440)) errors.intervalMinutes = 'admin.meterForm.errors.intervalMinutes';
-  const installedAt = zonedLocalToIso(values.installedAt, context.timeZone);
-  if (installedAt === null) errors.installedAt = 'admin.meterForm.errors.installedAt';
-  const cubeId = values.cubeId === null || values.cubeId === '' ? null : Number(values.cubeId);
-  if (
-    Object.keys(errors).length > 0 ||
-    !isWhole(meterInd, 1, 9999) ||
-    !isWhole(multiplier, 1, 1_000_000) ||
-    !isWhole(registerDigits, 3, 12) ||
-    !isWhole(intervalMinutes, 1, 1440) ||
-    installedAt === null
-  ) {
-    return { errors, body: null };
-  }
+  const parsed = createMeterBodySchema.safeParse({
+    meterNumber: values.meterNumber,
+    locationId: context.locationId,
+    cubeId: values.cubeId === null || values.cubeId === '' ? null : Number(values.cubeId),
+    meterInd: typedNumber(values.meterInd),
+    multiplier: typedNumber(values.multiplier),
+    registerDigits: typedNumber(values.registerDigits),
+    intervalMinutes: typedNumber(values.intervalMinutes),
+    installedAt: zonedLocalToIso(values.installedAt, context.timeZone) ?? '',
+    priority: values.priority,
+    status: values.status,
+  });
+  if (parsed.success) return { errors: {}, body: parsed.data };
   return {
-    errors,
-    body: {
-      meterNumber,
-      locationId: context.locationId,
-      cubeId,
-      meterInd,
-      multiplier,
-      registerDigits,
-      intervalMinutes,
-      installedAt,
-      priority: values.priority,
-      status: values.status,
-    },
+    errors: fieldErrors(parsed.error, meterFields, (field, issue) => {
+      if (field !== 'meterNumber') return meterMessages[field];
+      return issue.code === 'too_big'
+        ? 'admin.meterForm.errors.meterNumberTooLong'
+        : 'admin.meterForm.errors.meterNumberRequired';
+    }),
+    body: null,
   };
 }

@@ -1,5 +1,11 @@
-import type { AdminLocation, CreateLocationBody, UpdateLocationBody } from '@cm/contracts/admin.ts';
-import { isKnownTimeZone } from './time-zones.ts';
+import {
+  createLocationBodySchema,
+  type AdminLocation,
+  type CreateLocationBody,
+  type UpdateLocationBody,
+} from '@cm/contracts/admin.ts';
+import { isValidTimeZone } from '@cm/contracts/zoned-time.ts';
+import { fieldErrors } from '../forms/field-errors.ts';
 
 /** The location drawer's fields. */
 export interface LocationFormValues {
@@ -17,13 +23,23 @@ export function locationFormFrom(location: AdminLocation | null, defaultZone: st
     : { publicName: '', address: '', timeZone: defaultZone };
 }
 
-/** What is wrong, as i18n keys. */
+const fields = ['publicName', 'address', 'timeZone'] as const;
+
+/** What is wrong, as i18n keys: the contract's checks, and a zone this browser (and the server) knows. */
 export function validateLocationForm(values: LocationFormValues): LocationFormErrors {
-  const errors: LocationFormErrors = {};
-  if (values.publicName.trim() === '') errors.publicName = 'admin.locations.form.nameRequired';
-  else if (values.publicName.trim().length > 200) errors.publicName = 'admin.locations.form.nameTooLong';
-  if (values.address.trim().length > 500) errors.address = 'admin.locations.form.addressTooLong';
-  if (!isKnownTimeZone(values.timeZone)) errors.timeZone = 'admin.locations.form.timeZoneRequired';
+  const parsed = createLocationBodySchema.safeParse(toCreateLocationBody(values));
+  const errors: LocationFormErrors = parsed.success
+    ? {}
+    : fieldErrors(parsed.error, fields, (field, issue) => {
+        if (field === 'publicName')
+          return issue.code === 'too_big'
+            ? 'admin.locations.form.nameTooLong'
+            : 'admin.locations.form.nameRequired';
+        if (field === 'address') return 'admin.locations.form.addressTooLong';
+        return 'admin.locations.form.timeZoneRequired';
+      });
+  if (!errors.timeZone && !isValidTimeZone(values.timeZone))
+    errors.timeZone = 'admin.locations.form.timeZoneRequired';
   return errors;
 }
 

@@ -6,7 +6,7 @@ import {
   toUpdateUserBody,
   userFormFrom,
   validateUserForm,
-} from './user-form.ts';
+} from './user-form-values.ts';
 
 const client: AdminUser = {
   id: 7,

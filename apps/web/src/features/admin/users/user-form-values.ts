@@ -1,10 +1,12 @@
 import {
-  MIN_PASSWORD_LENGTH,
+  createUserBodySchema,
+  updateUserBodySchema,
   type AdminUser,
   type CreateUserBody,
   type UpdateUserBody,
 } from '@cm/contracts/admin.ts';
 import { Role, type RoleId } from '@cm/contracts/enums.ts';
+import { fieldErrors } from '../forms/field-errors.ts';
 
 /** The user drawer's fields, as the inputs hold them. */
 export interface UserFormValues {
@@ -16,12 +18,9 @@ export interface UserFormValues {
   locationIds: string[];
 }
 
-export type UserFormField = 'email' | 'fullName' | 'password' | 'locationIds';
+const fields = ['email', 'fullName', 'password'] as const;
 /** i18n keys of the problems, per field. */
-export type UserFormErrors = Partial<Record<UserFormField, string>>;
-
-// The browser's check is only a first pass; the server decides (and says which field is wrong).
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export type UserFormErrors = Partial<Record<(typeof fields)[number], string>>;
 
 /** Empty values for a new user: a client, the role most often created. */
 export function emptyUserForm(): UserFormValues {
@@ -39,16 +38,29 @@ export function userFormFrom(user: AdminUser): UserFormValues {
   };
 }
 
-/** What is wrong with the form, as i18n keys; empty when it can be sent. A new user needs a password. */
+/**
+ * What is wrong with the form, as i18n keys; empty when it can be sent. The contract's schemas
+ * check it as the server will; a new user needs a password.
+ */
 export function validateUserForm(values: UserFormValues, isNew: boolean): UserFormErrors {
-  const errors: UserFormErrors = {};
-  const email = values.email.trim();
-  if (email === '') errors.email = 'admin.users.form.emailRequired';
-  else if (!EMAIL.test(email)) errors.email = 'admin.users.form.emailInvalid';
-  if (values.fullName.trim() === '') errors.fullName = 'admin.users.form.fullNameRequired';
-  if (isNew && values.password.length < MIN_PASSWORD_LENGTH)
-    errors.password = 'admin.users.form.passwordShort';
-  return errors;
+  const body = toCreateUserBody(values);
+  const parsed = isNew
+    ? createUserBodySchema.safeParse(body)
+    : updateUserBodySchema.safeParse({
+        email: body.email,
+        fullName: body.fullName,
+        role: body.role,
+        locationIds: body.locationIds,
+      });
+  if (parsed.success) return {};
+  return fieldErrors(parsed.error, fields, (field, issue) => {
+    if (field === 'password') return 'admin.users.form.passwordShort';
+    if (field === 'email')
+      return issue.code === 'too_small' ? 'admin.users.form.emailRequired' : 'admin.users.form.emailInvalid';
+    return issue.code === 'too_big'
+      ? 'admin.users.form.fullNameTooLong'
+      : 'admin.users.form.fullNameRequired';
+  });
 }
 
 function toIds(values: string[]): number[] {
