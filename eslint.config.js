@@ -1,13 +1,47 @@
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
-import { importX } from 'eslint-plugin-import-x';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import globals from 'globals';
 
+// Server modules: each owns its tables and its *.queries.ts; the others go through its services.
+const serverModules = readdirSync('apps/server/src/modules', { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const moduleDir = (name) => `apps/server/src/modules/${name}`;
+const serverZones = [
+  ...serverModules.map((name) => ({
+    target: `${moduleDir(name)}/**`,
+    from: serverModules.filter((other) => other !== name).map((other) => `${moduleDir(other)}/*.queries.ts`),
+    message: "another module's tables are its own: call its service, not its queries",
+  })),
+  {
+    target: [
+      'apps/server/src/plugins/**',
+      'apps/server/src/*.ts',
+      'apps/server/src/db/**',
+      'apps/server/src/demo/**',
+    ],
+    from: 'apps/server/src/modules/*/*.queries.ts',
+    message: "a module's queries are for its own services",
+  },
+  {
+    target: 'apps/server/src/db/**',
+    from: ['apps/server/src/modules/**', 'apps/server/src/plugins/**'],
+    except: [],
+    message: 'the database layer knows no module or plugin',
+  },
+  {
+    target: 'packages/contracts/**',
+    from: ['apps/**', 'bench/**', 'e2e/**'],
+    message: 'the contracts depend on nothing of the apps',
+  },
+];
+
 const web = 'apps/web/src';
-const features = readdirSync(new URL(`${web}/features`, import.meta.url), { withFileTypes: true })
+const features = readdirSync(`${web}/features`, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
@@ -46,31 +80,31 @@ export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/migrations/**', 'scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
-  importX.flatConfigs.typescript,
   {
-    settings: {
-      'import-x/resolver-next': [
-        createTypeScriptImportResolver({
-          project: [
-            'apps/web/tsconfig.json',
-            'apps/server/tsconfig.json',
-            'packages/contracts/tsconfig.json',
-          ],
-          noWarnOnMultipleProjects: true,
-        }),
-      ],
-    },
     languageOptions: { globals: globals.node },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Import rules for every TypeScript file of the repo: no cycles anywhere, and the zones.
+    files: ['**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver': undefined,
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      // TypeScript checks names and defaults; these would only repeat it, slower.
-      'import-x/named': 'off',
-      'import-x/namespace': 'off',
-      'import-x/default': 'off',
-      'import-x/no-named-as-default-member': 'off',
+      'import-x/no-restricted-paths': ['error', { zones: serverZones }],
     },
   },
   {

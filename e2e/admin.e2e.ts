@@ -267,6 +267,10 @@ describe('administration', () => {
     const name = `e2e-key-${suffix}`;
     await withAdminPage(async (page) => {
       await page.goto('/admin/api-keys');
+      // The key this page itself runs on is marked and offers no Revoke: revoking it would sign everyone out.
+      const webAppRow = page.getByRole('row').filter({ hasText: 'This web app' });
+      await webAppRow.waitFor();
+      expect(await webAppRow.getByRole('button', { name: /Revoke/ }).count()).toBe(0);
       await page.getByRole('textbox', { name: 'Name' }).fill(name);
       await page.getByRole('checkbox', { name: /^Read/ }).uncheck();
       await page.getByRole('checkbox', { name: /^Device ingestion/ }).check();

@@ -129,6 +129,16 @@ describe('passwords', () => {
       const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
+      // An easy password is refused before it is sent, saying why (the server's own policy).
+      await page.locator('input[name="currentPassword"]').fill(temporary);
+      await page.locator('input[name="newPassword"]').fill('password12');
+      await page.locator('input[name="confirmPassword"]').fill('password12');
+      await page.getByRole('button', { name: 'Change password', exact: true }).click();
+      await page
+        .getByText('This is one of the most common passwords, or close to one. Choose another.')
+        .waitFor();
+      expect(new URL(page.url()).pathname).toBe('/change-password');
+
       // A wrong current password is said next to its field, and nothing changes.
       await page.locator('input[name="currentPassword"]').fill('not-the-temporary-one');
       await page.locator('input[name="newPassword"]').fill(chosen);

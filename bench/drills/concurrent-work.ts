@@ -14,7 +14,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
-import { DEMO_LOGINS } from '../../apps/server/src/db/seed/seed.ts';
+import { DEMO_LOGINS } from '../../apps/server/src/demo/seed.ts';
 import type { ServerProcess } from '../../e2e/support/server-process.ts';
 import { call, login, sleep } from '../lib/http.ts';
 import { benchDatabase } from '../lib/postgres.ts';

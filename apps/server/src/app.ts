@@ -1,6 +1,5 @@
 import path from 'node:path';
 import helmet from '@fastify/helmet';
-import underPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
@@ -15,18 +14,24 @@ import { AuthService } from './modules/auth/auth.service.ts';
 import { TokenSigner } from './modules/auth/tokens.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { apiKeyGuard } from './plugins/api-key.ts';
+import { isApiRequest } from './plugins/api-route.ts';
 import { authentication } from './plugins/authentication.ts';
 import { errorHandler, frameworkErrors } from './plugins/error-handler.ts';
+import { housekeeping } from './plugins/housekeeping.ts';
 import { inputGuard } from './plugins/input-guard.ts';
 import { loadShedding } from './plugins/load-shedding.ts';
 import { openApi } from './plugins/open-api.ts';
 import { webApp } from './plugins/web-app.ts';
-import { adminRoutes } from './modules/admin/admin.routes.ts';
-import { AdminApiKeysService } from './modules/admin/api-keys.service.ts';
-import { AuditService } from './modules/admin/audit.service.ts';
-import { AdminDevicesService } from './modules/admin/devices.service.ts';
-import { AdminLocationsService } from './modules/admin/locations.service.ts';
-import { AdminUsersService } from './modules/admin/users.service.ts';
+import { AdminApiKeysService } from './modules/api-keys/api-keys-admin.service.ts';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
+import { AuditService } from './modules/audit/audit.service.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { AdminDevicesService } from './modules/directory/devices.service.ts';
+import { devicesRoutes } from './modules/directory/devices.routes.ts';
+import { AdminLocationsService } from './modules/directory/locations.service.ts';
+import { locationsRoutes } from './modules/directory/locations.routes.ts';
+import { AdminUsersService } from './modules/auth/users.service.ts';
+import { usersRoutes } from './modules/auth/users.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { ImportsService } from './modules/imports/imports.service.ts';
 import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
@@ -48,7 +53,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] },
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: proxyTrust(config.trustProxy),
     // A slow client must not hold a connection for ever: 60 s for headers and of silence, and one
     // hour for a whole request, body included, so that a large import (CM_IMPORT_MAX_BYTES) can
     // finish uploading on a slow link.
@@ -69,7 +74,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
       maxSeconds: config.sessionMaxSeconds,
       tokenTtlSeconds: config.tokenTtlSeconds,
     }),
-    check: new CheckService(db),
+    check: new CheckService(db, { useChunks: !config.disabledLayers.has('chunks') }),
     bookmarks: new BookmarksService(db),
   };
 
@@ -98,41 +103,35 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   app.addHook('onSend', async (request, reply) => {
     if (request.protocol === 'https')
       reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-  });
-  await app.register(underPressure, {
-    maxEventLoopDelay: 1_000,
-    retryAfter: 5,
-    exposeStatusRoute: false,
-    pressureHandler: (_request, reply) => {
-      void reply.status(503).header('Retry-After', '5').send({
-        statusCode: 503,
-        error: 'Service Unavailable',
-        message: 'The server is too busy right now. Please try again in a few seconds.',
-      });
-    },
+    // API answers hold tokens and client data: no browser or proxy cache may keep them (ASVS V14.3).
+    if (isApiRequest(request)) reply.header('Cache-Control', 'no-store');
   });
   // Enough to keep every database connection busy with a queue behind it, bounded (queue-flood drill).
   await app.register(loadShedding, {
     maxInFlight: Math.max(32, 8 * (config.database.kind === 'postgres' ? config.database.poolSize : 4)),
+    maxEventLoopDelayMs: config.maxEventLoopDelayMs,
   });
   await app.register(openApi);
   await app.register(inputGuard);
   await app.register(apiKeyGuard, { verifier: services.apiKeys });
   await app.register(authentication, { auth: services.auth });
+  await app.register(housekeeping, {
+    jobs: { auth: () => services.auth.purgeExpired() },
+    everyMs: 3_600_000,
+  });
 
   // Modules.
   await app.register(healthRoutes, { db });
   await app.register(authRoutes, { auth: services.auth });
-  await app.register(checkRoutes, { check: services.check });
+  await app.register(checkRoutes, { check: services.check, disabledLayers: config.disabledLayers });
   await app.register(bookmarksRoutes, { bookmarks: services.bookmarks });
   // Administration and data in/out (issue 6): every /api/admin route is administrator-only.
-  await app.register(adminRoutes, {
-    users: new AdminUsersService(db),
-    locations: new AdminLocationsService(db),
-    devices: new AdminDevicesService(db),
-    apiKeys: new AdminApiKeysService(db, services.apiKeys),
-    audit: new AuditService(db),
-  });
+  await app.register(usersRoutes, { users: new AdminUsersService(db) });
+  await app.register(locationsRoutes, { locations: new AdminLocationsService(db) });
+  await app.register(devicesRoutes, { devices: new AdminDevicesService(db) });
+  await app.register(apiKeysRoutes, { apiKeys: new AdminApiKeysService(db, services.apiKeys, webApiKey) });
+  await app.register(auditRoutes, { audit: new AuditService(db) });
+
   await app.register(importsRoutes, {
     imports: new ImportsService(db),
     maxBytes: config.importMaxBytes,
@@ -144,4 +143,16 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   // The web app answers everything else.
   await app.register(webApp, { distDir: config.webDist, apiKey: webApiKey });
   return app;
+}
+
+/**
+ * Fastify's trustProxy for CM_TRUST_PROXY. A hop count trusts the nearest `hops` forwarders
+ * whoever they are (Fastify's own number option now trusts none, as a direct client could forge
+ * the header): meant for a server that only its proxies can reach, as the README says.
+ */
+function proxyTrust(
+  trust: Config['trustProxy'],
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
 }

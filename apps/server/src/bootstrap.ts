@@ -3,8 +3,7 @@ import { openPostgres, type Db } from './db/client.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { importLegacyPglite } from './db/legacy-pglite.ts';
 import { migrate } from './db/migrate.ts';
-import { insertSettingOnce } from './modules/auth/auth.queries.ts';
-import { TokenSigner } from './modules/auth/tokens.ts';
+import { provisionJwtSecret } from './modules/auth/auth.service.ts';
 import { provisionWebApiKey } from './modules/api-keys/api-keys.service.ts';
 
 /** CM's database: the embedded PostgreSQL server (started here) or the one DATABASE_URL names. `close` ends both. */
@@ -27,11 +26,6 @@ export async function openDatabase(config: Config): Promise<Db> {
   };
 }
 
-/** The token-signing secret: CM_JWT_SECRET, or one generated on first start and kept in the database so that every API process shares it. */
-export async function jwtSecretFor(db: Db, config: Config): Promise<string> {
-  return config.jwtSecret ?? (await insertSettingOnce(db, 'jwt_secret', TokenSigner.newSecret()));
-}
-
 /**
  * Everything start-up does before listening: migrations, the earlier version's embedded database
  * copied in (once), the web app's key and the token secret.
@@ -41,6 +35,6 @@ export async function prepare(db: Db, config: Config) {
   const legacyReadings =
     config.database.kind === 'embedded' ? await importLegacyPglite(config.dataDir, db) : undefined;
   const webApiKey = await provisionWebApiKey(db, config.dataDir, config.webApiKey);
-  const jwtSecret = await jwtSecretFor(db, config);
+  const jwtSecret = await provisionJwtSecret(db, config.jwtSecret);
   return { migrations, legacyReadings, webApiKey, jwtSecret };
 }

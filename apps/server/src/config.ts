@@ -1,6 +1,18 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { repoRoot } from './paths.ts';
+
+/**
+ * The server's performance layers, each with a plain path to compare against: `chunks`, the
+ * monthly packed readings kept by triggers (readings-store.ts); `json-writer`, the byte writer of
+ * long numeric columns (json-columns.ts); `schema-json`, the compiled serializer of GetMeterInfo
+ * (schema-json.ts).
+ */
+export const performanceLayers = ['chunks', 'json-writer', 'schema-json'] as const;
+export type PerformanceLayer = (typeof performanceLayers)[number];
+const isPerformanceLayer = (name: string): name is PerformanceLayer =>
+  performanceLayers.some((layer) => layer === name);
 
 const durationSeconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -34,8 +46,39 @@ const envSchema = z.object({
     .min(1024)
     .max(2 ** 40)
     .default(2 * 1024 ** 3),
-  CM_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  CM_TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, context) => {
+      const parsed = parseTrustProxy(value);
+      if ('problem' in parsed) {
+        context.addIssue({ code: 'custom', message: parsed.problem });
+        return z.NEVER;
+      }
+      return parsed.trust;
+    }),
   CM_WEB_DIST: z.string().optional(),
+  // Performance layers to turn off while debugging (see ARCHITECTURE.md): chunks, json-writer, schema-json.
+  CM_DEBUG_DISABLE: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const names = value
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean);
+      const unknown = names.filter((name) => !isPerformanceLayer(name));
+      if (unknown.length > 0) {
+        context.addIssue({
+          code: 'custom',
+          message: `unknown layer ${unknown.join(', ')}: expected any of ${performanceLayers.join(', ')}.`,
+        });
+        return z.NEVER;
+      }
+      return new Set(names.filter(isPerformanceLayer));
+    }),
+  // Past this event-loop delay, API requests (health excepted) are answered 503 at once.
+  CM_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -56,8 +99,12 @@ export interface Config {
   tokenTtlSeconds: number;
   bodyLimitBytes: number;
   importMaxBytes: number;
-  trustProxy: boolean;
+  /** Whose X-Forwarded-* to believe: nobody, the nearest `hops` proxies, or proxies at these addresses/ranges. */
+  trustProxy: false | number | string[];
   webDist: string;
+  maxEventLoopDelayMs: number;
+  /** Performance layers turned off (CM_DEBUG_DISABLE): the plain path answers the same, slower. */
+  disabledLayers: ReadonlySet<PerformanceLayer>;
   logLevel: string;
 }
 
@@ -102,8 +149,50 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenTtlSeconds: e.CM_TOKEN_TTL_SECONDS,
     bodyLimitBytes: e.CM_BODY_LIMIT_BYTES,
     importMaxBytes: e.CM_IMPORT_MAX_BYTES,
-    trustProxy: e.CM_TRUST_PROXY === 'true',
+    trustProxy: e.CM_TRUST_PROXY,
     webDist: e.CM_WEB_DIST ? path.resolve(e.CM_WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
+    maxEventLoopDelayMs: e.CM_MAX_EVENT_LOOP_DELAY_MS,
+    disabledLayers: e.CM_DEBUG_DISABLE,
     logLevel: e.LOG_LEVEL,
   };
+}
+
+// proxy-addr's names for the private ranges, which Fastify accepts in a list.
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * CM_TRUST_PROXY: `false`, a hop count (1–10), or a comma-separated list of proxy addresses and
+ * CIDR ranges. `true` is refused: it would believe any X-Forwarded-For, so that every client could
+ * choose the address sign-in throttling counts.
+ */
+export function parseTrustProxy(value: string): { trust: Config['trustProxy'] } | { problem: string } {
+  const text = value.trim();
+  if (text === '' || text === 'false') return { trust: false };
+  if (text === 'true') {
+    return {
+      problem:
+        'true would believe any X-Forwarded-For header, so every client could pick its own address. Give the number of proxies in front of CM (e.g. 1) or their addresses (e.g. 127.0.0.1,10.0.0.0/8).',
+    };
+  }
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    return hops >= 1 && hops <= 10 ? { trust: hops } : { problem: 'a hop count must be between 1 and 10.' };
+  }
+  const entries = text.split(',').map((entry) => entry.trim());
+  const wrong = entries.filter((entry) => !isProxyAddress(entry));
+  if (wrong.length > 0) {
+    return {
+      problem: `${wrong.map((entry) => JSON.stringify(entry)).join(', ')}: not an IP address, a CIDR range or one of loopback, linklocal, uniquelocal.`,
+    };
+  }
+  return { trust: entries };
+}
+
+function isProxyAddress(entry: string): boolean {
+  if (NAMED_RANGES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }

@@ -35,4 +35,24 @@ describe('configuration', () => {
     expect(problems).toMatch(/DATABASE_URL: must start with postgres/);
     expect(problems).toMatch(/CM_JWT_SECRET: must be at least 32/);
   });
+
+  it('trusts no proxy by default, a hop count or a list of addresses and ranges, and refuses true', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ CM_TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ CM_TRUST_PROXY: ' 127.0.0.1, 10.0.0.0/8 ,fd00::/8,loopback' }).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      'fd00::/8',
+      'loopback',
+    ]);
+    expect(() => loadConfig({ CM_TRUST_PROXY: 'true' })).toThrow(
+      /CM_TRUST_PROXY: true would believe any X-Forwarded-For header/,
+    );
+    expect(() => loadConfig({ CM_TRUST_PROXY: '0' })).toThrow(
+      /CM_TRUST_PROXY: a hop count must be between 1 and 10/,
+    );
+    expect(() => loadConfig({ CM_TRUST_PROXY: '10.0.0.0/33,proxy.local' })).toThrow(
+      /CM_TRUST_PROXY: "10.0.0.0\/33", "proxy.local": not an IP address/,
+    );
+  });
 });

@@ -48,14 +48,12 @@ export class MillionthsColumn {
   }
 }
 
-/** Sends `value` as JSON written by `jsonBytes` (the route's schema still documents it). */
-export function sendJsonBytes(reply: FastifyReply, value: unknown): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(jsonBytes(value));
-}
-
-/** Sends a small answer as JSON text (no column inside), bypassing the route's schema serializer. */
-export function sendJson(reply: FastifyReply, value: object): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(JSON.stringify(value));
+/**
+ * Sends `value` as JSON written by `jsonBytes` (the route's schema still documents it), or by
+ * `JSON.stringify` when `plain` (CM_DEBUG_DISABLE=json-writer): the same text either way.
+ */
+export function sendJsonBytes(reply: FastifyReply, value: unknown, plain = false): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(plain ? JSON.stringify(value) : jsonBytes(value));
 }
 
 /** The JSON text of `value` (an object or array as a route returns it), as UTF-8 bytes. */

@@ -1,7 +1,7 @@
 import { buildApp } from './app.ts';
 import { openDatabase, prepare } from './bootstrap.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { DEMO_LOGINS, isDatabaseEmpty, seedDemo } from './db/seed/seed.ts';
+import { DEMO_LOGINS, isDatabaseEmpty, seedDemo } from './demo/seed.ts';
 
 function readConfig(): Config {
   try {

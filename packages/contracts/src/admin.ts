@@ -7,8 +7,10 @@ import { textParam } from './text.ts';
 
 /** Largest page of any admin list. */
 export const MAX_PAGE_SIZE = 100;
-/** Shortest password an administrator or a user may set. */
+/** Shortest password an administrator or a user may set (how hard to guess: password-policy.ts). */
 export const MIN_PASSWORD_LENGTH = 10;
+/** Longest: any character counts, spaces included, and nothing is cut. */
+export const MAX_PASSWORD_LENGTH = 1024;
 /** Most readings one ingestion batch may carry. */
 export const MAX_INGEST_BATCH = 5000;
 /** Most rejected lines an import report lists one by one (the count is always exact). */
@@ -41,7 +43,7 @@ export const passwordSchema = (param: string) =>
   z
     .string({ message: `${param} is required.` })
     .min(MIN_PASSWORD_LENGTH, `${param} must be at least ${MIN_PASSWORD_LENGTH} characters.`)
-    .max(1024, `${param} is at most 1024 characters.`);
+    .max(MAX_PASSWORD_LENGTH, `${param} is at most ${MAX_PASSWORD_LENGTH} characters.`);
 
 /** `page` (from 1) and `pageSize` (1 … MAX_PAGE_SIZE, default 20) of a list query. */
 export const pageQuerySchema = z.object({
@@ -410,6 +412,8 @@ export const adminApiKeySchema = z.object({
   createdAt: z.string(),
   lastUsedAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
+  /** The key this web app itself runs on: revoking it would sign every browser out, so it is refused. */
+  isWebApp: z.boolean(),
 });
 /** A listed API key. */
 export type AdminApiKey = z.infer<typeof adminApiKeySchema>;

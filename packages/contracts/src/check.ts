@@ -253,3 +253,53 @@ export const locationReadingsSchema = z.object({
 });
 /** Location readings. */
 export type LocationReadings = z.infer<typeof locationReadingsSchema>;
+
+// ---- Corrections ----
+
+/** Most corrections one answer lists (the count is always exact). */
+export const MAX_CORRECTIONS = 500;
+
+/** `GET /api/CheckMeter/GetReadingCorrections` query: a meter and a range, as the readings call takes them. */
+export const readingCorrectionsQuerySchema = z.object({
+  meterNumber: textParam('meterNumber', 64),
+  /** A date (start of that local day) or an ISO 8601 instant with offset. */
+  From: textParam('From', 40),
+  /** A date (the whole local day is included) or an ISO 8601 instant with offset (exclusive). */
+  To: textParam('To', 40),
+  channel: z.enum(channels, { message: 'channel must be import or export.' }).optional(),
+});
+export type ReadingCorrectionsQuery = z.infer<typeof readingCorrectionsQuerySchema>;
+
+const correctedValueSchema = z.object({
+  /** The register (before the multiplier) or the interval's energy, in the meter's unit. */
+  value: z.number(),
+  quality: z.enum(readingQualities),
+});
+
+/** One value replaced by a later one: what was shown before, what is shown now, when and by what. */
+export const readingCorrectionSchema = z.object({
+  kind: z.enum(['register', 'interval']),
+  /** The register's instant, or the interval's start (ISO 8601 UTC). */
+  at: z.string(),
+  /** The interval's end; null for a register. */
+  end: z.string().nullable(),
+  before: correctedValueSchema,
+  after: correctedValueSchema,
+  correctedAt: z.string(),
+  /** What sent the new value: a device (ingest) or an import by an administrator. */
+  source: z.enum(['device', 'import']),
+  /** Who, for administrators only (the reason the import gave); absent for clients. */
+  detail: z.string().optional(),
+});
+export type ReadingCorrection = z.infer<typeof readingCorrectionSchema>;
+
+/** `GetReadingCorrections` answer, newest correction first. */
+export const readingCorrectionsSchema = z.object({
+  meterNumber: z.string(),
+  channel: z.enum(channels),
+  from: z.string(),
+  to: z.string(),
+  total: z.number().int(),
+  corrections: z.array(readingCorrectionSchema),
+});
+export type ReadingCorrections = z.infer<typeof readingCorrectionsSchema>;

@@ -32,6 +32,7 @@ describe('migrations', () => {
       'devices',
       'interval_readings',
       'locations',
+      'login_addresses',
       'login_throttle',
       'meters',
       'reading_chunks',

@@ -124,7 +124,7 @@ describe('migration 0005 (readings model)', () => {
     try {
       await migrate(db, await migrationsUpTo('0004_reading_versions'));
       const meters = await oldData(db);
-      expect(await migrate(db)).toEqual({ applied: 1 });
+      expect(await migrate(db, await migrationsUpTo('0005_readings_model'))).toEqual({ applied: 1 });
       await expectMigrated(db, meters);
     } finally {
       await db.close();

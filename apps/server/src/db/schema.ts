@@ -262,13 +262,26 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
-/** Failed login counters, per account and per client address, so guessing is slowed but never locks a user out for good. */
+/** Failed sign-in counters per account, per (account, address) and per address: guessing is slowed, never a lock-out for good. */
 export const loginThrottle = pgTable('login_throttle', {
   key: text('key').primaryKey(),
   failures: integer('failures').notNull().default(0),
   windowStartedAt: instant('window_started_at').notNull().defaultNow(),
   blockedUntil: instant('blocked_until'),
 });
+
+/** Addresses a user has signed in from: another address's guessing never blocks the user here (ASVS 5.0 V6.3). */
+export const loginAddresses = pgTable(
+  'login_addresses',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    address: text('address').notNull(),
+    lastSuccessAt: instant('last_success_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.address] })],
+);
 
 export const bookmarks = pgTable(
   'bookmarks',

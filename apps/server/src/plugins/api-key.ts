@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { API_KEY_HEADER } from '@cm/contracts/enums.ts';
 import { forbidden, unauthorized } from '../http-error.ts';
 import type { ApiKeyIdentity, ApiKeyVerifier } from '../modules/api-keys/api-keys.service.ts';
-import { apiRouteOf } from './api-route.ts';
+import { apiRouteOf, isApiRequest } from './api-route.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,6 +16,7 @@ const OPEN_ROUTES = new Set(['/api/health']);
 // The API's own description holds no data; a browser showing it cannot send a header.
 const isDocsRoute = (route: string) => route === '/api/docs' || route.startsWith('/api/docs/');
 const headerName = API_KEY_HEADER.toLowerCase();
+const UNROUTED = '/api/*';
 
 function isIngestRoute(route: string) {
   return route.startsWith('/api/ingest/');
@@ -28,7 +29,10 @@ function isIngestRoute(route: string) {
 export const apiKeyGuard = fp(async (app: FastifyInstance, options: { verifier: ApiKeyVerifier }) => {
   app.decorateRequest('apiKey', null);
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    const path = apiRouteOf(request);
+    const route = apiRouteOf(request);
+    // A path no route answers still needs a key when it looks like the API's: without one, the
+    // answer is 401 wherever the caller knocks, so that it cannot map the API either.
+    const path = route ?? (isApiRequest(request) ? UNROUTED : undefined);
     if (path === undefined) return;
     if (OPEN_ROUTES.has(path) || isDocsRoute(path)) return;
     const header = request.headers[headerName];
@@ -38,6 +42,8 @@ export const apiKeyGuard = fp(async (app: FastifyInstance, options: { verifier: 
     const identity = await options.verifier.verify(key);
     if (!identity)
       throw unauthorized(`The API key in the ${API_KEY_HEADER} header is not valid or has been revoked.`);
+    request.apiKey = identity;
+    if (path === UNROUTED) return;
     const isIngest = isIngestRoute(path);
     if (isIngest && !identity.scopes.includes('ingest'))
       throw forbidden('This API key may not ingest readings (scope ingest needed).');
@@ -54,6 +60,5 @@ export const apiKeyGuard = fp(async (app: FastifyInstance, options: { verifier: 
     ) {
       throw forbidden('This API key is read-only.');
     }
-    request.apiKey = identity;
   });
 });

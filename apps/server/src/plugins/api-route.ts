@@ -21,3 +21,8 @@ export function looksLikeApiPath(pathname: string): boolean {
   }
   return /^\/+api(\/|$)/i.test(decoded.replace(/\/\.(?=\/)/g, ''));
 }
+
+/** Whether a request is the API's: it runs an API route, or its path looks like one that none answers. */
+export function isApiRequest(request: FastifyRequest): boolean {
+  return apiRouteOf(request) !== undefined || looksLikeApiPath(request.url.split('?')[0] ?? '');
+}

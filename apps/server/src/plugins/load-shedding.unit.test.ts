@@ -7,7 +7,7 @@ describe('load shedding', () => {
   it('answers 503 with Retry-After past the bound, never for health, and frees a slot when a client goes away', async () => {
     const app = Fastify();
     await app.register(errorHandler);
-    await app.register(loadShedding, { maxInFlight: 2 });
+    await app.register(loadShedding, { maxInFlight: 2, maxEventLoopDelayMs: 60_000 });
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
     app.get('/api/slow', async () => {

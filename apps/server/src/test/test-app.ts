@@ -11,6 +11,9 @@ import { createApiKey } from '../modules/api-keys/api-keys.service.ts';
 import { hashPassword } from '../modules/auth/password.ts';
 import { createTestDb } from './test-db.ts';
 
+/** The token secret of every test app. */
+export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
+
 export interface TestApp {
   app: FastifyInstance;
   db: Db;
@@ -41,7 +44,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     config,
     db,
     webApiKey: apiKey,
-    jwtSecret: 'test-secret-test-secret-test-secret-0123',
+    jwtSecret: TEST_SECRET,
   });
   await app.ready();
   const call: TestApp['call'] = (method, url, options = {}) =>

@@ -1,20 +1,30 @@
 import type { SqlRunner } from '../../db/client.ts';
+import type { apiKeys } from '../../db/schema.ts';
+import type { RowOf } from '../../db/rows.ts';
 
-export interface ApiKeyRow {
-  id: number;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  revoked_at: Date | null;
-  last_used_at: Date | null;
-  created_at: Date;
+export type ApiKeyRow = Pick<
+  RowOf<typeof apiKeys>,
+  'id' | 'name' | 'prefix' | 'key_hash' | 'scopes' | 'revoked_at' | 'last_used_at' | 'created_at'
+>;
+
+const apiKeyColumns = 'id, name, prefix, key_hash, scopes, revoked_at, last_used_at, created_at';
+
+/** Every key, live ones first, newest first. */
+export async function listApiKeys(db: SqlRunner): Promise<ApiKeyRow[]> {
+  return db.query<ApiKeyRow>(
+    `SELECT ${apiKeyColumns} FROM api_keys ORDER BY revoked_at IS NOT NULL, created_at DESC, id DESC`,
+  );
+}
+
+export async function findApiKey(db: SqlRunner, id: number): Promise<ApiKeyRow | undefined> {
+  const rows = await db.query<ApiKeyRow>(`SELECT ${apiKeyColumns} FROM api_keys WHERE id = $1`, [id]);
+  return rows[0];
 }
 
 export async function findApiKeyByHash(db: SqlRunner, keyHash: string): Promise<ApiKeyRow | undefined> {
-  const rows = await db.query<ApiKeyRow>(
-    'SELECT id, name, prefix, scopes, revoked_at, last_used_at, created_at FROM api_keys WHERE key_hash = $1',
-    [keyHash],
-  );
+  const rows = await db.query<ApiKeyRow>(`SELECT ${apiKeyColumns} FROM api_keys WHERE key_hash = $1`, [
+    keyHash,
+  ]);
   return rows[0];
 }
 
@@ -24,7 +34,7 @@ export async function insertApiKey(
 ): Promise<ApiKeyRow> {
   const rows = await db.query<ApiKeyRow>(
     `INSERT INTO api_keys (name, prefix, key_hash, scopes) VALUES ($1, $2, $3, $4)
-     RETURNING id, name, prefix, scopes, revoked_at, last_used_at, created_at`,
+     RETURNING ${apiKeyColumns}`,
     [key.name, key.prefix, key.keyHash, key.scopes],
   );
   const row = rows[0];

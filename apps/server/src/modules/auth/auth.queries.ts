@@ -1,14 +1,11 @@
 import type { SqlRunner } from '../../db/client.ts';
+import type { sessions, users } from '../../db/schema.ts';
+import type { RowOf } from '../../db/rows.ts';
 
-export interface UserRow {
-  id: number;
-  email: string;
-  full_name: string;
-  password_hash: string;
-  role_id: number;
-  is_disabled: boolean;
-  must_change_password: boolean;
-}
+export type UserRow = Pick<
+  RowOf<typeof users>,
+  'id' | 'email' | 'full_name' | 'password_hash' | 'role_id' | 'is_disabled' | 'must_change_password'
+>;
 
 const userColumns = 'id, email, full_name, password_hash, role_id, is_disabled, must_change_password';
 
@@ -26,13 +23,10 @@ export async function recordLogin(db: SqlRunner, userId: number): Promise<void> 
   await db.query('UPDATE users SET last_login_at = now() WHERE id = $1', [userId]);
 }
 
-export interface SessionRow {
-  id: string;
-  user_id: number;
-  last_active_at: Date;
-  expires_at: Date;
-  revoked_at: Date | null;
-}
+export type SessionRow = Pick<
+  RowOf<typeof sessions>,
+  'id' | 'user_id' | 'last_active_at' | 'expires_at' | 'revoked_at'
+>;
 
 export async function insertSession(
   db: SqlRunner,
@@ -134,4 +128,15 @@ export async function updatePassword(db: SqlRunner, userId: number, passwordHash
     userId,
     passwordHash,
   ]);
+}
+
+/** Deletes sessions that can no longer be used: ended, expired, or idle past `idleSeconds`. */
+export async function purgeEndedSessions(db: SqlRunner, idleSeconds: number): Promise<number> {
+  const rows = await db.query(
+    `DELETE FROM sessions
+     WHERE revoked_at IS NOT NULL OR expires_at < now() OR last_active_at < now() - make_interval(secs => $1)
+     RETURNING 1`,
+    [idleSeconds],
+  );
+  return rows.length;
 }

@@ -1,6 +1,9 @@
+import os from 'node:os';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
+import { buildApp } from '../../app.ts';
+import { loadConfig } from '../../config.ts';
 import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
 import { createApiKey } from '../api-keys/api-keys.service.ts';
 import { TokenSigner } from './tokens.ts';
@@ -167,14 +170,14 @@ describe('login throttling', () => {
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(900);
     expect(blocked.json().message).toMatch(/Try again in/);
-    // The block lifts by itself; then the right password works and clears the count.
+    // The block lifts by itself; then the right password works and clears the count at that address.
     await t.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second'");
     expect(
       (await t.call('POST', '/api/auth/login', { body: { email: 'guess@test.cm', password: 'Right!pass1' } }))
         .statusCode,
     ).toBe(200);
     const rows = await t.db.query<{ key: string }>(
-      "SELECT key FROM login_throttle WHERE key = 'account:guess@test.cm'",
+      "SELECT key FROM login_throttle WHERE key = 'pair:guess@test.cm|127.0.0.1'",
     );
     expect(rows).toHaveLength(0);
   });
@@ -201,9 +204,61 @@ describe('login throttling', () => {
     await t.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second'");
     expect((await change('Stolen!pass1')).statusCode).toBe(204);
     const rows = await t.db.query<{ key: string }>(
-      "SELECT key FROM login_throttle WHERE key = 'account:stolen@test.cm'",
+      "SELECT key FROM login_throttle WHERE key = 'pair:stolen@test.cm|127.0.0.1'",
     );
     expect(rows).toHaveLength(0);
+  });
+});
+
+describe('housekeeping', () => {
+  it('purges ended sessions, finished throttle windows and old sign-in addresses when a server starts, keeping live rows', async () => {
+    const { token } = await t.login('client@test.cm', 'Client!pass1');
+    const live = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()).sid as string;
+    const [user] = await t.db.query<{ id: number }>("SELECT id FROM users WHERE email = 'client@test.cm'");
+    const userId = user?.id;
+    await t.db.query(
+      `INSERT INTO sessions (id, user_id, expires_at, revoked_at, last_active_at) VALUES
+         ('ended', $1, now() + interval '1 hour', now() - interval '1 minute', now()),
+         ('expired', $1, now() - interval '1 minute', NULL, now() - interval '1 minute'),
+         ('idle', $1, now() + interval '1 hour', NULL, now() - interval '2 hours')`,
+      [userId],
+    );
+    await t.db.query(
+      `INSERT INTO login_throttle (key, failures, window_started_at, blocked_until) VALUES
+         ('pair:old@test.cm|192.0.2.1', 3, now() - interval '1 hour', NULL),
+         ('account:old@test.cm', 30, now() - interval '1 hour', now() - interval '1 minute'),
+         ('account:still-blocked@test.cm', 30, now() - interval '1 hour', now() + interval '5 minutes'),
+         ('pair:recent@test.cm|192.0.2.1', 2, now(), NULL)`,
+    );
+    await t.db.query(
+      `INSERT INTO login_addresses (user_id, address, last_success_at) VALUES
+         ($1, '192.0.2.200', now() - interval '91 days'), ($1, '192.0.2.201', now() - interval '89 days')`,
+      [userId],
+    );
+    // Another server process on the same database: it purges when ready, and again every hour.
+    const config = loadConfig({ LOG_LEVEL: 'silent', CM_WEB_DIST: '/nonexistent', CM_DATA_DIR: os.tmpdir() });
+    const other = await buildApp({ config, db: t.db, webApiKey: t.apiKey, jwtSecret: SECRET });
+    await other.ready();
+    await other.close();
+
+    const sessions = await t.db.query<{ id: string }>(
+      "SELECT id FROM sessions WHERE id IN ('ended', 'expired', 'idle', $1)",
+      [live],
+    );
+    expect(sessions.map((row) => row.id)).toEqual([live]);
+    const keys = await t.db.query<{ key: string }>(
+      "SELECT key FROM login_throttle WHERE key LIKE '%old@test.cm%' OR key LIKE '%recent@test.cm%' OR key LIKE '%still-blocked%' ORDER BY key",
+    );
+    expect(keys.map((row) => row.key)).toEqual([
+      'account:still-blocked@test.cm',
+      'pair:recent@test.cm|192.0.2.1',
+    ]);
+    const addresses = await t.db.query<{ address: string }>(
+      'SELECT address FROM login_addresses WHERE user_id = $1 ORDER BY address',
+      [userId],
+    );
+    expect(addresses.map((row) => row.address)).toEqual(['127.0.0.1', '192.0.2.201']);
+    expect((await t.call('GET', '/api/auth/me', { token })).statusCode).toBe(200);
   });
 });
 
@@ -226,8 +281,11 @@ describe('API key', () => {
       headers: { [API_KEY_HEADER]: 'cm_unknown' },
     });
     expect(unknown.statusCode).toBe(401);
-    const nowhere = await t.app.inject({ method: 'GET', url: '/api/nowhere' });
-    expect(nowhere.statusCode).toBe(401);
+    for (const url of ['/api/nowhere', '/%61pi/nowhere', '//API/nowhere']) {
+      const nowhere = await t.app.inject({ method: 'GET', url });
+      expect(nowhere.statusCode, url).toBe(401);
+    }
+    expect((await t.call('GET', '/api/nowhere')).statusCode).toBe(404);
   });
 
   it('stops working at once when revoked, and an ingest-only key may only ingest', async () => {

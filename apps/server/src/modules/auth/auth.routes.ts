@@ -73,13 +73,18 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       preHandler: app.requireSession,
       schema: {
         tags: ['auth'],
-        summary: `Change your password (at least ${MIN_PASSWORD_LENGTH} characters): clears the must-change flag set by an administrator's reset (until then every other call but me, refresh and logout answers 403) and signs out your other sessions. Wrong current passwords count with the account's failed sign-ins (429 once blocked).`,
+        summary: `Change your password (at least ${MIN_PASSWORD_LENGTH} characters): clears the must-change flag set by an administrator's reset (until then every other call but me, refresh and logout answers 403) and signs out your other sessions. Wrong current passwords count with the failed sign-ins (429 once blocked).`,
         body: changePasswordBodySchema.strict(),
         response: { 204: z.null(), 400: errorBodySchema, 401: errorBodySchema, 429: errorBodySchema },
       },
     },
     async (request, reply) => {
-      await auth.changePassword(callerOf(request), request.body.currentPassword, request.body.newPassword);
+      await auth.changePassword(
+        callerOf(request),
+        request.ip,
+        request.body.currentPassword,
+        request.body.newPassword,
+      );
       return reply.status(204).send(null);
     },
   );

@@ -3,6 +3,7 @@ import { abilityRulesForRole } from '@cm/contracts/abilities.ts';
 import type { PublicUser, UserRecord } from '@cm/contracts/auth.ts';
 import { Role, type RoleId } from '@cm/contracts/enums.ts';
 import type { Db } from '../../db/client.ts';
+import { recordAudit } from '../audit/audit.service.ts';
 import { HttpError, unauthorized } from '../../http-error.ts';
 import {
   findSession,
@@ -10,6 +11,8 @@ import {
   findUserByEmail,
   findUserById,
   insertSession,
+  insertSettingOnce,
+  purgeEndedSessions,
   recordLogin,
   revokeOtherSessions,
   revokeSession,
@@ -18,14 +21,14 @@ import {
   type UserRow,
 } from './auth.queries.ts';
 import {
-  accountPolicy,
-  addressPolicy,
-  clearFailures,
+  purgeExpiredThrottling,
   recordFailure,
+  recordSuccess,
   secondsBlocked,
+  type PasswordAttempt,
 } from './login-throttle.ts';
-import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.ts';
-import type { TokenSigner } from './tokens.ts';
+import { hashPassword, refuseWeakPassword, verifyAgainstDummy, verifyPassword } from './password.ts';
+import { TokenSigner } from './tokens.ts';
 
 /** Who is calling, once the token is checked. */
 export interface AuthContext {
@@ -62,19 +65,18 @@ export class AuthService {
 
   async login(emailInput: string, password: string, address: string): Promise<UserRecord> {
     const email = emailInput.trim().toLowerCase();
-    const keys = [`account:${email}`, `address:${address}`];
-    await refuseWhileBlocked(this.db, keys, 'Too many failed sign-in attempts.');
     const user = await findUserByEmail(this.db, email);
+    const attempt: PasswordAttempt = { email, userId: user?.id, address };
+    await refuseWhileBlocked(this.db, attempt, 'Too many failed sign-in attempts.');
     const isValid = user
       ? await verifyPassword(user.password_hash, password)
       : (await verifyAgainstDummy(password), false);
     if (!user || !isValid) {
-      await recordFailure(this.db, `account:${email}`, accountPolicy);
-      await recordFailure(this.db, `address:${address}`, addressPolicy);
+      await recordFailure(this.db, attempt);
       throw unauthorized(WRONG_CREDENTIALS);
     }
     if (user.is_disabled) throw unauthorized('This account is disabled. Ask an administrator to enable it.');
-    await clearFailures(this.db, `account:${email}`);
+    await recordSuccess(this.db, { ...attempt, userId: user.id });
     const session = await insertSession(this.db, randomUUID(), user.id, this.limits.maxSeconds);
     await recordLogin(this.db, user.id);
     const { token, expiresAt } = await this.signer.sign(
@@ -139,30 +141,48 @@ export class AuthService {
 
   /**
    * Changes the caller's password after checking the current one; clears must_change_password and
-   * ends the user's other sessions (this one stays signed in). Audit-logged with the change.
+   * ends the user's other sessions (this one stays signed in). Audit-logged with the change. Wrong
+   * current passwords count with the sign-in failures: a stolen session may guess no more than a stranger.
    */
-  /** Wrong current passwords count with the account's sign-in failures: a stolen session may guess no more than a stranger. */
-  async changePassword(context: AuthContext, currentPassword: string, newPassword: string): Promise<void> {
-    const accountKey = `account:${context.user.email.toLowerCase()}`;
-    await refuseWhileBlocked(this.db, [accountKey], 'Too many wrong current passwords.');
+  async changePassword(
+    context: AuthContext,
+    address: string,
+    currentPassword: string,
+    newPassword: string,
+  ): Promise<void> {
+    const attempt: PasswordAttempt = {
+      email: context.user.email.toLowerCase(),
+      userId: context.user.id,
+      address,
+    };
+    await refuseWhileBlocked(this.db, attempt, 'Too many wrong current passwords.');
     const user = await findUserById(this.db, context.user.id);
     if (!user || !(await verifyPassword(user.password_hash, currentPassword))) {
-      await recordFailure(this.db, accountKey, accountPolicy);
+      await recordFailure(this.db, attempt);
       throw new HttpError(400, 'currentPassword is incorrect.', 'currentPassword');
     }
     if (currentPassword === newPassword) {
       throw new HttpError(400, 'newPassword must differ from the current password.', 'newPassword');
     }
+    refuseWeakPassword('newPassword', newPassword, { email: user.email, fullName: user.full_name });
     const passwordHash = await hashPassword(newPassword);
     await this.db.transaction(async (tx) => {
       await updatePassword(tx, user.id, passwordHash);
       await revokeOtherSessions(tx, user.id, context.sessionId);
-      await clearFailures(tx, accountKey);
-      await tx.query(
-        `INSERT INTO audit_log (actor_user_id, action, target_type, target_id) VALUES ($1, 'user.change-password', 'user', $2)`,
-        [user.id, String(user.id)],
+      await recordSuccess(tx, { ...attempt, userId: user.id });
+      await recordAudit(
+        tx,
+        { userId: user.id, apiKeyId: null },
+        { action: 'user.change-password', targetType: 'user', targetId: user.id },
       );
     });
+  }
+
+  /** Forgets what can no longer be used: ended sessions, finished throttle windows, old known addresses. */
+  async purgeExpired(): Promise<number> {
+    return (
+      (await purgeEndedSessions(this.db, this.limits.idleSeconds)) + (await purgeExpiredThrottling(this.db))
+    );
   }
 
   currentUser(context: AuthContext) {
@@ -176,9 +196,9 @@ export class AuthService {
   }
 }
 
-/** 429 with Retry-After while any of `keys` is blocked by the throttle. */
-async function refuseWhileBlocked(db: Db, keys: string[], what: string): Promise<void> {
-  const wait = await secondsBlocked(db, keys);
+/** 429 with Retry-After while the throttle blocks `attempt`. */
+async function refuseWhileBlocked(db: Db, attempt: PasswordAttempt, what: string): Promise<void> {
+  const wait = await secondsBlocked(db, attempt);
   if (wait > 0) {
     throw new HttpError(429, `${what} Try again in ${formatWait(wait)}.`, undefined, {
       'Retry-After': String(wait),
@@ -188,4 +208,9 @@ async function refuseWhileBlocked(db: Db, keys: string[], what: string): Promise
 
 function formatWait(seconds: number): string {
   return seconds < 60 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+}
+
+/** The token-signing secret: `fromEnv` (CM_JWT_SECRET), or one generated on first start and kept in the database so that every API process shares it. */
+export async function provisionJwtSecret(db: Db, fromEnv: string | undefined): Promise<string> {
+  return fromEnv ?? (await insertSettingOnce(db, 'jwt_secret', TokenSigner.newSecret()));
 }

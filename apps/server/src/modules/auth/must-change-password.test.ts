@@ -126,6 +126,35 @@ describe('a password reset by an administrator', () => {
     }
     expect((await t.call('GET', '/api/auth/me', { token })).json().currentUser.mustChangePassword).toBe(true);
   });
+
+  it('refuses a new password that is easy to guess, saying why (ASVS 5.0 V6.2)', async () => {
+    const temporary = await resetPassword(w.ids.clientB);
+    const { token } = await t.login(w.emails.clientB, temporary);
+    // What the review set: all four were accepted, as long as they had ten characters.
+    const refused: Array<[string, RegExp]> = [
+      ['aaaaaaaaaa', /repeats the same characters/],
+      ['password12', /most common passwords/],
+      [' '.repeat(10), /repeats the same characters/],
+      [w.emails.clientB, /own e-mail or name/],
+      ['checkmeter2026', /product's name|date or a year/],
+    ];
+    for (const [newPassword, reason] of refused) {
+      const response = await t.call('POST', '/api/auth/change-password', {
+        token,
+        body: { currentPassword: temporary, newPassword },
+      });
+      expect(response.statusCode, newPassword).toBe(400);
+      expect(response.json(), newPassword).toMatchObject({ param: 'newPassword' });
+      expect(response.json().message, newPassword).toMatch(/^newPassword is too easy to guess: /);
+      expect(response.json().message, newPassword).toMatch(reason);
+    }
+    expect((await t.call('GET', '/api/auth/me', { token })).json().currentUser.mustChangePassword).toBe(true);
+    const accepted = await t.call('POST', '/api/auth/change-password', {
+      token,
+      body: { currentPassword: temporary, newPassword: 'orange tractor under rain' },
+    });
+    expect(accepted.statusCode).toBe(204);
+  });
 });
 
 describe('every route of the app, for a user with a pending password change', () => {

@@ -1,4 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
+import { PASSWORD_WEAKNESS_TEXT, passwordWeakness } from '@cm/contracts/password-policy.ts';
+import { badRequest } from '../../http-error.ts';
 
 // argon2id with OWASP's minimum: 19 MiB of memory, 2 passes, 1 lane.
 // `Algorithm` is a const enum that isolatedModules cannot inline: 2 is Argon2id.
@@ -24,4 +26,15 @@ let dummyHash: Promise<string> | undefined;
 export async function verifyAgainstDummy(plain: string): Promise<void> {
   dummyHash ??= hashPassword('cm-dummy-password-for-timing');
   await verifyPassword(await dummyHash, plain);
+}
+
+/** 400 naming `param` when `password` is too easy to guess for `person` (password-policy.ts). */
+export function refuseWeakPassword(
+  param: string,
+  password: string,
+  person: { email?: string | undefined; fullName?: string | undefined },
+): void {
+  const weakness = passwordWeakness(password, person);
+  if (weakness)
+    throw badRequest(`${param} is too easy to guess: ${PASSWORD_WEAKNESS_TEXT[weakness]}.`, param);
 }

@@ -8,15 +8,9 @@ import { Role } from '@cm/contracts/enums.ts';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../http-error.ts';
 import type { AuthContext } from '../auth/auth.service.ts';
-import { scopeOf, type Scope } from '../scope.ts';
-import {
-  isItemVisible,
-  listBookmarkIds,
-  listVisibleItems,
-  searchVisibleItems,
-  toggleBookmark,
-  type ItemRow,
-} from './bookmarks.queries.ts';
+import { scopeOf, type Scope } from '../auth/scope.ts';
+import { meters, type ItemRow } from '../directory/meters.service.ts';
+import { listBookmarkIds, toggleBookmark } from './bookmarks.queries.ts';
 
 /** Pages a user can open, by role: the check page for everyone, administration for admins. */
 const pages = [
@@ -60,7 +54,7 @@ export class BookmarksService {
   async data(caller: AuthContext): Promise<BookmarksData> {
     const scope = scopeOf(caller);
     const bookmarked = new Set(await listBookmarkIds(this.db, caller.user.id));
-    const items = await listVisibleItems(this.db, scope, SUGGESTION_LIMIT);
+    const items = await meters.visibleItems(this.db, scope, SUGGESTION_LIMIT);
     const suggestions = [
       ...pagesFor(caller, bookmarked),
       ...items.map((item) => toSuggestion(item, bookmarked)),
@@ -86,7 +80,7 @@ export class BookmarksService {
 
   async search(caller: AuthContext, q: string): Promise<Suggestion[]> {
     const bookmarked = new Set(await listBookmarkIds(this.db, caller.user.id));
-    const items = await searchVisibleItems(this.db, scopeOf(caller), q, SEARCH_LIMIT);
+    const items = await meters.searchVisible(this.db, scopeOf(caller), q, SEARCH_LIMIT);
     return items.map((item) => toSuggestion(item, bookmarked));
   }
 
@@ -99,7 +93,7 @@ export class BookmarksService {
     const parsed = parseId(id);
     if (!parsed) return undefined;
     if (parsed.kind === 'page') return pagesFor(caller, bookmarked).find((page) => page.id === id);
-    if (!(await isItemVisible(this.db, scope, parsed.kind, parsed.key))) return undefined;
+    if (!(await meters.isVisible(this.db, scope, parsed.kind, parsed.key))) return undefined;
     const subtitle = '';
     return toSuggestion({ kind: parsed.kind, key: parsed.key, title: parsed.key, subtitle }, bookmarked);
   }

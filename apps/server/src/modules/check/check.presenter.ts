@@ -7,7 +7,8 @@ import {
 } from '@cm/contracts/check.ts';
 import { devicePriorityLabel, deviceStatuses, type DeviceStatus } from '@cm/contracts/enums.ts';
 import { deviceHealth } from './device-health.ts';
-import type { DeviceRow, LocationRow, MeterDetailsRow } from './check.queries.ts';
+import type { DeviceRow, LocationRow, MeterDetailsRow } from '../directory/meters.service.ts';
+import type { LastReading } from '../readings/readings.service.ts';
 
 // Rows become response objects here and only here, so no column leaks by accident.
 
@@ -98,9 +99,14 @@ function parentRow(
   };
 }
 
-export function presentMeter(meter: MeterDetailsRow, completeUpTo: Date | null, now: number): MeterInfo {
+export function presentMeter(
+  meter: MeterDetailsRow,
+  last: LastReading,
+  completeUpTo: Date | null,
+  now: number,
+): MeterInfo {
   const chain = chainOf(meter);
-  const lastData = meter.last_data_at;
+  const lastData = last.dataAt;
   const lastHeard =
     lastData && (!meter.last_seen_at || lastData > meter.last_seen_at) ? lastData : meter.last_seen_at;
   return {
@@ -127,8 +133,8 @@ export function presentMeter(meter: MeterDetailsRow, completeUpTo: Date | null, 
     channels: channelNames(meter.channels),
     // The register as the meter shows it: millionths of the unit back to the unit.
     lastReading:
-      meter.last_read_at && meter.last_value_micro !== null
-        ? { at: meter.last_read_at.toISOString(), value: meter.last_value_micro / 1e6 }
+      last.readAt && last.valueMicro !== null
+        ? { at: last.readAt.toISOString(), value: last.valueMicro / 1e6 }
         : null,
     completeUpTo: iso(completeUpTo),
   };

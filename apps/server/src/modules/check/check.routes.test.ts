@@ -1,7 +1,10 @@
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
 import { meterInfoSchema, type LocationReadings, type MeterInfo } from '@cm/contracts/check.ts';
-import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
+import { buildApp } from '../../app.ts';
+import { loadConfig } from '../../config.ts';
+import { createTestApp, insertUser, TEST_SECRET, type TestApp } from '../../test/test-app.ts';
 import {
   insertDevice,
   insertLocation,
@@ -333,6 +336,91 @@ describe('GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName', 
     expect((await t.db.query('SELECT count(*)::int AS n FROM register_readings'))[0]).toMatchObject({
       n: expect.any(Number),
     });
+  });
+});
+
+describe('GET /api/CheckMeter/GetReadingCorrections', () => {
+  it('lists what a corrections import replaced: before, after, when and from what; the detail for admins only', async () => {
+    const [client] = await t.db.query<{ id: number }>("SELECT id FROM users WHERE email = 'a@test.cm'");
+    const yard = await insertLocation(t.db, 'Correction Yard', 'Europe/Berlin');
+    await linkUserToLocation(t.db, client?.id ?? 0, yard);
+    const meter = await insertMeter(t.db, {
+      meterNumber: 'EM-FIX',
+      locationId: yard,
+      meterInd: 1,
+      installedAt: new Date('2026-01-01T00:00:00Z'),
+    });
+    await insertReadings(t.db, meter, [
+      [Date.parse('2026-02-10T10:00:00Z'), 100_000],
+      [Date.parse('2026-02-10T11:00:00Z'), 101_000],
+      [Date.parse('2026-02-10T12:00:00Z'), 102_000],
+    ]);
+    const file = 'meter_number,timestamp,register_kwh,quality\nEM-FIX,2026-02-10T11:00:00Z,101.5,estimated\n';
+    const imported = await t.call('POST', '/api/admin/imports?corrections=true', {
+      token: admin,
+      body: file,
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(imported.json()).toMatchObject({ committed: true, corrected: 1 });
+    const url = '/api/CheckMeter/GetReadingCorrections?meterNumber=EM-FIX&From=2026-02-10&To=2026-02-10';
+    const asClient = await t.call('GET', url, { token: clientA });
+    expect(asClient.statusCode).toBe(200);
+    const answer = asClient.json();
+    expect(answer).toMatchObject({
+      meterNumber: 'EM-FIX',
+      channel: 'import',
+      from: '2026-02-09T23:00:00.000Z',
+      to: '2026-02-10T23:00:00.000Z',
+      total: 1,
+    });
+    expect(answer.corrections).toEqual([
+      {
+        kind: 'register',
+        at: '2026-02-10T11:00:00.000Z',
+        end: null,
+        before: { value: 101, quality: 'actual' },
+        after: { value: 101.5, quality: 'estimated' },
+        correctedAt: expect.any(String),
+        source: 'import',
+      },
+    ]);
+    const asAdmin = (await t.call('GET', url, { token: admin })).json();
+    expect(asAdmin.corrections[0].detail).toMatch(/^import \(csv\) by user \d+$/);
+    // The day before holds no correction; the range is the location's days.
+    const before = await t.call('GET', url.replace(/2026-02-10/g, '2026-02-09'), { token: clientA });
+    expect(before.json()).toMatchObject({ total: 0, corrections: [] });
+    // Client B sees neither the meter nor its history.
+    expect((await t.call('GET', url, { token: clientB })).statusCode).toBe(404);
+  });
+});
+
+describe('performance layers off (CM_DEBUG_DISABLE)', () => {
+  it('answers byte for byte the same without chunks, the byte writer or the compiled serializer', async () => {
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      CM_WEB_DIST: '/nonexistent',
+      CM_DATA_DIR: os.tmpdir(),
+      CM_DEBUG_DISABLE: 'chunks, json-writer, schema-json',
+    });
+    expect([...config.disabledLayers]).toEqual(['chunks', 'json-writer', 'schema-json']);
+    const plain = await buildApp({ config, db: t.db, webApiKey: t.apiKey, jwtSecret: TEST_SECRET });
+    try {
+      const urls = [
+        '/api/CheckMeter/GetMeterInfo?meterNumber=EM-A2',
+        readingsUrl({ name: 'Harbour A', From: '2026-03-27', To: '2026-03-30', granularity: 'raw' }),
+        readingsUrl({ name: 'Harbour A', From: '2026-03-27', To: '2026-03-30', granularity: 'day' }),
+      ];
+      for (const url of urls) {
+        const headers = { [API_KEY_HEADER]: t.apiKey, authorization: `Bearer ${admin}` };
+        const fast = await t.app.inject({ method: 'GET', url, headers });
+        const slow = await plain.inject({ method: 'GET', url, headers });
+        expect(fast.statusCode, url).toBe(200);
+        expect(slow.body, url).toBe(fast.body);
+      }
+    } finally {
+      await plain.close();
+    }
+    expect(() => loadConfig({ CM_DEBUG_DISABLE: 'chunks,cache' })).toThrow(/unknown layer cache/);
   });
 });
 

@@ -4,16 +4,25 @@ import {
   locationReadingsSchema,
   meterInfoQuerySchema,
   meterInfoSchema,
+  readingCorrectionsQuerySchema,
+  readingCorrectionsSchema,
 } from '@cm/contracts/check.ts';
 import { errorBodySchema } from '@cm/contracts/errors.ts';
-import { sendJson, sendJsonBytes } from '../../json-columns.ts';
+import { sendJsonBytes } from '../../json-columns.ts';
+import { schemaJsonWriter } from '../../schema-json.ts';
 import { callerOf } from '../../plugins/authentication.ts';
+import type { PerformanceLayer } from '../../config.ts';
 import type { CheckService } from './check.service.ts';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 
 /** The spec's two calls (§7), paths and parameter names exactly as written. */
-export const checkRoutes: FastifyPluginAsyncZod<{ check: CheckService }> = async (app, { check }) => {
+export const checkRoutes: FastifyPluginAsyncZod<{
+  check: CheckService;
+  disabledLayers: ReadonlySet<PerformanceLayer>;
+}> = async (app, { check, disabledLayers }) => {
+  const sendMeterInfo = schemaJsonWriter(meterInfoSchema, disabledLayers.has('schema-json'));
+  const plainJson = disabledLayers.has('json-writer');
   app.get(
     '/api/CheckMeter/GetMeterInfo',
     {
@@ -26,11 +35,10 @@ export const checkRoutes: FastifyPluginAsyncZod<{ check: CheckService }> = async
         response: { 200: meterInfoSchema, ...errors },
       },
     },
-    // The lookup every page and device asks most: its answer is typed against the schema at compile
-    // time and written with JSON.stringify, not checked again by zod in the schema serializer on
-    // every request. Tests hold the answer to the contract, key for key.
+    // The lookup every page and device asks most: written by a serializer compiled once from the
+    // schema (only its properties, required ones checked), not validated again by zod on every request.
     async (request, reply) =>
-      sendJson(reply, await check.meterInfo(callerOf(request), request.query.meterNumber)),
+      sendMeterInfo(reply, await check.meterInfo(callerOf(request), request.query.meterNumber)),
   );
 
   app.get(
@@ -48,6 +56,21 @@ export const checkRoutes: FastifyPluginAsyncZod<{ check: CheckService }> = async
     // The answer can hold hundreds of thousands of numbers, already typed against the schema at
     // compile time: written as bytes by the column writer instead of the schema serializer.
     async (request, reply) =>
-      sendJsonBytes(reply, await check.locationReadings(callerOf(request), request.query)),
+      sendJsonBytes(reply, await check.locationReadings(callerOf(request), request.query), plainJson),
+  );
+
+  app.get(
+    '/api/CheckMeter/GetReadingCorrections',
+    {
+      preHandler: app.requireAbility('read', 'Check'),
+      schema: {
+        tags: ['check'],
+        summary:
+          "Values of a meter's channel between From and To that a later import or device batch corrected: before and after, when and from what, newest first (what was shown earlier).",
+        querystring: readingCorrectionsQuerySchema,
+        response: { 200: readingCorrectionsSchema, ...errors },
+      },
+    },
+    async (request) => check.readingCorrections(callerOf(request), request.query),
   );
 };

@@ -1,4 +1,5 @@
 import {
+  MAX_CORRECTIONS,
   MAX_RAW_RANGE_DAYS,
   MAX_RESPONSE_POINTS,
   type Granularity,
@@ -6,7 +7,10 @@ import {
   type LocationReadingsQuery,
   type MeterInfo,
   type MeterReadings,
+  type ReadingCorrections,
+  type ReadingCorrectionsQuery,
 } from '@cm/contracts/check.ts';
+import { Role } from '@cm/contracts/enums.ts';
 import type { Channel } from '@cm/contracts/check.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../http-error.ts';
@@ -19,19 +23,13 @@ import {
 } from '../readings/engine/compute.ts';
 import { RangeInputError, resolveRange, type ResolvedRange } from '../readings/range.ts';
 import { presentReadings } from '../readings/readings.presenter.ts';
-import { CHANNEL_NUMBER } from '../readings/readings.queries.ts';
+import { CHANNEL_NUMBER } from '../readings/channels.ts';
+import { NO_READING, readings, type LastReading } from '../readings/readings.service.ts';
 import { ReadingsStore, type ChannelReadings } from '../readings/readings-store.ts';
 import type { AuthContext } from '../auth/auth.service.ts';
-import { scopeOf } from '../scope.ts';
+import { scopeOf } from '../auth/scope.ts';
 import { presentLocation, presentMeter } from './check.presenter.ts';
-import {
-  findCurrentMeters,
-  findLocationMeters,
-  findVisibleLocation,
-  findVisibleMeter,
-  type MeterDetailsRow,
-  type MeterRow,
-} from './check.queries.ts';
+import { meters as directory, type MeterDetailsRow, type MeterRow } from '../directory/meters.service.ts';
 
 /** The readings answer with each series as typed columns; written as JSON it is the contract's `LocationReadings`. */
 export type LocationReadingsAnswer = Omit<LocationReadings, 'meters'> & {
@@ -43,25 +41,57 @@ export const METER_NOT_FOUND = 'Meter not found. Check the meter number.';
 export const LOCATION_NOT_FOUND = 'Location not found. Check the public name.';
 
 export class CheckService {
-  private readonly readings: ReadingsStore;
+  private readonly series: ReadingsStore;
   private readonly completeness: Completeness;
 
   constructor(
     private readonly db: Db,
     options: { useChunks?: boolean } = {},
   ) {
-    this.readings = new ReadingsStore(db, options.useChunks ?? true);
+    this.series = new ReadingsStore(db, options.useChunks ?? true);
     this.completeness = new Completeness(db);
   }
 
   async meterInfo(caller: AuthContext, meterNumber: string): Promise<MeterInfo> {
-    const meter = await findVisibleMeter(this.db, meterNumber, scopeOf(caller));
+    const meter = await directory.visibleMeter(this.db, meterNumber, scopeOf(caller));
     if (!meter) throw notFound(METER_NOT_FOUND);
-    return this.describeMeter(meter);
+    const last = await readings.latest(this.db, [meter.device_id]);
+    return this.describeMeter(meter, last.get(meter.device_id));
   }
 
-  async describeMeter(meter: MeterDetailsRow): Promise<MeterInfo> {
-    return presentMeter(meter, await this.completeness.of(meter), Date.now());
+  async describeMeter(meter: MeterDetailsRow, last: LastReading | undefined): Promise<MeterInfo> {
+    const latest = last ?? NO_READING;
+    return presentMeter(meter, latest, await this.completeness.of(meter, latest.dataAt), Date.now());
+  }
+
+  /**
+   * Values of a meter's channel between From and To (the meter's location days) that a later
+   * import or device batch replaced: before and after, when, and from what. Administrators also see
+   * the import's own note naming who ran it.
+   */
+  async readingCorrections(caller: AuthContext, query: ReadingCorrectionsQuery): Promise<ReadingCorrections> {
+    const meter = await directory.visibleMeter(this.db, query.meterNumber, scopeOf(caller));
+    if (!meter) throw new HttpError(404, METER_NOT_FOUND, 'meterNumber');
+    const channel = query.channel ?? 'import';
+    const range = resolveQueryRange({ ...query, granularity: 'day' }, meter.time_zone);
+    const found = await readings.corrections(
+      this.db,
+      {
+        meterId: meter.device_id,
+        channel: CHANNEL_NUMBER[channel],
+        from: new Date(range.fromMs),
+        to: new Date(range.toMs),
+      },
+      MAX_CORRECTIONS,
+      caller.user.role === Role.Admin,
+    );
+    return {
+      meterNumber: meter.meter_number,
+      channel,
+      from: new Date(range.fromMs).toISOString(),
+      to: new Date(range.toMs).toISOString(),
+      ...found,
+    };
   }
 
   /**
@@ -70,14 +100,14 @@ export class CheckService {
    * keeps consumption continuous.
    */
   async locationReadings(caller: AuthContext, query: LocationReadingsQuery): Promise<LocationReadingsAnswer> {
-    const location = await findVisibleLocation(this.db, query.name, scopeOf(caller));
+    const location = await directory.visibleLocation(this.db, query.name, scopeOf(caller));
     if (!location) throw new HttpError(404, LOCATION_NOT_FOUND, 'name');
     const range = resolveQueryRange(query, location.time_zone);
     const from = new Date(range.fromMs);
     const to = new Date(range.toMs);
     const [current, overlapping] = await Promise.all([
-      findCurrentMeters(this.db, location.id, query.meterInd),
-      findLocationMeters(this.db, location.id, query.meterInd, from, to),
+      directory.currentMeters(this.db, location.id, query.meterInd),
+      directory.locationMeters(this.db, location.id, query.meterInd, from, to),
     ]);
     // Every indicator that ever held a meter has a current (last installed) one.
     if (query.meterInd !== undefined && current.length === 0) {
@@ -85,6 +115,10 @@ export class CheckService {
     }
     refuseOversizeAnswer(query, range, current);
     const nowMs = Date.now();
+    const latest = await readings.latest(
+      this.db,
+      current.map((meter) => meter.device_id),
+    );
     const meters = [];
     for (const currentMeter of current) {
       const held = overlapping.filter((meter) => meter.meter_ind === currentMeter.meter_ind);
@@ -107,7 +141,7 @@ export class CheckService {
       });
       meters.push({
         meterInd: currentMeter.meter_ind,
-        meter: await this.describeMeter(currentMeter),
+        meter: await this.describeMeter(currentMeter, latest.get(currentMeter.device_id)),
         meterNumbers: held.map((meter) => meter.meter_number),
         ...presentReadings(computed),
       });
@@ -128,7 +162,7 @@ export class CheckService {
     const start = Math.max(from.getTime(), meter.installed_at.getTime());
     const end = Math.min(to.getTime(), meter.removed_at?.getTime() ?? Infinity);
     if (start > end) return new Map();
-    return this.readings.load(meter.device_id, meter.channels, new Date(start), new Date(end));
+    return this.series.load(meter.device_id, meter.channels, new Date(start), new Date(end));
   }
 }
 
@@ -175,7 +209,7 @@ function refuseOversizeAnswer(
  * cover are answered raw and longer ones by day, so a plain query never fails for its length.
  */
 function resolveQueryRange(
-  query: LocationReadingsQuery,
+  query: Pick<LocationReadingsQuery, 'From' | 'To' | 'granularity'>,
   timeZone: string,
 ): ResolvedRange & { granularity: Granularity } {
   try {

@@ -85,7 +85,8 @@ describe('export readings', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/csv/);
     expect(response.headers['content-disposition']).toBe('attachment; filename="EXP-1-readings.csv"');
-    const lines = response.body.trim().split('\n');
+    expect(response.body.endsWith('\r\n')).toBe(true);
+    const lines = response.body.trim().split('\r\n');
     expect(lines[0]).toBe('meter_number,timestamp,register_kwh,quality');
     // 29 March in Berlin has 23 hours: 24 readings from local midnight to the next midnight, inclusive.
     expect(lines).toHaveLength(1 + 24);
@@ -108,6 +109,32 @@ describe('export readings', () => {
       conflictCount: 0,
       rejectedCount: 0,
     });
+  });
+
+  it('defuses meter numbers a spreadsheet would run as formulas, and imports them back to the same meter', async () => {
+    const [location] = await t.db.query<{ id: number }>(
+      "SELECT id FROM locations WHERE public_name = 'Export site'",
+    );
+    for (const [index, meterNumber] of ['=1+1', '+SUM(A1)', '-2', '@cmd'].entries()) {
+      const meter = await insertMeter(t.db, {
+        meterNumber,
+        locationId: location?.id ?? 0,
+        meterInd: 10 + index,
+        installedAt: new Date('2026-01-01T00:00:00Z'),
+      });
+      await insertReadings(t.db, meter, [[Date.parse('2026-03-29T10:00:00Z'), 5_000]]);
+      const response = await t.call('GET', exportUrl({ meterNumber, From: '2026-03-29', To: '2026-03-29' }), {
+        token: admin,
+      });
+      const row = response.body.split('\r\n')[1] ?? '';
+      expect(row, meterNumber).toBe(`'${meterNumber},2026-03-29T12:00:00+02:00,5.000,0`);
+      const back = await t.call('POST', '/api/admin/imports', {
+        token: admin,
+        body: response.body,
+        headers: { 'content-type': 'text/csv' },
+      });
+      expect(back.json<ImportReport>(), meterNumber).toMatchObject({ unchanged: 1, rejectedCount: 0 });
+    }
   });
 
   it('writes Green Button ESPI XML that validates against the ESPI XSD and imports back unchanged', async () => {

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { exportQuerySchema } from '@cm/contracts/admin.ts';
 import { errorBodySchema } from '@cm/contracts/errors.ts';
 import { z } from 'zod';
-import { adminOnly } from '../admin/admin-guard.ts';
+import { adminOnly } from '../../plugins/admin-only.ts';
 import type { ExportsService } from './exports.service.ts';
 
 /** `GET /api/admin/exports/readings`: a meter's readings as CSV or Green Button ESPI XML, streamed. Administrators only. */

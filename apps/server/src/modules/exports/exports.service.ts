@@ -1,11 +1,12 @@
+import { CSV_LINE_END, csvText } from '@cm/contracts/csv.ts';
 import { Readable } from 'node:stream';
 import type { ExportQuery } from '@cm/contracts/admin.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError } from '../../http-error.ts';
 import { RangeInputError, resolveRange } from '../readings/range.ts';
 import { localParts, utcOffsetMs } from '../readings/zoned-time.ts';
-import { registersPage } from '../readings/readings.queries.ts';
-import { findExportMeter, type ExportMeterRow } from './exports.queries.ts';
+import { readings } from '../readings/readings.service.ts';
+import { meters, type ExportMeterRow } from '../directory/meters.service.ts';
 
 const PAGE_ROWS = 10_000;
 
@@ -38,7 +39,7 @@ export class ExportsService {
   constructor(private readonly db: Db) {}
 
   async exportReadings(query: ExportQuery): Promise<ExportFile> {
-    const meter = await findExportMeter(this.db, query.meterNumber);
+    const meter = await meters.forExport(this.db, query.meterNumber);
     if (!meter) throw new HttpError(404, 'Meter not found. Check the meter number.', 'meterNumber');
     let range;
     try {
@@ -71,7 +72,7 @@ export class ExportsService {
   ): AsyncGenerator<Array<[number, number, number]>> {
     let after = fromMs - 1;
     for (;;) {
-      const page = await registersPage(this.db, meterId, after, toMs, PAGE_ROWS);
+      const page = await readings.registersPage(this.db, meterId, after, toMs, PAGE_ROWS);
       if (page.length === 0) return;
       yield page;
       after = page[page.length - 1]?.[0] ?? toMs;
@@ -91,14 +92,12 @@ async function* csvLines(
   meter: ExportMeterRow,
   pages: AsyncIterable<Array<[number, number, number]>>,
 ): AsyncGenerator<string> {
-  yield 'meter_number,timestamp,register_kwh,quality\n';
-  const number = /[",\n]/.test(meter.meter_number)
-    ? `"${meter.meter_number.replace(/"/g, '""')}"`
-    : meter.meter_number;
+  yield `meter_number,timestamp,register_kwh,quality${CSV_LINE_END}`;
+  const number = csvText(meter.meter_number);
   for await (const page of pages) {
     let chunk = '';
     for (const [ms, micro, quality] of page)
-      chunk += `${number},${isoInZone(ms, meter.time_zone)},${kwhText(micro)},${quality}\n`;
+      chunk += `${number},${isoInZone(ms, meter.time_zone)},${kwhText(micro)},${quality}${CSV_LINE_END}`;
     yield chunk;
   }
 }

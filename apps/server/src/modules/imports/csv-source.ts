@@ -1,4 +1,4 @@
-import { StringDecoder } from 'node:string_decoder';
+import { csvTextValue } from '@cm/contracts/csv.ts';
 import type { Readable } from 'node:stream';
 import { parseDecimalMicro, registerRangeMicro } from '../readings/register-value.ts';
 import {
@@ -9,6 +9,7 @@ import {
   type ParseContext,
   type ParsedItem,
 } from './import-rows.ts';
+import { readLines } from './read-lines.ts';
 import { parseTimestamp } from './timestamp.ts';
 
 /** The documented CSV columns: meter_number, timestamp and one of register_kwh / interval_kwh; time_zone, quality and channel optional. */
@@ -49,31 +50,6 @@ export function splitCsvLine(line: string): string[] {
   return fields;
 }
 
-// readline's line ends (\n, \r\n, or a lone \r), split natively a whole chunk at a time.
-const LINE_BREAK = /\r\n|\n|\r/;
-
-/**
- * The lines of a stream, a chunk's worth at a time: one async step per chunk rather than per line,
- * which matters at a million lines. Never holds more than a chunk and one partial line.
- */
-export async function* readLines(input: Readable): AsyncGenerator<string[]> {
-  const decoder = new StringDecoder('utf8');
-  let rest = '';
-  for await (const chunk of input) {
-    const text = rest + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
-    // A \r at the very end may be the first half of \r\n: keep it for the next chunk.
-    const cut = text.endsWith('\r') ? text.length - 1 : text.length;
-    const lines = text.slice(0, cut).split(LINE_BREAK);
-    rest = (lines.pop() ?? '') + text.slice(cut);
-    if (lines.length > 0) yield lines;
-  }
-  const text = rest + decoder.end();
-  if (text === '') return;
-  const lines = text.split(LINE_BREAK);
-  if (lines.at(-1) === '') lines.pop();
-  yield lines;
-}
-
 /** Where each documented column sits in the file; -1 when absent. */
 interface Layout {
   meterNumber: number;
@@ -92,7 +68,7 @@ interface Layout {
 export async function* parseCsv(input: Readable, context: ParseContext): AsyncGenerator<ParsedItem[]> {
   let lineNumber = 0;
   let layout: Layout | undefined;
-  for await (const lines of readLines(input)) {
+  for await (const lines of readLines(input, MAX_LINE)) {
     const items: ParsedItem[] = [];
     for (const rawLine of lines) {
       lineNumber++;
@@ -133,7 +109,7 @@ function parseLine(
   if (fields.length !== layout.width)
     return { line, reason: `expected ${layout.width} fields, found ${fields.length}.` };
   const field = (index: number) => (index < 0 ? '' : (fields[index] ?? '').trim());
-  const meterNumber = field(layout.meterNumber);
+  const meterNumber = csvTextValue(field(layout.meterNumber));
   const meter = context.meters.get(meterNumber);
   if (!meter) {
     return {

@@ -33,6 +33,8 @@ interface ReadingTypeFacts {
 }
 
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);
+/** ESPI values are numbers and short labels: no element's text may be longer (the parser would hold it). */
+export const MAX_ESPI_TEXT = 65_536;
 
 /**
  * Reads Green Button ESPI Atom XML as a stream. DTDs are refused outright, so no entity is ever
@@ -86,12 +88,17 @@ export async function* parseEspi(input: Readable, context: ParseContext): AsyncG
       };
     if (name === 'IntervalReading') reading = { line: parser.line + 1 };
   };
-  parser.ontext = (value) => {
+  const addText = (value: string) => {
+    if (text.length + value.length > MAX_ESPI_TEXT) {
+      fail(
+        `line ${parser.line + 1}: <${stack.at(-1) ?? '?'}> holds more than ${MAX_ESPI_TEXT.toLocaleString('en')} characters of text; ESPI values are short.`,
+      );
+      return;
+    }
     text += value;
   };
-  parser.oncdata = (value) => {
-    text += value;
-  };
+  parser.ontext = addText;
+  parser.oncdata = addText;
   parser.onclosetag = () => {
     const name = stack.pop() ?? '';
     const parent = stack[stack.length - 1];

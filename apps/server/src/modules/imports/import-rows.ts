@@ -1,19 +1,7 @@
 // What a file parser hands to the import: one staged reading, or a line refused and why.
 
-import type { StageRow } from '../readings/readings-stage.queries.ts';
-
-/** A meter as an import needs it. Instants are epoch ms. */
-export interface MeterRef {
-  id: number;
-  meterNumber: string;
-  multiplier: number;
-  registerDigits: number;
-  intervalMinutes: number;
-  installedAtMs: number;
-  removedAtMs: number | null;
-  /** Stored channel numbers the meter has (1 import, 2 export). */
-  channels: number[];
-}
+import type { MeterFacts } from '../directory/meters.service.ts';
+import type { StageRow } from '../readings/staging.ts';
 
 /** `register`: the value is the cumulative register; `interval`: the energy of an interval. */
 export type ValueKind = 'register' | 'interval';
@@ -33,7 +21,7 @@ export class ImportRefusal extends Error {}
 
 /** What a parser needs to know about the import. */
 export interface ParseContext {
-  meters: ReadonlyMap<string, MeterRef>;
+  meters: ReadonlyMap<string, MeterFacts>;
   timeZone: string | undefined;
   /** ESPI files carry no meter number: every reading goes to this meter. */
   meterNumber: string | undefined;
@@ -46,7 +34,12 @@ export interface ParseContext {
 const FUTURE_SLACK_MS = 24 * 60 * 60 * 1000;
 
 /** Checks shared by every format: the meter was installed over the reading's time, which is not in the future. */
-export function checkInstant(meter: MeterRef, atMs: number, nowMs: number, endMs = atMs): string | undefined {
+export function checkInstant(
+  meter: MeterFacts,
+  atMs: number,
+  nowMs: number,
+  endMs = atMs,
+): string | undefined {
   if (endMs > nowMs + FUTURE_SLACK_MS) return 'timestamp is in the future.';
   if (atMs < meter.installedAtMs) return `meter ${meter.meterNumber} was not installed yet at that time.`;
   if (meter.removedAtMs !== null && endMs > meter.removedAtMs)

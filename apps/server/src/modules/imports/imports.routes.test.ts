@@ -189,6 +189,41 @@ describe('CSV import', () => {
   });
 });
 
+describe('CSV import: what the review stored', () => {
+  it('refuses a back-filled register above the next stored one (a false register decrease)', async () => {
+    const first = [
+      'meter_number,timestamp,register_kwh',
+      'IMP-A,2024-01-01T00:00:00Z,100',
+      'IMP-A,2024-01-01T02:00:00Z,110',
+    ];
+    expect((await importFile(first.join('\n'), 'format=csv')).json<ImportReport>()).toMatchObject({
+      inserted: 2,
+    });
+    const backFill = [
+      'meter_number,timestamp,register_kwh',
+      'IMP-A,2024-01-01T01:00:00Z,120', // 2 above 110 stored at 02:00
+      'IMP-A,2024-01-01T01:30:00Z,105', // 3 fits between 100 and 110
+    ];
+    const report = (await importFile(backFill.join('\n'), 'format=csv')).json<ImportReport>();
+    expect(report).toMatchObject({ inserted: 1, rejectedCount: 1 });
+    expect(report.rejected[0]).toMatchObject({ line: 2 });
+    expect(report.rejected[0]?.reason).toMatch(/register 120 is above the next stored register 110/);
+    expect((await stored(meterA)).map((row) => row.milli)).toEqual([100_000, 105_000, 110_000]);
+  });
+
+  it('refuses a 20 MB line as too long without holding it, and imports the lines around it', async () => {
+    const file = [
+      'meter_number,timestamp,register_kwh',
+      'IMP-A,2024-01-01T00:00:00Z,100',
+      `IMP-A,2024-01-01T00:15:00Z,${'1'.repeat(20 * 1024 * 1024)}`,
+      'IMP-A,2024-01-01T00:30:00Z,101',
+    ].join('\n');
+    const report = (await importFile(file, 'format=csv')).json<ImportReport>();
+    expect(report).toMatchObject({ rowsRead: 3, inserted: 2, rejectedCount: 1 });
+    expect(report.rejected[0]).toEqual({ line: 3, reason: 'line is longer than 10000 characters.' });
+  });
+});
+
 describe('ESPI import', () => {
   const espi = (readingType: string, readings: string) => `<?xml version="1.0" encoding="UTF-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
@@ -261,6 +296,11 @@ ${readings}
       /uom 169 is not supported/,
     ],
     ['not atom', '<html><body/></html>', /expected an Atom <feed>/],
+    [
+      'a text longer than any ESPI value',
+      `<feed xmlns="http://www.w3.org/2005/Atom"><title>${'x'.repeat(70_000)}</title></feed>`,
+      /<title> holds more than 65,536 characters of text/,
+    ],
   ];
   it.each(refused)('refuses %s with a clear report and stores nothing', async (_name, xml, message) => {
     const response = await importFile(xml, 'meterNumber=IMP-B&format=espi', 'application/xml');
@@ -269,6 +309,27 @@ ${readings}
     expect(body.report.committed).toBe(false);
     expect(body.report.refusal).toMatch(message);
     expect(await stored(meterB)).toEqual([]);
+  });
+
+  it("refuses a cumulative reading that does not fit the meter's register digits, line by line", async () => {
+    // The review stored 5,000,000,000 kWh on a 6-digit meter and showed it as consumption. IMP-A has 5 digits.
+    const file = espi(
+      '<accumulationBehaviour>1</accumulationBehaviour><uom>72</uom>',
+      [
+        reading(t0, 0, '5000000'),
+        reading(t0 + 3600, 0, '5000000000000'),
+        reading(t0 + 7200, 0, '5001000'),
+      ].join('\n'),
+    );
+    const report = (await importFile(file, 'meterNumber=IMP-A', 'application/atom+xml')).json<ImportReport>();
+    expect(report).toMatchObject({ rowsRead: 3, inserted: 2, rejectedCount: 1 });
+    expect(report.rejected[0]?.reason).toBe(
+      "the register (5000000000 kWh) does not fit meter IMP-A's 5 digits.",
+    );
+    expect(await stored(meterA)).toEqual([
+      { at: '2024-01-01T00:00', milli: 5_000_000, source: 1 },
+      { at: '2024-01-01T02:00', milli: 5_001_000, source: 1 },
+    ]);
   });
 
   it('needs a meter number for an ESPI file', async () => {

@@ -4,7 +4,7 @@ import { importQuerySchema, importRefusedSchema, importReportSchema } from '@cm/
 import { errorBodySchema } from '@cm/contracts/errors.ts';
 import { z } from 'zod';
 import { badRequest } from '../../http-error.ts';
-import { actorOf, adminOnly } from '../admin/admin-guard.ts';
+import { actorOf, adminOnly } from '../../plugins/admin-only.ts';
 import { isValidTimeZone } from '../readings/zoned-time.ts';
 import { ImportRefused, type ImportsService } from './imports.service.ts';
 import { drainUpload, uploadTooLarge } from './upload-limit.ts';

@@ -1,35 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MAX_REPORTED_LINES, type ImportReport, type RejectedLine } from '@cm/contracts/admin.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
-import { writeAudit, type Actor } from '../admin/audit.queries.ts';
-import { ensurePartitions } from '../readings/readings.queries.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
+import { readings } from '../readings/readings.service.ts';
 import { parseCsv } from './csv-source.ts';
 import { parseEspi } from './espi-source.ts';
 import { ImportRefusal, type ParseContext, type ParsedItem, type StagedRow } from './import-rows.ts';
-import { loadMeters } from './imports.queries.ts';
-import {
-  addStagedChannels,
-  compareWithStored,
-  copyLine,
-  copyStage,
-  correctStaged,
-  createStage,
-  dropLeftoverStages,
-  dropStage,
-  hasStoredInRange,
-  indexStage,
-  listDiffering,
-  listStagedRejects,
-  newStageName,
-  rejectInFileDuplicates,
-  rejectIntervalOverlaps,
-  rejectRegisterDecreases,
-  stagedSpan,
-  storeStaged,
-  type StageName,
-} from '../readings/readings-stage.queries.ts';
+import { meters } from '../directory/meters.service.ts';
+import { copyLine, ReadingsStage } from '../readings/staging.ts';
 
 export interface ImportOptions {
   format: 'csv' | 'espi';
@@ -117,7 +96,7 @@ export class ImportsService {
 
   /** Drops the stages a stopped server left behind. */
   async cleanUp(): Promise<void> {
-    await dropLeftoverStages(this.db, Date.now(), LEFTOVER_STAGE_MS);
+    await ReadingsStage.dropLeftovers(this.db, LEFTOVER_STAGE_MS);
   }
 
   /**
@@ -131,24 +110,23 @@ export class ImportsService {
     const report = emptyReport(options.format);
     const tally = new ParseTally();
     const context: ParseContext = {
-      meters: await loadMeters(this.db),
+      meters: await meters.facts(this.db),
       timeZone: options.timeZone,
       meterNumber: options.meterNumber,
       nowMs: Date.now(),
       kind: undefined,
     };
-    const stage = newStageName(Date.now(), randomBytes(6).toString('hex'));
+    const stage = await ReadingsStage.open(this.db, { temporary: false });
     try {
       const batches = options.format === 'csv' ? parseCsv(input, context) : parseEspi(input, context);
-      await createStage(this.db, stage);
-      await this.db.copyFrom(copyStage(stage), copyChunks(batches, tally));
+      await stage.fill(this.db, copyChunks(batches, tally));
       report.rowsRead = tally.rowsRead;
-      const span = await stagedSpan(this.db, stage);
-      if (span.lo && span.hi) await ensurePartitions(this.db, span.lo, span.hi);
+      const span = await stage.span(this.db);
+      if (span.lo && span.hi) await readings.makeRoom(this.db, span.lo, span.hi);
       await this.db.transaction(async (tx) => {
         await tx.query(`SET LOCAL statement_timeout = '${IMPORT_STATEMENT_TIMEOUT}'`);
         await this.checkAndStore(tx, stage, tally, report, options);
-        await writeAudit(tx, actor, {
+        await recordAudit(tx, actor, {
           action: 'readings.import',
           targetType: 'readings',
           targetId: null,
@@ -167,7 +145,7 @@ export class ImportsService {
           },
         });
         if (report.corrected > 0)
-          await correctStaged(tx, stage, actor, `import (${options.format}) by ${actorName(actor)}`);
+          await stage.correct(tx, actor, `import (${options.format}) by ${actorName(actor)}`);
       });
     } catch (error) {
       if (!(error instanceof ImportRefusal)) throw error;
@@ -180,31 +158,28 @@ export class ImportsService {
       report.refusal = error.message;
       throw new ImportRefused(report);
     } finally {
-      await dropStage(this.db, stage);
+      await stage.drop(this.db);
     }
     return report;
   }
 
   private async checkAndStore(
     tx: SqlRunner,
-    stage: StageName,
+    stage: ReadingsStage,
     tally: ParseTally,
     report: ImportReport,
     options: ImportOptions,
   ): Promise<void> {
-    await indexStage(tx, stage);
-    if (!tally.isTimeOrdered) await rejectInFileDuplicates(tx, stage);
     // New data in time order with nothing stored inside its range (the common case) can only clash
-    // with its neighbours: the checks below still run, the row-by-row comparison does not.
-    const isNew = tally.isTimeOrdered && !tally.hasValueDrop && !(await hasStoredInRange(tx, stage));
-    await rejectRegisterDecreases(tx, stage);
-    await rejectIntervalOverlaps(tx, stage);
-    const comparison = await compareWithStored(tx, stage);
+    // with its neighbours: the checks still run, the row-by-row conflict check on storing does not.
+    const isNew = tally.isTimeOrdered && !tally.hasValueDrop && !(await stage.touchesStored(tx));
+    await stage.check(tx, { mayRepeat: !tally.isTimeOrdered });
+    const comparison = await stage.compare(tx);
     report.unchanged = comparison.unchanged;
     report.rejectedCount = tally.rejectedCount + comparison.rejected;
     report.rejected = [
       ...tally.rejected,
-      ...(await listStagedRejects(tx, stage, MAX_REPORTED_LINES)).map((r) => ({
+      ...(await stage.rejects(tx, MAX_REPORTED_LINES)).map((r) => ({
         line: r.line,
         reason: r.reject,
       })),
@@ -214,7 +189,7 @@ export class ImportsService {
     if (options.corrections) report.corrected = comparison.differing;
     else {
       report.conflictCount = comparison.differing;
-      report.conflicts = (await listDiffering(tx, stage, MAX_REPORTED_LINES)).map((c) => ({
+      report.conflicts = (await stage.differing(tx, MAX_REPORTED_LINES)).map((c) => ({
         line: c.line,
         meterNumber: c.meter_number,
         at: c.at.toISOString(),
@@ -227,32 +202,9 @@ export class ImportsService {
         `Strict mode: ${report.rejectedCount} line(s) were rejected, so nothing was stored. The first: line ${report.rejected[0]?.line ?? '?'}: ${report.rejected[0]?.reason ?? ''}`,
       );
     }
-    await addStagedChannels(tx, stage);
-    report.inserted = await storeNew(tx, stage, isNew);
+    await meters.addChannels(tx, await stage.channels(tx));
+    report.inserted = await stage.store(tx, SOURCE_IMPORT, isNew);
     report.committed = true;
-  }
-}
-
-const UNIQUE_VIOLATION = '23505';
-const isUniqueViolation = (error: unknown) =>
-  error instanceof Error && 'code' in error && error.code === UNIQUE_VIOLATION;
-
-/**
- * Stores the new rows: a plain INSERT when none matched a stored one a moment ago (it skips the
- * per-row conflict check); should a reading have been stored at one of those instants since (a
- * concurrent ingest), the same with ON CONFLICT DO NOTHING, as if it had gone that way at once.
- */
-async function storeNew(tx: SqlRunner, stage: StageName, isNew: boolean): Promise<number> {
-  if (!isNew) return storeStaged(tx, stage, SOURCE_IMPORT, false);
-  await tx.query('SAVEPOINT import_store');
-  try {
-    const stored = await storeStaged(tx, stage, SOURCE_IMPORT, true);
-    await tx.query('RELEASE SAVEPOINT import_store');
-    return stored;
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    await tx.query('ROLLBACK TO SAVEPOINT import_store');
-    return storeStaged(tx, stage, SOURCE_IMPORT, false);
   }
 }
 

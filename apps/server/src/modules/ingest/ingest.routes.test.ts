@@ -94,7 +94,34 @@ describe('device ingestion', () => {
     expect(await t.db.query('SELECT 1 FROM register_readings')).toHaveLength(3);
   });
 
+  it('refuses dates that do not exist and a back-filled register above the next stored one', async () => {
+    await send([{ meterNumber: 'ING-2', readAt: '2026-03-01T02:00:00Z', register: 20 }]);
+    const result = (
+      await send([
+        { meterNumber: 'ING-2', readAt: '2026-02-30T00:00:00Z', register: 4 }, // 0 no 30 February
+        { meterNumber: 'ING-2', readAt: '2026-02-28T24:30:00Z', register: 4 }, // 1 no 24:30
+        { meterNumber: 'ING-2', readAt: '2026-03-01T01:00:00Z', register: 25 }, // 2 above 20 stored at 02:00
+        { meterNumber: 'ING-2', readAt: '2026-03-01T01:30:00Z', register: 19 }, // 3 fits before 20
+      ])
+    ).json<IngestResult>();
+    expect(result.results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected', 'accepted']);
+    const reasons = result.results.map((r) => r.reason ?? '');
+    expect(reasons[0]).toBe('readAt: timestamp "2026-02-30T00:00:00Z" is not a real date and time.');
+    expect(reasons[1]).toBe('readAt: timestamp "2026-02-28T24:30:00Z" is not a real date and time.');
+    expect(reasons[2]).toMatch(/register 25 is above the next stored register 20/);
+    const stored = await t.db.query<{ at: string }>(
+      `SELECT to_char(read_at AT TIME ZONE 'UTC', 'MM-DD"T"HH24:MI') AS at FROM register_readings WHERE meter_id = $1 ORDER BY read_at`,
+      [ids.other],
+    );
+    expect(stored.map((row) => row.at)).toEqual(['01-01T00:00', '03-01T01:30', '03-01T02:00']);
+  });
+
   it("updates the meter's, its Cube's and its AccessPoint's last-seen time, and audits each batch", async () => {
+    const ingestAudit = () =>
+      t.db.query<{ actor_api_key_id: number; actor_user_id: number | null; detail: { accepted: number } }>(
+        `SELECT actor_api_key_id, actor_user_id, detail FROM audit_log WHERE action = 'readings.ingest' ORDER BY id`,
+      );
+    const batchesBefore = (await ingestAudit()).length;
     const before = Date.now();
     await send([{ meterNumber: 'ING-1', readAt: '2026-01-01T01:00:00Z', register: 10.6 }]);
     const seen = await t.db.query<{ id: number; last_seen_at: Date | null }>(
@@ -105,15 +132,9 @@ describe('device ingestion', () => {
         before - 1000,
       );
     }
-    const audit = await t.db.query<{
-      actor_api_key_id: number;
-      actor_user_id: number | null;
-      detail: { accepted: number };
-    }>(
-      `SELECT actor_api_key_id, actor_user_id, detail FROM audit_log WHERE action = 'readings.ingest' ORDER BY id`,
-    );
-    expect(audit).toHaveLength(3);
-    expect(audit[2]).toMatchObject({
+    const audit = await ingestAudit();
+    expect(audit).toHaveLength(batchesBefore + 1);
+    expect(audit.at(-1)).toMatchObject({
       actor_api_key_id: ingestKeyId,
       actor_user_id: null,
       detail: { accepted: 1 },

@@ -1,32 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import type { IngestBody, IngestResult } from '@cm/contracts/admin.ts';
 import type { Db } from '../../db/client.ts';
-import { writeAudit, type Actor } from '../admin/audit.queries.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { parseTimestamp } from '../imports/timestamp.ts';
-import { ensurePartitions } from '../readings/readings.queries.ts';
-import {
-  copyLine,
-  copyStage,
-  correctStaged,
-  createStage,
-  indexStage,
-  listStageOutcomes,
-  newStageName,
-  rejectInFileDuplicates,
-  rejectIntervalOverlaps,
-  rejectRegisterDecreases,
-  REPEATED_ROW,
-  storeStaged,
-  type StageRow,
-} from '../readings/readings-stage.queries.ts';
+import { readings } from '../readings/readings.service.ts';
+import { copyLine, ReadingsStage, REPEATED_ROW, type StageRow } from '../readings/staging.ts';
 import { kwhToMicro, microToKwhText, registerRangeMicro } from '../readings/register-value.ts';
-import { addChannels, findMetersByNumber, touchChains, type IngestMeterRow } from './ingest.queries.ts';
+import { meters as directory, type IngestMeterRow } from '../directory/meters.service.ts';
+import { CHANNEL_NUMBER } from '../readings/channels.ts';
 
 // A device clock may run a little ahead; more than this is a mistake.
 const FUTURE_SLACK_MS = 10 * 60_000;
 // Reading sources (db/schema.ts): 0 device.
 const SOURCE_DEVICE = 0;
-const CHANNEL_NUMBER = { import: 1, export: 2 } as const;
 
 type Outcome = IngestResult['results'][number];
 type Reading = IngestBody['readings'][number];
@@ -116,7 +101,7 @@ export class IngestService {
     const nowMs = Date.now();
     const results: Outcome[] = body.readings.map((_r, index) => ({ index, status: 'rejected' }));
     const meters = new Map(
-      (await findMetersByNumber(this.db, [...new Set(body.readings.map((r) => r.meterNumber))])).map((m) => [
+      (await directory.byNumbers(this.db, [...new Set(body.readings.map((r) => r.meterNumber))])).map((m) => [
         m.meter_number,
         m,
       ]),
@@ -129,18 +114,14 @@ export class IngestService {
     });
     if (rows.length > 0) {
       const times = rows.flatMap((row) => [row.atMs, row.endMs ?? row.atMs]);
-      await ensurePartitions(this.db, new Date(Math.min(...times)), new Date(Math.max(...times)));
+      await readings.makeRoom(this.db, new Date(Math.min(...times)), new Date(Math.max(...times)));
     }
     await this.db.transaction(async (tx) => {
       if (rows.length > 0) {
-        const stage = newStageName(nowMs, randomBytes(6).toString('hex'));
-        await createStage(tx, stage, true);
-        await tx.copyFrom(copyStage(stage), [rows.map(copyLine).join('')]);
-        await indexStage(tx, stage);
-        await rejectInFileDuplicates(tx, stage);
-        await rejectRegisterDecreases(tx, stage);
-        await rejectIntervalOverlaps(tx, stage);
-        for (const outcome of await listStageOutcomes(tx, stage)) {
+        const stage = await ReadingsStage.open(tx, { temporary: true });
+        await stage.fill(tx, [rows.map(copyLine).join('')]);
+        await stage.check(tx, { mayRepeat: true });
+        for (const outcome of await stage.outcomes(tx)) {
           const index = outcome.line;
           if (outcome.reject?.startsWith(REPEATED_ROW)) results[index] = { index, status: 'duplicate' };
           else if (outcome.reject) results[index] = { index, status: 'rejected', reason: outcome.reject };
@@ -155,17 +136,17 @@ export class IngestService {
             };
           }
         }
-        await addChannels(
+        await directory.addChannels(
           tx,
           rows
             .filter((row) => results[row.line]?.status === 'accepted')
             .map((row) => ({ meterId: row.meterId, channel: row.channel })),
         );
-        await storeStaged(tx, stage, SOURCE_DEVICE, false);
-        if (body.corrections) await correctStaged(tx, stage, actor, 'sent again by a device');
-        await touchChains(tx, [...new Set(rows.map((row) => row.meterId))]);
+        await stage.store(tx, SOURCE_DEVICE, false);
+        if (body.corrections) await stage.correct(tx, actor, 'sent again by a device');
+        await directory.heardFrom(tx, [...new Set(rows.map((row) => row.meterId))]);
       }
-      await writeAudit(tx, actor, {
+      await recordAudit(tx, actor, {
         action: 'readings.ingest',
         targetType: 'readings',
         targetId: null,

@@ -11,8 +11,6 @@ export interface CompletenessInput {
   device_id: number;
   installed_at: Date;
   interval_minutes: number;
-  /** The last instant the meter's import channel has data for. */
-  last_data_at: Date | null;
   readings_version: number;
 }
 
@@ -29,17 +27,17 @@ export class Completeness {
 
   constructor(private readonly db: SqlRunner) {}
 
-  async of(meter: CompletenessInput): Promise<Date | null> {
+  /** `lastDataAt`: the last instant the meter's import channel has data for (readings.service latest). */
+  async of(meter: CompletenessInput, lastDataAt: Date | null): Promise<Date | null> {
     const remembered = this.known.get(meter.device_id);
     if (remembered?.version === meter.readings_version) return remembered.completeUpTo;
-    const completeUpTo = await this.compute(meter);
+    const completeUpTo = await this.compute(meter, lastDataAt);
     if (this.known.size >= REMEMBERED_METERS) this.known.clear();
     this.known.set(meter.device_id, { version: meter.readings_version, completeUpTo });
     return completeUpTo;
   }
 
-  private async compute(meter: CompletenessInput): Promise<Date | null> {
-    const last = meter.last_data_at;
+  private async compute(meter: CompletenessInput, last: Date | null): Promise<Date | null> {
     if (!last) return null;
     const intervalMs = meter.interval_minutes * 60_000;
     const since = new Date(Math.max(meter.installed_at.getTime(), last.getTime() - WINDOW_MS));

@@ -97,11 +97,28 @@ export async function rejectInFileDuplicates(tx: SqlRunner, stage: StageName): P
 }
 
 /**
- * Registers: a register below the one before it (in the file or stored) is refused, unless the
- * drop is more than half the register range — the register wrapping past its last digit; and a
- * register above the first stored one after it is refused too (it would make that one a fall).
+ * Registers never go down, except when one wraps past its last digit (a drop of more than half
+ * the register range). Stored registers are trusted: first, a register of the file below the
+ * stored one before it, or above the stored one after it, is refused (either would make a stored
+ * reading a fall); then, among what is left, a register below the one before it in the file.
  */
 export async function rejectRegisterDecreases(tx: SqlRunner, stage: StageName): Promise<void> {
+  await rejectAgainstStoredRegisters(tx, stage);
+  await rejectFallsInFile(tx, stage);
+}
+
+const REGISTER_TEXT = (column: string) => `(${column} / 1000000.0)::float8`;
+const UTC_TEXT = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+const BELOW = (value: string, previous: string) =>
+  `'register ' || ${REGISTER_TEXT(value)} || ' is below the previous register ' || ${REGISTER_TEXT(previous)} || ' (not a rollover).'`;
+/** A fall from `a` to `b` that is not the register wrapping past its last digit. */
+const FALLS = (a: string, b: string, range: string) => `(${b} < ${a} AND ${a} - ${b} <= ${range} / 2)`;
+const RANGE = '(10::numeric ^ m.register_digits * 1000000)::int8';
+
+async function rejectAgainstStoredRegisters(tx: SqlRunner, stage: StageName): Promise<void> {
+  // Each file register between its stored neighbours: a stored row starts a new count going
+  // forwards (for the previous one) and backwards (for the next one), and every file row shares
+  // its count with the stored row that started it.
   await tx.query(
     `WITH bounds AS (
        SELECT meter_id, channel, min(at) AS lo, max(at) AS hi FROM ${stage}
@@ -123,24 +140,43 @@ export async function rejectRegisterDecreases(tx: SqlRunner, stage: StageName): 
        CROSS JOIN LATERAL (SELECT read_at, value_micro FROM register_readings r
                            WHERE r.meter_id = b.meter_id AND r.channel = b.channel AND r.read_at > b.hi
                            ORDER BY r.read_at LIMIT 1) n
-     ), ordered AS (
-       SELECT c.seq, c.value, lag(c.value) OVER w AS previous, lead(c.value) OVER w AS next,
-              lead(c.seq) OVER w AS next_seq, lead(c.at) OVER w AS next_at,
-              (10::numeric ^ m.register_digits * 1000000)::int8 AS range
-       FROM combined c JOIN meters m ON m.device_id = c.meter_id
-       WINDOW w AS (PARTITION BY c.meter_id, c.channel ORDER BY c.at)
+     ), counted AS (
+       SELECT *,
+              count(*) FILTER (WHERE seq IS NULL) OVER (PARTITION BY meter_id, channel ORDER BY at) AS before_group,
+              count(*) FILTER (WHERE seq IS NULL) OVER (PARTITION BY meter_id, channel ORDER BY at DESC) AS after_group
+       FROM combined
+     ), neighbours AS (
+       SELECT seq, meter_id, value,
+              max(value) FILTER (WHERE seq IS NULL) OVER (PARTITION BY meter_id, channel, before_group) AS previous,
+              max(value) FILTER (WHERE seq IS NULL) OVER (PARTITION BY meter_id, channel, after_group) AS next,
+              max(at) FILTER (WHERE seq IS NULL) OVER (PARTITION BY meter_id, channel, after_group) AS next_at
+       FROM counted
+     ), judged AS (
+       SELECT o.*, ${RANGE} AS range FROM neighbours o JOIN meters m ON m.device_id = o.meter_id WHERE o.seq IS NOT NULL
      )
      UPDATE ${stage} r
      SET reject = CASE
-       WHEN o.value < o.previous AND o.previous - o.value <= o.range / 2
-         THEN 'register ' || (o.value / 1000000.0)::float8 || ' is below the previous register ' || (o.previous / 1000000.0)::float8 || ' (not a rollover).'
-       ELSE 'register ' || (o.value / 1000000.0)::float8 || ' is above the next stored register ' || (o.next / 1000000.0)::float8
-            || ' (at ' || to_char(o.next_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '): a register never goes down.'
+       WHEN ${FALLS('j.previous', 'j.value', 'j.range')} THEN ${BELOW('j.value', 'j.previous')}
+       ELSE 'register ' || ${REGISTER_TEXT('j.value')} || ' is above the next stored register ' || ${REGISTER_TEXT('j.next')}
+            || ' (at ' || ${UTC_TEXT('j.next_at')} || '): a register never goes down.'
        END
+     FROM judged j
+     WHERE j.seq = r.seq AND (${FALLS('j.previous', 'j.value', 'j.range')} OR ${FALLS('j.value', 'j.next', 'j.range')})`,
+  );
+}
+
+/** Stored neighbours are checked already: what is left is a file register below the one before it in the file. */
+async function rejectFallsInFile(tx: SqlRunner, stage: StageName): Promise<void> {
+  await tx.query(
+    `WITH ordered AS (
+       SELECT s.seq, s.value, lag(s.value) OVER w AS previous, ${RANGE} AS range
+       FROM ${stage} s JOIN meters m ON m.device_id = s.meter_id
+       WHERE s.kind = 0 AND s.reject IS NULL
+       WINDOW w AS (PARTITION BY s.meter_id, s.channel ORDER BY s.at)
+     )
+     UPDATE ${stage} r SET reject = ${BELOW('o.value', 'o.previous')}
      FROM ordered o
-     WHERE o.seq = r.seq AND (
-       (o.value < o.previous AND o.previous - o.value <= o.range / 2)
-       OR (o.next_seq IS NULL AND o.next < o.value AND o.value - o.next <= o.range / 2))`,
+     WHERE o.seq = r.seq AND ${FALLS('o.previous', 'o.value', 'o.range')}`,
   );
 }
 
@@ -238,14 +274,15 @@ export async function listStagedRejects(tx: SqlRunner, stage: StageName, limit: 
   );
 }
 
-/** The export channel is added to the meters the file has export readings of. */
-export async function addStagedChannels(tx: SqlRunner, stage: StageName): Promise<number> {
-  const rows = await tx.query(
-    `UPDATE meters m SET channels = m.channels || s.channel
-     FROM (SELECT DISTINCT meter_id, channel FROM ${stage} WHERE reject IS NULL) s
-     WHERE m.device_id = s.meter_id AND NOT s.channel = ANY(m.channels) RETURNING 1`,
+/** The (meter, channel) pairs of the valid staged rows. */
+export async function stagedChannels(
+  tx: SqlRunner,
+  stage: StageName,
+): Promise<Array<{ meterId: number; channel: number }>> {
+  const rows = await tx.query<{ meter_id: number; channel: number }>(
+    `SELECT DISTINCT meter_id, channel FROM ${stage} WHERE reject IS NULL`,
   );
-  return rows.length;
+  return rows.map((row) => ({ meterId: row.meter_id, channel: row.channel }));
 }
 
 /**

@@ -2,12 +2,7 @@
 // other modules go through the readings module (readings-store.ts, readings.service.ts).
 
 import type { SqlRunner } from '../../db/client.ts';
-
-/** Channel numbers as stored (contracts `channels`: import, export). */
-export const CHANNEL_NUMBER = { import: 1, export: 2 } as const;
-/** Kinds of stored readings (chunks and revisions). */
-export const ReadingKind = { register: 0, interval: 1 } as const;
-export type ReadingKind = (typeof ReadingKind)[keyof typeof ReadingKind];
+import type { ReadingKind } from './channels.ts';
 
 /** Same key as the invalidation triggers' lock (migration 0005): a chunk is built while no write to its meter is in flight. */
 const CHUNK_LOCK = 4_242_002;
@@ -142,16 +137,24 @@ export async function ensurePartitions(
   });
 }
 
-/** The last register reading of a meter's import channel. */
-export const LAST_REGISTER_SQL = (meterColumn: string) =>
-  `SELECT read_at, value_micro FROM register_readings WHERE meter_id = ${meterColumn} AND channel = 1 ORDER BY read_at DESC LIMIT 1`;
-
-/** The last instant a meter's import channel has data for (a register reading or an interval's end). */
-export const LAST_DATA_SQL = (meterColumn: string) =>
-  `SELECT greatest(
-     (SELECT max(read_at) FROM register_readings WHERE meter_id = ${meterColumn} AND channel = 1),
-     (SELECT end_at FROM interval_readings WHERE meter_id = ${meterColumn} AND channel = 1 ORDER BY start_at DESC LIMIT 1)
-   ) AS at`;
+/** Per meter: the last register reading of its import channel, and the last instant that channel has data for (a register or an interval's end). */
+export async function findLastReadings(db: SqlRunner, meterIds: readonly number[]) {
+  return db.query<{
+    meter_id: number;
+    read_at: Date | null;
+    value_micro: number | null;
+    data_at: Date | null;
+  }>(
+    `SELECT ids.meter_id, lr.read_at, lr.value_micro,
+            greatest(lr.read_at, (SELECT end_at FROM interval_readings i WHERE i.meter_id = ids.meter_id AND i.channel = 1
+                                  ORDER BY start_at DESC LIMIT 1)) AS data_at
+     FROM unnest($1::int[]) AS ids(meter_id)
+     LEFT JOIN LATERAL (SELECT read_at, value_micro FROM register_readings r WHERE r.meter_id = ids.meter_id AND r.channel = 1
+                        ORDER BY read_at DESC LIMIT 1) lr ON true`,
+    [meterIds],
+    { prepare: 'cm_last_readings' },
+  );
+}
 
 /**
  * What a meter's import channel holds in the window [since, until]: the first instant with data and
@@ -233,6 +236,36 @@ export async function insertRegister(
     [meterId, reading.at, reading.micro, reading.source],
   );
   return rows.length > 0;
+}
+
+/** A meter channel's corrections of values in [from, to) (registers at, intervals starting), newest first, with their count. */
+export async function findCorrections(
+  db: SqlRunner,
+  meterId: number,
+  channel: number,
+  from: Date,
+  to: Date,
+  limit: number,
+) {
+  return db.query<{
+    kind: ReadingKind;
+    at: Date;
+    end_at: Date | null;
+    old_micro: number;
+    old_quality: number;
+    new_micro: number;
+    new_quality: number;
+    replaced_at: Date;
+    actor_user_id: number | null;
+    reason: string;
+    total: number;
+  }>(
+    `SELECT kind, at, end_at, old_micro, old_quality, new_micro, new_quality, replaced_at, actor_user_id, reason,
+            count(*) OVER ()::int AS total
+     FROM reading_revisions WHERE meter_id = $1 AND channel = $2 AND at >= $3 AND at < $4
+     ORDER BY replaced_at DESC, id DESC LIMIT $5`,
+    [meterId, channel, from, to, limit],
+  );
 }
 
 /** One page of a meter's import-channel register readings after `afterMs` (exclusive) up to `toMs` (inclusive): keyset paging on the primary key. */

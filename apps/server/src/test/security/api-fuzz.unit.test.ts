@@ -557,8 +557,9 @@ async function send(op: Operation, request: FuzzRequest) {
   if (status >= 500) record(op, request, status, response.body, `answered ${status}`);
   if (request.isInvalid && (status < 400 || status >= 500))
     record(op, request, status, response.body, `invalid request answered ${status}`);
-  // A respelled path that runs no route answers 404: the document describes the route's answers.
-  if (request.isRespelled && status === 404) return;
+  // A respelled path that runs no route answers 404, or 401 without a valid key: the document
+  // describes the route's answers.
+  if (request.isRespelled && (status === 404 || status === 401)) return;
   const documented =
     op.responses[String(status)] ?? op.responses[`${String(status)[0]}XX`] ?? op.responses.default;
   if (!documented) {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_HEADER } from '@cm/contracts/enums.ts';
-import { accountPolicy, addressPolicy } from '../../modules/auth/login-throttle.ts';
+import { accountPolicy, addressKeyOf, addressPolicy, pairPolicy } from '../../modules/auth/login-throttle.ts';
 import { insertLocation, insertMeter, linkUserToLocation } from '../factories.ts';
 import { createTestApp, insertUser, type TestApp } from '../test-app.ts';
 import { buildWorld, TEST_JWT_SECRET, type World } from './world.ts';
@@ -43,59 +43,95 @@ const liftBlock = (key: string) =>
   t.db.query("UPDATE login_throttle SET blocked_until = now() - interval '1 second' WHERE key = $1", [key]);
 
 describe('password guessing', () => {
-  it('allows 5 failures per account, then blocks 15 s, 30 s, 60 s … doubling up to 15 min, from any address', async () => {
-    expect(accountPolicy).toMatchObject({ freeFailures: 5, baseBlockSeconds: 15, maxBlockSeconds: 900 });
+  /** Rounded up from the remaining time, the database clock having moved by up to a second. */
+  const expectWait = (response: { headers: Record<string, unknown> }, seconds: number) => {
+    const wait = Number(response.headers['retry-after']);
+    expect(wait).toBeGreaterThanOrEqual(seconds - 1);
+    expect(wait).toBeLessThanOrEqual(seconds);
+  };
+
+  it('allows 5 failures per account at one address, then blocks 15 s, 30 s, 60 s … doubling up to 15 min', async () => {
+    expect(pairPolicy).toMatchObject({ freeFailures: 5, baseBlockSeconds: 15, maxBlockSeconds: 900 });
     await insertUser(t.db, { email: 'guessed@sec.cm', password: 'Right!guess-01' });
-    // Each failure comes from a new address: rotating addresses does not help against the account count.
-    let address = 0;
-    const nextAddress = () => `198.51.100.${(address += 1)}`;
+    const guesser = '198.51.100.1';
     for (let i = 1; i <= 5; i += 1) {
-      expect((await attempt('guessed@sec.cm', `wrong-${i}`, nextAddress())).statusCode).toBe(401);
+      expect((await attempt('guessed@sec.cm', `wrong-${i}`, guesser)).statusCode).toBe(401);
     }
-    const waits: number[] = [];
-    for (let round = 0; round < 8; round += 1) {
+    const expected = [15, 30, 60, 120, 240, 480, 900, 900];
+    for (const seconds of expected) {
       // One more failure (email in another case counts for the same account) sets the block…
-      expect((await attempt(' Guessed@SEC.cm', `wrong-again-${round}`, nextAddress())).statusCode).toBe(401);
-      // …during which even the right password is refused, with the wait in Retry-After and the message.
-      const blocked = await attempt('guessed@sec.cm', 'Right!guess-01', nextAddress());
+      expect((await attempt(' Guessed@SEC.cm', `wrong-again-${seconds}`, guesser)).statusCode).toBe(401);
+      // …during which even the right password is refused there, with the wait in Retry-After and the message.
+      const blocked = await attempt('guessed@sec.cm', 'Right!guess-01', guesser);
       expect(blocked.statusCode).toBe(429);
-      const wait = Number(blocked.headers['retry-after']);
       expect(blocked.json().message).toMatch(
         /Too many failed sign-in attempts\. Try again in \d+ (seconds|minutes)\./,
       );
-      waits.push(wait);
-      await liftBlock('account:guessed@sec.cm');
+      expectWait(blocked, seconds);
+      await liftBlock(`pair:guessed@sec.cm|${guesser}`);
     }
-    // Retry-After is rounded up from the remaining time; the database clock may have moved by a second.
-    const expected = [15, 30, 60, 120, 240, 480, 900, 900];
-    waits.forEach((wait, i) => {
-      expect(wait).toBeGreaterThanOrEqual((expected[i] ?? 0) - 1);
-      expect(wait).toBeLessThanOrEqual(expected[i] ?? 0);
-    });
-    // Once the block ends, the right password works and clears the account's count.
-    expect((await attempt('guessed@sec.cm', 'Right!guess-01', nextAddress())).statusCode).toBe(200);
+    // Once the block ends, the right password works and clears the count at that address.
+    expect((await attempt('guessed@sec.cm', 'Right!guess-01', guesser)).statusCode).toBe(200);
     expect(
-      await t.db.query("SELECT 1 FROM login_throttle WHERE key = 'account:guessed@sec.cm'"),
+      await t.db.query(`SELECT 1 FROM login_throttle WHERE key = 'pair:guessed@sec.cm|${guesser}'`),
     ).toHaveLength(0);
   });
 
-  it('allows 30 failures per address across accounts, then blocks that address for 60 s (other addresses unaffected)', async () => {
-    expect(addressPolicy).toMatchObject({ freeFailures: 30, baseBlockSeconds: 60 });
-    const attacker = '203.0.113.66';
-    // Spraying one password over many accounts: 30 free failures, each on a different (unknown) account.
-    for (let i = 1; i <= 30; i += 1) {
-      expect((await attempt(`spray-${i}@sec.cm`, 'Summer2026!', attacker)).statusCode).toBe(401);
+  it('counts an account over every address, but never blocks its user at an address they signed in from', async () => {
+    expect(accountPolicy).toMatchObject({ freeFailures: 20, baseBlockSeconds: 60 });
+    await insertUser(t.db, { email: 'targeted@sec.cm', password: 'Right!target-01' });
+    const home = '192.0.2.44';
+    expect((await attempt('targeted@sec.cm', 'Right!target-01', home)).statusCode).toBe(200);
+    // A botnet: each guess from a new address, so no address or pair count ever blocks.
+    for (let i = 1; i <= 21; i += 1) {
+      expect((await attempt('targeted@sec.cm', `botnet-${i}`, `198.18.1.${i}`)).statusCode).toBe(401);
     }
-    expect((await attempt('spray-31@sec.cm', 'Summer2026!', attacker)).statusCode).toBe(401);
-    // The address is now blocked, even for a real account with its right password.
-    const blocked = await attempt(w.emails.clientB, w.passwords.clientB, attacker);
-    expect(blocked.statusCode).toBe(429);
-    expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(59);
-    expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(60);
-    // Someone else signing in from another address is not locked out by the attacker.
-    expect((await attempt(w.emails.clientB, w.passwords.clientB, '192.0.2.10')).statusCode).toBe(200);
-    await liftBlock(`address:${attacker}`);
-    expect((await attempt(w.emails.clientB, w.passwords.clientB, attacker)).statusCode).toBe(200);
+    // The account is now blocked for every new address, the right password included…
+    const stranger = await attempt('targeted@sec.cm', 'Right!target-01', '198.18.2.1');
+    expect(stranger.statusCode).toBe(429);
+    expectWait(stranger, 60);
+    // …but its user at home still signs in.
+    expect((await attempt('targeted@sec.cm', 'Right!target-01', home)).statusCode).toBe(200);
+  });
+
+  it('blocks an address spraying accounts, known or not, alike, and lets in those who signed in from it before', async () => {
+    expect(addressPolicy).toMatchObject({ freeFailures: 30, baseBlockSeconds: 60 });
+    // Behind a proxy CM is not told about, everyone shares one address: the finding's lock-out.
+    const shared = '203.0.113.66';
+    await insertUser(t.db, { email: 'regular@sec.cm', password: 'Right!regular-1' });
+    await insertUser(t.db, { email: 'newcomer@sec.cm', password: 'Right!newcomer1' });
+    expect((await attempt('regular@sec.cm', 'Right!regular-1', shared)).statusCode).toBe(200);
+    for (let i = 1; i <= 31; i += 1) {
+      expect((await attempt(`spray-${i}@sec.cm`, 'Summer2026!', shared)).statusCode).toBe(401);
+    }
+    // The spraying address gets one answer whether the account exists or not: nothing to enumerate.
+    const unknown = await attempt('spray-32@sec.cm', 'Summer2026!', shared);
+    const known = await attempt(w.emails.clientB, 'Summer2026!', shared);
+    for (const blocked of [unknown, known]) {
+      expect(blocked.statusCode).toBe(429);
+      expectWait(blocked, 60);
+    }
+    expect(known.json()).toEqual(unknown.json());
+    // A user who signed in from this address before is not locked out by the spraying…
+    expect((await attempt('regular@sec.cm', 'Right!regular-1', shared)).statusCode).toBe(200);
+    // …a first sign-in from there waits for the block to end, and anyone elsewhere is unaffected.
+    expect((await attempt('newcomer@sec.cm', 'Right!newcomer1', shared)).statusCode).toBe(429);
+    expect((await attempt('newcomer@sec.cm', 'Right!newcomer1', '192.0.2.10')).statusCode).toBe(200);
+    await liftBlock(`address:${shared}`);
+    expect((await attempt('newcomer@sec.cm', 'Right!newcomer1', shared)).statusCode).toBe(200);
+  });
+
+  it('counts an IPv6 client by its /64, so that rotating addresses inside it does not help', async () => {
+    await insertUser(t.db, { email: 'six@sec.cm', password: 'Right!six-pass1' });
+    for (let i = 1; i <= 6; i += 1) {
+      expect((await attempt('six@sec.cm', `wrong-${i}`, `2001:db8:1:2::${i.toString(16)}`)).statusCode).toBe(
+        401,
+      );
+    }
+    expect((await attempt('six@sec.cm', 'Right!six-pass1', '2001:db8:1:2:ffff::1')).statusCode).toBe(429);
+    expect(addressKeyOf('::ffff:192.0.2.1')).toBe('192.0.2.1');
+    expect(addressKeyOf('2001:DB8:0001:0002:0:0:0:9')).toBe('2001:db8:1:2::/64');
+    expect(addressKeyOf('::1')).toBe('0:0:0:0::/64');
   });
 });
 
@@ -223,6 +259,18 @@ describe("a client probing for another client's meter", () => {
     `/api/CheckMeter/GetMeterInfo?meterNumber=${encodeURIComponent(meterNumber)}`;
   const locationUrl = (name: string, extra = '') =>
     `/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?name=${encodeURIComponent(name)}&From=2026-01-10&To=2026-01-11${extra}`;
+  /** A new location linked to client A, with one meter. */
+  const linkedLocationWithMeter = async (name: string, meterNumber: string) => {
+    const location = await insertLocation(t.db, name, 'Europe/Berlin');
+    await insertMeter(t.db, {
+      meterNumber,
+      locationId: location,
+      meterInd: 1,
+      installedAt: new Date('2025-12-01'),
+    });
+    await linkUserToLocation(t.db, w.ids.clientA, location);
+    return location;
+  };
   /** Nothing of client B's may appear in anything client A is answered. */
   const leaks = (body: string) => /SEC-B|Block B|CUBE-B|AP-B/i.test(body);
 
@@ -326,14 +374,7 @@ describe("a client probing for another client's meter", () => {
   });
 
   it('loses a location and its bookmarks at once when the link is removed', async () => {
-    const location = await insertLocation(t.db, 'Block C / Shared', 'Europe/Berlin');
-    await insertMeter(t.db, {
-      meterNumber: 'SEC-C-0001',
-      locationId: location,
-      meterInd: 1,
-      installedAt: new Date('2025-12-01'),
-    });
-    await linkUserToLocation(t.db, w.ids.clientA, location);
+    const location = await linkedLocationWithMeter('Block C / Shared', 'SEC-C-0001');
     expect((await asA(meterUrl('SEC-C-0001'))).statusCode).toBe(200);
     expect((await toggleAsA('meter:SEC-C-0001')).json()).toMatchObject({ isBookmarked: true });
     await t.db.query('DELETE FROM user_locations WHERE user_id = $1 AND location_id = $2', [
@@ -344,6 +385,35 @@ describe("a client probing for another client's meter", () => {
     const data = await asA('/api/bookmarks/data');
     expect(data.body).not.toContain('SEC-C-0001');
     expect((await asA('/api/search?q=SEC-C')).json().results).toEqual([]);
+  });
+
+  it('loses an archived location, its meters and their bookmarks until it is restored', async () => {
+    const location = await linkedLocationWithMeter('Block D / Archived', 'SEC-D-0001');
+    expect((await toggleAsA('meter:SEC-D-0001')).json()).toMatchObject({ isBookmarked: true });
+    const asAdmin = async (url: string) =>
+      t.app.inject({ method: 'POST', url, headers: await w.headersFor('admin') });
+    expect((await asAdmin(`/api/admin/locations/${location}/archive`)).statusCode).toBe(200);
+
+    const missing = await asA(meterUrl('SEC-Z-9999'));
+    const archived = await asA(meterUrl('SEC-D-0001'));
+    expect(archived.statusCode).toBe(404);
+    expect(archived.body).toBe(missing.body);
+    expect((await asA(locationUrl('Block D / Archived'))).statusCode).toBe(404);
+    expect((await toggleAsA('meter:SEC-D-0001')).statusCode).toBe(404);
+    expect((await toggleAsA('location:Block D / Archived')).statusCode).toBe(404);
+    expect((await asA('/api/bookmarks/data')).body).not.toContain('SEC-D-0001');
+    expect((await asA('/api/search?q=SEC-D')).json().results).toEqual([]);
+    // An administrator still finds the meter, e.g. to export its readings.
+    const admin = await t.app.inject({
+      method: 'GET',
+      url: meterUrl('SEC-D-0001'),
+      headers: await w.headersFor('admin'),
+    });
+    expect(admin.statusCode).toBe(200);
+
+    expect((await asAdmin(`/api/admin/locations/${location}/restore`)).statusCode).toBe(200);
+    expect((await asA(meterUrl('SEC-D-0001'))).statusCode).toBe(200);
+    expect((await asA('/api/bookmarks/data')).body).toContain('SEC-D-0001');
   });
 });
 
@@ -562,7 +632,8 @@ describe('security headers', () => {
       path.join(distDir, 'index.html'),
       '<!doctype html><html><head><meta name="cm-api-key" content="__CM_API_KEY__"><script type="module" src="/assets/app.js"></script></head><body><div id="root"></div></body></html>',
     );
-    behindProxy = await createTestApp({ CM_TRUST_PROXY: 'true', CM_WEB_DIST: distDir });
+    // light-my-request connects from 127.0.0.1; the proxy of the throttling test is 10.0.0.1.
+    behindProxy = await createTestApp({ CM_TRUST_PROXY: 'loopback,10.0.0.1', CM_WEB_DIST: distDir });
   });
   afterAll(async () => {
     await behindProxy.close();
@@ -603,7 +674,18 @@ describe('security headers', () => {
       expect(response.headers['x-powered-by'], name).toBeUndefined();
       expect(response.headers['access-control-allow-origin'], name).toBeUndefined();
     }
-    expect(responses.page.headers['cache-control']).toBe('no-store');
+    // Pages and every API answer, errors included: nothing with a token or client data is cached.
+    const login = await behindProxy.call('POST', '/api/auth/login', {
+      body: { email: 'nobody@sec.cm', password: 'wrong' },
+    });
+    for (const [name, response] of Object.entries({ ...responses, login })) {
+      expect(response.headers['cache-control'], name).toBe('no-store');
+    }
+    const signedIn = await t.call('POST', '/api/auth/login', {
+      body: { email: w.emails.clientA, password: w.passwords.clientA },
+    });
+    expect(signedIn.json().token).toBeTruthy();
+    expect(signedIn.headers['cache-control']).toBe('no-store');
   });
 
   it('keeps the API description page from running inline scripts or being framed', async () => {
@@ -635,24 +717,46 @@ describe('security headers', () => {
     expect(await hsts(t)).toBeUndefined();
   });
 
-  it('uses the forwarded client address for throttling only behind a trusted proxy', async () => {
-    const login = (app: TestApp, forwardedFor: string) =>
+  it('takes the client address from X-Forwarded-For only as appended by a trusted proxy', async () => {
+    const hopCount = await createTestApp({ CM_TRUST_PROXY: '1' });
+    const login = (app: TestApp, remoteAddress: string, forwardedFor: string, email = 'nobody@sec.cm') =>
       app.app.inject({
         method: 'POST',
         url: '/api/auth/login',
-        remoteAddress: '10.0.0.1',
+        remoteAddress,
         headers: { [API_KEY_HEADER]: app.apiKey, 'x-forwarded-for': forwardedFor },
-        payload: { email: 'nobody@sec.cm', password: 'wrong' },
+        payload: { email, password: 'wrong' },
       });
-    await login(behindProxy, '198.18.0.7');
-    await login(t, '198.18.0.8');
-    const proxied = await behindProxy.db.query<{ key: string }>(
-      "SELECT key FROM login_throttle WHERE key LIKE 'address:%'",
-    );
-    const direct = await t.db.query<{ key: string }>(
-      "SELECT key FROM login_throttle WHERE key = 'address:198.18.0.8'",
-    );
-    expect(proxied.map((row) => row.key)).toContain('address:198.18.0.7');
-    expect(direct).toHaveLength(0);
+    const addressKeys = async (app: TestApp) =>
+      (
+        await app.db.query<{ key: string }>(
+          "SELECT key FROM login_throttle WHERE key LIKE 'address:198.18.0.%' OR key LIKE 'address:1.2.3.%' ORDER BY key",
+        )
+      ).map((row) => row.key);
+    try {
+      // Through the proxy, whatever the client forged before the address the proxy appended.
+      await login(behindProxy, '10.0.0.1', '1.2.3.4, 198.18.0.7');
+      // Straight to CM from elsewhere: the header is the client's own and ignored.
+      await login(behindProxy, '198.18.0.9', '1.2.3.5');
+      await login(hopCount, '10.0.0.1', '1.2.3.4, 198.18.0.7');
+      // Without CM_TRUST_PROXY anyone could send the header: it is ignored.
+      await login(t, '198.18.0.8', '1.2.3.6');
+      expect(await addressKeys(behindProxy)).toEqual(['address:198.18.0.7', 'address:198.18.0.9']);
+      expect(await addressKeys(hopCount)).toEqual(['address:198.18.0.7']);
+      expect(await addressKeys(t)).toEqual(['address:198.18.0.8']);
+
+      // The finding: 35 guesses, each with a new forged address, meet the throttle all the same.
+      const statuses: number[] = [];
+      for (let i = 1; i <= 35; i += 1) {
+        const forged = `100.64.${i}.1`;
+        statuses.push(
+          (await login(behindProxy, '10.0.0.1', `${forged}, 198.18.0.20`, 'forged@sec.cm')).statusCode,
+        );
+      }
+      expect(statuses.slice(0, 6)).toEqual([401, 401, 401, 401, 401, 401]);
+      expect(statuses.slice(6).every((status) => status === 429)).toBe(true);
+    } finally {
+      await hopCount.close();
+    }
   });
 });

@@ -219,6 +219,12 @@ export function ApiKeysPage() {
                         date: formatDate(apiKey.revokedAt, i18n.language),
                       })}
                     </Badge>
+                  ) : apiKey.isWebApp ? (
+                    <Tooltip label={t('admin.apiKeys.webAppKeyHint')} multiline w={280}>
+                      <Badge variant="light" color="blue" tabIndex={0}>
+                        {t('admin.apiKeys.webAppKey')}
+                      </Badge>
+                    </Tooltip>
                   ) : (
                     <Button
                       size="xs"

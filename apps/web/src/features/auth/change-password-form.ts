@@ -1,5 +1,6 @@
 import { changePasswordBodySchema, MIN_PASSWORD_LENGTH } from '@cm/contracts/admin.ts';
 import type { HttpError } from '@/lib/http-client.ts';
+import { weaknessKey, type PasswordStrength } from '@/lib/use-password-weakness.ts';
 
 /** The fields of the change-password form. */
 export interface ChangePasswordValues {
@@ -33,15 +34,20 @@ const tooShort: Message = {
 
 /**
  * The rules a new password must follow: the length from the contract the server validates with,
- * different from the current one (the server refuses the same password), typed the same twice.
+ * hard to guess by the server's own policy, different from the current one (the server refuses
+ * the same password), typed the same twice.
  */
-export function passwordRules(values: ChangePasswordValues): PasswordRule[] {
+export function passwordRules(values: ChangePasswordValues, strength: PasswordStrength): PasswordRule[] {
   const { currentPassword, newPassword, confirmPassword } = values;
   return [
     {
       key: 'auth.changePassword.rules.length',
       values: { min: MIN_PASSWORD_LENGTH },
       isMet: newPassword.length >= MIN_PASSWORD_LENGTH,
+    },
+    {
+      key: 'auth.changePassword.rules.hardToGuess',
+      isMet: newPassword !== '' && strength.checked && strength.weakness === undefined,
     },
     {
       key: 'auth.changePassword.rules.different',
@@ -51,8 +57,11 @@ export function passwordRules(values: ChangePasswordValues): PasswordRule[] {
   ];
 }
 
-/** Client-side checks: the contract's body schema, then the two rules the body alone cannot say. */
-export function validateChangePassword(values: ChangePasswordValues): FieldErrors {
+/** Client-side checks: the contract's body schema, then the rules the body alone cannot say. */
+export function validateChangePassword(
+  values: ChangePasswordValues,
+  strength: PasswordStrength,
+): FieldErrors {
   const errors: FieldErrors = {};
   const parsed = changePasswordBodySchema.safeParse({
     currentPassword: values.currentPassword,
@@ -75,6 +84,7 @@ export function validateChangePassword(values: ChangePasswordValues): FieldError
   }
   if (!errors.newPassword && values.newPassword === values.currentPassword)
     errors.newPassword = sameAsCurrent;
+  if (!errors.newPassword && strength.weakness) errors.newPassword = { key: weaknessKey(strength.weakness) };
   if (values.confirmPassword !== values.newPassword)
     errors.confirmPassword = { key: 'auth.changePassword.errors.confirmMismatch' };
   return errors;
@@ -88,6 +98,7 @@ export function validateChangePassword(values: ChangePasswordValues): FieldError
 export function describeChangeFailure(
   error: HttpError,
   values: ChangePasswordValues,
+  strength: PasswordStrength,
 ): { fields?: FieldErrors; form?: Message } {
   const param = error.status === 400 ? error.body?.param : undefined;
   if (param === 'currentPassword')
@@ -95,6 +106,7 @@ export function describeChangeFailure(
   if (param === 'newPassword') {
     if (values.newPassword === values.currentPassword) return { fields: { newPassword: sameAsCurrent } };
     if (values.newPassword.length < MIN_PASSWORD_LENGTH) return { fields: { newPassword: tooShort } };
+    if (strength.weakness) return { fields: { newPassword: { key: weaknessKey(strength.weakness) } } };
     return { fields: { newPassword: { key: 'auth.changePassword.errors.newRejected' } } };
   }
   if (error.status === 400) return { form: { key: 'auth.changePassword.errors.badRequest' } };

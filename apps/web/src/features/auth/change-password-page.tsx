@@ -20,6 +20,7 @@ import {
 } from './change-password-form.ts';
 import classes from './change-password-page.module.css';
 import { CHANGE_PASSWORD_ROUTE } from './routes.ts';
+import { usePasswordWeakness } from '@/lib/use-password-weakness.ts';
 import { useSessionKeepAlive } from './use-session-keep-alive.ts';
 import { useAuthDispatch, useAuthSelector } from './auth-hooks.ts';
 
@@ -63,7 +64,8 @@ export function ChangePasswordPage() {
   const currentRef = useRef<HTMLInputElement>(null);
   const newRef = useRef<HTMLInputElement>(null);
   const confirmRef = useRef<HTMLInputElement>(null);
-  const rules = passwordRules(values);
+  const strength = usePasswordWeakness(values.newPassword, { email: user?.email, fullName: user?.fullName });
+  const rules = passwordRules(values, strength);
 
   const leave = () => void navigate(returnPath ?? defaultRouteForRole(role), { replace: true });
 
@@ -83,7 +85,7 @@ export function ChangePasswordPage() {
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setFormError(null);
-    const errors = validateChangePassword(values);
+    const errors = validateChangePassword(values, strength);
     showErrors(errors);
     if (fieldOrder.some((field) => errors[field])) return;
 
@@ -103,7 +105,7 @@ export function ChangePasswordPage() {
     }
     // A lost session (401, network) has already logged out; the router takes over.
     if (result.payload.isSessionLoss) return;
-    const failure = describeChangeFailure(result.payload, values);
+    const failure = describeChangeFailure(result.payload, values, strength);
     if (failure.fields) showErrors(failure.fields);
     if (failure.form) setFormError(failure.form);
   }

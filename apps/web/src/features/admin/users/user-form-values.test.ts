@@ -1,3 +1,5 @@
+import { passwordWeakness } from '@cm/contracts/password-policy.ts';
+import type { PasswordStrength } from '@/lib/use-password-weakness.ts';
 import type { AdminUser } from '@cm/contracts/admin.ts';
 import { describe, expect, it } from 'vitest';
 import {
@@ -20,9 +22,15 @@ const client: AdminUser = {
   locationIds: [3, 1],
 };
 
+/** The policy as the drawer runs it once loaded: the real one. */
+const strengthOf = (password: string): PasswordStrength => ({
+  checked: true,
+  weakness: password === '' ? undefined : passwordWeakness(password, { email: 'a@b.cm', fullName: 'A' }),
+});
+
 describe('validateUserForm', () => {
   it('asks a new user for an email, a name and a long enough password', () => {
-    expect(validateUserForm(emptyUserForm(), true)).toEqual({
+    expect(validateUserForm(emptyUserForm(), true, strengthOf(''))).toEqual({
       email: 'admin.users.form.emailRequired',
       fullName: 'admin.users.form.fullNameRequired',
       password: 'admin.users.form.passwordShort',
@@ -31,6 +39,7 @@ describe('validateUserForm', () => {
       validateUserForm(
         { ...emptyUserForm(), email: 'not-an-email', fullName: 'A', password: '123456789' },
         true,
+        strengthOf('123456789'),
       ),
     ).toEqual({
       email: 'admin.users.form.emailInvalid',
@@ -38,14 +47,23 @@ describe('validateUserForm', () => {
     });
     expect(
       validateUserForm(
-        { ...emptyUserForm(), email: ' a@b.cm ', fullName: 'A', password: '1234567890' },
+        { ...emptyUserForm(), email: ' a@b.cm ', fullName: 'A', password: 'orange tractor' },
         true,
+        strengthOf('orange tractor'),
       ),
     ).toEqual({});
+    // Long enough but easy to guess, by the server's own policy.
+    expect(
+      validateUserForm(
+        { ...emptyUserForm(), email: 'a@b.cm', fullName: 'A', password: '1234567890' },
+        true,
+        strengthOf('1234567890'),
+      ),
+    ).toEqual({ password: 'auth.password.weakness.common' });
   });
 
   it('does not ask for a password when editing', () => {
-    expect(validateUserForm(userFormFrom(client), false)).toEqual({});
+    expect(validateUserForm(userFormFrom(client), false, strengthOf(''))).toEqual({});
   });
 });
 

@@ -6,6 +6,7 @@ import {
   type UpdateUserBody,
 } from '@cm/contracts/admin.ts';
 import { Role, type RoleId } from '@cm/contracts/enums.ts';
+import { weaknessKey, type PasswordStrength } from '@/lib/use-password-weakness.ts';
 import { fieldErrors } from '../forms/field-errors.ts';
 
 /** The user drawer's fields, as the inputs hold them. */
@@ -40,9 +41,14 @@ export function userFormFrom(user: AdminUser): UserFormValues {
 
 /**
  * What is wrong with the form, as i18n keys; empty when it can be sent. The contract's schemas
- * check it as the server will; a new user needs a password.
+ * check it as the server will; a new user needs a password, long enough and hard to guess
+ * (`strength`: the server's own policy, once loaded).
  */
-export function validateUserForm(values: UserFormValues, isNew: boolean): UserFormErrors {
+export function validateUserForm(
+  values: UserFormValues,
+  isNew: boolean,
+  strength: PasswordStrength,
+): UserFormErrors {
   const body = toCreateUserBody(values);
   const parsed = isNew
     ? createUserBodySchema.safeParse(body)
@@ -52,15 +58,20 @@ export function validateUserForm(values: UserFormValues, isNew: boolean): UserFo
         role: body.role,
         locationIds: body.locationIds,
       });
-  if (parsed.success) return {};
-  return fieldErrors(parsed.error, fields, (field, issue) => {
-    if (field === 'password') return 'admin.users.form.passwordShort';
-    if (field === 'email')
-      return issue.code === 'too_small' ? 'admin.users.form.emailRequired' : 'admin.users.form.emailInvalid';
-    return issue.code === 'too_big'
-      ? 'admin.users.form.fullNameTooLong'
-      : 'admin.users.form.fullNameRequired';
-  });
+  const errors: UserFormErrors = parsed.success
+    ? {}
+    : fieldErrors(parsed.error, fields, (field, issue) => {
+        if (field === 'password') return 'admin.users.form.passwordShort';
+        if (field === 'email')
+          return issue.code === 'too_small'
+            ? 'admin.users.form.emailRequired'
+            : 'admin.users.form.emailInvalid';
+        return issue.code === 'too_big'
+          ? 'admin.users.form.fullNameTooLong'
+          : 'admin.users.form.fullNameRequired';
+      });
+  if (isNew && !errors.password && strength.weakness) errors.password = weaknessKey(strength.weakness);
+  return errors;
 }
 
 function toIds(values: string[]): number[] {

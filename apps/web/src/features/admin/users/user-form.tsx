@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useCreateUserMutation, useUpdateUserMutation } from '../api.ts';
 import { FormFooter } from '../forms/form-footer.tsx';
 import { useAdminForm } from '../forms/use-admin-form.ts';
+import { usePasswordWeakness } from '@/lib/use-password-weakness.ts';
 import { useLocationOptions } from '../use-location-options.ts';
 import {
   emptyUserForm,
@@ -28,7 +29,7 @@ export function UserForm({ user, onDone }: { user: AdminUser | null; onDone: () 
   const { form, failure, onSubmit } = useAdminForm({
     initialValues: user ? userFormFrom(user) : emptyUserForm(),
     check: (values: UserFormValues) => {
-      const errors = validateUserForm(values, isNew);
+      const errors = validateUserForm(values, isNew, strength);
       return { errors, body: Object.keys(errors).length === 0 ? values : null };
     },
     messageValues: { min: MIN_PASSWORD_LENGTH },
@@ -40,6 +41,11 @@ export function UserForm({ user, onDone }: { user: AdminUser | null; onDone: () 
       toast.success(user === null ? t('admin.users.created') : t('admin.users.saved'));
       onDone();
     },
+  });
+  // The server's password policy, run as the user types; the check above reads it on submit.
+  const strength = usePasswordWeakness(form.values.password, {
+    email: form.values.email,
+    fullName: form.values.fullName,
   });
 
   return (

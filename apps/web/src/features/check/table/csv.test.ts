@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildCsv, csvFilename, CSV_LINE_END, defaultCsvFormat, type CsvInput } from './csv.ts';
+import { CSV_LINE_END } from '@cm/contracts/csv.ts';
+import { buildCsv, csvFilename, defaultCsvFormat, type CsvInput } from './csv.ts';
 import { buildRows } from '../model/reading-rows.ts';
 import { rawReadings } from '@/test-support/check-fixtures.ts';
 

@@ -1,5 +1,6 @@
 import type { Granularity } from '@cm/contracts/check.ts';
 import type { ReadingRows, RowKind } from '../model/reading-rows.ts';
+import { CSV_LINE_END, csvText } from '@cm/contracts/csv.ts';
 import { isoInZone } from '@cm/contracts/zoned-time.ts';
 
 /** `,` with a decimal point (en), or `;` with a decimal comma (fr, de, pt: what their spreadsheets expect). */
@@ -46,14 +47,8 @@ export interface CsvInput {
 
 // Excel reads a file as UTF-8 only with a byte order mark; other tools ignore it.
 const BOM = '\uFEFF';
-/** RFC 4180 line ends. */
-export const CSV_LINE_END = '\r\n';
 
-function textCell(value: string, format: CsvFormat): string {
-  // A cell starting with = + - @ would run as a formula in a spreadsheet (CSV injection).
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /["\r\n]/.test(safe) || safe.includes(format.separator) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
+const textCell = (value: string, format: CsvFormat) => csvText(value, format.separator);
 
 function numberCell(value: number | null | undefined, format: CsvFormat): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '';

@@ -1,0 +1,35 @@
+import type { SqlRunner } from '../../db/client.ts';
+import type { auditLog } from '../../db/schema.ts';
+import type { RowOf } from '../../db/rows.ts';
+import type { Actor, AuditEntry } from './audit.service.ts';
+
+export async function insertAuditEntry(tx: SqlRunner, actor: Actor, entry: AuditEntry): Promise<void> {
+  await tx.query(
+    `INSERT INTO audit_log (actor_user_id, actor_api_key_id, action, target_type, target_id, detail)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [
+      actor.userId,
+      actor.apiKeyId,
+      entry.action,
+      entry.targetType,
+      entry.targetId === null ? null : String(entry.targetId),
+      entry.detail === undefined ? null : JSON.stringify(entry.detail),
+    ],
+  );
+}
+
+export type AuditRow = RowOf<typeof auditLog> & { total: number };
+
+export async function listAudit(
+  db: SqlRunner,
+  filter: { targetType: string | undefined; targetId: string | undefined; limit: number; offset: number },
+): Promise<AuditRow[]> {
+  return db.query<AuditRow>(
+    `SELECT id, at, actor_user_id, actor_api_key_id, action, target_type, target_id, detail,
+            count(*) OVER () AS total
+     FROM audit_log
+     WHERE ($1::text IS NULL OR target_type = $1) AND ($2::text IS NULL OR target_id = $2)
+     ORDER BY id DESC LIMIT $3 OFFSET $4`,
+    [filter.targetType ?? null, filter.targetId ?? null, filter.limit, filter.offset],
+  );
+}

@@ -1,0 +1,268 @@
+import type { SqlRunner } from '../../db/client.ts';
+import type { Nullable, RowOf } from '../../db/rows.ts';
+import type { devices, locations, meters } from '../../db/schema.ts';
+import { likePattern } from '../../db/sql-helpers.ts';
+import { locationVisible, type Scope } from '../auth/scope.ts';
+import type { MeterFacts } from './meters.service.ts';
+
+// The directory's meters, devices and locations as other modules read them: the check page,
+// bookmarks and search, exports, imports and device ingestion (through meters.service.ts).
+
+export type DeviceRow = Pick<
+  RowOf<typeof devices>,
+  'id' | 'serial' | 'type' | 'status' | 'priority' | 'last_seen_at'
+>;
+
+export type MeterRow = Pick<
+  RowOf<typeof meters>,
+  | 'device_id'
+  | 'meter_number'
+  | 'meter_ind'
+  | 'multiplier'
+  | 'unit'
+  | 'register_digits'
+  | 'interval_minutes'
+  | 'installed_at'
+  | 'removed_at'
+  | 'channels'
+  | 'readings_version'
+> &
+  Pick<RowOf<typeof devices>, 'status' | 'priority' | 'last_seen_at' | 'parent_id'> &
+  Pick<LocationRow, 'public_name' | 'address' | 'time_zone'> & { location_id: number };
+
+const meterColumns = `m.device_id, m.meter_number, m.meter_ind, m.multiplier, m.unit, m.register_digits,
+  m.interval_minutes, m.installed_at, m.removed_at, d.status, d.priority, d.last_seen_at, d.parent_id,
+  l.id AS location_id, l.public_name, l.address, l.time_zone, m.channels, m.readings_version`;
+
+/** A meter with its chain (Cube and AccessPoint), in one round trip. */
+type Prefixed<T, P extends string> = { [K in keyof T & string as `${P}_${K}`]: T[K] };
+export type MeterDetailsRow = MeterRow &
+  Prefixed<Nullable<DeviceRow>, 'up1'> &
+  Prefixed<Nullable<DeviceRow>, 'up2'>;
+
+const meterDetails = `SELECT ${meterColumns},
+    p1.id AS up1_id, p1.serial AS up1_serial, p1.type AS up1_type, p1.status AS up1_status,
+    p1.priority AS up1_priority, p1.last_seen_at AS up1_last_seen_at,
+    p2.id AS up2_id, p2.serial AS up2_serial, p2.type AS up2_type, p2.status AS up2_status,
+    p2.priority AS up2_priority, p2.last_seen_at AS up2_last_seen_at
+  FROM meters m JOIN devices d ON d.id = m.device_id JOIN locations l ON l.id = m.location_id
+  LEFT JOIN devices p1 ON p1.id = d.parent_id
+  LEFT JOIN devices p2 ON p2.id = p1.parent_id`;
+
+export async function findVisibleMeter(
+  db: SqlRunner,
+  meterNumber: string,
+  scope: Scope,
+): Promise<MeterDetailsRow | undefined> {
+  const rows = await db.query<MeterDetailsRow>(
+    `${meterDetails} WHERE m.meter_number = $1 AND ${locationVisible('m.location_id', 2, 3)}`,
+    [meterNumber, scope.isAdmin, scope.userId],
+    { prepare: 'cm_meter_details_by_number' },
+  );
+  return rows[0];
+}
+
+export type LocationRow = Pick<RowOf<typeof locations>, 'id' | 'public_name' | 'address' | 'time_zone'>;
+
+export async function findVisibleLocation(
+  db: SqlRunner,
+  publicName: string,
+  scope: Scope,
+): Promise<LocationRow | undefined> {
+  // Public names are unique; a person may type them in another case.
+  const rows = await db.query<LocationRow>(
+    `SELECT id, public_name, address, time_zone FROM locations l
+     WHERE lower(l.public_name) = lower($1) AND l.archived_at IS NULL AND ${locationVisible('l.id', 2, 3)}
+     ORDER BY (l.public_name = $1) DESC LIMIT 1`,
+    [publicName, scope.isAdmin, scope.userId],
+    { prepare: 'cm_visible_location' },
+  );
+  return rows[0];
+}
+
+/** Meters of a location whose time there overlaps [from, to], oldest first within each indicator. */
+export async function findLocationMeters(
+  db: SqlRunner,
+  locationId: number,
+  meterInd: number | undefined,
+  from: Date,
+  to: Date,
+): Promise<MeterRow[]> {
+  return db.query<MeterRow>(
+    `SELECT ${meterColumns}
+     FROM meters m JOIN devices d ON d.id = m.device_id JOIN locations l ON l.id = m.location_id
+     WHERE m.location_id = $1 AND ($2::int IS NULL OR m.meter_ind = $2)
+       AND m.installed_at <= $4 AND (m.removed_at IS NULL OR m.removed_at >= $3)
+     ORDER BY m.meter_ind, m.installed_at`,
+    [locationId, meterInd ?? null, from, to],
+    { prepare: 'cm_location_meters' },
+  );
+}
+
+/** The current meter at each given indicator (the last installed). */
+export async function findCurrentMeters(
+  db: SqlRunner,
+  locationId: number,
+  meterInd: number | undefined,
+): Promise<MeterDetailsRow[]> {
+  return db.query<MeterDetailsRow>(
+    `${meterDetails}
+     WHERE m.location_id = $1 AND ($2::int IS NULL OR m.meter_ind = $2)
+       AND NOT EXISTS (SELECT 1 FROM meters newer WHERE newer.location_id = m.location_id
+                       AND newer.meter_ind = m.meter_ind AND newer.installed_at > m.installed_at)
+     ORDER BY m.meter_ind`,
+    [locationId, meterInd ?? null],
+    { prepare: 'cm_current_meters' },
+  );
+}
+
+export interface ItemRow {
+  kind: 'location' | 'meter';
+  key: string;
+  title: string;
+  subtitle: string;
+}
+
+/** Locations then meters the caller may see, by name, at most `limit` of them. */
+export async function listVisibleItems(db: SqlRunner, scope: Scope, limit: number): Promise<ItemRow[]> {
+  return db.query<ItemRow>(
+    `(SELECT 'location' AS kind, l.public_name AS key, l.public_name AS title, l.address AS subtitle, 0 AS k
+      FROM locations l WHERE l.archived_at IS NULL AND ${locationVisible('l.id', 1, 2)})
+     UNION ALL
+     (SELECT 'meter', m.meter_number, m.meter_number, l.public_name, 1
+      FROM meters m JOIN locations l ON l.id = m.location_id
+      WHERE m.removed_at IS NULL AND l.archived_at IS NULL AND ${locationVisible('m.location_id', 1, 2)})
+     ORDER BY k, title LIMIT $3`,
+    [scope.isAdmin, scope.userId, limit],
+  );
+}
+
+/** The caller's meters and locations matching `q`: exact, then prefix, then substring; shortest first. */
+export async function searchVisibleItems(
+  db: SqlRunner,
+  scope: Scope,
+  q: string,
+  limit: number,
+): Promise<ItemRow[]> {
+  const pattern = likePattern(q);
+  return db.query<ItemRow>(
+    `SELECT kind, key, title, subtitle FROM (
+       SELECT 'location' AS kind, l.public_name AS key, l.public_name AS title, l.address AS subtitle
+       FROM locations l
+       WHERE l.archived_at IS NULL AND l.public_name ILIKE $3 AND ${locationVisible('l.id', 1, 2)}
+       UNION ALL
+       SELECT 'meter', m.meter_number, m.meter_number, l.public_name
+       FROM meters m JOIN locations l ON l.id = m.location_id
+       WHERE l.archived_at IS NULL AND m.meter_number ILIKE $3 AND ${locationVisible('m.location_id', 1, 2)}
+     ) items
+     ORDER BY CASE WHEN lower(title) = lower($4) THEN 0 WHEN lower(title) LIKE lower($5) THEN 1 ELSE 2 END,
+              length(title), title
+     LIMIT $6`,
+    [scope.isAdmin, scope.userId, pattern, q, `${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit],
+  );
+}
+
+/** Is this location or meter visible to the caller? */
+export async function isItemVisible(
+  db: SqlRunner,
+  scope: Scope,
+  kind: 'location' | 'meter',
+  key: string,
+): Promise<boolean> {
+  const sql =
+    kind === 'location'
+      ? `SELECT 1 FROM locations l WHERE l.public_name = $3 AND l.archived_at IS NULL AND ${locationVisible('l.id', 1, 2)}`
+      : `SELECT 1 FROM meters m WHERE m.meter_number = $3 AND ${locationVisible('m.location_id', 1, 2)}`;
+  return (await db.query(sql, [scope.isAdmin, scope.userId, key])).length > 0;
+}
+
+export type ExportMeterRow = Pick<
+  RowOf<typeof meters>,
+  'device_id' | 'meter_number' | 'multiplier' | 'interval_minutes'
+> &
+  Pick<RowOf<typeof locations>, 'public_name' | 'time_zone'>;
+
+export async function findExportMeter(
+  db: SqlRunner,
+  meterNumber: string,
+): Promise<ExportMeterRow | undefined> {
+  const rows = await db.query<ExportMeterRow>(
+    `SELECT m.device_id, m.meter_number, m.multiplier, m.interval_minutes, l.public_name, l.time_zone
+     FROM meters m JOIN locations l ON l.id = m.location_id WHERE m.meter_number = $1`,
+    [meterNumber],
+  );
+  return rows[0];
+}
+
+export type IngestMeterRow = Pick<
+  RowOf<typeof meters>,
+  'device_id' | 'meter_number' | 'register_digits' | 'installed_at' | 'removed_at' | 'channels'
+>;
+
+export async function findMetersByNumber(
+  db: SqlRunner,
+  numbers: readonly string[],
+): Promise<IngestMeterRow[]> {
+  return db.query<IngestMeterRow>(
+    `SELECT device_id, meter_number, register_digits, installed_at, removed_at, channels
+     FROM meters WHERE meter_number = ANY($1::text[])`,
+    [numbers],
+  );
+}
+
+/** The meters, their Cubes and AccessPoints were heard from now. */
+export async function touchChains(db: SqlRunner, meterIds: readonly number[]): Promise<void> {
+  await db.query(
+    `UPDATE devices SET last_seen_at = greatest(last_seen_at, now())
+     WHERE id IN (
+       SELECT d.id FROM devices d WHERE d.id = ANY($1::int[])
+       UNION SELECT c.parent_id FROM devices c WHERE c.id = ANY($1::int[]) AND c.parent_id IS NOT NULL
+       UNION SELECT a.parent_id FROM devices c JOIN devices a ON a.id = c.parent_id WHERE c.id = ANY($1::int[]) AND a.parent_id IS NOT NULL
+     )`,
+    [meterIds],
+  );
+}
+
+/** A meter gets the export channel once readings of it arrive. */
+export async function addChannels(db: SqlRunner, pairs: ReadonlyArray<{ meterId: number; channel: number }>) {
+  if (pairs.length === 0) return;
+  await db.query(
+    `UPDATE meters m SET channels = m.channels || p.channel
+     FROM unnest($1::int[], $2::int2[]) AS p(meter_id, channel)
+     WHERE m.device_id = p.meter_id AND NOT p.channel = ANY(m.channels)`,
+    [pairs.map((p) => p.meterId), pairs.map((p) => p.channel)],
+  );
+}
+
+/** Every meter's facts a readings file is checked against, by meter number. */
+export async function loadMeterFacts(db: SqlRunner): Promise<Map<string, MeterFacts>> {
+  const rows = await db.queryArrays(
+    `SELECT device_id, meter_number, multiplier, register_digits, interval_minutes,
+            (extract(epoch FROM installed_at) * 1000)::float8, (extract(epoch FROM removed_at) * 1000)::float8, channels
+     FROM meters`,
+  );
+  const meters = new Map<string, MeterFacts>();
+  for (const row of rows) {
+    const [
+      id,
+      meterNumber,
+      multiplier,
+      registerDigits,
+      intervalMinutes,
+      installedAtMs,
+      removedAtMs,
+      channels,
+    ] = row;
+    meters.set(String(meterNumber), {
+      id: Number(id),
+      meterNumber: String(meterNumber),
+      multiplier: Number(multiplier),
+      registerDigits: Number(registerDigits),
+      intervalMinutes: Number(intervalMinutes),
+      installedAtMs: Number(installedAtMs),
+      removedAtMs: removedAtMs === null ? null : Number(removedAtMs),
+      channels: Array.isArray(channels) ? channels.map(Number) : [1],
+    });
+  }
+  return meters;
+}

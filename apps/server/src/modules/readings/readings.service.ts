@@ -1,0 +1,80 @@
+import type { Db, SqlRunner } from '../../db/client.ts';
+import type { ReadingCorrection } from '@cm/contracts/check.ts';
+import { readingQualities } from '@cm/contracts/check-limits.ts';
+import { ReadingKind } from './channels.ts';
+import {
+  ensurePartitions,
+  findCorrections,
+  findLastReadings,
+  findRegistersAround,
+  insertRegister,
+  registersPage,
+} from './readings.queries.ts';
+
+/** A meter's latest: its register as last read, and the last instant its import channel has data for. */
+export interface LastReading {
+  readAt: Date | null;
+  valueMicro: number | null;
+  dataAt: Date | null;
+}
+
+/** A meter with no reading yet. */
+export const NO_READING: LastReading = { readAt: null, valueMicro: null, dataAt: null };
+
+/**
+ * What other modules ask of the stored readings outside the check page's series
+ * (readings-store.ts) and imports (staging.ts). The readings module alone runs SQL on the
+ * readings tables.
+ */
+export const readings = {
+  /** The latest of each meter, in one round trip. */
+  async latest(db: SqlRunner, meterIds: readonly number[]): Promise<Map<number, LastReading>> {
+    const found = new Map<number, LastReading>(meterIds.map((id) => [id, NO_READING]));
+    if (meterIds.length === 0) return found;
+    for (const row of await findLastReadings(db, meterIds)) {
+      found.set(row.meter_id, { readAt: row.read_at, valueMicro: row.value_micro, dataAt: row.data_at });
+    }
+    return found;
+  },
+
+  /** Creates the monthly partitions [from, to] needs before readings are written there. */
+  makeRoom: (db: Pick<Db, 'transaction'>, from: Date, to: Date) => ensurePartitions(db, from, to),
+
+  /** The import register at, just before and just after `at` (a meter exchange's checks). */
+  registersAround: (db: SqlRunner, meterId: number, at: Date) => findRegistersAround(db, meterId, at),
+
+  /** Stores one import register reading (an exchange's final or opening register); true when new. */
+  addRegister: (db: SqlRunner, meterId: number, reading: { at: Date; micro: number; source: number }) =>
+    insertRegister(db, meterId, reading),
+
+  /**
+   * A channel's corrections in [from, to), newest first, at most `limit` (and how many there are).
+   * `withDetail`: the reason each import gave, naming who ran it (for administrators).
+   */
+  async corrections(
+    db: SqlRunner,
+    where: { meterId: number; channel: number; from: Date; to: Date },
+    limit: number,
+    withDetail: boolean,
+  ): Promise<{ total: number; corrections: ReadingCorrection[] }> {
+    const rows = await findCorrections(db, where.meterId, where.channel, where.from, where.to, limit);
+    const quality = (code: number) => readingQualities[code] ?? 'actual';
+    return {
+      total: rows[0]?.total ?? 0,
+      corrections: rows.map((row) => ({
+        kind: row.kind === ReadingKind.interval ? 'interval' : 'register',
+        at: row.at.toISOString(),
+        end: row.end_at ? row.end_at.toISOString() : null,
+        before: { value: row.old_micro / 1e6, quality: quality(row.old_quality) },
+        after: { value: row.new_micro / 1e6, quality: quality(row.new_quality) },
+        correctedAt: row.replaced_at.toISOString(),
+        source: row.actor_user_id === null ? 'device' : 'import',
+        ...(withDetail ? { detail: row.reason } : {}),
+      })),
+    };
+  },
+
+  /** One page of a meter's import registers in (afterMs, toMs], for an export. */
+  registersPage: (db: SqlRunner, meterId: number, afterMs: number, toMs: number, limit: number) =>
+    registersPage(db, meterId, afterMs, toMs, limit),
+};

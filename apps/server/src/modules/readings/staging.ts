@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import type { Db, SqlRunner } from '../../db/client.ts';
+import type { Actor } from '../audit/audit.service.ts';
+import {
+  compareWithStored,
+  copyStage,
+  correctStaged,
+  createStage,
+  dropLeftoverStages,
+  dropStage,
+  hasStoredInRange,
+  indexStage,
+  listDiffering,
+  listStagedRejects,
+  listStageOutcomes,
+  newStageName,
+  rejectInFileDuplicates,
+  rejectIntervalOverlaps,
+  rejectRegisterDecreases,
+  stagedChannels,
+  stagedSpan,
+  storeStaged,
+  type Comparison,
+  type StageName,
+} from './readings-stage.queries.ts';
+
+export { copyLine, REPEATED_ROW, type StageRow } from './readings-stage.queries.ts';
+
+const UNIQUE_VIOLATION = '23505';
+const isUniqueViolation = (error: unknown) =>
+  error instanceof Error && 'code' in error && error.code === UNIQUE_VIOLATION;
+
+/**
+ * Readings on their way in, from a file or a device's batch: copied into a staging table, checked
+ * there as a whole against each other and the stored readings (set-based statements, nothing held
+ * in memory), then stored. The readings module's one door for writes of many readings; imports and
+ * ingest drive it. A stage is unlogged (an import spans several transactions) or temporary (a batch
+ * stored in one transaction, dropped at commit).
+ */
+export class ReadingsStage {
+  private isIndexed = false;
+
+  private constructor(private readonly name: StageName) {}
+
+  static async open(db: SqlRunner, options: { temporary: boolean }): Promise<ReadingsStage> {
+    const stage = new ReadingsStage(newStageName(Date.now(), randomBytes(6).toString('hex')));
+    await createStage(db, stage.name, options.temporary);
+    return stage;
+  }
+
+  /** Drops the stages older than `maxAgeMs`, which a server stopped mid-import left behind. */
+  static dropLeftovers(db: SqlRunner, maxAgeMs: number): Promise<void> {
+    return dropLeftoverStages(db, Date.now(), maxAgeMs);
+  }
+
+  /** Copies rows in, as COPY text lines (copyLine), a chunk of lines at a time. */
+  fill(db: Pick<Db, 'copyFrom'>, chunks: Iterable<string> | AsyncIterable<string>): Promise<void> {
+    return db.copyFrom(copyStage(this.name), chunks);
+  }
+
+  /** The time the staged rows span (for the readings tables' partitions). */
+  span(db: SqlRunner) {
+    return stagedSpan(db, this.name);
+  }
+
+  /**
+   * Every check, in order, each refusing rows with their reason: rows repeating one of the batch
+   * (skipped when the caller knows the rows run in time order), registers falling against the
+   * stored ones or each other, intervals overlapping.
+   */
+  async check(tx: SqlRunner, options: { mayRepeat: boolean }): Promise<void> {
+    await this.index(tx);
+    if (options.mayRepeat) await rejectInFileDuplicates(tx, this.name);
+    await rejectRegisterDecreases(tx, this.name);
+    await rejectIntervalOverlaps(tx, this.name);
+  }
+
+  /** How the rows left compare with the stored ones at the same instants. */
+  compare(tx: SqlRunner): Promise<Comparison> {
+    return compareWithStored(tx, this.name);
+  }
+
+  /** Whether any stored reading lies inside the staged rows' time (after indexing, before check). */
+  async touchesStored(tx: SqlRunner): Promise<boolean> {
+    await this.index(tx);
+    return hasStoredInRange(tx, this.name);
+  }
+
+  private async index(tx: SqlRunner): Promise<void> {
+    if (this.isIndexed) return;
+    await indexStage(tx, this.name);
+    this.isIndexed = true;
+  }
+
+  rejects(tx: SqlRunner, limit: number) {
+    return listStagedRejects(tx, this.name, limit);
+  }
+
+  /** Rows whose instant is stored with another value, with the stored one. */
+  differing(tx: SqlRunner, limit: number) {
+    return listDiffering(tx, this.name, limit);
+  }
+
+  /** Each row's outcome (a device batch answers per reading). */
+  outcomes(tx: SqlRunner) {
+    return listStageOutcomes(tx, this.name);
+  }
+
+  /** The (meter, channel) pairs of the rows to store, for the directory's meter channels. */
+  channels(tx: SqlRunner) {
+    return stagedChannels(tx, this.name);
+  }
+
+  /**
+   * Stores every valid row that is new; an instant already stored is left alone. `isNew`: no row
+   * matched a stored one a moment ago, so a plain INSERT; should one have been stored since (a
+   * concurrent ingest), the same again with ON CONFLICT DO NOTHING, as if it had gone that way at once.
+   */
+  async store(tx: SqlRunner, source: number, isNew: boolean): Promise<number> {
+    if (!isNew) return storeStaged(tx, this.name, source, false);
+    await tx.query('SAVEPOINT readings_store');
+    try {
+      const stored = await storeStaged(tx, this.name, source, true);
+      await tx.query('RELEASE SAVEPOINT readings_store');
+      return stored;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      await tx.query('ROLLBACK TO SAVEPOINT readings_store');
+      return storeStaged(tx, this.name, source, false);
+    }
+  }
+
+  /** Replaces stored values that differ by the staged ones, keeping the old ones in the history. */
+  correct(tx: SqlRunner, actor: Actor, reason: string) {
+    return correctStaged(tx, this.name, actor, reason);
+  }
+
+  drop(db: SqlRunner): Promise<void> {
+    return dropStage(db, this.name);
+  }
+}
