@@ -40,12 +40,48 @@ const serverZones = [
   },
 ];
 
+const web = 'apps/web/src';
+const features = readdirSync(`${web}/features`, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+/*
+ * The web app's one-way imports (ARCHITECTURE.md), in bulletproof-react's shape:
+ * shared (lib/, components/) → features/ → app/ and layout/ (the shell that composes them).
+ * Paths are resolved first, so `@/features/…`, relative paths and `import()` are all caught.
+ */
+const webZones = [
+  {
+    target: [`${web}/lib`, `${web}/components`],
+    from: [`${web}/features`, `${web}/layout`, `${web}/app`],
+    message: 'Shared code (lib/, components/) imports no feature, layout or app module.',
+  },
+  {
+    target: `${web}/features`,
+    from: [`${web}/app`, `${web}/layout`],
+    message: 'A feature imports no app or layout module: the shell composes features, not the other way.',
+  },
+  ...features.map((feature) => ({
+    target: `${web}/features/${feature}`,
+    from: `${web}/features`,
+    except: [`./${feature}`],
+    message: 'Features never import each other: put what both need in lib/ or components/.',
+  })),
+];
+
+/** Test data and test environments: for tests only. */
+const testSupportZone = {
+  target: web,
+  from: `${web}/test-support`,
+  message: 'test-support/ is for tests only.',
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/migrations/**', 'scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    languageOptions: { globals: globals.node },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
@@ -53,13 +89,17 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/**/*.{ts,tsx}', 'packages/**/*.ts'],
+    // Import rules for every TypeScript file of the repo: no cycles anywhere, and the zones.
+    files: ['**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },
     settings: {
       ...importX.flatConfigs.typescript.settings,
       'import-x/resolver': undefined,
       'import-x/resolver-next': [
-        createTypeScriptImportResolver({ project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json'] }),
+        createTypeScriptImportResolver({
+          project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
       ],
     },
     rules: {
@@ -68,22 +108,17 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/web/**/*.tsx', 'apps/web/**/*.ts'],
+    // The browser app: browser globals only (vite.config.ts runs in Node).
+    files: [`${web}/**/*.{ts,tsx}`],
+    languageOptions: { globals: globals.browser },
     plugins: { 'react-hooks': reactHooks },
-    rules: reactHooks.configs.recommended.rules,
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'import-x/no-restricted-paths': ['error', { zones: [...webZones, testSupportZone] }],
+    },
   },
   {
-    // Features never import each other: pages in app/ compose them (STYLE.md).
-    files: ['apps/web/src/features/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['../../features/*', '../*/**'], message: 'features do not import each other' },
-          ],
-        },
-      ],
-    },
+    files: [`${web}/**/*.test.{ts,tsx}`, `${web}/test-support/**`],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: webZones }] },
   },
 );

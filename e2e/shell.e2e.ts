@@ -293,10 +293,17 @@ describe('web app shell', () => {
       await logIn(page, demoUsers.admin);
       await page.waitForURL('**/check');
       await page.getByRole('navigation', { name: 'Main menu' }).waitFor();
-      await page.waitForTimeout(2500); // let the welcome toast go
+      // Axe checks the page at rest: the welcome toast has come and gone (it leaves the page a
+      // second after its two seconds), and after the skin change no transition is still running.
+      await page.getByText('Welcome, ').waitFor();
+      await page.waitForFunction(() => document.querySelector('.react-hot-toast') === null);
       await check('/check light');
       await page.getByRole('button', { name: 'Switch to dark skin' }).click();
-      await page.waitForTimeout(300);
+      await page.waitForFunction(
+        () =>
+          document.documentElement.getAttribute('data-mantine-color-scheme') === 'dark' &&
+          document.getAnimations().every((animation) => animation.playState !== 'running'),
+      );
       await check('/check dark');
     });
   });

@@ -7,7 +7,9 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const contracts = path.join(root, 'packages/contracts/src');
 
+/** The newest modification time of a file, or of any file under a folder. */
 function newestMtime(dir) {
+  if (!statSync(dir).isDirectory()) return statSync(dir).mtimeMs;
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.name === 'node_modules' || entry.name === 'dist') continue;

@@ -23,7 +23,7 @@ export const ROUTE_ROOTS = {
   layout: 'src/layout/vertical-layout.tsx',
   check: 'src/features/check/check-page.tsx',
   checkPanels: 'src/features/check/readings-section.tsx',
-  checkParsers: 'src/features/check/parse-readings.ts',
+  checkParsers: 'src/features/check/model/parse-readings.ts',
 } as const;
 
 /**

@@ -135,6 +135,8 @@ export const resetPasswordBodySchema = z.object({
 });
 /** `POST /api/admin/users/:id/reset-password` answer: the temporary password, shown once. */
 export const resetPasswordResultSchema = z.object({ temporaryPassword: z.string(), user: adminUserSchema });
+/** A reset password's answer. */
+export type ResetPasswordResult = z.infer<typeof resetPasswordResultSchema>;
 
 /** `POST /api/auth/change-password` body: the current and the new password (at least MIN_PASSWORD_LENGTH characters). */
 export const changePasswordBodySchema = z.object({
@@ -174,6 +176,8 @@ export type AdminLocation = z.infer<typeof adminLocationSchema>;
 
 /** `GET /api/admin/locations` answer. */
 export const locationListSchema = pageOf(adminLocationSchema);
+/** A page of locations. */
+export type LocationList = z.infer<typeof locationListSchema>;
 
 /** `POST /api/admin/locations` body. */
 export const createLocationBodySchema = z.object({
@@ -233,6 +237,9 @@ export const adminMeterFieldsSchema = z.object({
   removedAt: z.string().nullable(),
 });
 
+/** A meter's own fields. */
+export type AdminMeterFields = z.infer<typeof adminMeterFieldsSchema>;
+
 /** One row of the device table. */
 export const adminDeviceSchema = z.object({
   id: z.number().int(),
@@ -253,6 +260,11 @@ export type AdminDevice = z.infer<typeof adminDeviceSchema>;
 
 /** `GET /api/admin/devices` answer. */
 export const deviceListSchema = pageOf(adminDeviceSchema);
+/** A page of devices. */
+export type DeviceList = z.infer<typeof deviceListSchema>;
+
+/** `GET /api/admin/locations/:id/meters` answer: the location's meters, current and removed. */
+export const locationMetersSchema = z.object({ items: z.array(adminDeviceSchema) });
 
 /** A device with its children: AccessPoint → Cubes → Meters. */
 export type DeviceNode = AdminDevice & { children: DeviceNode[] };
@@ -387,6 +399,8 @@ export type ExchangeMeterBody = z.infer<typeof exchangeMeterBodySchema>;
 
 /** `POST /api/admin/meters/:meterNumber/exchange` answer. */
 export const exchangeResultSchema = z.object({ oldMeter: adminDeviceSchema, newMeter: adminDeviceSchema });
+/** An exchange's answer: the closed meter and its successor. */
+export type ExchangeResult = z.infer<typeof exchangeResultSchema>;
 
 // ---- API keys ----
 
@@ -416,9 +430,13 @@ export const createApiKeyBodySchema = z.object({
     .min(1, 'scopes must name at least one of web, read, ingest.')
     .max(3, 'scopes must name at most three scopes.'),
 });
+/** New API key. */
+export type CreateApiKeyBody = z.infer<typeof createApiKeyBodySchema>;
 
 /** `POST /api/admin/api-keys` answer: the full key, shown this once (only its SHA-256 is stored). */
 export const createdApiKeySchema = z.object({ key: z.string(), apiKey: adminApiKeySchema });
+/** A created API key, with the key itself. */
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 
 // ---- Audit log ----
 
@@ -427,6 +445,8 @@ export const auditListQuerySchema = pageQuerySchema.extend({
   targetType: z.string().trim().max(40).optional(),
   targetId: z.string().trim().max(100).optional(),
 });
+/** Audit list query. */
+export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
 
 /** One audit entry: who changed what, when. */
 export const auditEntrySchema = z.object({
@@ -441,6 +461,8 @@ export const auditEntrySchema = z.object({
 });
 /** `GET /api/admin/audit` answer, newest first. */
 export const auditListSchema = pageOf(auditEntrySchema);
+/** A page of audit entries. */
+export type AuditList = z.infer<typeof auditListSchema>;
 
 // ---- Import ----
 
@@ -476,8 +498,6 @@ export const importQuerySchema = z.object({
    */
   corrections: booleanParam('corrections').default(false),
 });
-/** Import options. */
-export type ImportQuery = z.infer<typeof importQuerySchema>;
 
 /** A line of the file that was not stored, and why. */
 export const rejectedLineSchema = z.object({ line: z.number().int(), reason: z.string() });

@@ -12,10 +12,7 @@ import {
 
 export {
   channels,
-  readingQualities,
-  deviceHealths,
   granularities,
-  MAX_POINTS_LIMIT,
   MAX_RANGE_DAYS,
   MAX_RAW_RANGE_DAYS,
   MAX_RESPONSE_POINTS,
@@ -155,6 +152,13 @@ export const gapSchema = z.object({
   to: z.string(),
   missingIntervals: z.number().int(),
   consumption: z.number().nullable(),
+  /**
+   * Bucketed answers: the start (ISO 8601 UTC, a `series.t` instant) of the bucket the gap lies
+   * inside, which counts it: its energy, when the registers give it, is in that bucket's
+   * `consumption` and its missing intervals in its `missing`. `null` for raw answers and for a gap
+   * across bucket edges, which no bucket holds: its energy is only in the totals (`gapConsumption`).
+   */
+  bucket: z.string().nullable(),
 });
 /** A gap. */
 export type Gap = z.infer<typeof gapSchema>;

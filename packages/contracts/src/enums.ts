@@ -7,8 +7,6 @@ export const roleIds = [Role.Admin, Role.Client] as const;
 
 /** Device types (spec §3): AccessPoint = 1, Cube = 2, Meter = 3. */
 export const DeviceType = { AccessPoint: 1, Cube: 2, Meter: 3 } as const;
-/** A device type id. */
-export type DeviceTypeId = (typeof DeviceType)[keyof typeof DeviceType];
 
 /** Device priority (spec §3): New = 1, High = 2, Medium = 3, Not Yet Open = 4. */
 export const DevicePriority = { New: 1, High: 2, Medium: 3, NotYetOpen: 4 } as const;
@@ -27,16 +25,6 @@ export const devicePriorityLabels: Record<DevicePriorityId, string> = {
 export const deviceStatuses = ['active', 'inactive', 'faulty', 'removed'] as const;
 /** A device status. */
 export type DeviceStatus = (typeof deviceStatuses)[number];
-
-/** Where a stored reading came from. */
-export const readingSources = ['device', 'import', 'interval', 'manual', 'exchange'] as const;
-/** A reading source. */
-export type ReadingSource = (typeof readingSources)[number];
-
-/** How much a stored reading can be trusted: measured, or estimated by a device or a person. */
-export const readingQualities = ['measured', 'estimated'] as const;
-/** A reading quality. */
-export type ReadingQuality = (typeof readingQualities)[number];
 
 /** API key scopes: `web` for the browser app, `read` for read-only integrations, `ingest` for devices. */
 export const apiKeyScopes = ['web', 'read', 'ingest'] as const;

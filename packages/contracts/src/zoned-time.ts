@@ -8,6 +8,8 @@
  * integer arithmetic on that offset timeline.
  */
 
+import { upperBound } from './sorted.ts';
+
 export const SECOND_MS = 1000;
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 3_600_000;
@@ -184,22 +186,11 @@ function chunkOf(zone: Zone, index: number): OffsetSpans {
   return spans;
 }
 
-/** Index of the last item ≤ `value` in an ascending list whose first item is ≤ `value` (binary search). */
-export function lastAtOrBefore(sorted: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((sorted[mid] ?? Infinity) <= value) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
 /** UTC offset of `timeZone` at instant `ms`, in milliseconds (local = UTC + offset). Throws on an unknown zone. */
 export function utcOffsetMs(ms: number, timeZone: string): number {
   const chunk = chunkOf(zoneOf(timeZone), Math.floor(ms / CHUNK_MS));
-  return chunk.offsets[lastAtOrBefore(chunk.starts, ms)] ?? 0;
+  // A chunk's first span starts at or before every instant of the chunk.
+  return chunk.offsets[upperBound(chunk.starts, ms) - 1] ?? 0;
 }
 
 /**

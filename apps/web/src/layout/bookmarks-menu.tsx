@@ -7,7 +7,7 @@ import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAppSelector } from '@/app/hooks.ts';
-import { useSearchQuery, useUpdateBookmarkMutation } from './bookmarks-api.ts';
+import { useSearchQuery, useUpdateBookmarkMutation } from '@/lib/bookmarks-api.ts';
 import { mergeResults, SEARCH_DEBOUNCE_MS } from './search-results.ts';
 import { SuggestionIcon } from './suggestion-icon.tsx';
 import { suggestionTitle } from './suggestion-title.ts';

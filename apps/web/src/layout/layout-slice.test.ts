@@ -1,10 +1,9 @@
 import type { Suggestion } from '@cm/contracts/bookmarks.ts';
 import { shallowEqual } from 'react-redux';
 import { describe, expect, it } from 'vitest';
+import { bookmarkUpdated, bookmarksDataLoaded } from '@/lib/bookmark-events.ts';
 import { sessionEnded } from '@/lib/session-events.ts';
 import {
-  bookmarksDataLoaded,
-  bookmarkUpdated,
   initialLayoutState,
   layoutReducer,
   queryChanged,

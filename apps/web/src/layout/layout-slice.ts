@@ -1,5 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { BookmarksData, Suggestion } from '@cm/contracts/bookmarks.ts';
+import type { Suggestion } from '@cm/contracts/bookmarks.ts';
+import { bookmarkUpdated, bookmarksDataLoaded } from '@/lib/bookmark-events.ts';
 import { sessionEnded } from '@/lib/session-events.ts';
 import { readJson, storageKeys } from '@/lib/storage.ts';
 
@@ -77,27 +78,26 @@ export const layoutSlice = createSlice({
     footerTypeChanged(state, action: PayloadAction<FooterType>) {
       state.footerType = action.payload;
     },
-    /** The bookmarks data loaded: suggestions and bookmarks are replaced with the server's (spec §4). */
-    bookmarksDataLoaded(state, action: PayloadAction<BookmarksData>) {
-      state.suggestions = action.payload.suggestions;
-      state.bookmarks = action.payload.bookmarks;
-    },
-    /**
-     * A bookmark update succeeded for this item: the suggestion with its id has isBookmarked
-     * flipped (spec §4); the bookmarks list follows, so the navbar quick links change at once.
-     */
-    bookmarkUpdated(state, action: PayloadAction<Suggestion>) {
-      const item = action.payload;
-      const suggestion = state.suggestions.find((s) => s.id === item.id);
-      if (suggestion) suggestion.isBookmarked = !suggestion.isBookmarked;
-      // An item outside the suggestions (a search result) flips from the state it was shown in.
-      const isNowBookmarked = suggestion ? suggestion.isBookmarked : !item.isBookmarked;
-      const listed = state.bookmarks.some((b) => b.id === item.id);
-      if (isNowBookmarked && !listed) state.bookmarks.push({ ...(suggestion ?? item), isBookmarked: true });
-      if (!isNowBookmarked && listed) state.bookmarks = state.bookmarks.filter((b) => b.id !== item.id);
-    },
   },
   extraReducers: (builder) => {
+    builder
+      // The bookmarks data loaded: suggestions and bookmarks are replaced with the server's (spec §4).
+      .addCase(bookmarksDataLoaded, (state, action) => {
+        state.suggestions = action.payload.suggestions;
+        state.bookmarks = action.payload.bookmarks;
+      })
+      // A bookmark update succeeded for this item: the suggestion with its id has isBookmarked
+      // flipped (spec §4); the bookmarks list follows, so the navbar quick links change at once.
+      .addCase(bookmarkUpdated, (state, action) => {
+        const item = action.payload;
+        const suggestion = state.suggestions.find((s) => s.id === item.id);
+        if (suggestion) suggestion.isBookmarked = !suggestion.isBookmarked;
+        // An item outside the suggestions (a search result) flips from the state it was shown in.
+        const isNowBookmarked = suggestion ? suggestion.isBookmarked : !item.isBookmarked;
+        const listed = state.bookmarks.some((b) => b.id === item.id);
+        if (isNowBookmarked && !listed) state.bookmarks.push({ ...(suggestion ?? item), isBookmarked: true });
+        if (!isNowBookmarked && listed) state.bookmarks = state.bookmarks.filter((b) => b.id !== item.id);
+      });
     // Per-user data goes with the session; preferences stay.
     builder.addCase(sessionEnded, (state) => {
       state.query = '';
@@ -115,8 +115,6 @@ export const {
   contentWidthChanged,
   navbarTypeChanged,
   footerTypeChanged,
-  bookmarksDataLoaded,
-  bookmarkUpdated,
 } = layoutSlice.actions;
 export const layoutReducer = layoutSlice.reducer;
 

@@ -6,7 +6,7 @@ import { useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useAppDispatch, useAppSelector } from '@/app/hooks.ts';
-import { useSearchQuery } from './bookmarks-api.ts';
+import { useSearchQuery } from '@/lib/bookmarks-api.ts';
 import { queryChanged } from './layout-slice.ts';
 import { mergeResults, SEARCH_DEBOUNCE_MS } from './search-results.ts';
 import { SuggestionIcon } from './suggestion-icon.tsx';

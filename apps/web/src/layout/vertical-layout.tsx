@@ -16,7 +16,7 @@ import { LanguageSwitcher } from '@/components/language-switcher.tsx';
 import { useSessionKeepAlive } from '@/features/auth/use-session-keep-alive.ts';
 import { PHONE_MAX_WIDTH, PRODUCT_NAME } from '@/lib/config.ts';
 import { BookmarkLinks, BookmarksMenu } from './bookmarks-menu.tsx';
-import { useGetBookmarksDataQuery } from './bookmarks-api.ts';
+import { useGetBookmarksDataQuery } from '@/lib/bookmarks-api.ts';
 import { menuCollapsedChanged, queryChanged, selectPreferences, skinChanged } from './layout-slice.ts';
 import { UserMenu } from './user-menu.tsx';
 import { VerticalMenu } from './vertical-menu.tsx';

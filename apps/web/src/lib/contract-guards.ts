@@ -1,4 +1,4 @@
-import type { AbilityRule } from '@cm/contracts/abilities.ts';
+import { abilityActions, abilitySubjects, type AbilityRule } from '@cm/contracts/abilities.ts';
 import type { PublicUser, UserRecord } from '@cm/contracts/auth.ts';
 import type { ErrorBody } from '@cm/contracts/errors.ts';
 
@@ -8,33 +8,6 @@ import type { ErrorBody } from '@cm/contracts/errors.ts';
  * without pulling zod into the start-up bundle; contract-guards.test.ts checks that they agree
  * with the zod schemas. Everything else is parsed with the schemas, loaded on demand.
  */
-
-/*
- * The actions and subjects of the contract, listed here because importing them from
- * abilities.ts would bring that module's zod schema (and zod) into the start-up bundle. The
- * types make a wrong entry a compile error; contract-guards.test.ts fails on a missing one.
- */
-export const knownAbilityActions: readonly AbilityRule['action'][] = [
-  'manage',
-  'read',
-  'create',
-  'update',
-  'delete',
-];
-export const knownAbilitySubjects: readonly AbilityRule['subject'][] = [
-  'all',
-  'Auth',
-  'Check',
-  'Meter',
-  'Location',
-  'Bookmark',
-  'User',
-  'Device',
-  'ApiKey',
-  'Import',
-  'Export',
-  'Audit',
-];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -58,8 +31,8 @@ function isRoleId(value: unknown): value is UserRecord['role'] {
 function isAbilityRule(value: unknown): value is AbilityRule {
   return (
     isRecord(value) &&
-    knownAbilityActions.some((action) => action === value.action) &&
-    knownAbilitySubjects.some((subject) => subject === value.subject)
+    abilityActions.some((action) => action === value.action) &&
+    abilitySubjects.some((subject) => subject === value.subject)
   );
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { request, resetHttpClientState, setSessionLossHandler } from './http-client.ts';
+import { request, resetHttpClientState, setSessionLossHandler, toFailure } from './http-client.ts';
 import { storageKeys } from './storage.ts';
 
 const API_KEY = 'cm_test_key_123';
@@ -151,5 +151,29 @@ describe('http client', () => {
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
     await request({ url: '/api/auth/logout', method: 'POST', token: 'tok', canLoseSession: false });
     expect(losses).toEqual([]);
+  });
+});
+
+describe('toFailure', () => {
+  it("reads a failed call's status, message and blamed parameter, and nothing from no error", () => {
+    const body = { statusCode: 400, error: 'Bad Request', message: 'From must be a date.', param: 'From' };
+    expect(toFailure({ status: 400, body, retryAfterSeconds: null, isSessionLoss: false })).toEqual({
+      status: 400,
+      message: 'From must be a date.',
+      param: 'From',
+    });
+    expect(
+      toFailure({ status: 'NETWORK_ERROR', body: null, retryAfterSeconds: null, isSessionLoss: true }),
+    ).toEqual({ status: 'NETWORK_ERROR', message: null, param: null });
+    expect(toFailure(undefined)).toBeNull();
+  });
+
+  it('calls anything else (an RTK Query or a thrown error) unknown', () => {
+    expect(toFailure({ status: 'CUSTOM_ERROR', error: 'x' })).toEqual({
+      status: 'UNKNOWN',
+      message: null,
+      param: null,
+    });
+    expect(toFailure(new Error('boom'))?.status).toBe('UNKNOWN');
   });
 });

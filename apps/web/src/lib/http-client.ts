@@ -36,6 +36,35 @@ export interface HttpError {
   isSessionLoss: boolean;
 }
 
+/** What a page needs from a failed call: its status, the server's words and the parameter it blamed. */
+export interface Failure {
+  status: HttpError['status'] | 'UNKNOWN';
+  message: string | null;
+  param: string | null;
+}
+
+/** True for the errors this client hands back (RTK Query's own errors are not). */
+export function isHttpError(error: unknown): error is HttpError {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'status' in error &&
+    'body' in error &&
+    'isSessionLoss' in error
+  );
+}
+
+/**
+ * Reads a failed call: an RTK Query error (ours is always an HttpError; anything else is unknown)
+ * or what a mutation's `unwrap()` threw. Null when there is no error.
+ */
+export function toFailure(error: unknown): Failure | null {
+  if (error === undefined || error === null) return null;
+  if (isHttpError(error))
+    return { status: error.status, message: error.body?.message ?? null, param: error.body?.param ?? null };
+  return { status: 'UNKNOWN', message: null, param: null };
+}
+
 /** A request's outcome; `data` is checked by whoever asked (zod schemas from @cm/contracts). */
 export type HttpResult = { ok: true; status: number; data: unknown } | { ok: false; error: HttpError };
 

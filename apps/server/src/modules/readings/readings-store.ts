@@ -1,3 +1,4 @@
+import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { DecodedChunkCache } from './chunk-cache.ts';
 import type { IntervalColumns, RegisterColumns } from './engine/steps.ts';
@@ -10,7 +11,6 @@ import {
   type ChunkRow,
   type PackedMonth,
 } from './readings.queries.ts';
-import { lowerBound } from './engine/steps.ts';
 
 // How one meter's year is read from few pages (README): every settled UTC month of a meter and
 // channel is also kept packed in one reading_chunks row, rebuilt on demand; each process keeps the
@@ -233,10 +233,10 @@ function isWhole(chunk: ChunkRow): chunk is ChunkRow & PackedMonth {
 
 function slice(columns: ChannelReadings, fromMs: number, toMs: number): ChannelReadings {
   const { registers, intervals } = columns;
-  const r0 = lowerBound(registers.t, fromMs, 0, false);
-  const r1 = lowerBound(registers.t, toMs, r0, true);
-  const i0 = lowerBound(intervals.start, fromMs, 0, false);
-  const i1 = lowerBound(intervals.start, toMs, i0, false);
+  const r0 = lowerBound(registers.t, fromMs);
+  const r1 = upperBound(registers.t, toMs, r0);
+  const i0 = lowerBound(intervals.start, fromMs);
+  const i1 = lowerBound(intervals.start, toMs, i0);
   const part = <T extends Float64Array | Uint8Array>(
     values: ArrayLike<number>,
     lo: number,

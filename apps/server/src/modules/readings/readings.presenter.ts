@@ -74,6 +74,7 @@ function listsOf(channel: ComputedChannel) {
     to: iso(gap.toMs),
     missingIntervals: gap.missing,
     consumption: Number.isNaN(gap.energy) ? null : units(gap.energy),
+    bucket: Number.isNaN(gap.bucketMs) ? null : iso(gap.bucketMs),
   }));
   const periods: Period[] = channel.periods.map((period) => ({
     channel: channel.channel,

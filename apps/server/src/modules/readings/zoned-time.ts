@@ -8,11 +8,11 @@ import {
   LOOKAROUND_MS,
   civilFromDays,
   daysFromCivil,
-  lastAtOrBefore,
   offsetSpans,
   utcOffsetMs,
   wallResolver,
 } from '@cm/contracts/zoned-time.ts';
+import { upperBound } from '@cm/contracts/sorted.ts';
 
 // The shared helpers, for the server modules that import them from here.
 export {
@@ -89,7 +89,7 @@ function hourEdges(fromMs: number, toMs: number, timeZone: string): number[] {
     }
     for (let t = Math.ceil(wallStart / HOUR_MS) * HOUR_MS - offset; t < end; t += HOUR_MS) all.push(t);
   }
-  let first = lastAtOrBefore(all, fromMs);
+  let first = Math.max(0, upperBound(all, fromMs) - 1);
   let last = first;
   while (last < all.length - 1 && (all[last] ?? Infinity) < toMs) last++;
   if ((all[first] ?? Infinity) > fromMs) first = 0;
@@ -104,11 +104,6 @@ function hourEdges(fromMs: number, toMs: number, timeZone: string): number[] {
 export function bucketEdges(fromMs: number, toMs: number, unit: BucketUnit, timeZone: string): number[] {
   if (!(fromMs < toMs)) return [];
   return unit === 'hour' ? hourEdges(fromMs, toMs, timeZone) : calendarEdges(fromMs, toMs, unit, timeZone);
-}
-
-/** Ascending starts of every calendar bucket of `unit` in `timeZone` overlapping [fromMs, toMs). */
-export function bucketStarts(fromMs: number, toMs: number, unit: BucketUnit, timeZone: string): number[] {
-  return bucketEdges(fromMs, toMs, unit, timeZone).slice(0, -1);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Caller, Objects, World } from './world.ts';
+import type { Objects, World } from './world.ts';
 
 /**
  * Who may do what, as data: every route of the API × every kind of caller × whose object it is.
@@ -428,5 +428,3 @@ export const matrix: MatrixGroup[] = [
 /** Every row, keyed by route. */
 export const matrixRows = (): Map<string, MatrixRow> =>
   new Map(matrix.flatMap((group) => group.rows).map((row) => [row.route, row]));
-
-export type { Caller };

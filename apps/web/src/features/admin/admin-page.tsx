@@ -9,9 +9,9 @@ function lazyNamed<K extends string>(load: () => Promise<Record<K, ComponentType
   return lazy(() => load().then((module) => ({ default: module[name] })));
 }
 
-const UsersPage = lazyNamed(() => import('./users-page.tsx'), 'UsersPage');
-const LocationsPage = lazyNamed(() => import('./locations-page.tsx'), 'LocationsPage');
-const DevicesPage = lazyNamed(() => import('./devices-page.tsx'), 'DevicesPage');
+const UsersPage = lazyNamed(() => import('./users/users-page.tsx'), 'UsersPage');
+const LocationsPage = lazyNamed(() => import('./locations/locations-page.tsx'), 'LocationsPage');
+const DevicesPage = lazyNamed(() => import('./devices/devices-page.tsx'), 'DevicesPage');
 const ApiKeysPage = lazyNamed(() => import('./api-keys-page.tsx'), 'ApiKeysPage');
 const ImportPage = lazyNamed(() => import('./import-page.tsx'), 'ImportPage');
 const ExportPage = lazyNamed(() => import('./export-page.tsx'), 'ExportPage');

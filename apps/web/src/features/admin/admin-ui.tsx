@@ -13,17 +13,23 @@ import {
 import { useDocumentTitle } from '@mantine/hooks';
 import { IconAlertCircle, IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@/lib/format.ts';
 import { PRODUCT_NAME } from '@/lib/config.ts';
-import type { AdminFailure } from './api.ts';
-import { describeFailure, type FailureText } from './failure-message.ts';
+import { toFailure, type Failure } from '@/lib/http-client.ts';
+import { describeFailure } from './failure-message.ts';
 import classes from './admin.module.css';
 
-/** Translates a failure text. */
-export function useFailureText(): (text: FailureText | null) => string | null {
+/** Says a failed action in a toast, by meaning (for actions without a form to show it in). */
+export function useFailureToast(): (error: unknown, context?: 'user' | 'other') => void {
   const { t } = useTranslation();
-  return (text) => (text ? t(text.key, text.values) : null);
+  return (error, context = 'other') => {
+    const failure = toFailure(error);
+    if (!failure) return;
+    const text = describeFailure(failure, context);
+    toast.error(t(text.key, text.values));
+  };
 }
 
 interface PageHeaderProps {
@@ -54,7 +60,7 @@ export function FailureAlert({
   failure,
   context = 'other',
 }: {
-  failure: AdminFailure | null;
+  failure: Failure | null;
   context?: 'user' | 'other';
 }) {
   const { t } = useTranslation();

@@ -19,13 +19,8 @@ import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatDateTime, formatRelative } from '@/lib/format.ts';
-import {
-  toAdminFailure,
-  useCreateApiKeyMutation,
-  useListApiKeysQuery,
-  useRevokeApiKeyMutation,
-  type AdminFailure,
-} from './api.ts';
+import { toFailure, type Failure } from '@/lib/http-client.ts';
+import { useCreateApiKeyMutation, useListApiKeysQuery, useRevokeApiKeyMutation } from './api.ts';
 import { AdminPageHeader, AdminTable, FailureAlert, OneTimeSecret } from './admin-ui.tsx';
 import { describeFailure } from './failure-message.ts';
 import classes from './admin.module.css';
@@ -49,7 +44,7 @@ export function ApiKeysPage() {
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<ApiKeyScope[]>(['read']);
   const [errors, setErrors] = useState<{ name?: string; scopes?: string }>({});
-  const [failure, setFailure] = useState<AdminFailure | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
   const [created, setCreated] = useState<{ key: string; apiKey: AdminApiKey } | null>(null);
   const [confirmRevoke, setConfirmRevoke] = useState<AdminApiKey | null>(null);
 
@@ -67,7 +62,7 @@ export function ApiKeysPage() {
       setCreated(result);
       setName('');
     } catch (error) {
-      setFailure(toAdminFailure(error));
+      setFailure(toFailure(error));
     }
   }
 
@@ -76,7 +71,7 @@ export function ApiKeysPage() {
       await revokeApiKey(apiKey.id).unwrap();
       toast.success(t('admin.apiKeys.revoked', { name: apiKey.name }));
     } catch (error) {
-      const revokeFailure = toAdminFailure(error);
+      const revokeFailure = toFailure(error);
       if (revokeFailure) {
         const text = describeFailure(revokeFailure);
         toast.error(t(text.key, text.values));
@@ -162,7 +157,7 @@ export function ApiKeysPage() {
           <Title order={2} size="h4" id="cm-keys-title">
             {t('admin.apiKeys.list')}
           </Title>
-          <FailureAlert failure={toAdminFailure(query.error)} />
+          <FailureAlert failure={toFailure(query.error)} />
           <AdminTable
             headers={[
               t('admin.apiKeys.name'),

@@ -10,77 +10,43 @@ import {
   deviceTreeSchema,
   exchangeResultSchema,
   locationListSchema,
+  locationMetersSchema,
   resetPasswordResultSchema,
   userListSchema,
   type AdminApiKey,
   type AdminDevice,
   type AdminLocation,
   type AdminUser,
+  type AuditList,
+  type AuditListQuery,
+  type CreateApiKeyBody,
   type CreateDeviceBody,
   type CreateLocationBody,
   type CreateMeterBody,
   type CreateUserBody,
+  type CreatedApiKey,
+  type DeviceList,
+  type DeviceListQuery,
   type DeviceTree,
   type ExchangeMeterBody,
+  type ExchangeResult,
+  type LocationList,
+  type LocationListQuery,
+  type ResetPasswordResult,
   type UpdateDeviceBody,
   type UpdateLocationBody,
   type UpdateMeterBody,
   type UpdateUserBody,
+  type UserList,
+  type UserListQuery,
 } from '@cm/contracts/admin.ts';
-import type { ApiKeyScope, DeviceStatus } from '@cm/contracts/enums.ts';
-import type { SerializedError } from '@reduxjs/toolkit';
-import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
-import { z } from 'zod';
 import { api } from '@/lib/api.ts';
-import type { HttpError } from '@/lib/http-client.ts';
 
 /*
  * Administration endpoints, injected into the app's one API. Answers are parsed with the
  * contract's schemas (this chunk loads only for administrators, so zod's weight is paid there).
  * Lists are tagged per resource; every change invalidates the lists it can affect.
  */
-
-/** A page of a list, as every admin list answers. */
-export interface Page<T> {
-  items: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-
-export interface UserListArgs {
-  search?: string;
-  role?: 1 | 2;
-  disabled?: boolean;
-  page: number;
-  pageSize: number;
-}
-
-export interface LocationListArgs {
-  search?: string;
-  includeArchived?: boolean;
-  page: number;
-  pageSize: number;
-}
-
-export interface DeviceListArgs {
-  locationId?: number;
-  type?: number;
-  priority?: number;
-  status?: DeviceStatus;
-  search?: string;
-  page: number;
-  pageSize: number;
-}
-
-export interface AuditListArgs {
-  targetType?: string;
-  targetId?: string;
-  page: number;
-  pageSize: number;
-}
-
-const locationMetersSchema = z.object({ items: z.array(adminDeviceSchema) });
 
 const adminApi = api
   .enhanceEndpoints({
@@ -89,7 +55,7 @@ const adminApi = api
   .injectEndpoints({
     endpoints: (build) => ({
       // ---- Users ----
-      listUsers: build.query<Page<AdminUser>, UserListArgs>({
+      listUsers: build.query<UserList, UserListQuery>({
         query: (args) => ({ url: '/api/admin/users', params: { ...args, search: args.search || undefined } }),
         transformResponse: (raw: unknown) => userListSchema.parse(raw),
         providesTags: ['AdminUser'],
@@ -112,14 +78,14 @@ const adminApi = api
         transformResponse: (raw: unknown) => adminUserSchema.parse(raw),
         invalidatesTags: ['AdminUser', 'AdminAudit'],
       }),
-      resetPassword: build.mutation<{ temporaryPassword: string; user: AdminUser }, number>({
+      resetPassword: build.mutation<ResetPasswordResult, number>({
         query: (id) => ({ url: `/api/admin/users/${id}/reset-password`, method: 'POST', body: {} }),
         transformResponse: (raw: unknown) => resetPasswordResultSchema.parse(raw),
         invalidatesTags: ['AdminUser', 'AdminAudit'],
       }),
 
       // ---- Locations ----
-      listLocations: build.query<Page<AdminLocation>, LocationListArgs>({
+      listLocations: build.query<LocationList, LocationListQuery>({
         query: (args) => ({
           url: '/api/admin/locations',
           params: { ...args, search: args.search || undefined },
@@ -157,7 +123,7 @@ const adminApi = api
       }),
 
       // ---- Devices and meters ----
-      listDevices: build.query<Page<AdminDevice>, DeviceListArgs>({
+      listDevices: build.query<DeviceList, DeviceListQuery>({
         query: (args) => ({
           url: '/api/admin/devices',
           params: { ...args, search: args.search || undefined },
@@ -198,10 +164,7 @@ const adminApi = api
         transformResponse: (raw: unknown) => adminDeviceSchema.parse(raw),
         invalidatesTags: ['AdminDevice', 'AdminAudit'],
       }),
-      exchangeMeter: build.mutation<
-        { oldMeter: AdminDevice; newMeter: AdminDevice },
-        { meterNumber: string; body: ExchangeMeterBody }
-      >({
+      exchangeMeter: build.mutation<ExchangeResult, { meterNumber: string; body: ExchangeMeterBody }>({
         query: ({ meterNumber, body }) => ({
           url: `/api/admin/meters/${encodeURIComponent(meterNumber)}/exchange`,
           method: 'POST',
@@ -217,10 +180,7 @@ const adminApi = api
         transformResponse: (raw: unknown) => apiKeyListSchema.parse(raw).items,
         providesTags: ['AdminApiKey'],
       }),
-      createApiKey: build.mutation<
-        { key: string; apiKey: AdminApiKey },
-        { name: string; scopes: ApiKeyScope[] }
-      >({
+      createApiKey: build.mutation<CreatedApiKey, CreateApiKeyBody>({
         query: (body) => ({ url: '/api/admin/api-keys', method: 'POST', body }),
         transformResponse: (raw: unknown) => createdApiKeySchema.parse(raw),
         invalidatesTags: ['AdminApiKey', 'AdminAudit'],
@@ -232,7 +192,7 @@ const adminApi = api
       }),
 
       // ---- Audit ----
-      listAudit: build.query<z.infer<typeof auditListSchema>, AuditListArgs>({
+      listAudit: build.query<AuditList, AuditListQuery>({
         query: (args) => ({
           url: '/api/admin/audit',
           params: { ...args, targetType: args.targetType || undefined, targetId: args.targetId || undefined },
@@ -267,30 +227,3 @@ export const {
   useRevokeApiKeyMutation,
   useListAuditQuery,
 } = adminApi;
-
-/** What a page needs from a failed call: its status, the server's words and the parameter it blamed. */
-export interface AdminFailure {
-  status: number | 'NETWORK_ERROR' | 'ABORTED' | 'PARSE_ERROR' | 'UNKNOWN';
-  message: string | null;
-  param: string | null;
-}
-
-function isHttpError(error: unknown): error is HttpError {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    'status' in error &&
-    'body' in error &&
-    'isSessionLoss' in error
-  );
-}
-
-/** Reads an RTK Query error (ours is always an HttpError; anything else is unknown). */
-export function toAdminFailure(
-  error: HttpError | FetchBaseQueryError | SerializedError | undefined | unknown,
-): AdminFailure | null {
-  if (error === undefined || error === null) return null;
-  if (isHttpError(error))
-    return { status: error.status, message: error.body?.message ?? null, param: error.body?.param ?? null };
-  return { status: 'UNKNOWN', message: null, param: null };
-}

@@ -1,8 +1,8 @@
 import { API_KEY_HEADER } from '@cm/contracts/enums.ts';
 import { isErrorBody } from '@/lib/contract-guards.ts';
-import { endSession, readApiKey } from '@/lib/http-client.ts';
+import { endSession, readApiKey, type Failure } from '@/lib/http-client.ts';
+import { saveFile } from '@/lib/save-file.ts';
 import { readAccessToken } from '@/lib/storage.ts';
-import type { AdminFailure } from './api.ts';
 
 /** Export options, named as the API names them (From/To: local days at the meter's location). */
 export interface ExportOptions {
@@ -46,7 +46,7 @@ export function downloadName(disposition: string | null, options: ExportOptions)
 export async function downloadExport(
   options: ExportOptions,
   signal: AbortSignal,
-): Promise<{ ok: true; fileName: string } | { ok: false; failure: AdminFailure }> {
+): Promise<{ ok: true; fileName: string } | { ok: false; failure: Failure }> {
   const headers = new Headers({ [API_KEY_HEADER]: readApiKey() });
   const token = readAccessToken();
   if (token !== null) headers.set('Authorization', `Bearer ${token}`);
@@ -76,16 +76,7 @@ export async function downloadExport(
       },
     };
   }
-  const blob = await response.blob();
   const fileName = downloadName(response.headers.get('content-disposition'), options);
-  const url = URL.createObjectURL(blob);
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = fileName;
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  // Revoked later: some browsers read the object URL after click() returns.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveFile(await response.blob(), fileName);
   return { ok: true, fileName };
 }

@@ -15,10 +15,11 @@ import { DeviceType } from '@cm/contracts/enums.ts';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
-import { useListDevicesQuery, type AdminFailure } from './api.ts';
+import { useListDevicesQuery } from './api.ts';
 import { AdminPageHeader, FailureAlert } from './admin-ui.tsx';
 import { downloadExport } from './download.ts';
 import classes from './admin.module.css';
+import type { Failure } from '@/lib/http-client.ts';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -35,7 +36,7 @@ export function ExportPage() {
   const [to, setTo] = useState(isoDay(today));
   const [format, setFormat] = useState<'csv' | 'espi'>('csv');
   const [errors, setErrors] = useState<{ meterNumber?: string; from?: string; to?: string }>({});
-  const [failure, setFailure] = useState<AdminFailure | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
   const [isDownloading, setIsDownloading] = useState(false);
   const [debounced] = useDebouncedValue(meterNumber.trim(), 250);
   const meters = useListDevicesQuery(

@@ -1,5 +1,4 @@
-import type { AdminFailure } from './api.ts';
-
+import type { Failure } from '@/lib/http-client.ts';
 /** An i18n key and its values: what to tell a person about a failed call. */
 export interface FailureText {
   key: string;
@@ -22,7 +21,7 @@ const CONFLICT_KEYS: Record<string, string> = {
  * detail for the cases where they carry facts a person needs (which value, which limit).
  * `context` names what was being done, for 409s without a parameter (the last administrator).
  */
-export function describeFailure(failure: AdminFailure, context: 'user' | 'other' = 'other'): FailureText {
+export function describeFailure(failure: Failure, context: 'user' | 'other' = 'other'): FailureText {
   const detail = failure.message ?? '';
   if (failure.status === 'NETWORK_ERROR') return { key: 'admin.errors.network', values: {} };
   if (failure.status === 403) return { key: 'admin.errors.forbidden', values: {} };
@@ -42,7 +41,7 @@ export function describeFailure(failure: AdminFailure, context: 'user' | 'other'
 
 /** The failure's text when it is about `param` (to show next to that field), else null. */
 export function fieldFailure(
-  failure: AdminFailure | null,
+  failure: Failure | null,
   params: readonly string[],
   context: 'user' | 'other' = 'other',
 ): FailureText | null {

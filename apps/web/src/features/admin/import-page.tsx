@@ -28,7 +28,7 @@ import type { ImportReport } from '@cm/contracts/admin.ts';
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatEnergy, formatNumber, formatPercent } from '@/lib/format.ts';
-import type { AdminFailure } from './api.ts';
+import type { Failure } from '@/lib/http-client.ts';
 import { AdminPageHeader, FailureAlert } from './admin-ui.tsx';
 import {
   formatFromFileName,
@@ -200,7 +200,7 @@ export function ImportPage() {
   const [progress, setProgress] = useState<number | null>(null);
   const [isUploading, setIsUploading] = useState(false);
   const [result, setResult] = useState<{ report: ImportReport; fileName: string } | null>(null);
-  const [failure, setFailure] = useState<AdminFailure | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
   const [errors, setErrors] = useState<{ file?: string; meterNumber?: string }>({});
   const abort = useRef<AbortController | null>(null);
   const zones = useMemo(() => timeZoneOptions(), []);

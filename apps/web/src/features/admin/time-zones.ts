@@ -20,14 +20,3 @@ export function timeZoneOptions(current?: string): string[] {
 export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
-
-/** True when the browser can compute dates in this zone. */
-export function isKnownTimeZone(zone: string): boolean {
-  if (zone.trim() === '') return false;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}

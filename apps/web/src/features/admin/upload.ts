@@ -1,9 +1,8 @@
 import { importRefusedSchema, importReportSchema, type ImportReport } from '@cm/contracts/admin.ts';
 import { API_KEY_HEADER } from '@cm/contracts/enums.ts';
 import { isErrorBody } from '@/lib/contract-guards.ts';
-import { endSession, readApiKey } from '@/lib/http-client.ts';
+import { endSession, readApiKey, type Failure } from '@/lib/http-client.ts';
 import { readAccessToken } from '@/lib/storage.ts';
-import type { AdminFailure } from './api.ts';
 
 /** Import options, named as the API names them. */
 export interface ImportOptions {
@@ -17,7 +16,7 @@ export interface ImportOptions {
 export type UploadOutcome =
   | { kind: 'report'; report: ImportReport }
   | { kind: 'refused'; message: string; report: ImportReport }
-  | { kind: 'failed'; failure: AdminFailure };
+  | { kind: 'failed'; failure: Failure };
 
 /** The query string of an import. */
 export function importUrl(options: ImportOptions): string {

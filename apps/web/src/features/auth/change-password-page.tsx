@@ -5,7 +5,6 @@ import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { useAppDispatch, useAppSelector } from '@/app/hooks.ts';
 import { defaultRouteForRole, LOGIN_ROUTE, PRODUCT_NAME, ROOT_ROUTE } from '@/lib/config.ts';
 import { AuthPage, FormErrorAlert } from './auth-page.tsx';
 import authClasses from './auth-page.module.css';
@@ -23,6 +22,7 @@ import classes from './change-password-page.module.css';
 import { CHANGE_PASSWORD_ROUTE } from './routes.ts';
 import { usePasswordWeakness } from '@/lib/use-password-weakness.ts';
 import { useSessionKeepAlive } from './use-session-keep-alive.ts';
+import { useAuthDispatch, useAuthSelector } from './auth-hooks.ts';
 
 const fieldOrder: ChangePasswordField[] = ['currentPassword', 'newPassword', 'confirmPassword'];
 
@@ -48,9 +48,9 @@ export function ChangePasswordPage() {
   const { t } = useTranslation();
   useDocumentTitle(`${t('auth.changePassword.documentTitle')} · ${PRODUCT_NAME}`);
   useSessionKeepAlive();
-  const dispatch = useAppDispatch();
+  const dispatch = useAuthDispatch();
   const navigate = useNavigate();
-  const { user, role } = useAppSelector(selectAuth);
+  const { user, role } = useAuthSelector(selectAuth);
   const isForced = user?.mustChangePassword === true;
   const returnPath = useReturnPath();
   const [values, setValues] = useState<ChangePasswordValues>({

@@ -4,9 +4,8 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { useAppDispatch, useAppSelector } from '@/app/hooks.ts';
 import { defaultRouteForRole, LOGIN_ROUTE, PRODUCT_NAME } from '@/lib/config.ts';
-import type { HttpError } from '@/lib/http-client.ts';
+import { isHttpError, type HttpError } from '@/lib/http-client.ts';
 import {
   consumeReturnTo,
   consumeSessionMessage,
@@ -17,13 +16,10 @@ import {
 } from './auth-slice.ts';
 import { AuthPage, FormErrorAlert } from './auth-page.tsx';
 import classes from './auth-page.module.css';
+import { useAuthDispatch, useAuthSelector } from './auth-hooks.ts';
 
 type Field = 'email' | 'password';
 type FieldErrors = Partial<Record<Field, string>>;
-
-function isHttpError(error: unknown): error is HttpError {
-  return typeof error === 'object' && error !== null && 'status' in error && 'body' in error;
-}
 
 /** Client-side checks use the contract's login schema; messages come from i18n by field. */
 async function validate(email: string, password: string): Promise<FieldErrors> {
@@ -69,10 +65,10 @@ function describeFailure(error: HttpError): { form?: string; fields?: FieldError
 export function LoginPage() {
   const { t } = useTranslation();
   useDocumentTitle(`${t('auth.login.documentTitle')} · ${PRODUCT_NAME}`);
-  const dispatch = useAppDispatch();
+  const dispatch = useAuthDispatch();
   const navigate = useNavigate();
   const location = useLocation();
-  const { sessionMessage, returnTo } = useAppSelector(selectAuth);
+  const { sessionMessage, returnTo } = useAuthSelector(selectAuth);
   const [isLoading, setIsLoading] = useState(false);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');

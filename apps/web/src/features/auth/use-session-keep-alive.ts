@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
-import { useAppDispatch, useAppSelector } from '@/app/hooks.ts';
 import { endSession } from '@/lib/http-client.ts';
 import { loadCurrentUser, refreshToken } from './auth-slice.ts';
+import { useAuthDispatch, useAuthSelector } from './auth-hooks.ts';
 
 /** Renew the token when less than this is left and the user did something since the last renewal. */
 export const REFRESH_BEFORE_EXPIRY_MS = 10 * 60_000;
@@ -15,10 +15,10 @@ const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart'] as con
  * so the ability rules are the server's latest.
  */
 export function useSessionKeepAlive(): void {
-  const dispatch = useAppDispatch();
-  const isLoggedIn = useAppSelector((state) => state.auth.isLoggedIn);
-  const tokenExpiresAt = useAppSelector((state) => state.auth.tokenExpiresAt);
-  const currentUserStatus = useAppSelector((state) => state.auth.currentUserStatus);
+  const dispatch = useAuthDispatch();
+  const isLoggedIn = useAuthSelector((state) => state.auth.isLoggedIn);
+  const tokenExpiresAt = useAuthSelector((state) => state.auth.tokenExpiresAt);
+  const currentUserStatus = useAuthSelector((state) => state.auth.currentUserStatus);
   const lastActivity = useRef(0);
   const lastRenewal = useRef(0);
 

@@ -1,14 +1,9 @@
-import type { Suggestion } from '@cm/contracts/bookmarks.ts';
-import type { Granularity, LocationReadings, MeterInfo } from '@cm/contracts/check.ts';
-import type { SerializedError } from '@reduxjs/toolkit';
-import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import type { LocationReadings, LocationReadingsQuery, MeterInfo } from '@cm/contracts/check.ts';
 import { api } from '@/lib/api.ts';
-import type { HttpError } from '@/lib/http-client.ts';
 
 // Schemas (zod) load with their first answer, as the shell's endpoints do: an empty check page
 // evaluates none of them (the contract's constants it needs are in check-limits.ts).
-const loadBookmarkSchemas = () => import('@cm/contracts/bookmarks.ts');
-const loadCheckParsers = () => import('./parse-readings.ts');
+const loadCheckParsers = () => import('./model/parse-readings.ts');
 
 /** Starts loading the check answers' schemas; the page calls it as it asks for a meter or location. */
 export function preloadCheckParsers(): void {
@@ -23,14 +18,9 @@ export const perfMarks = {
   table: 'cm-check:table',
 } as const;
 
-/** A readings request, parameters named as the API names them. */
-export interface ReadingsArgs {
-  name: string;
-  From: string;
-  To: string;
-  meterInd?: number;
-  granularity: Granularity;
-}
+/** A readings request: the contract's query, with the granularity the page always names. */
+export type ReadingsArgs = Pick<LocationReadingsQuery, 'name' | 'From' | 'To' | 'meterInd'> &
+  Required<Pick<LocationReadingsQuery, 'granularity'>>;
 
 /** Check page endpoints, injected into the app's one API. */
 export const checkApi = api.injectEndpoints({
@@ -62,40 +52,7 @@ export const checkApi = api.injectEndpoints({
       // than it saves (a new range is new data anyway).
       structuralSharing: false,
     }),
-    searchCheckTargets: build.query<Suggestion[], string>({
-      query: (q) => ({ url: '/api/search', params: { q } }),
-      transformResponse: async (raw: unknown) =>
-        (await loadBookmarkSchemas()).searchResultSchema.parse(raw).results,
-      keepUnusedDataFor: 30,
-    }),
   }),
 });
 
-export const { useGetMeterInfoQuery, useGetLocationReadingsQuery, useSearchCheckTargetsQuery } = checkApi;
-
-/** What the page needs from a failed call: its status and the parameter the server blamed. */
-export interface CallFailure {
-  status: number | 'NETWORK_ERROR' | 'ABORTED' | 'PARSE_ERROR' | 'UNKNOWN';
-  message: string | null;
-  param: string | null;
-}
-
-function isHttpError(error: unknown): error is HttpError {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    'status' in error &&
-    'body' in error &&
-    'isSessionLoss' in error
-  );
-}
-
-/** Reads an RTK Query error (ours is always an HttpError; anything else is unknown). */
-export function toCallFailure(
-  error: HttpError | FetchBaseQueryError | SerializedError | undefined,
-): CallFailure | null {
-  if (error === undefined) return null;
-  if (isHttpError(error))
-    return { status: error.status, message: error.body?.message ?? null, param: error.body?.param ?? null };
-  return { status: 'UNKNOWN', message: null, param: null };
-}
+export const { useGetMeterInfoQuery, useGetLocationReadingsQuery } = checkApi;

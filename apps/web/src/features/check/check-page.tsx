@@ -1,38 +1,28 @@
-import { Alert, Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { IconAlertCircle } from '@tabler/icons-react';
-import type { Granularity, LocationReadings } from '@cm/contracts/check.ts';
-import { useCallback, useEffect, useMemo } from 'react';
+import type { LocationReadings, MeterInfo } from '@cm/contracts/check.ts';
+import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { useAppSelector } from '@/app/hooks.ts';
 import { PRODUCT_NAME } from '@/lib/config.ts';
+import { toFailure } from '@/lib/http-client.ts';
+import { moduleLoader } from '@/lib/module-loader.ts';
 import {
   preloadCheckParsers,
-  toCallFailure,
   useGetLocationReadingsQuery,
   useGetMeterInfoQuery,
-  type CallFailure,
   type ReadingsArgs,
 } from './api.ts';
-import {
-  effectiveGranularity,
-  previousPeriod,
-  resolvePreset,
-  samePeriodLastYear,
-  validateRange,
-  type DateRange,
-} from './date-range.ts';
-import { LookupPanel, type MeterOption } from './lookup-panel.tsx';
-import { moduleLoader } from './module-loader.ts';
-import { MeterCard, MeterCardSkeleton } from './meter-card.tsx';
-import { RangeControls, type RangeErrors } from './range-controls.tsx';
-import { ReadingsSkeleton } from './readings-skeleton.tsx';
-import type { ComparisonTotal } from './totals-panel.tsx';
-import { useCheckUrl } from './use-check-url.ts';
-import { useNow } from './use-now.ts';
-import { serializeCheckUrl, type CheckTarget, type CheckUrlState } from './url-state.ts';
-import { localDateOf, primeOffsets } from './zoned-time.ts';
+import { checkRequests, deriveCheckView, lookupRequests, type Answer, type Message } from './check-view.ts';
+import { LookupPanel } from './lookup/lookup-panel.tsx';
+import { StartPanel } from './lookup/start-panel.tsx';
+import { MeterCard, MeterCardSkeleton } from './meter/meter-card.tsx';
+import { useCheckUrl } from './model/use-check-url.ts';
+import { useNow } from './model/use-now.ts';
+import { serializeCheckUrl, type CheckTarget, type CheckUrlState } from './model/url-state.ts';
+import { primeOffsets } from './model/zoned-time.ts';
+import { RangeControls } from './range/range-controls.tsx';
+import { ReadingsSkeleton } from './ui/readings-skeleton.tsx';
 import classes from './check.module.css';
 
 // The readings' panels (chart and uPlot, table, totals) are code of their own, fetched once a
@@ -40,94 +30,29 @@ import classes from './check.module.css';
 const readingsCode = moduleLoader(() => import('./readings-section.tsx'));
 const preloadReadingsCode = () => {
   void readingsCode.preload();
-  void import('./table-panel.tsx').then((module) => module.preloadReadingsTable());
+  void import('./table/table-panel.tsx').then((module) => module.preloadReadingsTable());
 };
 
-/** The comparison periods only need totals: monthly buckets keep those answers tiny. */
-const COMPARISON_GRANULARITY: Granularity = 'month';
-
-function sumConsumption(readings: LocationReadings | undefined): number | null {
-  if (!readings || readings.meters.length === 0) return null;
-  let milli = 0;
-  for (const meter of readings.meters) {
-    if (meter.totals.consumption === null) return null;
-    milli += Math.round(meter.totals.consumption * 1000);
-  }
-  return milli / 1000;
-}
-
-/** Share of the period's intervals that have readings (1 = complete); null without an answer. */
-function coverageOf(readings: LocationReadings | undefined): number | null {
-  if (!readings || readings.meters.length === 0) return null;
-  let present = 0;
-  let missing = 0;
-  for (const meter of readings.meters) {
-    // n readings close n − 1 intervals.
-    present += Math.max(0, meter.totals.readings - 1);
-    missing += meter.totals.missingIntervals;
-  }
-  return present + missing === 0 ? null : present / (present + missing);
-}
-
-function useComparison(
-  kind: ComparisonTotal['kind'],
-  base: Omit<ReadingsArgs, 'From' | 'To' | 'granularity'> | null,
-  range: DateRange | null,
-): ComparisonTotal | null {
-  const args =
-    base && range ? { ...base, From: range.from, To: range.to, granularity: COMPARISON_GRANULARITY } : null;
-  const query = useGetLocationReadingsQuery(
-    args ?? { name: '', From: '', To: '', granularity: COMPARISON_GRANULARITY },
-    { skip: args === null },
-  );
-  if (!range || !args) return null;
+/** A query's state as the view reads it. */
+function answerOf<T>(query: {
+  data?: T;
+  error?: unknown;
+  isLoading: boolean;
+  isFetching: boolean;
+}): Answer<T> {
   return {
-    kind,
-    range,
-    consumption: sumConsumption(query.data),
-    coverage: coverageOf(query.data),
-    isLoading: query.isFetching,
-    isError: query.isError,
+    data: query.data,
+    failure: toFailure(query.error),
+    isLoading: query.isLoading,
+    isFetching: query.isFetching,
   };
 }
 
-/** Which field a failure belongs next to, translated by meaning (the server's words stay available as a detail). */
-function fieldMessage(
-  failure: CallFailure | null,
-  param: string,
-  t: (key: string, options?: Record<string, unknown>) => string,
-): string | null {
-  if (!failure || failure.param !== param) return null;
-  if (failure.status === 404 && param === 'name') return t('check.errors.locationNotFound');
-  if (failure.status === 404 && param === 'meterInd') return t('check.errors.meterIndNotFound');
-  if (failure.status === 400) return t(`check.errors.badParam.${param}`, { detail: failure.message ?? '' });
-  return null;
-}
+const NO_READINGS: ReadingsArgs = { name: '', From: '', To: '', granularity: 'month' };
 
-/**
- * Where to start: the caller's locations and meters as links. It reads the suggestions itself, so
- * their arrival re-renders this panel and the lookup, not the whole page.
- */
-function StartPanel() {
-  const { t } = useTranslation();
-  const suggestions = useAppSelector((root) => root.layout.suggestions);
-  return (
-    <Paper withBorder p="md" radius="md" className={classes.panel}>
-      <Text fw={600}>{t('check.start.title')}</Text>
-      <Text size="sm" c="dimmed" mb="xs">
-        {t('check.start.text')}
-      </Text>
-      <Group gap="xs" wrap="wrap">
-        {suggestions
-          .filter((s) => s.kind !== 'page')
-          .slice(0, 8)
-          .map((s) => (
-            <Anchor key={s.id} component={Link} to={s.link} size="sm" className={classes.chipLink}>
-              {s.title}
-            </Anchor>
-          ))}
-      </Group>
-    </Paper>
+function useReadings(args: ReadingsArgs | null): Answer<LocationReadings> {
+  return answerOf<LocationReadings>(
+    useGetLocationReadingsQuery(args ?? NO_READINGS, { skip: args === null }),
   );
 }
 
@@ -135,84 +60,34 @@ function StartPanel() {
 export function CheckPage() {
   const { t, i18n } = useTranslation();
   const [state, setState] = useCheckUrl();
-  const { target } = state;
   const now = useNow();
 
-  useDocumentTitle(
-    `${target.kind === 'meter' ? `${target.meterNumber} · ` : target.kind === 'location' ? `${target.name} · ` : ''}${t('check.title')} · ${PRODUCT_NAME}`,
-  );
-
   // The answers' schemas load once something is asked for (an empty page evaluates none).
-  const hasTarget = target.kind !== 'none';
+  const hasTarget = state.target.kind !== 'none';
   useEffect(() => {
     if (hasTarget) preloadCheckParsers();
   }, [hasTarget]);
 
-  // A meter: its information first (location, meter indicator, zone), then its readings.
-  const meterQuery = useGetMeterInfoQuery(target.kind === 'meter' ? target.meterNumber : '', {
-    skip: target.kind !== 'meter',
-  });
-  const meterInfo = target.kind === 'meter' ? meterQuery.data : undefined;
-  const meterFailure = target.kind === 'meter' ? toCallFailure(meterQuery.error) : null;
-
-  // A location: its meters (for the select) and its zone come from a one-day, one-bucket answer.
-  const locationName = target.kind === 'location' ? target.name : (meterInfo?.location.publicName ?? null);
-  const todayUtc = new Date(now).toISOString().slice(0, 10);
-  const metersQuery = useGetLocationReadingsQuery(
-    {
-      name: target.kind === 'location' ? target.name : '',
-      From: todayUtc,
-      To: todayUtc,
-      granularity: 'month',
-    },
-    { skip: target.kind !== 'location' },
+  // A meter: its information first (location, meter indicator, zone), then its readings. A
+  // location: its meters and zone from a one-day, one-bucket answer.
+  const lookup = lookupRequests(state, now);
+  const meter = answerOf<MeterInfo>(
+    useGetMeterInfoQuery(lookup.meterNumber ?? '', { skip: lookup.meterNumber === null }),
   );
-  const metersFailure = target.kind === 'location' ? toCallFailure(metersQuery.error) : null;
-  const locationMeters: MeterOption[] | null = metersQuery.data
-    ? metersQuery.data.meters.map((m) => ({ meterInd: m.meterInd, meterNumber: m.meter.meterNumber }))
-    : null;
+  const meters = useReadings(lookup.locationMeters);
+  const asked = checkRequests(state, { meter, meters }, now);
+  const readings = useReadings(asked.readings);
+  const previous = useReadings(asked.previous);
+  const lastYear = useReadings(asked.lastYear);
+  const view = deriveCheckView(state, { meter, meters, readings, previous, lastYear }, now);
 
-  const timeZone =
-    meterInfo?.location.timeZone ??
-    (target.kind === 'location' ? metersQuery.data?.location.timeZone : undefined) ??
-    null;
-  const meterInd =
-    target.kind === 'meter'
-      ? meterInfo?.meterInd
-      : target.kind === 'location' && target.meterInd !== 'all'
-        ? target.meterInd
-        : undefined;
-  const hasUnknownMeterInd =
-    target.kind === 'location' &&
-    target.meterInd !== 'all' &&
-    locationMeters !== null &&
-    !locationMeters.some((m) => m.meterInd === target.meterInd);
-
-  const today = timeZone ? localDateOf(now, timeZone) : null;
-  const range: DateRange | null =
-    state.range.kind === 'custom'
-      ? { from: state.range.from, to: state.range.to }
-      : today
-        ? resolvePreset(state.range.preset, today)
-        : null;
-  const rangeProblem = range && state.range.kind === 'custom' ? validateRange(range) : null;
-  const granularity = range && !rangeProblem ? effectiveGranularity(state.granularity, range) : null;
-
-  const base =
-    locationName && timeZone && !hasUnknownMeterInd
-      ? { name: locationName, ...(meterInd === undefined ? {} : { meterInd }) }
-      : null;
-  const readingsArgs: ReadingsArgs | null =
-    base && range && granularity && !rangeProblem
-      ? { ...base, From: range.from, To: range.to, granularity }
-      : null;
-  const readingsQuery = useGetLocationReadingsQuery(
-    readingsArgs ?? { name: '', From: '', To: '', granularity: 'day' },
-    { skip: readingsArgs === null },
+  useDocumentTitle(
+    `${view.titleSubject === null ? '' : `${view.titleSubject} · `}${t('check.title')} · ${PRODUCT_NAME}`,
   );
-  const readingsFailure = readingsArgs ? toCallFailure(readingsQuery.error) : null;
-  const askedFrom = readingsArgs?.From;
-  const askedTo = readingsArgs?.To;
+
+  const askedFrom = asked.readings?.From;
+  const askedTo = asked.readings?.To;
+  const { timeZone } = view;
   // While the answer is on its way: learn the zone's offsets over the range (the chart's DST marks
   // and time axis need them) and fetch the code of the panels and of the table.
   useEffect(() => {
@@ -220,21 +95,7 @@ export function CheckPage() {
     primeOffsets(askedFrom, askedTo, timeZone);
     preloadReadingsCode();
   }, [askedFrom, askedTo, timeZone]);
-  // While new data loads, the previous answer stays on screen (dimmed) instead of a flash of skeletons.
-  const readings = readingsArgs && !readingsQuery.isError ? readingsQuery.data : undefined;
-  const code = readingsCode.useModule(readingsArgs !== null);
-
-  const comparisonRanges = useMemo(
-    () =>
-      range && !rangeProblem
-        ? { previous: previousPeriod(range), lastYear: samePeriodLastYear(range) }
-        : null,
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the dates are the identity
-    [range?.from, range?.to, rangeProblem],
-  );
-  const previous = useComparison('previous', base, comparisonRanges?.previous ?? null);
-  const lastYear = useComparison('lastYear', base, comparisonRanges?.lastYear ?? null);
-  const comparisons = [previous, lastYear].filter((c) => c !== null);
+  const code = readingsCode.useModule(asked.readings !== null);
 
   // Stable while the URL stays: an answer arriving re-renders neither the lookup nor the range controls.
   const update = useCallback(
@@ -247,6 +108,7 @@ export function CheckPage() {
       update({ range: nextRange, granularity: nextGranularity }),
     [update],
   );
+  const { target } = state;
   const handlePickMeter = useCallback(
     (ind: number) => {
       if (target.kind === 'location') handleTarget({ kind: 'location', name: target.name, meterInd: ind });
@@ -254,65 +116,8 @@ export function CheckPage() {
     [target, handleTarget],
   );
 
-  const tr = (key: string, options?: Record<string, unknown>) => t(key, options ?? {});
-  const rangeErrors: RangeErrors = {
-    from: fieldMessage(readingsFailure, 'From', tr),
-    to: fieldMessage(readingsFailure, 'To', tr),
-    granularity: fieldMessage(readingsFailure, 'granularity', tr),
-  };
-  if (rangeProblem)
-    rangeErrors[rangeProblem.field] = t(
-      rangeProblem.reason === 'order' ? 'check.range.errors.order' : 'check.range.errors.invalid',
-    );
-  const resolvedFrom = range && !rangeProblem ? range.from : null;
-  const resolvedTo = range && !rangeProblem ? range.to : null;
-  const resolved = useMemo(
-    () => (resolvedFrom && resolvedTo ? { from: resolvedFrom, to: resolvedTo } : null),
-    [resolvedFrom, resolvedTo],
-  );
-  const isMeterNotFound = meterFailure?.status === 404;
-  const meterError = isMeterNotFound
-    ? t('check.errors.meterNotFound')
-    : meterFailure?.status === 400
-      ? t('check.errors.badParam.meterNumber', { detail: meterFailure.message ?? '' })
-      : null;
-  const locationError = fieldMessage(metersFailure, 'name', tr) ?? fieldMessage(readingsFailure, 'name', tr);
-  const meterIndError = hasUnknownMeterInd
-    ? t('check.errors.meterIndNotFound')
-    : fieldMessage(readingsFailure, 'meterInd', tr);
-  const otherFailure =
-    (meterFailure && !isMeterNotFound && meterFailure.status !== 400 ? meterFailure : null) ??
-    (metersFailure && metersFailure.param === null ? metersFailure : null) ??
-    (readingsFailure && readingsFailure.param === null ? readingsFailure : null);
-
-  // A location's meter: from the readings on screen when they are its own, else from the meter
-  // list, which answers first (the card is there before a year of readings is).
-  const shownMeter = readings?.meters.length === 1 ? readings.meters[0] : undefined;
-  const listedMeter =
-    target.kind === 'location' && target.meterInd !== 'all'
-      ? metersQuery.data?.meters.find((m) => m.meterInd === target.meterInd)
-      : undefined;
-  const locationMeter =
-    shownMeter && (!listedMeter || shownMeter.meterInd === listedMeter.meterInd) ? shownMeter : listedMeter;
-  const card = meterInfo ? (
-    <MeterCard now={now} meter={meterInfo} meterNumbers={readings?.meters[0]?.meterNumbers} />
-  ) : locationMeter ? (
-    <MeterCard now={now} meter={locationMeter.meter} meterNumbers={locationMeter.meterNumbers} />
-  ) : null;
-  const isLoadingCard =
-    (target.kind === 'meter' && meterQuery.isLoading) ||
-    (target.kind === 'location' &&
-      target.meterInd !== 'all' &&
-      !card &&
-      (readingsQuery.isLoading || metersQuery.isLoading));
-  const subject =
-    target.kind === 'meter'
-      ? target.meterNumber
-      : target.kind === 'location'
-        ? target.meterInd === 'all'
-          ? target.name
-          : (readings?.meters[0]?.meter.meterNumber ?? target.name)
-        : '';
+  const say = (message: Message | null) => (message ? t(message.key, message.values ?? {}) : null);
+  const { errors } = view;
 
   return (
     <Stack gap="md" className={classes.page} lang={i18n.language} data-testid="check-page">
@@ -324,24 +129,18 @@ export function CheckPage() {
       </div>
 
       <LookupPanel
-        key={
-          target.kind === 'meter'
-            ? `m:${target.meterNumber}`
-            : target.kind === 'location'
-              ? `l:${target.name}:${target.meterInd}`
-              : 'none'
-        }
+        key={view.lookupKey}
         target={target}
-        todayUtc={todayUtc}
-        meterError={meterError}
-        locationError={locationError}
-        meterIndError={meterIndError}
+        todayUtc={view.todayUtc}
+        meterError={say(errors.meter)}
+        locationError={say(errors.location)}
+        meterIndError={say(errors.meterInd)}
         onSubmit={handleTarget}
       />
 
       {target.kind === 'none' ? <StartPanel /> : null}
 
-      {isMeterNotFound ? (
+      {view.notFoundMeter !== null ? (
         <Alert
           color="red"
           variant="light"
@@ -350,12 +149,10 @@ export function CheckPage() {
           data-testid="not-found"
           role="alert"
         >
-          {t('check.errors.meterNotFoundText', {
-            meterNumber: target.kind === 'meter' ? target.meterNumber : '',
-          })}
+          {t('check.errors.meterNotFoundText', { meterNumber: view.notFoundMeter })}
         </Alert>
       ) : null}
-      {otherFailure ? (
+      {view.otherFailure ? (
         <Alert
           color="red"
           variant="light"
@@ -363,37 +160,38 @@ export function CheckPage() {
           title={t('check.errors.failedTitle')}
           role="alert"
         >
-          {otherFailure.status === 'NETWORK_ERROR' ? t('check.errors.network') : t('check.errors.failed')}
+          {view.otherFailure === 'network' ? t('check.errors.network') : t('check.errors.failed')}
         </Alert>
       ) : null}
 
-      {isLoadingCard ? <MeterCardSkeleton /> : card}
+      {view.isLoadingCard ? (
+        <MeterCardSkeleton />
+      ) : view.card ? (
+        <MeterCard now={now} meter={view.card.meter} meterNumbers={view.card.meterNumbers} />
+      ) : null}
 
-      {target.kind !== 'none' && !isMeterNotFound && locationError === null ? (
+      {view.rangeControls ? (
         <RangeControls
-          key={`${serializeCheckUrl({ ...state, target: { kind: 'none' } })}|${range?.from ?? ''}|${range?.to ?? ''}`}
+          key={view.rangeControls.key}
           now={now}
           range={state.range}
-          resolved={resolved}
+          resolved={view.rangeControls.resolved}
           granularity={state.granularity}
-          effective={granularity}
+          effective={view.rangeControls.effective}
           timeZone={timeZone}
-          errors={rangeErrors}
+          errors={{ from: say(errors.from), to: say(errors.to), granularity: say(errors.granularity) }}
           onChange={handleRange}
         />
       ) : null}
 
-      {readingsArgs && !readings && readingsQuery.isFetching ? <ReadingsSkeleton /> : null}
-      {readings ? (
-        <div
-          className={readingsQuery.isFetching ? classes.stale : undefined}
-          aria-busy={readingsQuery.isFetching}
-        >
+      {view.isReadingsPending ? <ReadingsSkeleton /> : null}
+      {view.readings ? (
+        <div className={view.isReadingsStale ? classes.stale : undefined} aria-busy={view.isReadingsStale}>
           {code ? (
             <code.ReadingsSection
-              readings={readings}
-              comparisons={comparisons}
-              subject={subject}
+              readings={view.readings}
+              comparisons={view.comparisons}
+              subject={view.subject}
               onPickMeter={handlePickMeter}
             />
           ) : (

@@ -12,7 +12,8 @@
 // - the energy of missing interval records is unknown: never given to a neighbour;
 // - a bucket's register is the one at its end.
 
-import { GAP_FACTOR, StepFlag, StepKind, Steps, intervalSteps, lowerBound, registerSteps } from './steps.ts';
+import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
+import { StepFlag, StepKind, Steps, intervalSteps, registerSteps } from './steps.ts';
 import type { IntervalColumns, RegisterColumns, StepEvent } from './steps.ts';
 
 /** One physical meter's stay on the meter indicator, with its readings of one channel in the asked range. */
@@ -57,8 +58,11 @@ export interface GapSpan {
   missing: number;
   /** Millionths, or NaN when unknown. */
   energy: number;
-  /** The bucket the gap lies inside (its energy counted there), or -1 (raw, or across bucket edges). */
-  bucket: number;
+  /**
+   * Start of the bucket the gap lies inside, which counts it (its energy, when the registers give
+   * it, in that bucket's consumption); NaN for raw points and for a gap across bucket edges.
+   */
+  bucketMs: number;
 }
 
 export interface PeriodSpan {
@@ -138,7 +142,7 @@ function stepAll(segments: readonly MeterSegment[], options: ChannelOptions) {
       throw new RangeError(`Meter ${segment.meterNumber}: intervalMs must be positive.`);
     const fromMs = hasData ? Math.max(options.fromMs, lastT) : options.fromMs;
     const { start } = segment.intervals;
-    const usesRecords = lowerBound(start, fromMs, 0, false) < lowerBound(start, options.toMs, 0, false);
+    const usesRecords = lowerBound(start, fromMs) < lowerBound(start, options.toMs);
     const before = steps.length;
     if (usesRecords) {
       const walk = intervalSteps(
@@ -177,8 +181,8 @@ function stepAll(segments: readonly MeterSegment[], options: ChannelOptions) {
       lastValue = Number.NaN;
     } else {
       const { t, micro } = segment.registers;
-      const begin = lowerBound(t, fromMs, 0, false);
-      if (begin >= lowerBound(t, options.toMs, begin, true)) continue;
+      const begin = lowerBound(t, fromMs);
+      if (begin >= upperBound(t, options.toMs, begin)) continue;
       const firstT = t[begin] ?? 0;
       // Time before this meter's first reading: data starting late, or the time between two meters.
       const missing = hasData
@@ -301,7 +305,7 @@ function registersBesideRecords(segment: MeterSegment, fromMs: number, toMs: num
 /** Energy of the records lying within [fromMs, toMs]. */
 function recordEnergyBetween(intervals: IntervalColumns, fromMs: number, toMs: number): number {
   let energy = 0;
-  for (let i = lowerBound(intervals.start, fromMs, 0, false); i < intervals.start.length; i++) {
+  for (let i = lowerBound(intervals.start, fromMs); i < intervals.start.length; i++) {
     if ((intervals.end[i] ?? Infinity) > toMs) break;
     energy += intervals.micro[i] ?? 0;
   }
@@ -310,7 +314,7 @@ function recordEnergyBetween(intervals: IntervalColumns, fromMs: number, toMs: n
 
 /** Index of the bucket holding instant `ms` (edges[k] ≤ ms < edges[k+1]); -1 or edges.length - 1 outside. */
 function bucketAt(edges: readonly number[], ms: number): number {
-  return lowerBound(edges, ms, 0, true) - 1;
+  return upperBound(edges, ms) - 1;
 }
 
 /** `bucketAt` for instants that only move forward: from the bucket of the previous one. */
@@ -418,7 +422,8 @@ export function computeChannel(
     if (isRaw) {
       if (kind === StepKind.unknown && (steps.readings[i] ?? 0) === 0) {
         pendingMissing += missing;
-        if (missing > 0) gaps.push({ fromMs: start, toMs: end, missing, energy: Number.NaN, bucket: -1 });
+        if (missing > 0)
+          gaps.push({ fromMs: start, toMs: end, missing, energy: Number.NaN, bucketMs: Number.NaN });
         continue;
       }
       if (kind === StepKind.registerGap || (kind === StepKind.unknown && missing > 0)) {
@@ -427,7 +432,7 @@ export function computeChannel(
           toMs: end,
           missing,
           energy: kind === StepKind.registerGap ? energy : Number.NaN,
-          bucket: -1,
+          bucketMs: Number.NaN,
         });
       }
       const t = kind === StepKind.first ? start : end;
@@ -475,7 +480,7 @@ export function computeChannel(
         toMs: end,
         missing,
         energy: kind === StepKind.registerGap ? energy : Number.NaN,
-        bucket: kind === StepKind.registerGap && inside ? startBucket : -1,
+        bucketMs: inside && startBucket >= 0 && startBucket < bucketCount ? (edges[startBucket] ?? NaN) : NaN,
       });
     }
     if (fromRecord && !inside) periods.push({ fromMs: start, toMs: end, energy, flags });
@@ -589,5 +594,3 @@ class RunTracker {
     emit({ atMs: run.start, type, meterNumber: run.meter, a: run.count, b: run.last });
   }
 }
-
-export { GAP_FACTOR };

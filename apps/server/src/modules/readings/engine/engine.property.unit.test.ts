@@ -167,6 +167,12 @@ describe('computeReadings properties', () => {
             (gap) => bucketOf(Date.parse(gap.from)) !== bucketOf(Date.parse(gap.to) - 1),
           );
           expect(sumMilli(across.map((gap) => gap.consumption))).toBe(unplaced);
+          // Each gap names the bucket it lies inside (the one whose row holds it), none when it crosses an edge.
+          for (const gap of result.gaps) {
+            const k = bucketOf(Date.parse(gap.from));
+            const isInside = k >= 0 && k < series.t.length && k === bucketOf(Date.parse(gap.to) - 1);
+            expect(gap.bucket).toBe(isInside ? new Date(edges[k] ?? 0).toISOString() : null);
+          }
         },
       ),
       { numRuns: 150 },

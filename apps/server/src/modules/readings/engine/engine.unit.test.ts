@@ -230,6 +230,7 @@ describe('meter exchange', () => {
         to: '2026-06-01T13:00:00.000Z',
         missingIntervals: 4,
         consumption: null,
+        bucket: null,
       },
     ]);
     const at = result.series.t.indexOf(Date.UTC(2026, 5, 1, 13));
@@ -262,6 +263,7 @@ describe('gaps', () => {
         to: '2026-06-01T03:00:00.000Z',
         missingIntervals: 3,
         consumption: 0.4,
+        bucket: null,
       },
     ]);
     const at = raw.series.t.indexOf(Date.UTC(2026, 5, 1, 3));
@@ -298,6 +300,7 @@ describe('gaps', () => {
         to: '2026-06-01T00:45:00.000Z',
         missingIntervals: 1,
         consumption: 0.2,
+        bucket: null,
       },
     ]);
   });
@@ -306,6 +309,7 @@ describe('gaps', () => {
     const hour = run([segment], { From: '2026-06-01', To: '2026-06-01' }, 'UTC', 'hour');
     expect(hour.series.consumption.slice(1, 5)).toEqual([0.4, 0.4, 0.4, 0.4]);
     expect(hour.series.missing.slice(1, 5)).toEqual([0, 3, 0, 0]);
+    expect(hour.gaps.map((gap) => gap.bucket)).toEqual(['2026-06-01T02:00:00.000Z']);
     expect(hour.series.consumption.reduce<number>((a, b) => a + (b ?? 0) * 1000, 0)).toBe(9600);
   });
 
@@ -324,6 +328,8 @@ describe('gaps', () => {
         to: '2026-06-01T04:15:00.000Z',
         missingIntervals: 5,
         consumption: 0.6,
+        // Across the edges of 03:00 and 04:00: no hour holds it.
+        bucket: null,
       },
     ]);
     expect(hour.series.consumption.slice(1, 6)).toEqual([0.4, 0.3, null, 0.3, 0.4]);
@@ -333,6 +339,7 @@ describe('gaps', () => {
     // The day holds the whole gap: both its ends are inside it.
     const day = run([across], { From: '2026-06-01', To: '2026-06-01' }, 'UTC', 'day');
     expect(day.series.consumption).toEqual([9.6]);
+    expect(day.gaps.map((gap) => gap.bucket)).toEqual(['2026-06-01T00:00:00.000Z']);
   });
 
   it('reports data that starts late or stops early, but not the future', () => {
@@ -346,6 +353,8 @@ describe('gaps', () => {
         to: '2026-06-01T01:00:00.000Z',
         missingIntervals: 4,
         consumption: null,
+        // Inside the hour 00:00–01:00, which counts its missing intervals (its energy is unknown).
+        bucket: '2026-06-01T00:00:00.000Z',
       },
       {
         channel: 'import',
@@ -353,6 +362,7 @@ describe('gaps', () => {
         to: '2026-06-02T00:00:00.000Z',
         missingIntervals: 16,
         consumption: null,
+        bucket: null,
       },
     ]);
     expect(result.totals.missingIntervals).toBe(20);

@@ -65,6 +65,8 @@ describe('interval records', () => {
         to: new Date(from + 24 * HALF_HOUR).toISOString(),
         missingIntervals: 4,
         consumption: null,
+        // Inside 6 April, whose row counts its missing records.
+        bucket: new Date(from).toISOString(),
       },
     ]);
     expect(days.totals).toMatchObject({ consumption: (first + second) / 1e6, missingIntervals: 4 });

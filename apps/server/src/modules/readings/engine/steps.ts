@@ -5,6 +5,8 @@
 // Energies are integers in millionths of the meter's unit (mWh for a kWh meter) after the CT
 // multiplier; NaN where the data does not tell.
 
+import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
+
 /** A register's readings: instants (ms, ascending), values in millionths before the multiplier. */
 export interface RegisterColumns {
   t: ArrayLike<number>;
@@ -126,19 +128,6 @@ export const flagsOf = (quality: number, revised: number): number =>
 // reading times is not reported as missing data.
 export const GAP_FACTOR = 1.5;
 
-/** First index with t[i] ≥ ms (or > ms when `strict`), in [lo, t.length]. */
-export function lowerBound(t: ArrayLike<number>, ms: number, lo: number, strict: boolean): number {
-  let hi = t.length;
-  let low = lo;
-  while (low < hi) {
-    const mid = (low + hi) >> 1;
-    const value = t[mid] ?? Infinity;
-    if (strict ? value <= ms : value < ms) low = mid + 1;
-    else hi = mid;
-  }
-  return low;
-}
-
 export interface RegisterStepInput {
   registers: RegisterColumns;
   /** Readings with fromMs ≤ t ≤ toMs are used. */
@@ -168,8 +157,8 @@ export function registerSteps(input: RegisterStepInput, out: Steps): RegisterWal
   const { t, micro, quality, revised } = input.registers;
   const range = 10 ** input.registerDigits * 1e6;
   const gapThreshold = GAP_FACTOR * input.intervalMs;
-  const begin = lowerBound(t, input.fromMs, 0, false);
-  const end = lowerBound(t, input.toMs, begin, true);
+  const begin = lowerBound(t, input.fromMs);
+  const end = upperBound(t, input.toMs, begin);
   const events: StepEvent[] = [];
   let wraps = 0;
   let prevT = 0;
@@ -262,8 +251,8 @@ export interface IntervalWalk {
 export function intervalSteps(input: IntervalStepInput, out: Steps): IntervalWalk {
   const { start, end, micro, quality, revised } = input.intervals;
   const nominal = input.intervalMs;
-  const begin = lowerBound(start, input.fromMs, 0, false);
-  const stop = lowerBound(start, input.toMs, begin, false);
+  const begin = lowerBound(start, input.fromMs);
+  const stop = lowerBound(start, input.toMs, begin);
   const registerT = input.registers.t;
   let cursor = input.expectFromMs;
   let energy = 0;
@@ -278,7 +267,7 @@ export function intervalSteps(input: IntervalStepInput, out: Steps): IntervalWal
       const missing = Math.max(1, Math.round(hole / nominal));
       out.push(StepKind.unknown, cursor, s, Number.NaN, Number.NaN, missing, cursor, nominal, 0, 0);
     }
-    registerAt = lowerBound(registerT, e, registerAt, false);
+    registerAt = lowerBound(registerT, e, registerAt);
     const value =
       registerT[registerAt] === e ? (input.registers.micro[registerAt] ?? Number.NaN) : Number.NaN;
     const m = micro[i] ?? 0;

@@ -1,0 +1,53 @@
+import { Badge, Text, Tooltip } from '@mantine/core';
+import { IconAccessPoint, IconBolt, IconBox } from '@tabler/icons-react';
+import { DeviceType, type DeviceStatus } from '@cm/contracts/enums.ts';
+import { useTranslation } from 'react-i18next';
+import { devicePriorityLabels, deviceStatusLabels, toPriorityId } from '@/components/device-status.ts';
+import { formatDateTime, formatRelative } from '@/lib/format.ts';
+
+/** The icon of a device type. */
+export function TypeIcon({ type }: { type: number }) {
+  if (type === DeviceType.AccessPoint) return <IconAccessPoint size={16} aria-hidden />;
+  if (type === DeviceType.Cube) return <IconBox size={16} aria-hidden />;
+  return <IconBolt size={16} aria-hidden />;
+}
+
+/** A device's status. */
+export function StatusBadge({ status }: { status: DeviceStatus }) {
+  const { t } = useTranslation();
+  return (
+    <Badge variant="dot" color={deviceStatusLabels[status].color} size="sm">
+      {t(deviceStatusLabels[status].key)}
+    </Badge>
+  );
+}
+
+/** A device's priority. */
+export function PriorityBadge({ priority }: { priority: number }) {
+  const { t } = useTranslation();
+  const { key, color } = devicePriorityLabels[toPriorityId(priority)];
+  return (
+    <Badge variant="light" color={color} size="sm">
+      {t(key)}
+    </Badge>
+  );
+}
+
+/** When a device last reported, relative, with the date on hover. */
+export function LastSeen({ at }: { at: string | null }) {
+  const { t, i18n } = useTranslation();
+  if (!at) {
+    return (
+      <Text size="sm" c="dimmed">
+        {t('admin.devices.neverSeen')}
+      </Text>
+    );
+  }
+  return (
+    <Tooltip label={formatDateTime(at, i18n.language)}>
+      <Text size="sm" component="time" dateTime={at}>
+        {formatRelative(at, i18n.language)}
+      </Text>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,80 @@
+import { Select, Stack, TextInput, Textarea } from '@mantine/core';
+import type { AdminLocation } from '@cm/contracts/admin.ts';
+import { useMemo } from 'react';
+import toast from 'react-hot-toast';
+import { useTranslation } from 'react-i18next';
+import { useCreateLocationMutation, useUpdateLocationMutation } from '../api.ts';
+import { FormFooter } from '../forms/form-footer.tsx';
+import { useAdminForm } from '../forms/use-admin-form.ts';
+import { browserTimeZone, timeZoneOptions } from '../time-zones.ts';
+import {
+  locationFormFrom,
+  toCreateLocationBody,
+  toUpdateLocationBody,
+  validateLocationForm,
+  type LocationFormValues,
+} from './location-form-values.ts';
+
+const FIELDS = ['publicName', 'address', 'timeZone'] as const;
+
+/** A location's public name, address and time zone. */
+export function LocationForm({ location, onDone }: { location: AdminLocation | null; onDone: () => void }) {
+  const { t } = useTranslation();
+  const zones = useMemo(() => timeZoneOptions(location?.timeZone), [location?.timeZone]);
+  const [createLocation, createState] = useCreateLocationMutation();
+  const [updateLocation, updateState] = useUpdateLocationMutation();
+  const { form, failure, onSubmit } = useAdminForm({
+    initialValues: locationFormFrom(location, browserTimeZone()),
+    check: (values: LocationFormValues) => {
+      const errors = validateLocationForm(values);
+      return { errors, body: Object.keys(errors).length === 0 ? values : null };
+    },
+    fields: FIELDS,
+    send: async (values) => {
+      if (location === null) await createLocation(toCreateLocationBody(values)).unwrap();
+      else await updateLocation({ id: location.id, body: toUpdateLocationBody(values, location) }).unwrap();
+      toast.success(location === null ? t('admin.locations.created') : t('admin.locations.saved'));
+      onDone();
+    },
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack gap="md">
+        <TextInput
+          label={t('admin.locations.fields.publicName')}
+          description={t('admin.locations.form.nameHint')}
+          {...form.getInputProps('publicName')}
+          required
+          autoComplete="off"
+          data-autofocus
+        />
+        <Textarea
+          label={t('admin.locations.fields.address')}
+          {...form.getInputProps('address')}
+          autosize
+          minRows={2}
+        />
+        <Select
+          label={t('admin.locations.fields.timeZone')}
+          description={t('admin.locations.form.timeZoneHint')}
+          data={zones}
+          value={form.values.timeZone}
+          onChange={(value) => form.setFieldValue('timeZone', value ?? '')}
+          error={form.errors.timeZone}
+          searchable
+          required
+          limit={50}
+          nothingFoundMessage={t('admin.locations.form.noTimeZone')}
+          comboboxProps={{ withinPortal: true }}
+        />
+        <FormFooter
+          failure={failure}
+          onCancel={onDone}
+          isSaving={createState.isLoading || updateState.isLoading}
+          submitLabel={location === null ? t('admin.locations.form.create') : t('admin.actions.save')}
+        />
+      </Stack>
+    </form>
+  );
+}

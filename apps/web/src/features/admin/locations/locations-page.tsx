@@ -1,0 +1,167 @@
+import { Button, Drawer, Group, Modal, Stack, Switch, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import type { AdminLocation } from '@cm/contracts/admin.ts';
+import { useState } from 'react';
+import toast from 'react-hot-toast';
+import { useTranslation } from 'react-i18next';
+import { toFailure } from '@/lib/http-client.ts';
+import { AdminTable, useFailureToast } from '../admin-ui.tsx';
+import { useListLocationsQuery, useSetLocationArchivedMutation } from '../api.ts';
+import { AdminListPage } from '../list/admin-list-page.tsx';
+import { SearchField } from '../list/search-field.tsx';
+import { useListState } from '../list/use-list-state.ts';
+import { LocationForm } from './location-form.tsx';
+import { LocationMeters } from './location-meters.tsx';
+import { LocationRow } from './location-row.tsx';
+
+const PAGE_SIZE = 20;
+
+/** Locations: find, create, edit, archive/restore, see their meters. */
+export function LocationsPage() {
+  const { t } = useTranslation();
+  const showFailure = useFailureToast();
+  const list = useListState({ includeArchived: false });
+  const { includeArchived } = list.filters;
+  const [editing, setEditing] = useState<AdminLocation | 'new' | null>(null);
+  const [metersOf, setMetersOf] = useState<AdminLocation | null>(null);
+  const [confirmArchive, setConfirmArchive] = useState<AdminLocation | null>(null);
+  const query = useListLocationsQuery({
+    search: list.debouncedSearch,
+    includeArchived,
+    page: list.page,
+    pageSize: PAGE_SIZE,
+  });
+  const [setArchived, archiveState] = useSetLocationArchivedMutation();
+
+  async function handleArchived(location: AdminLocation, isArchived: boolean) {
+    try {
+      await setArchived({ id: location.id, isArchived }).unwrap();
+      toast.success(
+        isArchived
+          ? t('admin.locations.archived', { name: location.publicName })
+          : t('admin.locations.restored', { name: location.publicName }),
+      );
+    } catch (error) {
+      showFailure(error);
+    } finally {
+      setConfirmArchive(null);
+    }
+  }
+
+  const rows = query.data?.items ?? [];
+  return (
+    <AdminListPage
+      header={{
+        title: t('admin.locations.title'),
+        intro: t('admin.locations.intro'),
+        actions: (
+          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing('new')}>
+            {t('admin.locations.create')}
+          </Button>
+        ),
+      }}
+      filters={{
+        label: t('admin.locations.filters'),
+        fields: (
+          <>
+            <SearchField
+              label={t('admin.locations.search')}
+              placeholder={t('admin.locations.searchPlaceholder')}
+              value={list.search}
+              onChange={list.setSearch}
+            />
+            <Switch
+              label={t('admin.locations.includeArchived')}
+              checked={includeArchived}
+              onChange={(event) => list.setFilter('includeArchived', event.currentTarget.checked)}
+              mb={8}
+            />
+          </>
+        ),
+      }}
+      failure={toFailure(query.error)}
+      table={
+        <AdminTable
+          headers={[
+            t('admin.locations.fields.publicName'),
+            t('admin.locations.fields.timeZone'),
+            t('admin.locations.fields.meters'),
+            t('admin.locations.fields.status'),
+          ]}
+          hasActions
+          caption={t('admin.locations.title')}
+          isBusy={query.isFetching}
+          isEmpty={rows.length === 0}
+          emptyText={t('admin.locations.empty')}
+          minWidth={680}
+          highlightOnHover
+        >
+          {rows.map((location) => (
+            <LocationRow
+              key={location.id}
+              location={location}
+              onMeters={setMetersOf}
+              onEdit={setEditing}
+              onArchive={setConfirmArchive}
+              onRestore={(target) => void handleArchived(target, false)}
+            />
+          ))}
+        </AdminTable>
+      }
+      pager={{ page: list.page, pageSize: PAGE_SIZE, total: query.data?.total, onChange: list.setPage }}
+    >
+      <Drawer
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        position="right"
+        size="md"
+        title={
+          editing === 'new' ? t('admin.locations.form.createTitle') : t('admin.locations.form.editTitle')
+        }
+      >
+        {editing !== null ? (
+          <LocationForm
+            key={editing === 'new' ? 'new' : editing.id}
+            location={editing === 'new' ? null : editing}
+            onDone={() => setEditing(null)}
+          />
+        ) : null}
+      </Drawer>
+
+      <Drawer
+        opened={metersOf !== null}
+        onClose={() => setMetersOf(null)}
+        position="right"
+        size="lg"
+        title={t('admin.locations.metersTitle', { name: metersOf?.publicName ?? '' })}
+      >
+        {metersOf ? <LocationMeters location={metersOf} /> : null}
+      </Drawer>
+
+      <Modal
+        opened={confirmArchive !== null}
+        onClose={() => setConfirmArchive(null)}
+        title={t('admin.locations.archiveTitle')}
+        centered
+      >
+        <Stack gap="md">
+          <Text size="sm">
+            {t('admin.locations.archiveConfirm', { name: confirmArchive?.publicName ?? '' })}
+          </Text>
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={() => setConfirmArchive(null)}>
+              {t('admin.actions.cancel')}
+            </Button>
+            <Button
+              color="red"
+              loading={archiveState.isLoading}
+              onClick={() => confirmArchive && void handleArchived(confirmArchive, true)}
+            >
+              {t('admin.locations.archiveAction')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </AdminListPage>
+  );
+}

@@ -1,0 +1,111 @@
+import '@/test-support/uplot-env.ts';
+import type { Granularity, MeterReadings } from '@cm/contracts/check.ts';
+import { describe, expect, it } from 'vitest';
+import { chartData, fullXRange } from './chart-data.ts';
+import { buildRows, rowsByEnd } from '../model/reading-rows.ts';
+import { dailyReadings, edgeGapReadings, rawReadings } from '@/test-support/check-fixtures.ts';
+
+const at = (iso: string) => Date.parse(iso);
+const minutes = (base: string, list: number[]) => list.map((m) => at(base) + m * 60_000);
+
+/** Two meters at one position: an exchange at 08:30 with a gap between the meters. */
+function exchanged(): MeterReadings {
+  const readings = rawReadings('2026-06-16T08:00:00Z', '2026-06-16T09:30:00Z', { skip: (i) => i === 3 });
+  return {
+    ...readings,
+    meterNumbers: ['EM-10013', 'EM-10025'],
+    events: [
+      {
+        type: 'meterExchange',
+        channel: 'import',
+        at: '2026-06-16T09:00:00.000Z',
+        meterNumber: 'EM-10025',
+        detail: '',
+      },
+    ],
+  };
+}
+
+describe('chartData', () => {
+  it('draws a raw answer as it came: its own columns, reading instants as the interval ends', () => {
+    const readings = rawReadings('2026-01-01T00:00:00Z', '2026-01-01T01:30:00Z', { skip: (i) => i === 3 });
+    const data = chartData([readings], 'raw', at('2026-01-01T01:30:00Z'), true);
+    expect(data[0]).toBe(readings.series.t);
+    expect(data[1]).toBe(readings.series.consumption);
+    expect(data[2]).toBe(readings.series.value);
+    expect(data[0]).toEqual(minutes('2026-01-01T00:00:00Z', [0, 15, 30, 60, 75, 90]));
+    // The gap (00:30–01:00) is a hole, never a zero.
+    expect(data[1]).toEqual([null, 0.25, 0.25, null, 0.25, 0.25]);
+    expect(fullXRange(data)).toEqual({ min: at('2026-01-01T00:00:00Z'), max: at('2026-01-01T01:30:00Z') });
+  });
+
+  it('adds a point without energy where missing data opens or closes the range', () => {
+    const readings = edgeGapReadings();
+    const data = chartData([readings], 'raw', at('2026-01-01T01:30:00Z'), true);
+    expect(data[0]).toEqual(minutes('2026-01-01T00:00:00Z', [0, 30, 45, 75, 90]));
+    expect(data[1]).toEqual([null, null, 0.25, null, null]);
+    expect(data[2]).toEqual([null, 1000.5, 1000.75, 1001.25, null]);
+  });
+
+  it('puts bucket points at each bucket end (23 hours on the spring day) after the first start', () => {
+    const readings = dailyReadings();
+    const data = chartData([readings], 'day', at('2026-03-30T22:00:00Z'), true);
+    expect(data[0]).toEqual([
+      at('2026-03-27T23:00:00Z'),
+      at('2026-03-28T23:00:00Z'),
+      at('2026-03-29T22:00:00Z'),
+      at('2026-03-30T22:00:00Z'),
+    ]);
+    expect(data[1]).toEqual([null, 20, 30, null]);
+    expect(data[2]).toEqual([80, 100, 120, 150]);
+  });
+
+  it('joins several meters on x; a point a meter lacks is a hole', () => {
+    const a = rawReadings('2026-01-01T00:00:00Z', '2026-01-01T00:30:00Z');
+    const b = rawReadings('2026-01-01T00:00:00Z', '2026-01-01T00:30:00Z', { step: 1, skip: (i) => i === 1 });
+    const data = chartData([a, b], 'raw', at('2026-01-01T00:30:00Z'), false);
+    expect(data).toHaveLength(3);
+    expect(data[1]).toEqual([null, 0.25, 0.25]);
+    expect(data[2]).toEqual([null, undefined, null]);
+  });
+
+  it('has no points without readings', () => {
+    const empty = rawReadings('2026-01-01T00:00:00Z', '2026-01-01T00:30:00Z', { skip: () => true });
+    expect(chartData([empty], 'raw', at('2026-01-01T00:30:00Z'), false)).toEqual([[], []]);
+    expect(chartData([], 'raw', 0, false)).toEqual([[]]);
+  });
+});
+
+describe('the chart and the table show the same numbers', () => {
+  const cases: [string, MeterReadings, Granularity, number][] = [
+    [
+      'raw with a gap',
+      rawReadings('2026-03-28T23:00:00Z', '2026-03-29T22:00:00Z', { skip: (i) => i > 8 && i < 14 }),
+      'raw',
+      at('2026-03-29T22:00:00Z'),
+    ],
+    ['raw with gaps at both ends', edgeGapReadings(), 'raw', at('2026-01-01T01:30:00Z')],
+    ['raw across a meter exchange', exchanged(), 'raw', at('2026-06-16T09:30:00Z')],
+    ['days with a DST day and a gap', dailyReadings(), 'day', at('2026-03-30T22:00:00Z')],
+  ];
+
+  it.each(cases)(
+    '%s: every point is the row ending at its x, and every row has its point',
+    (_, readings, granularity, toMs) => {
+      const data = chartData([readings], granularity, toMs, true);
+      const rows = buildRows(readings, granularity, toMs);
+      const byEnd = rowsByEnd(rows, granularity);
+      const [x = [], consumption = [], register = []] = data;
+      expect(byEnd.get(Number(x[0]))).toBeUndefined();
+      for (let p = 1; p < x.length; p++) {
+        const i = byEnd.get(Number(x[p]));
+        if (i === undefined) throw new Error(`no row ends at point ${p}`);
+        expect(consumption[p]).toBe(rows.kind[i] === 'gap' ? null : rows.consumption[i]);
+        expect(register[p]).toBe(rows.register[i]);
+      }
+      const shownRows = rows.kind.filter((kind) => granularity === 'raw' || kind !== 'gap').length;
+      expect(byEnd.size).toBe(shownRows);
+      expect(x.length - 1).toBe(shownRows);
+    },
+  );
+});

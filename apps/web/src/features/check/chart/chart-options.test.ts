@@ -1,0 +1,291 @@
+import '@/test-support/uplot-env.ts';
+import type uPlot from 'uplot';
+import { describe, expect, it } from 'vitest';
+import {
+  buildChartOptions,
+  chartThemes,
+  formatTimeTicks,
+  placeLabels,
+  wallClockDate,
+  type ChartCallbacks,
+  type ChartMarkers,
+  type ChartSpec,
+} from './chart-options.ts';
+
+const spec: ChartSpec = {
+  width: 800,
+  height: 320,
+  timeZone: 'Europe/Berlin',
+  locale: 'en',
+  granularity: 'raw',
+  mode: 'bars',
+  seriesLabels: ['Consumption (kWh)'],
+  registerLabel: null,
+  unit: 'kWh',
+  theme: chartThemes.light,
+  formatNumber: (value) => String(value),
+};
+const callbacks = { getMarkers: () => ({ dst: [], events: [], gaps: [] }) };
+
+describe('buildChartOptions', () => {
+  it('draws epoch milliseconds on a time axis, in the location zone', () => {
+    const options = buildChartOptions(spec, callbacks);
+    expect(options.ms).toBe(1);
+    expect(options.scales?.x?.time).toBe(true);
+    const local = options.tzDate?.(Date.parse('2026-03-29T01:00:00Z'));
+    // uPlot reads the tz date's wall-clock fields: 03:00 in Berlin after the spring change.
+    expect(local?.getHours()).toBe(3);
+  });
+
+  it('has one consumption series per meter, and a register line on its own axis only when asked', () => {
+    expect(buildChartOptions(spec, callbacks).series).toHaveLength(2);
+    const withRegister = buildChartOptions({ ...spec, registerLabel: 'Register' }, callbacks);
+    expect(withRegister.series).toHaveLength(3);
+    expect(withRegister.series[2]?.scale).toBe('register');
+    expect(withRegister.axes?.map((axis) => axis.scale ?? 'x')).toEqual(['x', 'energy', 'register']);
+    expect(buildChartOptions({ ...spec, seriesLabels: ['1', '2', '3'] }, callbacks).series).toHaveLength(4);
+  });
+
+  it('never joins across unknown energy, bars or line', () => {
+    for (const mode of ['bars', 'line'] as const) {
+      const series = buildChartOptions({ ...spec, mode }, callbacks).series[1];
+      expect(series?.spanGaps).toBe(false);
+      expect(typeof series?.paths === 'function').toBe(mode === 'bars');
+    }
+  });
+
+  it('starts the energy axis at zero', () => {
+    const range = buildChartOptions(spec, callbacks).scales?.energy?.range;
+    expect(typeof range).toBe('function');
+    if (typeof range === 'function') {
+      // uPlot passes itself first; this range function does not read it.
+      const result = range(Object.create(null), 3, 10, 'energy');
+      expect(result[0]).toBe(0);
+      expect(result[1]).toBeGreaterThan(10);
+    }
+  });
+
+  it('shades a whole DST bucket under the bars, and no band for a DST instant of a raw view', () => {
+    const dst = (band: { from: number; to: number } | null) => ({
+      getMarkers: () => ({
+        dst: [{ at: 130, label: '25 h day', from: 120, to: 60, band }],
+        events: [],
+        gaps: [],
+      }),
+    });
+    const drawn: { style: unknown; rect: number[] }[] = [];
+    const ctx = {
+      fillStyle: '' as unknown,
+      save() {},
+      restore() {},
+      fillRect(...rect: number[]) {
+        drawn.push({ style: this.fillStyle, rect });
+      },
+    };
+    const plot = {
+      ctx,
+      bbox: { left: 0, top: 10, width: 1000, height: 300 },
+      valToPos: (value: number) => value,
+    };
+    const drawClear = (markers: ReturnType<typeof dst>) =>
+      buildChartOptions({ ...spec, granularity: 'day' }, markers).hooks?.drawClear?.[0]?.(
+        plot as unknown as Parameters<NonNullable<NonNullable<uPlot.Hooks.Arrays['drawClear']>[0]>>[0],
+      );
+    drawClear(dst({ from: 100, to: 200 }));
+    expect(drawn).toEqual([{ style: chartThemes.light.dstBand, rect: [100, 10, 100, 300] }]);
+    drawn.length = 0;
+    drawClear(dst(null));
+    expect(drawn).toEqual([]);
+  });
+
+  it('drag zooms on x only', () => {
+    const options = buildChartOptions(spec, callbacks);
+    expect(options.cursor?.drag).toEqual({ x: true, y: false, setScale: true });
+  });
+
+  it('is pure: the same spec gives options that behave the same, functions included', () => {
+    const a = observe((recorder) => buildChartOptions(spec, recorder));
+    const b = observe((recorder) => buildChartOptions(spec, recorder));
+    expect(a).toEqual(b);
+    // The observation reaches what JSON drops: the hooks drew, the formatters wrote labels.
+    expect(a.hooks.draw.length).toBeGreaterThan(0);
+    expect(a.axes[1]).toEqual([
+      ['1', '2.5', '10'],
+      ['1', '2.5', '10'],
+    ]);
+  });
+
+  it('tells apart specs that differ only in a function or in what the hooks draw', () => {
+    const base = observe((recorder) => buildChartOptions(spec, recorder));
+    const otherFormat = observe((recorder) =>
+      buildChartOptions({ ...spec, formatNumber: (value) => value.toFixed(2) }, recorder),
+    );
+    // JSON.stringify, the old comparison, cannot see the difference.
+    expect(
+      JSON.stringify(buildChartOptions({ ...spec, formatNumber: (value) => value.toFixed(2) }, callbacks)),
+    ).toBe(JSON.stringify(buildChartOptions(spec, callbacks)));
+    expect(otherFormat).not.toEqual(base);
+    const otherMarkers = observe((recorder) => buildChartOptions(spec, recorder), {
+      ...MARKERS,
+      gaps: [{ from: 2_000, to: 9_000 }],
+    });
+    expect(otherMarkers.hooks).not.toEqual(base.hooks);
+  });
+});
+
+/** Markers with one of each kind, on the fake plot's x scale (1 px per 100 ms). */
+const MARKERS: ChartMarkers = {
+  dst: [{ at: 4_000, label: '23 h day', from: 0, to: 0, band: { from: 3_000, to: 5_000 } }],
+  events: [{ at: 6_000, label: 'Meter exchange' }],
+  gaps: [{ from: 7_000, to: 7_100 }],
+};
+
+/**
+ * What uPlot gets out of options on a fixed plot: their plain values, and the results of every
+ * function in them (tick and value formatters, the energy range, the time zone date) and every
+ * hook (the canvas calls it makes and the callbacks it calls), so that two options objects
+ * compare equal only when they behave the same.
+ */
+function observe(build: (recorder: ChartCallbacks) => uPlot.Options, markers: ChartMarkers = MARKERS) {
+  const calls: unknown[] = [];
+  const recorder: ChartCallbacks = {
+    getMarkers: () => markers,
+    onCursor: (...args) => calls.push(['onCursor', ...args]),
+    onZoom: (...args) => calls.push(['onZoom', ...args]),
+    onDraw: () => calls.push(['onDraw']),
+  };
+  const options = build(recorder);
+  const ctx = new Proxy<Record<string, unknown>>(
+    {},
+    {
+      get: (target, name: string) =>
+        name in target
+          ? target[name]
+          : (...args: unknown[]) => {
+              calls.push([name, ...args]);
+              return { width: String(args[0]).length * 6 };
+            },
+      set: (target, name: string, value: unknown) => {
+        calls.push([`${name}=`, value]);
+        target[name] = value;
+        return true;
+      },
+    },
+  );
+  const plot = {
+    ctx,
+    bbox: { left: 0, top: 10, width: 1000, height: 300 },
+    valToPos: (value: number) => value / 100,
+    cursor: { idx: 3, left: 40, top: 12 },
+    scales: { x: { min: 1_000, max: 9_000 } },
+  } as unknown as uPlot;
+  const hookResults = (name: keyof uPlot.Hooks.Arrays) =>
+    (options.hooks?.[name] ?? []).map((hook) => {
+      calls.length = 0;
+      (hook as (u: uPlot, key: string) => void)(plot, 'x');
+      return [...calls];
+    });
+  const splits = [1, 2.5, 10];
+  const instants = [Date.parse('2026-03-29T00:30:00Z'), Date.parse('2026-03-29T01:30:00Z')];
+  const energy = options.scales?.energy?.range;
+  return {
+    plain: JSON.parse(JSON.stringify(options)) as unknown,
+    axes: (options.axes ?? []).map((axis) =>
+      [3_600_000, 86_400_000].map((increment) =>
+        typeof axis.values === 'function' ? axis.values(plot, splits, 0, 50, increment) : axis.values,
+      ),
+    ),
+    energyRange:
+      typeof energy === 'function' ? [energy(plot, 3, 10, 'energy'), energy(plot, -2, 0, 'energy')] : null,
+    paths: options.series.map((series) => typeof series.paths),
+    tzDate: instants.map((ms) => {
+      const date = options.tzDate?.(ms);
+      return date ? [date.getDate(), date.getHours(), date.getMinutes()] : null;
+    }),
+    hooks: {
+      drawClear: hookResults('drawClear'),
+      draw: hookResults('draw'),
+      setCursor: hookResults('setCursor'),
+      setScale: hookResults('setScale'),
+    },
+  };
+}
+
+describe('wallClockDate', () => {
+  it("shows the zone's wall clock in the Date's local fields, as uPlot reads them", () => {
+    const cases: [string, string, number[]][] = [
+      ['2026-03-29T00:59:00Z', 'Europe/Berlin', [2026, 2, 29, 1, 59]],
+      ['2026-03-29T01:00:00Z', 'Europe/Berlin', [2026, 2, 29, 3, 0]],
+      // The repeated hour of autumn, twice.
+      ['2026-10-25T00:30:00Z', 'Europe/Berlin', [2026, 9, 25, 2, 30]],
+      ['2026-10-25T01:30:00Z', 'Europe/Berlin', [2026, 9, 25, 2, 30]],
+      ['2026-12-31T20:00:00Z', 'Asia/Kathmandu', [2027, 0, 1, 1, 45]],
+      ['2026-07-01T03:00:00Z', 'America/New_York', [2026, 5, 30, 23, 0]],
+    ];
+    for (const [instant, zone, fields] of cases) {
+      const date = wallClockDate(Date.parse(instant), zone);
+      expect([
+        date.getFullYear(),
+        date.getMonth(),
+        date.getDate(),
+        date.getHours(),
+        date.getMinutes(),
+      ]).toEqual(fields);
+    }
+  });
+});
+
+describe('placeLabels', () => {
+  const bounds = { left: 0, right: 300 };
+
+  it('puts a label right of its line, or left of it at the right edge', () => {
+    expect(placeLabels([{ x: 10, width: 50, gap: 4 }], bounds, 3)).toEqual([{ x: 14, row: 0 }]);
+    expect(placeLabels([{ x: 280, width: 50, gap: 4 }], bounds, 3)).toEqual([{ x: 226, row: 0 }]);
+  });
+
+  it('moves a label that would overlap another to the next row, and leaves it out when no row has room', () => {
+    // A phone-width plot: the spring change, a meter exchange and the autumn change crowd together.
+    const crowded = [
+      { x: 100, width: 70, gap: 4 },
+      { x: 150, width: 120, gap: 4 },
+      { x: 260, width: 70, gap: 4 },
+      { x: 120, width: 60, gap: 4 },
+      { x: 130, width: 60, gap: 4 },
+    ];
+    const places = placeLabels(crowded, bounds, 3);
+    // The third fits left of its line, beside the first; the fourth needs the third row; the fifth finds none.
+    expect(places.map((place) => place?.row ?? null)).toEqual([0, 1, 0, 2, null]);
+    // Text never leaves the plot.
+    for (const [i, place] of places.entries())
+      if (place) expect(place.x + (crowded[i]?.width ?? 0)).toBeLessThanOrEqual(bounds.right);
+    // Labels far apart share the first row.
+    expect(
+      placeLabels(
+        [
+          { x: 10, width: 50, gap: 4 },
+          { x: 200, width: 50, gap: 4 },
+        ],
+        bounds,
+        3,
+      ).map((place) => place?.row),
+    ).toEqual([0, 0]);
+  });
+});
+
+describe('time ticks', () => {
+  it('labels hours, and the date at local midnight, in the location zone', () => {
+    const midnight = Date.parse('2026-03-28T23:00:00Z');
+    const labels = formatTimeTicks(
+      [midnight, midnight + 3 * 3_600_000],
+      3 * 3_600_000,
+      'en',
+      'Europe/Berlin',
+    );
+    // Three hours after midnight on the spring day is 04:00: the hour 02:00–03:00 does not exist.
+    expect(labels).toEqual(['Mar 29', '04:00']);
+    expect(formatTimeTicks([midnight], 86_400_000, 'de', 'Europe/Berlin')).toEqual(['29. März']);
+    expect(
+      formatTimeTicks([Date.parse('2026-02-28T23:00:00Z')], 31 * 86_400_000, 'fr', 'Europe/Berlin'),
+    ).toEqual(['mars 2026']);
+  });
+});

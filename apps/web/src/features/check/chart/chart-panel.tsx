@@ -1,0 +1,306 @@
+import { Anchor, Button, Group, SegmentedControl, Switch, Text, Title } from '@mantine/core';
+import { useComputedColorScheme } from '@mantine/core';
+import { IconZoomReset } from '@tabler/icons-react';
+import type { LocationReadings } from '@cm/contracts/check.ts';
+import { memo, useCallback, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatEnergy, formatNumber } from '@/lib/format.ts';
+import { chartData } from './chart-data.ts';
+import { chartThemes, type ChartMarkers } from './chart-options.ts';
+import { formatPeriod } from '../model/local-format.ts';
+import { bucketAt, rowsByEnd, rowsOf } from '../model/reading-rows.ts';
+import { rowNotes } from '../table/row-notes.ts';
+import { ReadingsChart, type TooltipWriter } from './readings-chart.tsx';
+import { formatRegister } from '../totals/totals.ts';
+import { offsetChanges } from '../model/zoned-time.ts';
+import { SectionPanel } from '../ui/section-panel.tsx';
+import classes from '../check.module.css';
+
+const BARS_MAX_POINTS = 1500;
+
+interface ChartPanelProps {
+  readings: LocationReadings;
+  /** What the chart shows, for screen readers. */
+  ariaLabel: string;
+  /** Where the table (the chart's accessible alternative) is. */
+  tableId: string;
+}
+
+function useMarkers(readings: LocationReadings): ChartMarkers {
+  const { t } = useTranslation();
+  return useMemo(() => {
+    const toMs = Date.parse(readings.to);
+    const buckets = readings.meters[0]?.series;
+    const isBucketView = readings.granularity !== 'raw' && readings.granularity !== 'hour';
+    const dst = offsetChanges(
+      Date.parse(readings.from),
+      Date.parse(readings.to),
+      readings.location.timeZone,
+    ).map((change) => ({
+      at: change.at,
+      label: t('check.chart.dst', { hours: 24 + (change.fromOffset - change.toOffset) / 60 }),
+      from: change.fromOffset,
+      to: change.toOffset,
+      band: isBucketView ? bucketAt(buckets, change.at, toMs) : null,
+    }));
+    const events: ChartMarkers['events'] = [];
+    const gaps: ChartMarkers['gaps'] = [];
+    for (const meter of readings.meters) {
+      for (const event of meter.events) {
+        if (event.type === 'meterExchange')
+          events.push({
+            at: Date.parse(event.at),
+            label: t('check.chart.exchange', { meterNumber: event.meterNumber }),
+          });
+        if (event.type === 'rollover')
+          events.push({ at: Date.parse(event.at), label: t('check.chart.rollover') });
+      }
+      for (const gap of meter.gaps) gaps.push({ from: Date.parse(gap.from), to: Date.parse(gap.to) });
+    }
+    return { dst, events, gaps };
+  }, [readings, t]);
+}
+
+interface LegendItem {
+  label: string;
+  swatch: 'swatch' | 'swatchLine' | 'swatchDash';
+  style: CSSProperties;
+  shown: boolean;
+}
+
+interface ChartHeaderProps {
+  mode: 'bars' | 'line';
+  onMode: (mode: 'bars' | 'line') => void;
+  /** The register switch's state; null: no switch (several meters). */
+  showRegister: boolean | null;
+  onShowRegister: (show: boolean) => void;
+  isZoomed: boolean;
+  onReset: () => void;
+  tableId: string;
+}
+
+/** Title, controls and hint: the same for every answer, so a new one does not re-render them. */
+const ChartHeader = memo(function ChartHeader({
+  mode,
+  onMode,
+  showRegister,
+  onShowRegister,
+  isZoomed,
+  onReset,
+  tableId,
+}: ChartHeaderProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Group justify="space-between" align="center" mb="xs" gap="xs" className={classes.noPrint}>
+        <Title order={2} size="h4" id="cm-chart-title">
+          {t('check.chart.title')}
+        </Title>
+        <Group gap="sm" wrap="wrap">
+          <SegmentedControl
+            size="xs"
+            value={mode}
+            onChange={(value) => onMode(value === 'line' ? 'line' : 'bars')}
+            data={[
+              { value: 'bars', label: t('check.chart.bars') },
+              { value: 'line', label: t('check.chart.line') },
+            ]}
+            aria-label={t('check.chart.style')}
+          />
+          {showRegister === null ? null : (
+            <Switch
+              size="sm"
+              checked={showRegister}
+              onChange={(event) => onShowRegister(event.currentTarget.checked)}
+              label={t('check.chart.showRegister')}
+            />
+          )}
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconZoomReset size={14} aria-hidden />}
+            onClick={onReset}
+            disabled={!isZoomed}
+          >
+            {t('check.chart.resetZoom')}
+          </Button>
+        </Group>
+      </Group>
+      <Text size="xs" c="dimmed" className={classes.noPrint}>
+        {t('check.chart.hint')}{' '}
+        <Anchor href={`#${tableId}`} size="xs" underline="always">
+          {t('check.chart.toTable')}
+        </Anchor>
+      </Text>
+    </>
+  );
+});
+
+/**
+ * The chart with its controls (bars or line, register line, zoom reset) and legend. Its state
+ * stays here, so toggling the register line redraws the chart alone; it draws the answer's own
+ * columns, and builds the table's rows only when the cursor first asks for one.
+ */
+export const ChartPanel = memo(function ChartPanel({ readings, ariaLabel, tableId }: ChartPanelProps) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  const scheme = useComputedColorScheme('light');
+  const { meters, granularity } = readings;
+  const tz = readings.location.timeZone;
+  const isSingle = meters.length === 1;
+  const unit = meters[0]?.meter.unit ?? 'kWh';
+  const pointCount = meters[0]?.series.t.length ?? 0;
+  const [mode, setMode] = useState<'bars' | 'line' | null>(null);
+  const chartMode = mode ?? (pointCount > BARS_MAX_POINTS || !isSingle ? 'line' : 'bars');
+  const [showRegister, setShowRegister] = useState(false);
+  const withRegister = isSingle && showRegister;
+  const [isZoomed, setZoomed] = useState(false);
+  const resetRef = useRef<(() => void) | null>(null);
+  const resetZoom = useCallback(() => resetRef.current?.(), []);
+  const toMs = Date.parse(readings.to);
+
+  const seriesLabels = useMemo(
+    () =>
+      meters.map((meter) =>
+        isSingle
+          ? t('check.chart.consumption', { unit })
+          : t('check.chart.meterSeries', { meterInd: meter.meterInd, meterNumber: meter.meter.meterNumber }),
+      ),
+    [meters, isSingle, t, unit],
+  );
+  // The labels' text, not the list, decides whether the plot is rebuilt.
+  const seriesKey = seriesLabels.join('|');
+  const spec = useMemo(
+    () => ({
+      timeZone: tz,
+      locale,
+      granularity,
+      mode: chartMode,
+      seriesLabels: seriesKey.split('|'),
+      registerLabel: withRegister ? t('check.chart.register') : null,
+      unit,
+      theme: chartThemes[scheme],
+      formatNumber: (value: number) => formatNumber(value, locale, { maximumFractionDigits: 2 }),
+    }),
+    [tz, locale, granularity, chartMode, seriesKey, withRegister, t, unit, scheme],
+  );
+  const data = useMemo(
+    () => chartData(meters, granularity, toMs, withRegister),
+    [meters, granularity, toMs, withRegister],
+  );
+  const markers = useMarkers(readings);
+
+  const writeTooltip = useCallback<TooltipWriter>(
+    (x, element) => {
+      if (x === null) return false;
+      const lines: { text: string; color?: string; strong?: boolean }[] = [];
+      let period: string | null = null;
+      rowsOf(readings).forEach((rows, b) => {
+        const i = rowsByEnd(rows, granularity).get(x);
+        if (i === undefined) return;
+        period ??= formatPeriod(rows.start[i] ?? 0, rows.end[i] ?? 0, granularity, locale, tz);
+        const consumption = rows.consumption[i] ?? null;
+        const value = consumption === null ? t('check.chart.unknown') : formatEnergy(consumption, locale);
+        lines.push({
+          text: isSingle ? value : `${meters[b]?.meterInd ?? ''} · ${value}`,
+          color: chartThemes[scheme].series[b % 7],
+          strong: true,
+        });
+        if (withRegister) {
+          const register = rows.register[i] ?? null;
+          if (register !== null)
+            lines.push({ text: t('check.chart.registerValue', { value: formatRegister(register, locale) }) });
+        }
+        for (const note of rowNotes(rows, i, granularity)) lines.push({ text: t(note.key, note.values) });
+      });
+      if (period === null) return false;
+      element.replaceChildren();
+      const head = document.createElement('div');
+      head.className = classes.tooltipHead ?? '';
+      head.textContent = period;
+      element.append(head);
+      for (const line of lines) {
+        const div = document.createElement('div');
+        div.textContent = line.text;
+        if (line.strong) div.style.fontWeight = '700';
+        if (line.color) div.style.borderInlineStart = `3px solid ${line.color}`;
+        if (line.color) div.style.paddingInlineStart = '6px';
+        element.append(div);
+      }
+      return true;
+    },
+    [readings, meters, granularity, locale, tz, t, isSingle, withRegister, scheme],
+  );
+
+  const theme = chartThemes[scheme];
+  // What each colour and line means; marker kinds only when the range has them.
+  const legend: LegendItem[] = [
+    ...seriesLabels.map((label, index) => ({
+      label,
+      swatch: 'swatch' as const,
+      style: { background: theme.series[index % 7] },
+      shown: true,
+    })),
+    {
+      label: t('check.chart.register'),
+      swatch: 'swatchLine',
+      style: { borderColor: theme.register },
+      shown: withRegister,
+    },
+    {
+      label: t('check.chart.legendGap'),
+      swatch: 'swatch',
+      style: { background: theme.gapFill, outline: `1px solid ${theme.event}` },
+      shown: markers.gaps.length > 0,
+    },
+    {
+      label: t('check.chart.legendDst'),
+      ...(markers.dst.some((dst) => dst.band !== null)
+        ? {
+            swatch: 'swatch' as const,
+            style: { background: theme.dstBand, outline: `1px dashed ${theme.dst}` },
+          }
+        : { swatch: 'swatchDash' as const, style: { borderColor: theme.dst } }),
+      shown: markers.dst.length > 0,
+    },
+    {
+      label: t('check.chart.legendEvent'),
+      swatch: 'swatchLine',
+      style: { borderColor: theme.event },
+      shown: markers.events.length > 0,
+    },
+  ];
+  return (
+    <SectionPanel labelledBy="cm-chart-title" className={classes.chartPanel}>
+      <ChartHeader
+        mode={chartMode}
+        onMode={setMode}
+        showRegister={isSingle ? showRegister : null}
+        onShowRegister={setShowRegister}
+        isZoomed={isZoomed}
+        onReset={resetZoom}
+        tableId={tableId}
+      />
+      <ReadingsChart
+        spec={spec}
+        data={data}
+        markers={markers}
+        height={320}
+        ariaLabel={ariaLabel}
+        writeTooltip={writeTooltip}
+        onZoomChange={setZoomed}
+        resetRef={resetRef}
+      />
+      <ul className={classes.legend} aria-label={t('check.chart.legend')}>
+        {legend
+          .filter((item) => item.shown)
+          .map((item) => (
+            <li key={item.label}>
+              <span className={classes[item.swatch]} style={item.style} aria-hidden />
+              {item.label}
+            </li>
+          ))}
+      </ul>
+    </SectionPanel>
+  );
+});

@@ -1,0 +1,185 @@
+import type { LocationReadings, MeterInfo } from '@cm/contracts/check.ts';
+import { describe, expect, it } from 'vitest';
+import { meterInfo, rawReadings } from '@/test-support/check-fixtures.ts';
+import { deriveCheckView, type Answer, type CheckAnswers } from './check-view.ts';
+import { parseCheckUrl } from './model/url-state.ts';
+
+const NOW = Date.parse('2026-06-15T10:00:00Z');
+
+const none = <T>(): Answer<T> => ({ data: undefined, failure: null, isLoading: false, isFetching: false });
+const loaded = <T>(data: T): Answer<T> => ({ data, failure: null, isLoading: false, isFetching: false });
+const failed = <T>(status: number | 'NETWORK_ERROR', param: string | null = null): Answer<T> => ({
+  data: undefined,
+  failure: { status, message: 'why', param },
+  isLoading: false,
+  isFetching: false,
+});
+
+function answers(overrides: Partial<CheckAnswers> = {}): CheckAnswers {
+  return {
+    meter: none(),
+    meters: none(),
+    readings: none(),
+    previous: none(),
+    lastYear: none(),
+    ...overrides,
+  };
+}
+
+/** A location's answer with one meter (EM-10009 at indicator 3), `consumption` kWh over the range. */
+function locationAnswer(consumption: number | null = 5, readings = 97, missing = 0): LocationReadings {
+  const meter = rawReadings('2026-06-15T00:00:00Z', '2026-06-16T00:00:00Z');
+  return {
+    location: meter.meter.location,
+    from: '2026-06-14T22:00:00.000Z',
+    to: '2026-06-15T22:00:00.000Z',
+    granularity: 'month',
+    meters: [{ ...meter, totals: { ...meter.totals, consumption, readings, missingIntervals: missing } }],
+  };
+}
+
+const view = (search: string, given: Partial<CheckAnswers> = {}) =>
+  deriveCheckView(parseCheckUrl(search), answers(given), NOW);
+
+describe('deriveCheckView', () => {
+  it('asks for nothing on an empty page and offers no range', () => {
+    const empty = view('');
+    expect(empty.requests).toEqual({
+      meterNumber: null,
+      locationMeters: null,
+      readings: null,
+      previous: null,
+      lastYear: null,
+    });
+    expect(empty.rangeControls).toBeNull();
+    expect(empty.titleSubject).toBeNull();
+    expect(empty.lookupKey).toBe('none');
+    expect(empty.todayUtc).toBe('2026-06-15');
+  });
+
+  it("asks for a meter's information first, and for its readings once it knows the meter's zone", () => {
+    const asking = view('meter=EM-10009', { meter: { ...none<MeterInfo>(), isLoading: true } });
+    expect(asking.requests.meterNumber).toBe('EM-10009');
+    expect(asking.requests.readings).toBeNull();
+    expect(asking.isLoadingCard).toBe(true);
+    expect(asking.rangeControls).toEqual({ key: expect.any(String), resolved: null, effective: null });
+
+    const known = view('meter=EM-10009', { meter: loaded(meterInfo()) });
+    // A week in Berlin (the meter's location), at hours; the comparisons in months.
+    const base = { name: 'Riverside Campus – Library', meterInd: 3 };
+    expect(known.requests.readings).toEqual({
+      ...base,
+      From: '2026-06-09',
+      To: '2026-06-15',
+      granularity: 'hour',
+    });
+    expect(known.requests.previous).toEqual({
+      ...base,
+      From: '2026-06-02',
+      To: '2026-06-08',
+      granularity: 'month',
+    });
+    expect(known.requests.lastYear).toEqual({
+      ...base,
+      From: '2025-06-09',
+      To: '2025-06-15',
+      granularity: 'month',
+    });
+    expect(known.timeZone).toBe('Europe/Berlin');
+    expect(known.card?.meter.meterNumber).toBe('EM-10009');
+    expect(known.rangeControls?.resolved).toEqual({ from: '2026-06-09', to: '2026-06-15' });
+    expect(known.titleSubject).toBe('EM-10009');
+    expect(known.subject).toBe('EM-10009');
+  });
+
+  it('says a meter is not found, and offers no range for it', () => {
+    const missing = view('meter=EM-0', { meter: failed(404) });
+    expect(missing.notFoundMeter).toBe('EM-0');
+    expect(missing.errors.meter).toEqual({ key: 'check.errors.meterNotFound' });
+    expect(missing.rangeControls).toBeNull();
+    expect(missing.otherFailure).toBeNull();
+  });
+
+  it("lists a location's meters from a one-day answer and refuses an indicator it does not have", () => {
+    const listing = view('location=Riverside&meterInd=7');
+    expect(listing.requests.locationMeters).toEqual({
+      name: 'Riverside',
+      From: '2026-06-15',
+      To: '2026-06-15',
+      granularity: 'month',
+    });
+    const unknown = view('location=Riverside&meterInd=7', { meters: loaded(locationAnswer()) });
+    expect(unknown.errors.meterInd).toEqual({ key: 'check.errors.meterIndNotFound' });
+    expect(unknown.requests.readings).toBeNull();
+
+    const known = view('location=Riverside&meterInd=3', { meters: loaded(locationAnswer()) });
+    expect(known.requests.readings).toMatchObject({ name: 'Riverside', meterInd: 3 });
+    // The card comes from the meter list before the readings arrive.
+    expect(known.card?.meter.meterNumber).toBe('EM-10009');
+  });
+
+  it('checks custom dates itself and asks nothing for a range the wrong way round', () => {
+    const reversed = view('meter=EM-10009&from=2026-06-10&to=2026-06-01', { meter: loaded(meterInfo()) });
+    expect(reversed.errors.to).toEqual({ key: 'check.range.errors.order' });
+    expect(reversed.requests.readings).toBeNull();
+    expect(reversed.comparisons).toEqual([]);
+    expect(reversed.rangeControls?.resolved).toBeNull();
+  });
+
+  it("puts the server's refusals next to the field they name, and other failures in an alert", () => {
+    const meter = loaded(meterInfo());
+    const badFrom = view('meter=EM-10009', { meter, readings: failed(400, 'From') });
+    expect(badFrom.errors.from).toEqual({ key: 'check.errors.badParam.From', values: { detail: 'why' } });
+    expect(badFrom.otherFailure).toBeNull();
+    expect(badFrom.readings).toBeUndefined();
+    expect(view('meter=EM-10009', { meter, readings: failed('NETWORK_ERROR') }).otherFailure).toBe('network');
+    expect(view('meter=EM-10009', { meter, readings: failed(500) }).otherFailure).toBe('failed');
+    expect(view('location=Nowhere', { meters: failed(404, 'name') }).errors.location).toEqual({
+      key: 'check.errors.locationNotFound',
+    });
+  });
+
+  it('keeps the answer on screen while the next one loads, and compares with earlier periods', () => {
+    const meter = loaded(meterInfo());
+    const stale = view('meter=EM-10009', {
+      meter,
+      readings: { ...loaded(locationAnswer()), isFetching: true },
+      previous: loaded(locationAnswer(4.5, 49, 48)),
+      lastYear: { ...none<LocationReadings>(), isFetching: true },
+    });
+    expect(stale.readings).toBeDefined();
+    expect(stale.isReadingsStale).toBe(true);
+    expect(stale.isReadingsPending).toBe(false);
+    expect(stale.comparisons).toEqual([
+      {
+        kind: 'previous',
+        range: { from: '2026-06-02', to: '2026-06-08' },
+        consumption: 4.5,
+        // 48 intervals read, 48 missing.
+        coverage: 0.5,
+        isLoading: false,
+        isError: false,
+      },
+      {
+        kind: 'lastYear',
+        range: { from: '2025-06-09', to: '2025-06-15' },
+        consumption: null,
+        coverage: null,
+        isLoading: true,
+        isError: false,
+      },
+    ]);
+    const pending = view('meter=EM-10009', {
+      meter,
+      readings: { ...none<LocationReadings>(), isFetching: true },
+    });
+    expect(pending.isReadingsPending).toBe(true);
+  });
+
+  it('names the file and print subject by the meter shown, or by the location for all its meters', () => {
+    const meters = loaded(locationAnswer());
+    expect(view('location=Riverside', { meters }).subject).toBe('Riverside');
+    expect(view('location=Riverside&meterInd=3', { meters, readings: meters }).subject).toBe('EM-10009');
+    expect(view('location=Riverside&meterInd=3', { meters }).lookupKey).toBe('l:Riverside:3');
+  });
+});

@@ -1,0 +1,334 @@
+import type { Granularity, LocationReadings, MeterInfo, MeterReadings } from '@cm/contracts/check.ts';
+import type { Failure } from '@/lib/http-client.ts';
+import type { ReadingsArgs } from './api.ts';
+import {
+  effectiveGranularity,
+  previousPeriod,
+  resolvePreset,
+  samePeriodLastYear,
+  validateRange,
+  type DateRange,
+} from './model/date-range.ts';
+import { serializeCheckUrl, type CheckUrlState } from './model/url-state.ts';
+import { localDateOf } from './model/zoned-time.ts';
+import type { ComparisonTotal } from './totals/totals-panel.tsx';
+
+/*
+ * The check page as a pure function of its URL, the server's answers and the time: what to ask
+ * for, and what to show. The page (check-page.tsx) runs the queries and renders the result.
+ */
+
+/** An answer as the page sees it: the data, or why there is none, and whether it is on its way. */
+export interface Answer<T> {
+  data: T | undefined;
+  failure: Failure | null;
+  isLoading: boolean;
+  isFetching: boolean;
+}
+
+/** A text to show: an i18n key and its values. */
+export interface Message {
+  key: string;
+  values?: Record<string, string>;
+}
+
+/** The comparison periods only need totals: monthly buckets keep those answers tiny. */
+const COMPARISON_GRANULARITY: Granularity = 'month';
+
+/** What the page asks the server for; null where it asks nothing. */
+export interface CheckRequests {
+  /** GetMeterInfo, for a meter target. */
+  meterNumber: string | null;
+  /** A location's meters and zone: a one-day answer in one bucket. */
+  locationMeters: ReadingsArgs | null;
+  readings: ReadingsArgs | null;
+  previous: ReadingsArgs | null;
+  lastYear: ReadingsArgs | null;
+}
+
+/** Today as a UTC date: the one-day answer that lists a location's meters (shared with the lookup). */
+export function utcDateOf(now: number): string {
+  return new Date(now).toISOString().slice(0, 10);
+}
+
+/** The first two requests, which depend on the URL alone. */
+export function lookupRequests(
+  url: CheckUrlState,
+  now: number,
+): Pick<CheckRequests, 'meterNumber' | 'locationMeters'> {
+  const { target } = url;
+  const today = utcDateOf(now);
+  return {
+    meterNumber: target.kind === 'meter' ? target.meterNumber : null,
+    locationMeters:
+      target.kind === 'location' ? { name: target.name, From: today, To: today, granularity: 'month' } : null,
+  };
+}
+
+/** The range, its problem and the granularity, once the location's zone is known. */
+function rangeOf(url: CheckUrlState, timeZone: string | null, now: number) {
+  const today = timeZone ? localDateOf(now, timeZone) : null;
+  const range: DateRange | null =
+    url.range.kind === 'custom'
+      ? { from: url.range.from, to: url.range.to }
+      : today
+        ? resolvePreset(url.range.preset, today)
+        : null;
+  const problem = range && url.range.kind === 'custom' ? validateRange(range) : null;
+  const granularity = range && !problem ? effectiveGranularity(url.granularity, range) : null;
+  return { range, problem, granularity };
+}
+
+/** What the answers so far say about the target: its zone, its location and meter indicator. */
+function targetOf(url: CheckUrlState, meter: Answer<MeterInfo>, meters: Answer<LocationReadings>) {
+  const { target } = url;
+  const meterInfo = target.kind === 'meter' ? meter.data : undefined;
+  const listed = target.kind === 'location' ? meters.data : undefined;
+  const timeZone = meterInfo?.location.timeZone ?? listed?.location.timeZone ?? null;
+  const locationName = target.kind === 'location' ? target.name : (meterInfo?.location.publicName ?? null);
+  const meterInd =
+    target.kind === 'meter'
+      ? meterInfo?.meterInd
+      : target.kind === 'location' && target.meterInd !== 'all'
+        ? target.meterInd
+        : undefined;
+  const hasUnknownMeterInd =
+    target.kind === 'location' &&
+    target.meterInd !== 'all' &&
+    meters.data !== undefined &&
+    !meters.data.meters.some((m) => m.meterInd === target.meterInd);
+  return { meterInfo, timeZone, locationName, meterInd, hasUnknownMeterInd };
+}
+
+/** Everything the page asks for, given the answers it has. */
+export function checkRequests(
+  url: CheckUrlState,
+  answers: { meter: Answer<MeterInfo>; meters: Answer<LocationReadings> },
+  now: number,
+): CheckRequests {
+  const { timeZone, locationName, meterInd, hasUnknownMeterInd } = targetOf(
+    url,
+    answers.meter,
+    answers.meters,
+  );
+  const { range, problem, granularity } = rangeOf(url, timeZone, now);
+  const base =
+    locationName && timeZone && !hasUnknownMeterInd
+      ? { name: locationName, ...(meterInd === undefined ? {} : { meterInd }) }
+      : null;
+  const ok = base && range && !problem ? { base, range } : null;
+  const over = (period: DateRange, granularity: Granularity) =>
+    ok ? { ...ok.base, From: period.from, To: period.to, granularity } : null;
+  return {
+    ...lookupRequests(url, now),
+    readings: ok && granularity ? over(ok.range, granularity) : null,
+    previous: ok ? over(previousPeriod(ok.range), COMPARISON_GRANULARITY) : null,
+    lastYear: ok ? over(samePeriodLastYear(ok.range), COMPARISON_GRANULARITY) : null,
+  };
+}
+
+/** The answers of the page's queries. */
+export interface CheckAnswers {
+  meter: Answer<MeterInfo>;
+  meters: Answer<LocationReadings>;
+  readings: Answer<LocationReadings>;
+  previous: Answer<LocationReadings>;
+  lastYear: Answer<LocationReadings>;
+}
+
+/** What the page shows. */
+export interface CheckView {
+  requests: CheckRequests;
+  /** Meter number or location name, for the document title (null on an empty page). */
+  titleSubject: string | null;
+  /** The lookup starts afresh when the target changes (back/forward, a bookmark). */
+  lookupKey: string;
+  todayUtc: string;
+  errors: {
+    meter: Message | null;
+    location: Message | null;
+    meterInd: Message | null;
+    from: Message | null;
+    to: Message | null;
+    granularity: Message | null;
+  };
+  /** The meter number the server does not know (404), for the not-found alert. */
+  notFoundMeter: string | null;
+  /** A failure that belongs to no field. */
+  otherFailure: 'network' | 'failed' | null;
+  card: { meter: MeterInfo; meterNumbers: string[] | undefined } | null;
+  isLoadingCard: boolean;
+  /** The location's time zone, once an answer gave it. */
+  timeZone: string | null;
+  /** The range controls, when a target is there to ask about. */
+  rangeControls: { key: string; resolved: DateRange | null; effective: Granularity | null } | null;
+  /** The answer on screen; while a new one loads the previous one stays (dimmed). */
+  readings: LocationReadings | undefined;
+  isReadingsStale: boolean;
+  isReadingsPending: boolean;
+  /** Meter number or location name, for the CSV file name and the print title. */
+  subject: string;
+  comparisons: ComparisonTotal[];
+}
+
+/** Which field a failure belongs next to, said by meaning (the server's words stay as a detail). */
+function fieldMessage(failure: Failure | null, param: string): Message | null {
+  if (!failure || failure.param !== param) return null;
+  if (failure.status === 404 && param === 'name') return { key: 'check.errors.locationNotFound' };
+  if (failure.status === 404 && param === 'meterInd') return { key: 'check.errors.meterIndNotFound' };
+  if (failure.status === 400)
+    return { key: `check.errors.badParam.${param}`, values: { detail: failure.message ?? '' } };
+  return null;
+}
+
+function sumConsumption(readings: LocationReadings | undefined): number | null {
+  if (!readings || readings.meters.length === 0) return null;
+  let milli = 0;
+  for (const meter of readings.meters) {
+    if (meter.totals.consumption === null) return null;
+    milli += Math.round(meter.totals.consumption * 1000);
+  }
+  return milli / 1000;
+}
+
+/** Share of the period's intervals that have readings (1 = complete); null without an answer. */
+function coverageOf(readings: LocationReadings | undefined): number | null {
+  if (!readings || readings.meters.length === 0) return null;
+  let present = 0;
+  let missing = 0;
+  for (const meter of readings.meters) {
+    // n readings close n − 1 intervals.
+    present += Math.max(0, meter.totals.readings - 1);
+    missing += meter.totals.missingIntervals;
+  }
+  return present + missing === 0 ? null : present / (present + missing);
+}
+
+function comparisonOf(
+  kind: ComparisonTotal['kind'],
+  args: ReadingsArgs | null,
+  answer: Answer<LocationReadings>,
+): ComparisonTotal | null {
+  if (!args) return null;
+  return {
+    kind,
+    range: { from: args.From, to: args.To },
+    consumption: sumConsumption(answer.data),
+    coverage: coverageOf(answer.data),
+    isLoading: answer.isFetching,
+    isError: answer.failure !== null,
+  };
+}
+
+/** The check page for a URL, the answers so far and the time. */
+export function deriveCheckView(url: CheckUrlState, answers: CheckAnswers, now: number): CheckView {
+  const { target } = url;
+  const requests = checkRequests(url, answers, now);
+  const { meterInfo, timeZone, hasUnknownMeterInd } = targetOf(url, answers.meter, answers.meters);
+  const { range, problem } = rangeOf(url, timeZone, now);
+
+  const meterFailure = target.kind === 'meter' ? answers.meter.failure : null;
+  const metersFailure = target.kind === 'location' ? answers.meters.failure : null;
+  const readingsFailure = requests.readings ? answers.readings.failure : null;
+  const isMeterNotFound = meterFailure?.status === 404;
+
+  const rangeErrors = {
+    from: fieldMessage(readingsFailure, 'From'),
+    to: fieldMessage(readingsFailure, 'To'),
+    granularity: fieldMessage(readingsFailure, 'granularity'),
+  };
+  if (problem)
+    rangeErrors[problem.field] = {
+      key: problem.reason === 'order' ? 'check.range.errors.order' : 'check.range.errors.invalid',
+    };
+  const locationError = fieldMessage(metersFailure, 'name') ?? fieldMessage(readingsFailure, 'name');
+  const other =
+    (meterFailure && !isMeterNotFound && meterFailure.status !== 400 ? meterFailure : null) ??
+    (metersFailure && metersFailure.param === null ? metersFailure : null) ??
+    (readingsFailure && readingsFailure.param === null ? readingsFailure : null);
+
+  const readings = requests.readings && !readingsFailure ? answers.readings.data : undefined;
+  // A location's meter: from the readings on screen when they are its own, else from the meter
+  // list, which answers first (the card is there before a year of readings is).
+  const shownMeter = readings?.meters.length === 1 ? readings.meters[0] : undefined;
+  const listedMeter: MeterReadings | undefined =
+    target.kind === 'location' && target.meterInd !== 'all'
+      ? answers.meters.data?.meters.find((m) => m.meterInd === target.meterInd)
+      : undefined;
+  const locationMeter =
+    shownMeter && (!listedMeter || shownMeter.meterInd === listedMeter.meterInd) ? shownMeter : listedMeter;
+  const card = meterInfo
+    ? { meter: meterInfo, meterNumbers: readings?.meters[0]?.meterNumbers }
+    : locationMeter
+      ? { meter: locationMeter.meter, meterNumbers: locationMeter.meterNumbers }
+      : null;
+  const isLoadingCard =
+    (target.kind === 'meter' && answers.meter.isLoading) ||
+    (target.kind === 'location' &&
+      target.meterInd !== 'all' &&
+      !card &&
+      (answers.readings.isLoading || answers.meters.isLoading));
+
+  const resolved = range && !problem ? range : null;
+  return {
+    requests,
+    titleSubject: titleSubjectOf(url),
+    lookupKey: lookupKeyOf(url),
+    todayUtc: utcDateOf(now),
+    errors: {
+      meter: meterErrorOf(meterFailure),
+      location: locationError,
+      meterInd: hasUnknownMeterInd
+        ? { key: 'check.errors.meterIndNotFound' }
+        : fieldMessage(readingsFailure, 'meterInd'),
+      ...rangeErrors,
+    },
+    notFoundMeter: isMeterNotFound && target.kind === 'meter' ? target.meterNumber : null,
+    otherFailure: other === null ? null : other.status === 'NETWORK_ERROR' ? 'network' : 'failed',
+    card,
+    isLoadingCard,
+    timeZone,
+    rangeControls:
+      target.kind !== 'none' && !isMeterNotFound && locationError === null
+        ? {
+            key: `${serializeCheckUrl({ ...url, target: { kind: 'none' } })}|${range?.from ?? ''}|${range?.to ?? ''}`,
+            resolved,
+            effective: resolved ? effectiveGranularity(url.granularity, resolved) : null,
+          }
+        : null,
+    readings,
+    isReadingsStale: readings !== undefined && answers.readings.isFetching,
+    isReadingsPending: requests.readings !== null && !readings && answers.readings.isFetching,
+    subject: subjectOf(url, readings),
+    comparisons: [
+      comparisonOf('previous', requests.previous, answers.previous),
+      comparisonOf('lastYear', requests.lastYear, answers.lastYear),
+    ].filter((comparison) => comparison !== null),
+  };
+}
+
+function meterErrorOf(failure: Failure | null): Message | null {
+  if (failure?.status === 404) return { key: 'check.errors.meterNotFound' };
+  if (failure?.status === 400)
+    return { key: 'check.errors.badParam.meterNumber', values: { detail: failure.message ?? '' } };
+  return null;
+}
+
+function titleSubjectOf({ target }: CheckUrlState): string | null {
+  if (target.kind === 'meter') return target.meterNumber;
+  if (target.kind === 'location') return target.name;
+  return null;
+}
+
+function lookupKeyOf({ target }: CheckUrlState): string {
+  if (target.kind === 'meter') return `m:${target.meterNumber}`;
+  if (target.kind === 'location') return `l:${target.name}:${target.meterInd}`;
+  return 'none';
+}
+
+function subjectOf({ target }: CheckUrlState, readings: LocationReadings | undefined): string {
+  if (target.kind === 'meter') return target.meterNumber;
+  if (target.kind === 'location' && target.meterInd === 'all') return target.name;
+  if (target.kind === 'location') return readings?.meters[0]?.meter.meterNumber ?? target.name;
+  return '';
+}

@@ -1,0 +1,197 @@
+import { Autocomplete, Button, Group, NativeSelect, SegmentedControl, Stack } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconBolt, IconMapPin, IconSearch } from '@tabler/icons-react';
+import type { Suggestion } from '@cm/contracts/bookmarks.ts';
+import { memo, type FormEvent, useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchQuery, useSuggestions } from '@/lib/bookmarks-api.ts';
+import { useGetLocationReadingsQuery } from '../api.ts';
+import type { CheckTarget } from '../model/url-state.ts';
+import { SectionPanel } from '../ui/section-panel.tsx';
+import classes from '../check.module.css';
+
+const SEARCH_DEBOUNCE_MS = 200;
+
+/** A meter indicator a location holds, for the meter select. */
+export interface MeterOption {
+  meterInd: number;
+  meterNumber: string;
+}
+
+interface LookupPanelProps {
+  target: CheckTarget;
+  /** Today as a UTC date: the one-day answer that lists a location's meters is shared with the page. */
+  todayUtc: string;
+  meterError: string | null;
+  locationError: string | null;
+  meterIndError: string | null;
+  onSubmit: (target: CheckTarget) => void;
+}
+
+function useTypeahead(kind: Suggestion['kind'], query: string, suggestions: Suggestion[]): string[] {
+  const [debounced] = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
+  const { data } = useSearchQuery(debounced, { skip: debounced === '' });
+  return useMemo(() => {
+    const titles = new Set<string>();
+    const source = debounced === '' ? suggestions : (data ?? []);
+    for (const item of source) if (item.kind === kind) titles.add(item.title);
+    return [...titles].slice(0, 20);
+  }, [data, debounced, kind, suggestions]);
+}
+
+/**
+ * The two ways in: a meter number, or a location's public name and one of its meters. The page
+ * keys it by target, so back/forward or a bookmark starts it afresh with the fields filled in.
+ */
+export const LookupPanel = memo(function LookupPanel(props: LookupPanelProps) {
+  const { target, todayUtc, onSubmit } = props;
+  // Suggestions from the navbar data (bookmarked first), shown before anything is typed.
+  const suggestions = useSuggestions();
+  const { t } = useTranslation();
+  const [mode, setMode] = useState<'meter' | 'location'>(target.kind === 'location' ? 'location' : 'meter');
+  const [meterText, setMeterText] = useState(target.kind === 'meter' ? target.meterNumber : '');
+  const [locationText, setLocationText] = useState(target.kind === 'location' ? target.name : '');
+  const [meterInd, setMeterInd] = useState<string>(
+    target.kind === 'location' ? String(target.meterInd) : 'all',
+  );
+  const [emptyField, setEmptyField] = useState<'meter' | 'location' | null>(null);
+  const formId = useId();
+  // The location whose meters the select offers: the one in the URL, then whichever is picked.
+  const [picked, setPicked] = useState<string | null>(target.kind === 'location' ? target.name : null);
+  const { data: pickedMeters } = useGetLocationReadingsQuery(
+    { name: picked ?? '', From: todayUtc, To: todayUtc, granularity: 'month' },
+    { skip: picked === null },
+  );
+  const locationMeters: MeterOption[] | null = pickedMeters
+    ? pickedMeters.meters.map((m) => ({ meterInd: m.meterInd, meterNumber: m.meter.meterNumber }))
+    : null;
+
+  const meterOptions = useTypeahead('meter', meterText, suggestions);
+  const locationOptions = useTypeahead('location', locationText, suggestions);
+
+  function handleMeterSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const meterNumber = meterText.trim();
+    if (meterNumber === '') {
+      setEmptyField('meter');
+      return;
+    }
+    setEmptyField(null);
+    onSubmit({ kind: 'meter', meterNumber });
+  }
+
+  function handleLocationSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const name = locationText.trim();
+    if (name === '') {
+      setEmptyField('location');
+      return;
+    }
+    setEmptyField(null);
+    const ind = Number(meterInd);
+    onSubmit({ kind: 'location', name, meterInd: Number.isInteger(ind) && ind > 0 ? ind : 'all' });
+  }
+
+  const meterSelectData = [
+    { value: 'all', label: t('check.lookup.allMeters') },
+    ...(locationMeters ?? []).map((m) => ({
+      value: String(m.meterInd),
+      label: t('check.lookup.meterOption', { meterInd: m.meterInd, meterNumber: m.meterNumber }),
+    })),
+  ];
+  // Keep a meter indicator from the URL selectable before the location's list has loaded.
+  if (meterInd !== 'all' && !meterSelectData.some((option) => option.value === meterInd)) {
+    meterSelectData.push({ value: meterInd, label: t('check.lookup.meterIndOnly', { meterInd }) });
+  }
+
+  return (
+    <SectionPanel label={t('check.lookup.title')} noPrint>
+      <Stack gap="sm">
+        <SegmentedControl
+          value={mode}
+          onChange={(value) => setMode(value === 'location' ? 'location' : 'meter')}
+          data={[
+            { value: 'meter', label: t('check.lookup.byMeter') },
+            { value: 'location', label: t('check.lookup.byLocation') },
+          ]}
+          aria-label={t('check.lookup.mode')}
+          className={classes.modeSwitch}
+        />
+        {mode === 'meter' ? (
+          <form onSubmit={handleMeterSubmit} id={`${formId}-meter`} noValidate>
+            <Group align="flex-start" gap="sm" wrap="wrap">
+              <Autocomplete
+                className={classes.grow}
+                label={t('check.lookup.meterNumber')}
+                description={t('check.lookup.meterNumberHint')}
+                placeholder={t('check.lookup.meterNumberPlaceholder')}
+                value={meterText}
+                onChange={setMeterText}
+                onOptionSubmit={(value) => onSubmit({ kind: 'meter', meterNumber: value })}
+                data={meterOptions}
+                filter={({ options }) => options}
+                leftSection={<IconBolt size={16} aria-hidden />}
+                error={emptyField === 'meter' ? t('check.lookup.meterRequired') : props.meterError}
+                autoComplete="off"
+                spellCheck={false}
+                name="meter"
+              />
+              <Button
+                type="submit"
+                leftSection={<IconSearch size={16} aria-hidden />}
+                className={classes.submit}
+              >
+                {t('check.lookup.submit')}
+              </Button>
+            </Group>
+          </form>
+        ) : (
+          <form onSubmit={handleLocationSubmit} id={`${formId}-location`} noValidate>
+            <Group align="flex-start" gap="sm" wrap="wrap">
+              <Autocomplete
+                className={classes.grow}
+                label={t('check.lookup.location')}
+                description={t('check.lookup.locationHint')}
+                placeholder={t('check.lookup.locationPlaceholder')}
+                value={locationText}
+                onChange={setLocationText}
+                onBlur={() => {
+                  const name = locationText.trim();
+                  if (name !== '' && name !== picked) setPicked(name);
+                }}
+                onOptionSubmit={(value) => {
+                  setLocationText(value);
+                  setMeterInd('all');
+                  setPicked(value);
+                }}
+                data={locationOptions}
+                filter={({ options }) => options}
+                leftSection={<IconMapPin size={16} aria-hidden />}
+                error={emptyField === 'location' ? t('check.lookup.locationRequired') : props.locationError}
+                autoComplete="off"
+                name="location"
+              />
+              <NativeSelect
+                className={classes.meterSelect}
+                label={t('check.lookup.meter')}
+                description={t('check.lookup.meterHint')}
+                value={meterInd}
+                onChange={(event) => setMeterInd(event.currentTarget.value)}
+                data={meterSelectData}
+                error={props.meterIndError}
+                name="meterInd"
+              />
+              <Button
+                type="submit"
+                leftSection={<IconSearch size={16} aria-hidden />}
+                className={classes.submit}
+              >
+                {t('check.lookup.submit')}
+              </Button>
+            </Group>
+          </form>
+        )}
+      </Stack>
+    </SectionPanel>
+  );
+});

@@ -1,0 +1,82 @@
+import { locationReadingsSchema } from '@cm/contracts/check.ts';
+import { describe, expect, it } from 'vitest';
+import { parseLocationReadings, parseSeries } from './parse-readings.ts';
+import { rawReadings } from '@/test-support/check-fixtures.ts';
+
+const answer = () => ({
+  location: { id: 2, publicName: 'Riverside Campus – Library', address: 'x', timeZone: 'Europe/Berlin' },
+  from: '2026-03-28T23:00:00.000Z',
+  to: '2026-03-29T22:00:00.000Z',
+  granularity: 'raw',
+  meters: [rawReadings('2026-03-28T23:00:00Z', '2026-03-29T22:00:00Z')],
+});
+
+describe('parseLocationReadings', () => {
+  it('gives what the contract schema gives', () => {
+    const raw = answer();
+    expect(parseLocationReadings(raw)).toEqual(locationReadingsSchema.parse(raw));
+  });
+
+  it('refuses what the contract refuses, in the columns too', () => {
+    const bad = [
+      { ...answer(), granularity: 'minute' },
+      {
+        ...answer(),
+        meters: [{ ...answer().meters[0], series: { ...answer().meters[0]?.series, t: ['1'] } }],
+      },
+    ];
+    for (const raw of bad) {
+      expect(() => locationReadingsSchema.parse(raw)).toThrow();
+      expect(() => parseLocationReadings(raw)).toThrow();
+    }
+  });
+
+  it('checks each column: numbers, nulls where allowed, whole counts, equal lengths', () => {
+    const good = {
+      t: [1, 2],
+      value: [1, null],
+      consumption: [null, 0.5],
+      missing: [0, 2],
+      estimated: [0, 0],
+      substituted: [0, 1],
+      corrected: [0, 0],
+    };
+    expect(parseSeries(good)).toEqual(good);
+    const other = {
+      value: [null, null],
+      consumption: [0, 0.25],
+      missing: [0, 0],
+      estimated: [0, 0],
+      substituted: [0, 0],
+      corrected: [0, 0],
+    };
+    expect(parseSeries({ ...good, other, net: [null, 0.25], from: [null, 1] })).toEqual({
+      ...good,
+      other,
+      net: [null, 0.25],
+      from: [null, 1],
+    });
+    expect(() => parseSeries({ ...good, substituted: [0] })).toThrow(/series.substituted/);
+    expect(() => parseSeries({ ...good, other: { ...other, consumption: [1] } })).toThrow(
+      /series.other.consumption/,
+    );
+    expect(parseSeries({ ...good, hours: [23, 24] }).hours).toEqual([23, 24]);
+    expect(() => parseSeries({ ...good, t: [1, null] })).toThrow(/series.t/);
+    expect(() => parseSeries({ ...good, missing: [0, 1.5] })).toThrow(/series.missing/);
+    expect(() => parseSeries({ ...good, consumption: [0.5] })).toThrow(/series.consumption/);
+    expect(() => parseSeries({ ...good, value: [1, 'x'] })).toThrow(/series.value/);
+    expect(() => parseSeries({ ...good, hours: [23] })).toThrow(/series.hours/);
+  });
+});
+
+describe('the parsed answer', () => {
+  it('is frozen down to each series, so the store never walks the columns', () => {
+    const parsed = parseLocationReadings(answer());
+    expect(Object.isFrozen(parsed)).toBe(true);
+    expect(Object.isFrozen(parsed.meters)).toBe(true);
+    expect(Object.isFrozen(parsed.meters[0])).toBe(true);
+    expect(Object.isFrozen(parsed.meters[0]?.series)).toBe(true);
+    expect(Object.isFrozen(parsed.meters[0]?.totals)).toBe(true);
+    expect(Object.isFrozen(parsed.location)).toBe(true);
+  });
+});

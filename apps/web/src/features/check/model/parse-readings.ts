@@ -1,0 +1,130 @@
+import {
+  locationReadingsSchema,
+  meterInfoSchema,
+  meterReadingsSchema,
+  type LocationReadings,
+  type MeterInfo,
+  type MeterReadings,
+  type Series,
+} from '@cm/contracts/check.ts';
+import { z } from 'zod';
+
+/*
+ * The readings answer, checked against the contract. Everything but the series columns goes
+ * through the contract's zod schemas; the columns (a year of 15-minute data is 5 × 35,040
+ * values) are checked by a tight loop, far faster than zod element by element (the README's check
+ * page figures), and checking exactly the same thing (numbers, integers, nulls where allowed).
+ */
+
+function isNumberColumn(value: unknown, length: number): value is number[] {
+  if (!Array.isArray(value) || value.length !== length) return false;
+  for (let i = 0; i < length; i++) if (typeof value[i] !== 'number') return false;
+  return true;
+}
+
+function isNullableNumberColumn(value: unknown, length: number): value is (number | null)[] {
+  if (!Array.isArray(value) || value.length !== length) return false;
+  for (let i = 0; i < length; i++) {
+    const item: unknown = value[i];
+    if (item !== null && typeof item !== 'number') return false;
+  }
+  return true;
+}
+
+function isIntegerColumn(value: unknown, length: number): value is number[] {
+  if (!Array.isArray(value) || value.length !== length) return false;
+  for (let i = 0; i < length; i++) if (!Number.isInteger(value[i])) return false;
+  return true;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** One channel's columns (`channelSeriesSchema`), each `n` long. */
+function parseChannelColumns(value: unknown, n: number, where: string) {
+  if (!isRecord(value)) throw new Error(`readings answer: ${where} is not an object`);
+  const nullable = (name: string): (number | null)[] => {
+    const column = value[name];
+    if (!isNullableNumberColumn(column, n))
+      throw new Error(`readings answer: ${where}.${name} must hold numbers or null`);
+    return column;
+  };
+  const integers = (name: string): number[] => {
+    const column = value[name];
+    if (!isIntegerColumn(column, n))
+      throw new Error(`readings answer: ${where}.${name} must hold whole numbers`);
+    return column;
+  };
+  return {
+    value: nullable('value'),
+    consumption: nullable('consumption'),
+    missing: integers('missing'),
+    estimated: integers('estimated'),
+    substituted: integers('substituted'),
+    corrected: integers('corrected'),
+  };
+}
+
+/** A series as the contract describes it (`seriesSchema`), with every column as long as `t`. */
+export function parseSeries(value: unknown): Series {
+  if (!isRecord(value) || !Array.isArray(value.t)) throw new Error('readings answer: series.t is not a list');
+  const n = value.t.length;
+  const { t, hours, from, other, net } = value;
+  if (!isNumberColumn(t, n)) throw new Error('readings answer: series.t must hold numbers');
+  const series: Series = { t, ...parseChannelColumns(value, n, 'series') };
+  if (hours !== undefined) {
+    if (!isNumberColumn(hours, n)) throw new Error('readings answer: series.hours must hold numbers');
+    series.hours = hours;
+  }
+  if (from !== undefined) {
+    if (!isNullableNumberColumn(from, n))
+      throw new Error('readings answer: series.from must hold numbers or null');
+    series.from = from;
+  }
+  if (other !== undefined) series.other = parseChannelColumns(other, n, 'series.other');
+  if (net !== undefined) {
+    if (!isNullableNumberColumn(net, n))
+      throw new Error('readings answer: series.net must hold numbers or null');
+    series.net = net;
+  }
+  return series;
+}
+
+// The contract's meter readings without its series (checked above), and the answer around them.
+const meterWithoutSeriesSchema = meterReadingsSchema.omit({ series: true });
+const answerWithoutMetersSchema = locationReadingsSchema.extend({ meters: z.array(z.unknown()) });
+
+/** Freezes a small JSON value and everything in it. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * Parses a `GetElectricMeterInformationByLocationPublicName` answer; throws on anything the
+ * contract does not allow. The answer comes back frozen down to each series object: the store's
+ * immer stops at a frozen object, where it would otherwise walk all 175k values of a year to look
+ * for drafts and freeze them one by one (that walk cost more than drawing the chart). The columns
+ * themselves are left as they are: freezing a 35k-value array copies it (about a millisecond
+ * each), and nothing reaches them but through their frozen series.
+ */
+export function parseLocationReadings(raw: unknown): LocationReadings {
+  const { meters: rawMeters, ...head } = answerWithoutMetersSchema.parse(raw);
+  const meters: MeterReadings[] = rawMeters.map((item) => {
+    if (!isRecord(item)) throw new Error('readings answer: a meter is not an object');
+    const rest = deepFreeze(meterWithoutSeriesSchema.parse(item));
+    const series = Object.freeze(parseSeries(item.series));
+    return Object.freeze({ ...rest, series });
+  });
+  Object.freeze(meters);
+  return Object.freeze({ ...deepFreeze(head), meters });
+}
+
+/** A meter's information, checked against the contract. */
+export function parseMeterInfo(raw: unknown): MeterInfo {
+  return meterInfoSchema.parse(raw);
+}

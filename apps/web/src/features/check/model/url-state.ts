@@ -1,0 +1,90 @@
+import {
+  isGranularityChoice,
+  isPresetId,
+  type DateRange,
+  type GranularityChoice,
+  type PresetId,
+} from './date-range.ts';
+
+/** The default range: a week shows a meter's daily rhythm and whether it is still reporting. */
+export const DEFAULT_PRESET: PresetId = 'last7';
+
+/** What is being looked at: a meter by its number, or a location (one meter indicator, or all). */
+export type CheckTarget =
+  | { kind: 'none' }
+  | { kind: 'meter'; meterNumber: string }
+  | { kind: 'location'; name: string; meterInd: number | 'all' };
+
+/** Either a preset (resolved against today in the location's zone) or fixed dates. */
+export type RangeChoice = { kind: 'preset'; preset: PresetId } | ({ kind: 'custom' } & DateRange);
+
+/** The check page's state, all of it in the query string so reload, share and back/forward work. */
+export interface CheckUrlState {
+  target: CheckTarget;
+  range: RangeChoice;
+  granularity: GranularityChoice;
+}
+
+/** Query string names. `From`/`To` are accepted too, spelled as the API spells them. */
+export const urlParams = {
+  meter: 'meter',
+  location: 'location',
+  meterInd: 'meterInd',
+  preset: 'preset',
+  from: 'from',
+  to: 'to',
+  granularity: 'granularity',
+} as const;
+
+const MAX_TEXT = 200;
+
+function text(params: URLSearchParams, name: string): string | null {
+  const value = params.get(name)?.trim() ?? '';
+  return value === '' || value.length > MAX_TEXT ? null : value;
+}
+
+function parseMeterInd(value: string | null): number | 'all' {
+  if (value === null || !/^\d{1,4}$/.test(value)) return 'all';
+  const n = Number(value);
+  return n >= 1 ? n : 'all';
+}
+
+/** Reads the page state from a query string. Anything unreadable falls back to the defaults. */
+export function parseCheckUrl(search: string | URLSearchParams): CheckUrlState {
+  const params = typeof search === 'string' ? new URLSearchParams(search) : search;
+  const meter = text(params, urlParams.meter);
+  const location = text(params, urlParams.location);
+  let target: CheckTarget = { kind: 'none' };
+  if (meter !== null) target = { kind: 'meter', meterNumber: meter };
+  else if (location !== null)
+    target = { kind: 'location', name: location, meterInd: parseMeterInd(params.get(urlParams.meterInd)) };
+
+  const from = text(params, urlParams.from) ?? text(params, 'From');
+  const to = text(params, urlParams.to) ?? text(params, 'To');
+  const preset = params.get(urlParams.preset);
+  let range: RangeChoice = { kind: 'preset', preset: isPresetId(preset) ? preset : DEFAULT_PRESET };
+  // Custom dates are kept even when wrong, so the form can show what is wrong next to the field.
+  if (from !== null && to !== null && !isPresetId(preset)) range = { kind: 'custom', from, to };
+
+  const granularity = params.get(urlParams.granularity);
+  return { target, range, granularity: isGranularityChoice(granularity) ? granularity : 'auto' };
+}
+
+/** Writes the page state as a query string (without `?`); defaults are left out to keep links short. */
+export function serializeCheckUrl(state: CheckUrlState): string {
+  const params = new URLSearchParams();
+  const { target, range, granularity } = state;
+  if (target.kind === 'meter') params.set(urlParams.meter, target.meterNumber);
+  if (target.kind === 'location') {
+    params.set(urlParams.location, target.name);
+    if (target.meterInd !== 'all') params.set(urlParams.meterInd, String(target.meterInd));
+  }
+  if (range.kind === 'custom') {
+    params.set(urlParams.from, range.from);
+    params.set(urlParams.to, range.to);
+  } else if (range.preset !== DEFAULT_PRESET) {
+    params.set(urlParams.preset, range.preset);
+  }
+  if (granularity !== 'auto') params.set(urlParams.granularity, granularity);
+  return params.toString();
+}

@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { CSV_LINE_END } from '@cm/contracts/csv.ts';
+import { buildCsv, csvFilename, defaultCsvFormat, type CsvInput } from './csv.ts';
+import { buildRows } from '../model/reading-rows.ts';
+import { rawReadings } from '@/test-support/check-fixtures.ts';
+
+const headers: CsvInput['headers'] = {
+  meterInd: 'Meter position',
+  meter: 'Meter',
+  start: 'Start',
+  end: 'End',
+  type: 'Type',
+  consumption: 'Consumption (kWh)',
+  register: 'Register',
+  missing: 'Missing readings',
+  estimated: 'Estimated readings',
+  hours: 'Hours',
+};
+const kinds = { interval: 'interval', gap: 'gap' } as const;
+
+function csvOf(
+  fromIso: string,
+  toIso: string,
+  format = defaultCsvFormat('en'),
+  skip?: (i: number) => boolean,
+): string[] {
+  const readings = rawReadings(fromIso, toIso, { step: 0.25, start: 1000, ...(skip ? { skip } : {}) });
+  const rows = buildRows(readings, 'raw', Date.parse(toIso));
+  const text = buildCsv({
+    blocks: [{ meterInd: 3, rows }],
+    granularity: 'raw',
+    timeZone: 'Europe/Berlin',
+    headers,
+    kinds,
+    format,
+  });
+  expect(text.startsWith('\uFEFF')).toBe(true);
+  expect(text.endsWith(CSV_LINE_END)).toBe(true);
+  return text.slice(1, -CSV_LINE_END.length).split(CSV_LINE_END);
+}
+
+describe('CSV of a spring DST day (Berlin, 2026-03-29: 23 hours)', () => {
+  // Local midnight to midnight: 23:00Z on the 28th to 22:00Z on the 29th, 93 readings, 92 intervals.
+  const lines = csvOf('2026-03-28T23:00:00Z', '2026-03-29T22:00:00Z');
+
+  it('has a header and 92 interval rows', () => {
+    expect(lines[0]).toBe(
+      'Meter,Start,End,Type,Consumption (kWh),Register,Missing readings,Estimated readings',
+    );
+    expect(lines).toHaveLength(1 + 92);
+  });
+
+  it('every line, with the offset in force: +01:00 up to 02:00, then +02:00 from 03:00', () => {
+    const expected: string[] = [];
+    let ms = Date.parse('2026-03-28T23:00:00Z');
+    let register = 1000;
+    const iso = (t: number) => {
+      const offset = t >= Date.parse('2026-03-29T01:00:00Z') ? 2 : 1;
+      const local = new Date(t + offset * 3_600_000).toISOString().slice(0, 19);
+      return `${local}+0${offset}:00`;
+    };
+    for (let i = 0; i < 92; i++) {
+      register = Math.round((register + 0.25) * 1000) / 1000;
+      expected.push(`EM-10009,${iso(ms)},${iso(ms + 900_000)},interval,0.25,${register},0,0`);
+      ms += 900_000;
+    }
+    expect(lines.slice(1)).toEqual(expected);
+    expect(lines[1]).toBe(
+      'EM-10009,2026-03-29T00:00:00+01:00,2026-03-29T00:15:00+01:00,interval,0.25,1000.25,0,0',
+    );
+    expect(lines[8]).toBe(
+      'EM-10009,2026-03-29T01:45:00+01:00,2026-03-29T03:00:00+02:00,interval,0.25,1002,0,0',
+    );
+    expect(lines[9]).toBe(
+      'EM-10009,2026-03-29T03:00:00+02:00,2026-03-29T03:15:00+02:00,interval,0.25,1002.25,0,0',
+    );
+    expect(lines[92]).toBe(
+      'EM-10009,2026-03-29T23:45:00+02:00,2026-03-30T00:00:00+02:00,interval,0.25,1023,0,0',
+    );
+  });
+});
+
+describe('CSV of an autumn DST day (Berlin, 2026-10-25: 25 hours)', () => {
+  const lines = csvOf('2026-10-24T22:00:00Z', '2026-10-25T23:00:00Z', { separator: ';', decimal: ',' });
+
+  it('has 100 rows and the repeated hour twice, told apart by its offset', () => {
+    expect(lines).toHaveLength(1 + 100);
+    const starts = lines.slice(1).map((line) => line.split(';')[1]);
+    expect(starts.filter((s) => s?.startsWith('2026-10-25T02:00:00'))).toEqual([
+      '2026-10-25T02:00:00+02:00',
+      '2026-10-25T02:00:00+01:00',
+    ]);
+    expect(new Set(starts).size).toBe(100);
+  });
+
+  it('uses ; and a decimal comma', () => {
+    expect(lines[0]).toBe(
+      'Meter;Start;End;Type;Consumption (kWh);Register;Missing readings;Estimated readings',
+    );
+    expect(lines[1]).toBe(
+      'EM-10009;2026-10-25T00:00:00+02:00;2026-10-25T00:15:00+02:00;interval;0,25;1000,25;0;0',
+    );
+    expect(lines[100]).toBe(
+      'EM-10009;2026-10-25T23:45:00+01:00;2026-10-26T00:00:00+01:00;interval;0,25;1025;0;0',
+    );
+  });
+});
+
+describe('CSV with a gap', () => {
+  it('writes the gap as one row with the energy the registers show, and the column adds up to the total', () => {
+    // Readings 9 … 14 missing: the interval from reading 8 to reading 15 is one gap of 6 missing readings.
+    const lines = csvOf(
+      '2026-09-03T22:00:00Z',
+      '2026-09-04T22:00:00Z',
+      defaultCsvFormat('en'),
+      (i) => i >= 9 && i <= 14,
+    );
+    const gap = lines.filter((line) => line.includes(',gap,'));
+    expect(gap).toEqual([
+      'EM-10009,2026-09-04T02:00:00+02:00,2026-09-04T03:45:00+02:00,gap,1.75,1003.75,6,0',
+    ]);
+    expect(lines).toHaveLength(1 + 96 - 6);
+    const sum =
+      lines.slice(1).reduce((total, line) => total + Math.round(Number(line.split(',')[4]) * 1000), 0) / 1000;
+    expect(sum).toBe(24);
+  });
+});
+
+describe('cells and names', () => {
+  it('quotes separators and defuses formulas in text cells', () => {
+    const readings = rawReadings('2026-01-01T00:00:00Z', '2026-01-01T00:15:00Z');
+    const rows = buildRows(
+      { ...readings, meterNumbers: ['=HYPERLINK("x")'] },
+      'raw',
+      Date.parse('2026-01-01T00:15:00Z'),
+    );
+    const text = buildCsv({
+      blocks: [{ meterInd: 1, rows }],
+      granularity: 'raw',
+      timeZone: 'UTC',
+      headers: { ...headers, meter: 'Meter; number' },
+      kinds,
+      format: { separator: ';', decimal: ',' },
+    });
+    const [head, row] = text.slice(1).split(CSV_LINE_END);
+    expect(head?.startsWith('"Meter; number";')).toBe(true);
+    expect(row?.startsWith(`"'=HYPERLINK(""x"")";`)).toBe(true);
+  });
+
+  it('names the file after the meter, the dates and the granularity', () => {
+    expect(csvFilename('EM-10009', '2026-03-29', '2026-03-29', 'raw')).toBe(
+      'cm-EM-10009-2026-03-29-to-2026-03-29-raw.csv',
+    );
+    expect(csvFilename('Riverside Campus – Library', '2026-01-01', '2026-01-31', 'day')).toBe(
+      'cm-Riverside-Campus-Library-2026-01-01-to-2026-01-31-day.csv',
+    );
+  });
+
+  it('picks the separator a spreadsheet in the language expects', () => {
+    expect(defaultCsvFormat('en')).toEqual({ separator: ',', decimal: '.' });
+    for (const lng of ['fr', 'de', 'pt'])
+      expect(defaultCsvFormat(lng)).toEqual({ separator: ';', decimal: ',' });
+  });
+});

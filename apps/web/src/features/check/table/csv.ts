@@ -1,0 +1,110 @@
+import type { Granularity } from '@cm/contracts/check.ts';
+import type { ReadingRows, RowKind } from '../model/reading-rows.ts';
+import { CSV_LINE_END, csvText } from '@cm/contracts/csv.ts';
+import { isoInZone } from '@cm/contracts/zoned-time.ts';
+
+/** `,` with a decimal point (en), or `;` with a decimal comma (fr, de, pt: what their spreadsheets expect). */
+export interface CsvFormat {
+  separator: ',' | ';';
+  decimal: '.' | ',';
+}
+
+/** The CSV format a spreadsheet in this language opens without an import dialog. */
+export function defaultCsvFormat(language: string): CsvFormat {
+  return language.startsWith('en') ? { separator: ',', decimal: '.' } : { separator: ';', decimal: ',' };
+}
+
+/** Column headers, already translated by the caller (this module stays free of i18n). */
+export interface CsvHeaders {
+  meterInd: string;
+  meter: string;
+  start: string;
+  end: string;
+  type: string;
+  consumption: string;
+  register: string;
+  missing: string;
+  estimated: string;
+  hours: string;
+}
+
+/** One meter indicator's rows. */
+export interface CsvBlock {
+  meterInd: number;
+  rows: ReadingRows;
+}
+
+export interface CsvInput {
+  blocks: CsvBlock[];
+  granularity: Granularity;
+  /** The location's IANA zone: every timestamp is written in it, with its offset at that instant. */
+  timeZone: string;
+  headers: CsvHeaders;
+  /** Translated words for the row kinds. */
+  kinds: Record<RowKind, string>;
+  format: CsvFormat;
+}
+
+// Excel reads a file as UTF-8 only with a byte order mark; other tools ignore it.
+const BOM = '\uFEFF';
+
+const textCell = (value: string, format: CsvFormat) => csvText(value, format.separator);
+
+function numberCell(value: number | null | undefined, format: CsvFormat): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '';
+  // Energies are exact to the Wh: at most 3 decimals, no thousands separators, no exponent.
+  const text = Number(value.toFixed(3)).toString();
+  return format.decimal === ',' ? text.replace('.', ',') : text;
+}
+
+/**
+ * The CSV of exactly the rows shown: one line per row, timestamps as ISO 8601 local times with
+ * the offset in force at that instant (a DST day shows +01:00 and +02:00), localized headers.
+ */
+export function buildCsv(input: CsvInput): string {
+  const { blocks, granularity, timeZone, headers, kinds, format } = input;
+  const hasMeterInd = blocks.length > 1;
+  const hasHours = granularity !== 'raw';
+  const head = [
+    ...(hasMeterInd ? [headers.meterInd] : []),
+    headers.meter,
+    headers.start,
+    headers.end,
+    headers.type,
+    headers.consumption,
+    headers.register,
+    headers.missing,
+    headers.estimated,
+    ...(hasHours ? [headers.hours] : []),
+  ];
+  const lines: string[] = [head.map((cell) => textCell(cell, format)).join(format.separator)];
+  for (const { meterInd, rows } of blocks) {
+    for (let i = 0; i < rows.start.length; i++) {
+      const cells = [
+        ...(hasMeterInd ? [String(meterInd)] : []),
+        textCell(rows.meterNumber[i] ?? '', format),
+        isoInZone(rows.start[i] ?? 0, timeZone),
+        isoInZone(rows.end[i] ?? 0, timeZone),
+        textCell(kinds[rows.kind[i] ?? 'interval'], format),
+        numberCell(rows.consumption[i], format),
+        numberCell(rows.register[i], format),
+        String(rows.missing[i] ?? 0),
+        String(rows.estimated[i] ?? 0),
+        ...(hasHours ? [numberCell(rows.hours[i], format)] : []),
+      ];
+      lines.push(cells.join(format.separator));
+    }
+  }
+  return BOM + lines.join(CSV_LINE_END) + CSV_LINE_END;
+}
+
+/** `cm-EM-10009-2026-03-29-to-2026-03-29-raw.csv`: meter (or location), range and granularity. */
+export function csvFilename(subject: string, from: string, to: string, granularity: Granularity): string {
+  const safe = subject
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+  return `cm-${safe || 'readings'}-${from}-to-${to}-${granularity}.csv`;
+}

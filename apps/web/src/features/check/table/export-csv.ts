@@ -1,0 +1,42 @@
+import type { TFunction } from 'i18next';
+import type { Granularity } from '@cm/contracts/check.ts';
+import { saveFile } from '@/lib/save-file.ts';
+import { buildCsv, csvFilename, type CsvBlock, type CsvFormat } from './csv.ts';
+
+/** What to export: exactly the rows on screen. */
+export interface ExportRequest {
+  blocks: CsvBlock[];
+  granularity: Granularity;
+  timeZone: string;
+  unit: string;
+  subject: string;
+  from: string;
+  to: string;
+  format: CsvFormat;
+}
+
+/** Builds the CSV with translated headers and hands it to the browser as a download. Loaded on demand. */
+export function downloadCsv(request: ExportRequest, t: TFunction): string {
+  const text = buildCsv({
+    blocks: request.blocks,
+    granularity: request.granularity,
+    timeZone: request.timeZone,
+    format: request.format,
+    headers: {
+      meterInd: t('check.csv.meterInd'),
+      meter: t('check.csv.meter'),
+      start: t('check.csv.start'),
+      end: t('check.csv.end'),
+      type: t('check.csv.type'),
+      consumption: t('check.csv.consumption', { unit: request.unit }),
+      register: t('check.csv.register'),
+      missing: t('check.csv.missing'),
+      estimated: t('check.csv.estimated'),
+      hours: t('check.csv.hours'),
+    },
+    kinds: { interval: t('check.csv.kind.interval'), gap: t('check.csv.kind.gap') },
+  });
+  const filename = csvFilename(request.subject, request.from, request.to, request.granularity);
+  saveFile(new Blob([text], { type: 'text/csv;charset=utf-8' }), filename);
+  return filename;
+}

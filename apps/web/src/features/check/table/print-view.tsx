@@ -1,0 +1,82 @@
+import type { Granularity } from '@cm/contracts/check.ts';
+import { localParts } from '@cm/contracts/zoned-time.ts';
+import { useTranslation } from 'react-i18next';
+import { formatLocal, formatPeriod, formatUtcOffset } from '../model/local-format.ts';
+import type { ReadingRows } from '../model/reading-rows.ts';
+import { consumptionCell, consumptionText, rowNotes } from './row-notes.ts';
+import { formatRegister } from '../totals/totals.ts';
+import classes from '../check.module.css';
+
+interface PrintViewProps {
+  title: string;
+  subtitle: string;
+  rows: ReadingRows;
+  granularity: Granularity;
+  timeZone: string;
+  unit: string;
+}
+
+/** Row indices grouped by local month: with daily data each group is one A4 page. */
+export function groupByMonth(rows: ReadingRows, timeZone: string): number[][] {
+  const groups: number[][] = [];
+  let key = '';
+  for (let i = 0; i < rows.start.length; i++) {
+    const p = localParts(rows.start[i] ?? 0, timeZone);
+    const next = `${p.year}-${p.month}`;
+    if (next !== key) {
+      groups.push([]);
+      key = next;
+    }
+    groups[groups.length - 1]?.push(i);
+  }
+  return groups;
+}
+
+/** The readings as printed pages: one table per local month (CSS starts each on a new page). Screen: hidden. */
+export function PrintView({ title, subtitle, rows, granularity, timeZone, unit }: PrintViewProps) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  const groups = groupByMonth(rows, timeZone);
+  return (
+    <div className={classes.printOnly}>
+      {groups.map((group, g) => (
+        <section key={g} className={classes.printPage}>
+          <h2 className={classes.printTitle}>
+            {title} · {formatLocal(rows.start[group[0] ?? 0] ?? 0, locale, timeZone, 'month')}
+          </h2>
+          <p className={classes.printSubtitle}>{subtitle}</p>
+          <table className={classes.printTable}>
+            <thead>
+              <tr>
+                <th scope="col">{t('check.table.period', { zone: timeZone })}</th>
+                <th scope="col">{t('check.table.consumption', { unit })}</th>
+                <th scope="col">{t('check.table.register')}</th>
+                <th scope="col">{t('check.table.notes')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {group.map((i) => {
+                const register = rows.register[i] ?? null;
+                const cell = consumptionCell(rows, i, granularity);
+                const notes = rowNotes(rows, i, granularity).map((note) => t(note.key, note.values));
+                return (
+                  <tr key={i}>
+                    <td>
+                      {formatPeriod(rows.start[i] ?? 0, rows.end[i] ?? 0, granularity, locale, timeZone)}{' '}
+                      {formatUtcOffset(rows.start[i] ?? 0, timeZone)}
+                    </td>
+                    <td className={classes.num}>{consumptionText(cell, locale, t)}</td>
+                    <td className={classes.num}>
+                      {register === null ? '—' : formatRegister(register, locale)}
+                    </td>
+                    <td>{notes.join(' · ')}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </section>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { buildRows, type ReadingRows } from '../model/reading-rows.ts';
+import { consumptionCell, consumptionText, rowNotes } from './row-notes.ts';
+import { dailyReadings, rawReadings } from '@/test-support/check-fixtures.ts';
+
+const t = (key: string) => `<${key}>`;
+
+describe('rowNotes', () => {
+  it('marks the 23-hour day, and a gap row by whether its energy is known', () => {
+    const rows = buildRows(dailyReadings(), 'day', Date.parse('2026-03-30T22:00:00Z'));
+    expect(rowNotes(rows, 1, 'day')).toEqual([
+      { key: 'check.table.missing', values: { count: 24 }, tone: 'red' },
+      { key: 'check.table.hours', values: { count: 23 }, tone: 'grape' },
+    ]);
+    expect(rowNotes(rows, 2, 'day').map((note) => note.key)).toEqual(['check.table.gap']);
+
+    const raw = buildRows(
+      rawReadings('2026-01-01T00:00:00Z', '2026-01-01T01:00:00Z', { skip: (i) => i === 2 }),
+      'raw',
+      Date.parse('2026-01-01T01:00:00Z'),
+    );
+    expect(raw.kind).toEqual(['interval', 'gap', 'interval']);
+    expect(rowNotes(raw, 1, 'raw')).toEqual([
+      { key: 'check.table.gapWithEnergy', values: { count: 1 }, tone: 'red' },
+    ]);
+  });
+
+  it('calls a clock-change week a week, not a day, and notes events after the gap', () => {
+    const rows: ReadingRows = {
+      start: [0],
+      end: [167 * 3_600_000],
+      consumption: [10],
+      register: [10],
+      missing: [0],
+      estimated: [2],
+      hours: [167],
+      kind: ['interval'],
+      inBucket: [false],
+      meterNumber: ['EM-2'],
+      events: new Map([[0, [{ type: 'meterExchange', meterNumber: 'EM-2' }]]]),
+    };
+    expect(rowNotes(rows, 0, 'week').map((note) => note.key)).toEqual([
+      'check.table.event.meterExchange',
+      'check.table.estimated',
+      'check.table.weekHours',
+    ]);
+    expect(rowNotes(rows, 0, 'month').map((note) => note.key)).not.toContain('check.table.weekHours');
+  });
+});
+
+describe('consumptionCell', () => {
+  it('shows three decimals, the bucket holding a gap, or unknown', () => {
+    const rows = buildRows(dailyReadings(), 'day', Date.parse('2026-03-30T22:00:00Z'));
+    expect(consumptionText(consumptionCell(rows, 0, 'day'), 'de', t)).toBe('20,000');
+    expect(consumptionText(consumptionCell(rows, 2, 'day'), 'en', t)).toBe('<check.table.inBucket.day>');
+    expect(consumptionText(consumptionCell(rows, 3, 'day'), 'en', t)).toBe('—');
+    const unknownGap = { ...rows, inBucket: rows.inBucket.map(() => false) };
+    expect(consumptionText(consumptionCell(unknownGap, 2, 'day'), 'en', t)).toBe('<check.table.unknown>');
+  });
+});

@@ -1,0 +1,188 @@
+import { Button, Group, NativeSelect, Skeleton, Text, Title } from '@mantine/core';
+import { IconDownload, IconPrinter } from '@tabler/icons-react';
+import type { LocationReadings } from '@cm/contracts/check.ts';
+import { lazy, memo, Suspense, useEffect, useState } from 'react';
+import { flushSync } from 'react-dom';
+import { useTranslation } from 'react-i18next';
+import { defaultCsvFormat, type CsvFormat } from './csv.ts';
+import { answerRange } from '../model/date-range.ts';
+import { formatDateRange } from '../model/local-format.ts';
+import { rowsInSlices, rowsOf, type ReadingRows } from '../model/reading-rows.ts';
+import type { TableBlock } from './readings-table.tsx';
+import { moduleLoader } from '@/lib/module-loader.ts';
+import { SectionPanel } from '../ui/section-panel.tsx';
+import classes from '../check.module.css';
+
+const tableCode = moduleLoader(() => import('./readings-table.tsx'));
+
+/** Starts loading the table's code; the page calls it as it asks for readings, so both arrive together. */
+export function preloadReadingsTable(): void {
+  void tableCode.preload();
+}
+
+const PrintView = lazy(() => import('./print-view.tsx').then((module) => ({ default: module.PrintView })));
+
+/** Each meter's rows with its indicator, as the table, the CSV and the print view take them. */
+function blocksOf(readings: LocationReadings, rows: ReadingRows[]): TableBlock[] {
+  return rows.map((meterRows, b) => ({ meterInd: readings.meters[b]?.meterInd ?? 0, rows: meterRows }));
+}
+
+/** The answer's table blocks once built a slice per task (rowsInSlices); null until then. */
+function useBlocksInSlices(readings: LocationReadings): TableBlock[] | null {
+  const [built, setBuilt] = useState<{ readings: LocationReadings; blocks: TableBlock[] } | null>(null);
+  useEffect(() => {
+    const controller = new AbortController();
+    void rowsInSlices(readings, controller.signal).then((rows) => {
+      if (rows) setBuilt({ readings, blocks: blocksOf(readings, rows) });
+    });
+    return () => controller.abort();
+  }, [readings]);
+  return built?.readings === readings ? built.blocks : null;
+}
+
+interface TablePanelProps {
+  readings: LocationReadings;
+  id: string;
+  /** Meter number or location name, for the CSV file name and the print title. */
+  subject: string;
+}
+
+/**
+ * The readings table with CSV export and the print view. It builds the rows (35k for a year of
+ * readings) that the chart's tooltip and the CSV reuse, a slice per task after the section has
+ * rendered it (after the chart has drawn), and shows the table once they are all there.
+ */
+export const TablePanel = memo(function TablePanel({ readings, id, subject }: TablePanelProps) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  const tz = readings.location.timeZone;
+  const unit = readings.meters[0]?.meter.unit ?? 'kWh';
+  const range = answerRange(readings);
+  const [isPrinting, setPrinting] = useState(false);
+  const [csvChoice, setCsvFormat] = useState<CsvFormat | null>(null);
+  const csvFormat = csvChoice ?? defaultCsvFormat(locale);
+  const [exported, setExported] = useState<string | null>(null);
+  const blocks = useBlocksInSlices(readings);
+  const table = tableCode.useModule(true);
+
+  // The browser's own print command gets the print view too.
+  useEffect(() => {
+    const before = () => flushSync(() => setPrinting(true));
+    const after = () => setPrinting(false);
+    window.addEventListener('beforeprint', before);
+    window.addEventListener('afterprint', after);
+    return () => {
+      window.removeEventListener('beforeprint', before);
+      window.removeEventListener('afterprint', after);
+    };
+  }, []);
+
+  async function handleExport() {
+    const { downloadCsv } = await import('./export-csv.ts');
+    const filename = downloadCsv(
+      {
+        blocks: blocks ?? blocksOf(readings, rowsOf(readings)),
+        granularity: readings.granularity,
+        timeZone: tz,
+        unit,
+        subject,
+        from: range.from,
+        to: range.to,
+        format: csvFormat,
+      },
+      t,
+    );
+    setExported(filename);
+  }
+
+  function handlePrint() {
+    flushSync(() => setPrinting(true));
+    window.print();
+  }
+
+  const printRows = isPrinting && readings.meters.length === 1 ? rowsOf(readings)[0] : undefined;
+  return (
+    <>
+      <SectionPanel labelledBy="cm-table-title" noPrint>
+        <Group justify="space-between" align="flex-end" mb="sm" gap="sm" className={classes.noPrint}>
+          <div>
+            <Title order={2} size="h4" id="cm-table-title">
+              {t('check.table.title')}
+            </Title>
+            <Text size="xs" c="dimmed">
+              {t('check.table.inZone', { timeZone: tz })}
+            </Text>
+          </div>
+          <Group gap="xs" align="flex-end" wrap="wrap">
+            <NativeSelect
+              size="xs"
+              label={t('check.csv.format')}
+              value={`${csvFormat.separator}${csvFormat.decimal}`}
+              onChange={(event) =>
+                setCsvFormat(
+                  event.currentTarget.value === ';,'
+                    ? { separator: ';', decimal: ',' }
+                    : { separator: ',', decimal: '.' },
+                )
+              }
+              data={[
+                { value: ',.', label: t('check.csv.formatComma') },
+                { value: ';,', label: t('check.csv.formatSemicolon') },
+              ]}
+            />
+            <Button
+              size="xs"
+              leftSection={<IconDownload size={14} aria-hidden />}
+              onClick={() => void handleExport()}
+              data-testid="export-csv"
+            >
+              {t('check.csv.export')}
+            </Button>
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconPrinter size={14} aria-hidden />}
+              onClick={handlePrint}
+            >
+              {t('check.print.button')}
+            </Button>
+          </Group>
+        </Group>
+        {exported ? (
+          <Text size="xs" c="dimmed" role="status" className={classes.noPrint}>
+            {t('check.csv.done', { filename: exported })}
+          </Text>
+        ) : null}
+        <div className={classes.noPrint}>
+          {blocks && table ? (
+            <table.ReadingsTable
+              id={id}
+              blocks={blocks}
+              granularity={readings.granularity}
+              timeZone={tz}
+              unit={unit}
+            />
+          ) : (
+            <Skeleton height={320} />
+          )}
+        </div>
+      </SectionPanel>
+      {printRows ? (
+        <Suspense fallback={null}>
+          <PrintView
+            title={subject}
+            subtitle={t('check.print.subtitle', {
+              location: readings.location.publicName,
+              range: formatDateRange(range.from, range.to, locale),
+              timeZone: tz,
+            })}
+            rows={printRows}
+            granularity={readings.granularity}
+            timeZone={tz}
+            unit={unit}
+          />
+        </Suspense>
+      ) : null}
+    </>
+  );
+});

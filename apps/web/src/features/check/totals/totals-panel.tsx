@@ -1,0 +1,197 @@
+import { Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
+import type { Totals } from '@cm/contracts/check.ts';
+import { useTranslation } from 'react-i18next';
+import { formatEnergy, formatNumber, formatPercent } from '@/lib/format.ts';
+import type { DateRange } from '../model/date-range.ts';
+import { formatDateRange, formatIsoInZone } from '../model/local-format.ts';
+import { agreementDifference, agreementOf, formatChange, formatTotals, percentChange } from './totals.ts';
+import { ToneBadge } from '../ui/tone-badge.tsx';
+import { SectionPanel } from '../ui/section-panel.tsx';
+import classes from '../check.module.css';
+
+/** Below this share of intervals with readings, no % change is shown for a comparison period. */
+const MIN_COVERAGE = 0.95;
+
+/** A comparison period's total, as it loads. */
+export interface ComparisonTotal {
+  kind: 'previous' | 'lastYear';
+  range: DateRange;
+  consumption: number | null;
+  /** Share of the period with readings: a comparison with a half-empty period would mislead. */
+  coverage: number | null;
+  isLoading: boolean;
+  isError: boolean;
+}
+
+interface TotalsPanelProps {
+  totals: Totals;
+  timeZone: string;
+  multiplier: number;
+  /** The physical meters that held the position in the range (an exchange makes two). */
+  meterNumbers: string[];
+  comparisons: ComparisonTotal[];
+}
+
+function Stat({
+  label,
+  value,
+  hint,
+  testId,
+}: {
+  label: string;
+  value: string;
+  hint?: string | null;
+  testId: string;
+}) {
+  return (
+    <div className={classes.stat} data-testid={testId}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600} className={classes.statLabel}>
+        {label}
+      </Text>
+      <Text fw={700} className={classes.statValue} data-value>
+        {value}
+      </Text>
+      {hint ? (
+        <Text size="xs" c="dimmed">
+          {hint}
+        </Text>
+      ) : null}
+    </div>
+  );
+}
+
+/** Totals over the range, the register check, and the comparison with earlier periods. */
+export function TotalsPanel({ totals, timeZone, multiplier, meterNumbers, comparisons }: TotalsPanelProps) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  const text = formatTotals(totals, locale);
+  const agreement = agreementOf(totals);
+  const difference = agreementDifference(totals);
+
+  return (
+    <SectionPanel labelledBy="cm-totals-title">
+      <Stack gap="md">
+        <Title order={2} size="h4" id="cm-totals-title">
+          {t('check.totals.title')}
+        </Title>
+        <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="md">
+          <Stat testId="total-consumption" label={t('check.totals.consumption')} value={text.consumption} />
+          <Stat testId="total-average" label={t('check.totals.averagePerDay')} value={text.averagePerDay} />
+          <Stat
+            testId="total-peak"
+            label={t('check.totals.peak')}
+            value={text.peak}
+            hint={
+              totals.peak
+                ? t('check.totals.peakAt', { at: formatIsoInZone(totals.peak.at, locale, timeZone) })
+                : null
+            }
+          />
+          <Stat
+            testId="total-register"
+            label={t('check.totals.register')}
+            value={`${text.registerStart} → ${text.registerEnd}`}
+            hint={
+              meterNumbers.length > 1
+                ? t('check.totals.registerExchange', { meters: meterNumbers.join(' → ') })
+                : multiplier === 1
+                  ? null
+                  : t('check.totals.registerMultiplier', { multiplier: formatNumber(multiplier, locale) })
+            }
+          />
+          <Stat
+            testId="total-missing"
+            label={t('check.totals.missing')}
+            value={text.missingIntervals}
+            hint={t('check.totals.readings', { count: totals.readings, formatted: text.readings })}
+          />
+        </SimpleGrid>
+
+        <div className={classes.agreement} data-testid="agreement" data-agrees={agreement}>
+          {agreement === 'agrees' ? (
+            <ToneBadge tone="green" icon={<IconCheck size={14} aria-hidden />}>
+              {t('check.totals.agrees')}
+            </ToneBadge>
+          ) : agreement === 'differs' ? (
+            <ToneBadge tone="orange" icon={<IconAlertTriangle size={14} aria-hidden />}>
+              {t('check.totals.differs')}
+            </ToneBadge>
+          ) : null}
+          <Text size="sm">
+            {agreement === 'unknown'
+              ? t('check.totals.noRegister')
+              : t('check.totals.equation', {
+                  registerDifference: text.registerDifference,
+                  intervalSum: text.intervalSum,
+                  gapConsumption: text.gapConsumption,
+                })}
+          </Text>
+          {agreement === 'differs' && difference !== null ? (
+            <Text size="sm" c="dimmed">
+              {t('check.totals.differsWhy', { difference: formatEnergy(difference, locale) })}
+            </Text>
+          ) : null}
+          {agreement !== 'unknown' && totals.gapConsumption > 0 ? (
+            <Text size="sm" c="dimmed">
+              {t('check.totals.gapExplained', { gapConsumption: text.gapConsumption })}
+            </Text>
+          ) : null}
+        </div>
+
+        {comparisons.length > 0 ? (
+          <div className={classes.comparisons} aria-label={t('check.compare.title')} role="group">
+            {comparisons.map((comparison) => {
+              const isIncomplete =
+                comparison.consumption !== null &&
+                comparison.coverage !== null &&
+                comparison.coverage < MIN_COVERAGE;
+              const change = isIncomplete ? null : percentChange(totals.consumption, comparison.consumption);
+              return (
+                <div
+                  key={comparison.kind}
+                  className={classes.comparison}
+                  data-testid={`compare-${comparison.kind}`}
+                >
+                  <Text size="sm" fw={600}>
+                    {t(`check.compare.${comparison.kind}`)}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {formatDateRange(comparison.range.from, comparison.range.to, locale)}
+                  </Text>
+                  {comparison.isLoading ? (
+                    <Skeleton height={18} width="60%" mt={4} />
+                  ) : comparison.isError ? (
+                    <Text size="sm" c="dimmed">
+                      {t('check.compare.failed')}
+                    </Text>
+                  ) : (
+                    <Group gap="xs" align="baseline">
+                      <Text fw={700}>
+                        {comparison.consumption === null
+                          ? t('check.compare.noData')
+                          : formatEnergy(comparison.consumption, locale)}
+                      </Text>
+                      {isIncomplete && comparison.coverage !== null ? (
+                        <Text size="sm" c="dimmed">
+                          {t('check.compare.incomplete', {
+                            share: formatPercent(comparison.coverage, locale),
+                          })}
+                        </Text>
+                      ) : null}
+                      {change !== null ? (
+                        <Text size="sm" className={change > 0 ? classes.up : classes.down} fw={600}>
+                          {t('check.compare.change', { change: formatChange(change, locale) })}
+                        </Text>
+                      ) : null}
+                    </Group>
+                  )}
+                </div>
+              );
+            })}
+          </div>
+        ) : null}
+      </Stack>
+    </SectionPanel>
+  );
+}

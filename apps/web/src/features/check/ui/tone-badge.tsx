@@ -1,0 +1,15 @@
+import type { ReactNode } from 'react';
+import classes from '../check.module.css';
+
+/** Meanings a badge can carry; each has a light and a dark colour pair with text at 4.5:1 or more. */
+export type Tone = 'green' | 'yellow' | 'orange' | 'red' | 'gray' | 'grape' | 'outline';
+
+/** A small status label. Own colours (not Mantine's light variant) so small text keeps AA contrast in both skins. */
+export function ToneBadge({ tone, icon, children }: { tone: Tone; icon?: ReactNode; children: ReactNode }) {
+  return (
+    <span className={classes.badge} data-tone={tone}>
+      {icon}
+      {children}
+    </span>
+  );
+}

@@ -1,0 +1,63 @@
+import type { BookmarksData, Suggestion } from '@cm/contracts/bookmarks.ts';
+import { api } from './api.ts';
+import { bookmarkUpdated, bookmarksDataLoaded } from './bookmark-events.ts';
+import { nextTask } from './next-task.ts';
+
+// The schemas (and zod) load with the first answer, keeping them out of the start-up bundle.
+const loadSchemas = () => import('@cm/contracts/bookmarks.ts');
+
+/**
+ * The caller's suggestions and bookmarks, starring, and the search over its meters and locations:
+ * server data the navbar and the check page both read, so it lives here, in one cache.
+ */
+export const bookmarksApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getBookmarksData: build.query<BookmarksData, void>({
+      query: () => '/api/bookmarks/data',
+      transformResponse: async (raw: unknown) => {
+        const { bookmarksDataSchema } = await loadSchemas();
+        // The schemas' first evaluation (zod) and the re-render of the navbar and the page's
+        // suggestions, in separate tasks.
+        await nextTask();
+        return bookmarksDataSchema.parse(raw);
+      },
+      providesTags: ['Bookmarks'],
+      async onQueryStarted(_, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(bookmarksDataLoaded(data));
+      },
+    }),
+    /** Takes the whole suggestion so the layout slice can add it to the bookmarks list; sends only its id. */
+    updateBookmark: build.mutation<{ id: string; isBookmarked: boolean }, Suggestion>({
+      query: (suggestion) => ({ url: '/api/bookmarks/update', method: 'POST', body: { id: suggestion.id } }),
+      transformResponse: async (raw: unknown) => (await loadSchemas()).bookmarkUpdateResultSchema.parse(raw),
+      async onQueryStarted(item, { dispatch, queryFulfilled }) {
+        const isDone = await queryFulfilled.then(
+          () => true,
+          () => false,
+        );
+        if (isDone) dispatch(bookmarkUpdated(item));
+      },
+    }),
+    /** Typeahead over the caller's meters and locations (the navbar search and the check page's lookup). */
+    search: build.query<Suggestion[], string>({
+      query: (q) => ({ url: '/api/search', params: { q } }),
+      transformResponse: async (raw: unknown) => (await loadSchemas()).searchResultSchema.parse(raw).results,
+      keepUnusedDataFor: 30,
+    }),
+  }),
+});
+
+export const { useGetBookmarksDataQuery, useUpdateBookmarkMutation, useSearchQuery } = bookmarksApi;
+
+const NO_SUGGESTIONS: Suggestion[] = [];
+
+/**
+ * The caller's suggestions, from the answer the signed-in layout loads (no request of its own):
+ * the component re-renders when they arrive, and only then.
+ */
+export function useSuggestions(): Suggestion[] {
+  return useGetBookmarksDataQuery(undefined, {
+    selectFromResult: ({ data }) => ({ suggestions: data?.suggestions ?? NO_SUGGESTIONS }),
+  }).suggestions;
+}
