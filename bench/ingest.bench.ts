@@ -113,7 +113,7 @@ async function main() {
     );
     t0 = performance.now();
     await pipeline(
-      { open: () => createReadStream(file) },
+      createReadStream(file),
       client.query(copyFrom('COPY plain_copy FROM STDIN WITH (FORMAT csv, HEADER true)')),
     );
     const bareCopyMs = performance.now() - t0;
