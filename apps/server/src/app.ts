@@ -33,6 +33,7 @@ import { locationsRoutes } from './modules/directory/locations.routes.ts';
 import { AdminUsersService } from './modules/auth/users.service.ts';
 import { usersRoutes } from './modules/auth/users.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
+import { ImportJobsService } from './modules/imports/import-jobs.service.ts';
 import { ImportsService } from './modules/imports/imports.service.ts';
 import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
@@ -67,6 +68,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  const imports = new ImportsService(db);
   const services = {
     apiKeys: new ApiKeyVerifier(db),
     auth: new AuthService(db, new TokenSigner(jwtSecret), {
@@ -76,7 +78,12 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     }),
     check: new CheckService(db, { useChunks: !config.disabledLayers.has('chunks') }),
     bookmarks: new BookmarksService(db),
+    imports,
+    importJobs: new ImportJobsService(db, imports, path.join(config.dataDir, 'imports', 'jobs'), app.log),
   };
+  // Import jobs run in the background from the moment the server is ready, and stop with it.
+  app.addHook('onReady', async () => services.importJobs.start());
+  app.addHook('onClose', async () => services.importJobs.stop());
 
   // Plugins.
   await app.register(errorHandler);
@@ -116,7 +123,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   await app.register(apiKeyGuard, { verifier: services.apiKeys });
   await app.register(authentication, { auth: services.auth });
   await app.register(housekeeping, {
-    jobs: { auth: () => services.auth.purgeExpired() },
+    jobs: { auth: () => services.auth.purgeExpired(), uploads: () => services.importJobs.expireUploads() },
     everyMs: 3_600_000,
   });
 
@@ -133,7 +140,8 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   await app.register(auditRoutes, { audit: new AuditService(db) });
 
   await app.register(importsRoutes, {
-    imports: new ImportsService(db),
+    imports: services.imports,
+    jobs: services.importJobs,
     maxBytes: config.importMaxBytes,
     spoolDir: path.join(config.dataDir, 'imports'),
   });

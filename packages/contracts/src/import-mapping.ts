@@ -54,10 +54,9 @@ export const delimitedMappingSchema = z
     }),
     /** Texts that mean "no value": the interval is missing (unknown energy), the row is not a reading. */
     missingValues: words('missingValues').default([]),
-    meter: z.union([
-      z.object({ column: columnRefSchema }),
-      z.object({ fixed: z.string().trim().min(1).max(64) }),
-    ]),
+    // A fixed meter may be left empty while a mapping is being worked out (detection of a file that
+    // names no meter); an import needs it filled in (the meterNumber option does).
+    meter: z.union([z.object({ column: columnRefSchema }), z.object({ fixed: z.string().trim().max(64) })]),
     channel: z
       .union([
         z.object({

@@ -30,6 +30,8 @@ describe('migrations', () => {
       'audit_log',
       'bookmarks',
       'devices',
+      'import_jobs',
+      'import_mappings',
       'interval_readings',
       'locations',
       'login_addresses',

@@ -327,3 +327,43 @@ export const settings = pgTable('settings', {
   key: text('key').primaryKey(),
   value: jsonb('value').notNull(),
 });
+
+/** Imports run as jobs (issue 16): the spooled file, what detection found, progress and the report. */
+export const importJobs = pgTable(
+  'import_jobs',
+  {
+    id: text('id').primaryKey(),
+    status: text('status').notNull(),
+    fileName: text('file_name'),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    detection: jsonb('detection').notNull(),
+    source: jsonb('source'),
+    phase: text('phase'),
+    rowsRead: bigint('rows_read', { mode: 'number' }).notNull().default(0),
+    bytesRead: bigint('bytes_read', { mode: 'number' }).notNull().default(0),
+    report: jsonb('report'),
+    error: text('error'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    apiKeyId: integer('api_key_id'),
+    createdAt: instant('created_at').notNull().defaultNow(),
+    startedAt: instant('started_at'),
+    finishedAt: instant('finished_at'),
+    /** Refreshed while a process runs the job: a running job whose heartbeat stopped is taken over. */
+    heartbeatAt: instant('heartbeat_at'),
+    cancelRequested: boolean('cancel_requested').notNull().default(false),
+  },
+  (t) => [
+    check(
+      'import_jobs_status_check',
+      sql`${t.status} in ('uploaded', 'queued', 'running', 'done', 'refused', 'failed', 'cancelled')`,
+    ),
+    index('import_jobs_created_idx').on(t.createdAt),
+  ],
+);
+
+/** Mappings saved by name, so that next month's file from the same source imports in one click. */
+export const importMappings = pgTable('import_mappings', {
+  name: text('name').primaryKey(),
+  mapping: jsonb('mapping').notNull(),
+  updatedAt: instant('updated_at').notNull().defaultNow(),
+});

@@ -18,6 +18,8 @@ export interface TestApp {
   app: FastifyInstance;
   db: Db;
   apiKey: string;
+  /** The app's data folder (uploads being imported are spooled under it). */
+  dataDir: string;
   /** GET/POST with the web API key (and a token when given). */
   call(
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
@@ -35,7 +37,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   // Uploads are spooled under the data folder: one of its own per app.
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cm-test-app-'));
   const config = loadConfig({
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.CM_TEST_LOG ?? 'silent',
     CM_WEB_DIST: '/nonexistent',
     CM_DATA_DIR: dataDir,
     ...env,
@@ -62,6 +64,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     app,
     db,
     apiKey,
+    dataDir,
     call,
     async login(email, password) {
       const response = await call('POST', '/api/auth/login', { body: { email, password } });

@@ -239,7 +239,7 @@ export async function loadMeterFacts(db: SqlRunner): Promise<Map<string, MeterFa
   const rows = await db.queryArrays(
     `SELECT m.device_id, m.meter_number, m.multiplier, m.register_digits, m.interval_minutes,
             (extract(epoch FROM m.installed_at) * 1000)::float8, (extract(epoch FROM m.removed_at) * 1000)::float8,
-            m.channels, l.time_zone
+            m.channels, l.time_zone, l.public_name
      FROM meters m JOIN locations l ON l.id = m.location_id`,
   );
   const meters = new Map<string, MeterFacts>();
@@ -254,6 +254,7 @@ export async function loadMeterFacts(db: SqlRunner): Promise<Map<string, MeterFa
       removedAtMs,
       channels,
       timeZone,
+      locationName,
     ] = row;
     meters.set(String(meterNumber), {
       id: Number(id),
@@ -265,6 +266,7 @@ export async function loadMeterFacts(db: SqlRunner): Promise<Map<string, MeterFa
       removedAtMs: removedAtMs === null ? null : Number(removedAtMs),
       channels: Array.isArray(channels) ? channels.map(Number) : [1],
       timeZone: String(timeZone),
+      locationName: String(locationName),
     });
   }
   return meters;

@@ -38,6 +38,8 @@ export interface MeterFacts {
   channels: number[];
   /** The IANA zone of the meter's location: local times of a file are read in it by default. */
   timeZone: string;
+  /** The public name of the meter's location. */
+  locationName: string;
 }
 
 /**

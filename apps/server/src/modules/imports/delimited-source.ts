@@ -60,7 +60,10 @@ class WallClock {
   private readonly direction = new Map<string, 1 | -1>();
   private readonly seen = new Map<string, number>();
 
-  constructor(private readonly zone: string) {}
+  constructor(
+    private readonly zone: string,
+    private readonly notes: string[],
+  ) {}
 
   resolve(key: string, wall: number, shown: string): { ms: number } | { reason: string } {
     const last = this.lastWall.get(key);
@@ -80,6 +83,10 @@ class WallClock {
       };
     }
     const isEarlier = (occurrence === 1) === (direction === 1);
+    if (occurrence === 1 && this.notes.length < 20)
+      this.notes.push(
+        `${shown} occurs twice in ${this.zone} (the clocks went back); read by the file's order, ${direction === 1 ? 'oldest' : 'newest'} first.`,
+      );
     return { ms: (isEarlier ? instants[0] : instants[1]) ?? 0 };
   }
 }
@@ -102,7 +109,7 @@ export async function* parseDelimited(
   const clocks = new Map<string, WallClock>();
   const clockFor = (zone: string) => {
     let clock = clocks.get(zone);
-    if (!clock) clocks.set(zone, (clock = new WallClock(zone)));
+    if (!clock) clocks.set(zone, (clock = new WallClock(zone, context.notes)));
     return clock;
   };
   for await (const lines of readLines(input, MAX_LINE)) {

@@ -1,28 +1,18 @@
 import type { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import {
-  MAX_REPORTED_LINES,
-  type ImportFormat,
-  type ImportReport,
-  type RejectedLine,
-} from '@cm/contracts/admin.ts';
-import type { DelimitedMapping } from '@cm/contracts/import-mapping.ts';
+import { MAX_REPORTED_LINES, type ImportReport, type RejectedLine } from '@cm/contracts/admin.ts';
+import type { importPhases } from '@cm/contracts/import-jobs.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { readings } from '../readings/readings.service.ts';
-import { parseCsv } from './csv-source.ts';
-import { parseDelimited } from './delimited-source.ts';
-import { parseEspi, type EspiOptions } from './espi-source.ts';
+import { parserFor, type ReadOptions } from './parsers.ts';
 import { ImportRefusal, type ParseContext, type ParsedItem, type StagedRow } from './import-rows.ts';
 import { meters } from '../directory/meters.service.ts';
 import { copyLine, ReadingsStage } from '../readings/staging.ts';
 
-export interface ImportOptions {
-  format: ImportFormat;
-  /** How a delimited file's columns are read (format delimited). */
-  mapping?: DelimitedMapping | undefined;
-  /** How an ESPI file's UsagePoints and open ReadingTypes are read (format espi). */
-  espi?: EspiOptions | undefined;
+type ImportPhase = (typeof importPhases)[number];
+
+export interface ImportOptions extends ReadOptions {
   timeZone?: string | undefined;
   meterNumber?: string | undefined;
   strict: boolean;
@@ -30,8 +20,8 @@ export interface ImportOptions {
   corrections: boolean;
   /** Aborted: the import stops at the next batch and stores nothing. */
   signal?: AbortSignal | undefined;
-  /** Told the rows read so far, after every batch. */
-  onProgress?: ((rowsRead: number) => void) | undefined;
+  /** Told the rows read so far after every batch, and when checking and storing begin. */
+  onProgress?: ((progress: { phase: ImportPhase; rowsRead: number }) => void) | undefined;
 }
 
 /** An import that stored nothing; carries the report for the 422 answer. */
@@ -40,6 +30,9 @@ export class ImportRefused extends Error {
     super(report.refusal ?? 'The import was refused.');
   }
 }
+
+/** The refusal of an import stopped by its administrator. */
+export const CANCELLED = 'The import was cancelled; nothing was stored.';
 
 // Reading sources (db/schema.ts): 1 import.
 const SOURCE_IMPORT = 1;
@@ -145,6 +138,7 @@ export class ImportsService {
     const stage = await ReadingsStage.open(this.db, { temporary: false });
     try {
       await stage.fill(this.db, copyChunks(parserFor(file, options, context), tally, options));
+      options.onProgress?.({ phase: 'checking', rowsRead: tally.rowsRead });
       report.notes = context.notes;
       report.rowsRead = tally.rowsRead;
       const span = await stage.span(this.db);
@@ -200,6 +194,7 @@ export class ImportsService {
     // with its neighbours: the checks still run, the row-by-row conflict check on storing does not.
     const isNew = tally.isTimeOrdered && !tally.hasValueDrop && !(await stage.touchesStored(tx));
     await stage.check(tx, { mayRepeat: !tally.isTimeOrdered });
+    if (options.signal?.aborted) throw new ImportRefusal(CANCELLED);
     const comparison = await stage.compare(tx);
     report.unchanged = comparison.unchanged;
     report.rejectedCount = tally.rejectedCount + comparison.rejected;
@@ -229,6 +224,7 @@ export class ImportsService {
       );
     }
     await meters.addChannels(tx, await stage.channels(tx));
+    options.onProgress?.({ phase: 'storing', rowsRead: tally.rowsRead });
     report.inserted = await stage.store(tx, SOURCE_IMPORT, isNew);
     report.committed = true;
   }
@@ -241,13 +237,6 @@ const actorName = (actor: Actor) =>
       ? `API key ${actor.apiKeyId}`
       : 'system';
 
-function parserFor(file: { open(): Readable }, options: ImportOptions, context: ParseContext) {
-  if (options.format === 'csv') return parseCsv(file.open(), context);
-  if (options.format === 'espi') return parseEspi(() => file.open(), context, options.espi);
-  if (!options.mapping) throw new ImportRefusal('A delimited file needs a mapping (or a preset).');
-  return parseDelimited(file.open(), options.mapping, context);
-}
-
 // One stream write per parsed batch (a read chunk's worth of lines), never one per row.
 async function* copyChunks(
   batches: AsyncIterable<ParsedItem[]>,
@@ -255,11 +244,11 @@ async function* copyChunks(
   options: Pick<ImportOptions, 'signal' | 'onProgress'>,
 ): AsyncGenerator<string> {
   for await (const items of batches) {
-    if (options.signal?.aborted) throw new ImportRefusal('The import was cancelled; nothing was stored.');
+    if (options.signal?.aborted) throw new ImportRefusal(CANCELLED);
     let chunk = '';
     for (const row of tally.take(items)) chunk += copyLine(row);
     if (chunk) yield chunk;
-    options.onProgress?.(tally.rowsRead);
+    options.onProgress?.({ phase: 'reading', rowsRead: tally.rowsRead });
     // A file read from disk is ready chunk after chunk, and promises alone would parse it to the
     // end in one go: let other requests in between batches (a few milliseconds each).
     await nextTurn();

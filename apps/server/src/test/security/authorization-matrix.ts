@@ -52,6 +52,7 @@ const q = encodeURIComponent;
 //                                  admin clientA clientB disabled noToken expired noKey revoked ingest
 const SIGNED_IN = (ok: number): Statuses => [ok, ok, ok, 401, 401, 401, 401, 401, 403];
 // Administration: 403 for every client, whatever the object.
+const MISSING_JOB = '00000000-0000-4000-8000-000000000000';
 const ADMIN = (ok: number): Statuses => [ok, 403, 403, 401, 401, 401, 401, 401, 403];
 const OPEN: Statuses = [200, 200, 200, 200, 200, 200, 200, 200, 200];
 
@@ -366,6 +367,58 @@ export const matrix: MatrixGroup[] = [
         }),
         // A line naming no known meter is rejected in the report; the import itself succeeds.
         expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(200) },
+      },
+      {
+        route: 'POST /api/admin/imports/jobs',
+        request: (o) => ({
+          url: '/api/admin/imports/jobs?fileName=matrix.csv',
+          contentType: 'text/csv',
+          body: `meter_number,timestamp,register_kwh\n${o.meterNumber},2026-01-13T06:00:00Z,1500\n`,
+        }),
+        expect: { own: ADMIN(201) },
+      },
+      {
+        route: 'GET /api/admin/imports/jobs',
+        request: () => ({ url: '/api/admin/imports/jobs' }),
+        expect: { none: ADMIN(200) },
+      },
+      ...(['GET', 'POST preview', 'POST start', 'POST cancel', 'GET rejected.csv'] as const).map(
+        (call): MatrixRow => {
+          const [method, tail] = call.split(' ');
+          const url = `/api/admin/imports/jobs/${MISSING_JOB}${tail ? `/${tail}` : ''}`;
+          return {
+            route: `${method} /api/admin/imports/jobs/:id${tail ? `/${tail}` : ''}`,
+            request: () => ({ url, ...(method === 'POST' ? { body: {} } : {}) }),
+            expect: { missing: ADMIN(404) },
+          };
+        },
+      ),
+      {
+        route: 'GET /api/admin/imports/mappings',
+        request: () => ({ url: '/api/admin/imports/mappings' }),
+        expect: { none: ADMIN(200) },
+      },
+      {
+        route: 'PUT /api/admin/imports/mappings/:name',
+        request: () => ({
+          url: '/api/admin/imports/mappings/Matrix',
+          body: {
+            mapping: {
+              delimiter: ',',
+              decimal: '.',
+              header: true,
+              time: { column: 'when', layout: 'iso', stamp: 'end' },
+              value: { column: 'kwh', unit: 'kWh', kind: 'interval' },
+              meter: { fixed: 'SEC-A-0001' },
+            },
+          },
+        }),
+        expect: { none: ADMIN(200) },
+      },
+      {
+        route: 'DELETE /api/admin/imports/mappings/:name',
+        request: () => ({ url: '/api/admin/imports/mappings/No%20such%20mapping' }),
+        expect: { missing: ADMIN(404) },
       },
       {
         route: 'GET /api/admin/exports/readings',

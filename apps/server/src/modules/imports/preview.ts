@@ -1,0 +1,205 @@
+import type { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { readingQualities } from '@cm/contracts/check-limits.ts';
+import type { ImportPreview } from '@cm/contracts/import-jobs.ts';
+import type { MeterFacts } from '../directory/meters.service.ts';
+import { ImportRefusal, type ParseContext, type StagedRow } from './import-rows.ts';
+import { parserFor, type ReadOptions } from './parsers.ts';
+import type { Detection } from './presets.ts';
+
+const SHOWN_ROWS = 10;
+const SHOWN_PROBLEMS = 50;
+const SHOWN_DAYS = 400;
+
+/** The meters a parse looks up, remembering the numbers that name none. */
+class RecordingMeters extends Map<string, MeterFacts> {
+  readonly misses = new Map<string, number>();
+
+  override get(meterNumber: string): MeterFacts | undefined {
+    const meter = super.get(meterNumber);
+    if (!meter) this.misses.set(meterNumber, (this.misses.get(meterNumber) ?? 0) + 1);
+    return meter;
+  }
+}
+
+interface MeterTally {
+  meter: MeterFacts;
+  readings: number;
+  channels: Set<number>;
+  from: number;
+  to: number;
+  /** How often each spacing (minutes) occurs: interval lengths, or gaps between registers. */
+  spacing: Map<number, number>;
+  lastRegister: Map<number, number>;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/**
+ * Reads the whole file as the import would, storing nothing: what was detected and why, the
+ * first and last readings as parsed, the meters it matches (or does not), the interval found, the
+ * readings per local day, how the clock changes were read, and the lines that will be refused.
+ */
+export async function previewImport(
+  file: { open(): Readable },
+  read: ReadOptions & { timeZone?: string | undefined; meterNumber?: string | undefined },
+  detection: Detection,
+  knownMeters: ReadonlyMap<string, MeterFacts>,
+): Promise<ImportPreview> {
+  const meters = new RecordingMeters(knownMeters);
+  const context: ParseContext = {
+    meters,
+    timeZone: read.timeZone,
+    meterNumber: read.meterNumber,
+    nowMs: Date.now(),
+    kind: undefined,
+    notes: [],
+  };
+  const preview: ImportPreview = {
+    format: read.format,
+    preset: detection.preset,
+    reason: detection.reason,
+    mapping: read.mapping ?? null,
+    refusal: null,
+    rowsRead: 0,
+    readings: 0,
+    rejectedCount: 0,
+    first: [],
+    last: [],
+    meters: [],
+    days: [],
+    notes: [],
+    problems: [],
+  };
+  const byId = new Map<number, MeterTally>();
+  const days = new Map<string, { import: number; export: number }>();
+  const dayFormats = new Map<string, Intl.DateTimeFormat>();
+  const dayOf = (ms: number, zone: string) => {
+    let format = dayFormats.get(zone);
+    if (!format) dayFormats.set(zone, (format = new Intl.DateTimeFormat('en-CA', { timeZone: zone })));
+    return format.format(ms);
+  };
+  const show = (row: StagedRow, meter: MeterFacts) => ({
+    line: row.line,
+    meterNumber: meter.meterNumber,
+    channel: row.channel === 2 ? ('export' as const) : ('import' as const),
+    kind: row.kind,
+    start: new Date(row.atMs).toISOString(),
+    end: iso(row.endMs),
+    value: row.micro / 1e6,
+    quality: readingQualities[row.quality] ?? 'actual',
+  });
+  try {
+    for await (const items of parserFor(file, read, context)) {
+      for (const item of items) {
+        preview.rowsRead++;
+        if (!('row' in item)) {
+          preview.rejectedCount++;
+          if (preview.problems.length < SHOWN_PROBLEMS) preview.problems.push(item);
+          continue;
+        }
+        const row = item.row;
+        const tally = tallyOf(byId, knownMeters, row.meterId);
+        if (!tally) continue;
+        preview.readings++;
+        tally.readings++;
+        tally.channels.add(row.channel);
+        const end = row.endMs ?? row.atMs;
+        tally.from = Math.min(tally.from, row.atMs);
+        tally.to = Math.max(tally.to, end);
+        noteSpacing(tally, row);
+        const shown = show(row, tally.meter);
+        if (preview.first.length < SHOWN_ROWS) preview.first.push(shown);
+        else {
+          preview.last.push(shown);
+          if (preview.last.length > SHOWN_ROWS) preview.last.shift();
+        }
+        const day = dayOf(row.atMs, tally.meter.timeZone);
+        const count = days.get(day) ?? { import: 0, export: 0 };
+        if (row.channel === 2) count.export++;
+        else count.import++;
+        days.set(day, count);
+      }
+      // A large file is read in many batches: other requests go in between.
+      await nextTurn();
+    }
+  } catch (error) {
+    if (!(error instanceof ImportRefusal)) throw error;
+    preview.refusal = error.message;
+  }
+  preview.notes = [...new Set(context.notes)];
+  preview.meters = [
+    ...[...byId.values()].map((tally) => ({
+      meterNumber: tally.meter.meterNumber,
+      known: true,
+      location: tally.meter.locationName,
+      timeZone: tally.meter.timeZone,
+      channels: [...tally.channels]
+        .sort()
+        .map((channel) => (channel === 2 ? ('export' as const) : ('import' as const))),
+      readings: tally.readings,
+      lines: tally.readings,
+      from: iso(tally.from),
+      to: iso(tally.to),
+      intervalMinutes: mostCommon(tally.spacing),
+    })),
+    ...[...meters.misses.entries()].map(([meterNumber, lines]) => ({
+      meterNumber,
+      known: false,
+      location: null,
+      timeZone: null,
+      channels: [],
+      readings: 0,
+      lines,
+      from: null,
+      to: null,
+      intervalMinutes: null,
+    })),
+  ];
+  preview.days = [...days.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .slice(0, SHOWN_DAYS)
+    .map(([date, count]) => ({ date, ...count }));
+  return preview;
+}
+
+function tallyOf(byId: Map<number, MeterTally>, known: ReadonlyMap<string, MeterFacts>, meterId: number) {
+  let tally = byId.get(meterId);
+  if (tally) return tally;
+  const meter = [...known.values()].find((candidate) => candidate.id === meterId);
+  if (!meter) return undefined;
+  tally = {
+    meter,
+    readings: 0,
+    channels: new Set(),
+    from: Infinity,
+    to: -Infinity,
+    spacing: new Map(),
+    lastRegister: new Map(),
+  };
+  byId.set(meterId, tally);
+  return tally;
+}
+
+function noteSpacing(tally: MeterTally, row: StagedRow) {
+  let minutes: number | undefined;
+  if (row.endMs !== null) minutes = Math.round((row.endMs - row.atMs) / 60_000);
+  else {
+    const last = tally.lastRegister.get(row.channel);
+    if (last !== undefined) minutes = Math.round(Math.abs(row.atMs - last) / 60_000);
+    tally.lastRegister.set(row.channel, row.atMs);
+  }
+  if (minutes !== undefined && minutes > 0) tally.spacing.set(minutes, (tally.spacing.get(minutes) ?? 0) + 1);
+}
+
+function mostCommon(counts: ReadonlyMap<number, number>): number | null {
+  let best: number | null = null;
+  let bestCount = 0;
+  for (const [value, count] of counts) {
+    if (count > bestCount) {
+      best = value;
+      bestCount = count;
+    }
+  }
+  return best;
+}

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { importFormats, importReportSchema, rejectedLineSchema } from './admin.ts';
+import { channels, readingQualities } from './check-limits.ts';
+import { delimitedMappingSchema, importPresets } from './import-mapping.ts';
+import { textParam } from './text.ts';
+
+// Imports as jobs (issue 16): a file is uploaded (spooled, its format detected), previewed with a
+// mapping the administrator may change, then run in the background with progress, cancellable;
+// its report is kept.
+
+/** How to read the file: all optional, the file's content decides the rest. */
+export const importSourceSchema = z.object({
+  format: z
+    .enum([...importFormats, 'auto'], { message: 'format must be auto, csv, espi or delimited.' })
+    .optional(),
+  preset: z.enum(importPresets, { message: `preset must be one of ${importPresets.join(', ')}.` }).optional(),
+  /** A delimited file's mapping (a preset's, changed; or one of a file of no known layout). */
+  mapping: delimitedMappingSchema.optional(),
+  /** The meter the readings belong to, for files that name none (ESPI, Octopus, Green Button CSV). */
+  meterNumber: textParam('meterNumber', 64).optional(),
+  /** IANA zone of local times (Check Meter CSV; a mapping has its own). */
+  timeZone: textParam('timeZone', 64).optional(),
+  /** ESPI: UsagePoint (its id or title) → meter number, for a file of several. */
+  usagePoints: z.record(z.string().max(200), z.string().trim().min(1).max(64)).optional(),
+  /** ESPI: what values of a ReadingType without accumulationBehaviour are (default delta). */
+  accumulation: z.enum(['delta', 'cumulative']).optional(),
+});
+export type ImportSource = z.infer<typeof importSourceSchema>;
+
+/** `POST /api/admin/imports/jobs/:id/start` body: how to read the file, and how to store it. */
+export const startImportBodySchema = importSourceSchema.extend({
+  strict: z.boolean().default(false),
+  corrections: z.boolean().default(false),
+  /** Save the mapping under this name, for next month's file from the same source. */
+  saveMappingAs: textParam('saveMappingAs', 100).optional(),
+});
+export type StartImportBody = z.input<typeof startImportBodySchema>;
+
+/** What detection found in the file's first bytes. */
+export const importDetectionSchema = z.object({
+  format: z.enum(importFormats),
+  preset: z.enum(importPresets).nullable(),
+  reason: z.string(),
+  mapping: delimitedMappingSchema.nullable(),
+  needs: z.array(z.enum(['meterNumber', 'mapping'])),
+});
+
+export const importJobStatuses = [
+  'uploaded',
+  'queued',
+  'running',
+  'done',
+  'refused',
+  'failed',
+  'cancelled',
+] as const;
+
+/** Where a running import is: reading the file into the stage, then checking and storing it. */
+export const importPhases = ['reading', 'checking', 'storing'] as const;
+
+export const importJobSchema = z.object({
+  id: z.string(),
+  status: z.enum(importJobStatuses),
+  fileName: z.string().nullable(),
+  bytes: z.number().int(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  detection: importDetectionSchema,
+  /** How it was asked to run (after start). */
+  source: startImportBodySchema.nullable(),
+  progress: z.object({
+    phase: z.enum(importPhases).nullable(),
+    rowsRead: z.number().int(),
+    bytesRead: z.number().int(),
+    /** 0–100, by the bytes read (the last few per cent are checking and storing). */
+    percent: z.number(),
+    /** Seconds left at the pace so far; null before there is a pace. */
+    secondsLeft: z.number().int().nullable(),
+  }),
+  report: importReportSchema.nullable(),
+  /** Why a job failed (not a refusal: those are in the report). */
+  error: z.string().nullable(),
+});
+export type ImportJob = z.infer<typeof importJobSchema>;
+
+export const importJobListSchema = z.object({ items: z.array(importJobSchema) });
+
+/** One reading as the preview read it. */
+export const previewRowSchema = z.object({
+  line: z.number().int(),
+  meterNumber: z.string(),
+  channel: z.enum(channels),
+  kind: z.enum(['register', 'interval']),
+  /** The register's instant or the interval's start (ISO 8601 UTC), and the interval's end. */
+  start: z.string(),
+  end: z.string().nullable(),
+  /** kWh: the register before the multiplier, or the interval's energy. */
+  value: z.number(),
+  quality: z.enum(readingQualities),
+});
+
+/** `POST /api/admin/imports/jobs/:id/preview` answer: the whole file read as it would be imported, nothing stored. */
+export const importPreviewSchema = z.object({
+  format: z.enum(importFormats),
+  preset: z.enum(importPresets).nullable(),
+  reason: z.string(),
+  mapping: delimitedMappingSchema.nullable(),
+  /** The file is refused as a whole (wrong columns, not well-formed XML, gas …); then nothing else is filled. */
+  refusal: z.string().nullable(),
+  rowsRead: z.number().int(),
+  readings: z.number().int(),
+  rejectedCount: z.number().int(),
+  first: z.array(previewRowSchema),
+  last: z.array(previewRowSchema),
+  meters: z.array(
+    z.object({
+      meterNumber: z.string(),
+      /** False: no such meter; its lines are refused. */
+      known: z.boolean(),
+      location: z.string().nullable(),
+      timeZone: z.string().nullable(),
+      channels: z.array(z.enum(channels)),
+      readings: z.number().int(),
+      /** Lines naming it (refused ones included). */
+      lines: z.number().int(),
+      from: z.string().nullable(),
+      to: z.string().nullable(),
+      /** The interval most readings have, in minutes (registers: the most common spacing). */
+      intervalMinutes: z.number().int().nullable(),
+    }),
+  ),
+  /** Readings per local day of the meter's location (at most 400 days listed). */
+  days: z.array(z.object({ date: z.string(), import: z.number().int(), export: z.number().int() })),
+  /** How the clock changes were read, and other choices made. */
+  notes: z.array(z.string()),
+  problems: z.array(rejectedLineSchema),
+});
+export type ImportPreview = z.infer<typeof importPreviewSchema>;
+
+export const importMappingSchema = z.object({
+  name: z.string(),
+  mapping: delimitedMappingSchema,
+  updatedAt: z.string(),
+});
+export const importMappingListSchema = z.object({ items: z.array(importMappingSchema) });
+export const saveMappingBodySchema = z.object({ mapping: delimitedMappingSchema });
