@@ -104,14 +104,15 @@ async function createSite(page: Page, name: string, meterNumber: string): Promis
   return location.body.id;
 }
 
-/** Uploads a CSV through the import page and waits for its report. */
+/** Uploads a CSV through the import page, waits for its preview, imports it and waits for its report. */
 async function importCsv(page: Page, fileName: string, csv: string) {
   await page.goto('/admin/import');
   await page
     .locator('input[type="file"]')
     .setInputFiles({ name: fileName, mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByTestId('import-preview').waitFor();
   await page.getByRole('button', { name: 'Import', exact: true }).click();
-  await page.getByTestId('import-report').waitFor();
+  await page.getByTestId('import-report').waitFor({ timeout: 30_000 });
 }
 
 const countOf = (page: Page, name: string) => page.getByTestId(`count-${name}`).locator('dd').textContent();

@@ -2,6 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { suggestionKinds } from '@cm/contracts/bookmarks.ts';
 import { granularities, readingEventTypes } from '@cm/contracts/check.ts';
+import { channels, readingQualities } from '@cm/contracts/check-limits.ts';
+import { importPhases } from '@cm/contracts/import-jobs.ts';
+import { dateLayouts, importPresets, valueUnits } from '@cm/contracts/import-mapping.ts';
 import { describe, expect, it } from 'vitest';
 import { contentWidths, footerTypes, navbarTypes, skins } from '@/layout/layout-slice.ts';
 import { menuSections } from '@/layout/menu-items.ts';
@@ -109,6 +112,12 @@ describe('translations', () => {
     for (const type of readingEventTypes) if (type !== 'estimated') used.add(`check.table.event.${type}`);
     for (const granularity of granularities)
       if (granularity !== 'raw') used.add(`check.table.inBucket.${granularity}`);
+    for (const layout of dateLayouts) used.add(`admin.import.mapping.layouts.${layout}`);
+    for (const unit of valueUnits) used.add(`admin.import.mapping.units.${unit}`);
+    for (const preset of importPresets) used.add(`admin.import.presets.${preset}`);
+    for (const channel of channels) used.add(`admin.import.preview.channels.${channel}`);
+    for (const quality of readingQualities) used.add(`admin.import.preview.qualities.${quality}`);
+    for (const phase of importPhases) used.add(`admin.import.job.${phase}`);
     for (const section of menuSections) {
       used.add(section.titleKey);
       for (const item of section.items) used.add(item.labelKey);

@@ -24,6 +24,23 @@ export function formatEnergy(kwh: number, locale: string, maximumFractionDigits 
   return `${formatNumber(kwh, locale, { maximumFractionDigits })}\u00a0kWh`;
 }
 
+/** A file size: bytes, kB, MB or GB (powers of 1,000, as the units say). */
+export function formatBytes(bytes: number, locale: string): string {
+  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return formatNumber(value, locale, {
+    style: 'unit',
+    unit: units[unit],
+    unitDisplay: 'short',
+    maximumFractionDigits: unit === 0 ? 0 : 1,
+  });
+}
+
 /** A percentage from a ratio (0.25 → 25 %). */
 export function formatPercent(ratio: number, locale: string): string {
   return formatNumber(ratio, locale, { style: 'percent', maximumFractionDigits: 1 });

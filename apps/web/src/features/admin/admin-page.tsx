@@ -13,7 +13,7 @@ const UsersPage = lazyNamed(() => import('./users/users-page.tsx'), 'UsersPage')
 const LocationsPage = lazyNamed(() => import('./locations/locations-page.tsx'), 'LocationsPage');
 const DevicesPage = lazyNamed(() => import('./devices/devices-page.tsx'), 'DevicesPage');
 const ApiKeysPage = lazyNamed(() => import('./api-keys-page.tsx'), 'ApiKeysPage');
-const ImportPage = lazyNamed(() => import('./import-page.tsx'), 'ImportPage');
+const ImportPage = lazyNamed(() => import('./imports/import-page.tsx'), 'ImportPage');
 const ExportPage = lazyNamed(() => import('./export-page.tsx'), 'ExportPage');
 const AuditPage = lazyNamed(() => import('./audit-page.tsx'), 'AuditPage');
 

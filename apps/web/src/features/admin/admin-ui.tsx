@@ -4,6 +4,7 @@ import {
   CopyButton,
   Group,
   Pagination,
+  Paper,
   Stack,
   Table,
   Text,
@@ -186,6 +187,30 @@ interface AdminTableProps {
   minWidth: number;
   highlightOnHover?: boolean;
   children: ReactNode;
+}
+
+/** A bordered panel of an admin page; a named section when `labelledBy` points at its heading. */
+export function AdminPanel({
+  labelledBy,
+  testId,
+  children,
+}: {
+  labelledBy?: string | undefined;
+  testId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Paper
+      withBorder
+      p="md"
+      radius="md"
+      className={classes.panel}
+      data-testid={testId}
+      {...(labelledBy ? { component: 'section' as const, 'aria-labelledby': labelledBy } : {})}
+    >
+      {children}
+    </Paper>
+  );
 }
 
 /** The list table every admin page uses: scrolls sideways inside its box, says when it is empty, marks itself busy. */

@@ -4,7 +4,6 @@ import {
   Checkbox,
   Group,
   Modal,
-  Paper,
   Stack,
   Table,
   Text,
@@ -21,7 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDate, formatDateTime, formatRelative } from '@/lib/format.ts';
 import { toFailure, type Failure } from '@/lib/http-client.ts';
 import { useCreateApiKeyMutation, useListApiKeysQuery, useRevokeApiKeyMutation } from './api.ts';
-import { AdminPageHeader, AdminTable, FailureAlert, OneTimeSecret } from './admin-ui.tsx';
+import { AdminPageHeader, AdminPanel, AdminTable, FailureAlert, OneTimeSecret } from './admin-ui.tsx';
 import { describeFailure } from './failure-message.ts';
 import classes from './admin.module.css';
 
@@ -89,14 +88,7 @@ export function ApiKeysPage() {
   return (
     <Stack gap="md" className={classes.page}>
       <AdminPageHeader title={t('admin.apiKeys.title')} intro={t('admin.apiKeys.intro')} />
-      <Paper
-        withBorder
-        p="md"
-        radius="md"
-        className={classes.panel}
-        component="section"
-        aria-labelledby="cm-new-key-title"
-      >
+      <AdminPanel labelledBy="cm-new-key-title">
         <form onSubmit={handleCreate} noValidate>
           <Stack gap="sm">
             <Title order={2} size="h4" id="cm-new-key-title">
@@ -143,16 +135,9 @@ export function ApiKeysPage() {
             </Group>
           </Stack>
         </form>
-      </Paper>
+      </AdminPanel>
 
-      <Paper
-        withBorder
-        p="md"
-        radius="md"
-        className={classes.panel}
-        component="section"
-        aria-labelledby="cm-keys-title"
-      >
+      <AdminPanel labelledBy="cm-keys-title">
         <Stack gap="sm">
           <Title order={2} size="h4" id="cm-keys-title">
             {t('admin.apiKeys.list')}
@@ -241,7 +226,7 @@ export function ApiKeysPage() {
             ))}
           </AdminTable>
         </Stack>
-      </Paper>
+      </AdminPanel>
 
       <Modal
         opened={created !== null}

@@ -40,6 +40,16 @@ import {
   type UserList,
   type UserListQuery,
 } from '@cm/contracts/admin.ts';
+import {
+  importJobListSchema,
+  importJobSchema,
+  importMappingListSchema,
+  importPreviewSchema,
+  type ImportJob,
+  type ImportPreview,
+  type ImportSource,
+  type StartImportBody,
+} from '@cm/contracts/import-jobs.ts';
 import { api } from '@/lib/api.ts';
 
 /*
@@ -50,7 +60,15 @@ import { api } from '@/lib/api.ts';
 
 const adminApi = api
   .enhanceEndpoints({
-    addTagTypes: ['AdminUser', 'AdminLocation', 'AdminDevice', 'AdminApiKey', 'AdminAudit'],
+    addTagTypes: [
+      'AdminUser',
+      'AdminLocation',
+      'AdminDevice',
+      'AdminApiKey',
+      'AdminAudit',
+      'ImportJob',
+      'ImportMapping',
+    ],
   })
   .injectEndpoints({
     endpoints: (build) => ({
@@ -200,6 +218,45 @@ const adminApi = api
         transformResponse: (raw: unknown) => auditListSchema.parse(raw),
         providesTags: ['AdminAudit'],
       }),
+
+      // ---- Imports as jobs (the upload itself goes through upload.ts, for its progress) ----
+      listImportJobs: build.query<ImportJob[], void>({
+        query: () => '/api/admin/imports/jobs',
+        transformResponse: (raw: unknown) => importJobListSchema.parse(raw).items,
+        providesTags: ['ImportJob'],
+      }),
+      getImportJob: build.query<ImportJob, string>({
+        query: (id) => `/api/admin/imports/jobs/${encodeURIComponent(id)}`,
+        transformResponse: (raw: unknown) => importJobSchema.parse(raw),
+        providesTags: ['ImportJob'],
+      }),
+      previewImport: build.mutation<ImportPreview, { id: string; source: ImportSource }>({
+        query: ({ id, source }) => ({
+          url: `/api/admin/imports/jobs/${encodeURIComponent(id)}/preview`,
+          method: 'POST',
+          body: source,
+        }),
+        transformResponse: (raw: unknown) => importPreviewSchema.parse(raw),
+      }),
+      startImport: build.mutation<ImportJob, { id: string; body: StartImportBody }>({
+        query: ({ id, body }) => ({
+          url: `/api/admin/imports/jobs/${encodeURIComponent(id)}/start`,
+          method: 'POST',
+          body,
+        }),
+        transformResponse: (raw: unknown) => importJobSchema.parse(raw),
+        invalidatesTags: ['ImportJob', 'ImportMapping', 'AdminAudit'],
+      }),
+      cancelImport: build.mutation<ImportJob, string>({
+        query: (id) => ({ url: `/api/admin/imports/jobs/${encodeURIComponent(id)}/cancel`, method: 'POST' }),
+        transformResponse: (raw: unknown) => importJobSchema.parse(raw),
+        invalidatesTags: ['ImportJob'],
+      }),
+      listImportMappings: build.query<ReturnType<typeof importMappingListSchema.parse>['items'], void>({
+        query: () => '/api/admin/imports/mappings',
+        transformResponse: (raw: unknown) => importMappingListSchema.parse(raw).items,
+        providesTags: ['ImportMapping'],
+      }),
     }),
   });
 
@@ -226,4 +283,10 @@ export const {
   useCreateApiKeyMutation,
   useRevokeApiKeyMutation,
   useListAuditQuery,
+  useListImportJobsQuery,
+  useGetImportJobQuery,
+  usePreviewImportMutation,
+  useStartImportMutation,
+  useCancelImportMutation,
+  useListImportMappingsQuery,
 } = adminApi;

@@ -40,23 +40,25 @@ export function downloadName(disposition: string | null, options: ExportOptions)
 }
 
 /**
- * Downloads an export with the app's API key and bearer token (a plain link could carry
- * neither) and hands it to the browser as a file.
+ * Downloads `url` with the app's API key and bearer token (a plain link could carry neither) and
+ * hands it to the browser as a file, named as the server says or by `nameOf`.
  */
-export async function downloadExport(
-  options: ExportOptions,
-  signal: AbortSignal,
+export async function downloadFile(
+  url: string,
+  fallbackName: string,
+  signal?: AbortSignal,
+  nameOf: (disposition: string | null) => string = () => fallbackName,
 ): Promise<{ ok: true; fileName: string } | { ok: false; failure: Failure }> {
   const headers = new Headers({ [API_KEY_HEADER]: readApiKey() });
   const token = readAccessToken();
   if (token !== null) headers.set('Authorization', `Bearer ${token}`);
   let response: Response;
   try {
-    response = await fetch(exportUrl(options), { headers, signal, credentials: 'same-origin' });
+    response = await fetch(url, { headers, ...(signal ? { signal } : {}), credentials: 'same-origin' });
   } catch {
     return {
       ok: false,
-      failure: { status: signal.aborted ? 'ABORTED' : 'NETWORK_ERROR', message: null, param: null },
+      failure: { status: signal?.aborted ? 'ABORTED' : 'NETWORK_ERROR', message: null, param: null },
     };
   }
   if (!response.ok) {
@@ -76,7 +78,12 @@ export async function downloadExport(
       },
     };
   }
-  const fileName = downloadName(response.headers.get('content-disposition'), options);
+  const fileName = nameOf(response.headers.get('content-disposition'));
   saveFile(await response.blob(), fileName);
   return { ok: true, fileName };
+}
+
+/** Downloads an export (its name from the server, else from the options). */
+export function downloadExport(options: ExportOptions, signal: AbortSignal) {
+  return downloadFile(exportUrl(options), '', signal, (disposition) => downloadName(disposition, options));
 }

@@ -1,14 +1,4 @@
-import {
-  Input,
-  Autocomplete,
-  Button,
-  Group,
-  Paper,
-  SegmentedControl,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Input, Autocomplete, Button, Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconBolt, IconDownload } from '@tabler/icons-react';
 import { DeviceType } from '@cm/contracts/enums.ts';
@@ -16,7 +6,7 @@ import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { useListDevicesQuery } from './api.ts';
-import { AdminPageHeader, FailureAlert } from './admin-ui.tsx';
+import { AdminPageHeader, AdminPanel, FailureAlert } from './admin-ui.tsx';
 import { downloadExport } from './download.ts';
 import classes from './admin.module.css';
 import type { Failure } from '@/lib/http-client.ts';
@@ -80,7 +70,7 @@ export function ExportPage() {
   return (
     <Stack gap="md" className={classes.page}>
       <AdminPageHeader title={t('admin.export.title')} intro={t('admin.export.intro')} />
-      <Paper withBorder p="md" radius="md" className={classes.panel}>
+      <AdminPanel>
         <form onSubmit={handleSubmit} noValidate>
           <Stack gap="md">
             <Autocomplete
@@ -121,14 +111,14 @@ export function ExportPage() {
               {t('admin.export.rangeHint')}
             </Text>
             <Stack gap={4}>
-              <Input.Label id="cm-export-format">{t('admin.import.format')}</Input.Label>
+              <Input.Label id="cm-export-format">{t('admin.export.format')}</Input.Label>
               <SegmentedControl
                 aria-labelledby="cm-export-format"
                 value={format}
                 onChange={(value) => setFormat(value === 'espi' ? 'espi' : 'csv')}
                 data={[
-                  { value: 'csv', label: t('admin.import.formatCsv') },
-                  { value: 'espi', label: t('admin.import.formatEspi') },
+                  { value: 'csv', label: t('admin.export.formatCsv') },
+                  { value: 'espi', label: t('admin.export.formatEspi') },
                 ]}
                 style={{ alignSelf: 'flex-start' }}
               />
@@ -145,7 +135,7 @@ export function ExportPage() {
             </Group>
           </Stack>
         </form>
-      </Paper>
+      </AdminPanel>
     </Stack>
   );
 }

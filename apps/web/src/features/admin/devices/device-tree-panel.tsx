@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Paper, Stack, Text, Title, Tree, useTree } from '@mantine/core';
+import { ActionIcon, Badge, Stack, Text, Title, Tree, useTree } from '@mantine/core';
 import { IconChevronDown, IconPencil } from '@tabler/icons-react';
 import type { AdminDevice, DeviceNode } from '@cm/contracts/admin.ts';
 import { DeviceType } from '@cm/contracts/enums.ts';
@@ -8,6 +8,7 @@ import classes from '../admin.module.css';
 import { StatusBadge, TypeIcon } from './device-badges.tsx';
 import { typeKeys } from './device-labels.ts';
 import { branchValues, deviceName, indexTree, toTreeItems, treeCounts } from './device-tree.ts';
+import { AdminPanel } from '../admin-ui.tsx';
 
 /** AccessPoint → Cube → Meter, keyboard-navigable (arrows open and close branches). */
 export function DeviceTreePanel({
@@ -31,14 +32,7 @@ export function DeviceTreePanel({
   }, [branchKey]);
 
   return (
-    <Paper
-      withBorder
-      p="md"
-      radius="md"
-      className={classes.panel}
-      component="section"
-      aria-labelledby="cm-device-tree-title"
-    >
+    <AdminPanel labelledBy="cm-device-tree-title">
       <Stack gap="sm">
         <div>
           <Title order={2} size="h4" id="cm-device-tree-title">
@@ -123,6 +117,6 @@ export function DeviceTreePanel({
           />
         )}
       </Stack>
-    </Paper>
+    </AdminPanel>
   );
 }

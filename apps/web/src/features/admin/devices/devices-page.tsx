@@ -1,4 +1,4 @@
-import { Button, Drawer, Paper, Select } from '@mantine/core';
+import { Button, Drawer, Select } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import type { AdminDevice } from '@cm/contracts/admin.ts';
 import { DeviceType, deviceStatuses, type DeviceStatus } from '@cm/contracts/enums.ts';
@@ -12,7 +12,7 @@ import {
   toStatus,
 } from '@/components/device-status.ts';
 import { toFailure } from '@/lib/http-client.ts';
-import { AdminTable, FailureAlert } from '../admin-ui.tsx';
+import { AdminPanel, AdminTable, FailureAlert } from '../admin-ui.tsx';
 import classes from '../admin.module.css';
 import { useGetDeviceTreeQuery, useListDevicesQuery } from '../api.ts';
 import { AdminListPage } from '../list/admin-list-page.tsx';
@@ -86,7 +86,7 @@ export function DevicesPage() {
           ) : null,
       }}
       before={
-        <Paper withBorder p="md" radius="md" className={classes.panel}>
+        <AdminPanel>
           <Select
             label={t('admin.devices.location')}
             description={t('admin.devices.locationHint')}
@@ -102,7 +102,7 @@ export function DevicesPage() {
             maw={480}
             nothingFoundMessage={t('admin.users.form.noLocation')}
           />
-        </Paper>
+        </AdminPanel>
       }
       aside={
         locationId === null ? undefined : (

@@ -1,7 +1,7 @@
-import { Paper, Stack, Title } from '@mantine/core';
+import { Stack, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { Failure } from '@/lib/http-client.ts';
-import { AdminPageHeader, FailureAlert, ListPager } from '../admin-ui.tsx';
+import { AdminPageHeader, AdminPanel, FailureAlert, ListPager } from '../admin-ui.tsx';
 import classes from '../admin.module.css';
 
 interface AdminListPageProps {
@@ -36,13 +36,7 @@ export function AdminListPage({
   children,
 }: AdminListPageProps) {
   const list = (
-    <Paper
-      withBorder
-      p="md"
-      radius="md"
-      className={classes.panel}
-      {...(listTitle ? { component: 'section', 'aria-labelledby': listTitle.id } : {})}
-    >
+    <AdminPanel labelledBy={listTitle?.id}>
       <Stack gap="md">
         {listTitle ? (
           <Title order={2} size="h4" id={listTitle.id}>
@@ -63,7 +57,7 @@ export function AdminListPage({
           />
         )}
       </Stack>
-    </Paper>
+    </AdminPanel>
   );
   return (
     <Stack gap="md" className={classes.page}>

@@ -1,7 +1,7 @@
 import type { ImportReport } from '@cm/contracts/admin.ts';
 
 /** How an import went, for the report's headline. */
-export type ReportTone = 'stored' | 'storedWithProblems' | 'nothingNew' | 'refused';
+export type ReportTone = 'stored' | 'storedWithProblems' | 'nothingNew' | 'nothingStored' | 'refused';
 
 /** One count of the report: an i18n key and a number. */
 export interface ReportCount {
@@ -14,9 +14,10 @@ export interface ReportCount {
 /** The headline of a report. */
 export function reportTone(report: ImportReport): ReportTone {
   if (!report.committed) return 'refused';
-  if (report.rejectedCount > 0 || report.conflictCount > 0) return 'storedWithProblems';
-  if (report.inserted === 0) return 'nothingNew';
-  return 'stored';
+  const hasProblems = report.rejectedCount > 0 || report.conflictCount > 0;
+  // The headline matches the numbers: "stored" only when something was.
+  if (report.inserted + report.corrected === 0) return hasProblems ? 'nothingStored' : 'nothingNew';
+  return hasProblems ? 'storedWithProblems' : 'stored';
 }
 
 /** The counts, in reading order. Corrections only when there were some. */
@@ -36,12 +37,4 @@ export function reportCounts(report: ImportReport): ReportCount[] {
 /** How many rejected lines the report lists one by one, and how many more there were. */
 export function rejectedOverflow(report: ImportReport): number {
   return Math.max(0, report.rejectedCount - report.rejected.length);
-}
-
-/** The format a file name suggests, or null. */
-export function formatFromFileName(name: string): 'csv' | 'espi' | null {
-  const lower = name.toLowerCase();
-  if (lower.endsWith('.csv') || lower.endsWith('.txt')) return 'csv';
-  if (lower.endsWith('.xml') || lower.endsWith('.atom')) return 'espi';
-  return null;
 }

@@ -1,41 +1,22 @@
-import { importRefusedSchema, importReportSchema, type ImportReport } from '@cm/contracts/admin.ts';
+import { importJobSchema, type ImportJob } from '@cm/contracts/import-jobs.ts';
 import { API_KEY_HEADER } from '@cm/contracts/enums.ts';
 import { isErrorBody } from '@/lib/contract-guards.ts';
 import { endSession, readApiKey, type Failure } from '@/lib/http-client.ts';
 import { readAccessToken } from '@/lib/storage.ts';
 
-/** Import options, named as the API names them. */
-export interface ImportOptions {
-  format: 'csv' | 'espi';
-  timeZone?: string;
-  meterNumber?: string;
-  strict: boolean;
-}
+/** What an upload ended with: the import job the server made of the file, or a failure. */
+export type UploadOutcome = { kind: 'job'; job: ImportJob } | { kind: 'failed'; failure: Failure };
 
-/** What an upload ended with: a report (stored, or refused with 422), or a failure. */
-export type UploadOutcome =
-  | { kind: 'report'; report: ImportReport }
-  | { kind: 'refused'; message: string; report: ImportReport }
-  | { kind: 'failed'; failure: Failure };
+/** The URL a file is uploaded to as an import job. */
+export const uploadUrl = (fileName: string) =>
+  `/api/admin/imports/jobs?fileName=${encodeURIComponent(fileName)}`;
 
-/** The query string of an import. */
-export function importUrl(options: ImportOptions): string {
-  const params = new URLSearchParams({ format: options.format, strict: String(options.strict) });
-  if (options.timeZone) params.set('timeZone', options.timeZone);
-  if (options.meterNumber?.trim()) params.set('meterNumber', options.meterNumber.trim());
-  return `/api/admin/imports?${params.toString()}`;
-}
-
-/** Reads the server's answer to an import (pure, so it is tested without a network). */
-export function readImportAnswer(status: number, body: unknown): UploadOutcome {
-  if (status === 200) {
-    const parsed = importReportSchema.safeParse(body);
-    if (parsed.success) return { kind: 'report', report: parsed.data };
+/** Reads the server's answer to an upload (pure, so it is tested without a network). */
+export function readUploadAnswer(status: number, body: unknown): UploadOutcome {
+  if (status === 201) {
+    const parsed = importJobSchema.safeParse(body);
+    if (parsed.success) return { kind: 'job', job: parsed.data };
     return { kind: 'failed', failure: { status: 'PARSE_ERROR', message: null, param: null } };
-  }
-  if (status === 422) {
-    const parsed = importRefusedSchema.safeParse(body);
-    if (parsed.success) return { kind: 'refused', message: parsed.data.message, report: parsed.data.report };
   }
   return {
     kind: 'failed',
@@ -48,22 +29,22 @@ export function readImportAnswer(status: number, body: unknown): UploadOutcome {
 }
 
 /**
- * Sends a file as the raw body of `POST /api/admin/imports` with XMLHttpRequest, whose upload
+ * Sends a file as the raw body of `POST /api/admin/imports/jobs` with XMLHttpRequest, whose upload
  * events give a progress bar (fetch has none for request bodies). It carries the same API key
  * and bearer token as the app's HTTP client; a 401 ends the session as any other call would.
+ * The server detects the format from the content, so the file goes as it is.
  */
-export function uploadImport(
-  file: Blob,
-  options: ImportOptions,
+export function uploadImportFile(
+  file: File,
   onProgress: (sent: number, total: number) => void,
   signal: AbortSignal,
 ): Promise<UploadOutcome> {
   return new Promise((resolve) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', importUrl(options));
+    xhr.open('POST', uploadUrl(file.name));
     xhr.setRequestHeader('Accept', 'application/json');
     xhr.setRequestHeader(API_KEY_HEADER, readApiKey());
-    xhr.setRequestHeader('Content-Type', options.format === 'csv' ? 'text/csv' : 'application/atom+xml');
+    xhr.setRequestHeader('Content-Type', 'application/octet-stream');
     const token = readAccessToken();
     if (token !== null) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
     xhr.upload.onprogress = (event) =>
@@ -76,7 +57,7 @@ export function uploadImport(
         body = null;
       }
       if (xhr.status === 401) endSession('expired');
-      resolve(readImportAnswer(xhr.status, body));
+      resolve(readUploadAnswer(xhr.status, body));
     };
     xhr.onerror = () =>
       resolve({ kind: 'failed', failure: { status: 'NETWORK_ERROR', message: null, param: null } });
