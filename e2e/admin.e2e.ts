@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser.ts';
@@ -85,20 +87,20 @@ async function api<T>(
 }
 
 /** A location and a meter of this run, made through the API (the UI for them is tested elsewhere in this file). */
-async function createSite(page: Page, name: string, meterNumber: string): Promise<number> {
+async function createSite(
+  page: Page,
+  name: string,
+  meterNumber: string,
+  site = { timeZone: 'Europe/Berlin', installedAt: '2026-01-01T00:00:00+01:00' },
+): Promise<number> {
   const location = await api<{ id: number }>(page, '/api/admin/locations', {
     method: 'POST',
-    body: { publicName: name, address: 'e2e', timeZone: 'Europe/Berlin' },
+    body: { publicName: name, address: 'e2e', timeZone: site.timeZone },
   });
   expect(location.status).toBe(201);
   const meter = await api(page, '/api/admin/meters', {
     method: 'POST',
-    body: {
-      meterNumber,
-      locationId: location.body.id,
-      meterInd: 1,
-      installedAt: '2026-01-01T00:00:00+01:00',
-    },
+    body: { meterNumber, locationId: location.body.id, meterInd: 1, installedAt: site.installedAt },
   });
   expect(meter.status).toBe(201);
   return location.body.id;
@@ -113,6 +115,21 @@ async function importCsv(page: Page, fileName: string, csv: string) {
   await page.getByTestId('import-preview').waitFor();
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   await page.getByTestId('import-report').waitFor({ timeout: 30_000 });
+}
+
+/** Axe on the page as it is: no serious or critical problem. */
+async function expectAccessible(page: Page, where: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${where}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(bad).toEqual([]);
+}
+
+/** With CM_E2E_SHOTS set, a full-page screenshot there, to look at the page as a user does. */
+async function shot(page: Page, name: string, fullPage = false) {
+  if (process.env.CM_E2E_SHOTS)
+    await page.screenshot({ path: `${process.env.CM_E2E_SHOTS}/${name}.png`, fullPage });
 }
 
 const countOf = (page: Page, name: string) => page.getByTestId(`count-${name}`).locator('dd').textContent();
@@ -311,6 +328,105 @@ describe('administration', () => {
         withToken: false,
       });
       expect(after.status).toBe(401);
+    });
+  });
+
+  it('drops a real ESB file with import and export on the import page; /check shows import, export and net', async () => {
+    // ESB Networks' half-hourly file (fixtures/real/esb-hdf-ireland, SOURCE.md), cut to 14–16 June
+    // 2023 as it is (its header, then its own lines: the file is not rewritten). The expected
+    // day totals come from fixtures/real/expected/esb-kwh.json (compute_expected.py sums the file
+    // independently of CM).
+    const file = readFileSync(
+      new URL('../fixtures/real/esb-hdf-ireland/HDF_kWh_variant_2022-12_to_2024-10.csv', import.meta.url),
+      'utf8',
+    );
+    const [head = '', ...lines] = file.split(/\r?\n/);
+    const days = ['14-06-2023', '15-06-2023', '16-06-2023'];
+    const csv = [head, ...lines.filter((line) => days.some((day) => line.includes(`,${day} `)))].join('\n');
+    const expected = JSON.parse(
+      readFileSync(new URL('../fixtures/real/expected/esb-kwh.json', import.meta.url), 'utf8'),
+    ) as Record<'import' | 'export', { days: Record<string, { kWh: string; missing: number }> }>;
+    const day = '2023-06-15';
+    const imported = expected.import.days[day];
+    const exported = expected.export.days[day];
+    expect(imported?.missing).toBe(0);
+    expect(exported?.missing).toBe(0);
+    const kwh = (value: string) =>
+      `${Number(value).toLocaleString('en', { maximumFractionDigits: 3 })}\u00a0kWh`;
+    const tenThousandths = (value: string | undefined) => Math.round(Number(value) * 10_000);
+    const net = ((tenThousandths(imported?.kWh) - tenThousandths(exported?.kWh)) / 10_000).toString();
+
+    const meterNumber = `ESB-${suffix}`;
+    const siteName = `Solar house ${suffix}`;
+    await withAdminPage(async (page) => {
+      await createSite(page, siteName, meterNumber, {
+        timeZone: 'Europe/Dublin',
+        installedAt: '2023-01-01T00:00:00Z',
+      });
+
+      await page.goto('/admin/import');
+      // A real drop: the file arrives in a DataTransfer, as from the desktop.
+      const dataTransfer = await page.evaluateHandle(
+        ([text, name]) => {
+          const transfer = new DataTransfer();
+          transfer.items.add(new File([text], name, { type: 'text/csv' }));
+          return transfer;
+        },
+        [csv, 'HDF_kWh_june.csv'] as const,
+      );
+      await page.getByTestId('import-drop-zone').dispatchEvent('drop', { dataTransfer });
+      await page.getByTestId('import-preview').waitFor();
+      expect(await page.getByTestId('import-detected').textContent()).toMatch(/ESB/);
+      await page.getByRole('textbox', { name: 'Meter number' }).fill(meterNumber);
+      const meters = page.getByTestId('import-preview-meters');
+      await meters.getByText(siteName).waitFor();
+      expect(await meters.textContent()).toMatch(/Import.*Export|Export.*Import/);
+      await shot(page, 'import-preview');
+      await expectAccessible(page, 'import preview');
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      await page.getByTestId('import-report').waitFor({ timeout: 30_000 });
+      expect(await countOf(page, 'rejected')).toBe('0');
+      await page.getByTestId('import-report').scrollIntoViewIfNeeded();
+      await shot(page, 'import-report');
+      await expectAccessible(page, 'import report');
+
+      await page.goto(
+        `/check?meter=${encodeURIComponent(meterNumber)}&from=${day}&to=${day}&granularity=hour`,
+      );
+      await page.getByTestId('total-export').waitFor();
+      const value = (testId: string) => page.getByTestId(testId).locator('[data-value]').textContent();
+      expect(await value('total-consumption')).toBe(kwh(imported?.kWh ?? ''));
+      expect(await value('total-export')).toBe(kwh(exported?.kWh ?? ''));
+      expect(await value('total-net')).toBe(kwh(net));
+      // The table has import, export and net columns; the chart's legend names all three.
+      const table = page.getByTestId('readings-table');
+      await table.locator('tbody tr[data-kind]').first().waitFor();
+      const headers = await table.locator('thead th').allTextContents();
+      expect(headers.join('|')).toMatch(/Import \(kWh\).*\|Export \(kWh\)\|Net \(kWh\)/);
+      const legend = await page.getByRole('list', { name: 'Legend' }).textContent();
+      expect(legend).toContain('Export (kWh)');
+      expect(legend).toContain('Net (kWh)');
+      await shot(page, 'check-export-light', true);
+      await expectAccessible(page, '/check with export, light');
+      await page.getByRole('button', { name: 'Switch to dark skin' }).click();
+      await page.waitForFunction(
+        () =>
+          document.documentElement.getAttribute('data-mantine-color-scheme') === 'dark' &&
+          document.getAnimations().every((animation) => animation.playState !== 'running'),
+      );
+      await shot(page, 'check-export-dark', true);
+      await expectAccessible(page, '/check with export, dark');
+      // On a phone, in French: export and net under the import, nothing scrolls sideways.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(
+        `/check?meter=${encodeURIComponent(meterNumber)}&from=${day}&to=${day}&granularity=hour&lng=fr`,
+      );
+      await page.getByTestId('total-export').waitFor();
+      await table.locator('tbody tr[data-kind]').first().waitFor();
+      expect(await page.getByTestId('total-export').textContent()).toMatch(/Injecté/);
+      expect(await table.locator('tbody').textContent()).toMatch(/injection .* · net /);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await shot(page, 'check-export-phone-fr', true);
     });
   });
 

@@ -109,7 +109,14 @@ describe('translations', () => {
     for (const type of navbarTypes) used.add(`customizer.navbar.${type}`);
     for (const type of footerTypes) used.add(`customizer.footer.${type}`);
     for (const reason of ['network', 'expired']) used.add(`session.${reason}`);
-    for (const type of readingEventTypes) if (type !== 'estimated') used.add(`check.table.event.${type}`);
+    for (const type of readingEventTypes)
+      if (!['estimated', 'substituted', 'corrected'].includes(type)) used.add(`check.table.event.${type}`);
+    for (const channel of channels) {
+      used.add(`check.corrections.channel.${channel}`);
+      used.add(`check.notes.period.${channel}`);
+    }
+    for (const quality of readingQualities) used.add(`check.corrections.quality.${quality}`);
+    for (const source of ['device', 'import']) used.add(`check.corrections.source.${source}`);
     for (const granularity of granularities)
       if (granularity !== 'raw') used.add(`check.table.inBucket.${granularity}`);
     for (const layout of dateLayouts) used.add(`admin.import.mapping.layouts.${layout}`);

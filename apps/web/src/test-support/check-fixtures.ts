@@ -203,3 +203,51 @@ export function edgeGapReadings(): MeterReadings {
     ],
   };
 }
+
+/**
+ * The same readings with an export channel beside the import: `exportStep` kWh exported in every
+ * interval the import has (none where the import has none), and net = import − export.
+ */
+export function withExport(readings: MeterReadings, exportStep: number): MeterReadings {
+  const { series, totals } = readings;
+  const exported = series.consumption.map((value) => (value === null ? null : exportStep));
+  const exportSum = Math.round(exported.reduce<number>((sum, value) => sum + (value ?? 0), 0) * 1000) / 1000;
+  return {
+    ...readings,
+    channels: ['import', 'export'],
+    series: {
+      ...series,
+      other: {
+        value: series.value.map(() => null),
+        consumption: exported,
+        missing: series.missing,
+        estimated: series.t.map(() => 0),
+        substituted: series.t.map(() => 0),
+        corrected: series.t.map(() => 0),
+      },
+      net: series.consumption.map((value, i) => {
+        const out = exported[i] ?? null;
+        return value === null || out === null ? null : Math.round((value - out) * 1000) / 1000;
+      }),
+    },
+    totals: {
+      ...totals,
+      other: {
+        ...totals,
+        consumption: exportSum,
+        registerStart: null,
+        registerEnd: null,
+        registerDifference: null,
+        intervalSum: exportSum,
+        gapConsumption: 0,
+        agrees: false,
+        peak: null,
+        averagePerDay: null,
+      },
+      net: {
+        consumption:
+          totals.consumption === null ? null : Math.round((totals.consumption - exportSum) * 1000) / 1000,
+      },
+    },
+  };
+}

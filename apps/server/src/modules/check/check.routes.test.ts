@@ -392,6 +392,48 @@ describe('GET /api/CheckMeter/GetReadingCorrections', () => {
     // Client B sees neither the meter nor its history.
     expect((await t.call('GET', url, { token: clientB })).statusCode).toBe(404);
   });
+  it('counts and lists as conflicts, and corrects, only intervals that were stored before', async () => {
+    const site = await insertLocation(t.db, 'Interval Yard', 'Europe/Dublin');
+    await insertMeter(t.db, {
+      meterNumber: 'EM-IV',
+      locationId: site,
+      meterInd: 1,
+      installedAt: new Date('2026-01-01T00:00:00Z'),
+    });
+    const esb = (...lines: string[]) =>
+      ['MPRN,Meter Serial Number,Read Value,Read Type,Read Date and End Time', ...lines].join('\n');
+    const line = (kwh: string, end: string) => `X,X,${kwh},Active Import Interval (kWh),10-02-2026 ${end}`;
+    const send = async (body: string, query = '') =>
+      (
+        await t.call('POST', `/api/admin/imports?meterNumber=EM-IV${query}`, {
+          token: admin,
+          body,
+          headers: { 'content-type': 'text/csv' },
+        })
+      ).json();
+    expect(await send(esb(line('0.1', '01:00'), line('0.2', '01:30')))).toMatchObject({
+      inserted: 2,
+      conflictCount: 0,
+      conflicts: [],
+    });
+    // One stored interval sent with another value, one new interval: one conflict, listed once.
+    const conflicting = await send(esb(line('0.25', '01:30'), line('0.3', '02:00')));
+    expect(conflicting).toMatchObject({ inserted: 1, conflictCount: 1 });
+    expect(conflicting.conflicts).toEqual([
+      { line: 2, meterNumber: 'EM-IV', at: '2026-02-10T01:00:00.000Z', stored: 0.2, incoming: 0.25 },
+    ]);
+    // As a correction, with a new interval beside it: one correction in the history, not two.
+    expect(await send(esb(line('0.25', '01:30'), line('0.4', '02:30')), '&corrections=true')).toMatchObject({
+      inserted: 1,
+      corrected: 1,
+    });
+    const url = '/api/CheckMeter/GetReadingCorrections?meterNumber=EM-IV&From=2026-02-10&To=2026-02-10';
+    const history = (await t.call('GET', url, { token: admin })).json();
+    expect(history.total).toBe(1);
+    expect(history.corrections).toMatchObject([
+      { kind: 'interval', at: '2026-02-10T01:00:00.000Z', before: { value: 0.2 }, after: { value: 0.25 } },
+    ]);
+  });
 });
 
 describe('performance layers off (CM_DEBUG_DISABLE)', () => {

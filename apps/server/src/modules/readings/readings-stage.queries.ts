@@ -223,8 +223,7 @@ export async function compareWithStored(tx: SqlRunner, stage: StageName): Promis
   const rows = await tx.query<Comparison>(
     `SELECT count(*) FILTER (WHERE s.reject IS NULL AND stored.value = s.value AND stored.quality = s.quality
                              AND stored.end_at IS NOT DISTINCT FROM s.end_at)::int AS unchanged,
-            count(*) FILTER (WHERE s.reject IS NULL AND stored.value IS NOT NULL AND (stored.value <> s.value
-                             OR stored.quality <> s.quality OR stored.end_at IS DISTINCT FROM s.end_at))::int AS differing,
+            count(*) FILTER (WHERE ${DIFFERS_FROM_STORED})::int AS differing,
             count(*) FILTER (WHERE s.reject IS NOT NULL)::int AS rejected,
             count(*) FILTER (WHERE s.reject IS NULL)::int AS valid
      FROM ${stage} s ${STORED_JOIN}`,
@@ -240,6 +239,14 @@ const STORED_JOIN = `LEFT JOIN LATERAL (
   SELECT energy_micro, quality, end_at FROM interval_readings i
   WHERE s.kind = 1 AND i.meter_id = s.meter_id AND i.channel = s.channel AND i.start_at = s.at
 ) stored ON true`;
+
+/**
+ * A staged row (s) that meets a stored reading (stored, STORED_JOIN) with another value, quality
+ * or end: a conflict, or with corrections a correction. A row that meets nothing stored is new,
+ * never "different" (its end compared with a missing one would be).
+ */
+const DIFFERS_FROM_STORED = `s.reject IS NULL AND stored.value IS NOT NULL
+  AND (stored.value <> s.value OR stored.quality <> s.quality OR stored.end_at IS DISTINCT FROM s.end_at)`;
 
 /** When no stored reading lies in the range of any staged meter and channel, no staged row can match a stored one. */
 export async function hasStoredInRange(tx: SqlRunner, stage: StageName): Promise<boolean> {
@@ -260,8 +267,7 @@ export async function listDiffering(tx: SqlRunner, stage: StageName, limit: numb
   return tx.query<{ line: number; meter_number: string; at: Date; stored: number; incoming: number }>(
     `SELECT s.line, m.meter_number, s.at, stored.value AS stored, s.value AS incoming
      FROM ${stage} s ${STORED_JOIN} JOIN meters m ON m.device_id = s.meter_id
-     WHERE s.reject IS NULL AND (stored.value <> s.value OR stored.quality <> s.quality
-                                 OR stored.end_at IS DISTINCT FROM s.end_at)
+     WHERE ${DIFFERS_FROM_STORED}
      ORDER BY s.line LIMIT $1`,
     [limit],
   );
@@ -331,8 +337,7 @@ export async function correctStaged(
                                     actor_user_id, actor_api_key_id, reason)
      SELECT s.meter_id, s.channel, s.kind, s.at, stored.end_at, stored.value, stored.quality, s.value, s.quality, $1, $2, $3
      FROM ${stage} s ${STORED_JOIN}
-     WHERE s.reject IS NULL AND (stored.value <> s.value OR stored.quality <> s.quality
-                                 OR stored.end_at IS DISTINCT FROM s.end_at)`,
+     WHERE ${DIFFERS_FROM_STORED}`,
     params,
   );
   const registers = await tx.query<{ n: number }>(

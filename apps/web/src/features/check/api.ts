@@ -1,4 +1,10 @@
-import type { LocationReadings, LocationReadingsQuery, MeterInfo } from '@cm/contracts/check.ts';
+import type {
+  LocationReadings,
+  LocationReadingsQuery,
+  MeterInfo,
+  ReadingCorrections,
+  ReadingCorrectionsQuery,
+} from '@cm/contracts/check.ts';
 import { api } from '@/lib/api.ts';
 
 // Schemas (zod) load with their first answer, as the shell's endpoints do: an empty check page
@@ -52,7 +58,11 @@ export const checkApi = api.injectEndpoints({
       // than it saves (a new range is new data anyway).
       structuralSharing: false,
     }),
+    getReadingCorrections: build.query<ReadingCorrections, Required<ReadingCorrectionsQuery>>({
+      query: (params) => ({ url: '/api/CheckMeter/GetReadingCorrections', params }),
+      transformResponse: async (raw: unknown) => (await loadCheckParsers()).parseReadingCorrections(raw),
+    }),
   }),
 });
 
-export const { useGetMeterInfoQuery, useGetLocationReadingsQuery } = checkApi;
+export const { useGetMeterInfoQuery, useGetLocationReadingsQuery, useGetReadingCorrectionsQuery } = checkApi;

@@ -8,6 +8,7 @@ import { ChartPanel } from './chart/chart-panel.tsx';
 import { answerRange } from './model/date-range.ts';
 import { formatDateRange, formatIsoInZone } from './model/local-format.ts';
 import { MetersSummary } from './totals/meters-summary.tsx';
+import { CorrectionsPanel } from './totals/corrections-panel.tsx';
 import { NotesPanel } from './totals/notes-panel.tsx';
 import { TablePanel } from './table/table-panel.tsx';
 import { TotalsPanel, type ComparisonTotal } from './totals/totals-panel.tsx';
@@ -88,6 +89,7 @@ export function ReadingsSection({ readings, comparisons, subject, onPickMeter }:
       {below ? (
         <Stack gap="md" className={isBehind ? classes.stale : undefined} aria-busy={isBehind}>
           <NotesPanel readings={below} />
+          <CorrectionsPanel readings={below} />
           <TablePanel readings={below} id={TABLE_ID} subject={subject} />
         </Stack>
       ) : (

@@ -57,6 +57,8 @@ export function ImportReportView({
           variant="light"
           icon={<ToneIcon tone={tone} />}
           title={t(toneStyle[tone].titleKey)}
+          // The icon and the tint carry the tone; the title keeps the text colour (4.5:1 on the tint).
+          styles={{ title: { color: 'var(--mantine-color-text)' } }}
           role="status"
         >
           {report.refusal

@@ -1,9 +1,9 @@
 import '@/test-support/uplot-env.ts';
 import type { Granularity, MeterReadings } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
-import { chartData, fullXRange } from './chart-data.ts';
+import { chartData, fullXRange, hatchedBars } from './chart-data.ts';
 import { buildRows, rowsByEnd } from '../model/reading-rows.ts';
-import { dailyReadings, edgeGapReadings, rawReadings } from '@/test-support/check-fixtures.ts';
+import { dailyReadings, edgeGapReadings, rawReadings, withExport } from '@/test-support/check-fixtures.ts';
 
 const at = (iso: string) => Date.parse(iso);
 const minutes = (base: string, list: number[]) => list.map((m) => at(base) + m * 60_000);
@@ -27,6 +27,31 @@ function exchanged(): MeterReadings {
 }
 
 describe('chartData', () => {
+  it('draws a meter with an export channel as import, export below zero and net', () => {
+    const readings = withExport(
+      rawReadings('2026-06-01T10:00:00Z', '2026-06-01T11:00:00Z', { skip: (i) => i === 2 }),
+      0.1,
+    );
+    const data = chartData([readings], 'raw', at('2026-06-01T11:00:00Z'), true);
+    expect(data).toHaveLength(5);
+    // 10:00, 10:15, (10:30 missing) 10:45, 11:00: the gap stays a hole in all three.
+    expect(data[1]).toEqual([null, 0.25, null, 0.25]);
+    expect(data[2]).toEqual([null, -0.1, null, -0.1]);
+    expect(data[3]).toEqual([null, 0.15, null, 0.15]);
+    expect(data[4]).toBe(readings.series.value);
+  });
+
+  it('hatches the bars that hold estimated values, export below zero', () => {
+    const readings = withExport(rawReadings('2026-06-01T10:00:00Z', '2026-06-01T10:45:00Z'), 0.1);
+    readings.series.estimated[2] = 1;
+    const other = readings.series.other;
+    if (other) other.substituted[3] = 1;
+    expect(hatchedBars(readings, 'raw', at('2026-06-01T10:45:00Z'))).toEqual([
+      { from: at('2026-06-01T10:15:00Z'), to: at('2026-06-01T10:30:00Z'), value: 0.25 },
+      { from: at('2026-06-01T10:30:00Z'), to: at('2026-06-01T10:45:00Z'), value: -0.1 },
+    ]);
+  });
+
   it('draws a raw answer as it came: its own columns, reading instants as the interval ends', () => {
     const readings = rawReadings('2026-01-01T00:00:00Z', '2026-01-01T01:30:00Z', { skip: (i) => i === 3 });
     const data = chartData([readings], 'raw', at('2026-01-01T01:30:00Z'), true);

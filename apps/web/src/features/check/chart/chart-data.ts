@@ -25,43 +25,67 @@ interface MeterPoints {
   consumption: (number | null)[];
   /** The register as the meter shows it at x (null where no reading is). */
   register: (number | null)[];
+  /** A meter with an export channel: the export, drawn below zero, and net = import − export. */
+  exported: (number | null)[] | null;
+  net: (number | null)[] | null;
 }
 
+const negated = (column: readonly (number | null)[]) =>
+  column.map((value) => (value === null || value === 0 ? value : -value));
+
 function rawPoints(meter: MeterReadings): MeterPoints {
-  const { t, consumption, value } = meter.series;
+  const { t, consumption, value, other, net } = meter.series;
   const first = t[0];
   const last = t[t.length - 1];
-  if (first === undefined || last === undefined) return { x: [], consumption: [], register: [] };
+  if (first === undefined || last === undefined)
+    return { x: [], consumption: [], register: [], exported: null, net: null };
   const gaps = meter.gaps;
   const lead = gaps.find((gap) => Date.parse(gap.to) === first && Date.parse(gap.from) < first);
   const tail = gaps.findLast((gap) => Date.parse(gap.from) === last && Date.parse(gap.to) > last);
-  if (!lead && !tail) return { x: t, consumption, register: value };
+  const exported = other ? negated(other.consumption) : null;
+  if (!lead && !tail)
+    return { x: t, consumption, register: value, exported, net: exported ? (net ?? null) : null };
   const before = lead ? [Date.parse(lead.from)] : [];
   const after = tail ? [Date.parse(tail.to)] : [];
-  const none = (count: number) => new Array<null>(count).fill(null);
+  const pad = (column: readonly (number | null)[]) => [
+    ...new Array<null>(before.length).fill(null),
+    ...column,
+    ...new Array<null>(after.length).fill(null),
+  ];
   return {
     x: [...before, ...t, ...after],
-    consumption: [...none(before.length), ...consumption, ...none(after.length)],
-    register: [...none(before.length), ...value, ...none(after.length)],
+    consumption: pad(consumption),
+    register: pad(value),
+    exported: exported ? pad(exported) : null,
+    net: exported && net ? pad(net) : null,
   };
 }
 
 function bucketPoints(meter: MeterReadings, rangeEndMs: number): MeterPoints {
-  const { t, consumption, value, hours } = meter.series;
+  const { t, consumption, value, hours, other, net } = meter.series;
   const n = t.length;
-  if (n === 0) return { x: [], consumption: [], register: [] };
+  if (n === 0) return { x: [], consumption: [], register: [], exported: null, net: null };
   const x = new Array<number>(n + 1);
   x[0] = t[0] ?? 0;
-  for (let k = 0; k < n; k++) {
-    const length = hours?.[k];
-    x[k + 1] = length === undefined ? (t[k + 1] ?? rangeEndMs) : (t[k] ?? 0) + length * HOUR_MS;
-  }
+  for (let k = 0; k < n; k++) x[k + 1] = bucketEndAt(t, hours, k, rangeEndMs);
   return {
     x,
     consumption: [null, ...consumption],
     // The register at the range start, then each bucket's last one.
     register: [meter.totals.registerStart, ...value],
+    exported: other ? [null, ...negated(other.consumption)] : null,
+    net: other && net ? [null, ...net] : null,
   };
+}
+
+function bucketEndAt(
+  t: readonly number[],
+  hours: readonly number[] | undefined,
+  k: number,
+  rangeEndMs: number,
+) {
+  const length = hours?.[k];
+  return length === undefined ? (t[k + 1] ?? rangeEndMs) : (t[k] ?? 0) + length * HOUR_MS;
 }
 
 function pointsOf(meter: MeterReadings, granularity: Granularity, rangeEndMs: number): MeterPoints {
@@ -70,8 +94,9 @@ function pointsOf(meter: MeterReadings, granularity: Granularity, rangeEndMs: nu
 
 /**
  * The chart's columns: x, then the consumption of each meter, then (one meter, when asked) its
- * register. Several meters share the bucket edges of the location's zone but may differ in gaps,
- * so they are joined on x; a point a meter lacks is a hole, never a zero.
+ * register. One meter with an export channel: x, import, export (negative: drawn below zero),
+ * net, register?. Several meters share the bucket edges of the location's zone but may differ in
+ * gaps, so they are joined on x; a point a meter lacks is a hole, never a zero.
  */
 export function chartData(
   meters: readonly MeterReadings[],
@@ -83,7 +108,11 @@ export function chartData(
   if (!only) return [[]];
   if (meters.length === 1) {
     const points = pointsOf(only, granularity, rangeEndMs);
-    return withRegister ? [points.x, points.consumption, points.register] : [points.x, points.consumption];
+    const channels =
+      points.exported && points.net
+        ? [points.consumption, points.exported, points.net]
+        : [points.consumption];
+    return withRegister ? [points.x, ...channels, points.register] : [points.x, ...channels];
   }
   return uPlot.join(
     meters.map((meter) => {
@@ -100,4 +129,41 @@ export function fullXRange(data: uPlot.AlignedData): { min: number; max: number 
   const min = Number(x[0]);
   const max = Number(x[x.length - 1]);
   return min === max ? { min: min - HOUR_MS, max: max + HOUR_MS } : { min, max };
+}
+
+/** A bar drawn hatched: its span and height (export below zero). */
+export interface HatchedBar {
+  from: number;
+  to: number;
+  value: number;
+}
+
+/**
+ * The bars of one meter that hold estimated or substituted values, hatched over their fill so the
+ * chart says which energies are not measured ones (import above zero, export below).
+ */
+export function hatchedBars(
+  meter: MeterReadings,
+  granularity: Granularity,
+  rangeEndMs: number,
+): HatchedBar[] {
+  const { t, hours, from } = meter.series;
+  const bars: HatchedBar[] = [];
+  const channels = [
+    { columns: meter.series, sign: 1 },
+    ...(meter.series.other ? [{ columns: meter.series.other, sign: -1 }] : []),
+  ];
+  for (const { columns, sign } of channels) {
+    for (let i = 0; i < t.length; i++) {
+      if ((columns.estimated[i] ?? 0) + (columns.substituted[i] ?? 0) === 0) continue;
+      const value = columns.consumption[i] ?? null;
+      if (value === null) continue;
+      const span =
+        granularity === 'raw'
+          ? { from: from?.[i] ?? t[i - 1] ?? null, to: t[i] ?? 0 }
+          : { from: t[i] ?? 0, to: bucketEndAt(t, hours, i, rangeEndMs) };
+      if (span.from !== null) bars.push({ from: span.from, to: span.to, value: sign * value });
+    }
+  }
+  return bars;
 }

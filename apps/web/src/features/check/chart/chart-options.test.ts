@@ -20,12 +20,13 @@ const spec: ChartSpec = {
   granularity: 'raw',
   mode: 'bars',
   seriesLabels: ['Consumption (kWh)'],
+  netLabel: null,
   registerLabel: null,
   unit: 'kWh',
   theme: chartThemes.light,
   formatNumber: (value) => String(value),
 };
-const callbacks = { getMarkers: () => ({ dst: [], events: [], gaps: [] }) };
+const callbacks = { getMarkers: () => ({ dst: [], events: [], gaps: [], hatched: [] }) };
 
 describe('buildChartOptions', () => {
   it('draws epoch milliseconds on a time axis, in the location zone', () => {
@@ -62,7 +63,33 @@ describe('buildChartOptions', () => {
       const result = range(Object.create(null), 3, 10, 'energy');
       expect(result[0]).toBe(0);
       expect(result[1]).toBeGreaterThan(10);
+      // Export bars go below zero, and the axis follows them there.
+      const withExport = range(Object.create(null), -4, 10, 'energy');
+      expect(withExport[0]).toBeLessThan(-4);
+      expect(withExport[1]).toBeGreaterThan(10);
     }
+  });
+
+  it('draws import and export bars of one meter and its net as a line on the energy axis', () => {
+    const options = buildChartOptions(
+      {
+        ...spec,
+        seriesLabels: ['Import (kWh)', 'Export (kWh)'],
+        netLabel: 'Net (kWh)',
+        registerLabel: 'Register',
+      },
+      callbacks,
+    );
+    expect(options.series.map((series) => series.label)).toEqual([
+      'time',
+      'Import (kWh)',
+      'Export (kWh)',
+      'Net (kWh)',
+      'Register',
+    ]);
+    expect(options.series[3]?.scale).toBe('energy');
+    expect(options.series[3]?.paths).toBeUndefined();
+    expect(options.series[4]?.scale).toBe('register');
   });
 
   it('shades a whole DST bucket under the bars, and no band for a DST instant of a raw view', () => {
@@ -71,6 +98,7 @@ describe('buildChartOptions', () => {
         dst: [{ at: 130, label: '25 h day', from: 120, to: 60, band }],
         events: [],
         gaps: [],
+        hatched: [],
       }),
     });
     const drawn: { style: unknown; rect: number[] }[] = [];
@@ -138,6 +166,7 @@ const MARKERS: ChartMarkers = {
   dst: [{ at: 4_000, label: '23 h day', from: 0, to: 0, band: { from: 3_000, to: 5_000 } }],
   events: [{ at: 6_000, label: 'Meter exchange' }],
   gaps: [{ from: 7_000, to: 7_100 }],
+  hatched: [{ from: 2_000, to: 2_500, value: 1 }],
 };
 
 /**

@@ -1,6 +1,7 @@
 import type { Granularity } from '@cm/contracts/check.ts';
 import uPlot from 'uplot';
 import { DAY_MS, localParts } from '@cm/contracts/zoned-time.ts';
+import type { HatchedBar } from './chart-data.ts';
 
 /*
  * The readings chart's uPlot options, built by a pure function outside React (Grafana's way):
@@ -19,6 +20,10 @@ export interface ChartTheme {
   axis: string;
   series: readonly string[];
   register: string;
+  /** Net (import − export) line of a meter with an export channel. */
+  net: string;
+  /** Stripes over bars that hold estimated or substituted values. */
+  hatch: string;
   gapFill: string;
   dst: string;
   /** Fill of a bucket (day, week, month) that has a clock change. */
@@ -35,6 +40,8 @@ export const chartThemes: Record<'light' | 'dark', ChartTheme> = {
     axis: 'rgba(0,0,0,0.25)',
     series: ['#1c64c4', '#c2410c', '#0f7b45', '#7e22ce', '#a16207', '#be185d', '#0e7490'],
     register: '#5b6470',
+    net: '#7e22ce',
+    hatch: 'rgba(255, 255, 255, 0.85)',
     gapFill: 'rgba(201, 42, 42, 0.10)',
     dst: '#a16207',
     dstBand: 'rgba(161, 98, 7, 0.12)',
@@ -47,6 +54,8 @@ export const chartThemes: Record<'light' | 'dark', ChartTheme> = {
     axis: 'rgba(255,255,255,0.3)',
     series: ['#74a9f0', '#fb923c', '#4ade80', '#c084fc', '#facc15', '#f472b6', '#22d3ee'],
     register: '#b8bec7',
+    net: '#c084fc',
+    hatch: 'rgba(20, 21, 23, 0.8)',
     gapFill: 'rgba(255, 107, 107, 0.16)',
     dst: '#facc15',
     dstBand: 'rgba(250, 204, 21, 0.14)',
@@ -67,6 +76,8 @@ export interface ChartMarkers {
   events: { at: number; label: string }[];
   /** Missing data: shaded from → to. */
   gaps: { from: number; to: number }[];
+  /** Bars that hold estimated or substituted values: hatched. */
+  hatched: HatchedBar[];
 }
 
 /** Everything the options depend on. */
@@ -77,8 +88,10 @@ export interface ChartSpec {
   locale: string;
   granularity: Granularity;
   mode: 'bars' | 'line';
-  /** One label per consumption series (one per meter indicator). */
+  /** One label per bar series: one per meter indicator, or import and export of one meter. */
   seriesLabels: readonly string[];
+  /** The net line's label (one meter with an export channel), or null. */
+  netLabel: string | null;
   /** Register line label, or null to leave it out. */
   registerLabel: string | null;
   /** Energy unit on the left axis ("kWh"). */
@@ -203,6 +216,35 @@ function drawDstBands(u: uPlot, markers: ChartMarkers, theme: ChartTheme): void 
   ctx.restore();
 }
 
+/** Diagonal stripes over the bars of estimated or substituted values (as the legend shows them). */
+function drawHatches(u: uPlot, bars: readonly HatchedBar[], theme: ChartTheme): void {
+  if (bars.length === 0) return;
+  const { ctx } = u;
+  const { left, top, width, height } = u.bbox;
+  const ratio = uPlot.pxRatio;
+  const step = 5 * ratio;
+  const zero = u.valToPos(0, 'energy', true);
+  ctx.save();
+  ctx.beginPath();
+  for (const bar of bars) {
+    const x0 = Math.max(left, u.valToPos(bar.from, 'x', true));
+    const x1 = Math.min(left + width, u.valToPos(bar.to, 'x', true));
+    if (x1 <= x0) continue;
+    const y = u.valToPos(bar.value, 'energy', true);
+    ctx.rect(x0, Math.max(top, Math.min(y, zero)), x1 - x0, Math.min(height, Math.abs(zero - y)));
+  }
+  ctx.clip();
+  ctx.strokeStyle = theme.hatch;
+  ctx.lineWidth = ratio;
+  ctx.beginPath();
+  for (let x = left - height; x < left + width; x += step) {
+    ctx.moveTo(x, top + height);
+    ctx.lineTo(x + height, top);
+  }
+  ctx.stroke();
+  ctx.restore();
+}
+
 function drawMarkers(u: uPlot, markers: ChartMarkers, theme: ChartTheme): void {
   const { ctx } = u;
   const { left, top, width, height } = u.bbox;
@@ -293,6 +335,19 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
       ...(isBars && barPaths ? { paths: barPaths } : {}),
     };
   });
+  const net: uPlot.Series[] =
+    spec.netLabel === null
+      ? []
+      : [
+          {
+            label: spec.netLabel,
+            scale: 'energy',
+            stroke: theme.net,
+            width: 2,
+            spanGaps: false,
+            points: { show: false },
+          },
+        ];
   const register: uPlot.Series[] = hasRegister
     ? [
         {
@@ -359,10 +414,13 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
     scales: {
       x: { time: true },
       // Bars start at zero so their heights compare; a register line never does.
-      energy: { auto: true, range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.08 : 1] },
+      energy: {
+        auto: true,
+        range: (_u, min, max) => [min < 0 ? min * 1.08 : 0, max > 0 ? max * 1.08 : min < 0 ? 0 : 1],
+      },
       register: { auto: true },
     },
-    series: [{ label: 'time' }, ...consumption, ...register],
+    series: [{ label: 'time' }, ...consumption, ...net, ...register],
     axes,
     cursor: {
       // Drag across to zoom in on x; double-click (or the reset button) zooms out.
@@ -375,7 +433,9 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
       drawClear: [(u) => drawDstBands(u, callbacks.getMarkers(), theme)],
       draw: [
         (u) => {
-          drawMarkers(u, callbacks.getMarkers(), theme);
+          const markers = callbacks.getMarkers();
+          if (isBars) drawHatches(u, markers.hatched, theme);
+          drawMarkers(u, markers, theme);
           callbacks.onDraw?.();
         },
       ],

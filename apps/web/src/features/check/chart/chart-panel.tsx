@@ -5,7 +5,7 @@ import type { LocationReadings } from '@cm/contracts/check.ts';
 import { memo, useCallback, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatEnergy, formatNumber } from '@/lib/format.ts';
-import { chartData } from './chart-data.ts';
+import { chartData, hatchedBars } from './chart-data.ts';
 import { chartThemes, type ChartMarkers } from './chart-options.ts';
 import { formatPeriod } from '../model/local-format.ts';
 import { bucketAt, rowsByEnd, rowsOf } from '../model/reading-rows.ts';
@@ -57,13 +57,15 @@ function useMarkers(readings: LocationReadings): ChartMarkers {
       }
       for (const gap of meter.gaps) gaps.push({ from: Date.parse(gap.from), to: Date.parse(gap.to) });
     }
-    return { dst, events, gaps };
+    const [only] = readings.meters;
+    const hatched = only && readings.meters.length === 1 ? hatchedBars(only, readings.granularity, toMs) : [];
+    return { dst, events, gaps, hatched };
   }, [readings, t]);
 }
 
 interface LegendItem {
   label: string;
-  swatch: 'swatch' | 'swatchLine' | 'swatchDash';
+  swatch: 'swatch' | 'swatchLine' | 'swatchDash' | 'swatchHatched';
   style: CSSProperties;
   shown: boolean;
 }
@@ -148,6 +150,8 @@ export const ChartPanel = memo(function ChartPanel({ readings, ariaLabel, tableI
   const { meters, granularity } = readings;
   const tz = readings.location.timeZone;
   const isSingle = meters.length === 1;
+  // One meter with an export channel: import and export bars, and the net line.
+  const hasExport = isSingle && meters[0]?.series.other !== undefined;
   const unit = meters[0]?.meter.unit ?? 'kWh';
   const pointCount = meters[0]?.series.t.length ?? 0;
   const [mode, setMode] = useState<'bars' | 'line' | null>(null);
@@ -161,13 +165,19 @@ export const ChartPanel = memo(function ChartPanel({ readings, ariaLabel, tableI
 
   const seriesLabels = useMemo(
     () =>
-      meters.map((meter) =>
-        isSingle
-          ? t('check.chart.consumption', { unit })
-          : t('check.chart.meterSeries', { meterInd: meter.meterInd, meterNumber: meter.meter.meterNumber }),
-      ),
-    [meters, isSingle, t, unit],
+      hasExport
+        ? [t('check.chart.import', { unit }), t('check.chart.export', { unit })]
+        : meters.map((meter) =>
+            isSingle
+              ? t('check.chart.consumption', { unit })
+              : t('check.chart.meterSeries', {
+                  meterInd: meter.meterInd,
+                  meterNumber: meter.meter.meterNumber,
+                }),
+          ),
+    [meters, isSingle, hasExport, t, unit],
   );
+  const netLabel = hasExport ? t('check.chart.net', { unit }) : null;
   // The labels' text, not the list, decides whether the plot is rebuilt.
   const seriesKey = seriesLabels.join('|');
   const spec = useMemo(
@@ -177,12 +187,13 @@ export const ChartPanel = memo(function ChartPanel({ readings, ariaLabel, tableI
       granularity,
       mode: chartMode,
       seriesLabels: seriesKey.split('|'),
+      netLabel,
       registerLabel: withRegister ? t('check.chart.register') : null,
       unit,
       theme: chartThemes[scheme],
       formatNumber: (value: number) => formatNumber(value, locale, { maximumFractionDigits: 2 }),
     }),
-    [tz, locale, granularity, chartMode, seriesKey, withRegister, t, unit, scheme],
+    [tz, locale, granularity, chartMode, seriesKey, netLabel, withRegister, t, unit, scheme],
   );
   const data = useMemo(
     () => chartData(meters, granularity, toMs, withRegister),
@@ -201,11 +212,29 @@ export const ChartPanel = memo(function ChartPanel({ readings, ariaLabel, tableI
         period ??= formatPeriod(rows.start[i] ?? 0, rows.end[i] ?? 0, granularity, locale, tz);
         const consumption = rows.consumption[i] ?? null;
         const value = consumption === null ? t('check.chart.unknown') : formatEnergy(consumption, locale);
+        const theme = chartThemes[scheme];
         lines.push({
-          text: isSingle ? value : `${meters[b]?.meterInd ?? ''} · ${value}`,
-          color: chartThemes[scheme].series[b % 7],
+          text: hasExport
+            ? t('check.chart.importValue', { value })
+            : isSingle
+              ? value
+              : `${meters[b]?.meterInd ?? ''} · ${value}`,
+          color: theme.series[b % 7],
           strong: true,
         });
+        if (rows.exported && rows.net) {
+          const energy = (v: number | null) =>
+            v === null ? t('check.chart.unknown') : formatEnergy(v, locale);
+          lines.push({
+            text: t('check.chart.exportValue', { value: energy(rows.exported[i] ?? null) }),
+            color: theme.series[1],
+            strong: true,
+          });
+          lines.push({
+            text: t('check.chart.netValue', { value: energy(rows.net[i] ?? null) }),
+            color: theme.net,
+          });
+        }
         if (withRegister) {
           const register = rows.register[i] ?? null;
           if (register !== null)
@@ -229,7 +258,7 @@ export const ChartPanel = memo(function ChartPanel({ readings, ariaLabel, tableI
       }
       return true;
     },
-    [readings, meters, granularity, locale, tz, t, isSingle, withRegister, scheme],
+    [readings, meters, granularity, locale, tz, t, isSingle, hasExport, withRegister, scheme],
   );
 
   const theme = chartThemes[scheme];
@@ -242,10 +271,22 @@ export const ChartPanel = memo(function ChartPanel({ readings, ariaLabel, tableI
       shown: true,
     })),
     {
+      label: netLabel ?? '',
+      swatch: 'swatchLine',
+      style: { borderColor: theme.net },
+      shown: netLabel !== null,
+    },
+    {
       label: t('check.chart.register'),
       swatch: 'swatchLine',
       style: { borderColor: theme.register },
       shown: withRegister,
+    },
+    {
+      label: t('check.chart.legendEstimated'),
+      swatch: 'swatchHatched',
+      style: { background: theme.series[0] },
+      shown: chartMode === 'bars' && markers.hatched.length > 0,
     },
     {
       label: t('check.chart.legendGap'),

@@ -193,7 +193,7 @@ export const MeterCard = memo(function MeterCard({ meter, meterNumbers, now }: M
             <dt>{t('check.meter.lastReading')}</dt>
             <dd>
               {meter.lastReading === null
-                ? t('check.meter.noReading')
+                ? t(meter.completeUpTo === null ? 'check.meter.noReading' : 'check.meter.intervalsOnly')
                 : t('check.meter.lastReadingValue', {
                     value: formatRegister(meter.lastReading.value, locale),
                     unit,

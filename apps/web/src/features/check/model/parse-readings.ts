@@ -2,7 +2,9 @@ import {
   locationReadingsSchema,
   meterInfoSchema,
   meterReadingsSchema,
+  readingCorrectionsSchema,
   type LocationReadings,
+  type ReadingCorrections,
   type MeterInfo,
   type MeterReadings,
   type Series,
@@ -127,4 +129,9 @@ export function parseLocationReadings(raw: unknown): LocationReadings {
 /** A meter's information, checked against the contract. */
 export function parseMeterInfo(raw: unknown): MeterInfo {
   return meterInfoSchema.parse(raw);
+}
+
+/** A `GetReadingCorrections` answer, checked against the contract. */
+export function parseReadingCorrections(raw: unknown): ReadingCorrections {
+  return readingCorrectionsSchema.parse(raw);
 }

@@ -36,6 +36,15 @@ export interface ReadingRows {
   register: (number | null)[];
   missing: number[];
   estimated: number[];
+  substituted: number[];
+  /** Values in the row that replaced an earlier one (their history: GetReadingCorrections). */
+  corrected: number[];
+  /**
+   * Meters with an export channel: the energy exported in the row (after the multiplier; null =
+   * unknown) and net = import − export. Null columns for a meter with one channel.
+   */
+  exported: (number | null)[] | null;
+  net: (number | null)[] | null;
   /** Bucket length in hours (raw rows: null). */
   hours: (number | null)[];
   kind: RowKind[];
@@ -47,9 +56,14 @@ export interface ReadingRows {
   events: Map<number, RowEvent[]>;
 }
 
+/** Quality runs: the rows count them (estimated, substituted, corrected columns) instead. */
+type QualityEvent = 'estimated' | 'substituted' | 'corrected';
+const isQualityEvent = (type: ReadingEvent['type']): type is QualityEvent =>
+  type === 'estimated' || type === 'substituted' || type === 'corrected';
+
 /** An event the table notes on its row. */
 export interface RowEvent {
-  type: Exclude<ReadingEvent['type'], 'estimated'>;
+  type: Exclude<ReadingEvent['type'], QualityEvent>;
   meterNumber: string;
 }
 
@@ -90,7 +104,11 @@ function* rowSteps(
 ): Generator<void, ReadingRows, void> {
   const { series } = readings;
   const n = series.t.length;
-  const gapCount = readings.gaps.length;
+  // The rows follow the answer's channel; the other channel's gaps show as unknown export.
+  const answerGaps = readings.gaps.filter((gap) => gap.channel === readings.channel);
+  const gapCount = answerGaps.length;
+  const other = series.other;
+  const netColumn = series.net;
   const capacity = n + gapCount;
   const rows: ReadingRows = {
     start: new Array<number>(capacity),
@@ -99,6 +117,10 @@ function* rowSteps(
     register: new Array<number | null>(capacity),
     missing: new Array<number>(capacity),
     estimated: new Array<number>(capacity),
+    substituted: new Array<number>(capacity),
+    corrected: new Array<number>(capacity),
+    exported: other ? new Array<number | null>(capacity) : null,
+    net: other ? new Array<number | null>(capacity) : null,
     hours: new Array<number | null>(capacity),
     kind: new Array<RowKind>(capacity),
     inBucket: new Array<boolean>(capacity),
@@ -113,7 +135,7 @@ function* rowSteps(
       if (ms >= (exchanges.at[e] ?? Infinity)) current = exchanges.meter[e] ?? current;
     return current;
   };
-  const gaps: PendingGap[] = readings.gaps.map((gap) => ({
+  const gaps: PendingGap[] = answerGaps.map((gap) => ({
     from: Date.parse(gap.from),
     to: Date.parse(gap.to),
     missing: gap.missingIntervals,
@@ -124,24 +146,30 @@ function* rowSteps(
   let g = 0;
   const isRaw = granularity === 'raw';
 
+  // `point`: the series point the row shows (its quality counts and export), -1 for a gap row.
   const put = (
+    point: number,
     start: number,
     end: number,
     consumption: number | null,
     register: number | null,
     missing: number,
-    estimated: number,
     hours: number | null,
     kind: RowKind,
     meterNumber: string,
     inBucket = false,
   ): void => {
+    const isPoint = point >= 0;
     rows.start[count] = start;
     rows.end[count] = end;
     rows.consumption[count] = consumption;
     rows.register[count] = register;
     rows.missing[count] = missing;
-    rows.estimated[count] = estimated;
+    rows.estimated[count] = isPoint ? (series.estimated[point] ?? 0) : 0;
+    rows.substituted[count] = isPoint ? (series.substituted[point] ?? 0) : 0;
+    rows.corrected[count] = isPoint ? (series.corrected[point] ?? 0) : 0;
+    if (rows.exported) rows.exported[count] = isPoint ? (other?.consumption[point] ?? null) : null;
+    if (rows.net) rows.net[count] = isPoint ? (netColumn?.[point] ?? null) : null;
     rows.hours[count] = hours;
     rows.kind[count] = kind;
     rows.inBucket[count] = inBucket;
@@ -151,12 +179,12 @@ function* rowSteps(
   const putGap = (gap: PendingGap, register: number | null): void => {
     const inBucket = !isRaw && gap.hasBucket;
     put(
+      -1,
       gap.from,
       gap.to,
       inBucket ? null : gap.consumption,
       register,
       gap.missing,
-      0,
       null,
       'gap',
       meterOf(gap.to - 1),
@@ -193,12 +221,12 @@ function* rowSteps(
       }
       if (g < gapCount) flushGapsBefore(start + 1);
       put(
+        i,
         start,
         end,
         series.consumption[i] ?? null,
         register,
         missing,
-        series.estimated[i] ?? 0,
         null,
         missing > 0 ? 'gap' : 'interval',
         meterOf(end - 1),
@@ -212,12 +240,12 @@ function* rowSteps(
       const end = bucketEnd(series, k, rangeEndMs);
       if (g < gapCount) flushGapsBefore(start + 1);
       put(
+        k,
         start,
         end,
         series.consumption[k] ?? null,
         series.value[k] ?? null,
         series.missing[k] ?? 0,
-        series.estimated[k] ?? 0,
         hours,
         'interval',
         meterOf(start),
@@ -256,16 +284,17 @@ export function bucketAt(
  */
 function noteEvents(rows: ReadingRows, events: readonly ReadingEvent[]): void {
   for (const event of events) {
-    if (event.type === 'estimated') continue;
+    const { type } = event;
+    if (isQualityEvent(type)) continue;
     const at = Date.parse(event.at);
-    const opens = event.type === 'meterExchange';
+    const opens = type === 'meterExchange';
     for (let i = Math.max(0, upperBound(rows.start, at) - 3); i < rows.start.length; i++) {
       const start = rows.start[i] ?? 0;
       const end = rows.end[i] ?? 0;
       if (start > at) break;
       if (opens ? start <= at && at < end : start < at && at <= end) {
         const noted = rows.events.get(i) ?? [];
-        noted.push({ type: event.type, meterNumber: event.meterNumber });
+        noted.push({ type, meterNumber: event.meterNumber });
         rows.events.set(i, noted);
         break;
       }

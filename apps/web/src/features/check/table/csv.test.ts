@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CSV_LINE_END } from '@cm/contracts/csv.ts';
 import { buildCsv, csvFilename, defaultCsvFormat, type CsvInput } from './csv.ts';
 import { buildRows } from '../model/reading-rows.ts';
-import { rawReadings } from '@/test-support/check-fixtures.ts';
+import { rawReadings, withExport } from '@/test-support/check-fixtures.ts';
 
 const headers: CsvInput['headers'] = {
   meterInd: 'Meter position',
@@ -11,9 +11,14 @@ const headers: CsvInput['headers'] = {
   end: 'End',
   type: 'Type',
   consumption: 'Consumption (kWh)',
+  imported: 'Import (kWh)',
+  exported: 'Export (kWh)',
+  net: 'Net (kWh)',
   register: 'Register',
   missing: 'Missing readings',
   estimated: 'Estimated readings',
+  substituted: 'Substituted values',
+  corrected: 'Corrected values',
   hours: 'Hours',
 };
 const kinds = { interval: 'interval', gap: 'gap' } as const;
@@ -45,7 +50,7 @@ describe('CSV of a spring DST day (Berlin, 2026-03-29: 23 hours)', () => {
 
   it('has a header and 92 interval rows', () => {
     expect(lines[0]).toBe(
-      'Meter,Start,End,Type,Consumption (kWh),Register,Missing readings,Estimated readings',
+      'Meter,Start,End,Type,Consumption (kWh),Register,Missing readings,Estimated readings,Substituted values,Corrected values',
     );
     expect(lines).toHaveLength(1 + 92);
   });
@@ -61,21 +66,21 @@ describe('CSV of a spring DST day (Berlin, 2026-03-29: 23 hours)', () => {
     };
     for (let i = 0; i < 92; i++) {
       register = Math.round((register + 0.25) * 1000) / 1000;
-      expected.push(`EM-10009,${iso(ms)},${iso(ms + 900_000)},interval,0.25,${register},0,0`);
+      expected.push(`EM-10009,${iso(ms)},${iso(ms + 900_000)},interval,0.25,${register},0,0,0,0`);
       ms += 900_000;
     }
     expect(lines.slice(1)).toEqual(expected);
     expect(lines[1]).toBe(
-      'EM-10009,2026-03-29T00:00:00+01:00,2026-03-29T00:15:00+01:00,interval,0.25,1000.25,0,0',
+      'EM-10009,2026-03-29T00:00:00+01:00,2026-03-29T00:15:00+01:00,interval,0.25,1000.25,0,0,0,0',
     );
     expect(lines[8]).toBe(
-      'EM-10009,2026-03-29T01:45:00+01:00,2026-03-29T03:00:00+02:00,interval,0.25,1002,0,0',
+      'EM-10009,2026-03-29T01:45:00+01:00,2026-03-29T03:00:00+02:00,interval,0.25,1002,0,0,0,0',
     );
     expect(lines[9]).toBe(
-      'EM-10009,2026-03-29T03:00:00+02:00,2026-03-29T03:15:00+02:00,interval,0.25,1002.25,0,0',
+      'EM-10009,2026-03-29T03:00:00+02:00,2026-03-29T03:15:00+02:00,interval,0.25,1002.25,0,0,0,0',
     );
     expect(lines[92]).toBe(
-      'EM-10009,2026-03-29T23:45:00+02:00,2026-03-30T00:00:00+02:00,interval,0.25,1023,0,0',
+      'EM-10009,2026-03-29T23:45:00+02:00,2026-03-30T00:00:00+02:00,interval,0.25,1023,0,0,0,0',
     );
   });
 });
@@ -95,13 +100,13 @@ describe('CSV of an autumn DST day (Berlin, 2026-10-25: 25 hours)', () => {
 
   it('uses ; and a decimal comma', () => {
     expect(lines[0]).toBe(
-      'Meter;Start;End;Type;Consumption (kWh);Register;Missing readings;Estimated readings',
+      'Meter;Start;End;Type;Consumption (kWh);Register;Missing readings;Estimated readings;Substituted values;Corrected values',
     );
     expect(lines[1]).toBe(
-      'EM-10009;2026-10-25T00:00:00+02:00;2026-10-25T00:15:00+02:00;interval;0,25;1000,25;0;0',
+      'EM-10009;2026-10-25T00:00:00+02:00;2026-10-25T00:15:00+02:00;interval;0,25;1000,25;0;0;0;0',
     );
     expect(lines[100]).toBe(
-      'EM-10009;2026-10-25T23:45:00+01:00;2026-10-26T00:00:00+01:00;interval;0,25;1025;0;0',
+      'EM-10009;2026-10-25T23:45:00+01:00;2026-10-26T00:00:00+01:00;interval;0,25;1025;0;0;0;0',
     );
   });
 });
@@ -117,12 +122,34 @@ describe('CSV with a gap', () => {
     );
     const gap = lines.filter((line) => line.includes(',gap,'));
     expect(gap).toEqual([
-      'EM-10009,2026-09-04T02:00:00+02:00,2026-09-04T03:45:00+02:00,gap,1.75,1003.75,6,0',
+      'EM-10009,2026-09-04T02:00:00+02:00,2026-09-04T03:45:00+02:00,gap,1.75,1003.75,6,0,0,0',
     ]);
     expect(lines).toHaveLength(1 + 96 - 6);
     const sum =
       lines.slice(1).reduce((total, line) => total + Math.round(Number(line.split(',')[4]) * 1000), 0) / 1000;
     expect(sum).toBe(24);
+  });
+});
+
+describe('CSV of a meter with an export channel', () => {
+  it('writes import, export and net side by side', () => {
+    const readings = withExport(rawReadings('2026-06-01T10:00:00Z', '2026-06-01T10:30:00Z'), 0.1);
+    const rows = buildRows(readings, 'raw', Date.parse('2026-06-01T10:30:00Z'));
+    const text = buildCsv({
+      blocks: [{ meterInd: 3, rows }],
+      granularity: 'raw',
+      timeZone: 'UTC',
+      headers,
+      kinds,
+      format: defaultCsvFormat('en'),
+    });
+    const lines = text.slice(1, -CSV_LINE_END.length).split(CSV_LINE_END);
+    // 0.25 kWh in and 0.1 kWh out each quarter hour: 0.15 kWh net.
+    expect(lines).toEqual([
+      'Meter,Start,End,Type,Import (kWh),Export (kWh),Net (kWh),Register,Missing readings,Estimated readings,Substituted values,Corrected values',
+      'EM-10009,2026-06-01T10:00:00+00:00,2026-06-01T10:15:00+00:00,interval,0.25,0.1,0.15,1000.25,0,0,0,0',
+      'EM-10009,2026-06-01T10:15:00+00:00,2026-06-01T10:30:00+00:00,interval,0.25,0.1,0.15,1000.5,0,0,0,0',
+    ]);
   });
 });
 

@@ -22,9 +22,15 @@ export interface CsvHeaders {
   end: string;
   type: string;
   consumption: string;
+  /** Meters with an export channel: the consumption column is the import. */
+  imported: string;
+  exported: string;
+  net: string;
   register: string;
   missing: string;
   estimated: string;
+  substituted: string;
+  corrected: string;
   hours: string;
 }
 
@@ -65,16 +71,20 @@ export function buildCsv(input: CsvInput): string {
   const { blocks, granularity, timeZone, headers, kinds, format } = input;
   const hasMeterInd = blocks.length > 1;
   const hasHours = granularity !== 'raw';
+  const hasExport = blocks.some((block) => block.rows.exported !== null);
   const head = [
     ...(hasMeterInd ? [headers.meterInd] : []),
     headers.meter,
     headers.start,
     headers.end,
     headers.type,
-    headers.consumption,
+    hasExport ? headers.imported : headers.consumption,
+    ...(hasExport ? [headers.exported, headers.net] : []),
     headers.register,
     headers.missing,
     headers.estimated,
+    headers.substituted,
+    headers.corrected,
     ...(hasHours ? [headers.hours] : []),
   ];
   const lines: string[] = [head.map((cell) => textCell(cell, format)).join(format.separator)];
@@ -87,9 +97,12 @@ export function buildCsv(input: CsvInput): string {
         isoInZone(rows.end[i] ?? 0, timeZone),
         textCell(kinds[rows.kind[i] ?? 'interval'], format),
         numberCell(rows.consumption[i], format),
+        ...(hasExport ? [numberCell(rows.exported?.[i], format), numberCell(rows.net?.[i], format)] : []),
         numberCell(rows.register[i], format),
         String(rows.missing[i] ?? 0),
         String(rows.estimated[i] ?? 0),
+        String(rows.substituted[i] ?? 0),
+        String(rows.corrected[i] ?? 0),
         ...(hasHours ? [numberCell(rows.hours[i], format)] : []),
       ];
       lines.push(cells.join(format.separator));

@@ -3,7 +3,7 @@ import { localParts } from '@cm/contracts/zoned-time.ts';
 import { useTranslation } from 'react-i18next';
 import { formatLocal, formatPeriod, formatUtcOffset } from '../model/local-format.ts';
 import type { ReadingRows } from '../model/reading-rows.ts';
-import { consumptionCell, consumptionText, rowNotes } from './row-notes.ts';
+import { consumptionCell, consumptionText, energyText, rowNotes } from './row-notes.ts';
 import { formatRegister } from '../totals/totals.ts';
 import classes from '../check.module.css';
 
@@ -37,6 +37,7 @@ export function PrintView({ title, subtitle, rows, granularity, timeZone, unit }
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const groups = groupByMonth(rows, timeZone);
+  const hasExport = rows.exported !== null;
   return (
     <div className={classes.printOnly}>
       {groups.map((group, g) => (
@@ -49,7 +50,15 @@ export function PrintView({ title, subtitle, rows, granularity, timeZone, unit }
             <thead>
               <tr>
                 <th scope="col">{t('check.table.period', { zone: timeZone })}</th>
-                <th scope="col">{t('check.table.consumption', { unit })}</th>
+                <th scope="col">
+                  {t(hasExport ? 'check.table.import' : 'check.table.consumption', { unit })}
+                </th>
+                {hasExport ? (
+                  <>
+                    <th scope="col">{t('check.table.export', { unit })}</th>
+                    <th scope="col">{t('check.table.net', { unit })}</th>
+                  </>
+                ) : null}
                 <th scope="col">{t('check.table.register')}</th>
                 <th scope="col">{t('check.table.notes')}</th>
               </tr>
@@ -66,6 +75,12 @@ export function PrintView({ title, subtitle, rows, granularity, timeZone, unit }
                       {formatUtcOffset(rows.start[i] ?? 0, timeZone)}
                     </td>
                     <td className={classes.num}>{consumptionText(cell, locale, t)}</td>
+                    {hasExport ? (
+                      <>
+                        <td className={classes.num}>{energyText(rows.exported?.[i] ?? null, locale, t)}</td>
+                        <td className={classes.num}>{energyText(rows.net?.[i] ?? null, locale, t)}</td>
+                      </>
+                    ) : null}
                     <td className={classes.num}>
                       {register === null ? '—' : formatRegister(register, locale)}
                     </td>

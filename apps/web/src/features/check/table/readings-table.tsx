@@ -11,7 +11,7 @@ import { perfMarks } from '../api.ts';
 import type { ReadingRows } from '../model/reading-rows.ts';
 import { sortRows, type SortDirection, type SortKey } from './row-order.ts';
 import { formatRegister } from '../totals/totals.ts';
-import { consumptionCell, consumptionText, rowNotes } from './row-notes.ts';
+import { consumptionCell, consumptionText, energyText, rowNotes } from './row-notes.ts';
 import { ToneBadge } from '../ui/tone-badge.tsx';
 import classes from '../check.module.css';
 
@@ -58,6 +58,8 @@ export const ReadingsTable = memo(function ReadingsTable({
   const hasMeterInd = blocks.length > 1;
   const hasMeterNumbers = blocks.some((block) => new Set(block.rows.meterNumber).size > 1);
   const hasMeterColumn = hasMeterInd || hasMeterNumbers;
+  // A meter with an export channel: import, export and net side by side (on a phone, under import).
+  const hasExport = blocks.some((block) => block.rows.exported !== null);
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
@@ -68,7 +70,7 @@ export const ReadingsTable = memo(function ReadingsTable({
   const paddingTop = items[0]?.start ?? 0;
   const paddingBottom = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
   // On a phone the meter and the notes go under the period: three columns fit 390 px.
-  const columnCount = isPhone ? 3 : 4 + (hasMeterColumn ? 1 : 0);
+  const columnCount = isPhone ? 3 : 4 + (hasMeterColumn ? 1 : 0) + (hasExport ? 2 : 0);
 
   function header(key: SortKey, label: string, align: 'start' | 'end' = 'start') {
     const isActive = sort.key === key;
@@ -108,7 +110,23 @@ export const ReadingsTable = memo(function ReadingsTable({
               'time',
               isPhone ? t('check.table.periodShort') : t('check.table.period', { zone: timeZone }),
             )}
-            {header('consumption', isPhone ? unit : t('check.table.consumption', { unit }), 'end')}
+            {header(
+              'consumption',
+              isPhone && !hasExport
+                ? unit
+                : t(hasExport ? 'check.table.import' : 'check.table.consumption', { unit }),
+              'end',
+            )}
+            {hasExport && !isPhone ? (
+              <>
+                <th scope="col" className={classes.num}>
+                  {t('check.table.export', { unit })}
+                </th>
+                <th scope="col" className={classes.num}>
+                  {t('check.table.net', { unit })}
+                </th>
+              </>
+            ) : null}
             {header('register', t('check.table.register'), 'end')}
             {isPhone ? null : <th scope="col">{t('check.table.notes')}</th>}
           </tr>
@@ -180,7 +198,21 @@ export const ReadingsTable = memo(function ReadingsTable({
                       {consumptionText(cell, locale, t)}
                     </Text>
                   )}
+                  {hasExport && isPhone ? (
+                    <Text size="xs" c="dimmed" className={classes.nowrap}>
+                      {t('check.table.exportNetShort', {
+                        exported: energyText(rows.exported?.[i] ?? null, locale, t),
+                        net: energyText(rows.net?.[i] ?? null, locale, t),
+                      })}
+                    </Text>
+                  ) : null}
                 </td>
+                {hasExport && !isPhone ? (
+                  <>
+                    <td className={classes.num}>{energyText(rows.exported?.[i] ?? null, locale, t)}</td>
+                    <td className={classes.num}>{energyText(rows.net?.[i] ?? null, locale, t)}</td>
+                  </>
+                ) : null}
                 <td className={classes.num}>{register === null ? '—' : formatRegister(register, locale)}</td>
                 {isPhone ? null : <td>{notes}</td>}
               </tr>

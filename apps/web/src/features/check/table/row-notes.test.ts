@@ -33,6 +33,10 @@ describe('rowNotes', () => {
       register: [10],
       missing: [0],
       estimated: [2],
+      substituted: [1],
+      corrected: [3],
+      exported: null,
+      net: null,
       hours: [167],
       kind: ['interval'],
       inBucket: [false],
@@ -42,6 +46,8 @@ describe('rowNotes', () => {
     expect(rowNotes(rows, 0, 'week').map((note) => note.key)).toEqual([
       'check.table.event.meterExchange',
       'check.table.estimated',
+      'check.table.substituted',
+      'check.table.corrected',
       'check.table.weekHours',
     ]);
     expect(rowNotes(rows, 0, 'month').map((note) => note.key)).not.toContain('check.table.weekHours');

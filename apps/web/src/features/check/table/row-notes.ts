@@ -22,7 +22,8 @@ const NOMINAL_HOURS: Partial<Record<Granularity, number>> = { day: 24, week: 168
 
 /**
  * The notes of row `i`, in the order the table shows them: the gap or missing readings, events
- * (meter exchange, rollover, register decrease), estimated readings, a DST day or week. The table
+ * (meter exchange, rollover, register decrease), estimated, substituted and corrected values, a
+ * DST day or week. The table
  * shows them as badges and the print view as text, so both say the same.
  */
 export function rowNotes(rows: ReadingRows, i: number, granularity: Granularity): RowNote[] {
@@ -48,6 +49,11 @@ export function rowNotes(rows: ReadingRows, i: number, granularity: Granularity)
   const estimated = rows.estimated[i] ?? 0;
   if (estimated > 0)
     notes.push({ key: 'check.table.estimated', values: { count: estimated }, tone: 'yellow' });
+  const substituted = rows.substituted[i] ?? 0;
+  if (substituted > 0)
+    notes.push({ key: 'check.table.substituted', values: { count: substituted }, tone: 'yellow' });
+  const corrected = rows.corrected[i] ?? 0;
+  if (corrected > 0) notes.push({ key: 'check.table.corrected', values: { count: corrected }, tone: 'gray' });
   const hours = rows.hours[i] ?? null;
   const nominal = NOMINAL_HOURS[granularity];
   if (hours !== null && nominal !== undefined && hours !== nominal) {
@@ -75,4 +81,9 @@ export function consumptionText(cell: ConsumptionCell, locale: string, t: (key: 
     return formatNumber(cell.value, locale, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
   if (cell.kind === 'inBucket') return t(cell.key);
   return cell.kind === 'unknown' ? t('check.table.unknown') : '—';
+}
+
+/** An export or net cell: three decimals, or "unknown" where that channel has no value. */
+export function energyText(value: number | null, locale: string, t: (key: string) => string): string {
+  return value === null ? t('check.table.unknown') : consumptionText({ kind: 'value', value }, locale, t);
 }

@@ -9,7 +9,10 @@ import { offsetChanges } from '../model/zoned-time.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import classes from '../check.module.css';
 
-/** What a person should know about the range, in words: DST days, meter exchanges and other events, gaps. */
+/**
+ * What a person should know about the range, in words: DST days, meter exchanges and other events,
+ * gaps, and billing periods that span several buckets (one known energy, spread unknown).
+ */
 export const NotesPanel = memo(function NotesPanel({ readings }: { readings: LocationReadings }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
@@ -19,7 +22,8 @@ export const NotesPanel = memo(function NotesPanel({ readings }: { readings: Loc
     meter.events.map((event) => ({ ...event, meterInd: meter.meterInd })),
   );
   const gaps = readings.meters.flatMap((meter) => meter.gaps);
-  if (events.length === 0 && gaps.length === 0 && dst.length === 0) return null;
+  const periods = readings.meters.flatMap((meter) => meter.periods);
+  if (events.length === 0 && gaps.length === 0 && dst.length === 0 && periods.length === 0) return null;
   return (
     <SectionPanel labelledBy="cm-notes-title">
       <Title order={2} size="h4" id="cm-notes-title" mb="xs">
@@ -57,6 +61,15 @@ export const NotesPanel = memo(function NotesPanel({ readings }: { readings: Loc
                   ...formatSpan(gap.from, gap.to, locale, tz),
                   energy: formatEnergy(gap.consumption, locale),
                 })}
+          </li>
+        ))}
+        {periods.map((period, index) => (
+          <li key={`period-${index}`} data-period>
+            {t(`check.notes.period.${period.channel}`, {
+              ...formatSpan(period.from, period.to, locale, tz),
+              energy: formatEnergy(period.consumption, locale),
+              quality: t(`check.corrections.quality.${period.quality}`),
+            })}
           </li>
         ))}
       </ul>

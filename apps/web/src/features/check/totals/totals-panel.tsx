@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { formatEnergy, formatNumber, formatPercent } from '@/lib/format.ts';
 import type { DateRange } from '../model/date-range.ts';
 import { formatDateRange, formatIsoInZone } from '../model/local-format.ts';
-import { agreementDifference, agreementOf, formatChange, formatTotals, percentChange } from './totals.ts';
+import { agreementOf, formatChange, formatTotals, percentChange } from './totals.ts';
 import { ToneBadge } from '../ui/tone-badge.tsx';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import classes from '../check.module.css';
@@ -67,7 +67,9 @@ export function TotalsPanel({ totals, timeZone, multiplier, meterNumbers, compar
   const locale = i18n.language;
   const text = formatTotals(totals, locale);
   const agreement = agreementOf(totals);
-  const difference = agreementDifference(totals);
+  const difference = totals.agrees ? null : totals.disagreement;
+  const exported = totals.other ?? null;
+  const netConsumption = totals.net?.consumption ?? null;
 
   return (
     <SectionPanel labelledBy="cm-totals-title">
@@ -75,8 +77,41 @@ export function TotalsPanel({ totals, timeZone, multiplier, meterNumbers, compar
         <Title order={2} size="h4" id="cm-totals-title">
           {t('check.totals.title')}
         </Title>
-        <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="md">
-          <Stat testId="total-consumption" label={t('check.totals.consumption')} value={text.consumption} />
+        <SimpleGrid cols={{ base: 2, sm: 3, lg: exported ? 4 : 5 }} spacing="md">
+          <Stat
+            testId="total-consumption"
+            label={t(exported ? 'check.totals.imported' : 'check.totals.consumption')}
+            value={text.consumption}
+            hint={
+              totals.estimatedConsumption > 0
+                ? t('check.totals.estimatedShare', {
+                    energy: formatEnergy(totals.estimatedConsumption, locale),
+                  })
+                : null
+            }
+          />
+          {exported ? (
+            <>
+              <Stat
+                testId="total-export"
+                label={t('check.totals.exported')}
+                value={exported.consumption === null ? '—' : formatEnergy(exported.consumption, locale)}
+                hint={
+                  exported.estimatedConsumption > 0
+                    ? t('check.totals.estimatedShare', {
+                        energy: formatEnergy(exported.estimatedConsumption, locale),
+                      })
+                    : null
+                }
+              />
+              <Stat
+                testId="total-net"
+                label={t('check.totals.net')}
+                value={netConsumption === null ? '—' : formatEnergy(netConsumption, locale)}
+                hint={netConsumption !== null && netConsumption < 0 ? t('check.totals.netExporter') : null}
+              />
+            </>
+          ) : null}
           <Stat testId="total-average" label={t('check.totals.averagePerDay')} value={text.averagePerDay} />
           <Stat
             testId="total-peak"

@@ -5,7 +5,7 @@ import { formatEnergy, formatNumber, formatPercent } from '@/lib/format.ts';
  * The check a person can do with a calculator: register difference (× multiplier, rollovers and
  * exchanges accounted for) = sum of the intervals + energy across gaps.
  * - `agrees`: equal to the Wh;
- * - `differs`: a register went down somewhere, so that interval's energy is unknown;
+ * - `differs`: they do not; by how much is the answer's `disagreement` (the server's one rule);
  * - `unknown`: no readings in the range.
  */
 export type Agreement = 'agrees' | 'differs' | 'unknown';
@@ -13,16 +13,6 @@ export type Agreement = 'agrees' | 'differs' | 'unknown';
 export function agreementOf(totals: Totals): Agreement {
   if (totals.registerDifference === null) return 'unknown';
   return totals.agrees ? 'agrees' : 'differs';
-}
-
-/** registerDifference − (intervalSum + gapConsumption), exact to the Wh (0 when it agrees). */
-export function agreementDifference(totals: Totals): number | null {
-  if (totals.registerDifference === null) return null;
-  const milli =
-    Math.round(totals.registerDifference * 1000) -
-    Math.round(totals.intervalSum * 1000) -
-    Math.round(totals.gapConsumption * 1000);
-  return milli / 1000;
 }
 
 /** Relative change from `previous` to `current` (0.25 = 25 % more); null when it cannot be told. */
