@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import {
   HOUR_MS,
   formatOffset,
+  instantOfWall,
+  instantsAtWall,
   isValidTimeZone,
   isoInZone,
   localParts,
+  offsetChanges,
   offsetSpans,
   startOfLocal,
   utcOffsetMs,
@@ -88,6 +91,75 @@ describe('offsetSpans', () => {
   it('refuses an unknown zone', () => {
     expect(() => offsetSpans(0, 1, 'Mars/Olympus_Mons')).toThrow(RangeError);
     expect(() => utcOffsetMs(0, 'Mars/Olympus_Mons')).toThrow(/Unknown time zone/);
+  });
+});
+
+describe('offsetChanges', () => {
+  it('finds the two European changes of 2026 and their day lengths', () => {
+    const changes = offsetChanges(at('2026-01-01T00:00:00Z'), at('2027-01-01T00:00:00Z'), 'Europe/Berlin');
+    expect(changes).toEqual([
+      { at: at('2026-03-29T01:00:00Z'), fromOffset: 60, toOffset: 120 },
+      { at: at('2026-10-25T01:00:00Z'), fromOffset: 120, toOffset: 60 },
+    ]);
+  });
+
+  it('finds New York’s changes (07:00Z and 06:00Z) and none in a zone without DST', () => {
+    const changes = offsetChanges(at('2026-03-01T00:00:00Z'), at('2026-12-01T00:00:00Z'), 'America/New_York');
+    expect(changes.map((c) => new Date(c.at).toISOString())).toEqual([
+      '2026-03-08T07:00:00.000Z',
+      '2026-11-01T06:00:00.000Z',
+    ]);
+    expect(offsetChanges(at('2026-01-01T00:00:00Z'), at('2027-01-01T00:00:00Z'), 'Asia/Tokyo')).toEqual([]);
+  });
+
+  it('one DST day alone', () => {
+    const from = at('2026-10-24T22:00:00Z');
+    const to = at('2026-10-25T23:00:00Z');
+    expect(offsetChanges(from, to, 'Europe/Berlin')).toHaveLength(1);
+  });
+});
+
+describe('the DST policy: local wall times to instants', () => {
+  const wall = (text: string) => Date.parse(`${text}Z`);
+
+  it('names none, one or two instants for a wall time', () => {
+    // Berlin, 29 March 2026: 02:00–02:59 never shows; 25 October: 02:00–02:59 shows twice.
+    expect(instantsAtWall(wall('2026-03-29T02:30:00'), 'Europe/Berlin')).toEqual([]);
+    expect(instantsAtWall(wall('2026-03-29T03:30:00'), 'Europe/Berlin')).toEqual([
+      at('2026-03-29T01:30:00Z'),
+    ]);
+    expect(instantsAtWall(wall('2026-10-25T02:30:00'), 'Europe/Berlin')).toEqual([
+      at('2026-10-25T00:30:00Z'),
+      at('2026-10-25T01:30:00Z'),
+    ]);
+    // Lord Howe moves by half an hour; Apia skipped a whole day (30 December 2011).
+    expect(instantsAtWall(wall('2026-10-04T02:15:00'), 'Australia/Lord_Howe')).toEqual([]);
+    expect(instantsAtWall(wall('2011-12-30T12:00:00'), 'Pacific/Apia')).toEqual([]);
+  });
+
+  it('reads a typed time as Temporal does: the earlier of two, a skipped one moved by the gap', () => {
+    expect(isoInZone(instantOfWall(wall('2026-03-29T02:30:00'), 'Europe/Berlin'), 'Europe/Berlin')).toBe(
+      '2026-03-29T03:30:00+02:00',
+    );
+    expect(isoInZone(instantOfWall(wall('2026-10-25T02:30:00'), 'Europe/Berlin'), 'Europe/Berlin')).toBe(
+      '2026-10-25T02:30:00+02:00',
+    );
+    expect(instantOfWall(wall('2026-07-01T12:00:00'), 'America/New_York')).toBe(at('2026-07-01T16:00:00Z'));
+  });
+
+  it('gives any instant back from its own wall time, and the policy agrees with startOfLocal off the gaps', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kolkata'),
+        fc.integer({ min: at('2000-01-01T00:00:00Z'), max: at('2040-01-01T00:00:00Z') }),
+        (zone, ms) => {
+          const instant = Math.floor(ms / 60_000) * 60_000;
+          const w = instant + utcOffsetMs(instant, zone);
+          expect(instantsAtWall(w, zone)).toContain(instant);
+          expect(instantOfWall(w, zone)).toBe(instantsAtWall(w, zone)[0]);
+        },
+      ),
+    );
   });
 });
 

@@ -239,6 +239,61 @@ export function wallResolver(spans: OffsetSpans): (wall: number) => number {
   };
 }
 
+/*
+ * DST policy, the one rule for all of Check Meter. A local wall time is shown by the clock of a
+ * zone at none (the clocks skipped it, spring forward), one, or two instants (the clocks showed
+ * it twice, fall back): `instantsAtWall` says which. What to do with none or two is the caller's,
+ * each of them one of these:
+ * - a file's timestamp without an offset: none is refused; two are told apart by the file's own
+ *   order (earlier first when the file runs forward), else refused (imports);
+ * - a time a person types (a form): `instantOfWall`, the earlier of two, and a skipped time moved
+ *   forward by the gap (02:30 on a spring night in Berlin is 03:30+02:00), as Temporal's
+ *   "compatible" disambiguation does;
+ * - a bucket edge (local midnight, a month start): `startOfLocal`, the first instant at or after
+ *   it, so a day that skips its midnight starts when the clocks jump.
+ */
+
+/** The instants at which the clock of `timeZone` shows `wall` (ms on the local clock), earliest first: none, one or two. */
+export function instantsAtWall(wall: number, timeZone: string): number[] {
+  const candidates = new Set<number>();
+  // The offsets in force a day either side cover every transition near this wall time.
+  for (const probe of [wall - DAY_MS, wall, wall + DAY_MS])
+    candidates.add(wall - utcOffsetMs(probe, timeZone));
+  return [...candidates].filter((ms) => ms + utcOffsetMs(ms, timeZone) === wall).sort((a, b) => a - b);
+}
+
+/** The instant a person means by `wall` at `timeZone`: the earlier of two; a skipped time moved forward by the gap. */
+export function instantOfWall(wall: number, timeZone: string): number {
+  const [first] = instantsAtWall(wall, timeZone);
+  // Skipped: read with the offset before the jump, which lands the same distance past it.
+  return first ?? wall - utcOffsetMs(wall - DAY_MS, timeZone);
+}
+
+/** A change of a zone's offset: DST starting or ending (or a rule change). */
+export interface OffsetChange {
+  /** First instant with the new offset. */
+  at: number;
+  /** Offsets in minutes before and after. */
+  fromOffset: number;
+  toOffset: number;
+}
+
+/** Offset changes in [fromMs, toMs). On a DST day the local day has 24 + (fromOffset − toOffset)/60 hours. */
+export function offsetChanges(fromMs: number, toMs: number, timeZone: string): OffsetChange[] {
+  const spans = offsetSpans(fromMs, toMs, timeZone);
+  const changes: OffsetChange[] = [];
+  for (let k = 1; k < spans.starts.length; k++) {
+    const at = spans.starts[k] ?? 0;
+    if (at < fromMs || at >= toMs) continue;
+    changes.push({
+      at,
+      fromOffset: Math.round((spans.offsets[k - 1] ?? 0) / MINUTE_MS),
+      toOffset: Math.round((spans.offsets[k] ?? 0) / MINUTE_MS),
+    });
+  }
+  return changes;
+}
+
 /** Local wall time (ms since 1970-01-01 on the local clock) of a local date-time. */
 export function wallOf(local: LocalDateTime): number {
   return (

@@ -7,7 +7,7 @@ import type {
 } from '@cm/contracts/admin.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { conflict, HttpError, notFound } from '../../http-error.ts';
-import { isValidTimeZone } from '../readings/zoned-time.ts';
+import { isValidTimeZone } from '@cm/contracts/zoned-time.ts';
 import { presentDevice, presentLocation } from './directory.presenter.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { uniqueViolation } from '../../db/sql-helpers.ts';

@@ -4,7 +4,7 @@ import type { ExportQuery } from '@cm/contracts/admin.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError } from '../../http-error.ts';
 import { RangeInputError, resolveRange } from '../readings/range.ts';
-import { localParts, utcOffsetMs } from '../readings/zoned-time.ts';
+import { localParts, utcOffsetMs } from '@cm/contracts/zoned-time.ts';
 import { readings } from '../readings/readings.service.ts';
 import { meters, type ExportMeterRow } from '../directory/meters.service.ts';
 

@@ -2,13 +2,13 @@ import type { Readable } from 'node:stream';
 import { columnRefs, type ColumnRef, type DelimitedMapping } from '@cm/contracts/import-mapping.ts';
 import { csvTextValue } from '@cm/contracts/csv.ts';
 import type { MeterFacts } from '../directory/meters.service.ts';
-import { isValidTimeZone, MINUTE_MS } from '../readings/zoned-time.ts';
+import { isValidTimeZone, MINUTE_MS } from '@cm/contracts/zoned-time.ts';
 import { registerRangeMicro } from '../readings/register-value.ts';
 import { MAX_LINE, splitCsvLine } from './csv-source.ts';
 import { energyMicro, readCellTime } from './delimited-values.ts';
 import { checkInstant, ImportRefusal, type ParseContext, type ParsedItem } from './import-rows.ts';
 import { readLines } from './read-lines.ts';
-import { instantsAtWall } from './timestamp.ts';
+import { instantsAtWall } from '@cm/contracts/zoned-time.ts';
 
 // A header is looked for among the first lines: metadata blocks (Green Button CSV) come before it.
 const HEADER_SEARCH_LINES = 100;

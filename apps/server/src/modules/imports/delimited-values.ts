@@ -1,5 +1,5 @@
 import type { DateLayout, ValueUnit } from '@cm/contracts/import-mapping.ts';
-import { DAY_MS, daysFromCivil, HOUR_MS, MINUTE_MS } from '../readings/zoned-time.ts';
+import { DAY_MS, daysFromCivil, HOUR_MS, MINUTE_MS } from '@cm/contracts/zoned-time.ts';
 import { parseDecimalMicro } from '../readings/register-value.ts';
 import { isRealDateTime } from './timestamp.ts';
 

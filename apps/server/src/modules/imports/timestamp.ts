@@ -2,10 +2,10 @@ import {
   DAY_MS,
   daysFromCivil,
   HOUR_MS,
+  instantsAtWall,
   isValidTimeZone,
   MINUTE_MS,
-  utcOffsetMs,
-} from '../readings/zoned-time.ts';
+} from '@cm/contracts/zoned-time.ts';
 
 /** A parsed timestamp: an instant, or why the text is not one. */
 export type TimestampResult = { ok: true; ms: number } | { ok: false; reason: string };
@@ -139,15 +139,6 @@ export function parseTimestamp(text: string, timeZone: string | undefined): Time
   if (!isValidTimeZone(timeZone))
     return { ok: false, reason: `time_zone "${timeZone.slice(0, 64)}" is not an IANA time zone.` };
   return resolveWallTime(wall, timeZone, text.trim());
-}
-
-/** The instants whose local time in `timeZone` is `wall` (ms on the local clock), earliest first: none (the clocks skipped it), one, or two (they showed it twice). */
-export function instantsAtWall(wall: number, timeZone: string): number[] {
-  const candidates = new Set<number>();
-  // Offsets in force a day either side cover every transition near this wall time.
-  for (const probe of [wall - DAY_MS, wall, wall + DAY_MS])
-    candidates.add(wall - utcOffsetMs(probe, timeZone));
-  return [...candidates].filter((ms) => ms + utcOffsetMs(ms, timeZone) === wall).sort((a, b) => a - b);
 }
 
 function resolveWallTime(wall: number, timeZone: string, shown: string): TimestampResult {

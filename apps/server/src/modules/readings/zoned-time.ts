@@ -14,17 +14,6 @@ import {
 } from '@cm/contracts/zoned-time.ts';
 import { upperBound } from '@cm/contracts/sorted.ts';
 
-// The shared helpers, for the server modules that import them from here.
-export {
-  DAY_MS,
-  HOUR_MS,
-  MINUTE_MS,
-  daysFromCivil,
-  isValidTimeZone,
-  localParts,
-  utcOffsetMs,
-} from '@cm/contracts/zoned-time.ts';
-
 /** Calendar units of the bucketed granularities. Weeks are ISO weeks (Monday first). */
 export type BucketUnit = 'hour' | 'day' | 'week' | 'month';
 

@@ -5,7 +5,8 @@
 import type { Channel, Granularity } from '@cm/contracts/check.ts';
 import { NumberColumn, MillionthsColumn } from '../../../json-columns.ts';
 import { m4Indices } from '../downsample.ts';
-import { HOUR_MS, bucketEdges, localDaysCovered } from '../zoned-time.ts';
+import { HOUR_MS } from '@cm/contracts/zoned-time.ts';
+import { bucketEdges, localDaysCovered } from '../zoned-time.ts';
 import {
   computeChannel,
   type ChannelColumns,

@@ -4,7 +4,8 @@ import type { Granularity } from '@cm/contracts/check.ts';
 import type { MeterSegment } from './channel.ts';
 import { m4Bucket } from '../downsample.ts';
 import { NO_INTERVALS, registers, runRange } from './test-segments.ts';
-import { DAY_MS, MINUTE_MS, bucketEdges } from '../zoned-time.ts';
+import { DAY_MS, MINUTE_MS } from '@cm/contracts/zoned-time.ts';
+import { bucketEdges } from '../zoned-time.ts';
 
 const ZONES = Intl.supportedValuesOf('timeZone');
 const milli = (units: number | null) => Math.round((units ?? 0) * 1000);

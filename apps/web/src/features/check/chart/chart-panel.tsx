@@ -12,7 +12,7 @@ import { bucketAt, rowsByEnd, rowsOf } from '../model/reading-rows.ts';
 import { rowNotes } from '../table/row-notes.ts';
 import { ReadingsChart, type TooltipWriter } from './readings-chart.tsx';
 import { formatRegister } from '../totals/totals.ts';
-import { offsetChanges } from '../model/zoned-time.ts';
+import { offsetChanges } from '@cm/contracts/zoned-time.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import classes from '../check.module.css';
 

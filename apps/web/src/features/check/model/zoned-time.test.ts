@@ -6,7 +6,6 @@ import {
   endOfMonth,
   isLocalDate,
   localDateOf,
-  offsetChanges,
   offsetMinutes,
 } from './zoned-time.ts';
 
@@ -50,30 +49,5 @@ describe('local dates', () => {
     expect(isLocalDate('2026-02-30')).toBe(false);
     expect(isLocalDate('2026-02-28')).toBe(true);
     expect(isLocalDate('26-02-28')).toBe(false);
-  });
-});
-
-describe('offsetChanges', () => {
-  it('finds the two European changes of 2026 and their day lengths', () => {
-    const changes = offsetChanges(at('2026-01-01T00:00:00Z'), at('2027-01-01T00:00:00Z'), 'Europe/Berlin');
-    expect(changes).toEqual([
-      { at: at('2026-03-29T01:00:00Z'), fromOffset: 60, toOffset: 120 },
-      { at: at('2026-10-25T01:00:00Z'), fromOffset: 120, toOffset: 60 },
-    ]);
-  });
-
-  it('finds New York’s changes (07:00Z and 06:00Z) and none in a zone without DST', () => {
-    const changes = offsetChanges(at('2026-03-01T00:00:00Z'), at('2026-12-01T00:00:00Z'), 'America/New_York');
-    expect(changes.map((c) => new Date(c.at).toISOString())).toEqual([
-      '2026-03-08T07:00:00.000Z',
-      '2026-11-01T06:00:00.000Z',
-    ]);
-    expect(offsetChanges(at('2026-01-01T00:00:00Z'), at('2027-01-01T00:00:00Z'), 'Asia/Tokyo')).toEqual([]);
-  });
-
-  it('one DST day alone', () => {
-    const from = at('2026-10-24T22:00:00Z');
-    const to = at('2026-10-25T23:00:00Z');
-    expect(offsetChanges(from, to, 'Europe/Berlin')).toHaveLength(1);
   });
 });

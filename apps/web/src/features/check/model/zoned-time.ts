@@ -87,15 +87,6 @@ export function daysBetween(a: LocalDate, b: LocalDate): number {
   return Math.round((dateToUtc(b).getTime() - dateToUtc(a).getTime()) / DAY_MS);
 }
 
-/** A change of the zone's offset: DST starting or ending (or a zone's rule change). */
-export interface OffsetChange {
-  /** First instant with the new offset. */
-  at: number;
-  /** Offsets in minutes before and after. */
-  fromOffset: number;
-  toOffset: number;
-}
-
 /**
  * Learns the zone's offsets over some local dates ahead of need (Intl, once per day of time): the
  * check page does it while a long range is on its way, so the chart's DST marks and time axis
@@ -104,20 +95,4 @@ export interface OffsetChange {
 export function primeOffsets(from: LocalDate, to: LocalDate, timeZone: string): void {
   // Local dates as UTC midnights, widened by the largest offsets in use.
   offsetSpans(Date.parse(from) - DAY_MS, Date.parse(to) + 2 * DAY_MS, timeZone);
-}
-
-/** Offset changes in [fromMs, toMs). On a DST day the local day has 24 + (fromOffset − toOffset)/60 hours. */
-export function offsetChanges(fromMs: number, toMs: number, timeZone: string): OffsetChange[] {
-  const spans = offsetSpans(fromMs, toMs, timeZone);
-  const changes: OffsetChange[] = [];
-  for (let k = 1; k < spans.starts.length; k++) {
-    const at = spans.starts[k] ?? 0;
-    if (at < fromMs || at >= toMs) continue;
-    changes.push({
-      at,
-      fromOffset: Math.round((spans.offsets[k - 1] ?? 0) / MINUTE_MS),
-      toOffset: Math.round((spans.offsets[k] ?? 0) / MINUTE_MS),
-    });
-  }
-  return changes;
 }

@@ -5,7 +5,7 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatEnergy } from '@/lib/format.ts';
 import { formatIsoInZone, formatLocal, formatSpan } from '../model/local-format.ts';
-import { offsetChanges } from '../model/zoned-time.ts';
+import { offsetChanges } from '@cm/contracts/zoned-time.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import classes from '../check.module.css';
 
