@@ -238,6 +238,40 @@ describe('the check page', () => {
     await page.context().close();
   });
 
+  it('finds a meter typed in any case and without its dash; a CT meter says what its display shows', async () => {
+    const page = await newPage();
+    const session = await logIn(page, demoUsers.clientA);
+    // Riverside's main supply: 200/5 A current transformers, the display counts 1/40 of the energy.
+    await page.goto(`${url}/check?meter=em10007`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Meter EM-10007' }).count()).toBe(1);
+    const info = await api<{ multiplier: number; lastReading: { value: number } | null }>(
+      page,
+      session,
+      '/api/CheckMeter/GetMeterInfo?meterNumber=EM-10007',
+    );
+    expect(info.body.multiplier).toBe(40);
+    const shown = info.body.lastReading?.value ?? 0;
+    const display = shown.toLocaleString('en', { minimumFractionDigits: 3, maximumFractionDigits: 3 });
+    const energy = `${((Math.round(shown * 1000) * 40) / 1000).toLocaleString('en', { maximumFractionDigits: 3 })}\u00a0kWh`;
+    await page.getByText(`${display} on the display (× 40 = ${energy})`).waitFor();
+    await page.context().close();
+  });
+
+  it('shows the solar home of the demo with import, export and net', async () => {
+    const page = await newPage();
+    await logIn(page, demoUsers.clientA);
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Lisbon' }).format(Date.now());
+    const from = new Date(Date.parse(`${today}T12:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
+    await page.goto(`${url}/check?meter=EM-10005&from=${from}&to=${today}&granularity=day`);
+    await page.getByTestId('total-export').waitFor();
+    const exported = await page.getByTestId('total-export').locator('[data-value]').textContent();
+    expect(Number(exported?.replace(/[^\d.]/g, ''))).toBeGreaterThan(0);
+    await page.getByTestId('total-net').waitFor();
+    const legend = await page.getByRole('list', { name: 'Legend' }).textContent();
+    expect(legend).toContain('Export (kWh)');
+    await page.context().close();
+  });
+
   it('a client finds a meter by location and meter indicator; chart and table show the API numbers for a day with a gap', async () => {
     const page = await newPage();
     const session = await logIn(page, demoUsers.clientA);
@@ -349,7 +383,7 @@ describe('the check page', () => {
     const intervals = dst.hours * 4;
     expect(lines).toHaveLength(1 + intervals);
     expect(lines[0]).toBe(
-      'Meter,Start,End,Type,Consumption (kWh),Register,Missing readings,Estimated readings',
+      'Meter,Start,End,Type,Consumption (kWh),Register,Missing readings,Estimated readings,Substituted values,Corrected values',
     );
     const num = (v: number | null | undefined) =>
       v === null || v === undefined ? '' : String(Number(v.toFixed(3)));
@@ -357,7 +391,7 @@ describe('the check page', () => {
       const start = series.t[i - 1] ?? 0;
       const end = series.t[i] ?? 0;
       expect(lines[i], `line ${i}`).toBe(
-        `EM-10009,${isoInZone(start, 'Europe/Berlin')},${isoInZone(end, 'Europe/Berlin')},interval,${num(series.consumption[i])},${num(series.value[i])},0,0`,
+        `EM-10009,${isoInZone(start, 'Europe/Berlin')},${isoInZone(end, 'Europe/Berlin')},interval,${num(series.consumption[i])},${num(series.value[i])},0,0,0,0`,
       );
     }
     const offsets = new Set(lines.slice(1).map((line) => line.split(',')[1]?.slice(-6)));

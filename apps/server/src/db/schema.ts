@@ -137,6 +137,8 @@ export const meters = pgTable(
     check('meters_interval_check', sql`${t.intervalMinutes} between 1 and 44640`),
     check('meters_channels_check', sql`${t.channels} <@ '{1,2}'::smallint[] and 1 = any(${t.channels})`),
     index('meters_location_ind_idx').on(t.locationId, t.meterInd, t.installedAt),
+    // A meter number as people type it: case and separators ignored (meters.queries.ts, METER_KEY).
+    index('meters_number_key_idx').on(sql`regexp_replace(upper(${t.meterNumber}), '[^[:alnum:]]', '', 'g')`),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { DevicePriority, type DevicePriorityId, type DeviceStatus } from '@cm/contracts/enums.ts';
-import type { LoadProfile } from './load-profile.ts';
+import type { LoadProfile, SolarArray } from './load-profile.ts';
 
 /** Which demo client a location belongs to; `null` locations are seen by the administrator only. */
 export type DemoClientKey = 'clientA' | 'clientB';
@@ -18,6 +18,8 @@ export interface DemoMeterSpec {
   multiplier?: number;
   registerDigits?: number;
   special?: SpecialRole;
+  /** Rooftop solar behind the meter: it imports what the home uses beyond it and exports the rest. */
+  solar?: SolarArray;
 }
 
 export interface DemoLocationSpec {
@@ -68,7 +70,15 @@ export const DEMO_LOCATIONS: readonly DemoLocationSpec[] = [
         registerDigits: 5,
         special: 'rollover',
       },
-      { label: 'Apt C-301', profile: 'home', averageKw: 0.68, cube: 1, priority: Medium },
+      // Solar panels on the roof: an import and an export channel, net metering.
+      {
+        label: 'Apt C-301',
+        profile: 'home',
+        averageKw: 0.68,
+        cube: 1,
+        priority: Medium,
+        solar: { kWp: 4, latitude: 38.71, longitude: -9.14 },
+      },
       { label: 'Common areas', profile: 'office', averageKw: 0.9, cube: 1, priority: High },
     ],
   },

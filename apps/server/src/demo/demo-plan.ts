@@ -6,13 +6,17 @@ import {
   type RoleId,
 } from '@cm/contracts/enums.ts';
 import { DEMO_LOCATIONS, statusFor, type DemoClientKey, type DemoMeterSpec } from './demo-content.ts';
-import { intervalEnergyWh, STEP_MS } from './load-profile.ts';
+import { intervalEnergyWh, solarEnergyWh, STEP_MS } from './load-profile.ts';
 import { createRng, type Rng } from './prng.ts';
-import { offsetChanges, utcOffsetMinutes, zonedToUtc } from './time-zones.ts';
+import {
+  DAY_MS,
+  HOUR_MS,
+  instantOfWall,
+  MINUTE_MS,
+  offsetChanges,
+  utcOffsetMs,
+} from '@cm/contracts/zoned-time.ts';
 
-const MINUTE_MS = 60_000;
-const HOUR_MS = 60 * MINUTE_MS;
-const DAY_MS = 24 * HOUR_MS;
 const STEPS_PER_DAY = DAY_MS / STEP_MS;
 // readings.source and readings.quality codes (schema.ts).
 const SOURCE_DEVICE = 0;
@@ -66,7 +70,10 @@ export interface PlanMeter {
   registerDigits: number;
   installedAt: Date;
   removedAt: Date | null;
+  /** The import channel (energy delivered to the site). */
   readings: ReadingSeries;
+  /** The export channel of a meter with rooftop solar (energy the site sent to the grid); else null. */
+  exportReadings: ReadingSeries | null;
 }
 
 /** A bookmark target; the item id (`location:12`, `meter:EM-10004`) needs database ids, so it is built on insert. */
@@ -150,11 +157,12 @@ export interface DemoSummary {
   inactiveMeter: { meterNumber: string; lastReadingAt: string };
   ctMeters: { meterNumber: string; multiplier: number }[];
   estimated: { meterNumbers: string[]; readings: number };
+  /** A home with rooftop solar: its meter has an import and an export channel. */
+  solar: { meterNumber: string; locationName: string; kWp: number };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const localDateOf = (timeZone: string, ms: number) =>
-  iso(ms + utcOffsetMinutes(timeZone, ms) * MINUTE_MS).slice(0, 10);
+const localDateOf = (timeZone: string, ms: number) => iso(ms + utcOffsetMs(ms, timeZone)).slice(0, 10);
 
 /** Subtracts calendar months in UTC (the period is "13 months up to now"). */
 function monthsBefore(ms: number, months: number): number {
@@ -189,10 +197,10 @@ function localMoment(
   weekdaysOnly: boolean,
 ) {
   const approx = instantOf(grid, Math.round(fraction * (grid.count - 1)));
-  let localDay = Math.floor((approx + utcOffsetMinutes(timeZone, approx) * MINUTE_MS) / DAY_MS);
+  let localDay = Math.floor((approx + utcOffsetMs(approx, timeZone)) / DAY_MS);
   const weekday = (day: number) => (((day + 4) % 7) + 7) % 7;
   while (weekdaysOnly && (weekday(localDay) === 0 || weekday(localDay) === 6)) localDay += 1;
-  const utc = zonedToUtc(timeZone, localDay * DAY_MS + hour * HOUR_MS + minute * MINUTE_MS);
+  const utc = instantOfWall(localDay * DAY_MS + hour * HOUR_MS + minute * MINUTE_MS, timeZone);
   return Math.floor((utc - grid.startMs) / STEP_MS);
 }
 
@@ -280,6 +288,7 @@ export function buildDemoPlan(input: PlanInput): DemoPlan {
   let faultyMeter: DemoSummary['faultyMeter'] | undefined;
   let inactiveMeter: DemoSummary['inactiveMeter'] | undefined;
   const ctMeters: DemoSummary['ctMeters'] = [];
+  let solar: DemoSummary['solar'] | undefined;
   const estimatedMeters = new Set<string>();
   const sites: DemoSummary['sites'] = [];
   let meterCounter = 0;
@@ -390,6 +399,23 @@ export function buildDemoPlan(input: PlanInput): DemoPlan {
         flatten(energy, run.from, run.to);
         estimatedMeters.add(meterNumber);
       }
+      // Rooftop solar: the meter imports what the home uses beyond the panels' output and exports
+      // the rest, interval by interval (its own random stream: the load above stays as it was).
+      let exportCounts: Float64Array | null = null;
+      let exportStartMilli = 0;
+      if (spec.solar) {
+        const solarRng = createRng(seed, `solar:${l}:${meterInd}`);
+        const generated = solarEnergyWh(spec.solar, startMs, grid.count, solarRng);
+        const exported = new Float64Array(grid.count);
+        for (let i = 0; i < grid.count; i += 1) {
+          const net = (energy[i] ?? 0) - (generated[i] ?? 0);
+          energy[i] = Math.max(net, 0);
+          exported[i] = Math.max(-net, 0);
+        }
+        exportCounts = registerCounts(exported, multiplier);
+        exportStartMilli = solarRng.int(300, 4_000) * 1000;
+        solar = { meterNumber, locationName: loc.publicName, kWp: spec.solar.kWp };
+      }
       const counts = registerCounts(energy, multiplier);
 
       let startMilli = startRegister(rng, spec);
@@ -456,6 +482,18 @@ export function buildDemoPlan(input: PlanInput): DemoPlan {
           estimated,
           exchangeAt,
         }),
+        exportReadings: exportCounts
+          ? buildSeries({
+              grid,
+              from: 0,
+              to: lastIndex,
+              counts: exportCounts,
+              startMilli: exportStartMilli,
+              registerDigits,
+              missing,
+              estimated: [],
+            })
+          : null,
       };
       meterDevices.push(device);
       meters.push(meter);
@@ -533,23 +571,24 @@ export function buildDemoPlan(input: PlanInput): DemoPlan {
     );
   }
 
-  if (!gap || !rollover || !exchange || !staleCube || !faultyMeter || !inactiveMeter) {
+  if (!gap || !rollover || !exchange || !staleCube || !faultyMeter || !inactiveMeter || !solar) {
     throw new Error('demo content: a special case has no meter to play it');
   }
   const dstChanges = [...new Set(DEMO_LOCATIONS.map((l) => l.timeZone))].flatMap((timeZone) =>
-    offsetChanges(timeZone, startMs, nowMs).map((c) => ({
+    // Changes in (start, now]: one at `now` itself has happened.
+    offsetChanges(startMs + 1, nowMs + 1, timeZone).map((c) => ({
       timeZone,
       at: iso(c.at),
       localDate: localDateOf(timeZone, c.at),
-      offsetBeforeMinutes: c.offsetBeforeMinutes,
-      offsetAfterMinutes: c.offsetAfterMinutes,
-      dayHours: 24 - (c.offsetAfterMinutes - c.offsetBeforeMinutes) / 60,
+      offsetBeforeMinutes: c.fromOffset,
+      offsetAfterMinutes: c.toOffset,
+      dayHours: 24 - (c.toOffset - c.fromOffset) / 60,
     })),
   );
   let readings = 0;
   let estimatedReadings = 0;
   for (const m of meters) {
-    readings += m.readings.readAtMs.length;
+    readings += m.readings.readAtMs.length + (m.exportReadings?.readAtMs.length ?? 0);
     for (const q of m.readings.quality) if (q === QUALITY_ESTIMATED) estimatedReadings += 1;
   }
   const users = input.users.map((u) => ({ ...u, createdAt: new Date(startMs - 30 * DAY_MS) }));
@@ -577,6 +616,7 @@ export function buildDemoPlan(input: PlanInput): DemoPlan {
     inactiveMeter,
     ctMeters,
     estimated: { meterNumbers: [...estimatedMeters], readings: estimatedReadings },
+    solar,
   };
   return {
     locations,

@@ -1,10 +1,9 @@
 import type { Rng } from './prng.ts';
-import { offsetCursor } from './time-zones.ts';
+import { MINUTE_MS, utcOffsetMs } from '@cm/contracts/zoned-time.ts';
 
 /** The shape of a day's consumption: a flat, a campus/office building, or a shop/restaurant. */
 export type LoadProfile = 'home' | 'office' | 'retail';
 
-const MINUTE_MS = 60_000;
 /** Readings are 15 minutes apart; every interval's energy is drawn from the load in its middle. */
 export const STEP_MS = 15 * MINUTE_MS;
 const HOURS_PER_STEP = 0.25;
@@ -89,12 +88,11 @@ export function intervalEnergyWh(options: LoadOptions): Float64Array {
   const energy = new Float64Array(count);
   const scale = averageKw / weeklyMean(profile);
   const amplitude = SEASONAL_AMPLITUDE[profile];
-  const offsetAt = offsetCursor(timeZone, startMs, startMs + count * STEP_MS);
   let currentDay = Number.NaN;
   let dayFactor = 1;
   for (let i = 1; i < count; i += 1) {
     const midMs = startMs + i * STEP_MS - STEP_MS / 2;
-    const localMinutes = Math.floor(midMs / MINUTE_MS) + offsetAt(midMs);
+    const localMinutes = Math.floor((midMs + utcOffsetMs(midMs, timeZone)) / MINUTE_MS);
     const day = Math.floor(localMinutes / 1440);
     if (day !== currentDay) {
       currentDay = day;
@@ -107,6 +105,48 @@ export function intervalEnergyWh(options: LoadOptions): Float64Array {
     const season = 1 + amplitude * Math.cos((2 * Math.PI * (day - SEASONAL_PEAK_DAY)) / DAYS_PER_YEAR);
     let kw = scale * rawShape(profile, hour, weekday) * season * dayFactor * rng.between(0.88, 1.12);
     if (profile === 'home' && rng.next() < 0.02) kw += averageKw * rng.between(0.5, 2.5);
+    energy[i] = kw * HOURS_PER_STEP * 1000;
+  }
+  return energy;
+}
+
+/** A rooftop photovoltaic array: its peak power and where it stands (degrees; east and north positive). */
+export interface SolarArray {
+  kWp: number;
+  latitude: number;
+  longitude: number;
+}
+
+const DAY_OF_YEAR_MS = 86_400_000;
+const RADIANS = Math.PI / 180;
+
+/**
+ * The energy (Wh) a rooftop array generates in each 15-minute interval: the sun's height from the
+ * day of the year and the solar time (longitude, not the zone's clock), 75 % system efficiency at
+ * full sun, and a cloudiness that drifts from day to day. Interval i is the one ending at reading i,
+ * as `intervalEnergyWh`.
+ */
+export function solarEnergyWh(array: SolarArray, startMs: number, count: number, rng: Rng): Float64Array {
+  const energy = new Float64Array(count);
+  let currentDay = Number.NaN;
+  let clearness = 0.8;
+  for (let i = 1; i < count; i += 1) {
+    const midMs = startMs + i * STEP_MS - STEP_MS / 2;
+    const day = Math.floor(midMs / DAY_OF_YEAR_MS);
+    if (day !== currentDay) {
+      currentDay = day;
+      clearness = Math.min(1, Math.max(0.15, 0.55 * clearness + 0.45 * rng.between(0.2, 1.1)));
+    }
+    const dayOfYear = day - Math.floor(day / 365.25) * 365.25;
+    const declination = 23.44 * RADIANS * Math.sin((2 * Math.PI * (dayOfYear - 80)) / 365.25);
+    const solarHour = ((midMs % DAY_OF_YEAR_MS) / 3_600_000 + array.longitude / 15 + 24) % 24;
+    const hourAngle = (solarHour - 12) * 15 * RADIANS;
+    const latitude = array.latitude * RADIANS;
+    const sinElevation =
+      Math.sin(latitude) * Math.sin(declination) +
+      Math.cos(latitude) * Math.cos(declination) * Math.cos(hourAngle);
+    if (sinElevation <= 0) continue;
+    const kw = array.kWp * 0.75 * sinElevation ** 1.2 * clearness * rng.between(0.93, 1.07);
     energy[i] = kw * HOURS_PER_STEP * 1000;
   }
   return energy;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { intervalEnergyWh, STEP_MS, type LoadProfile } from './load-profile.ts';
 import { createRng } from './prng.ts';
-import { utcOffsetMinutes } from './time-zones.ts';
+import { utcOffsetMs } from '@cm/contracts/zoned-time.ts';
 
 const START = Date.parse('2025-01-01T00:00:00Z');
 const COUNT = 365 * 96 + 1;
@@ -20,7 +20,7 @@ function meanKwBy(profile: LoadProfile, key: (local: Date) => string | null) {
   const groups = new Map<string, { sum: number; n: number }>();
   for (let i = 1; i < COUNT; i += 1) {
     const mid = START + i * STEP_MS - STEP_MS / 2;
-    const k = key(new Date(mid + utcOffsetMinutes(ZONE, mid) * 60_000));
+    const k = key(new Date(mid + utcOffsetMs(mid, ZONE)));
     if (k === null) continue;
     const g = groups.get(k) ?? { sum: 0, n: 0 };
     g.sum += (energy[i] ?? 0) / 250;

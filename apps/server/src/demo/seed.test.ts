@@ -164,7 +164,7 @@ describe('demo seed: content', () => {
   it('never lets a register go backwards except on the rollover meter, and only once there', async () => {
     const decreases = await db.query<{ meter_number: string; n: number }>(
       `SELECT m.meter_number, count(*)::int AS n
-       FROM (SELECT meter_id, (value_micro - lag(value_micro) OVER (PARTITION BY meter_id ORDER BY read_at)) / 1000 AS d FROM register_readings) x
+       FROM (SELECT meter_id, (value_micro - lag(value_micro) OVER (PARTITION BY meter_id, channel ORDER BY read_at)) / 1000 AS d FROM register_readings) x
        JOIN meters m ON m.device_id = x.meter_id WHERE d < 0 GROUP BY m.meter_number`,
     );
     expect(decreases).toEqual([{ meter_number: summary.rollover.meterNumber, n: 1 }]);
@@ -180,6 +180,40 @@ describe('demo seed: content', () => {
     const at = (h: number) => byHour.find((r) => r.hour === h)?.wh ?? Number.NaN;
     expect(at(20)).toBeGreaterThan(at(3) * 2.5);
     expect(at(7)).toBeGreaterThan(at(3) * 1.5);
+  });
+  it('has a home with rooftop solar: export on sunny middays, import at night, net metering', async () => {
+    const { solar } = summary;
+    const id = await meterId(solar.meterNumber);
+    expect(
+      await one<{ channels: number[] }>('SELECT channels FROM meters WHERE device_id = $1', [id]),
+    ).toEqual({
+      channels: [1, 2],
+    });
+    // Energy per channel and local hour over the whole period, from the registers' steps.
+    const byHour = await db.query<{ channel: number; hour: number; wh: number }>(
+      `SELECT channel, extract(hour FROM read_at AT TIME ZONE 'Europe/Lisbon')::int AS hour, sum(d)::float8 AS wh
+       FROM (SELECT channel, read_at,
+                    (value_micro - lag(value_micro) OVER (PARTITION BY channel ORDER BY read_at)) / 1000 AS d
+             FROM register_readings WHERE meter_id = $1) x
+       WHERE d IS NOT NULL GROUP BY 1, 2`,
+      [id],
+    );
+    const wh = (channel: number, hour: number) =>
+      byHour.find((r) => r.channel === channel && r.hour === hour)?.wh ?? 0;
+    // Nothing exported in the dark; at midday the panels cover the home and export the rest.
+    expect(wh(2, 3)).toBe(0);
+    expect(wh(2, 14)).toBeGreaterThan(wh(1, 14));
+    expect(wh(1, 21)).toBeGreaterThan(wh(1, 14));
+    // In the same interval the meter never both imports and exports (net metering).
+    const both = await one<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (
+         SELECT read_at FROM (
+           SELECT read_at, value_micro - lag(value_micro) OVER (PARTITION BY channel ORDER BY read_at) AS d
+           FROM register_readings WHERE meter_id = $1) x
+         GROUP BY read_at HAVING count(*) FILTER (WHERE d > 0) = 2) y`,
+      [id],
+    );
+    expect(both.n).toBe(0);
   });
 });
 
@@ -225,7 +259,7 @@ describe('demo seed: special cases', () => {
     expect(await readingAt(id, gap.firstAfter)).toHaveLength(1);
     // The only holes in any meter's series are this one.
     const holes = await db.query<{ meter_id: number; prev: Date }>(
-      `SELECT meter_id, prev FROM (SELECT meter_id, read_at, lag(read_at) OVER (PARTITION BY meter_id ORDER BY read_at) AS prev FROM register_readings) x
+      `SELECT meter_id, prev FROM (SELECT meter_id, read_at, lag(read_at) OVER (PARTITION BY meter_id, channel ORDER BY read_at) AS prev FROM register_readings) x
        WHERE read_at - prev <> interval '15 minutes'`,
     );
     expect(holes).toEqual([{ meter_id: id, prev: new Date(gap.lastBefore) }]);

@@ -88,20 +88,22 @@ function need(map: Map<string, number>, key: string): number {
   return id;
 }
 
-async function insertReadings(tx: SqlRunner, meterId: number, series: ReadingSeries) {
+/** One channel's register readings (1 import, 2 export). */
+async function insertReadings(tx: SqlRunner, meterId: number, series: ReadingSeries, channel: 1 | 2) {
   for (let from = 0; from < series.readAtMs.length; from += READINGS_CHUNK) {
     const to = Math.min(from + READINGS_CHUNK, series.readAtMs.length);
     const seconds = series.readAtMs.subarray(from, to).map((ms) => ms / 1000);
     // The plan's registers are thousandths of a kWh; stored as millionths.
     await tx.query(
       `INSERT INTO register_readings (meter_id, channel, read_at, value_micro, source, quality)
-       SELECT $1::int, 1, to_timestamp(t), r * 1000, s, q FROM unnest($2::int8[], $3::int8[], $4::int2[], $5::int2[]) AS u(t, r, s, q)`,
+       SELECT $1::int, $6::int2, to_timestamp(t), r * 1000, s, q FROM unnest($2::int8[], $3::int8[], $4::int2[], $5::int2[]) AS u(t, r, s, q)`,
       [
         meterId,
         numberArray(seconds),
         numberArray(series.registerMilli.subarray(from, to)),
         numberArray(series.source.subarray(from, to)),
         numberArray(series.quality.subarray(from, to)),
+        channel,
       ],
     );
   }
@@ -198,7 +200,12 @@ async function writePlan(tx: SqlRunner, plan: DemoPlan, marker: object) {
   ]);
   // Meter by meter, each in time order: rows arrive in primary-key order and the index only grows at its right edge.
   for (const meter of plan.meters) {
-    await insertReadings(tx, need(deviceIds, meter.deviceSerial), meter.readings);
+    const meterId = need(deviceIds, meter.deviceSerial);
+    await insertReadings(tx, meterId, meter.readings, 1);
+    if (meter.exportReadings) {
+      await tx.query("UPDATE meters SET channels = '{1,2}' WHERE device_id = $1", [meterId]);
+      await insertReadings(tx, meterId, meter.exportReadings, 2);
+    }
   }
 
   // Bookmark ids follow the contract's suggestion ids: `location:<id>`, `meter:<meter number>`.

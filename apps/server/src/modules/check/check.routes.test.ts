@@ -177,6 +177,37 @@ describe('GET /api/CheckMeter/GetMeterInfo', () => {
     ).toBe(200);
   });
 
+  it('finds a meter as people type its number: any case, with or without separators', async () => {
+    const number = async (typed: string, token = clientA) => {
+      const response = await t.call(
+        'GET',
+        `/api/CheckMeter/GetMeterInfo?meterNumber=${encodeURIComponent(typed)}`,
+        {
+          token,
+        },
+      );
+      return response.statusCode === 200 ? response.json<MeterInfo>().meterNumber : response.statusCode;
+    };
+    expect(await number('em-a1')).toBe('EM-A1');
+    expect(await number('EMA1')).toBe('EM-A1');
+    expect(await number(' em a1 ')).toBe('EM-A1');
+    // Never another client's meter, however it is spelt.
+    expect(await number('em-b1')).toBe(404);
+    expect(await number('em-b1', clientB)).toBe('EM-B1');
+    // Two meters that differ only in separators: the exact number finds each, a loose one neither.
+    const harbour = await insertLocation(t.db, 'Twin Yard', 'Europe/Berlin');
+    for (const meterNumber of ['TW-1', 'TW1'])
+      await insertMeter(t.db, {
+        meterNumber,
+        locationId: harbour,
+        meterInd: meterNumber.length,
+        installedAt: new Date(),
+      });
+    expect(await number('TW-1', admin)).toBe('TW-1');
+    expect(await number('TW1', admin)).toBe('TW1');
+    expect(await number('tw 1', admin)).toBe(404);
+  });
+
   it('needs a token and an API key, and a meterNumber', async () => {
     expect((await t.call('GET', '/api/CheckMeter/GetMeterInfo?meterNumber=EM-A1')).statusCode).toBe(401);
     const noKey = await t.app.inject({

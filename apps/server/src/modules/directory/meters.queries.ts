@@ -49,17 +49,37 @@ const meterDetails = `SELECT ${meterColumns},
   LEFT JOIN devices p1 ON p1.id = d.parent_id
   LEFT JOIN devices p2 ON p2.id = p1.parent_id`;
 
+/**
+ * A meter number as people type it: upper case, letters and digits only (`em-10001`, `EM10001`
+ * and `EM 10001` are EM-10001). The expression of the `meters_number_key_idx` index (schema.ts).
+ */
+const meterKey = (value: string) => `regexp_replace(upper(${value}), '[^[:alnum:]]', '', 'g')`;
+
+/**
+ * The meter the caller may see under `meterNumber`: the exact number first; else the one meter
+ * whose number matches it ignoring case and separators (none when several would).
+ */
 export async function findVisibleMeter(
   db: SqlRunner,
   meterNumber: string,
   scope: Scope,
 ): Promise<MeterDetailsRow | undefined> {
-  const rows = await db.query<MeterDetailsRow>(
-    `${meterDetails} WHERE m.meter_number = $1 AND ${locationVisible('m.location_id', 2, 3)}`,
-    [meterNumber, scope.isAdmin, scope.userId],
-    { prepare: 'cm_meter_details_by_number' },
+  const params = [meterNumber, scope.isAdmin, scope.userId];
+  const visible = locationVisible('m.location_id', 2, 3);
+  const [exact] = await db.query<MeterDetailsRow>(
+    `${meterDetails} WHERE m.meter_number = $1 AND ${visible}`,
+    params,
+    {
+      prepare: 'cm_meter_details_by_number',
+    },
   );
-  return rows[0];
+  if (exact) return exact;
+  const typed = await db.query<MeterDetailsRow>(
+    `${meterDetails} WHERE ${meterKey('m.meter_number')} = ${meterKey('$1::text')} AND ${visible} LIMIT 2`,
+    params,
+    { prepare: 'cm_meter_details_by_key' },
+  );
+  return typed.length === 1 ? typed[0] : undefined;
 }
 
 export type LocationRow = Pick<RowOf<typeof locations>, 'id' | 'public_name' | 'address' | 'time_zone'>;

@@ -5,7 +5,7 @@ import { DeviceType } from '@cm/contracts/enums.ts';
 import { Fragment, memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { devicePriorityLabels, deviceStatusLabels, toPriorityId } from '@/components/device-status.ts';
-import { formatNumber, formatRelative } from '@/lib/format.ts';
+import { formatEnergy, formatNumber, formatRelative } from '@/lib/format.ts';
 import { formatIsoInZone, formatUtcOffset } from '../model/local-format.ts';
 import { formatRegister } from '../totals/totals.ts';
 import { ToneBadge, type Tone } from '../ui/tone-badge.tsx';
@@ -194,11 +194,19 @@ export const MeterCard = memo(function MeterCard({ meter, meterNumbers, now }: M
             <dd>
               {meter.lastReading === null
                 ? t(meter.completeUpTo === null ? 'check.meter.noReading' : 'check.meter.intervalsOnly')
-                : t('check.meter.lastReadingValue', {
-                    value: formatRegister(meter.lastReading.value, locale),
-                    unit,
-                    at: at(meter.lastReading.at),
-                  })}
+                : meter.multiplier === 1
+                  ? t('check.meter.lastReadingValue', {
+                      value: formatRegister(meter.lastReading.value, locale),
+                      unit,
+                      at: at(meter.lastReading.at),
+                    })
+                  : // A CT meter's display counts a fraction of the energy: say so, with the energy.
+                    t('check.meter.lastReadingValueCt', {
+                      value: formatRegister(meter.lastReading.value, locale),
+                      multiplier: formatNumber(meter.multiplier, locale),
+                      energy: formatEnergy(meter.lastReading.value * meter.multiplier, locale),
+                      at: at(meter.lastReading.at),
+                    })}
             </dd>
           </div>
           <div>

@@ -1,0 +1,1 @@
+CREATE INDEX "meters_number_key_idx" ON "meters" USING btree (regexp_replace(upper("meter_number"), '[^[:alnum:]]', '', 'g'));
