@@ -424,6 +424,13 @@ describe('the check page', () => {
     await page.goBack();
     await page.waitForURL(/granularity=hour/);
     expect(await page.getByRole('combobox', { name: 'Detail' }).inputValue()).toBe('hour');
+    // The removed meter's card names its replacement as such, the new one's what it replaces.
+    await page.goto(`${url}/check?meter=EM-10013&from=${from}&to=${to}`);
+    await page.getByTestId('replaced-by').waitFor();
+    expect(await page.getByTestId('replaced-by').textContent()).toMatch(/^EM-10025 from /);
+    expect(await page.getByText('Earlier meters in this position').count()).toBe(0);
+    await page.goto(`${url}/check?meter=EM-10025&from=${from}&to=${to}`);
+    await page.getByText('Replaces EM-10013 (readings continue across the exchange)').waitFor();
     await page.context().close();
   });
 

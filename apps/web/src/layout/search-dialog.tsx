@@ -81,6 +81,7 @@ export function SearchDialog({ opened, onClose }: SearchDialogProps) {
 
   return (
     <Modal
+      closeButtonProps={{ 'aria-label': t('common.close') }}
       opened={opened}
       onClose={onClose}
       title={t('search.title')}

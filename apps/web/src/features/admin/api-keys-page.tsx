@@ -229,6 +229,7 @@ export function ApiKeysPage() {
       </AdminPanel>
 
       <Modal
+        closeButtonProps={{ 'aria-label': t('common.close') }}
         opened={created !== null}
         onClose={() => setCreated(null)}
         title={t('admin.apiKeys.createdTitle', { name: created?.apiKey.name ?? '' })}
@@ -247,6 +248,7 @@ export function ApiKeysPage() {
       </Modal>
 
       <Modal
+        closeButtonProps={{ 'aria-label': t('common.close') }}
         opened={confirmRevoke !== null}
         onClose={() => setConfirmRevoke(null)}
         title={t('admin.apiKeys.revokeTitle')}

@@ -191,6 +191,7 @@ export function DevicesPage() {
       pager={{ page: list.page, pageSize: PAGE_SIZE, total: listQuery.data?.total, onChange: list.setPage }}
     >
       <Drawer
+        closeButtonProps={{ 'aria-label': t('common.close') }}
         opened={dialog !== null}
         onClose={close}
         position="right"

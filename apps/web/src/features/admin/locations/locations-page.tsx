@@ -111,6 +111,7 @@ export function LocationsPage() {
       pager={{ page: list.page, pageSize: PAGE_SIZE, total: query.data?.total, onChange: list.setPage }}
     >
       <Drawer
+        closeButtonProps={{ 'aria-label': t('common.close') }}
         opened={editing !== null}
         onClose={() => setEditing(null)}
         position="right"
@@ -129,6 +130,7 @@ export function LocationsPage() {
       </Drawer>
 
       <Drawer
+        closeButtonProps={{ 'aria-label': t('common.close') }}
         opened={metersOf !== null}
         onClose={() => setMetersOf(null)}
         position="right"
@@ -139,6 +141,7 @@ export function LocationsPage() {
       </Drawer>
 
       <Modal
+        closeButtonProps={{ 'aria-label': t('common.close') }}
         opened={confirmArchive !== null}
         onClose={() => setConfirmArchive(null)}
         title={t('admin.locations.archiveTitle')}

@@ -15,6 +15,7 @@ export function UserDrawer({ user, onClose }: UserDrawerProps) {
   const isNew = user === 'new';
   return (
     <Drawer
+      closeButtonProps={{ 'aria-label': t('common.close') }}
       opened={user !== null}
       onClose={onClose}
       position="right"

@@ -157,6 +157,7 @@ export function UsersPage() {
       <UserDrawer user={editing} onClose={() => setEditing(null)} />
 
       <Modal
+        closeButtonProps={{ 'aria-label': t('common.close') }}
         opened={confirmReset !== null}
         onClose={() => setConfirmReset(null)}
         title={t('admin.users.resetPassword')}
@@ -180,6 +181,7 @@ export function UsersPage() {
       </Modal>
 
       <Modal
+        closeButtonProps={{ 'aria-label': t('common.close') }}
         opened={resetResult !== null}
         onClose={() => setResetResult(null)}
         title={t('admin.users.temporaryPasswordTitle', { name: resetResult?.user.fullName ?? '' })}

@@ -8,6 +8,7 @@ import { devicePriorityLabels, deviceStatusLabels, toPriorityId } from '@/compon
 import { formatEnergy, formatNumber, formatRelative } from '@/lib/format.ts';
 import { formatIsoInZone, formatUtcOffset } from '../model/local-format.ts';
 import { formatRegister } from '../totals/totals.ts';
+import { exchangeNeighbours } from './exchanges.ts';
 import { ToneBadge, type Tone } from '../ui/tone-badge.tsx';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import classes from '../check.module.css';
@@ -106,7 +107,7 @@ export const MeterCard = memo(function MeterCard({ meter, meterNumbers, now }: M
     chainLink('accessPoint', meter.chain.accessPoint, tz, now),
     chainLink('cube', meter.chain.cube, tz, now),
   ].filter((link) => link !== null);
-  const earlier = (meterNumbers ?? []).filter((number) => number !== meter.meterNumber);
+  const { before, after } = exchangeNeighbours(meterNumbers, meter.meterNumber);
   const unit = meter.unit;
 
   return (
@@ -224,10 +225,21 @@ export const MeterCard = memo(function MeterCard({ meter, meterNumbers, now }: M
               ) : null}
             </dd>
           </div>
-          {earlier.length > 0 ? (
+          {before.length > 0 ? (
             <div>
               <dt>{t('check.meter.history')}</dt>
-              <dd>{t('check.meter.historyValue', { meters: earlier.join(', ') })}</dd>
+              <dd>{t('check.meter.historyValue', { meters: before.join(', ') })}</dd>
+            </div>
+          ) : null}
+          {after.length > 0 ? (
+            <div>
+              <dt>{t('check.meter.replacedBy')}</dt>
+              <dd data-testid="replaced-by">
+                {t('check.meter.replacedByValue', {
+                  meters: after.join(', '),
+                  at: at(meter.removedAt, 'dateTime'),
+                })}
+              </dd>
             </div>
           ) : null}
         </dl>
