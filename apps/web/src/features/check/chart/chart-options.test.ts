@@ -26,7 +26,7 @@ const spec: ChartSpec = {
   theme: chartThemes.light,
   formatNumber: (value) => String(value),
 };
-const callbacks = { getMarkers: () => ({ dst: [], events: [], gaps: [], hatched: [] }) };
+const callbacks = { getMarkers: () => ({ dst: [], events: [], gaps: [], hatched: [], periods: [] }) };
 
 describe('buildChartOptions', () => {
   it('draws epoch milliseconds on a time axis, in the location zone', () => {
@@ -99,6 +99,7 @@ describe('buildChartOptions', () => {
         events: [],
         gaps: [],
         hatched: [],
+        periods: [],
       }),
     });
     const drawn: { style: unknown; rect: number[] }[] = [];
@@ -167,6 +168,7 @@ const MARKERS: ChartMarkers = {
   events: [{ at: 6_000, label: 'Meter exchange' }],
   gaps: [{ from: 7_000, to: 7_100 }],
   hatched: [{ from: 2_000, to: 2_500, value: 1 }],
+  periods: [{ from: 8_000, to: 9_000, label: 'Billing period 12.5 kWh' }],
 };
 
 /**

@@ -28,6 +28,8 @@ export interface ChartTheme {
   dst: string;
   /** Fill of a bucket (day, week, month) that has a clock change. */
   dstBand: string;
+  /** Fill of a billing period across bucket edges (one energy, spread unknown). */
+  periodBand: string;
   event: string;
   selection: string;
 }
@@ -45,6 +47,7 @@ export const chartThemes: Record<'light' | 'dark', ChartTheme> = {
     gapFill: 'rgba(201, 42, 42, 0.10)',
     dst: '#a16207',
     dstBand: 'rgba(161, 98, 7, 0.12)',
+    periodBand: 'rgba(126, 34, 206, 0.10)',
     event: '#c92a2a',
     selection: 'rgba(28, 100, 196, 0.15)',
   },
@@ -59,6 +62,7 @@ export const chartThemes: Record<'light' | 'dark', ChartTheme> = {
     gapFill: 'rgba(255, 107, 107, 0.16)',
     dst: '#facc15',
     dstBand: 'rgba(250, 204, 21, 0.14)',
+    periodBand: 'rgba(192, 132, 252, 0.16)',
     event: '#ff8787',
     selection: 'rgba(116, 169, 240, 0.2)',
   },
@@ -78,6 +82,8 @@ export interface ChartMarkers {
   gaps: { from: number; to: number }[];
   /** Bars that hold estimated or substituted values: hatched. */
   hatched: HatchedBar[];
+  /** Billing periods across bucket edges: shaded from → to, labelled with their energy. */
+  periods: { from: number; to: number; label: string }[];
 }
 
 /** Everything the options depend on. */
@@ -206,11 +212,14 @@ function drawDstBands(u: uPlot, markers: ChartMarkers, theme: ChartTheme): void 
   const { ctx } = u;
   const { left, top, width, height } = u.bbox;
   ctx.save();
-  ctx.fillStyle = theme.dstBand;
-  for (const { band } of markers.dst) {
-    if (!band) continue;
+  const bands = [
+    ...markers.dst.flatMap(({ band }) => (band ? [{ ...band, fill: theme.dstBand }] : [])),
+    ...markers.periods.map((period) => ({ ...period, fill: theme.periodBand })),
+  ];
+  for (const band of bands) {
     const x0 = Math.max(left, Math.round(u.valToPos(band.from, 'x', true)));
     const x1 = Math.min(left + width, Math.round(u.valToPos(band.to, 'x', true)));
+    ctx.fillStyle = band.fill;
     if (x1 > x0) ctx.fillRect(x0, top, x1 - x0, height);
   }
   ctx.restore();
@@ -289,6 +298,13 @@ function drawMarkers(u: uPlot, markers: ChartMarkers, theme: ChartTheme): void {
       label: event.label,
       dash: [],
       isLine: true,
+    })),
+    ...markers.periods.map((period) => ({
+      at: x(period.from),
+      color: theme.net,
+      label: period.label,
+      dash: [],
+      isLine: false,
     })),
   ].filter((line) => line.at >= left && line.at <= left + width);
   const places = placeLabels(

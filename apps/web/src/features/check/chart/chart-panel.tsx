@@ -27,7 +27,8 @@ interface ChartPanelProps {
 }
 
 function useMarkers(readings: LocationReadings): ChartMarkers {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
   return useMemo(() => {
     const toMs = Date.parse(readings.to);
     const buckets = readings.meters[0]?.series;
@@ -58,9 +59,19 @@ function useMarkers(readings: LocationReadings): ChartMarkers {
       for (const gap of meter.gaps) gaps.push({ from: Date.parse(gap.from), to: Date.parse(gap.to) });
     }
     const [only] = readings.meters;
-    const hatched = only && readings.meters.length === 1 ? hatchedBars(only, readings.granularity, toMs) : [];
-    return { dst, events, gaps, hatched };
-  }, [readings, t]);
+    const isSingle = only !== undefined && readings.meters.length === 1;
+    const hatched = isSingle ? hatchedBars(only, readings.granularity, toMs) : [];
+    const periods = isSingle
+      ? only.periods
+          .filter((period) => period.channel === only.channel)
+          .map((period) => ({
+            from: Date.parse(period.from),
+            to: Date.parse(period.to),
+            label: t('check.chart.period', { energy: formatEnergy(period.consumption, locale) }),
+          }))
+      : [];
+    return { dst, events, gaps, hatched, periods };
+  }, [readings, t, locale]);
 }
 
 interface LegendItem {
@@ -287,6 +298,12 @@ export const ChartPanel = memo(function ChartPanel({ readings, ariaLabel, tableI
       swatch: 'swatchHatched',
       style: { background: theme.series[0] },
       shown: chartMode === 'bars' && markers.hatched.length > 0,
+    },
+    {
+      label: t('check.chart.legendPeriod'),
+      swatch: 'swatch',
+      style: { background: theme.periodBand, outline: `1px solid ${theme.net}` },
+      shown: markers.periods.length > 0,
     },
     {
       label: t('check.chart.legendGap'),

@@ -97,6 +97,29 @@ describe('buildRows, buckets', () => {
     expect(rows.inBucket[2]).toBe(true);
     expect(sumConsumption(rows)).toBe(50);
   });
+
+  it('lists a billing period across day edges as a row of its own, with its energy', () => {
+    // A period from noon on the 28th to noon on the 30th: in no day, 12.5 kWh known as a whole.
+    const billed = {
+      ...day,
+      totals: { ...day.totals, consumption: 62.5 },
+      periods: [
+        {
+          channel: 'import' as const,
+          from: '2026-03-28T11:00:00.000Z',
+          to: '2026-03-30T10:00:00.000Z',
+          consumption: 12.5,
+          quality: 'actual' as const,
+        },
+      ],
+    };
+    const rows = buildRows(billed, 'day', Date.parse('2026-03-30T22:00:00Z'));
+    expect(rows.kind).toEqual(['interval', 'period', 'interval', 'gap', 'interval']);
+    expect(rows.consumption[1]).toBe(12.5);
+    expect(rows.start[1]).toBe(Date.parse('2026-03-28T11:00:00.000Z'));
+    // The column adds up to the total again, the period included.
+    expect(sumConsumption(rows)).toBe(62.5);
+  });
 });
 
 describe('buildRows, gaps in hour buckets', () => {

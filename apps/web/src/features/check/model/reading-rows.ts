@@ -4,8 +4,12 @@ import { nextTask } from '@/lib/next-task.ts';
 
 const HOUR_MS = 3_600_000;
 
-/** `interval`: energy known for this interval or bucket. `gap`: readings are missing here. */
-export type RowKind = 'interval' | 'gap';
+/**
+ * `interval`: energy known for this interval or bucket. `gap`: readings are missing here.
+ * `period`: one value for a span across bucket edges (a billing period): its energy is known, its
+ * spread over the buckets is not, so it is a row of its own.
+ */
+export type RowKind = 'interval' | 'gap' | 'period';
 
 /**
  * The readings as the page shows them, one row per interval (raw) or bucket, in columns. The
@@ -21,8 +25,9 @@ export type RowKind = 'interval' | 'gap';
  *   also listed as its own row. A gap that lies inside one bucket has its energy in that bucket
  *   (the answer names the bucket, `gap.bucket`; the row says so, `inBucket`, and carries none); a
  *   gap across bucket edges is in no bucket (the server does not guess how its energy divides), so
- *   its row carries the energy the registers show across it. Either way the consumption column adds
- *   up to the total.
+ *   its row carries the energy the registers show across it. A billing period across bucket edges
+ *   is a row of its own too (`kind: 'period'`), with its energy. Either way the consumption column
+ *   adds up to the total.
  *
  * Meter exchanges, rollovers and register decreases are noted on the row they happen in
  * (`events`), so the table says why a row's meter or register jumps.
@@ -74,6 +79,7 @@ interface PendingGap {
   consumption: number | null;
   /** The answer names a bucket that holds the gap. */
   hasBucket: boolean;
+  kind: 'gap' | 'period';
 }
 
 /** Exchange instants (ascending) and the meter from each on; the first meter before them. */
@@ -105,8 +111,31 @@ function* rowSteps(
   const { series } = readings;
   const n = series.t.length;
   // The rows follow the answer's channel; the other channel's gaps show as unknown export.
-  const answerGaps = readings.gaps.filter((gap) => gap.channel === readings.channel);
-  const gapCount = answerGaps.length;
+  const isRaw = granularity === 'raw';
+  // Gaps, and the billing periods across bucket edges (bucketed answers), as rows in time order.
+  const gaps: PendingGap[] = [
+    ...readings.gaps
+      .filter((gap) => gap.channel === readings.channel)
+      .map((gap) => ({
+        from: Date.parse(gap.from),
+        to: Date.parse(gap.to),
+        missing: gap.missingIntervals,
+        consumption: gap.consumption,
+        hasBucket: gap.bucket !== null,
+        kind: 'gap' as const,
+      })),
+    ...(isRaw ? [] : readings.periods)
+      .filter((period) => period.channel === readings.channel)
+      .map((period) => ({
+        from: Date.parse(period.from),
+        to: Date.parse(period.to),
+        missing: 0,
+        consumption: period.consumption,
+        hasBucket: false,
+        kind: 'period' as const,
+      })),
+  ].sort((a, b) => a.from - b.from);
+  const gapCount = gaps.length;
   const other = series.other;
   const netColumn = series.net;
   const capacity = n + gapCount;
@@ -135,16 +164,8 @@ function* rowSteps(
       if (ms >= (exchanges.at[e] ?? Infinity)) current = exchanges.meter[e] ?? current;
     return current;
   };
-  const gaps: PendingGap[] = answerGaps.map((gap) => ({
-    from: Date.parse(gap.from),
-    to: Date.parse(gap.to),
-    missing: gap.missingIntervals,
-    consumption: gap.consumption,
-    hasBucket: gap.bucket !== null,
-  }));
   const used = new Uint8Array(gapCount);
   let g = 0;
-  const isRaw = granularity === 'raw';
 
   // `point`: the series point the row shows (its quality counts and export), -1 for a gap row.
   const put = (
@@ -186,7 +207,7 @@ function* rowSteps(
       register,
       gap.missing,
       null,
-      'gap',
+      gap.kind,
       meterOf(gap.to - 1),
       inBucket,
     );
@@ -386,7 +407,7 @@ export function rowsByEnd(rows: ReadingRows, granularity: Granularity): Map<numb
     index = new Map();
     const isRaw = granularity === 'raw';
     for (let i = 0; i < rows.end.length; i++)
-      if (isRaw || rows.kind[i] !== 'gap') index.set(rows.end[i] ?? 0, i);
+      if (isRaw || rows.kind[i] === 'interval') index.set(rows.end[i] ?? 0, i);
     endIndexes.set(rows, index);
   }
   return index;

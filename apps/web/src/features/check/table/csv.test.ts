@@ -21,7 +21,7 @@ const headers: CsvInput['headers'] = {
   corrected: 'Corrected values',
   hours: 'Hours',
 };
-const kinds = { interval: 'interval', gap: 'gap' } as const;
+const kinds = { interval: 'interval', gap: 'gap', period: 'billing period' } as const;
 
 function csvOf(
   fromIso: string,

@@ -39,7 +39,11 @@ export function downloadCsv(request: ExportRequest, t: TFunction): string {
       corrected: t('check.csv.corrected'),
       hours: t('check.csv.hours'),
     },
-    kinds: { interval: t('check.csv.kind.interval'), gap: t('check.csv.kind.gap') },
+    kinds: {
+      interval: t('check.csv.kind.interval'),
+      gap: t('check.csv.kind.gap'),
+      period: t('check.csv.kind.period'),
+    },
   });
   const filename = csvFilename(request.subject, request.from, request.to, request.granularity);
   saveFile(new Blob([text], { type: 'text/csv;charset=utf-8' }), filename);

@@ -36,6 +36,8 @@ export function rowNotes(rows: ReadingRows, i: number, granularity: Granularity)
       values: { count: missing },
       tone: 'red',
     });
+  } else if (rows.kind[i] === 'period') {
+    notes.push({ key: 'check.table.billingPeriod', values: {}, tone: 'grape' });
   } else if (missing > 0) {
     notes.push({ key: 'check.table.missing', values: { count: missing }, tone: 'red' });
   }
