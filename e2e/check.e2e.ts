@@ -269,6 +269,15 @@ describe('the check page', () => {
     await page.getByTestId('total-net').waitFor();
     const legend = await page.getByRole('list', { name: 'Legend' }).textContent();
     expect(legend).toContain('Export (kWh)');
+    // Right to left: the columns mirror, but a negative net still reads −1.754, not 1.754−.
+    await page.getByRole('button', { name: 'Customize layout' }).click();
+    await page.getByRole('radio', { name: 'Right to left' }).check();
+    await page.keyboard.press('Escape');
+    const netCell = page.getByTestId('readings-table').locator('tbody tr[data-kind] td').nth(3);
+    await netCell.waitFor();
+    expect(await page.getAttribute('html', 'dir')).toBe('rtl');
+    expect(await netCell.evaluate((cell) => getComputedStyle(cell).direction)).toBe('ltr');
+    expect(await netCell.evaluate((cell) => getComputedStyle(cell).textAlign)).toBe('left');
     await page.context().close();
   });
 

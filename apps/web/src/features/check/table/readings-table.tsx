@@ -78,7 +78,7 @@ export const ReadingsTable = memo(function ReadingsTable({
     return (
       <th
         aria-sort={isActive ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
-        style={{ textAlign: align }}
+        style={align === 'start' ? { textAlign: 'start' } : undefined}
         className={align === 'end' ? classes.num : undefined}
         scope="col"
       >
