@@ -35,6 +35,7 @@ interface ReadingsAnswer {
       intervalSum: number;
       gapConsumption: number;
       agrees: boolean;
+      dataEnd: string | null;
     };
     gaps: { from: string; to: string; missingIntervals: number; consumption: number | null }[];
     events: { type: string; at: string; meterNumber: string }[];
@@ -194,6 +195,11 @@ describe('the check page', () => {
   it('a client finds its meter by number with the typeahead, and sees the totals the API gives', async () => {
     const page = await newPage();
     const session = await logIn(page, demoUsers.clientA);
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('GetElectricMeterInformationByLocationPublicName'))
+        asked.push(request.url());
+    });
     await page.goto(`${url}/check`);
     const input = page.getByRole('combobox', { name: /^Meter number/ });
     await input.fill('EM-1000');
@@ -235,6 +241,36 @@ describe('the check page', () => {
     const region = await page.getByRole('region', { name: /Readings table/ }).getAttribute('aria-label');
     const gapRows = answer.body.meters[0]?.gaps.length ?? 0;
     expect(region).toBe(`Readings table, ${(answer.body.meters[0]?.series.t.length ?? 0) + gapRows} rows`);
+
+    // The week is still going: the 7 days before are compared up to the same local time as this
+    // week's last reading, on their seventh day — not whole (issue 17.1).
+    if (!totals.dataEnd) throw new Error('no data end');
+    const previousFrom = new Date(Date.parse(`${from}T12:00:00Z`) - 7 * 86_400_000)
+      .toISOString()
+      .slice(0, 10);
+    const previousLast = new Date(Date.parse(`${today}T12:00:00Z`) - 7 * 86_400_000)
+      .toISOString()
+      .slice(0, 10);
+    await page.getByTestId('compare-previous-basis').waitFor();
+    const previousUrl = asked.find((u) => u.includes(`From=${previousFrom}`));
+    if (!previousUrl) throw new Error(`no request from ${previousFrom}: ${asked.join(' ')}`);
+    const cut = new URL(previousUrl).searchParams.get('To') ?? '';
+    const wallOf = (ms: number) => isoInZone(ms, 'Europe/Berlin').slice(0, 19);
+    expect(wallOf(Date.parse(cut)).slice(0, 10)).toBe(previousLast);
+    expect(wallOf(Date.parse(cut)).slice(11)).toBe(wallOf(Date.parse(totals.dataEnd)).slice(11));
+    expect(await page.getByTestId('compare-previous-basis').textContent()).toMatch(
+      /^So far: up to the same time, /,
+    );
+    const earlier = await api<ReadingsAnswer>(
+      page,
+      session,
+      readingsPath({ name: RIVERSIDE, From: previousFrom, To: cut, meterInd: 3, granularity: 'month' }),
+    );
+    const earlierConsumption = earlier.body.meters[0]?.totals.consumption;
+    if (!earlierConsumption) throw new Error('no earlier consumption');
+    await expect
+      .poll(() => page.getByTestId('compare-previous').textContent())
+      .toContain(energyText(earlierConsumption));
     await page.context().close();
   });
 

@@ -204,7 +204,10 @@ export const channelTotalsSchema = z.object({
   /** Register difference minus that energy (0 when they agree): how far register and intervals disagree. */
   disagreement: z.number(),
   peak: z.object({ consumption: z.number(), at: z.string() }).nullable(),
+  /** Consumption per local day with data; null until a whole day has data. */
   averagePerDay: z.number().nullable(),
+  /** Last instant this channel has data for in the range (null without any): a period still going is compared up to here. */
+  dataEnd: z.string().nullable(),
   readings: z.number().int(),
   missingIntervals: z.number().int(),
 });

@@ -36,10 +36,12 @@ function presentTotals(totals: EngineTotals, coveredDays: number): ChannelTotals
     agrees: totals.agrees,
     disagreement: units(totals.disagreement),
     peak: totals.peak ? { consumption: units(totals.peak.energy), at: iso(totals.peak.atMs) } : null,
+    // Not before a whole day has data: three night hours scaled to 24 would mislead.
     averagePerDay:
-      totals.consumption !== null && coveredDays > 0
+      totals.consumption !== null && coveredDays >= 1
         ? units(Math.round(totals.consumption / coveredDays))
         : null,
+    dataEnd: totals.dataEndMs === null ? null : iso(totals.dataEndMs),
     readings: totals.readings,
     missingIntervals: totals.missingIntervals,
   };

@@ -13,7 +13,14 @@ import {
   useGetMeterInfoQuery,
   type ReadingsArgs,
 } from './api.ts';
-import { checkRequests, deriveCheckView, lookupRequests, type Answer, type Message } from './check-view.ts';
+import {
+  checkRequests,
+  comparisonRequests,
+  deriveCheckView,
+  lookupRequests,
+  type Answer,
+  type Message,
+} from './check-view.ts';
 import { LookupPanel } from './lookup/lookup-panel.tsx';
 import { StartPanel } from './lookup/start-panel.tsx';
 import { MeterCard, MeterCardSkeleton } from './meter/meter-card.tsx';
@@ -77,8 +84,10 @@ export function CheckPage() {
   const meters = useReadings(lookup.locationMeters);
   const asked = checkRequests(state, { meter, meters }, now);
   const readings = useReadings(asked.readings);
-  const previous = useReadings(asked.previous);
-  const lastYear = useReadings(asked.lastYear);
+  // A range still going is compared up to where its own data ends: asked once its answer is in.
+  const compared = comparisonRequests(state, { meter, meters, readings }, now);
+  const previous = useReadings(compared.previous);
+  const lastYear = useReadings(compared.lastYear);
   const view = deriveCheckView(state, { meter, meters, readings, previous, lastYear }, now);
 
   useDocumentTitle(

@@ -38,6 +38,19 @@ function locationAnswer(consumption: number | null = 5, readings = 97, missing =
   };
 }
 
+/** The default week (9–15 June in Berlin) answered, its data ending at `dataEnd`. */
+function weekAnswer(dataEnd: string): LocationReadings {
+  const day = locationAnswer();
+  const [meter] = day.meters;
+  if (!meter) throw new Error('no meter');
+  return {
+    ...day,
+    from: '2026-06-08T22:00:00.000Z',
+    to: '2026-06-15T22:00:00.000Z',
+    meters: [{ ...meter, totals: { ...meter.totals, dataEnd } }],
+  };
+}
+
 const view = (search: string, given: Partial<CheckAnswers> = {}) =>
   deriveCheckView(parseCheckUrl(search), answers(given), NOW);
 
@@ -73,16 +86,23 @@ describe('deriveCheckView', () => {
       To: '2026-06-15',
       granularity: 'hour',
     });
-    expect(known.requests.previous).toEqual({
+    // The week is still going: the comparisons wait for its answer, to stop where its data stops.
+    expect(known.requests.previous).toBeNull();
+    expect(known.comparisons.map((comparison) => comparison.isLoading)).toEqual([true, true]);
+    const answered = view('meter=EM-10009', {
+      meter: loaded(meterInfo()),
+      readings: loaded(weekAnswer('2026-06-15T09:45:00.000Z')),
+    });
+    expect(answered.requests.previous).toEqual({
       ...base,
       From: '2026-06-02',
-      To: '2026-06-08',
+      To: '2026-06-08T09:45:00.000Z',
       granularity: 'month',
     });
-    expect(known.requests.lastYear).toEqual({
+    expect(answered.requests.lastYear).toEqual({
       ...base,
       From: '2025-06-09',
-      To: '2025-06-15',
+      To: '2025-06-15T09:45:00.000Z',
       granularity: 'month',
     });
     expect(known.timeZone).toBe('Europe/Berlin');
@@ -141,7 +161,7 @@ describe('deriveCheckView', () => {
 
   it('keeps the answer on screen while the next one loads, and compares with earlier periods', () => {
     const meter = loaded(meterInfo());
-    const stale = view('meter=EM-10009', {
+    const stale = view('meter=EM-10009&from=2026-06-01&to=2026-06-07', {
       meter,
       readings: { ...loaded(locationAnswer()), isFetching: true },
       previous: loaded(locationAnswer(4.5, 49, 48)),
@@ -150,10 +170,12 @@ describe('deriveCheckView', () => {
     expect(stale.readings).toBeDefined();
     expect(stale.isReadingsStale).toBe(true);
     expect(stale.isReadingsPending).toBe(false);
-    expect(stale.comparisons).toEqual([
+    expect(stale.comparisons).toMatchObject([
       {
         kind: 'previous',
-        range: { from: '2026-06-02', to: '2026-06-08' },
+        // A range starting on the 1st moves by a month.
+        range: { from: '2026-05-01', to: '2026-05-07' },
+        basis: 'whole',
         consumption: 4.5,
         // 48 intervals read, 48 missing.
         coverage: 0.5,
@@ -162,7 +184,7 @@ describe('deriveCheckView', () => {
       },
       {
         kind: 'lastYear',
-        range: { from: '2025-06-09', to: '2025-06-15' },
+        range: { from: '2025-06-01', to: '2025-06-07' },
         consumption: null,
         coverage: null,
         isLoading: true,

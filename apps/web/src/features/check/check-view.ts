@@ -1,17 +1,17 @@
 import type { Granularity, LocationReadings, MeterInfo, MeterReadings } from '@cm/contracts/check.ts';
 import type { Failure } from '@/lib/http-client.ts';
 import type { ReadingsArgs } from './api.ts';
+import { comparisonPlans, type ComparisonPlan } from './model/comparison.ts';
 import {
+  answerRange,
   effectiveGranularity,
-  previousPeriod,
   resolvePreset,
-  samePeriodLastYear,
   validateRange,
   type DateRange,
 } from './model/date-range.ts';
 import { serializeCheckUrl, type CheckUrlState } from './model/url-state.ts';
 import { localDateOf } from './model/zoned-time.ts';
-import type { ComparisonTotal } from './totals/totals-panel.tsx';
+import type { ComparisonTotal } from './totals/comparison-tiles.tsx';
 
 /*
  * The check page as a pure function of its URL, the server's answers and the time: what to ask
@@ -42,6 +42,11 @@ export interface CheckRequests {
   /** A location's meters and zone: a one-day answer in one bucket. */
   locationMeters: ReadingsArgs | null;
   readings: ReadingsArgs | null;
+}
+
+/** The comparisons, and what to ask for them (once the range's own answer says where its data ends). */
+export interface ComparisonRequests {
+  plans: ComparisonPlan[];
   previous: ReadingsArgs | null;
   lastYear: ReadingsArgs | null;
 }
@@ -100,31 +105,71 @@ function targetOf(url: CheckUrlState, meter: Answer<MeterInfo>, meters: Answer<L
   return { meterInfo, timeZone, locationName, meterInd, hasUnknownMeterInd };
 }
 
-/** Everything the page asks for, given the answers it has. */
+/** The readings the page asks for, given the lookup's answers. */
 export function checkRequests(
   url: CheckUrlState,
   answers: { meter: Answer<MeterInfo>; meters: Answer<LocationReadings> },
   now: number,
 ): CheckRequests {
+  const asked = askedRange(url, answers, now);
+  return {
+    ...lookupRequests(url, now),
+    readings: asked?.granularity
+      ? { ...asked.base, From: asked.range.from, To: asked.range.to, granularity: asked.granularity }
+      : null,
+  };
+}
+
+/** What the page compares the range with, and asks for that, given the range's own answer. */
+export function comparisonRequests(
+  url: CheckUrlState,
+  answers: { meter: Answer<MeterInfo>; meters: Answer<LocationReadings>; readings: Answer<LocationReadings> },
+  now: number,
+): ComparisonRequests {
+  const asked = askedRange(url, answers, now);
+  if (!asked) return { plans: [], previous: null, lastYear: null };
+  const plans = comparisonPlans(
+    asked.range,
+    asked.timeZone,
+    now,
+    rangeData(answers.readings.data, asked.range),
+  );
+  const argsOf = (kind: ComparisonPlan['kind']) => {
+    const query = plans.find((plan) => plan.kind === kind)?.query;
+    return query ? { ...asked.base, ...query, granularity: COMPARISON_GRANULARITY } : null;
+  };
+  return { plans, previous: argsOf('previous'), lastYear: argsOf('lastYear') };
+}
+
+/** The location, meter indicator, zone and range the page asks about; null until all are known and valid. */
+function askedRange(
+  url: CheckUrlState,
+  answers: { meter: Answer<MeterInfo>; meters: Answer<LocationReadings> },
+  now: number,
+) {
   const { timeZone, locationName, meterInd, hasUnknownMeterInd } = targetOf(
     url,
     answers.meter,
     answers.meters,
   );
   const { range, problem, granularity } = rangeOf(url, timeZone, now);
-  const base =
-    locationName && timeZone && !hasUnknownMeterInd
-      ? { name: locationName, ...(meterInd === undefined ? {} : { meterInd }) }
-      : null;
-  const ok = base && range && !problem ? { base, range } : null;
-  const over = (period: DateRange, granularity: Granularity) =>
-    ok ? { ...ok.base, From: period.from, To: period.to, granularity } : null;
-  return {
-    ...lookupRequests(url, now),
-    readings: ok && granularity ? over(ok.range, granularity) : null,
-    previous: ok ? over(previousPeriod(ok.range), COMPARISON_GRANULARITY) : null,
-    lastYear: ok ? over(samePeriodLastYear(ok.range), COMPARISON_GRANULARITY) : null,
-  };
+  if (!locationName || !timeZone || hasUnknownMeterInd || !range || problem) return null;
+  const base = { name: locationName, ...(meterInd === undefined ? {} : { meterInd }) };
+  return { base, range, granularity, timeZone };
+}
+
+/** Where the range's answer ends its data; undefined until the answer on screen is the range's own. */
+function rangeData(readings: LocationReadings | undefined, range: DateRange) {
+  if (!readings) return undefined;
+  const answered = answerRange(readings);
+  if (answered.from !== range.from || answered.to !== range.to) return undefined;
+  let dataEndMs: number | null = null;
+  for (const meter of readings.meters) {
+    for (const end of [meter.totals.dataEnd, meter.totals.other?.dataEnd]) {
+      if (end) dataEndMs = Math.max(dataEndMs ?? -Infinity, Date.parse(end));
+    }
+  }
+  return { dataEndMs };
 }
 
 /** The answers of the page's queries. */
@@ -138,7 +183,7 @@ export interface CheckAnswers {
 
 /** What the page shows. */
 export interface CheckView {
-  requests: CheckRequests;
+  requests: CheckRequests & Omit<ComparisonRequests, 'plans'>;
   /** Meter number or location name, for the document title (null on an empty page). */
   titleSubject: string | null;
   /** The lookup starts afresh when the target changes (back/forward, a bookmark). */
@@ -204,26 +249,26 @@ function coverageOf(readings: LocationReadings | undefined): number | null {
   return present + missing === 0 ? null : present / (present + missing);
 }
 
-function comparisonOf(
-  kind: ComparisonTotal['kind'],
-  args: ReadingsArgs | null,
-  answer: Answer<LocationReadings>,
-): ComparisonTotal | null {
-  if (!args) return null;
+function comparisonOf(plan: ComparisonPlan, answer: Answer<LocationReadings>): ComparisonTotal {
+  const { query } = plan;
   return {
-    kind,
-    range: { from: args.From, to: args.To },
-    consumption: sumConsumption(answer.data),
-    coverage: coverageOf(answer.data),
-    isLoading: answer.isFetching,
-    isError: answer.failure !== null,
+    ...plan,
+    consumption: query ? sumConsumption(answer.data) : null,
+    coverage: query ? coverageOf(answer.data) : null,
+    isLoading: plan.awaitsRange || (query !== null && answer.isFetching),
+    isError: query !== null && answer.failure !== null,
   };
 }
 
 /** The check page for a URL, the answers so far and the time. */
 export function deriveCheckView(url: CheckUrlState, answers: CheckAnswers, now: number): CheckView {
   const { target } = url;
-  const requests = checkRequests(url, answers, now);
+  const compared = comparisonRequests(url, answers, now);
+  const requests = {
+    ...checkRequests(url, answers, now),
+    previous: compared.previous,
+    lastYear: compared.lastYear,
+  };
   const { meterInfo, timeZone, hasUnknownMeterInd } = targetOf(url, answers.meter, answers.meters);
   const { range, problem } = rangeOf(url, timeZone, now);
 
@@ -300,10 +345,9 @@ export function deriveCheckView(url: CheckUrlState, answers: CheckAnswers, now: 
     isReadingsStale: readings !== undefined && answers.readings.isFetching,
     isReadingsPending: requests.readings !== null && !readings && answers.readings.isFetching,
     subject: subjectOf(url, readings),
-    comparisons: [
-      comparisonOf('previous', requests.previous, answers.previous),
-      comparisonOf('lastYear', requests.lastYear, answers.lastYear),
-    ].filter((comparison) => comparison !== null),
+    comparisons: compared.plans.map((plan) =>
+      comparisonOf(plan, plan.kind === 'previous' ? answers.previous : answers.lastYear),
+    ),
   };
 }
 

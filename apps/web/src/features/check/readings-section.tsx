@@ -11,7 +11,8 @@ import { MetersSummary } from './totals/meters-summary.tsx';
 import { CorrectionsPanel } from './totals/corrections-panel.tsx';
 import { NotesPanel } from './totals/notes-panel.tsx';
 import { TablePanel } from './table/table-panel.tsx';
-import { TotalsPanel, type ComparisonTotal } from './totals/totals-panel.tsx';
+import type { ComparisonTotal } from './totals/comparison-tiles.tsx';
+import { TotalsPanel } from './totals/totals-panel.tsx';
 import classes from './check.module.css';
 
 const TABLE_ID = 'cm-readings-table';

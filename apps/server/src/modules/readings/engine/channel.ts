@@ -13,7 +13,7 @@
 // - a bucket's register is the one at its end.
 
 import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
-import { StepFlag, StepKind, Steps, intervalSteps, registerSteps } from './steps.ts';
+import { StepFlag, StepKind, Steps, intervalSteps, recordCadence, registerSteps } from './steps.ts';
 import type { IntervalColumns, RegisterColumns, StepEvent } from './steps.ts';
 
 /** One physical meter's stay on the meter indicator, with its readings of one channel in the asked range. */
@@ -142,9 +142,13 @@ function stepAll(segments: readonly MeterSegment[], options: ChannelOptions) {
       throw new RangeError(`Meter ${segment.meterNumber}: intervalMs must be positive.`);
     const fromMs = hasData ? Math.max(options.fromMs, lastT) : options.fromMs;
     const { start } = segment.intervals;
-    const usesRecords = lowerBound(start, fromMs) < lowerBound(start, options.toMs);
+    const firstRecord = lowerBound(start, fromMs);
+    const stopRecord = lowerBound(start, options.toMs, firstRecord);
+    const usesRecords = firstRecord < stopRecord;
     const before = steps.length;
+    let intervalMs = segment.intervalMs;
     if (usesRecords) {
+      intervalMs = recordCadence(segment.intervals, firstRecord, stopRecord, segment.intervalMs);
       const walk = intervalSteps(
         {
           intervals: segment.intervals,
@@ -152,7 +156,7 @@ function stepAll(segments: readonly MeterSegment[], options: ChannelOptions) {
           fromMs,
           toMs: options.toMs,
           expectFromMs: hasData ? lastT : options.fromMs,
-          intervalMs: segment.intervalMs,
+          intervalMs,
         },
         steps,
       );
@@ -237,7 +241,7 @@ function stepAll(segments: readonly MeterSegment[], options: ChannelOptions) {
       lastT = steps.end[steps.length - 1] ?? lastT;
       lastValue = steps.value[steps.length - 1] ?? Number.NaN;
     }
-    lastIntervalMs = segment.intervalMs;
+    lastIntervalMs = intervalMs;
     lastMeterNumber = segment.meterNumber;
   }
   // Data stopping early (or absent): whole intervals up to the range end, but not the future.

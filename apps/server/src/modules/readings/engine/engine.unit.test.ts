@@ -447,10 +447,16 @@ describe('totals', () => {
     expect(result.totals.averagePerDay).toBe(9.733333); // 29.2 / 3, to the millionth
   });
 
-  it('averages over the part of the range that has data', () => {
-    const segment = regularSegment({ startMs: Date.UTC(2026, 5, 1), count: 49 }); // until noon on June 1
-    const result = run([segment], { From: '2026-06-01', To: '2026-06-02' }, 'UTC', 'day');
+  it('averages over the part of the range that has data, once a whole day has data', () => {
+    // 0.1 kWh a quarter hour until noon on June 2: 14.4 kWh over a day and a half.
+    const segment = regularSegment({ startMs: Date.UTC(2026, 5, 1), count: 145 });
+    const result = run([segment], { From: '2026-06-01', To: '2026-06-03' }, 'UTC', 'day');
     expect(result.totals.averagePerDay).toBe(9.6);
+    // Until noon on June 1: half a day is not scaled to a whole one.
+    const morning = regularSegment({ startMs: Date.UTC(2026, 5, 1), count: 49 });
+    expect(
+      run([morning], { From: '2026-06-01', To: '2026-06-02' }, 'UTC', 'day').totals.averagePerDay,
+    ).toBeNull();
   });
 });
 

@@ -88,6 +88,33 @@ describe('interval records', () => {
     expect(days.series.consumption).toEqual([0.046, 0.047]);
   });
 
+  it('are judged by their own cadence, not by the interval the meter was set up with', () => {
+    // A meter left at the 15-minute default that receives ESB's half-hour records: each record is
+    // one interval (not a "period"), the peak is a half hour, a missing record is one missing.
+    const from = Date.UTC(2024, 5, 14);
+    const segment = intervalSegment(
+      halfHours(
+        from,
+        48,
+        (i) => (i === 37 ? 900_000 : 100_000),
+        (i) => i === 10,
+      ),
+      { intervalMinutes: 15 },
+    );
+    const hours = run([segment], { From: '2024-06-14', To: '2024-06-14' }, 'UTC', 'hour');
+    expect(hours.periods).toEqual([]);
+    expect(hours.totals.peak).toEqual({
+      consumption: 0.9,
+      at: new Date(from + 38 * HALF_HOUR).toISOString(),
+    });
+    expect(hours.totals.missingIntervals).toBe(1);
+    expect(hours.series.consumption[5]).toBe(0.1);
+    const day = run([segment], { From: '2024-06-14', To: '2024-06-14' }, 'UTC', 'day');
+    // 46 records of 0.1 kWh and one of 0.9 kWh.
+    expect(day.series.consumption).toEqual([5.5]);
+    expect(day.series.missing).toEqual([1]);
+  });
+
   it('show billing periods across bucket edges as periods, and inside a bucket in it', () => {
     // Monthly bills from the 17th: in month view each spans two months, so it is in no month.
     const bills: Array<[number, number, number]> = [

@@ -220,6 +220,35 @@ export function registerSteps(input: RegisterStepInput, out: Steps): RegisterWal
   return { begin, end, difference, events };
 }
 
+const DAY_MS = 24 * 3_600_000;
+
+/**
+ * The nominal interval of a meter's records in [begin, stop): the length most of them have, when
+ * one length is held by more than half and it is a day or less (interval data, not billing
+ * periods); else the interval the meter was set up with. A meter left at the 15-minute default
+ * that receives half-hour records steps them as half hours, not as periods.
+ */
+export function recordCadence(
+  intervals: IntervalColumns,
+  begin: number,
+  stop: number,
+  configuredMs: number,
+): number {
+  const { start, end } = intervals;
+  // Majority vote (Boyer–Moore), then a count to confirm it: two passes, no allocation.
+  let candidate = 0;
+  let votes = 0;
+  for (let i = begin; i < stop; i++) {
+    const length = (end[i] ?? 0) - (start[i] ?? 0);
+    if (votes === 0) candidate = length;
+    votes += length === candidate ? 1 : -1;
+  }
+  if (!(candidate > 0 && candidate <= DAY_MS)) return configuredMs;
+  let count = 0;
+  for (let i = begin; i < stop; i++) if ((end[i] ?? 0) - (start[i] ?? 0) === candidate) count++;
+  return 2 * count > stop - begin ? candidate : configuredMs;
+}
+
 export interface IntervalStepInput {
   intervals: IntervalColumns;
   /** Registers of the same meter and channel, for the register column at each interval's end. */

@@ -124,13 +124,22 @@ function shiftMonths(range: DateRange, months: number): DateRange {
   return { from: addMonths(range.from, months), to: isLastDayOfMonth(range.to) ? endOfMonth(to) : to };
 }
 
+/** How far back a comparison period lies: so many days, or so many calendar months. */
+export interface PeriodShift {
+  unit: 'days' | 'months';
+  count: number;
+}
+
+/** The same dates one year earlier (29 February → 28 February; a month's last day stays the last day). */
+export const LAST_YEAR: PeriodShift = { unit: 'months', count: 12 };
+
 /**
  * The period just before, as a person would compare it: a range starting on the 1st moves by
  * whole months (this month so far → the same days of last month; March → February; this year so far
- * → the same part of last year), any other
- * range by its length in days (last 7 days → the 7 days before).
+ * → the same part of last year), any other range by its length in days (last 7 days → the 7 days
+ * before).
  */
-export function previousPeriod(range: DateRange): DateRange {
+export function previousShift(range: DateRange): PeriodShift {
   if (range.from.endsWith('-01')) {
     const spanned =
       (Number(range.to.slice(0, 4)) - Number(range.from.slice(0, 4))) * 12 +
@@ -138,13 +147,29 @@ export function previousPeriod(range: DateRange): DateRange {
       1;
     // A year so far compares with the same part of last year, not with the months before it.
     const months = range.from.endsWith('-01-01') && spanned <= 12 && spanned > 1 ? 12 : spanned;
-    return shiftMonths(range, -months);
+    return { unit: 'months', count: months };
   }
-  const days = rangeDays(range);
-  return { from: addDays(range.from, -days), to: addDays(range.to, -days) };
+  return { unit: 'days', count: rangeDays(range) };
 }
 
-/** The same dates one year earlier (29 February → 28 February; a month's last day stays the last day). */
+/** A date moved back by `shift` (a month's day clamped: 31 March − 1 month = 28/29 February). */
+export function shiftDate(date: LocalDate, shift: PeriodShift): LocalDate {
+  return shift.unit === 'days' ? addDays(date, -shift.count) : addMonths(date, -shift.count);
+}
+
+/** A range moved back by `shift`; moved by months, a range ending on a month's last day still does. */
+export function shiftRange(range: DateRange, shift: PeriodShift): DateRange {
+  return shift.unit === 'days'
+    ? { from: addDays(range.from, -shift.count), to: addDays(range.to, -shift.count) }
+    : shiftMonths(range, -shift.count);
+}
+
+/** The period just before (see `previousShift`). */
+export function previousPeriod(range: DateRange): DateRange {
+  return shiftRange(range, previousShift(range));
+}
+
+/** The same dates one year earlier. */
 export function samePeriodLastYear(range: DateRange): DateRange {
-  return shiftMonths(range, -12);
+  return shiftRange(range, LAST_YEAR);
 }

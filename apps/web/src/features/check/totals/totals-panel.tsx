@@ -1,28 +1,14 @@
-import { Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
 import type { Totals } from '@cm/contracts/check.ts';
 import { useTranslation } from 'react-i18next';
-import { formatEnergy, formatNumber, formatPercent } from '@/lib/format.ts';
-import type { DateRange } from '../model/date-range.ts';
-import { formatDateRange, formatIsoInZone } from '../model/local-format.ts';
-import { agreementOf, formatChange, formatTotals, percentChange } from './totals.ts';
+import { formatEnergy, formatNumber } from '@/lib/format.ts';
+import { formatIsoInZone } from '../model/local-format.ts';
+import { agreementOf, formatTotals } from './totals.ts';
+import { ComparisonTiles, type ComparisonTotal } from './comparison-tiles.tsx';
 import { ToneBadge } from '../ui/tone-badge.tsx';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import classes from '../check.module.css';
-
-/** Below this share of intervals with readings, no % change is shown for a comparison period. */
-const MIN_COVERAGE = 0.95;
-
-/** A comparison period's total, as it loads. */
-export interface ComparisonTotal {
-  kind: 'previous' | 'lastYear';
-  range: DateRange;
-  consumption: number | null;
-  /** Share of the period with readings: a comparison with a half-empty period would mislead. */
-  coverage: number | null;
-  isLoading: boolean;
-  isError: boolean;
-}
 
 interface TotalsPanelProps {
   totals: Totals;
@@ -175,56 +161,7 @@ export function TotalsPanel({ totals, timeZone, multiplier, meterNumbers, compar
         </div>
 
         {comparisons.length > 0 ? (
-          <div className={classes.comparisons} aria-label={t('check.compare.title')} role="group">
-            {comparisons.map((comparison) => {
-              const isIncomplete =
-                comparison.consumption !== null &&
-                comparison.coverage !== null &&
-                comparison.coverage < MIN_COVERAGE;
-              const change = isIncomplete ? null : percentChange(totals.consumption, comparison.consumption);
-              return (
-                <div
-                  key={comparison.kind}
-                  className={classes.comparison}
-                  data-testid={`compare-${comparison.kind}`}
-                >
-                  <Text size="sm" fw={600}>
-                    {t(`check.compare.${comparison.kind}`)}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {formatDateRange(comparison.range.from, comparison.range.to, locale)}
-                  </Text>
-                  {comparison.isLoading ? (
-                    <Skeleton height={18} width="60%" mt={4} />
-                  ) : comparison.isError ? (
-                    <Text size="sm" c="dimmed">
-                      {t('check.compare.failed')}
-                    </Text>
-                  ) : (
-                    <Group gap="xs" align="baseline">
-                      <Text fw={700}>
-                        {comparison.consumption === null
-                          ? t('check.compare.noData')
-                          : formatEnergy(comparison.consumption, locale)}
-                      </Text>
-                      {isIncomplete && comparison.coverage !== null ? (
-                        <Text size="sm" c="dimmed">
-                          {t('check.compare.incomplete', {
-                            share: formatPercent(comparison.coverage, locale),
-                          })}
-                        </Text>
-                      ) : null}
-                      {change !== null ? (
-                        <Text size="sm" className={change > 0 ? classes.up : classes.down} fw={600}>
-                          {t('check.compare.change', { change: formatChange(change, locale) })}
-                        </Text>
-                      ) : null}
-                    </Group>
-                  )}
-                </div>
-              );
-            })}
-          </div>
+          <ComparisonTiles comparisons={comparisons} totals={totals} timeZone={timeZone} />
         ) : null}
       </Stack>
     </SectionPanel>

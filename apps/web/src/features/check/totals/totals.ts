@@ -15,12 +15,6 @@ export function agreementOf(totals: Totals): Agreement {
   return totals.agrees ? 'agrees' : 'differs';
 }
 
-/** Relative change from `previous` to `current` (0.25 = 25 % more); null when it cannot be told. */
-export function percentChange(current: number | null, previous: number | null): number | null {
-  if (current === null || previous === null || previous === 0) return null;
-  return (current - previous) / previous;
-}
-
 /** A register value as the meter shows it, to the Wh (no unit: it is a count before the multiplier). */
 export function formatRegister(value: number, locale: string): string {
   return formatNumber(value, locale, { minimumFractionDigits: 3, maximumFractionDigits: 3 });
