@@ -95,8 +95,8 @@ class ChunkedJson {
   }
 
   value(value: unknown): void {
-    if (value instanceof NumberColumn) this.column(value.values, writeNumber);
-    else if (value instanceof MillionthsColumn) this.column(value.millionths, writeMillionthsAsUnits);
+    if (value instanceof NumberColumn) this.column(value.values, false);
+    else if (value instanceof MillionthsColumn) this.column(value.millionths, true);
     else if (Array.isArray(value)) this.array(value);
     else if (isPlainRecord(value)) this.record(value);
     // Strings, numbers, booleans, null, and objects with their own toJSON (dates).
@@ -127,18 +127,29 @@ class ChunkedJson {
     this.text += '}';
   }
 
-  /** Writes a typed column as a JSON array into the scratch buffer, one element at a time by `write`. */
-  private column(
-    values: Float64Array,
-    write: (bytes: Uint8Array, at: number, value: number) => number,
-  ): void {
+  /** Writes a typed column as a JSON array into the scratch buffer. */
+  private column(values: Float64Array, isMillionths: boolean): void {
     const start = this.scratchUsed;
     const bytes = scratchWithRoom(start, values.length * MAX_ELEMENT_BYTES + 2);
     let at = start;
     bytes[at++] = OPEN_BRACKET;
-    for (let i = 0; i < values.length; i += 1) {
-      if (i > 0) bytes[at++] = COMMA;
-      at = write(bytes, at, values[i] ?? Number.NaN);
+    const count = values.length;
+    // One loop per kind of column, so each writer is inlined rather than called through a variable;
+    // zeros (most counts: missing, estimated …) are written in place.
+    if (isMillionths) {
+      for (let i = 0; i < count; i += 1) {
+        if (i > 0) bytes[at++] = COMMA;
+        const value = values[i] ?? Number.NaN;
+        if (value === 0) bytes[at++] = ZERO;
+        else at = writeMillionthsAsUnits(bytes, at, value);
+      }
+    } else {
+      for (let i = 0; i < count; i += 1) {
+        if (i > 0) bytes[at++] = COMMA;
+        const value = values[i] ?? Number.NaN;
+        if (value === 0) bytes[at++] = ZERO;
+        else at = writeNumber(bytes, at, value);
+      }
     }
     bytes[at++] = CLOSE_BRACKET;
     this.flushText();
@@ -230,22 +241,36 @@ function writePadded(bytes: Uint8Array, start: number, value: number, width: num
   return start + width;
 }
 
+// The digits above the last eight of the previous large number written: epoch milliseconds in a
+// column share them for 10^8 ms (a day and more), so they are copied rather than computed again.
+let lastHigh = -1;
+const lastHighDigits = new Uint8Array(16);
+let lastHighLength = 0;
+
 /** Writes a safe non-negative integer (epoch milliseconds are above 2³¹: written as two halves). */
 function writeWhole(bytes: Uint8Array, start: number, whole: number): number {
   if (whole < SMALL_LIMIT) return writeSmall(bytes, start, whole);
   const high = Math.floor(whole / 1e8);
-  return writePadded(bytes, writeWhole(bytes, start, high), whole - high * 1e8, 8);
+  let at = start;
+  if (high === lastHigh) {
+    for (let i = 0; i < lastHighLength; i += 1) bytes[at++] = lastHighDigits[i] ?? ZERO;
+  } else {
+    at = writeWhole(bytes, start, high);
+    lastHigh = high;
+    lastHighLength = at - start;
+    for (let i = 0; i < lastHighLength; i += 1) lastHighDigits[i] = bytes[start + i] ?? ZERO;
+  }
+  return writePadded(bytes, at, whole - high * 1e8, 8);
 }
 
 /** Writes `.` and 1 ≤ fraction ≤ 999,999 millionths with trailing zeros dropped: 670,000 → .67. */
 function writeFraction(bytes: Uint8Array, start: number, millionths: number): number {
-  let at = start;
   let fraction = millionths;
-  bytes[at++] = POINT;
-  for (let place = MILLION / 10; fraction > 0; place /= 10) {
-    const digit = (fraction / place) | 0;
-    bytes[at++] = ZERO + digit;
-    fraction -= digit * place;
+  let width = 6;
+  for (let next = (fraction / 10) | 0; next * 10 === fraction; next = (fraction / 10) | 0) {
+    fraction = next;
+    width -= 1;
   }
-  return at;
+  bytes[start] = POINT;
+  return writePadded(bytes, start + 1, fraction, width);
 }

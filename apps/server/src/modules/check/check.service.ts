@@ -24,7 +24,8 @@ import {
 import { RangeInputError, resolveRange, type ResolvedRange } from '../readings/range.ts';
 import { presentReadings } from '../readings/readings.presenter.ts';
 import { CHANNEL_NUMBER } from '../readings/channels.ts';
-import { NO_READING, readings, type LastReading } from '../readings/readings.service.ts';
+import { readings } from '../readings/readings.service.ts';
+import { LatestReadings, NO_READING, type LastReading } from '../readings/latest-readings.ts';
 import { ReadingsStore, type ChannelReadings } from '../readings/readings-store.ts';
 import type { AuthContext } from '../auth/auth.service.ts';
 import { scopeOf } from '../auth/scope.ts';
@@ -43,6 +44,7 @@ export const LOCATION_NOT_FOUND = 'Location not found. Check the public name.';
 export class CheckService {
   private readonly series: ReadingsStore;
   private readonly completeness: Completeness;
+  private readonly latest: LatestReadings;
 
   constructor(
     private readonly db: Db,
@@ -50,12 +52,13 @@ export class CheckService {
   ) {
     this.series = new ReadingsStore(db, options.useChunks ?? true);
     this.completeness = new Completeness(db);
+    this.latest = new LatestReadings(db);
   }
 
   async meterInfo(caller: AuthContext, meterNumber: string): Promise<MeterInfo> {
     const meter = await directory.visibleMeter(this.db, meterNumber, scopeOf(caller));
     if (!meter) throw notFound(METER_NOT_FOUND);
-    const last = await readings.latest(this.db, [meter.device_id]);
+    const last = await this.latest.of([meter]);
     return this.describeMeter(meter, last.get(meter.device_id));
   }
 
@@ -115,14 +118,15 @@ export class CheckService {
     }
     refuseOversizeAnswer(query, range, current);
     const nowMs = Date.now();
-    const latest = await readings.latest(
-      this.db,
-      current.map((meter) => meter.device_id),
-    );
+    // The latest readings (for the meter cards) are read while the first meter's readings load.
+    const latestOfAll = this.latest.of(current);
     const meters = [];
     for (const currentMeter of current) {
       const held = overlapping.filter((meter) => meter.meter_ind === currentMeter.meter_ind);
-      const loaded = await Promise.all(held.map((meter) => this.readingsOf(meter, from, to)));
+      const [loaded, latest] = await Promise.all([
+        Promise.all(held.map((meter) => this.readingsOf(meter, from, to))),
+        latestOfAll,
+      ]);
       const segments = (channel: Channel) =>
         held.map((meter, i) => segmentOf(meter, loaded[i]?.get(CHANNEL_NUMBER[channel])));
       const hasExport = held.some((meter) => meter.channels.includes(CHANNEL_NUMBER.export));

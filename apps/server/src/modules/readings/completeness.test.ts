@@ -77,4 +77,23 @@ describe('completeness', () => {
       new Date(LAST).toISOString(),
     );
   });
+
+  it('remembers the last reading per process yet shows a reading written by another process at once', async () => {
+    const thisProcess = new CheckService(db);
+    const before = await thisProcess.meterInfo(admin, 'EM-COMPLETE');
+    expect(before.lastReading?.at).toBe(new Date(LAST).toISOString());
+    // Another process stores a newer reading: the meter's readings_version moves, the memory follows.
+    await insertReadings(db, meterId, [[LAST + Q, 99_999_000] as const]);
+    const after = await thisProcess.meterInfo(admin, 'EM-COMPLETE');
+    expect(after.lastReading?.at).toBe(new Date(LAST + Q).toISOString());
+    expect(after.lastReading?.value).toBeGreaterThan(before.lastReading?.value ?? Infinity);
+    // And when it is deleted again, the earlier one is the last once more.
+    await db.query('DELETE FROM register_readings WHERE meter_id = $1 AND read_at = $2', [
+      meterId,
+      new Date(LAST + Q),
+    ]);
+    expect((await thisProcess.meterInfo(admin, 'EM-COMPLETE')).lastReading?.at).toBe(
+      new Date(LAST).toISOString(),
+    );
+  });
 });

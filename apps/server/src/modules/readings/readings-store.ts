@@ -237,12 +237,14 @@ function slice(columns: ChannelReadings, fromMs: number, toMs: number): ChannelR
   const r1 = upperBound(registers.t, toMs, r0);
   const i0 = lowerBound(intervals.start, fromMs);
   const i1 = lowerBound(intervals.start, toMs, i0);
+  // Views, not copies: `concat` copies every part once into the answer's own columns.
   const part = <T extends Float64Array | Uint8Array>(
     values: ArrayLike<number>,
     lo: number,
     hi: number,
     make: (n: number) => T,
-  ): T => {
+  ): T | Float64Array | Uint8Array => {
+    if (values instanceof Float64Array || values instanceof Uint8Array) return values.subarray(lo, hi);
     const out = make(hi - lo);
     for (let i = lo; i < hi; i++) out[i - lo] = values[i] ?? 0;
     return out;

@@ -5,21 +5,10 @@ import { ReadingKind } from './channels.ts';
 import {
   ensurePartitions,
   findCorrections,
-  findLastReadings,
   findRegistersAround,
   insertRegister,
   registersPage,
 } from './readings.queries.ts';
-
-/** A meter's latest: its register as last read, and the last instant its import channel has data for. */
-export interface LastReading {
-  readAt: Date | null;
-  valueMicro: number | null;
-  dataAt: Date | null;
-}
-
-/** A meter with no reading yet. */
-export const NO_READING: LastReading = { readAt: null, valueMicro: null, dataAt: null };
 
 /**
  * What other modules ask of the stored readings outside the check page's series
@@ -27,16 +16,6 @@ export const NO_READING: LastReading = { readAt: null, valueMicro: null, dataAt:
  * readings tables.
  */
 export const readings = {
-  /** The latest of each meter, in one round trip. */
-  async latest(db: SqlRunner, meterIds: readonly number[]): Promise<Map<number, LastReading>> {
-    const found = new Map<number, LastReading>(meterIds.map((id) => [id, NO_READING]));
-    if (meterIds.length === 0) return found;
-    for (const row of await findLastReadings(db, meterIds)) {
-      found.set(row.meter_id, { readAt: row.read_at, valueMicro: row.value_micro, dataAt: row.data_at });
-    }
-    return found;
-  },
-
   /** Creates the monthly partitions [from, to] needs before readings are written there. */
   makeRoom: (db: Pick<Db, 'transaction'>, from: Date, to: Date) => ensurePartitions(db, from, to),
 

@@ -113,13 +113,19 @@ export interface ChannelComputation {
 
 const EMPTY_INTERVALS: IntervalColumns = { start: [], end: [], micro: [], quality: [], revised: [] };
 
+// A channel's steps live only while computeChannel runs, which is synchronous: one set of columns
+// serves every call up to this many steps (a few years of 15-minute data) instead of megabytes
+// allocated and cleared per request; longer walks get their own.
+const REUSED_STEPS = 200_000;
+const reusedSteps = new Steps(1024);
+
 /** Steps of every segment in time order, with the holes before, between and after them. */
 function stepAll(segments: readonly MeterSegment[], options: ChannelOptions) {
   // One step per reading and a few holes: sized once, never grown.
   let capacity = 16;
   for (const segment of segments)
     capacity += segment.registers.t.length + 2 * segment.intervals.start.length + 2;
-  const steps = new Steps(capacity);
+  const steps = capacity <= REUSED_STEPS ? reusedSteps.reset(capacity) : new Steps(capacity);
   const events: ChannelEvent[] = [];
   let registerDifference: number | null = null;
   let registerStart: number | null = null;

@@ -67,6 +67,13 @@ export class Steps {
     this.grow(Math.max(1, capacity));
   }
 
+  /** Empties the steps for another walk, with room for `capacity` (columns are reused, not cleared). */
+  reset(capacity: number): this {
+    this.length = 0;
+    if (capacity > this.kind.length) this.grow(capacity);
+    return this;
+  }
+
   push(
     kind: StepKind,
     start: number,
