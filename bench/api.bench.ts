@@ -1,21 +1,17 @@
 // `npm run bench:api` — the check API on realistic volume: PostgreSQL with 300 meters × one year of
 // 15-minute readings (10.5 million rows), warm. Prints a table; asserts nothing.
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import autocannon from 'autocannon';
 import { and, asc, eq, gte, lte } from 'drizzle-orm';
 import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openPostgres, type Db } from '../apps/server/src/db/client.ts';
-import { startEmbeddedPostgres } from '../apps/server/src/db/embedded-postgres.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { registerReadings } from '../apps/server/src/db/schema.ts';
 import { createApiKey } from '../apps/server/src/modules/api-keys/api-keys.service.ts';
 import { insertUser } from '../apps/server/src/test/test-app.ts';
 import { insertLocation, insertMeter } from '../apps/server/src/test/factories.ts';
-import { benchDatabase } from './lib/postgres.ts';
+import { benchDatabase, withEmbeddedPostgres } from './lib/postgres.ts';
 import { ms, percentile, sample } from './lib/stats.ts';
 import { printTable } from './lib/table.ts';
 
@@ -261,31 +257,26 @@ async function main() {
   await pgDb.close();
 
   // The same year on the embedded PostgreSQL (one meter is enough: every query reads one meter).
-  const embeddedDir = await mkdtemp(path.join(os.tmpdir(), 'cm-bench-embedded-'));
-  const embedded = await startEmbeddedPostgres(embeddedDir);
-  const lite = await openPostgres({
-    url: embedded.url,
-    poolSize: 10,
-    statementTimeoutMs: 600_000,
-    kind: 'embedded',
+  const { liteRaw, liteDay } = await withEmbeddedPostgres(10, async (lite) => {
+    await insertUser(lite, { email: 'admin@bench.cm', password: 'Bench!admin1', role: Role.Admin });
+    const liteLocation = await insertLocation(lite, 'Bench site 3', 'Europe/Berlin');
+    const liteMeter = await insertMeter(lite, {
+      meterNumber: 'BM-3-7',
+      locationId: liteLocation,
+      meterInd: 7,
+      installedAt: new Date('2024-12-01T00:00:00Z'),
+    });
+    await fillReadings(lite, [liteMeter]);
+    const liteApp = await prepareApp(lite);
+    try {
+      return {
+        liteRaw: await timeRoute(liteApp, readingsUrl('raw')),
+        liteDay: await timeRoute(liteApp, readingsUrl('day')),
+      };
+    } finally {
+      await liteApp.app.close();
+    }
   });
-  await migrate(lite);
-  await insertUser(lite, { email: 'admin@bench.cm', password: 'Bench!admin1', role: Role.Admin });
-  const liteLocation = await insertLocation(lite, 'Bench site 3', 'Europe/Berlin');
-  const liteMeter = await insertMeter(lite, {
-    meterNumber: 'BM-3-7',
-    locationId: liteLocation,
-    meterInd: 7,
-    installedAt: new Date('2024-12-01T00:00:00Z'),
-  });
-  await fillReadings(lite, [liteMeter]);
-  const liteApp = await prepareApp(lite);
-  const liteRaw = await timeRoute(liteApp, readingsUrl('raw'));
-  const liteDay = await timeRoute(liteApp, readingsUrl('day'));
-  await liteApp.app.close();
-  await lite.close();
-  await embedded.stop();
-  await rm(embeddedDir, { recursive: true, force: true });
 
   printTable(
     `Check API on PostgreSQL, ${rowCount.toLocaleString('en')} readings, ${METERS} meters (server time p50 / p95 of ${RUNS} warm requests over HTTP on 127.0.0.1: arrival → last byte written)`,

@@ -1,7 +1,10 @@
 // Ingest benchmark (issue 6): generates a 1,000,000-row CSV, imports it into a fresh PostgreSQL
 // database through the import service, compares with two plain COPYs of the same rows (into a
 // bare unlogged table, and into readings itself with its key, foreign key and trigger), samples the
-// process's peak RSS during the import, and measures the ingest API in batches of 1,000.
+// process's peak RSS during the import, and measures the ingest API in batches of 1,000. Then the
+// mapped path: a 1,000,000-row delimited file as utilities write them (semicolons, decimal commas,
+// local dates and times in separate columns, Wh per interval, a status column) imported with a
+// column mapping, on this PostgreSQL and on the embedded one, each with its peak RSS.
 // Prints the detailed table, then the summary table `npm run bench` collects; asserts nothing. Run: npm run bench:ingest (needs postgres://root@127.0.0.1:5432).
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
@@ -14,10 +17,12 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { API_KEY_HEADER } from '@cm/contracts/enums.ts';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
-import { openPostgres } from '../apps/server/src/db/client.ts';
+import { openPostgres, type Db } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { createApiKey } from '../apps/server/src/modules/api-keys/api-keys.service.ts';
-import { ImportsService } from '../apps/server/src/modules/imports/imports.service.ts';
+import { ImportsService, type ImportOptions } from '../apps/server/src/modules/imports/imports.service.ts';
+import type { DelimitedMapping } from '@cm/contracts/import-mapping.ts';
+import { withEmbeddedPostgres } from './lib/postgres.ts';
 import { printTable } from './lib/table.ts';
 
 const ADMIN_URL = process.env.CM_BENCH_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
@@ -64,6 +69,111 @@ async function generateCsv(file: string, resolvedFile: string, meterIds: readonl
   );
 }
 
+// Berlin's offset over the mapped file's span (1 January to mid-April 2025): CET until summer time
+// began on 30 March 2025 at 01:00 UTC, CEST after. Local times are written as a utility's export
+// writes them; converting from UTC never produces the skipped hour.
+const SUMMER_TIME_FROM = Date.parse('2025-03-30T01:00:00Z');
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** The mapped layout: `Zähler;Datum;Uhrzeit;Verbrauch (Wh);Status`, interval starts in local time. */
+async function generateMappedCsv(file: string): Promise<void> {
+  async function* lines() {
+    yield 'Zähler;Datum;Uhrzeit;Verbrauch (Wh);Status\n';
+    for (let m = 0; m < METERS; m++) {
+      let chunk = '';
+      for (let i = 0; i < ROWS_PER_METER; i++) {
+        const at = START_MS + i * STEP_MS;
+        const local = new Date(at + (at >= SUMMER_TIME_FROM ? 2 : 1) * 3_600_000);
+        const date = `${pad2(local.getUTCDate())}.${pad2(local.getUTCMonth() + 1)}.${local.getUTCFullYear()}`;
+        const time = `${pad2(local.getUTCHours())}:${pad2(local.getUTCMinutes())}`;
+        const wh = `${50 + ((i * 7919 + m) % 97)},${(i + m) % 10}`;
+        chunk += `BM-${String(m).padStart(4, '0')};${date};${time};${wh};${i % 3000 === 5 ? 'E' : 'A'}\n`;
+        if (i % 2000 === 1999) {
+          yield chunk;
+          chunk = '';
+        }
+      }
+      if (chunk) yield chunk;
+    }
+  }
+  await pipeline(lines, createWriteStream(file));
+}
+
+const MAPPING: DelimitedMapping = {
+  delimiter: ';',
+  decimal: ',',
+  skipLines: 0,
+  header: true,
+  time: { column: 'Datum', timeColumn: 'Uhrzeit', layout: 'dmy', stamp: 'start', endInclusiveMinute: false },
+  timeZone: 'Europe/Berlin',
+  intervalMinutes: 15,
+  value: { column: 'Verbrauch (Wh)', unit: 'Wh', kind: 'interval' },
+  missingValues: [],
+  meter: { column: 'Zähler' },
+  channel: { fixed: 'import' },
+  quality: { column: 'Status', estimated: ['E'], substituted: [] },
+};
+
+/** Bench site with the 100 meters both files name; their device ids. */
+async function createMeters(db: Db): Promise<number[]> {
+  const [location] = await db.query<{ id: number }>(
+    `INSERT INTO locations (public_name, time_zone) VALUES ('Bench site', 'Europe/Berlin') RETURNING id`,
+  );
+  const meterIds: number[] = [];
+  for (let m = 0; m < METERS; m++) {
+    const number = `BM-${String(m).padStart(4, '0')}`;
+    const [device] = await db.query<{ id: number }>(
+      `INSERT INTO devices (type, serial, location_id) VALUES (3, $1, $2) RETURNING id`,
+      [number, location?.id],
+    );
+    await db.query(
+      `INSERT INTO meters (device_id, meter_number, location_id, meter_ind, register_digits, installed_at)
+       VALUES ($1, $2, $3, $4, 8, '2024-01-01T00:00:00Z')`,
+      [device?.id, number, location?.id, m + 1],
+    );
+    meterIds.push(device?.id ?? 0);
+  }
+  return meterIds;
+}
+
+/**
+ * Imports `file` through the import service, as POST /api/admin/imports runs it, sampling the
+ * process's RSS meanwhile and noting when each phase began: reading (parse and stage), checking
+ * (against what is stored), storing.
+ */
+async function measuredImport(db: Db, file: string, read: Pick<ImportOptions, 'format' | 'mapping'>) {
+  global.gc?.();
+  const rssBefore = process.memoryUsage().rss;
+  let peakRss = rssBefore;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  }, 25);
+  const phases = new Map<string, number>();
+  const t0 = performance.now();
+  try {
+    const report = await new ImportsService(db).importReadings(
+      { userId: null, apiKeyId: null },
+      { open: () => createReadStream(file) },
+      {
+        ...read,
+        strict: false,
+        corrections: false,
+        onProgress: ({ phase }) => {
+          if (!phases.has(phase)) phases.set(phase, performance.now() - t0);
+        },
+      },
+    );
+    const ms = performance.now() - t0;
+    const ends = [...phases.values(), ms];
+    const phaseText = [...phases.keys()]
+      .map((phase, i) => `${phase} ${(((ends[i + 1] ?? 0) - (ends[i] ?? 0)) / 1000).toFixed(1)} s`)
+      .join(', ');
+    return { report, ms, rssBefore, peakRss, phaseText };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
 async function main() {
   const name = `cm_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -78,23 +188,7 @@ async function main() {
   const summary: string[][] = [];
   try {
     await migrate(db);
-    const [location] = await db.query<{ id: number }>(
-      `INSERT INTO locations (public_name, time_zone) VALUES ('Bench site', 'Europe/Berlin') RETURNING id`,
-    );
-    const meterIds: number[] = [];
-    for (let m = 0; m < METERS; m++) {
-      const number = `BM-${String(m).padStart(4, '0')}`;
-      const [device] = await db.query<{ id: number }>(
-        `INSERT INTO devices (type, serial, location_id) VALUES (3, $1, $2) RETURNING id`,
-        [number, location?.id],
-      );
-      await db.query(
-        `INSERT INTO meters (device_id, meter_number, location_id, meter_ind, register_digits, installed_at)
-         VALUES ($1, $2, $3, $4, 8, '2024-01-01T00:00:00Z')`,
-        [device?.id, number, location?.id, m + 1],
-      );
-      meterIds.push(device?.id ?? 0);
-    }
+    const meterIds = await createMeters(db);
 
     const file = path.join(dir, 'readings.csv');
     const resolvedFile = path.join(dir, 'readings.copy');
@@ -146,25 +240,10 @@ async function main() {
       `${(copyMs / 1000).toFixed(1)} s, ${rate(ROWS, copyMs)}`,
     ]);
 
-    // The import service, as POST /api/admin/imports runs it, with RSS sampled meanwhile.
-    global.gc?.();
-    const rssBefore = process.memoryUsage().rss;
-    let peakRss = rssBefore;
-    const sampler = setInterval(() => {
-      peakRss = Math.max(peakRss, process.memoryUsage().rss);
-    }, 25);
-    t0 = performance.now();
-    const report = await new ImportsService(db).importReadings(
-      { userId: null, apiKeyId: null },
-      { open: () => createReadStream(file) },
-      {
-        format: 'csv',
-        strict: false,
-        corrections: false,
-      },
-    );
-    const importMs = performance.now() - t0;
-    clearInterval(sampler);
+    const csvImport = await measuredImport(db, file, { format: 'csv' });
+    const { report, rssBefore, peakRss } = csvImport;
+    const importMs = csvImport.ms;
+    rows.push(['  of which', csvImport.phaseText]);
     rows.push([
       'import service (COPY staging)',
       `${(importMs / 1000).toFixed(1)} s, ${rate(report.inserted, importMs)}`,
@@ -258,6 +337,52 @@ async function main() {
       `import service: ${rate(report.inserted, importMs)}`,
       `${((accepted / ingestMs / (report.inserted / importMs)) * 100).toFixed(0)} % of its throughput`,
     ]);
+
+    // The mapped path, on this PostgreSQL and then on the embedded one.
+    const mappedFile = path.join(dir, 'readings-mapped.csv');
+    t0 = performance.now();
+    await generateMappedCsv(mappedFile);
+    rows.push([
+      'mapped CSV generated',
+      `${ROWS.toLocaleString('en-US')} rows, ${mb(statSync(mappedFile).size)} in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    ]);
+    const onPostgres = await measuredImport(db, mappedFile, { format: 'delimited', mapping: MAPPING });
+    const onEmbedded = await withEmbeddedPostgres(4, async (embeddedDb) => {
+      await createMeters(embeddedDb);
+      return measuredImport(embeddedDb, mappedFile, { format: 'delimited', mapping: MAPPING });
+    });
+    for (const [where, run] of [
+      ['PostgreSQL', onPostgres],
+      ['embedded PostgreSQL', onEmbedded],
+    ] as const) {
+      rows.push([
+        `mapped CSV import, ${where}`,
+        `${(run.ms / 1000).toFixed(1)} s (${run.phaseText}), ${rate(run.report.inserted, run.ms)}; read ${run.report.rowsRead}, inserted ${run.report.inserted}, rejected ${run.report.rejectedCount}; RSS ${mb(run.rssBefore)} → ${mb(run.peakRss)}`,
+      ]);
+    }
+    summary.push(
+      [
+        `import of a ${ROWS.toLocaleString('en-US')}-row mapped CSV (semicolons, decimal commas, local date and time columns, Wh), PostgreSQL`,
+        'report rows/s',
+        `${(onPostgres.ms / 1000).toFixed(1)} s, ${rate(onPostgres.report.inserted, onPostgres.ms)}`,
+        `Check Meter CSV: ${rate(report.inserted, importMs)}`,
+        `${((onPostgres.report.inserted / onPostgres.ms / (report.inserted / importMs)) * 100).toFixed(0)} % of its throughput`,
+      ],
+      [
+        'the same mapped CSV on the embedded PostgreSQL',
+        'report rows/s',
+        `${(onEmbedded.ms / 1000).toFixed(1)} s, ${rate(onEmbedded.report.inserted, onEmbedded.ms)}`,
+        `PostgreSQL: ${rate(onPostgres.report.inserted, onPostgres.ms)}`,
+        `${((onEmbedded.report.inserted / onEmbedded.ms / (onPostgres.report.inserted / onPostgres.ms)) * 100).toFixed(0)} % of its throughput`,
+      ],
+      [
+        'peak RSS during the mapped import (PostgreSQL / embedded)',
+        '< 300 MB',
+        `${mb(onPostgres.peakRss)} / ${mb(onEmbedded.peakRss)}`,
+        `before: ${mb(onPostgres.rssBefore)} / ${mb(onEmbedded.rssBefore)}`,
+        `+${mb(onPostgres.peakRss - onPostgres.rssBefore)} / +${mb(onEmbedded.peakRss - onEmbedded.rssBefore)}`,
+      ],
+    );
   } finally {
     await db.close();
     await rm(dir, { recursive: true, force: true });

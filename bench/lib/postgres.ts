@@ -1,4 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
+import { openPostgres, type Db } from '../../apps/server/src/db/client.ts';
+import { startEmbeddedPostgres } from '../../apps/server/src/db/embedded-postgres.ts';
+import { migrate } from '../../apps/server/src/db/migrate.ts';
 
 export const POSTGRES_ADMIN_URL =
   process.env.CM_BENCH_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
@@ -23,5 +29,25 @@ export async function benchDatabase(
     return { url: url.toString(), existed };
   } finally {
     await admin.end();
+  }
+}
+
+/** Runs `work` on a fresh embedded PostgreSQL (migrated), removed afterwards whatever happens. */
+export async function withEmbeddedPostgres<T>(poolSize: number, work: (db: Db) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'cm-bench-embedded-'));
+  const embedded = await startEmbeddedPostgres(dir);
+  const db = await openPostgres({
+    url: embedded.url,
+    poolSize,
+    statementTimeoutMs: 600_000,
+    kind: 'embedded',
+  });
+  try {
+    await migrate(db);
+    return await work(db);
+  } finally {
+    await db.close();
+    await embedded.stop();
+    await rm(dir, { recursive: true, force: true });
   }
 }

@@ -102,8 +102,13 @@ export async function rejectInFileDuplicates(tx: SqlRunner, stage: StageName): P
  * stored one before it, or above the stored one after it, is refused (either would make a stored
  * reading a fall); then, among what is left, a register below the one before it in the file.
  */
-export async function rejectRegisterDecreases(tx: SqlRunner, stage: StageName): Promise<void> {
-  await rejectAgainstStoredRegisters(tx, stage);
+export async function rejectRegisterDecreases(
+  tx: SqlRunner,
+  stage: StageName,
+  storedInside: boolean,
+): Promise<void> {
+  if (storedInside) await rejectAgainstStoredRegisters(tx, stage);
+  else await rejectAgainstOuterRegisters(tx, stage);
   await rejectFallsInFile(tx, stage);
 }
 
@@ -114,6 +119,20 @@ const BELOW = (value: string, previous: string) =>
 /** A fall from `a` to `b` that is not the register wrapping past its last digit. */
 const FALLS = (a: string, b: string, range: string) => `(${b} < ${a} AND ${a} - ${b} <= ${range} / 2)`;
 const RANGE = '(10::numeric ^ m.register_digits * 1000000)::int8';
+
+/**
+ * A file register against its stored neighbours `j` (previous, next, next_at, range): whether it
+ * makes a stored reading a fall, and the reason given.
+ */
+const BETWEEN_STORED = {
+  fails: (value: string) =>
+    `(${FALLS('j.previous', value, 'j.range')} OR ${FALLS(value, 'j.next', 'j.range')})`,
+  reason: (value: string) => `CASE
+       WHEN ${FALLS('j.previous', value, 'j.range')} THEN ${BELOW(value, 'j.previous')}
+       ELSE 'register ' || ${REGISTER_TEXT(value)} || ' is above the next stored register ' || ${REGISTER_TEXT('j.next')}
+            || ' (at ' || ${UTC_TEXT('j.next_at')} || '): a register never goes down.'
+       END`,
+};
 
 async function rejectAgainstStoredRegisters(tx: SqlRunner, stage: StageName): Promise<void> {
   // Each file register between its stored neighbours: a stored row starts a new count going
@@ -155,13 +174,37 @@ async function rejectAgainstStoredRegisters(tx: SqlRunner, stage: StageName): Pr
        SELECT o.*, ${RANGE} AS range FROM neighbours o JOIN meters m ON m.device_id = o.meter_id WHERE o.seq IS NOT NULL
      )
      UPDATE ${stage} r
-     SET reject = CASE
-       WHEN ${FALLS('j.previous', 'j.value', 'j.range')} THEN ${BELOW('j.value', 'j.previous')}
-       ELSE 'register ' || ${REGISTER_TEXT('j.value')} || ' is above the next stored register ' || ${REGISTER_TEXT('j.next')}
-            || ' (at ' || ${UTC_TEXT('j.next_at')} || '): a register never goes down.'
-       END
+     SET reject = ${BETWEEN_STORED.reason('j.value')}
      FROM judged j
-     WHERE j.seq = r.seq AND (${FALLS('j.previous', 'j.value', 'j.range')} OR ${FALLS('j.value', 'j.next', 'j.range')})`,
+     WHERE j.seq = r.seq AND ${BETWEEN_STORED.fails('j.value')}`,
+  );
+}
+
+/**
+ * The same check when no stored register lies inside the file's time of any meter and channel (a
+ * new stretch of data, the common case): every file register has the same two stored neighbours,
+ * the last one before the file and the first one after it, so no window over the rows is needed.
+ */
+async function rejectAgainstOuterRegisters(tx: SqlRunner, stage: StageName): Promise<void> {
+  await tx.query(
+    `WITH bounds AS (
+       SELECT meter_id, channel, min(at) AS lo, max(at) AS hi FROM ${stage}
+       WHERE kind = 0 AND reject IS NULL GROUP BY meter_id, channel
+     ), outer_neighbours AS (
+       SELECT b.meter_id, b.channel, p.value_micro AS previous, n.value_micro AS next, n.read_at AS next_at, ${RANGE} AS range
+       FROM bounds b JOIN meters m ON m.device_id = b.meter_id
+       LEFT JOIN LATERAL (SELECT value_micro FROM register_readings r
+                          WHERE r.meter_id = b.meter_id AND r.channel = b.channel AND r.read_at < b.lo
+                          ORDER BY r.read_at DESC LIMIT 1) p ON true
+       LEFT JOIN LATERAL (SELECT read_at, value_micro FROM register_readings r
+                          WHERE r.meter_id = b.meter_id AND r.channel = b.channel AND r.read_at > b.hi
+                          ORDER BY r.read_at LIMIT 1) n ON true
+     )
+     UPDATE ${stage} r
+     SET reject = ${BETWEEN_STORED.reason('r.value')}
+     FROM outer_neighbours j
+     WHERE r.kind = 0 AND r.reject IS NULL AND r.meter_id = j.meter_id AND r.channel = j.channel
+       AND ${BETWEEN_STORED.fails('r.value')}`,
   );
 }
 
@@ -227,6 +270,17 @@ export async function compareWithStored(tx: SqlRunner, stage: StageName): Promis
             count(*) FILTER (WHERE s.reject IS NOT NULL)::int AS rejected,
             count(*) FILTER (WHERE s.reject IS NULL)::int AS valid
      FROM ${stage} s ${STORED_JOIN}`,
+  );
+  return rows[0] ?? { unchanged: 0, differing: 0, rejected: 0, valid: 0 };
+}
+
+/** The comparison of rows that meet nothing stored: none unchanged, none differing. */
+export async function countStaged(tx: SqlRunner, stage: StageName): Promise<Comparison> {
+  const rows = await tx.query<Comparison>(
+    `SELECT 0 AS unchanged, 0 AS differing,
+            count(*) FILTER (WHERE reject IS NOT NULL)::int AS rejected,
+            count(*) FILTER (WHERE reject IS NULL)::int AS valid
+     FROM ${stage}`,
   );
   return rows[0] ?? { unchanged: 0, differing: 0, rejected: 0, valid: 0 };
 }

@@ -3,6 +3,7 @@ import type { Db, SqlRunner } from '../../db/client.ts';
 import type { Actor } from '../audit/audit.service.ts';
 import {
   compareWithStored,
+  countStaged,
   copyStage,
   correctStaged,
   createStage,
@@ -39,6 +40,8 @@ const isUniqueViolation = (error: unknown) =>
  */
 export class ReadingsStage {
   private isIndexed = false;
+  /** What touchesStored found; false: no staged row can meet a stored one, so none is compared. */
+  private touches: boolean | undefined;
 
   private constructor(private readonly name: StageName) {}
 
@@ -71,19 +74,24 @@ export class ReadingsStage {
   async check(tx: SqlRunner, options: { mayRepeat: boolean }): Promise<void> {
     await this.index(tx);
     if (options.mayRepeat) await rejectInFileDuplicates(tx, this.name);
-    await rejectRegisterDecreases(tx, this.name);
+    await rejectRegisterDecreases(tx, this.name, this.touches !== false);
     await rejectIntervalOverlaps(tx, this.name);
   }
 
-  /** How the rows left compare with the stored ones at the same instants. */
+  /**
+   * How the rows left compare with the stored ones at the same instants. When touchesStored found
+   * nothing stored in their time (checks only refuse rows, so that stays true), the rows are only
+   * counted: a million new rows are not joined with the readings tables to find no match.
+   */
   compare(tx: SqlRunner): Promise<Comparison> {
-    return compareWithStored(tx, this.name);
+    return this.touches === false ? countStaged(tx, this.name) : compareWithStored(tx, this.name);
   }
 
   /** Whether any stored reading lies inside the staged rows' time (after indexing, before check). */
   async touchesStored(tx: SqlRunner): Promise<boolean> {
     await this.index(tx);
-    return hasStoredInRange(tx, this.name);
+    this.touches = await hasStoredInRange(tx, this.name);
+    return this.touches;
   }
 
   private async index(tx: SqlRunner): Promise<void> {
@@ -97,8 +105,8 @@ export class ReadingsStage {
   }
 
   /** Rows whose instant is stored with another value, with the stored one. */
-  differing(tx: SqlRunner, limit: number) {
-    return listDiffering(tx, this.name, limit);
+  async differing(tx: SqlRunner, limit: number) {
+    return this.touches === false ? [] : listDiffering(tx, this.name, limit);
   }
 
   /** Each row's outcome (a device batch answers per reading). */
