@@ -263,318 +263,352 @@ function buildSeries(o: SeriesOptions): ReadingSeries {
 const startRegister = (rng: Rng, spec: DemoMeterSpec) =>
   (spec.multiplier ? rng.int(500, 5_000) : rng.int(1_000, 60_000)) * 1000 + rng.int(0, 999);
 
-/** Builds the whole demo from `seed` and `now`; pure, so two calls with the same input give identical data. */
-export function buildDemoPlan(input: PlanInput): DemoPlan {
-  const { seed, nowMs, months } = input;
-  const startMs = monthsBefore(nowMs, months);
-  const grid: Grid = { startMs, count: (nowMs - startMs) / STEP_MS + 1 };
-  const last = grid.count - 1;
-  const siteRng = createRng(seed, 'site');
+/** What every part of the plan shares. */
+interface PlanFrame {
+  seed: number;
+  nowMs: number;
+  startMs: number;
+  grid: Grid;
+  /** Index of the last reading (`now`). */
+  last: number;
+  /** A Cube that has not been heard from for 30 hours: long enough to be flagged late, short enough to be recent. */
+  staleIndex: number;
+  /** The replacement meter in the exchange gets the number after all the others. */
+  replacementNumber: string;
+}
 
-  const emailOf = (key: DemoUserInput['key']) => input.users.find((u) => u.key === key)?.email ?? null;
-  const locations: DemoPlan['locations'] = [];
-  const userLocations: DemoPlan['userLocations'] = [];
-  const meters: PlanMeter[] = [];
-  const bookmarks: DemoPlan['bookmarks'] = [];
-  const accessPoints: PlanDevice[] = [];
+/** The special cases, filled in as the meters that play them are built. */
+interface SpecialCases {
+  gap?: DemoSummary['gap'];
+  rollover?: DemoSummary['rollover'];
+  exchange?: DemoSummary['exchange'];
+  staleCube?: DemoSummary['staleCube'];
+  faultyMeter?: DemoSummary['faultyMeter'];
+  inactiveMeter?: DemoSummary['inactiveMeter'];
+  solar?: DemoSummary['solar'];
+  ctMeters: DemoSummary['ctMeters'];
+  estimatedMeters: Set<string>;
+}
+
+type DemoLocation = (typeof DEMO_LOCATIONS)[number];
+
+/** A meter position being planned: where it is, its number and its own random stream. */
+interface Position {
+  loc: DemoLocation;
+  /** Index of the location (its random streams and serials). */
+  l: number;
+  spec: DemoMeterSpec;
+  meterInd: number;
+  meterNumber: string;
+  rng: Rng;
+}
+
+/**
+ * A location's AccessPoint and Cubes, the Cubes numbered from `firstCube` (the site stream draws
+ * their last-seen times, in this order).
+ */
+function planNetwork(
+  frame: PlanFrame,
+  site: { loc: DemoLocation; l: number; createdAt: Date; firstCube: number },
+  siteRng: Rng,
+) {
+  const { loc, l, createdAt } = site;
+  const ap: PlanDevice = {
+    serial: `AP-${1001 + l}`,
+    type: DeviceType.AccessPoint,
+    parentSerial: null,
+    locationName: loc.publicName,
+    priority: DevicePriority.High,
+    status: 'active',
+    lastSeenAt: new Date(frame.nowMs - siteRng.int(10, 240) * 1000),
+    createdAt: new Date(createdAt.getTime() + DAY_MS),
+  };
   const cubes: PlanDevice[] = [];
-  const meterDevices: PlanDevice[] = [];
-
-  // Special cases, filled in as the meters that play them are built.
-  let gap: DemoSummary['gap'] | undefined;
-  let rollover: DemoSummary['rollover'] | undefined;
-  let exchange: DemoSummary['exchange'] | undefined;
-  let staleCube: DemoSummary['staleCube'] | undefined;
-  let faultyMeter: DemoSummary['faultyMeter'] | undefined;
-  let inactiveMeter: DemoSummary['inactiveMeter'] | undefined;
-  const ctMeters: DemoSummary['ctMeters'] = [];
-  let solar: DemoSummary['solar'] | undefined;
-  const estimatedMeters = new Set<string>();
-  const sites: DemoSummary['sites'] = [];
-  let meterCounter = 0;
-  let cubeCounter = 0;
-  const nextMeterNumber = () => `EM-${FIRST_METER_NUMBER + meterCounter++}`;
-  // The replacement meter in the exchange gets the number after all the others.
-  const replacementNumber = `EM-${FIRST_METER_NUMBER + DEMO_LOCATIONS.reduce((n, l) => n + l.meters.length, 0)}`;
-  // A Cube that has not been heard from for 30 hours: long enough to be flagged late, short enough to be recent.
-  const staleIndex = last - 30 * (HOUR_MS / STEP_MS);
-
-  DEMO_LOCATIONS.forEach((loc, l) => {
-    const createdAt = new Date(startMs - (1000 + 7 * l) * DAY_MS);
-    locations.push({ publicName: loc.publicName, address: loc.address, timeZone: loc.timeZone, createdAt });
-    const clientEmail = loc.client ? emailOf(loc.client) : null;
-    if (clientEmail) userLocations.push({ email: clientEmail, locationName: loc.publicName });
-
-    const ap: PlanDevice = {
-      serial: `AP-${1001 + l}`,
-      type: DeviceType.AccessPoint,
-      parentSerial: null,
+  for (let c = 0; c < loc.cubes; c += 1) {
+    const isStale = loc.staleCube === c;
+    cubes.push({
+      serial: `CU-${site.firstCube + c}`,
+      type: DeviceType.Cube,
+      parentSerial: ap.serial,
       locationName: loc.publicName,
-      priority: DevicePriority.High,
+      priority: isStale ? DevicePriority.High : DevicePriority.Medium,
       status: 'active',
-      lastSeenAt: new Date(nowMs - siteRng.int(10, 240) * 1000),
-      createdAt: new Date(createdAt.getTime() + DAY_MS),
-    };
-    accessPoints.push(ap);
-    const locationCubes: PlanDevice[] = [];
-    for (let c = 0; c < loc.cubes; c += 1) {
-      const isStale = loc.staleCube === c;
-      cubeCounter += 1;
-      locationCubes.push({
-        serial: `CU-${2000 + cubeCounter}`,
-        type: DeviceType.Cube,
-        parentSerial: ap.serial,
-        locationName: loc.publicName,
-        priority: isStale ? DevicePriority.High : DevicePriority.Medium,
-        status: 'active',
-        lastSeenAt: new Date(
-          isStale
-            ? instantOf(grid, staleIndex) + siteRng.int(20, 90) * 1000
-            : nowMs - siteRng.int(30, 600) * 1000,
-        ),
-        createdAt: new Date(createdAt.getTime() + 2 * DAY_MS),
-      });
-    }
-    cubes.push(...locationCubes);
-
-    const meterNumbers: string[] = [];
-    loc.meters.forEach((spec, k) => {
-      const meterInd = k + 1;
-      // One stream per meter position: changing one meter of the table leaves every other series as it was.
-      const rng = createRng(seed, `meter:${l}:${meterInd}`);
-      const meterNumber = nextMeterNumber();
-      meterNumbers.push(meterNumber);
-      const cube = locationCubes[spec.cube];
-      if (!cube) throw new Error(`demo content: ${loc.publicName} has no Cube ${spec.cube}`);
-      const isStale = loc.staleCube === spec.cube;
-      const multiplier = spec.multiplier ?? 1;
-      const registerDigits = spec.registerDigits ?? 6;
-      if (spec.multiplier) ctMeters.push({ meterNumber, multiplier });
-      const installedAt = Math.floor((startMs - rng.int(60, 900) * DAY_MS) / HOUR_MS) * HOUR_MS;
-      const energy = intervalEnergyWh({
-        profile: spec.profile,
-        averageKw: spec.averageKw,
-        timeZone: loc.timeZone,
-        startMs,
-        count: grid.count,
-        rng,
-      });
-
-      let lastIndex = isStale ? staleIndex : last;
-      let missing: SeriesOptions['missing'];
-      const estimated: SeriesOptions['estimated'] = [];
-      if (spec.special === 'estimated') {
-        // Two hours the device could not measure (a brief supply problem) and filled with estimates.
-        const from = rng.int(Math.floor(grid.count * 0.2), Math.floor(grid.count * 0.7));
-        estimated.push({ from, to: from + 8 });
-      }
-      if (spec.special === 'faulty') {
-        // The café meter's measuring element failed two days ago; since then it reports estimates.
-        estimated.push({ from: last + 1 - 2 * STEPS_PER_DAY, to: last + 1 });
-        faultyMeter = { meterNumber, estimatedFrom: iso(instantOf(grid, last + 1 - 2 * STEPS_PER_DAY)) };
-      }
-      if (spec.special === 'inactive') {
-        // The tenant left and the meter was switched off at 17:00 local time; nothing since.
-        lastIndex = localMoment(grid, loc.timeZone, 0.7, 17, 0, true);
-        inactiveMeter = { meterNumber, lastReadingAt: iso(instantOf(grid, lastIndex)) };
-      }
-      if (spec.special === 'gap') {
-        // Communication gap: the Cube lost this meter from 09:00 to 15:00 local time. The readings
-        // 09:00 … 14:45 are missing; the 15:00 reading holds the whole six hours' consumption.
-        const from = localMoment(grid, loc.timeZone, 0.8, 9, 0, true);
-        missing = { from, to: from + 6 * (HOUR_MS / STEP_MS) };
-        gap = {
-          meterNumber,
-          locationName: loc.publicName,
-          meterInd,
-          localDate: localDateOf(loc.timeZone, instantOf(grid, from)),
-          lastBefore: iso(instantOf(grid, from - 1)),
-          firstMissing: iso(instantOf(grid, from)),
-          lastMissing: iso(instantOf(grid, missing.to - 1)),
-          firstAfter: iso(instantOf(grid, missing.to)),
-          missingReadings: missing.to - missing.from,
-        };
-      }
-      for (const run of estimated) {
-        flatten(energy, run.from, run.to);
-        estimatedMeters.add(meterNumber);
-      }
-      // Rooftop solar: the meter imports what the home uses beyond the panels' output and exports
-      // the rest, interval by interval (its own random stream: the load above stays as it was).
-      let exportCounts: Float64Array | null = null;
-      let exportStartMilli = 0;
-      if (spec.solar) {
-        const solarRng = createRng(seed, `solar:${l}:${meterInd}`);
-        const generated = solarEnergyWh(spec.solar, startMs, grid.count, solarRng);
-        const exported = new Float64Array(grid.count);
-        for (let i = 0; i < grid.count; i += 1) {
-          const net = (energy[i] ?? 0) - (generated[i] ?? 0);
-          energy[i] = Math.max(net, 0);
-          exported[i] = Math.max(-net, 0);
-        }
-        exportCounts = registerCounts(exported, multiplier);
-        exportStartMilli = solarRng.int(300, 4_000) * 1000;
-        solar = { meterNumber, locationName: loc.publicName, kWp: spec.solar.kWp };
-      }
-      const counts = registerCounts(energy, multiplier);
-
-      let startMilli = startRegister(rng, spec);
-      if (spec.special === 'rollover') {
-        // Choose the first register value so that the register passes 10^5 kWh about ten days in
-        // (or a tenth of a short period): it starts just under 100,000 kWh and wraps to a few Wh.
-        let wrap = Math.min(10 * STEPS_PER_DAY, Math.round(grid.count * 0.1));
-        while ((counts[wrap] ?? 0) - (counts[wrap - 1] ?? 0) < 2) {
-          wrap += 1;
-          if (wrap >= last) throw new Error('demo content: the rollover meter never consumes enough to wrap');
-        }
-        const step = (counts[wrap] ?? 0) - (counts[wrap - 1] ?? 0);
-        startMilli = 10 ** (registerDigits + 3) - (counts[wrap] ?? 0) + Math.floor(step / 2);
-        const valueAt = (i: number) => (startMilli + (counts[i] ?? 0)) % 10 ** (registerDigits + 3);
-        rollover = {
-          meterNumber,
-          locationName: loc.publicName,
-          meterInd,
-          registerDigits,
-          firstRegisterMilli: startMilli,
-          lastBeforeWrap: { at: iso(instantOf(grid, wrap - 1)), registerMilli: valueAt(wrap - 1) },
-          firstAfterWrap: { at: iso(instantOf(grid, wrap)), registerMilli: valueAt(wrap) },
-        };
-      }
-
-      // Meter exchange at 10:30 local time on a weekday: the old meter's final reading and the new
-      // meter's start reading are both taken at that instant (source 4). The new meter continues the
-      // same consumption from a low register value of its own; the old one is removed.
-      const exchangeAt =
-        spec.special === 'exchange' ? localMoment(grid, loc.timeZone, 0.6, 10, 30, true) : undefined;
-      if (exchangeAt !== undefined) lastIndex = exchangeAt;
-
-      const device: PlanDevice = {
-        serial: `SN-${meterNumber.slice(3)}`,
-        type: DeviceType.Meter,
-        parentSerial: cube.serial,
-        locationName: loc.publicName,
-        priority: spec.priority,
-        status: exchangeAt === undefined ? statusFor(spec.special) : 'removed',
-        // A meter was last heard from when it sent its latest reading (a few seconds after it, unless that is `now`).
-        lastSeenAt: new Date(
-          instantOf(grid, lastIndex) +
-            (lastIndex === last || exchangeAt !== undefined ? 0 : rng.int(5, 60) * 1000),
-        ),
-        createdAt: new Date(installedAt),
-      };
-      const meter: PlanMeter = {
-        deviceSerial: device.serial,
-        meterNumber,
-        locationName: loc.publicName,
-        meterInd,
-        multiplier,
-        registerDigits,
-        installedAt: new Date(installedAt),
-        removedAt: exchangeAt === undefined ? null : new Date(instantOf(grid, exchangeAt)),
-        readings: buildSeries({
-          grid,
-          from: 0,
-          to: lastIndex,
-          counts,
-          startMilli,
-          registerDigits,
-          missing,
-          estimated,
-          exchangeAt,
-        }),
-        exportReadings: exportCounts
-          ? buildSeries({
-              grid,
-              from: 0,
-              to: lastIndex,
-              counts: exportCounts,
-              startMilli: exportStartMilli,
-              registerDigits,
-              missing,
-              estimated: [],
-            })
-          : null,
-      };
-      meterDevices.push(device);
-      meters.push(meter);
-
-      if (exchangeAt !== undefined) {
-        const at = instantOf(grid, exchangeAt);
-        const newStart = rng.int(2, 40) * 1000 + rng.int(0, 999);
-        const newDevice: PlanDevice = {
-          ...device,
-          serial: `SN-${replacementNumber.slice(3)}`,
-          status: 'active',
-          priority: DevicePriority.New,
-          lastSeenAt: new Date(nowMs),
-          createdAt: new Date(at),
-        };
-        const readings = buildSeries({
-          grid,
-          from: exchangeAt,
-          to: last,
-          counts,
-          startMilli: newStart,
-          registerDigits,
-          estimated,
-          exchangeAt,
-        });
-        meterDevices.push(newDevice);
-        meters.push({
-          ...meter,
-          deviceSerial: newDevice.serial,
-          meterNumber: replacementNumber,
-          installedAt: new Date(at),
-          removedAt: null,
-          readings,
-        });
-        meterNumbers.push(replacementNumber);
-        exchange = {
-          locationName: loc.publicName,
-          meterInd,
-          at: iso(at),
-          oldMeterNumber: meterNumber,
-          oldFinalRegisterMilli: meter.readings.registerMilli[meter.readings.registerMilli.length - 1] ?? 0,
-          newMeterNumber: replacementNumber,
-          newStartRegisterMilli: newStart,
-        };
-      }
+      lastSeenAt: new Date(
+        isStale
+          ? instantOf(frame.grid, frame.staleIndex) + siteRng.int(20, 90) * 1000
+          : frame.nowMs - siteRng.int(30, 600) * 1000,
+      ),
+      createdAt: new Date(createdAt.getTime() + 2 * DAY_MS),
     });
+  }
+  return { ap, cubes };
+}
 
-    const stale = loc.staleCube === undefined ? undefined : locationCubes[loc.staleCube];
-    if (stale?.lastSeenAt) {
-      staleCube = {
-        serial: stale.serial,
-        locationName: loc.publicName,
-        lastSeenAt: iso(stale.lastSeenAt.getTime()),
-        meterNumbers: loc.meters.flatMap((m, k) => (m.cube === loc.staleCube ? [meterNumbers[k] ?? ''] : [])),
-      };
-    }
-    sites.push({ publicName: loc.publicName, timeZone: loc.timeZone, clientEmail, meterNumbers });
+/**
+ * When a meter's readings stop, which are missing and which are estimates: the special cases
+ * "estimated", "faulty", "inactive" and "gap" (a meter on a stale Cube stops with it).
+ */
+function readingsTimeline(frame: PlanFrame, position: Position, isStale: boolean, specials: SpecialCases) {
+  const { loc, spec, meterInd, meterNumber, rng } = position;
+  const { grid, last } = frame;
+  let lastIndex = isStale ? frame.staleIndex : last;
+  let missing: SeriesOptions['missing'];
+  const estimated: SeriesOptions['estimated'] = [];
+  if (spec.special === 'estimated') {
+    // Two hours the device could not measure (a brief supply problem) and filled with estimates.
+    const from = rng.int(Math.floor(grid.count * 0.2), Math.floor(grid.count * 0.7));
+    estimated.push({ from, to: from + 8 });
+  }
+  if (spec.special === 'faulty') {
+    // The café meter's measuring element failed two days ago; since then it reports estimates.
+    estimated.push({ from: last + 1 - 2 * STEPS_PER_DAY, to: last + 1 });
+    specials.faultyMeter = { meterNumber, estimatedFrom: iso(instantOf(grid, last + 1 - 2 * STEPS_PER_DAY)) };
+  }
+  if (spec.special === 'inactive') {
+    // The tenant left and the meter was switched off at 17:00 local time; nothing since.
+    lastIndex = localMoment(grid, loc.timeZone, 0.7, 17, 0, true);
+    specials.inactiveMeter = { meterNumber, lastReadingAt: iso(instantOf(grid, lastIndex)) };
+  }
+  if (spec.special === 'gap') {
+    // Communication gap: the Cube lost this meter from 09:00 to 15:00 local time. The readings
+    // 09:00 … 14:45 are missing; the 15:00 reading holds the whole six hours' consumption.
+    const from = localMoment(grid, loc.timeZone, 0.8, 9, 0, true);
+    missing = { from, to: from + 6 * (HOUR_MS / STEP_MS) };
+    specials.gap = {
+      meterNumber,
+      locationName: loc.publicName,
+      meterInd,
+      localDate: localDateOf(loc.timeZone, instantOf(grid, from)),
+      lastBefore: iso(instantOf(grid, from - 1)),
+      firstMissing: iso(instantOf(grid, from)),
+      lastMissing: iso(instantOf(grid, missing.to - 1)),
+      firstAfter: iso(instantOf(grid, missing.to)),
+      missingReadings: missing.to - missing.from,
+    };
+  }
+  return { lastIndex, missing, estimated };
+}
+
+/**
+ * Rooftop solar: the meter imports what the home uses beyond the panels' output and exports the
+ * rest, interval by interval (its own random stream: the load stays as it was). `energy` becomes
+ * the import; the export's register counts are returned.
+ */
+function splitSolar(frame: PlanFrame, position: Position, energy: Float64Array, specials: SpecialCases) {
+  const { spec, l, meterInd, meterNumber, loc } = position;
+  if (!spec.solar) return null;
+  const solarRng = createRng(frame.seed, `solar:${l}:${meterInd}`);
+  const generated = solarEnergyWh(spec.solar, frame.startMs, frame.grid.count, solarRng);
+  const exported = new Float64Array(frame.grid.count);
+  for (let i = 0; i < frame.grid.count; i += 1) {
+    const net = (energy[i] ?? 0) - (generated[i] ?? 0);
+    energy[i] = Math.max(net, 0);
+    exported[i] = Math.max(-net, 0);
+  }
+  const counts = registerCounts(exported, spec.multiplier ?? 1);
+  const startMilli = solarRng.int(300, 4_000) * 1000;
+  specials.solar = { meterNumber, locationName: loc.publicName, kWp: spec.solar.kWp };
+  return { counts, startMilli };
+}
+
+/**
+ * The first register value of the rollover meter: chosen so that the register passes 10^5 kWh
+ * about ten days in (or a tenth of a short period): it starts just under 100,000 kWh and wraps to
+ * a few Wh.
+ */
+function rolloverStart(frame: PlanFrame, position: Position, counts: Float64Array, registerDigits: number) {
+  const { grid, last } = frame;
+  let wrap = Math.min(10 * STEPS_PER_DAY, Math.round(grid.count * 0.1));
+  while ((counts[wrap] ?? 0) - (counts[wrap - 1] ?? 0) < 2) {
+    wrap += 1;
+    if (wrap >= last) throw new Error('demo content: the rollover meter never consumes enough to wrap');
+  }
+  const step = (counts[wrap] ?? 0) - (counts[wrap - 1] ?? 0);
+  const startMilli = 10 ** (registerDigits + 3) - (counts[wrap] ?? 0) + Math.floor(step / 2);
+  const valueAt = (i: number) => (startMilli + (counts[i] ?? 0)) % 10 ** (registerDigits + 3);
+  const rollover: DemoSummary['rollover'] = {
+    meterNumber: position.meterNumber,
+    locationName: position.loc.publicName,
+    meterInd: position.meterInd,
+    registerDigits,
+    firstRegisterMilli: startMilli,
+    lastBeforeWrap: { at: iso(instantOf(grid, wrap - 1)), registerMilli: valueAt(wrap - 1) },
+    firstAfterWrap: { at: iso(instantOf(grid, wrap)), registerMilli: valueAt(wrap) },
+  };
+  return { startMilli, rollover };
+}
+
+/** One meter position: its meter (and, for the exchange, the old meter and its replacement). */
+function planPosition(
+  frame: PlanFrame,
+  position: Position,
+  cube: PlanDevice,
+  isStale: boolean,
+  specials: SpecialCases,
+): { devices: PlanDevice[]; meters: PlanMeter[]; meterNumbers: string[] } {
+  const { loc, spec, meterInd, meterNumber, rng } = position;
+  const { grid, last, startMs } = frame;
+  const multiplier = spec.multiplier ?? 1;
+  const registerDigits = spec.registerDigits ?? 6;
+  if (spec.multiplier) specials.ctMeters.push({ meterNumber, multiplier });
+  const installedAt = Math.floor((startMs - rng.int(60, 900) * DAY_MS) / HOUR_MS) * HOUR_MS;
+  const energy = intervalEnergyWh({
+    profile: spec.profile,
+    averageKw: spec.averageKw,
+    timeZone: loc.timeZone,
+    startMs,
+    count: grid.count,
+    rng,
   });
+  const timeline = readingsTimeline(frame, position, isStale, specials);
+  const { missing, estimated } = timeline;
+  for (const run of estimated) {
+    flatten(energy, run.from, run.to);
+    specials.estimatedMeters.add(meterNumber);
+  }
+  const exported = splitSolar(frame, position, energy, specials);
+  const counts = registerCounts(energy, multiplier);
 
-  // Client A has starred one of its locations and the meter with the old five-digit register.
-  const clientA = emailOf('clientA');
+  let startMilli = startRegister(rng, spec);
+  if (spec.special === 'rollover') {
+    const chosen = rolloverStart(frame, position, counts, registerDigits);
+    startMilli = chosen.startMilli;
+    specials.rollover = chosen.rollover;
+  }
+
+  // Meter exchange at 10:30 local time on a weekday: the old meter's final reading and the new
+  // meter's start reading are both taken at that instant (source 4). The new meter continues the
+  // same consumption from a low register value of its own; the old one is removed.
+  const exchangeAt =
+    spec.special === 'exchange' ? localMoment(grid, loc.timeZone, 0.6, 10, 30, true) : undefined;
+  const lastIndex = exchangeAt ?? timeline.lastIndex;
+
+  const device: PlanDevice = {
+    serial: `SN-${meterNumber.slice(3)}`,
+    type: DeviceType.Meter,
+    parentSerial: cube.serial,
+    locationName: loc.publicName,
+    priority: spec.priority,
+    status: exchangeAt === undefined ? statusFor(spec.special) : 'removed',
+    // A meter was last heard from when it sent its latest reading (a few seconds after it, unless that is `now`).
+    lastSeenAt: new Date(
+      instantOf(grid, lastIndex) +
+        (lastIndex === last || exchangeAt !== undefined ? 0 : rng.int(5, 60) * 1000),
+    ),
+    createdAt: new Date(installedAt),
+  };
+  const series = { grid, from: 0, to: lastIndex, registerDigits, missing };
+  const meter: PlanMeter = {
+    deviceSerial: device.serial,
+    meterNumber,
+    locationName: loc.publicName,
+    meterInd,
+    multiplier,
+    registerDigits,
+    installedAt: new Date(installedAt),
+    removedAt: exchangeAt === undefined ? null : new Date(instantOf(grid, exchangeAt)),
+    readings: buildSeries({ ...series, counts, startMilli, estimated, exchangeAt }),
+    exportReadings: exported
+      ? buildSeries({ ...series, counts: exported.counts, startMilli: exported.startMilli, estimated: [] })
+      : null,
+  };
+  if (exchangeAt === undefined) return { devices: [device], meters: [meter], meterNumbers: [meterNumber] };
+
+  const replaced = planReplacement(frame, position, { device, meter, counts, estimated, exchangeAt });
+  specials.exchange = replaced.exchange;
+  return {
+    devices: [device, replaced.device],
+    meters: [meter, replaced.meter],
+    meterNumbers: [meterNumber, frame.replacementNumber],
+  };
+}
+
+/**
+ * The exchange: the new meter starts at the old one's last instant from a low register of its
+ * own and counts the same consumption on; the old one's final reading shares that instant.
+ */
+function planReplacement(
+  frame: PlanFrame,
+  position: Position,
+  old: {
+    device: PlanDevice;
+    meter: PlanMeter;
+    counts: Float64Array;
+    estimated: SeriesOptions['estimated'];
+    exchangeAt: number;
+  },
+) {
+  const { grid, last } = frame;
+  const { device, meter, counts, estimated, exchangeAt } = old;
+  const at = instantOf(grid, exchangeAt);
+  const newStart = position.rng.int(2, 40) * 1000 + position.rng.int(0, 999);
+  const replacement = frame.replacementNumber;
+  const newDevice: PlanDevice = {
+    ...device,
+    serial: `SN-${replacement.slice(3)}`,
+    status: 'active',
+    priority: DevicePriority.New,
+    lastSeenAt: new Date(frame.nowMs),
+    createdAt: new Date(at),
+  };
+  const readings = buildSeries({
+    grid,
+    from: exchangeAt,
+    to: last,
+    counts,
+    startMilli: newStart,
+    registerDigits: meter.registerDigits,
+    estimated,
+    exchangeAt,
+  });
+  const exchange: DemoSummary['exchange'] = {
+    locationName: position.loc.publicName,
+    meterInd: position.meterInd,
+    at: iso(at),
+    oldMeterNumber: meter.meterNumber,
+    oldFinalRegisterMilli: meter.readings.registerMilli[meter.readings.registerMilli.length - 1] ?? 0,
+    newMeterNumber: replacement,
+    newStartRegisterMilli: newStart,
+  };
+  return {
+    device: newDevice,
+    meter: {
+      ...meter,
+      deviceSerial: newDevice.serial,
+      meterNumber: replacement,
+      installedAt: new Date(at),
+      removedAt: null,
+      readings,
+    },
+    exchange,
+  };
+}
+
+/** Client A has starred one of its locations and the meter with the old five-digit register. */
+function demoBookmarks(
+  input: PlanInput,
+  rollover: DemoSummary['rollover'] | undefined,
+): DemoPlan['bookmarks'] {
+  const clientA = input.users.find((u) => u.key === 'clientA')?.email;
   const firstA = DEMO_LOCATIONS.find((l) => l.client === 'clientA');
-  if (clientA && firstA && rollover) {
-    bookmarks.push(
-      {
-        email: clientA,
-        item: { kind: 'location', locationName: firstA.publicName },
-        createdAt: new Date(nowMs - 20 * DAY_MS),
-      },
-      {
-        email: clientA,
-        item: { kind: 'meter', meterNumber: rollover.meterNumber },
-        createdAt: new Date(nowMs - 19 * DAY_MS),
-      },
-    );
-  }
+  if (!clientA || !firstA || !rollover) return [];
+  return [
+    {
+      email: clientA,
+      item: { kind: 'location', locationName: firstA.publicName },
+      createdAt: new Date(input.nowMs - 20 * DAY_MS),
+    },
+    {
+      email: clientA,
+      item: { kind: 'meter', meterNumber: rollover.meterNumber },
+      createdAt: new Date(input.nowMs - 19 * DAY_MS),
+    },
+  ];
+}
 
-  if (!gap || !rollover || !exchange || !staleCube || !faultyMeter || !inactiveMeter || !solar) {
-    throw new Error('demo content: a special case has no meter to play it');
-  }
-  const dstChanges = [...new Set(DEMO_LOCATIONS.map((l) => l.timeZone))].flatMap((timeZone) =>
+/** Every DST switch inside (start, now], per zone of the demo. */
+function dstChangesOf(startMs: number, nowMs: number): DemoSummary['dstChanges'] {
+  return [...new Set(DEMO_LOCATIONS.map((l) => l.timeZone))].flatMap((timeZone) =>
     // Changes in (start, now]: one at `now` itself has happened.
     offsetChanges(startMs + 1, nowMs + 1, timeZone).map((c) => ({
       timeZone,
@@ -585,6 +619,83 @@ export function buildDemoPlan(input: PlanInput): DemoPlan {
       dayHours: 24 - (c.toOffset - c.fromOffset) / 60,
     })),
   );
+}
+
+/** Builds the whole demo from `seed` and `now`; pure, so two calls with the same input give identical data. */
+export function buildDemoPlan(input: PlanInput): DemoPlan {
+  const { seed, nowMs, months } = input;
+  const startMs = monthsBefore(nowMs, months);
+  const grid: Grid = { startMs, count: (nowMs - startMs) / STEP_MS + 1 };
+  const last = grid.count - 1;
+  const frame: PlanFrame = {
+    seed,
+    nowMs,
+    startMs,
+    grid,
+    last,
+    staleIndex: last - 30 * (HOUR_MS / STEP_MS),
+    replacementNumber: `EM-${FIRST_METER_NUMBER + DEMO_LOCATIONS.reduce((n, l) => n + l.meters.length, 0)}`,
+  };
+  const siteRng = createRng(seed, 'site');
+  const locations: DemoPlan['locations'] = [];
+  const userLocations: DemoPlan['userLocations'] = [];
+  const meters: PlanMeter[] = [];
+  const accessPoints: PlanDevice[] = [];
+  const cubes: PlanDevice[] = [];
+  const meterDevices: PlanDevice[] = [];
+  const specials: SpecialCases = { ctMeters: [], estimatedMeters: new Set() };
+  const sites: DemoSummary['sites'] = [];
+  let meterCounter = 0;
+
+  DEMO_LOCATIONS.forEach((loc, l) => {
+    const createdAt = new Date(startMs - (1000 + 7 * l) * DAY_MS);
+    locations.push({ publicName: loc.publicName, address: loc.address, timeZone: loc.timeZone, createdAt });
+    const clientEmail = loc.client ? (input.users.find((u) => u.key === loc.client)?.email ?? null) : null;
+    if (clientEmail) userLocations.push({ email: clientEmail, locationName: loc.publicName });
+    const network = planNetwork(frame, { loc, l, createdAt, firstCube: 2001 + cubes.length }, siteRng);
+    const locationCubes = network.cubes;
+    cubes.push(...locationCubes);
+    accessPoints.push(network.ap);
+
+    const meterNumbers: string[] = [];
+    const firstNumbers: string[] = [];
+    loc.meters.forEach((spec, k) => {
+      const meterInd = k + 1;
+      const cube = locationCubes[spec.cube];
+      if (!cube) throw new Error(`demo content: ${loc.publicName} has no Cube ${spec.cube}`);
+      const position: Position = {
+        loc,
+        l,
+        spec,
+        meterInd,
+        meterNumber: `EM-${FIRST_METER_NUMBER + meterCounter++}`,
+        // One stream per meter position: changing one meter of the table leaves every other series as it was.
+        rng: createRng(seed, `meter:${l}:${meterInd}`),
+      };
+      firstNumbers.push(position.meterNumber);
+      const planned = planPosition(frame, position, cube, loc.staleCube === spec.cube, specials);
+      meterDevices.push(...planned.devices);
+      meters.push(...planned.meters);
+      meterNumbers.push(...planned.meterNumbers);
+    });
+
+    const stale = loc.staleCube === undefined ? undefined : locationCubes[loc.staleCube];
+    if (stale?.lastSeenAt) {
+      specials.staleCube = {
+        serial: stale.serial,
+        locationName: loc.publicName,
+        lastSeenAt: iso(stale.lastSeenAt.getTime()),
+        meterNumbers: loc.meters.flatMap((m, k) => (m.cube === loc.staleCube ? [firstNumbers[k] ?? ''] : [])),
+      };
+    }
+    sites.push({ publicName: loc.publicName, timeZone: loc.timeZone, clientEmail, meterNumbers });
+  });
+
+  const { gap, rollover, exchange, staleCube, faultyMeter, inactiveMeter, solar } = specials;
+  if (!gap || !rollover || !exchange || !staleCube || !faultyMeter || !inactiveMeter || !solar) {
+    throw new Error('demo content: a special case has no meter to play it');
+  }
+  const bookmarks = demoBookmarks(input, rollover);
   let readings = 0;
   let estimatedReadings = 0;
   for (const m of meters) {
@@ -607,15 +718,15 @@ export function buildDemoPlan(input: PlanInput): DemoPlan {
     estimatedReadings,
     bookmarks: bookmarks.length,
     sites,
-    dstChanges,
+    dstChanges: dstChangesOf(startMs, nowMs),
     gap,
     rollover,
     exchange,
     staleCube,
     faultyMeter,
     inactiveMeter,
-    ctMeters,
-    estimated: { meterNumbers: [...estimatedMeters], readings: estimatedReadings },
+    ctMeters: specials.ctMeters,
+    estimated: { meterNumbers: [...specials.estimatedMeters], readings: estimatedReadings },
     solar,
   };
   return {
