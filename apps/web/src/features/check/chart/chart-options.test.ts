@@ -26,7 +26,16 @@ const spec: ChartSpec = {
   theme: chartThemes.light,
   formatNumber: (value) => String(value),
 };
-const callbacks = { getMarkers: () => ({ dst: [], events: [], gaps: [], hatched: [], periods: [] }) };
+const callbacks = {
+  getMarkers: () => ({
+    dst: [],
+    events: [],
+    gaps: [],
+    hatched: [],
+    periods: [],
+    barsWithin: { from: 0, to: Number.POSITIVE_INFINITY },
+  }),
+};
 
 describe('buildChartOptions', () => {
   it('draws epoch milliseconds on a time axis, in the location zone', () => {
@@ -100,6 +109,7 @@ describe('buildChartOptions', () => {
         gaps: [],
         hatched: [],
         periods: [],
+        barsWithin: { from: 0, to: Number.POSITIVE_INFINITY },
       }),
     });
     const drawn: { style: unknown; rect: number[] }[] = [];
@@ -169,6 +179,7 @@ const MARKERS: ChartMarkers = {
   gaps: [{ from: 7_000, to: 7_100 }],
   hatched: [{ from: 2_000, to: 2_500, value: 1 }],
   periods: [{ from: 8_000, to: 9_000, label: 'Billing period 12.5 kWh' }],
+  barsWithin: { from: 0, to: Number.POSITIVE_INFINITY },
 };
 
 /**
@@ -318,5 +329,67 @@ describe('time ticks', () => {
     expect(
       formatTimeTicks([Date.parse('2026-02-28T23:00:00Z')], 31 * 86_400_000, 'fr', 'Europe/Berlin'),
     ).toEqual(['mars 2026']);
+  });
+
+  it('draws each bar over its own bucket, from the range start up to the last data, never beyond', () => {
+    // Issue 17.2: eight daily bars on 800 px are ~100 px wide; uPlot's bars were at most 64 px and
+    // hugged the bucket's end, so 1 September stood at the "2 September" tick; a week still going
+    // reached into the future.
+    class RecordingPath {
+      readonly rects: number[][] = [];
+      rect(x: number, y: number, w: number, h: number) {
+        this.rects.push([x, y, w, h]);
+      }
+    }
+    const saved = globalThis.Path2D;
+    globalThis.Path2D = RecordingPath as unknown as typeof Path2D;
+    try {
+      const DAY = 86_400_000;
+      // x: the first bucket's start, then each bucket's end (days 0 … 8); the last day is still going.
+      const xs = Array.from({ length: 9 }, (_, i) => i * DAY);
+      const ys = [null, 1, 2, 3, 4, 5, 6, 7, 8];
+      const within = { from: 0.5 * DAY, to: 7.25 * DAY };
+      const markers = { ...callbacks.getMarkers(), barsWithin: within };
+      const options = buildChartOptions(spec, { getMarkers: () => markers });
+      const paths = options.series[1]?.paths;
+      if (typeof paths !== 'function') throw new Error('no bar paths');
+      const pxPerDay = 100;
+      const u = {
+        data: [xs, ys],
+        valToPos: (value: number, scale: string) =>
+          scale === 'x' ? (value / DAY) * pxPerDay : 300 - value * 10,
+      } as unknown as uPlot;
+      const drawn = paths(u, 1, 0, xs.length - 1) as unknown as { fill: RecordingPath };
+      const rects = drawn.fill.rects;
+      // Day 1 starts at the range start (half a day in), days 2 … 7 whole, day 8 a quarter (up to
+      // the last data), nothing after it.
+      expect(rects).toHaveLength(8);
+      const [first, second, , , , , , last] = rects;
+      expect(first?.[0]).toBeGreaterThanOrEqual(50);
+      expect((first?.[0] ?? 0) + (first?.[2] ?? 0)).toBeLessThanOrEqual(100);
+      // A whole day: inside [100, 200), at least 86 % of it, centred.
+      expect(second?.[0]).toBeGreaterThan(100);
+      expect((second?.[0] ?? 0) + (second?.[2] ?? 0)).toBeLessThan(200);
+      expect(second?.[2]).toBeGreaterThanOrEqual(86);
+      expect((second?.[0] ?? 0) - 100).toBeCloseTo(200 - ((second?.[0] ?? 0) + (second?.[2] ?? 0)));
+      expect((last?.[0] ?? 0) + (last?.[2] ?? 0)).toBeLessThanOrEqual(725);
+      expect(last?.[0]).toBeGreaterThanOrEqual(700);
+      // Heights from zero (y = 300) to the value.
+      expect([second?.[1], second?.[3]]).toEqual([280, 20]);
+    } finally {
+      globalThis.Path2D = saved;
+    }
+  });
+
+  it('points at the bar under the cursor, not at the nearest bucket end', () => {
+    const dataIdx = buildChartOptions(spec, callbacks).cursor?.dataIdx;
+    if (!dataIdx) throw new Error('no dataIdx');
+    const u = { data: [[0, 100, 200, 300]] } as unknown as uPlot;
+    // 120 is nearest to 100 (the end of the first bar), but lies in the second bar (100–200).
+    expect(dataIdx(u, 1, 1, 120)).toBe(2);
+    expect(dataIdx(u, 1, 2, 199)).toBe(2);
+    expect(dataIdx(u, 1, 0, 0)).toBe(1);
+    expect(dataIdx(u, 1, 3, 300)).toBe(3);
+    expect(buildChartOptions({ ...spec, mode: 'line' }, callbacks).cursor?.dataIdx).toBeUndefined();
   });
 });

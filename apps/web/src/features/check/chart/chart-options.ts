@@ -1,3 +1,4 @@
+import { lowerBound } from '@cm/contracts/sorted.ts';
 import type { Granularity } from '@cm/contracts/check.ts';
 import uPlot from 'uplot';
 import { DAY_MS, localParts } from '@cm/contracts/zoned-time.ts';
@@ -78,6 +79,11 @@ export interface ChartMarkers {
   dst: { at: number; label: string; from: number; to: number; band: { from: number; to: number } | null }[];
   /** Meter exchanges and rollovers, with a short label. */
   events: { at: number; label: string }[];
+  /**
+   * Bars are drawn inside this span only: the asked range up to its last data. A week still going
+   * ends at its last reading, a first week that began before the range starts with the range.
+   */
+  barsWithin: { from: number; to: number };
   /** Missing data: shaded from → to. */
   gaps: { from: number; to: number }[];
   /** Bars that hold estimated or substituted values: hatched. */
@@ -225,8 +231,67 @@ function drawDstBands(u: uPlot, markers: ChartMarkers, theme: ChartTheme): void 
   ctx.restore();
 }
 
+/** Share of a bucket left empty beside its bar, and the most that gap takes (CSS pixels). */
+const BAR_GAP_SHARE = 0.14;
+const BAR_GAP_MAX = 12;
+
+/**
+ * Where the bar of the interval or bucket [from, to) is drawn, in canvas pixels: over its own
+ * span, cut to `within`, less a small gap (none when that would leave less than a pixel); null
+ * when nothing of it is inside.
+ */
+function barSpan(u: uPlot, from: number, to: number, within: ChartMarkers['barsWithin']) {
+  const start = Math.max(from, within.from);
+  const end = Math.min(to, within.to);
+  if (!(end > start)) return null;
+  let x0 = u.valToPos(start, 'x', true);
+  let x1 = u.valToPos(end, 'x', true);
+  const gap = Math.min((x1 - x0) * BAR_GAP_SHARE, BAR_GAP_MAX * uPlot.pxRatio);
+  if (x1 - x0 - gap >= 1) {
+    x0 += gap / 2;
+    x1 -= gap / 2;
+  }
+  return { x0, x1: Math.max(x1, x0 + 1) };
+}
+
+/**
+ * Bars that each cover their own interval or bucket: x is each one's end, so the bar of point i
+ * spans from point i − 1 to point i (uPlot's own bars are one width for all, drawn beside their x,
+ * and a week still going would reach into the future).
+ */
+function spanBars(getWithin: () => ChartMarkers['barsWithin']): uPlot.Series.PathBuilder {
+  return (u, seriesIdx, idx0, idx1) => {
+    const xs = u.data[0];
+    const ys = u.data[seriesIdx] ?? [];
+    const within = getWithin();
+    const zero = u.valToPos(0, 'energy', true);
+    const fill = new Path2D();
+    for (let i = Math.max(idx0, 1); i <= idx1; i += 1) {
+      const y = ys[i];
+      if (y === null || y === undefined) continue;
+      const span = barSpan(u, Number(xs[i - 1]), Number(xs[i]), within);
+      if (!span) continue;
+      const top = u.valToPos(y, 'energy', true);
+      fill.rect(span.x0, Math.min(top, zero), span.x1 - span.x0, Math.abs(zero - top));
+    }
+    return { stroke: null, fill, clip: null, band: null, flags: 0 };
+  };
+}
+
+/** The point whose bar lies under x: the first at or after it (never the leading point 0). */
+const barUnderCursor: uPlot.Cursor.DataIdxRefiner = (u, _seriesIdx, closestIdx, xValue) => {
+  const xs = u.data[0];
+  if (xs.length < 2) return closestIdx;
+  return Math.min(xs.length - 1, Math.max(1, lowerBound(xs, xValue)));
+};
+
 /** Diagonal stripes over the bars of estimated or substituted values (as the legend shows them). */
-function drawHatches(u: uPlot, bars: readonly HatchedBar[], theme: ChartTheme): void {
+function drawHatches(
+  u: uPlot,
+  bars: readonly HatchedBar[],
+  within: ChartMarkers['barsWithin'],
+  theme: ChartTheme,
+): void {
   if (bars.length === 0) return;
   const { ctx } = u;
   const { left, top, width, height } = u.bbox;
@@ -236,8 +301,10 @@ function drawHatches(u: uPlot, bars: readonly HatchedBar[], theme: ChartTheme): 
   ctx.save();
   ctx.beginPath();
   for (const bar of bars) {
-    const x0 = Math.max(left, u.valToPos(bar.from, 'x', true));
-    const x1 = Math.min(left + width, u.valToPos(bar.to, 'x', true));
+    const span = barSpan(u, bar.from, bar.to, within);
+    if (!span) continue;
+    const x0 = Math.max(left, span.x0);
+    const x1 = Math.min(left + width, span.x1);
     if (x1 <= x0) continue;
     const y = u.valToPos(bar.value, 'energy', true);
     ctx.rect(x0, Math.max(top, Math.min(y, zero)), x1 - x0, Math.min(height, Math.abs(zero - y)));
@@ -332,7 +399,7 @@ function drawMarkers(u: uPlot, markers: ChartMarkers, theme: ChartTheme): void {
 /** Builds the uPlot options for a spec. Pure: no DOM reads, no React; tested on its own. */
 export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): uPlot.Options {
   const { theme, timeZone, locale } = spec;
-  const barPaths = uPlot.paths.bars?.({ size: [0.86, 64, 1], align: -1 });
+  const barPaths = spanBars(() => callbacks.getMarkers().barsWithin);
   const isBars = spec.mode === 'bars';
   const hasRegister = spec.registerLabel !== null;
   const axisFont = '12px system-ui, sans-serif';
@@ -348,7 +415,7 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
       // Unknown energy stays a hole: never joined across, never drawn as zero.
       spanGaps: false,
       points: { show: false },
-      ...(isBars && barPaths ? { paths: barPaths } : {}),
+      ...(isBars ? { paths: barPaths } : {}),
     };
   });
   const net: uPlot.Series[] =
@@ -439,6 +506,9 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
     series: [{ label: 'time' }, ...consumption, ...net, ...register],
     axes,
     cursor: {
+      // Over a bar, the bar's own interval or bucket: the first point at or after the cursor (x is
+      // each one's end), not the nearest, which over a bar's left half is the bucket before.
+      ...(isBars ? { dataIdx: barUnderCursor } : {}),
       // Drag across to zoom in on x; double-click (or the reset button) zooms out.
       drag: { x: true, y: false, setScale: true },
       points: { show: !isBars },
@@ -450,7 +520,7 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
       draw: [
         (u) => {
           const markers = callbacks.getMarkers();
-          if (isBars) drawHatches(u, markers.hatched, theme);
+          if (isBars) drawHatches(u, markers.hatched, markers.barsWithin, theme);
           drawMarkers(u, markers, theme);
           callbacks.onDraw?.();
         },

@@ -70,7 +70,16 @@ function useMarkers(readings: LocationReadings): ChartMarkers {
             label: t('check.chart.period', { energy: formatEnergy(period.consumption, locale) }),
           }))
       : [];
-    return { dst, events, gaps, hatched, periods };
+    // Bars stop where the data stops: a bucket still going is drawn as far as it goes, not to its end.
+    let dataEnd = Number.NEGATIVE_INFINITY;
+    for (const meter of readings.meters)
+      for (const end of [meter.totals.dataEnd, meter.totals.other?.dataEnd])
+        if (end) dataEnd = Math.max(dataEnd, Date.parse(end));
+    const barsWithin = {
+      from: Date.parse(readings.from),
+      to: Number.isFinite(dataEnd) ? Math.min(toMs, dataEnd) : toMs,
+    };
+    return { dst, events, gaps, hatched, periods, barsWithin };
   }, [readings, t, locale]);
 }
 

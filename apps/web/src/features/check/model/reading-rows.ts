@@ -59,6 +59,11 @@ export interface ReadingRows {
   meterNumber: string[];
   /** Events that happen in a row, by row index (few: most rows have none). */
   events: Map<number, RowEvent[]>;
+  /**
+   * Buckets only partly in the view, by row index: the first when it began before the range
+   * (its energy counts from the range start), the last one still going (its energy so far).
+   */
+  partial: Map<number, 'fromRangeStart' | 'soFar'>;
 }
 
 /** Quality runs: the rows count them (estimated, substituted, corrected columns) instead. */
@@ -107,6 +112,7 @@ function* rowSteps(
   readings: MeterReadings,
   granularity: Granularity,
   rangeEndMs: number,
+  rangeStartMs: number,
 ): Generator<void, ReadingRows, void> {
   const { series } = readings;
   const n = series.t.length;
@@ -155,6 +161,7 @@ function* rowSteps(
     inBucket: new Array<boolean>(capacity),
     meterNumber: new Array<string>(capacity),
     events: new Map(),
+    partial: new Map(),
   };
   let count = 0;
   const exchanges = exchangesOf(readings);
@@ -276,7 +283,23 @@ function* rowSteps(
   flushGapsBefore(Infinity);
   for (const column of Object.values(rows)) if (Array.isArray(column)) column.length = count;
   noteEvents(rows, readings.events);
+  if (!isRaw) notePartialBuckets(rows, rangeStartMs, readings);
   return rows;
+}
+
+/** Marks the buckets the range or the data cut: the first one begun before the range, the one still going. */
+function notePartialBuckets(rows: ReadingRows, rangeStartMs: number, readings: MeterReadings): void {
+  const ends = [readings.totals.dataEnd, readings.totals.other?.dataEnd].flatMap((end) =>
+    end ? [Date.parse(end)] : [],
+  );
+  const dataEnd = ends.length > 0 ? Math.max(...ends) : null;
+  for (let i = 0; i < rows.start.length; i++) {
+    if (rows.kind[i] !== 'interval') continue;
+    const start = rows.start[i] ?? 0;
+    const end = rows.end[i] ?? 0;
+    if (start < rangeStartMs) rows.partial.set(i, 'fromRangeStart');
+    else if (dataEnd !== null && start < dataEnd && dataEnd < end) rows.partial.set(i, 'soFar');
+  }
 }
 
 /** End of bucket `k` of a bucket series: its start plus its length, else the next start or the range end. */
@@ -328,8 +351,9 @@ export function buildRows(
   readings: MeterReadings,
   granularity: Granularity,
   rangeEndMs: number,
+  rangeStartMs = Number.NEGATIVE_INFINITY,
 ): ReadingRows {
-  const steps = rowSteps(readings, granularity, rangeEndMs);
+  const steps = rowSteps(readings, granularity, rangeEndMs, rangeStartMs);
   let step = steps.next();
   while (step.done !== true) step = steps.next();
   return step.value;
@@ -358,7 +382,8 @@ export function rowsOf(readings: LocationReadings): ReadingRows[] {
   let rows = answerRows.get(readings);
   if (!rows) {
     const toMs = Date.parse(readings.to);
-    rows = readings.meters.map((meter) => buildRows(meter, readings.granularity, toMs));
+    const fromMs = Date.parse(readings.from);
+    rows = readings.meters.map((meter) => buildRows(meter, readings.granularity, toMs, fromMs));
     answerRows.set(readings, rows);
   }
   return rows;
@@ -374,9 +399,10 @@ export async function rowsInSlices(
   signal: AbortSignal,
 ): Promise<ReadingRows[] | null> {
   const toMs = Date.parse(readings.to);
+  const fromMs = Date.parse(readings.from);
   const built: ReadingRows[] = [];
   for (const meter of readings.meters) {
-    const steps = rowSteps(meter, readings.granularity, toMs);
+    const steps = rowSteps(meter, readings.granularity, toMs, fromMs);
     for (let step = steps.next(); ; step = steps.next()) {
       if (step.done === true) {
         built.push(step.value);

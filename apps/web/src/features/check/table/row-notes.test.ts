@@ -42,6 +42,7 @@ describe('rowNotes', () => {
       inBucket: [false],
       meterNumber: ['EM-2'],
       events: new Map([[0, [{ type: 'meterExchange', meterNumber: 'EM-2' }]]]),
+      partial: new Map(),
     };
     expect(rowNotes(rows, 0, 'week').map((note) => note.key)).toEqual([
       'check.table.event.meterExchange',
@@ -51,6 +52,33 @@ describe('rowNotes', () => {
       'check.table.weekHours',
     ]);
     expect(rowNotes(rows, 0, 'month').map((note) => note.key)).not.toContain('check.table.weekHours');
+  });
+});
+
+describe('partial buckets', () => {
+  it('says the first bucket counts from the range start and the last one is still going', () => {
+    // Issue 17.2: a week begun before the range, and today, are parts of their buckets.
+    const readings = dailyReadings();
+    const going = { ...readings, totals: { ...readings.totals, dataEnd: '2026-03-30T10:00:00.000Z' } };
+    const rows = buildRows(
+      going,
+      'day',
+      Date.parse('2026-03-30T22:00:00Z'),
+      Date.parse('2026-03-28T00:00:00Z'),
+    );
+    expect(rowNotes(rows, 0, 'day').map((note) => note.key)).toEqual(['check.table.partial.fromRangeStart']);
+    expect(rowNotes(rows, 3, 'day').map((note) => note.key)).toContain('check.table.partial.soFar');
+    expect([1, 2].flatMap((i) => rowNotes(rows, i, 'day').map((note) => note.key))).not.toContain(
+      'check.table.partial.soFar',
+    );
+    // Raw rows are never partial.
+    const raw = buildRows(
+      rawReadings('2026-01-01T00:00:00Z', '2026-01-01T01:00:00Z'),
+      'raw',
+      Date.parse('2026-01-01T01:00:00Z'),
+      Date.parse('2026-01-01T00:30:00Z'),
+    );
+    expect(raw.partial.size).toBe(0);
   });
 });
 

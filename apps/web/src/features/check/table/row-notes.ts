@@ -23,7 +23,7 @@ const NOMINAL_HOURS: Partial<Record<Granularity, number>> = { day: 24, week: 168
 /**
  * The notes of row `i`, in the order the table shows them: the gap or missing readings, events
  * (meter exchange, rollover, register decrease), estimated, substituted and corrected values, a
- * DST day or week. The table
+ * bucket only partly in view (begun before the range, or still going), a DST day or week. The table
  * shows them as badges and the print view as text, so both say the same.
  */
 export function rowNotes(rows: ReadingRows, i: number, granularity: Granularity): RowNote[] {
@@ -56,6 +56,8 @@ export function rowNotes(rows: ReadingRows, i: number, granularity: Granularity)
     notes.push({ key: 'check.table.substituted', values: { count: substituted }, tone: 'yellow' });
   const corrected = rows.corrected[i] ?? 0;
   if (corrected > 0) notes.push({ key: 'check.table.corrected', values: { count: corrected }, tone: 'gray' });
+  const partial = rows.partial.get(i);
+  if (partial) notes.push({ key: `check.table.partial.${partial}`, values: {}, tone: 'outline' });
   const hours = rows.hours[i] ?? null;
   const nominal = NOMINAL_HOURS[granularity];
   if (hours !== null && nominal !== undefined && hours !== nominal) {
