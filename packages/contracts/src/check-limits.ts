@@ -46,3 +46,10 @@ export type Channel = (typeof channels)[number];
 export const readingQualities = ['actual', 'estimated', 'substituted'] as const;
 /** A reading quality. */
 export type ReadingQuality = (typeof readingQualities)[number];
+
+/**
+ * A reading is late, not missing, until this many nominal intervals after it was due: a meter or
+ * its Cube sends each reading some time after the interval it closes. Missing counts and gaps
+ * start after it; the check page says "late: not received yet" meanwhile.
+ */
+export const LATE_GRACE_INTERVALS = 1;

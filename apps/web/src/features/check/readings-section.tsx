@@ -82,6 +82,8 @@ export function ReadingsSection({ readings, comparisons, subject, onPickMeter }:
           multiplier={first.meter.multiplier}
           meterNumbers={first.meterNumbers}
           comparisons={comparisons}
+          intervalMinutes={first.meter.intervalMinutes}
+          rangeEndMs={Date.parse(readings.to)}
         />
       ) : (
         <MetersSummary readings={readings} onPickMeter={onPickMeter} />

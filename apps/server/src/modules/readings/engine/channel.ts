@@ -12,6 +12,7 @@
 // - the energy of missing interval records is unknown: never given to a neighbour;
 // - a bucket's register is the one at its end.
 
+import { LATE_GRACE_INTERVALS } from '@cm/contracts/check-limits.ts';
 import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
 import { StepFlag, StepKind, Steps, intervalSteps, recordCadence, registerSteps } from './steps.ts';
 import type { IntervalColumns, RegisterColumns, StepEvent } from './steps.ts';
@@ -250,17 +251,21 @@ function stepAll(segments: readonly MeterSegment[], options: ChannelOptions) {
     lastIntervalMs = intervalMs;
     lastMeterNumber = segment.meterNumber;
   }
-  // Data stopping early (or absent): whole intervals up to the range end, but not the future.
-  const dataEnd = Math.min(options.toMs, options.nowMs);
+  // Data stopping early (or absent): whole intervals up to the range end, but not the future, nor
+  // the last interval before now: a reading due a few minutes ago is late, not missing (a meter or
+  // its Cube sends each reading some time after the interval it closes).
   const tailFrom = hasData ? lastT : options.fromMs;
   const tailInterval = hasData ? lastIntervalMs : (segments[0]?.intervalMs ?? 0);
-  if (tailInterval > 0 && dataEnd > tailFrom) {
-    const missing = Math.floor((dataEnd - tailFrom) / tailInterval);
+  const dueBy = Math.min(options.toMs, options.nowMs - LATE_GRACE_INTERVALS * tailInterval);
+  if (tailInterval > 0 && dueBy > tailFrom) {
+    const missing = Math.floor((dueBy - tailFrom) / tailInterval);
+    // A range that ended long ago misses everything up to its end; one still going, whole intervals.
+    const until = dueBy === options.toMs ? options.toMs : tailFrom + missing * tailInterval;
     if (missing > 0)
       steps.push(
         StepKind.unknown,
         tailFrom,
-        dataEnd,
+        until,
         Number.NaN,
         Number.NaN,
         missing,

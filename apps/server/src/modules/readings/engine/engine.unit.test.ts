@@ -370,9 +370,27 @@ describe('gaps', () => {
     expect(result.series.consumption[0]).toBeNull();
     expect(result.series.consumption[20]).toBeNull();
 
+    // At 22:00 the reading that closes 21:45–22:00 is due this very minute: late at worst, not
+    // missing; the seven before it are missing.
     const now = run([partial], range, 'UTC', 'hour', { nowMs: Date.UTC(2026, 5, 1, 22) });
-    expect(now.totals.missingIntervals).toBe(12);
-    expect(now.gaps[1]).toMatchObject({ to: '2026-06-01T22:00:00.000Z', missingIntervals: 8 });
+    expect(now.totals.missingIntervals).toBe(11);
+    expect(now.gaps[1]).toMatchObject({ to: '2026-06-01T21:45:00.000Z', missingIntervals: 7 });
+  });
+
+  it('tells late from missing: the reading of the last interval before now is not missing yet', () => {
+    // Issue 17.3: a 15-minute meter read last at 20:00. At 20:10 the 20:15 reading is not due; at
+    // 20:20 it is five minutes late, not missing; at 20:31 it is overdue by a whole interval.
+    const partial = regularSegment({ startMs: Date.UTC(2026, 5, 1), count: 81 }); // 00:00 … 20:00
+    const range = { From: '2026-06-01', To: '2026-06-01' };
+    const at = (hour: number, minute: number) =>
+      run([partial], range, 'UTC', 'hour', { nowMs: Date.UTC(2026, 5, 1, hour, minute) });
+    expect(at(20, 10).totals.missingIntervals).toBe(0);
+    expect(at(20, 20).totals.missingIntervals).toBe(0);
+    expect(at(20, 20).gaps).toEqual([]);
+    expect(at(20, 31).totals.missingIntervals).toBe(1);
+    expect(at(20, 31).gaps).toMatchObject([
+      { from: '2026-06-01T20:00:00.000Z', to: '2026-06-01T20:15:00.000Z', missingIntervals: 1 },
+    ]);
   });
 
   it('answers a range without readings with unknown totals', () => {

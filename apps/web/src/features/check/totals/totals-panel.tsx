@@ -3,8 +3,9 @@ import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
 import type { Totals } from '@cm/contracts/check.ts';
 import { useTranslation } from 'react-i18next';
 import { formatEnergy, formatNumber } from '@/lib/format.ts';
-import { formatIsoInZone } from '../model/local-format.ts';
-import { agreementOf, formatTotals } from './totals.ts';
+import { formatIsoInZone, formatLocal } from '../model/local-format.ts';
+import { agreementOf, formatTotals, nextReading } from './totals.ts';
+import { useNow } from '../model/use-now.ts';
 import { ComparisonTiles, type ComparisonTotal } from './comparison-tiles.tsx';
 import { ToneBadge } from '../ui/tone-badge.tsx';
 import { SectionPanel } from '../ui/section-panel.tsx';
@@ -17,6 +18,9 @@ interface TotalsPanelProps {
   /** The physical meters that held the position in the range (an exchange makes two). */
   meterNumbers: string[];
   comparisons: ComparisonTotal[];
+  /** The meter's nominal interval and the range's end, to say when the next reading is due. */
+  intervalMinutes: number;
+  rangeEndMs: number;
 }
 
 function Stat({
@@ -48,9 +52,20 @@ function Stat({
 }
 
 /** Totals over the range, the register check, and the comparison with earlier periods. */
-export function TotalsPanel({ totals, timeZone, multiplier, meterNumbers, comparisons }: TotalsPanelProps) {
+export function TotalsPanel({
+  totals,
+  timeZone,
+  multiplier,
+  meterNumbers,
+  comparisons,
+  intervalMinutes,
+  rangeEndMs,
+}: TotalsPanelProps) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
+  // Its own clock: a reading turning late redraws the totals alone.
+  const now = useNow();
+  const next = nextReading(totals.dataEnd, intervalMinutes, rangeEndMs, now);
   const text = formatTotals(totals, locale);
   const agreement = agreementOf(totals);
   const difference = totals.agrees ? null : totals.disagreement;
@@ -125,7 +140,16 @@ export function TotalsPanel({ totals, timeZone, multiplier, meterNumbers, compar
             testId="total-missing"
             label={t('check.totals.missing')}
             value={text.missingIntervals}
-            hint={t('check.totals.readings', { count: totals.readings, formatted: text.readings })}
+            hint={[
+              t('check.totals.readings', { count: totals.readings, formatted: text.readings }),
+              next
+                ? t(next.isLate ? 'check.totals.nextLate' : 'check.totals.nextExpected', {
+                    time: formatLocal(next.atMs, locale, timeZone, 'time'),
+                  })
+                : null,
+            ]
+              .filter((part) => part !== null)
+              .join(' · ')}
           />
         </SimpleGrid>
 

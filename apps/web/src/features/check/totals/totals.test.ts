@@ -1,6 +1,6 @@
 import type { Totals } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
-import { agreementOf, formatChange, formatTotals } from './totals.ts';
+import { agreementOf, formatChange, formatTotals, nextReading } from './totals.ts';
 
 const totals: Totals = {
   consumption: 2051.301,
@@ -64,5 +64,19 @@ describe('totals', () => {
     expect(formatChange(0.1, 'en')).toBe('+10%');
     expect(formatChange(-0.056, 'en')).toBe('\u22125.6%');
     expect(formatChange(0, 'en')).toBe('±0%');
+  });
+
+  it('says when the next reading is due, and that it is late until the server counts it missing', () => {
+    // Issue 17.3: a 15-minute meter last read at 20:00, the range ending at midnight.
+    const end = Date.parse('2026-06-02T00:00:00Z');
+    const at = (time: string) => Date.parse(`2026-06-01T${time}:00Z`);
+    const data = '2026-06-01T20:00:00.000Z';
+    expect(nextReading(data, 15, end, at('20:10'))).toEqual({ atMs: at('20:15'), isLate: false });
+    expect(nextReading(data, 15, end, at('20:20'))).toEqual({ atMs: at('20:15'), isLate: true });
+    // From 20:30 the 20:15 reading is missing (the server's grace is one interval).
+    expect(nextReading(data, 15, end, at('20:30'))).toBeNull();
+    // A range that ends before the next reading, or without data, expects none.
+    expect(nextReading(data, 15, at('20:10'), at('20:05'))).toBeNull();
+    expect(nextReading(null, 15, end, at('20:10'))).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import type { Totals } from '@cm/contracts/check.ts';
+import { LATE_GRACE_INTERVALS } from '@cm/contracts/check-limits.ts';
 import { formatEnergy, formatNumber, formatPercent } from '@/lib/format.ts';
 
 /**
@@ -57,4 +58,22 @@ export function formatChange(change: number, locale: string): string {
   if (change === 0) return `±${formatPercent(0, locale)}`;
   const text = formatPercent(Math.abs(change), locale);
   return `${change > 0 ? '+' : '\u2212'}${text}`;
+}
+
+/**
+ * The reading that follows the range's last data, while it is on its way: expected at `atMs`, and
+ * late once that has passed. Null when the range has ended before it, or once it is overdue past
+ * the grace the server gives it (LATE_GRACE_INTERVALS: then it counts as missing).
+ */
+export function nextReading(
+  dataEnd: string | null,
+  intervalMinutes: number,
+  rangeEndMs: number,
+  nowMs: number,
+): { atMs: number; isLate: boolean } | null {
+  if (dataEnd === null || intervalMinutes <= 0) return null;
+  const intervalMs = intervalMinutes * 60_000;
+  const atMs = Date.parse(dataEnd) + intervalMs;
+  if (atMs > rangeEndMs || nowMs - atMs >= LATE_GRACE_INTERVALS * intervalMs) return null;
+  return { atMs, isLate: nowMs > atMs };
 }
