@@ -116,7 +116,9 @@ describe('passwords', () => {
     await withContext(async (_context, page) => {
       await logIn(page, client.email, temporary);
       await page.waitForURL('**/change-password');
-      await page.getByText('An administrator reset your password. Choose a new one to continue.').waitFor();
+      await page
+        .getByText('An administrator set this password for you. Choose your own to continue.')
+        .waitFor();
 
       // No other page opens, not even by URL.
       const wanted = `/check?location=${encodeURIComponent(MARINA)}&meterInd=1`;
@@ -171,7 +173,7 @@ describe('passwords', () => {
       await second.getByRole('button', { name: `Account menu for ${client.fullName}` }).click();
       await second.getByRole('menuitem', { name: 'Change password' }).click();
       await second.getByRole('heading', { name: 'Change your password' }).waitFor();
-      expect(await second.getByText('An administrator reset your password.').count()).toBe(0);
+      expect(await second.getByText('An administrator set this password for you.').count()).toBe(0);
       await second.getByRole('button', { name: 'Cancel' }).click();
       await second.waitForURL('**/check');
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Role } from '@cm/contracts/enums.ts';
 import { matrixRows, type MatrixRow, type Target } from '../../test/security/authorization-matrix.ts';
 import { buildWorld, callers, type Caller, type World } from '../../test/security/world.ts';
 import { linkUserToLocation } from '../../test/factories.ts';
@@ -196,4 +197,38 @@ describe('every route of the app, for a user with a pending password change', ()
       expect(wrong).toEqual([]);
     },
   );
+});
+
+describe('a user an administrator creates', () => {
+  it('signs in with the password the administrator chose, which is temporary: it must be changed first', async () => {
+    // Issue 17.11: the administrator knows that password; the user's own replaces it at once.
+    // An administrator of its own (the tests above reset the world's administrator's password).
+    await insertUser(t.db, { email: 'hr.admin@sec.cm', password: 'Hr!admin-secure-9', role: Role.Admin });
+    const { token: hrToken } = await t.login('hr.admin@sec.cm', 'Hr!admin-secure-9');
+    const created = await t.call('POST', '/api/admin/users', {
+      token: hrToken,
+      body: {
+        email: 'new.hire@sec.cm',
+        fullName: 'New Hire',
+        role: 2,
+        password: 'Chosen!by-admin-7',
+        locationIds: [w.own.locationId],
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json<{ mustChangePassword: boolean }>().mustChangePassword).toBe(true);
+    const record = await t.login('new.hire@sec.cm', 'Chosen!by-admin-7');
+    expect(record.user.mustChangePassword).toBe(true);
+    const refused = await t.call('GET', meterUrl(), { token: record.token });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json<{ message: string }>().message).toBe(MESSAGE);
+    const changed = await t.call('POST', '/api/auth/change-password', {
+      token: record.token,
+      body: { currentPassword: 'Chosen!by-admin-7', newPassword: 'Mine!own-secret-42' },
+    });
+    expect(changed.statusCode).toBeLessThan(300);
+    const own = await t.login('new.hire@sec.cm', 'Mine!own-secret-42');
+    expect(own.user.mustChangePassword).toBe(false);
+    expect((await t.call('GET', meterUrl(), { token: own.token })).statusCode).toBe(200);
+  });
 });

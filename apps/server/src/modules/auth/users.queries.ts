@@ -54,11 +54,18 @@ export async function findAdminUser(db: SqlRunner, id: number): Promise<AdminUse
 
 export async function insertUser(
   db: SqlRunner,
-  user: { email: string; fullName: string; roleId: number; passwordHash: string },
+  user: {
+    email: string;
+    fullName: string;
+    roleId: number;
+    passwordHash: string;
+    mustChangePassword: boolean;
+  },
 ): Promise<number> {
   const rows = await db.query<{ id: number }>(
-    'INSERT INTO users (email, full_name, password_hash, role_id) VALUES ($1, $2, $3, $4) RETURNING id',
-    [user.email, user.fullName, user.passwordHash, user.roleId],
+    `INSERT INTO users (email, full_name, password_hash, role_id, must_change_password)
+     VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+    [user.email, user.fullName, user.passwordHash, user.roleId, user.mustChangePassword],
   );
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('insert into users returned no id');

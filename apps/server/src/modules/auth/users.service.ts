@@ -63,6 +63,8 @@ export class AdminUsersService {
           fullName: body.fullName,
           roleId: body.role,
           passwordHash,
+          // The administrator knows it: a temporary password, changed at the first sign-in.
+          mustChangePassword: true,
         });
         await replaceUserLocations(tx, userId, locationIds);
         await recordAudit(tx, actor, {
