@@ -197,6 +197,28 @@ describe('administration', () => {
       // The drawer, its close button named, passes axe like the pages.
       await drawer.getByRole('button', { name: 'Close' }).waitFor();
       await expectAccessible(page, 'new user drawer');
+      await drawer.getByRole('button', { name: 'Close' }).click();
+
+      // Disabling asks first (cancel changes nothing) and can be undone from its notice (17.12).
+      const name = `E2E Client ${suffix}`;
+      const disable = async () => {
+        await page.getByRole('button', { name: `More actions for ${name}` }).click();
+        await page.getByRole('menuitem', { name: 'Disable' }).click();
+        return page.getByRole('dialog', { name: `Disable ${name}?` });
+      };
+      await (await disable()).getByRole('button', { name: 'Cancel' }).click();
+      expect(await row.textContent()).toContain('Enabled');
+      const ask = await disable();
+      // Checked once the menu has closed and the dialog stopped moving in (mid-fade colours fail contrast).
+      await page.getByRole('menu').waitFor({ state: 'hidden' });
+      await page.waitForFunction(() =>
+        document.getAnimations().every((animation) => animation.playState !== 'running'),
+      );
+      await expectAccessible(page, 'disable user dialog');
+      await ask.getByRole('button', { name: 'Disable' }).click();
+      await expect.poll(() => row.textContent()).toContain('Disabled');
+      await page.getByRole('button', { name: 'Undo' }).click();
+      await expect.poll(() => row.textContent()).toContain('Enabled');
     });
 
     const context = await browser.newContext({ baseURL: baseUrl });
@@ -206,6 +228,13 @@ describe('administration', () => {
       await page.locator('input[type="email"]').fill(email);
       await page.locator('input[name="password"]').fill(password);
       await page.locator('button[type="submit"]').click();
+      // The administrator chose that password: the client chooses its own first (17.11).
+      await page.waitForURL('**/change-password');
+      const own = 'Mine!own-e2e-2026';
+      await page.locator('input[name="currentPassword"]').fill(password);
+      await page.locator('input[name="newPassword"]').fill(own);
+      await page.locator('input[name="confirmPassword"]').fill(own);
+      await page.getByRole('button', { name: 'Change password', exact: true }).click();
       await page.waitForURL('**/check');
       const mine = await api(
         page,

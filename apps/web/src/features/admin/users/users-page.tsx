@@ -32,6 +32,7 @@ export function UsersPage() {
   const { role, status } = list.filters;
   const [editing, setEditing] = useState<AdminUser | 'new' | null>(null);
   const [confirmReset, setConfirmReset] = useState<AdminUser | null>(null);
+  const [confirmDisable, setConfirmDisable] = useState<AdminUser | null>(null);
   const [resetResult, setResetResult] = useState<{ user: AdminUser; password: string } | null>(null);
 
   const query = useListUsersQuery({
@@ -46,17 +47,41 @@ export function UsersPage() {
   const { options } = useLocationOptions();
   const locationNames = useMemo(() => new Map(options.map((o) => [Number(o.value), o.label])), [options]);
 
-  async function handleToggleDisabled(user: AdminUser) {
+  /** Sets whether `user` may sign in; disabling offers to undo it from the notice. */
+  async function applyDisabled(user: AdminUser, isDisabled: boolean) {
     try {
-      await setDisabled({ id: user.id, isDisabled: !user.isDisabled }).unwrap();
+      await setDisabled({ id: user.id, isDisabled }).unwrap();
+      if (!isDisabled) {
+        toast.success(t('admin.users.enabled', { name: user.fullName }));
+        return;
+      }
       toast.success(
-        user.isDisabled
-          ? t('admin.users.enabled', { name: user.fullName })
-          : t('admin.users.disabled', { name: user.fullName }),
+        (notice) => (
+          <Group gap="sm" wrap="nowrap">
+            <Text size="sm">{t('admin.users.disabled', { name: user.fullName })}</Text>
+            <Button
+              size="compact-sm"
+              variant="default"
+              onClick={() => {
+                toast.dismiss(notice.id);
+                void applyDisabled(user, false);
+              }}
+            >
+              {t('admin.users.undo')}
+            </Button>
+          </Group>
+        ),
+        { duration: 10_000 },
       );
     } catch (error) {
       showFailure(error, 'user');
     }
+  }
+
+  // Disabling signs the user out at once: asked first. Enabling again is not.
+  function handleToggleDisabled(user: AdminUser) {
+    if (user.isDisabled) void applyDisabled(user, false);
+    else setConfirmDisable(user);
   }
 
   async function handleReset(user: AdminUser) {
@@ -147,7 +172,7 @@ export function UsersPage() {
               locationNames={locationNames}
               onEdit={setEditing}
               onReset={setConfirmReset}
-              onToggleDisabled={(target) => void handleToggleDisabled(target)}
+              onToggleDisabled={handleToggleDisabled}
             />
           ))}
         </AdminTable>
@@ -175,6 +200,33 @@ export function UsersPage() {
               onClick={() => confirmReset && void handleReset(confirmReset)}
             >
               {t('admin.users.resetPassword')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+
+      <Modal
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+        opened={confirmDisable !== null}
+        onClose={() => setConfirmDisable(null)}
+        title={t('admin.users.disableTitle', { name: confirmDisable?.fullName ?? '' })}
+        centered
+      >
+        <Stack gap="md">
+          <Text size="sm">{t('admin.users.disableConfirm', { name: confirmDisable?.fullName ?? '' })}</Text>
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={() => setConfirmDisable(null)}>
+              {t('admin.actions.cancel')}
+            </Button>
+            <Button
+              color="red"
+              onClick={() => {
+                const target = confirmDisable;
+                setConfirmDisable(null);
+                if (target) void applyDisabled(target, true);
+              }}
+            >
+              {t('admin.users.disable')}
             </Button>
           </Group>
         </Stack>
