@@ -3,6 +3,7 @@ import {
   Button,
   CopyButton,
   Group,
+  Modal,
   Pagination,
   Paper,
   Stack,
@@ -172,6 +173,55 @@ export function OneTimeSecret({ label, warning, value, onDone }: OneTimeSecretPr
         <Button onClick={onDone}>{t('admin.secret.done')}</Button>
       </Group>
     </Stack>
+  );
+}
+
+interface ConfirmDialogProps<T> {
+  /** What is asked about; null: the dialog is closed. */
+  subject: T | null;
+  title: string;
+  /** What happens, in words. */
+  message: string;
+  /** The button that does it. */
+  action: string;
+  color: 'red' | 'orange';
+  isBusy?: boolean;
+  onConfirm: (subject: T) => void;
+  onCancel: () => void;
+}
+
+/** Asks before an action that cannot be taken back quietly (revoke, archive, disable, reset): Cancel or do it. */
+export function ConfirmDialog<T>({
+  subject,
+  title,
+  message,
+  action,
+  color,
+  isBusy = false,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps<T>) {
+  const { t } = useTranslation();
+  return (
+    <Modal
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+      opened={subject !== null}
+      onClose={onCancel}
+      title={title}
+      centered
+    >
+      <Stack gap="md">
+        <Text size="sm">{message}</Text>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel}>
+            {t('admin.actions.cancel')}
+          </Button>
+          <Button color={color} loading={isBusy} onClick={() => subject !== null && onConfirm(subject)}>
+            {action}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
   );
 }
 

@@ -20,7 +20,14 @@ import { useTranslation } from 'react-i18next';
 import { formatDate, formatDateTime, formatRelative } from '@/lib/format.ts';
 import { toFailure, type Failure } from '@/lib/http-client.ts';
 import { useCreateApiKeyMutation, useListApiKeysQuery, useRevokeApiKeyMutation } from './api.ts';
-import { AdminPageHeader, AdminPanel, AdminTable, FailureAlert, OneTimeSecret } from './admin-ui.tsx';
+import {
+  AdminPageHeader,
+  AdminPanel,
+  AdminTable,
+  ConfirmDialog,
+  FailureAlert,
+  OneTimeSecret,
+} from './admin-ui.tsx';
 import { describeFailure } from './failure-message.ts';
 import classes from './admin.module.css';
 
@@ -247,34 +254,19 @@ export function ApiKeysPage() {
         ) : null}
       </Modal>
 
-      <Modal
-        closeButtonProps={{ 'aria-label': t('common.close') }}
-        opened={confirmRevoke !== null}
-        onClose={() => setConfirmRevoke(null)}
+      <ConfirmDialog
+        subject={confirmRevoke}
         title={t('admin.apiKeys.revokeTitle')}
-        centered
-      >
-        <Stack gap="md">
-          <Text size="sm">
-            {t('admin.apiKeys.revokeConfirm', {
-              name: confirmRevoke?.name ?? '',
-              prefix: confirmRevoke?.prefix ?? '',
-            })}
-          </Text>
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={() => setConfirmRevoke(null)}>
-              {t('admin.actions.cancel')}
-            </Button>
-            <Button
-              color="red"
-              loading={revokeState.isLoading}
-              onClick={() => confirmRevoke && void handleRevoke(confirmRevoke)}
-            >
-              {t('admin.apiKeys.revoke')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        message={t('admin.apiKeys.revokeConfirm', {
+          name: confirmRevoke?.name ?? '',
+          prefix: confirmRevoke?.prefix ?? '',
+        })}
+        action={t('admin.apiKeys.revoke')}
+        color="red"
+        isBusy={revokeState.isLoading}
+        onConfirm={(target) => void handleRevoke(target)}
+        onCancel={() => setConfirmRevoke(null)}
+      />
     </Stack>
   );
 }

@@ -1,11 +1,11 @@
-import { Button, Drawer, Group, Modal, Stack, Switch, Text } from '@mantine/core';
+import { Button, Drawer, Switch } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import type { AdminLocation } from '@cm/contracts/admin.ts';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { toFailure } from '@/lib/http-client.ts';
-import { AdminTable, useFailureToast } from '../admin-ui.tsx';
+import { AdminTable, ConfirmDialog, useFailureToast } from '../admin-ui.tsx';
 import { useListLocationsQuery, useSetLocationArchivedMutation } from '../api.ts';
 import { AdminListPage } from '../list/admin-list-page.tsx';
 import { SearchField } from '../list/search-field.tsx';
@@ -140,31 +140,16 @@ export function LocationsPage() {
         {metersOf ? <LocationMeters location={metersOf} /> : null}
       </Drawer>
 
-      <Modal
-        closeButtonProps={{ 'aria-label': t('common.close') }}
-        opened={confirmArchive !== null}
-        onClose={() => setConfirmArchive(null)}
+      <ConfirmDialog
+        subject={confirmArchive}
         title={t('admin.locations.archiveTitle')}
-        centered
-      >
-        <Stack gap="md">
-          <Text size="sm">
-            {t('admin.locations.archiveConfirm', { name: confirmArchive?.publicName ?? '' })}
-          </Text>
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={() => setConfirmArchive(null)}>
-              {t('admin.actions.cancel')}
-            </Button>
-            <Button
-              color="red"
-              loading={archiveState.isLoading}
-              onClick={() => confirmArchive && void handleArchived(confirmArchive, true)}
-            >
-              {t('admin.locations.archiveAction')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        message={t('admin.locations.archiveConfirm', { name: confirmArchive?.publicName ?? '' })}
+        action={t('admin.locations.archiveAction')}
+        color="red"
+        isBusy={archiveState.isLoading}
+        onConfirm={(target) => void handleArchived(target, true)}
+        onCancel={() => setConfirmArchive(null)}
+      />
     </AdminListPage>
   );
 }

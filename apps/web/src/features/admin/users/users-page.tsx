@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Select, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import type { AdminUser } from '@cm/contracts/admin.ts';
 import { Role, type RoleId } from '@cm/contracts/enums.ts';
@@ -6,7 +6,7 @@ import { useMemo, useState } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { toFailure } from '@/lib/http-client.ts';
-import { AdminTable, OneTimeSecret, useFailureToast } from '../admin-ui.tsx';
+import { AdminTable, ConfirmDialog, OneTimeSecret, useFailureToast } from '../admin-ui.tsx';
 import classes from '../admin.module.css';
 import { useListUsersQuery, useResetPasswordMutation, useSetUserDisabledMutation } from '../api.ts';
 import { AdminListPage } from '../list/admin-list-page.tsx';
@@ -181,56 +181,29 @@ export function UsersPage() {
     >
       <UserDrawer user={editing} onClose={() => setEditing(null)} />
 
-      <Modal
-        closeButtonProps={{ 'aria-label': t('common.close') }}
-        opened={confirmReset !== null}
-        onClose={() => setConfirmReset(null)}
+      <ConfirmDialog
+        subject={confirmReset}
         title={t('admin.users.resetPassword')}
-        centered
-      >
-        <Stack gap="md">
-          <Text size="sm">{t('admin.users.resetConfirm', { name: confirmReset?.fullName ?? '' })}</Text>
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={() => setConfirmReset(null)}>
-              {t('admin.actions.cancel')}
-            </Button>
-            <Button
-              color="orange"
-              loading={resetState.isLoading}
-              onClick={() => confirmReset && void handleReset(confirmReset)}
-            >
-              {t('admin.users.resetPassword')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        message={t('admin.users.resetConfirm', { name: confirmReset?.fullName ?? '' })}
+        action={t('admin.users.resetPassword')}
+        color="orange"
+        isBusy={resetState.isLoading}
+        onConfirm={(target) => void handleReset(target)}
+        onCancel={() => setConfirmReset(null)}
+      />
 
-      <Modal
-        closeButtonProps={{ 'aria-label': t('common.close') }}
-        opened={confirmDisable !== null}
-        onClose={() => setConfirmDisable(null)}
+      <ConfirmDialog
+        subject={confirmDisable}
         title={t('admin.users.disableTitle', { name: confirmDisable?.fullName ?? '' })}
-        centered
-      >
-        <Stack gap="md">
-          <Text size="sm">{t('admin.users.disableConfirm', { name: confirmDisable?.fullName ?? '' })}</Text>
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={() => setConfirmDisable(null)}>
-              {t('admin.actions.cancel')}
-            </Button>
-            <Button
-              color="red"
-              onClick={() => {
-                const target = confirmDisable;
-                setConfirmDisable(null);
-                if (target) void applyDisabled(target, true);
-              }}
-            >
-              {t('admin.users.disable')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        message={t('admin.users.disableConfirm', { name: confirmDisable?.fullName ?? '' })}
+        action={t('admin.users.disable')}
+        color="red"
+        onConfirm={(target) => {
+          setConfirmDisable(null);
+          void applyDisabled(target, true);
+        }}
+        onCancel={() => setConfirmDisable(null)}
+      />
 
       <Modal
         closeButtonProps={{ 'aria-label': t('common.close') }}
