@@ -77,7 +77,7 @@ async function fillReadings(db: Db, meterId: number, days: number) {
   ]);
   await db.query(
     `INSERT INTO register_readings (meter_id, channel, read_at, value_micro)
-     SELECT $1, 1, $2::timestamptz - i * interval '15 minutes', 1000 * (5000000 + (96 * $3 - i) * (50 + $1 % 40))
+     SELECT $1, 1, $2::timestamptz - i * interval '15 minutes', 1000::int8 * (5000000 + (96 * $3 - i) * (50 + $1 % 40))
      FROM generate_series(0, 96 * $3) AS i`,
     [meterId, READINGS_END, days],
   );
