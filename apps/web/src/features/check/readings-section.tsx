@@ -1,14 +1,14 @@
 import { Alert, Skeleton, Stack } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { LocationReadings } from '@cm/contracts/check.ts';
-import { useDeferredValue } from 'react';
+import { lazy, Suspense, useDeferredValue } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatEnergy } from '@/lib/format.ts';
 import { ChartPanel } from './chart/chart-panel.tsx';
 import { answerRange } from './model/date-range.ts';
 import { formatDateRange, formatIsoInZone } from './model/local-format.ts';
 import { MetersSummary } from './totals/meters-summary.tsx';
-import { CorrectionsPanel } from './totals/corrections-panel.tsx';
+import { correctedMeter } from './totals/corrected.ts';
 import { NotesPanel } from './totals/notes-panel.tsx';
 import { TablePanel } from './table/table-panel.tsx';
 import type { ComparisonTotal } from './totals/comparison-tiles.tsx';
@@ -16,6 +16,10 @@ import { TotalsPanel } from './totals/totals-panel.tsx';
 import classes from './check.module.css';
 
 const TABLE_ID = 'cm-readings-table';
+// Few answers hold corrected values: the panel that lists them loads when one does.
+const CorrectionsPanel = lazy(() =>
+  import('./totals/corrections-panel.tsx').then((module) => ({ default: module.CorrectionsPanel })),
+);
 
 interface ReadingsSectionProps {
   readings: LocationReadings;
@@ -92,7 +96,11 @@ export function ReadingsSection({ readings, comparisons, subject, onPickMeter }:
       {below ? (
         <Stack gap="md" className={isBehind ? classes.stale : undefined} aria-busy={isBehind}>
           <NotesPanel readings={below} />
-          <CorrectionsPanel readings={below} />
+          {correctedMeter(below) ? (
+            <Suspense fallback={<Skeleton height={80} radius="md" />}>
+              <CorrectionsPanel readings={below} />
+            </Suspense>
+          ) : null}
           <TablePanel readings={below} id={TABLE_ID} subject={subject} />
         </Stack>
       ) : (

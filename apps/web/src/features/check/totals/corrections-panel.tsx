@@ -9,19 +9,8 @@ import { useGetReadingCorrectionsQuery } from '../api.ts';
 import { formatIsoInZone } from '../model/local-format.ts';
 import { formatRegister } from './totals.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
+import { correctedChannels } from './corrected.ts';
 import classes from '../check.module.css';
-
-const countOf = (column: readonly number[] | undefined) =>
-  (column ?? []).reduce((sum, value) => sum + value, 0);
-
-/** Channels of the meter with corrected values in the answer, and how many each has. */
-function correctedChannels(meter: MeterReadings): { channel: Channel; count: number }[] {
-  const other: Channel = meter.channel === 'import' ? 'export' : 'import';
-  return [
-    { channel: meter.channel, count: countOf(meter.series.corrected) },
-    { channel: other, count: countOf(meter.series.other?.corrected) },
-  ].filter((entry) => entry.count > 0);
-}
 
 function ChannelCorrections({
   meter,
