@@ -34,7 +34,12 @@ const GOAL_P99_MS = 250;
 const HEAVY = process.env.CM_DRILL_HEAVY ?? 'both';
 const Q = 15 * 60_000;
 const LONG_READ_FROM = Date.parse('2021-01-01T00:00:00Z');
-const DRILL_CLIENT = { email: 'drill.client@drill.cm', password: 'Drill!client-Reads-5y' };
+const DRILL_CLIENT = {
+  email: 'drill.client@drill.cm',
+  password: 'Drill!client-Reads-5y',
+  // The password the administrator set is temporary: the client's own, chosen at the first sign-in.
+  ownPassword: 'Drill!own-choice-Reads-5y',
+};
 
 const demoLogin = (key: string) => {
   const found = DEMO_LOGINS.find((l) => l.key === key);
@@ -163,11 +168,19 @@ async function setUp(server: ServerProcess) {
       installedAt,
     });
   await post('/api/admin/users', {
-    ...DRILL_CLIENT,
+    email: DRILL_CLIENT.email,
+    password: DRILL_CLIENT.password,
     fullName: 'Drill Client',
     role: Role.Client,
     locationIds: [longRead.id],
   });
+  const firstSignIn = await login(server.url, DRILL_CLIENT.email, DRILL_CLIENT.password);
+  const changed = await call(`${server.url}/api/auth/change-password`, {
+    method: 'POST',
+    token: firstSignIn,
+    body: { currentPassword: DRILL_CLIENT.password, newPassword: DRILL_CLIENT.ownPassword },
+  });
+  if (changed.status >= 300) throw new Error(`change-password: ${changed.status} ${changed.body}`);
   const yearRows = Math.round((LONG_READ_YEARS * 365.25 * 86_400_000) / Q);
   log(`preparing ${(yearRows * LONG_READ_METERS).toLocaleString('en')} readings for the long read`);
   const prepared = await upload(server.url, admin, registerCsv('LR', LONG_READ_METERS, yearRows + 1));
@@ -175,7 +188,7 @@ async function setUp(server: ServerProcess) {
     throw new Error(`preparing import: ${prepared.status} ${prepared.body.slice(0, 300)}`);
   return {
     admin,
-    client: await login(server.url, DRILL_CLIENT.email, DRILL_CLIENT.password),
+    client: await login(server.url, DRILL_CLIENT.email, DRILL_CLIENT.ownPassword),
     clientA: await login(server.url, demoLogin('clientA').email, demoLogin('clientA').password),
   };
 }
