@@ -2,6 +2,7 @@ import type { AdminLocation } from '@cm/contracts/admin.ts';
 import { describe, expect, it } from 'vitest';
 import {
   locationFormFrom,
+  timeZoneChange,
   toCreateLocationBody,
   toUpdateLocationBody,
   validateLocationForm,
@@ -42,5 +43,21 @@ describe('location form', () => {
     expect(
       toUpdateLocationBody({ ...locationFormFrom(location, 'UTC'), timeZone: 'Europe/Lisbon' }, location),
     ).toEqual({ timeZone: 'Europe/Lisbon' });
+  });
+});
+
+describe('changing a location’s time zone', () => {
+  it('warns, for a location with meters, where its days begin now and how far midnight moves', () => {
+    const now = Date.parse('2026-11-26T12:00:00Z');
+    expect(timeZoneChange(location, 'America/New_York', now)).toEqual({
+      meterCount: 2,
+      from: { zone: 'Europe/Berlin', offset: '+01:00' },
+      to: { zone: 'America/New_York', offset: '-05:00' },
+      shiftMinutes: -360,
+    });
+    expect(timeZoneChange(location, 'Europe/Berlin', now)).toBeNull();
+    expect(timeZoneChange({ ...location, meterCount: 0 }, 'America/New_York', now)).toBeNull();
+    expect(timeZoneChange(null, 'America/New_York', now)).toBeNull();
+    expect(timeZoneChange(location, 'Mars/Olympus', now)).toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import {
   type CreateLocationBody,
   type UpdateLocationBody,
 } from '@cm/contracts/admin.ts';
-import { isValidTimeZone } from '@cm/contracts/zoned-time.ts';
+import { formatOffset, isValidTimeZone, MINUTE_MS, utcOffsetMs } from '@cm/contracts/zoned-time.ts';
 import { fieldErrors } from '../forms/field-errors.ts';
 
 /** The location drawer's fields. */
@@ -55,4 +55,36 @@ export function toUpdateLocationBody(values: LocationFormValues, before: AdminLo
   if (values.address.trim() !== before.address) body.address = values.address.trim();
   if (values.timeZone !== before.timeZone) body.timeZone = values.timeZone;
   return body;
+}
+
+/** What a new time zone changes for a location that has meters: where its days begin, now. */
+export interface TimeZoneChange {
+  meterCount: number;
+  from: { zone: string; offset: string };
+  to: { zone: string; offset: string };
+  /** How far local midnight moves, in minutes (positive: the day starts earlier in UTC). */
+  shiftMinutes: number;
+}
+
+/**
+ * The warning before a location's time zone changes (issue 17.16): its readings stay as they are
+ * but every day, week and month of them is counted from another midnight. Null for a new
+ * location, one without meters, or the same zone (or one not yet valid).
+ */
+export function timeZoneChange(
+  location: AdminLocation | null,
+  zone: string,
+  nowMs: number,
+): TimeZoneChange | null {
+  if (!location || location.meterCount === 0 || zone === location.timeZone || !isValidTimeZone(zone))
+    return null;
+  const offsetOf = (name: string) => Math.round(utcOffsetMs(nowMs, name) / MINUTE_MS);
+  const before = offsetOf(location.timeZone);
+  const after = offsetOf(zone);
+  return {
+    meterCount: location.meterCount,
+    from: { zone: location.timeZone, offset: formatOffset(before) },
+    to: { zone, offset: formatOffset(after) },
+    shiftMinutes: after - before,
+  };
 }

@@ -1,6 +1,8 @@
-import { Select, Stack, TextInput, Textarea } from '@mantine/core';
+import { Alert, Select, Stack, TextInput, Textarea } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import type { AdminLocation } from '@cm/contracts/admin.ts';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
+import { formatNumber } from '@/lib/format.ts';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { useCreateLocationMutation, useUpdateLocationMutation } from '../api.ts';
@@ -9,6 +11,7 @@ import { useAdminForm } from '../forms/use-admin-form.ts';
 import { browserTimeZone, timeZoneOptions } from '../time-zones.ts';
 import {
   locationFormFrom,
+  timeZoneChange,
   toCreateLocationBody,
   toUpdateLocationBody,
   validateLocationForm,
@@ -19,7 +22,7 @@ const FIELDS = ['publicName', 'address', 'timeZone'] as const;
 
 /** A location's public name, address and time zone. */
 export function LocationForm({ location, onDone }: { location: AdminLocation | null; onDone: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const zones = useMemo(() => timeZoneOptions(location?.timeZone), [location?.timeZone]);
   const [createLocation, createState] = useCreateLocationMutation();
   const [updateLocation, updateState] = useUpdateLocationMutation();
@@ -37,6 +40,10 @@ export function LocationForm({ location, onDone }: { location: AdminLocation | n
       onDone();
     },
   });
+
+  // Asked when the drawer opened: the warning compares the offsets in force today.
+  const [openedAt] = useState(() => Date.now());
+  const change = timeZoneChange(location, form.values.timeZone, openedAt);
 
   return (
     <form onSubmit={onSubmit} noValidate>
@@ -68,6 +75,26 @@ export function LocationForm({ location, onDone }: { location: AdminLocation | n
           nothingFoundMessage={t('admin.locations.form.noTimeZone')}
           comboboxProps={{ withinPortal: true }}
         />
+        {change ? (
+          <Alert
+            color="orange"
+            variant="light"
+            icon={<IconAlertTriangle aria-hidden />}
+            title={t('admin.locations.zoneChange.title')}
+            data-testid="zone-change-warning"
+          >
+            {t('admin.locations.zoneChange.body', {
+              count: change.meterCount,
+              fromZone: change.from.zone,
+              fromOffset: change.from.offset,
+              toZone: change.to.zone,
+              toOffset: change.to.offset,
+              hours: formatNumber(Math.abs(change.shiftMinutes) / 60, i18n.language, {
+                maximumFractionDigits: 2,
+              }),
+            })}
+          </Alert>
+        ) : null}
         <FormFooter
           failure={failure}
           onCancel={onDone}
