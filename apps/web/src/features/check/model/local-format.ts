@@ -110,7 +110,8 @@ export function formatDateRange(from: string, to: string, locale: string): strin
 
 /**
  * A row's period as a person reads it: "Sun, 29 Mar 2026" for a day, "March 2026" for a month,
- * "29 Mar 2026, 02:45 – 03:00" for an interval (the end's time only, or its date when it differs).
+ * "29 Mar 2026, 02:45 – 03:00" for an interval (the end's time only, or its date when it differs;
+ * on the start's clock when the offset changes inside it).
  */
 export function formatPeriod(
   start: number,
@@ -126,6 +127,13 @@ export function formatPeriod(
   if (granularity === 'month') return formatLocal(start, locale, timeZone, 'month');
   if (granularity === 'week')
     return `${formatLocal(start, locale, timeZone, date)} – ${formatLocal(end - 1, locale, timeZone, date)}`;
-  const sameDay = formatLocal(start, locale, timeZone, 'date') === formatLocal(end, locale, timeZone, 'date');
-  return `${formatLocal(start, locale, timeZone, dateTime)} – ${sameDay ? formatLocal(end, locale, timeZone, 'time') : formatLocal(end, locale, timeZone, dateTime)}`;
+  // An interval across a clock change ends on the start's clock (the offset shown beside it): the
+  // autumn hour 02:00 CEST → 02:00 CET reads 02:00 – 03:00 (UTC+02:00), then 02:00 – 03:00
+  // (UTC+01:00), never 02:00 – 02:00. Its end is written as that wall time, read in UTC.
+  const startOffset = offsetMinutes(start, timeZone);
+  const endZone = startOffset === offsetMinutes(end, timeZone) ? timeZone : 'UTC';
+  const shownEnd = endZone === timeZone ? end : end + startOffset * 60_000;
+  const sameDay =
+    formatLocal(start, locale, timeZone, 'date') === formatLocal(shownEnd, locale, endZone, 'date');
+  return `${formatLocal(start, locale, timeZone, dateTime)} – ${formatLocal(shownEnd, locale, endZone, sameDay ? 'time' : dateTime)}`;
 }
