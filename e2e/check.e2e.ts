@@ -207,6 +207,8 @@ describe('the check page', () => {
     await page.waitForURL(/meter=EM-10009/);
     await expect.poll(() => page.getByRole('heading', { name: 'Meter EM-10009' }).count()).toBe(1);
     await page.getByTestId('total-consumption').waitFor();
+    // Its name as the site calls it (demo-content.ts: Riverside's third meter, "HVAC").
+    expect(await page.getByTestId('meter-label').textContent()).toBe('HVAC');
 
     // The same call the page made (last 7 days in Berlin, auto = hours).
     const info = await api<{ location: { publicName: string; timeZone: string }; meterInd: number }>(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { apiKeyScopes, deviceStatuses, roleIds } from './enums.ts';
 import { importPresets } from './import-mapping.ts';
-import { textParam } from './text.ts';
+import { optionalTextParam, textParam } from './text.ts';
 
 // Administration, data in/out and device ingestion (issue 6). Every /api/admin/* call needs an
 // administrator; /api/ingest/* needs an API key with scope `ingest` and no user.
@@ -225,9 +225,14 @@ export const deviceListQuerySchema = pageQuerySchema.extend({
 /** Device list query. */
 export type DeviceListQuery = z.infer<typeof deviceListQuerySchema>;
 
+/** A meter's name as people call it ("Apt C-101", "HVAC"): up to 60 characters, '' for none. */
+export const meterLabelSchema = optionalTextParam('label', 60);
+
 /** A meter's own fields, present on devices of type 3. */
 export const adminMeterFieldsSchema = z.object({
   meterNumber: z.string(),
+  /** What people call the meter ("Apt C-101", "HVAC"); '' when unnamed. */
+  label: z.string(),
   meterInd: z.number().int(),
   multiplier: z.number().int(),
   unit: z.string(),
@@ -347,6 +352,7 @@ const registerSchema = (param: string) =>
 /** `POST /api/admin/meters` body. */
 export const createMeterBodySchema = z.object({
   meterNumber: textParam('meterNumber', 64),
+  label: meterLabelSchema.default(''),
   /** Defaults to the meter number. */
   serial: textParam('serial', 64).optional(),
   locationId: positiveId('locationId'),
@@ -365,6 +371,8 @@ export type CreateMeterBody = z.infer<typeof createMeterBodySchema>;
 /** `PATCH /api/admin/meters/:meterNumber` body. */
 export const updateMeterBodySchema = z.object({
   meterNumber: textParam('meterNumber', 64).optional(),
+  /** '' clears it. */
+  label: meterLabelSchema.optional(),
   meterInd: meterIndSchema.optional(),
   multiplier: multiplierSchema.optional(),
   registerDigits: registerDigitsSchema.optional(),

@@ -53,6 +53,8 @@ export const meterInfoQuerySchema = z.object({
 /** Everything a person needs to know about one meter. Instants are ISO 8601 UTC strings. */
 export const meterInfoSchema = z.object({
   meterNumber: z.string(),
+  /** What people call the meter ("Apt C-101", "HVAC"), set by an administrator; '' when unnamed. */
+  label: z.string(),
   deviceId: z.number().int(),
   type: z.number().int(),
   meterInd: z.number().int(),

@@ -13,3 +13,12 @@ export function textParam(param: string, max: number) {
     .max(max, `${param} is at most ${max} characters.`)
     .refine((value) => !CONTROL_CHARACTERS.test(value), `${param} must not contain control characters.`);
 }
+
+/** An optional one-line text of at most `max` characters ('' for none), named in its error messages. */
+export function optionalTextParam(param: string, max: number) {
+  return z
+    .string({ message: `${param} must be text.` })
+    .trim()
+    .max(max, `${param} is at most ${max} characters.`)
+    .refine((value) => !CONTROL_CHARACTERS.test(value), `${param} must not contain control characters.`);
+}

@@ -111,6 +111,8 @@ export const meters = pgTable(
       .references(() => locations.id),
     // Position of the meter at its location (1, 2, …); an exchanged meter hands its indicator to the new one.
     meterInd: integer('meter_ind').notNull(),
+    // What people call the meter ("Apt C-101", "HVAC"), set by an administrator; '' when unnamed.
+    label: text('label').notNull().default(''),
     // CT ratio: consumption = register difference × multiplier.
     multiplier: integer('multiplier').notNull().default(1),
     unit: text('unit').notNull().default('kWh'),

@@ -64,6 +64,8 @@ export interface PlanDevice {
 export interface PlanMeter {
   deviceSerial: string;
   meterNumber: string;
+  /** What the site calls it ("Apt C-101"); a replacement keeps its predecessor's. */
+  label: string;
   locationName: string;
   meterInd: number;
   multiplier: number;
@@ -501,6 +503,7 @@ function planPosition(
   const meter: PlanMeter = {
     deviceSerial: device.serial,
     meterNumber,
+    label: spec.label,
     locationName: loc.publicName,
     meterInd,
     multiplier,

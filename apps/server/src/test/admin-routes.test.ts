@@ -469,6 +469,42 @@ describe('devices and meters', () => {
     expect(await auditActions('meter', 'EM-2')).toEqual(['meter.create', 'meter.move', 'meter.update']);
   });
 
+  it('names a meter as people call it, renames and clears it; clients read the name', async () => {
+    // Issue 17.5: "Apt C-101", "HVAC", "Café" were in the data and nowhere on screen.
+    const named = await t.call('POST', '/api/admin/meters', {
+      token: admin,
+      body: {
+        meterNumber: 'EM-NAMED',
+        label: '  Café  ',
+        locationId: harbour,
+        meterInd: 7,
+        installedAt: '2026-01-01T00:00:00Z',
+      },
+    });
+    expect(named.statusCode).toBe(201);
+    expect(named.json<AdminDevice>().meter?.label).toBe('Café');
+    const info = await t.call('GET', '/api/CheckMeter/GetMeterInfo?meterNumber=EM-NAMED', { token: client });
+    expect(info.json<{ label: string }>().label).toBe('Café');
+    const renamed = await t.call('PATCH', '/api/admin/meters/EM-NAMED', {
+      token: admin,
+      body: { label: 'Café & bakery' },
+    });
+    expect(renamed.json<AdminDevice>().meter?.label).toBe('Café & bakery');
+    const tooLong = await t.call('PATCH', '/api/admin/meters/EM-NAMED', {
+      token: admin,
+      body: { label: 'x'.repeat(61) },
+    });
+    expect(tooLong.json()).toMatchObject({ statusCode: 400, param: 'label' });
+    const cleared = await t.call('PATCH', '/api/admin/meters/EM-NAMED', {
+      token: admin,
+      body: { label: '' },
+    });
+    expect(cleared.json<AdminDevice>().meter?.label).toBe('');
+    // An unnamed meter answers '' (never null), as the contract says.
+    const unnamed = await t.call('GET', '/api/CheckMeter/GetMeterInfo?meterNumber=EM-1', { token: admin });
+    expect(unnamed.json<{ label: string }>().label).toBe('');
+  });
+
   it('exchanges a meter so that the location shows continuous consumption', async () => {
     // EM-1 reads every 15 min from 1 March 00:00 Berlin, +0.1 kWh each; exchanged at 12:00 UTC.
     const meterId =

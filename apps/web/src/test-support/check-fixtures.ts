@@ -4,6 +4,7 @@ import type { MeterInfo, MeterReadings } from '@cm/contracts/check.ts';
 export function meterInfo(overrides: Partial<MeterInfo> = {}): MeterInfo {
   return {
     meterNumber: 'EM-10009',
+    label: 'Reading room',
     deviceId: 22,
     type: 3,
     meterInd: 3,

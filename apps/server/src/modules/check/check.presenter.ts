@@ -111,6 +111,7 @@ export function presentMeter(
     lastData && (!meter.last_seen_at || lastData > meter.last_seen_at) ? lastData : meter.last_seen_at;
   return {
     meterNumber: meter.meter_number,
+    label: meter.label,
     deviceId: meter.device_id,
     type: 3,
     meterInd: meter.meter_ind,

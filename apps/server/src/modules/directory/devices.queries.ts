@@ -11,6 +11,7 @@ export type AdminDeviceRow = Pick<
     Pick<
       RowOf<typeof meters>,
       | 'meter_number'
+      | 'label'
       | 'meter_ind'
       | 'multiplier'
       | 'unit'
@@ -22,7 +23,7 @@ export type AdminDeviceRow = Pick<
   >;
 
 const deviceColumns = `d.id, d.type, d.serial, d.parent_id, p.serial AS parent_serial, d.location_id, l.public_name,
-  d.priority, d.status, d.last_seen_at, m.meter_number, m.meter_ind, m.multiplier, m.unit, m.register_digits,
+  d.priority, d.status, d.last_seen_at, m.meter_number, m.label, m.meter_ind, m.multiplier, m.unit, m.register_digits,
   m.interval_minutes, m.installed_at, m.removed_at`;
 const deviceFrom = `devices d JOIN locations l ON l.id = d.location_id
   LEFT JOIN devices p ON p.id = d.parent_id LEFT JOIN meters m ON m.device_id = d.id`;
@@ -108,6 +109,7 @@ export async function insertMeter(
   meter: {
     deviceId: number;
     meterNumber: string;
+    label: string;
     locationId: number;
     meterInd: number;
     multiplier: number;
@@ -117,8 +119,8 @@ export async function insertMeter(
   },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO meters (device_id, meter_number, location_id, meter_ind, multiplier, register_digits, interval_minutes, installed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    `INSERT INTO meters (device_id, meter_number, location_id, meter_ind, multiplier, register_digits, interval_minutes, installed_at, label)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
     [
       meter.deviceId,
       meter.meterNumber,
@@ -128,6 +130,7 @@ export async function insertMeter(
       meter.registerDigits,
       meter.intervalMinutes,
       meter.installedAt,
+      meter.label,
     ],
   );
 }
@@ -163,6 +166,7 @@ export async function updateMeter(
   deviceId: number,
   changes: {
     meterNumber?: string | undefined;
+    label?: string | undefined;
     meterInd?: number | undefined;
     multiplier?: number | undefined;
     registerDigits?: number | undefined;
@@ -172,7 +176,7 @@ export async function updateMeter(
   await db.query(
     `UPDATE meters SET meter_number = COALESCE($2, meter_number), meter_ind = COALESCE($3, meter_ind),
        multiplier = COALESCE($4, multiplier), register_digits = COALESCE($5, register_digits),
-       interval_minutes = COALESCE($6, interval_minutes)
+       interval_minutes = COALESCE($6, interval_minutes), label = COALESCE($7, label)
      WHERE device_id = $1`,
     [
       deviceId,
@@ -181,6 +185,7 @@ export async function updateMeter(
       changes.multiplier ?? null,
       changes.registerDigits ?? null,
       changes.intervalMinutes ?? null,
+      changes.label ?? null,
     ],
   );
 }

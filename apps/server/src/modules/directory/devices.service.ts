@@ -192,6 +192,7 @@ export class AdminDevicesService {
           detail: {
             before: {
               meterNumber: before.meter_number,
+              label: before.label,
               meterInd: before.meter_ind,
               multiplier: before.multiplier,
               registerDigits: before.register_digits,
@@ -304,6 +305,8 @@ export class AdminDevicesService {
         await insertMeter(tx, {
           deviceId: newId,
           meterNumber: body.newMeterNumber,
+          // The name belongs to the place ("Apt C-101"): the replacement keeps it.
+          label: old.label ?? '',
           locationId: old.location_id,
           meterInd: old.meter_ind,
           multiplier: body.newMultiplier ?? old.multiplier ?? 1,

@@ -40,6 +40,7 @@ export function presentDevice(row: AdminDeviceRow): AdminDevice {
         ? null
         : {
             meterNumber: row.meter_number,
+            label: row.label ?? '',
             meterInd: row.meter_ind ?? 1,
             multiplier: row.multiplier ?? 1,
             unit: row.unit ?? 'kWh',

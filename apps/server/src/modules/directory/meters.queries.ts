@@ -17,6 +17,7 @@ export type MeterRow = Pick<
   RowOf<typeof meters>,
   | 'device_id'
   | 'meter_number'
+  | 'label'
   | 'meter_ind'
   | 'multiplier'
   | 'unit'
@@ -30,7 +31,7 @@ export type MeterRow = Pick<
   Pick<RowOf<typeof devices>, 'status' | 'priority' | 'last_seen_at' | 'parent_id'> &
   Pick<LocationRow, 'public_name' | 'address' | 'time_zone'> & { location_id: number };
 
-const meterColumns = `m.device_id, m.meter_number, m.meter_ind, m.multiplier, m.unit, m.register_digits,
+const meterColumns = `m.device_id, m.meter_number, m.label, m.meter_ind, m.multiplier, m.unit, m.register_digits,
   m.interval_minutes, m.installed_at, m.removed_at, d.status, d.priority, d.last_seen_at, d.parent_id,
   l.id AS location_id, l.public_name, l.address, l.time_zone, m.channels, m.readings_version`;
 

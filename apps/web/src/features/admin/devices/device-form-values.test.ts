@@ -24,6 +24,7 @@ const meter: AdminDevice = {
   parentId: 12,
   meter: {
     meterNumber: 'EM-1',
+    label: '',
     meterInd: 1,
     multiplier: 40,
     unit: 'kWh',

@@ -28,9 +28,11 @@ export interface DeviceEditValues {
   priority: DevicePriorityId;
   status: DeviceStatus;
   multiplier: number | string;
+  /** A meter's name ("Apt C-101"); '' for other devices or none. */
+  label: string;
 }
 
-export type DeviceFormErrors = Partial<Record<'serial' | 'multiplier', string>>;
+export type DeviceFormErrors = Partial<Record<'serial' | 'multiplier' | 'label', string>>;
 
 const serialMessage = (issue: Issue) =>
   issue.code === 'too_big' ? 'admin.devices.form.serialTooLong' : 'admin.devices.form.serialRequired';
@@ -67,6 +69,7 @@ export function deviceEditFrom(device: AdminDevice): DeviceEditValues {
     priority: toPriorityId(device.priority),
     status: device.status,
     multiplier: device.meter?.multiplier ?? 1,
+    label: device.meter?.label ?? '',
   };
 }
 
@@ -87,6 +90,7 @@ export function validateDeviceEdit(
     const parsed = updateMeterBodySchema.safeParse({
       ...common,
       ...(multiplier !== device.meter.multiplier ? { multiplier } : {}),
+      ...(values.label.trim() !== device.meter.label ? { label: values.label } : {}),
     });
     if (parsed.success)
       return {
@@ -94,7 +98,9 @@ export function validateDeviceEdit(
         body: { kind: 'meter', meterNumber: device.meter.meterNumber, body: parsed.data },
       };
     return {
-      errors: fieldErrors(parsed.error, ['multiplier'], () => 'admin.meterForm.errors.multiplier'),
+      errors: fieldErrors(parsed.error, ['multiplier', 'label'], (field) =>
+        field === 'label' ? 'admin.meterForm.errors.label' : 'admin.meterForm.errors.multiplier',
+      ),
       body: null,
     };
   }

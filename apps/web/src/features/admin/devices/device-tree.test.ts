@@ -24,6 +24,7 @@ function node(
     meter: meter
       ? {
           meterNumber: meter.meterNumber,
+          label: '',
           meterInd: meter.meterInd,
           multiplier: 1,
           unit: 'kWh',

@@ -10,7 +10,7 @@ import { deviceEditFrom, validateDeviceEdit, type DeviceEditValues } from './dev
 import { deviceName, devicesOfType } from './device-tree.ts';
 import { PriorityStatusFields } from './priority-status-fields.tsx';
 
-const FIELDS = ['serial', 'parentId', 'priority', 'status', 'multiplier'] as const;
+const FIELDS = ['serial', 'parentId', 'priority', 'status', 'multiplier', 'label'] as const;
 
 /** Edit a device: serial and parent (not for meters, whose parent changes by moving), priority and status. */
 export function EditDeviceForm({
@@ -48,6 +48,13 @@ export function EditDeviceForm({
               label={t('admin.devices.fields.meterNumber')}
               value={device.meter.meterNumber}
               readOnly
+            />
+            <TextInput
+              label={t('admin.devices.fields.label')}
+              description={t('admin.devices.form.labelHint')}
+              {...form.getInputProps('label')}
+              autoComplete="off"
+              data-autofocus
             />
             <NumberInput
               label={t('admin.devices.fields.multiplier')}

@@ -61,6 +61,7 @@ describe('validateExchange', () => {
 describe('validateNewMeter', () => {
   const values: MeterFormValues = {
     meterNumber: 'EM-77',
+    label: ' Apt C-101 ',
     meterInd: 2,
     cubeId: '12',
     multiplier: 1,
@@ -74,6 +75,8 @@ describe('validateNewMeter', () => {
   it('builds the body', () => {
     expect(validateNewMeter(values, { locationId: 3, timeZone: 'UTC' }).body).toEqual({
       meterNumber: 'EM-77',
+      // The name people use (issue 17.5), trimmed.
+      label: 'Apt C-101',
       locationId: 3,
       cubeId: 12,
       meterInd: 2,
@@ -91,6 +94,7 @@ describe('validateNewMeter', () => {
       {
         ...values,
         meterNumber: '',
+        label: 'x'.repeat(61),
         meterInd: 0,
         multiplier: 1.5,
         registerDigits: 13,
@@ -104,6 +108,7 @@ describe('validateNewMeter', () => {
     expect(Object.keys(result.errors).sort()).toEqual([
       'installedAt',
       'intervalMinutes',
+      'label',
       'meterInd',
       'meterNumber',
       'multiplier',

@@ -81,6 +81,8 @@ export function validateExchange(
 
 export interface MeterFormValues {
   meterNumber: string;
+  /** What people call it ("Apt C-101"); may stay empty. */
+  label: string;
   meterInd: Typed;
   cubeId: string | null;
   multiplier: Typed;
@@ -96,6 +98,7 @@ export type MeterFormErrors = Partial<Record<keyof MeterFormValues, string>>;
 // The fields a person types; the selects (Cube, priority, status) offer valid values only.
 const meterFields = [
   'meterNumber',
+  'label',
   'meterInd',
   'multiplier',
   'registerDigits',
@@ -105,6 +108,7 @@ const meterFields = [
 
 /** i18n keys of the new-meter form's problems (the meter number's depend on what is wrong). */
 const meterMessages: Record<Exclude<(typeof meterFields)[number], 'meterNumber'>, string> = {
+  label: 'admin.meterForm.errors.label',
   meterInd: 'admin.meterForm.errors.meterInd',
   multiplier: 'admin.meterForm.errors.multiplier',
   registerDigits: 'admin.meterForm.errors.registerDigits',
@@ -119,6 +123,7 @@ export function validateNewMeter(
 ): { errors: MeterFormErrors; body: CreateMeterBody | null } {
   const parsed = createMeterBodySchema.safeParse({
     meterNumber: values.meterNumber,
+    label: values.label,
     locationId: context.locationId,
     cubeId: values.cubeId === null || values.cubeId === '' ? null : Number(values.cubeId),
     meterInd: typedNumber(values.meterInd),

@@ -14,6 +14,7 @@ import { PriorityStatusFields } from './priority-status-fields.tsx';
 
 const FIELDS = [
   'meterNumber',
+  'label',
   'meterInd',
   'cubeId',
   'multiplier',
@@ -47,6 +48,7 @@ export function NewMeterForm({
   const { t } = useTranslation();
   const [initialValues] = useState<MeterFormValues>(() => ({
     meterNumber: '',
+    label: '',
     meterInd: nextMeterInd(roots),
     cubeId: null,
     multiplier: 1,
@@ -79,6 +81,12 @@ export function NewMeterForm({
           autoComplete="off"
           spellCheck={false}
           data-autofocus
+        />
+        <TextInput
+          label={t('admin.devices.fields.label')}
+          description={t('admin.devices.form.labelHint')}
+          {...form.getInputProps('label')}
+          autoComplete="off"
         />
         <Group grow align="flex-start" gap="sm" wrap="wrap">
           <NumberInput

@@ -9,6 +9,7 @@ import { useGetLocationReadingsQuery } from '../api.ts';
 import type { CheckTarget } from '../model/url-state.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import classes from '../check.module.css';
+import { meterOptionText } from '../meter/meter-name.ts';
 
 const SEARCH_DEBOUNCE_MS = 200;
 
@@ -16,6 +17,8 @@ const SEARCH_DEBOUNCE_MS = 200;
 export interface MeterOption {
   meterInd: number;
   meterNumber: string;
+  /** What people call it ("Apt C-101"); '' when unnamed. */
+  label: string;
 }
 
 interface LookupPanelProps {
@@ -63,7 +66,11 @@ export const LookupPanel = memo(function LookupPanel(props: LookupPanelProps) {
     { skip: picked === null },
   );
   const locationMeters: MeterOption[] | null = pickedMeters
-    ? pickedMeters.meters.map((m) => ({ meterInd: m.meterInd, meterNumber: m.meter.meterNumber }))
+    ? pickedMeters.meters.map((m) => ({
+        meterInd: m.meterInd,
+        meterNumber: m.meter.meterNumber,
+        label: m.meter.label,
+      }))
     : null;
 
   const meterOptions = useTypeahead('meter', meterText, suggestions);
@@ -96,7 +103,7 @@ export const LookupPanel = memo(function LookupPanel(props: LookupPanelProps) {
     { value: 'all', label: t('check.lookup.allMeters') },
     ...(locationMeters ?? []).map((m) => ({
       value: String(m.meterInd),
-      label: t('check.lookup.meterOption', { meterInd: m.meterInd, meterNumber: m.meterNumber }),
+      label: meterOptionText(t, m),
     })),
   ];
   // Keep a meter indicator from the URL selectable before the location's list has loaded.

@@ -118,6 +118,11 @@ export const MeterCard = memo(function MeterCard({ meter, meterNumbers, now }: M
             <Title order={2} id="cm-meter-title" className={classes.meterTitle}>
               {t('check.meter.heading', { meterNumber: meter.meterNumber })}
             </Title>
+            {meter.label ? (
+              <Text fw={600} data-testid="meter-label">
+                {meter.label}
+              </Text>
+            ) : null}
             <Text size="sm" c="dimmed">
               {t(`check.deviceType.${deviceTypeKeys.get(meter.type) ?? 'unknown'}`)} ·{' '}
               {t('check.meter.meterInd', { meterInd: meter.meterInd })}

@@ -4,6 +4,7 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatEnergy, formatNumber } from '@/lib/format.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
+import { meterOptionText } from '../meter/meter-name.ts';
 
 interface MetersSummaryProps {
   readings: LocationReadings;
@@ -42,7 +43,7 @@ export const MetersSummary = memo(function MetersSummary({ readings, onPickMeter
               <Table.Tr key={meterInd}>
                 <Table.Td>
                   <Anchor component="button" type="button" onClick={() => onPickMeter(meterInd)}>
-                    {t('check.lookup.meterOption', { meterInd, meterNumber: meter.meterNumber })}
+                    {meterOptionText(t, { meterInd, meterNumber: meter.meterNumber, label: meter.label })}
                   </Anchor>
                 </Table.Td>
                 <Table.Td ta="end">{energy(totals.consumption)}</Table.Td>

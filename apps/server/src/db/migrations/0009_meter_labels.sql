@@ -1,0 +1,1 @@
+ALTER TABLE "meters" ADD COLUMN "label" text DEFAULT '' NOT NULL;
