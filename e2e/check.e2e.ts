@@ -242,7 +242,8 @@ describe('the check page', () => {
     // The table holds one row per hour bucket (plus any gap rows) and says how many.
     const region = await page.getByRole('region', { name: /Readings table/ }).getAttribute('aria-label');
     const gapRows = answer.body.meters[0]?.gaps.length ?? 0;
-    expect(region).toBe(`Readings table, ${(answer.body.meters[0]?.series.t.length ?? 0) + gapRows} rows`);
+    const rowCount = (answer.body.meters[0]?.series.t.length ?? 0) + gapRows;
+    expect(region).toBe(`Readings table, ${rowCount.toLocaleString('en')} rows`);
 
     // The week is still going: the 7 days before are compared up to the same local time as this
     // week's last reading, on their seventh day — not whole (issue 17.1).

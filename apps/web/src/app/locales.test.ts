@@ -5,6 +5,7 @@ import { granularities, readingEventTypes } from '@cm/contracts/check.ts';
 import { channels, readingQualities } from '@cm/contracts/check-limits.ts';
 import { importPhases } from '@cm/contracts/import-jobs.ts';
 import { dateLayouts, importPresets, valueUnits } from '@cm/contracts/import-mapping.ts';
+import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { contentWidths, footerTypes, navbarTypes, skins } from '@/layout/layout-slice.ts';
 import { menuSections } from '@/layout/menu-items.ts';
@@ -25,7 +26,7 @@ const en = files.en ?? {};
 const baseKeys = (file: Record<string, unknown>) =>
   new Set(Object.keys(file).map((key) => key.replace(PLURAL, '')));
 const variables = (text: unknown) =>
-  [...String(text).matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+  [...String(text).matchAll(/\{\{\s*(\w+)\s*(?:,[^}]*)?\}\}/g)].map((m) => m[1]).sort();
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -131,5 +132,20 @@ describe('translations', () => {
     }
     expect(used.size).toBeGreaterThan(50);
     expect([...used].filter((key) => !keys.has(key))).toEqual([]);
+  });
+
+  it('writes counts with the language’s digit grouping, as the rest of the numbers', async () => {
+    // Issue 17.9: "28524 intervals" beside "2,051.301 kWh".
+    const i18n = i18next.createInstance();
+    await i18n.init({
+      lng: 'en',
+      resources: Object.fromEntries(languages.map((lng) => [lng, { translation: files[lng] ?? {} }])),
+      interpolation: { escapeValue: false },
+    });
+    expect(i18n.t('check.table.missing', { count: 28_524 })).toBe('28,524 missing');
+    expect(i18n.t('check.table.missing', { count: 28_524, lng: 'de' })).toBe('28.524 fehlen');
+    // Every count placeholder of the check page and the administration is formatted.
+    for (const [key, value] of Object.entries(en))
+      if (/^(check|admin)\./.test(key)) expect(String(value), key).not.toContain('{{count}}');
   });
 });
