@@ -1,7 +1,7 @@
 import '@/test-support/uplot-env.ts';
 import type { Granularity, MeterReadings } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
-import { chartData, fullXRange, hatchedBars } from './chart-data.ts';
+import { chartData, dstLabelKey, fullXRange, hatchedBars } from './chart-data.ts';
 import { buildRows, rowsByEnd } from '../model/reading-rows.ts';
 import { dailyReadings, edgeGapReadings, rawReadings, withExport } from '@/test-support/check-fixtures.ts';
 
@@ -133,4 +133,14 @@ describe('the chart and the table show the same numbers', () => {
       expect(x.length - 1).toBe(shownRows);
     },
   );
+});
+
+describe('the clock change label', () => {
+  it('calls a day bar a 23-hour day, and says a week or month bar holds one', () => {
+    // Issue 17.9: month bars on DST months were labelled "23 h day".
+    expect(dstLabelKey('day')).toBe('check.chart.dst');
+    expect(dstLabelKey('hour')).toBe('check.chart.dst');
+    expect(dstLabelKey('week')).toBe('check.chart.dstInside');
+    expect(dstLabelKey('month')).toBe('check.chart.dstInside');
+  });
 });

@@ -167,3 +167,11 @@ export function hatchedBars(
   }
   return bars;
 }
+
+/**
+ * How a clock change is labelled: a day bar is the 23- or 25-hour day itself; a week or month bar
+ * only holds one ("clock change: 23 h day"), and is not a 23-hour month.
+ */
+export function dstLabelKey(granularity: Granularity): 'check.chart.dst' | 'check.chart.dstInside' {
+  return granularity === 'week' || granularity === 'month' ? 'check.chart.dstInside' : 'check.chart.dst';
+}

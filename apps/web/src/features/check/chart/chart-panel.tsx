@@ -5,7 +5,7 @@ import type { LocationReadings } from '@cm/contracts/check.ts';
 import { memo, useCallback, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatEnergy, formatNumber } from '@/lib/format.ts';
-import { chartData, hatchedBars } from './chart-data.ts';
+import { chartData, dstLabelKey, hatchedBars } from './chart-data.ts';
 import { chartThemes, type ChartMarkers } from './chart-options.ts';
 import { formatPeriod } from '../model/local-format.ts';
 import { bucketAt, rowsByEnd, rowsOf } from '../model/reading-rows.ts';
@@ -39,7 +39,7 @@ function useMarkers(readings: LocationReadings): ChartMarkers {
       readings.location.timeZone,
     ).map((change) => ({
       at: change.at,
-      label: t('check.chart.dst', { hours: 24 + (change.fromOffset - change.toOffset) / 60 }),
+      label: t(dstLabelKey(readings.granularity), { hours: 24 + (change.fromOffset - change.toOffset) / 60 }),
       from: change.fromOffset,
       to: change.toOffset,
       band: isBucketView ? bucketAt(buckets, change.at, toMs) : null,
