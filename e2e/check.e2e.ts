@@ -460,15 +460,26 @@ describe('the check page', () => {
     expect(await page.getByTestId('notes').textContent()).toContain('EM-10025 replaced the previous meter');
     await page.getByRole('combobox', { name: 'Detail' }).selectOption('day');
     await page.waitForURL(/granularity=day/);
+    // The chart's style and the register line are in the address too (17.9).
+    await page.getByText('Line', { exact: true }).click();
+    await page.waitForURL(/chart=line/);
+    await page.getByRole('switch', { name: 'Show register' }).dispatchEvent('click');
+    await page.waitForURL(/register=1/);
     await page.reload();
     await page.getByTestId('readings-table').waitFor();
     expect(await page.getByRole('combobox', { name: 'Detail' }).inputValue()).toBe('day');
+    expect(await page.getByRole('switch', { name: 'Show register' }).isChecked()).toBe(true);
+    expect(await page.getByRole('radio', { name: 'Line' }).isChecked()).toBe(true);
     // The day of the exchange says so in the table, where the meter column changes.
     const exchangeRow = page.getByTestId('readings-table').locator('tr', { hasText: 'Meter exchange' });
     expect(await exchangeRow.textContent()).toContain('Meter exchange: EM-10025 from here');
     expect(await page.getByLabel('From').inputValue()).toBe(from);
     expect(await page.getByRole('combobox', { name: /^Meter/ }).inputValue()).toBe('2');
     expect(await page.getByTestId('total-consumption').locator('[data-value]').textContent()).toBe(before);
+    // Back steps through what was looked at: the register, the line, then the hours again.
+    await page.goBack();
+    await page.waitForURL((u) => !u.search.includes('register=1') && u.search.includes('chart=line'));
+    await page.goBack();
     await page.goBack();
     await page.waitForURL(/granularity=hour/);
     expect(await page.getByRole('combobox', { name: 'Detail' }).inputValue()).toBe('hour');

@@ -117,6 +117,7 @@ export function CheckPage() {
       update({ range: nextRange, granularity: nextGranularity }),
     [update],
   );
+  const handleChartView = useCallback((chart: CheckUrlState['chart']) => update({ chart }), [update]);
   const { target } = state;
   const handlePickMeter = useCallback(
     (ind: number) => {
@@ -202,6 +203,8 @@ export function CheckPage() {
               comparisons={view.comparisons}
               subject={view.subject}
               onPickMeter={handlePickMeter}
+              chartView={state.chart}
+              onChartViewChange={handleChartView}
             />
           ) : (
             <ReadingsSkeleton />

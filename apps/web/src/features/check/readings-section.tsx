@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { formatEnergy } from '@/lib/format.ts';
 import { ChartPanel } from './chart/chart-panel.tsx';
 import { answerRange } from './model/date-range.ts';
+import type { ChartView } from './model/url-state.ts';
 import { formatDateRange, formatIsoInZone } from './model/local-format.ts';
 import { MetersSummary } from './totals/meters-summary.tsx';
 import { correctedMeter } from './totals/corrected.ts';
@@ -28,6 +29,8 @@ interface ReadingsSectionProps {
   subject: string;
   /** Shows the whole location's meters (several blocks) rather than one. */
   onPickMeter: (meterInd: number) => void;
+  chartView: ChartView;
+  onChartViewChange: (view: ChartView) => void;
 }
 
 /**
@@ -37,7 +40,14 @@ interface ReadingsSectionProps {
  * of the answer, so they render (and the table builds its rows) once the chart has drawn, marked
  * busy until they show the answer above them.
  */
-export function ReadingsSection({ readings, comparisons, subject, onPickMeter }: ReadingsSectionProps) {
+export function ReadingsSection({
+  readings,
+  comparisons,
+  subject,
+  onPickMeter,
+  chartView,
+  onChartViewChange,
+}: ReadingsSectionProps) {
   const { t, i18n } = useTranslation();
   const below = useDeferredValue<LocationReadings | null>(readings, null);
   const isBehind = below !== readings;
@@ -92,7 +102,13 @@ export function ReadingsSection({ readings, comparisons, subject, onPickMeter }:
       ) : (
         <MetersSummary readings={readings} onPickMeter={onPickMeter} />
       )}
-      <ChartPanel readings={readings} ariaLabel={chartSummary} tableId={TABLE_ID} />
+      <ChartPanel
+        readings={readings}
+        ariaLabel={chartSummary}
+        tableId={TABLE_ID}
+        view={chartView}
+        onViewChange={onChartViewChange}
+      />
       {below ? (
         <Stack gap="md" className={isBehind ? classes.stale : undefined} aria-busy={isBehind}>
           <NotesPanel readings={below} />

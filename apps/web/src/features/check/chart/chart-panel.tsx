@@ -8,6 +8,7 @@ import { formatEnergy, formatNumber } from '@/lib/format.ts';
 import { chartData, dstLabelKey, hatchedBars } from './chart-data.ts';
 import { chartThemes, type ChartMarkers } from './chart-options.ts';
 import { formatPeriod } from '../model/local-format.ts';
+import type { ChartView } from '../model/url-state.ts';
 import { bucketAt, rowsByEnd, rowsOf } from '../model/reading-rows.ts';
 import { rowNotes } from '../table/row-notes.ts';
 import { ReadingsChart, type TooltipWriter } from './readings-chart.tsx';
@@ -20,6 +21,9 @@ const BARS_MAX_POINTS = 1500;
 
 interface ChartPanelProps {
   readings: LocationReadings;
+  /** Bars or line, register or not: in the page's address, so a shared link draws the same. */
+  view: ChartView;
+  onViewChange: (view: ChartView) => void;
   /** What the chart shows, for screen readers. */
   ariaLabel: string;
   /** Where the table (the chart's accessible alternative) is. */
@@ -163,7 +167,13 @@ const ChartHeader = memo(function ChartHeader({
  * stays here, so toggling the register line redraws the chart alone; it draws the answer's own
  * columns, and builds the table's rows only when the cursor first asks for one.
  */
-export const ChartPanel = memo(function ChartPanel({ readings, ariaLabel, tableId }: ChartPanelProps) {
+export const ChartPanel = memo(function ChartPanel({
+  readings,
+  ariaLabel,
+  tableId,
+  view,
+  onViewChange,
+}: ChartPanelProps) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const scheme = useComputedColorScheme('light');
@@ -174,9 +184,9 @@ export const ChartPanel = memo(function ChartPanel({ readings, ariaLabel, tableI
   const hasExport = isSingle && meters[0]?.series.other !== undefined;
   const unit = meters[0]?.meter.unit ?? 'kWh';
   const pointCount = meters[0]?.series.t.length ?? 0;
-  const [mode, setMode] = useState<'bars' | 'line' | null>(null);
-  const chartMode = mode ?? (pointCount > BARS_MAX_POINTS || !isSingle ? 'line' : 'bars');
-  const [showRegister, setShowRegister] = useState(false);
+  const chartMode =
+    view.style === 'auto' ? (pointCount > BARS_MAX_POINTS || !isSingle ? 'line' : 'bars') : view.style;
+  const showRegister = view.register;
   const withRegister = isSingle && showRegister;
   const [isZoomed, setZoomed] = useState(false);
   const resetRef = useRef<(() => void) | null>(null);
@@ -341,9 +351,9 @@ export const ChartPanel = memo(function ChartPanel({ readings, ariaLabel, tableI
     <SectionPanel labelledBy="cm-chart-title" className={classes.chartPanel}>
       <ChartHeader
         mode={chartMode}
-        onMode={setMode}
+        onMode={(style) => onViewChange({ ...view, style })}
         showRegister={isSingle ? showRegister : null}
-        onShowRegister={setShowRegister}
+        onShowRegister={(register) => onViewChange({ ...view, register })}
         isZoomed={isZoomed}
         onReset={resetZoom}
         tableId={tableId}

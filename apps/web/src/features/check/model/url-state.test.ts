@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCheckUrl, serializeCheckUrl, type CheckUrlState } from './url-state.ts';
+import { DEFAULT_CHART_VIEW, parseCheckUrl, serializeCheckUrl, type CheckUrlState } from './url-state.ts';
 
 describe('check page URL state', () => {
   it('opens a bookmarked meter or location straight away (the search links)', () => {
@@ -7,6 +7,7 @@ describe('check page URL state', () => {
       target: { kind: 'meter', meterNumber: 'EM-10001' },
       range: { kind: 'preset', preset: 'last7' },
       granularity: 'auto',
+      chart: DEFAULT_CHART_VIEW,
     });
     expect(parseCheckUrl('?location=Harbour%20View%20%2F%20Block%20C').target).toEqual({
       kind: 'location',
@@ -21,17 +22,26 @@ describe('check page URL state', () => {
         target: { kind: 'location', name: 'Riverside Campus – Library', meterInd: 3 },
         range: { kind: 'custom', from: '2026-09-04', to: '2026-09-04' },
         granularity: 'raw',
+        // Issue 17.9: the chart's style and register are in the link too.
+        chart: { style: 'line', register: true },
       },
       {
         target: { kind: 'meter', meterNumber: 'EM-10004' },
         range: { kind: 'preset', preset: 'lastMonth' },
         granularity: 'day',
+        chart: { style: 'bars', register: false },
       },
-      { target: { kind: 'none' }, range: { kind: 'preset', preset: 'last7' }, granularity: 'auto' },
+      {
+        target: { kind: 'none' },
+        range: { kind: 'preset', preset: 'last7' },
+        granularity: 'auto',
+        chart: DEFAULT_CHART_VIEW,
+      },
       {
         target: { kind: 'location', name: 'A & B = C?', meterInd: 'all' },
         range: { kind: 'preset', preset: 'thisYear' },
         granularity: 'month',
+        chart: { style: 'auto', register: true },
       },
     ];
     for (const state of states) expect(parseCheckUrl(serializeCheckUrl(state))).toEqual(state);
@@ -43,6 +53,7 @@ describe('check page URL state', () => {
         target: { kind: 'meter', meterNumber: 'EM-1' },
         range: { kind: 'preset', preset: 'last7' },
         granularity: 'auto',
+        chart: DEFAULT_CHART_VIEW,
       }),
     ).toBe('meter=EM-1');
   });
@@ -56,11 +67,14 @@ describe('check page URL state', () => {
   });
 
   it('falls back to defaults on nonsense, and a meter wins over a location', () => {
-    const state = parseCheckUrl('?meter=EM-1&location=X&meterInd=-3&preset=forever&granularity=second');
+    const state = parseCheckUrl(
+      '?meter=EM-1&location=X&meterInd=-3&preset=forever&granularity=second&chart=pie&register=yes',
+    );
     expect(state).toEqual({
       target: { kind: 'meter', meterNumber: 'EM-1' },
       range: { kind: 'preset', preset: 'last7' },
       granularity: 'auto',
+      chart: DEFAULT_CHART_VIEW,
     });
     expect(parseCheckUrl('?location=X&meterInd=abc').target).toEqual({
       kind: 'location',

@@ -18,11 +18,21 @@ export type CheckTarget =
 /** Either a preset (resolved against today in the location's zone) or fixed dates. */
 export type RangeChoice = { kind: 'preset'; preset: PresetId } | ({ kind: 'custom' } & DateRange);
 
+/** How the chart draws: bars or a line (auto: bars up to a point count), with the register or not. */
+export interface ChartView {
+  style: 'auto' | 'bars' | 'line';
+  register: boolean;
+}
+
+/** The chart as it first opens. */
+export const DEFAULT_CHART_VIEW: ChartView = { style: 'auto', register: false };
+
 /** The check page's state, all of it in the query string so reload, share and back/forward work. */
 export interface CheckUrlState {
   target: CheckTarget;
   range: RangeChoice;
   granularity: GranularityChoice;
+  chart: ChartView;
 }
 
 /** Query string names. `From`/`To` are accepted too, spelled as the API spells them. */
@@ -34,6 +44,8 @@ export const urlParams = {
   from: 'from',
   to: 'to',
   granularity: 'granularity',
+  chart: 'chart',
+  register: 'register',
 } as const;
 
 const MAX_TEXT = 200;
@@ -67,13 +79,22 @@ export function parseCheckUrl(search: string | URLSearchParams): CheckUrlState {
   if (from !== null && to !== null && !isPresetId(preset)) range = { kind: 'custom', from, to };
 
   const granularity = params.get(urlParams.granularity);
-  return { target, range, granularity: isGranularityChoice(granularity) ? granularity : 'auto' };
+  const style = params.get(urlParams.chart);
+  return {
+    target,
+    range,
+    granularity: isGranularityChoice(granularity) ? granularity : 'auto',
+    chart: {
+      style: style === 'bars' || style === 'line' ? style : 'auto',
+      register: params.get(urlParams.register) === '1',
+    },
+  };
 }
 
 /** Writes the page state as a query string (without `?`); defaults are left out to keep links short. */
 export function serializeCheckUrl(state: CheckUrlState): string {
   const params = new URLSearchParams();
-  const { target, range, granularity } = state;
+  const { target, range, granularity, chart } = state;
   if (target.kind === 'meter') params.set(urlParams.meter, target.meterNumber);
   if (target.kind === 'location') {
     params.set(urlParams.location, target.name);
@@ -86,5 +107,7 @@ export function serializeCheckUrl(state: CheckUrlState): string {
     params.set(urlParams.preset, range.preset);
   }
   if (granularity !== 'auto') params.set(urlParams.granularity, granularity);
+  if (chart.style !== 'auto') params.set(urlParams.chart, chart.style);
+  if (chart.register) params.set(urlParams.register, '1');
   return params.toString();
 }
