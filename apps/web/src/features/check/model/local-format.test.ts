@@ -33,4 +33,11 @@ describe('formatPeriod', () => {
       ),
     ).toBe('Mar 29, 2026, 01:45 – 02:00');
   });
+
+  it('names the month on a phone too, never 09/07/26', () => {
+    // Issue 17.9: the compact form of 9 July 2026 in en and fr.
+    const day = Date.parse('2026-07-09T10:00:00Z');
+    expect(formatPeriod(day, day + 86_400_000, 'day', 'en', 'UTC', true)).toBe('Jul 9, 2026');
+    expect(formatPeriod(day, day + 86_400_000, 'day', 'fr', 'UTC', true)).toBe('9 juil. 2026');
+  });
 });

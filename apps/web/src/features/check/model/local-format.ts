@@ -33,17 +33,19 @@ function styleOptions(style: Style): Intl.DateTimeFormatOptions {
       return { year: 'numeric', month: 'long' };
     case 'longDate':
       return { dateStyle: 'long' };
+    // The phone's compact forms still name the month: "09/07/26" is 9 July in one country and
+    // 7 September in another.
     case 'shortDateTime':
       return {
-        year: '2-digit',
-        month: '2-digit',
-        day: '2-digit',
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
         hour: '2-digit',
         minute: '2-digit',
         hourCycle: 'h23',
       };
     case 'shortDate':
-      return { year: '2-digit', month: '2-digit', day: '2-digit' };
+      return { year: 'numeric', month: 'short', day: 'numeric' };
   }
 }
 
