@@ -444,6 +444,11 @@ describe('the check page', () => {
     }
     const offsets = new Set(lines.slice(1).map((line) => line.split(',')[1]?.slice(-6)));
     expect([...offsets].sort()).toEqual(['+01:00', '+02:00']);
+
+    // Printed, each page says what, where, in which zone and when it was printed (17.9).
+    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+    const printed = await page.getByTestId('print-printed').first().textContent();
+    expect(printed).toMatch(/^Check Meter · printed .+ \(UTC[+-]\d{2}:\d{2}\)$/);
     await page.context().close();
   });
 

@@ -10,6 +10,8 @@ import classes from '../check.module.css';
 interface PrintViewProps {
   title: string;
   subtitle: string;
+  /** "Check Meter · printed 26 Nov 2026, 02:56 (UTC+01:00)": on every page. */
+  printed: string;
   rows: ReadingRows;
   granularity: Granularity;
   timeZone: string;
@@ -33,7 +35,7 @@ export function groupByMonth(rows: ReadingRows, timeZone: string): number[][] {
 }
 
 /** The readings as printed pages: one table per local month (CSS starts each on a new page). Screen: hidden. */
-export function PrintView({ title, subtitle, rows, granularity, timeZone, unit }: PrintViewProps) {
+export function PrintView({ title, subtitle, printed, rows, granularity, timeZone, unit }: PrintViewProps) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const groups = groupByMonth(rows, timeZone);
@@ -46,6 +48,9 @@ export function PrintView({ title, subtitle, rows, granularity, timeZone, unit }
             {title} · {formatLocal(rows.start[group[0] ?? 0] ?? 0, locale, timeZone, 'month')}
           </h2>
           <p className={classes.printSubtitle}>{subtitle}</p>
+          <p className={classes.printSubtitle} data-testid="print-printed">
+            {printed}
+          </p>
           <table className={classes.printTable}>
             <thead>
               <tr>

@@ -6,7 +6,8 @@ import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { defaultCsvFormat, type CsvFormat } from './csv.ts';
 import { answerRange } from '../model/date-range.ts';
-import { formatDateRange } from '../model/local-format.ts';
+import { PRODUCT_NAME } from '@/lib/config.ts';
+import { formatDateRange, formatLocal, formatUtcOffset } from '../model/local-format.ts';
 import { rowsInSlices, rowsOf, type ReadingRows } from '../model/reading-rows.ts';
 import type { TableBlock } from './readings-table.tsx';
 import { moduleLoader } from '@/lib/module-loader.ts';
@@ -58,7 +59,9 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
   const tz = readings.location.timeZone;
   const unit = readings.meters[0]?.meter.unit ?? 'kWh';
   const range = answerRange(readings);
-  const [isPrinting, setPrinting] = useState(false);
+  // When the print view was asked for (its pages say when they were printed); null: not printing.
+  const [printedAt, setPrintedAt] = useState<number | null>(null);
+  const isPrinting = printedAt !== null;
   const [csvChoice, setCsvFormat] = useState<CsvFormat | null>(null);
   const csvFormat = csvChoice ?? defaultCsvFormat(locale);
   const [exported, setExported] = useState<string | null>(null);
@@ -67,8 +70,8 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
 
   // The browser's own print command gets the print view too.
   useEffect(() => {
-    const before = () => flushSync(() => setPrinting(true));
-    const after = () => setPrinting(false);
+    const before = () => flushSync(() => setPrintedAt(Date.now()));
+    const after = () => setPrintedAt(null);
     window.addEventListener('beforeprint', before);
     window.addEventListener('afterprint', after);
     return () => {
@@ -96,7 +99,7 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
   }
 
   function handlePrint() {
-    flushSync(() => setPrinting(true));
+    flushSync(() => setPrintedAt(Date.now()));
     window.print();
   }
 
@@ -175,6 +178,10 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
               location: readings.location.publicName,
               range: formatDateRange(range.from, range.to, locale),
               timeZone: tz,
+            })}
+            printed={t('check.print.printed', {
+              product: PRODUCT_NAME,
+              at: `${formatLocal(printedAt ?? 0, locale, tz)} (${formatUtcOffset(printedAt ?? 0, tz)})`,
             })}
             rows={printRows}
             granularity={readings.granularity}
