@@ -121,13 +121,16 @@ describe('web app shell', () => {
       // The next API call — the page's own background refresh, or this reload's lookups — meets the bad token.
       await page.reload();
 
-      await page.getByText('Session Expired! Please login again.').waitFor();
+      await page.getByRole('status').filter({ hasText: 'Session Expired! Please login again.' }).waitFor();
       await page.waitForURL('**/login');
       expect(paths).toContain('/');
       expect(await page.evaluate(() => localStorage.getItem('userData'))).toBeNull();
       expect(await page.evaluate(() => localStorage.getItem('accessToken'))).toBeNull();
-      // One message, not one per failed call.
-      expect(await page.getByText('Session Expired! Please login again.').count()).toBe(1);
+      // One toast, not one per failed call; and the login page keeps saying it after the toast
+      // has gone (17.9), until the next sign-in.
+      const message = 'Session Expired! Please login again.';
+      expect(await page.getByRole('status').filter({ hasText: message }).count()).toBe(1);
+      expect(await page.getByTestId('session-lost').textContent()).toBe(message);
 
       await logIn(page, demoUsers.clientA);
       await page.waitForURL('**/check?meter=EM-10001');
@@ -157,9 +160,11 @@ describe('web app shell', () => {
 
       await page.route('**/api/**', (route) => route.abort('connectionrefused'));
       await searchFor(page, 'EM');
-      await page.getByText('Network Error! Please login again.').waitFor();
+      const networkToast = page.getByRole('status').filter({ hasText: 'Network Error! Please login again.' });
+      await networkToast.waitFor();
       await page.waitForURL('**/login');
-      expect(await page.getByText('Network Error! Please login again.').count()).toBe(1);
+      expect(await networkToast.count()).toBe(1);
+      expect(await page.getByTestId('session-lost').textContent()).toBe('Network Error! Please login again.');
 
       await page.unroute('**/api/**');
       await logIn(page, demoUsers.clientA);

@@ -1,4 +1,4 @@
-import { Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
@@ -74,6 +74,11 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<{ key: string; minutes?: number } | null>(null);
+  // Why the last session ended, kept on the page until the next sign-in: a toast alone is gone in
+  // 4 seconds, before many people have read it.
+  const [lostSession, setLostSession] = useState<string | null>(() =>
+    sessionMessage ? `session.${sessionMessage.reason}` : null,
+  );
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
 
@@ -87,6 +92,7 @@ export function LoginPage() {
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setFormError(null);
+    setLostSession(null);
     const errors = await validate(email, password);
     setFieldErrors(errors);
     if (errors.email) return emailRef.current?.focus();
@@ -136,6 +142,11 @@ export function LoginPage() {
         noValidate
       >
         <Stack gap="md">
+          {lostSession && !formError ? (
+            <Alert color="orange" variant="light" data-testid="session-lost">
+              {t(lostSession)}
+            </Alert>
+          ) : null}
           {formError && (
             <FormErrorAlert title={t('auth.login.errors.title')}>
               {t(formError.key, { count: formError.minutes ?? 0 })}
