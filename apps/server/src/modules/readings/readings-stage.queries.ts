@@ -134,15 +134,25 @@ const BETWEEN_STORED = {
        END`,
 };
 
+/** Per meter and channel, the time the file's registers span (lo, hi): the CTE `bounds`. */
+const REGISTER_BOUNDS = (stage: StageName) => `bounds AS (
+       SELECT meter_id, channel, min(at) AS lo, max(at) AS hi FROM ${stage}
+       WHERE kind = 0 AND reject IS NULL GROUP BY meter_id, channel
+     )`;
+/** The stored register just before a `bounds` row's span, and the one just after it (LATERAL). */
+const STORED_BEFORE = `(SELECT read_at, value_micro FROM register_readings r
+       WHERE r.meter_id = b.meter_id AND r.channel = b.channel AND r.read_at < b.lo
+       ORDER BY r.read_at DESC LIMIT 1)`;
+const STORED_AFTER = `(SELECT read_at, value_micro FROM register_readings r
+       WHERE r.meter_id = b.meter_id AND r.channel = b.channel AND r.read_at > b.hi
+       ORDER BY r.read_at LIMIT 1)`;
+
 async function rejectAgainstStoredRegisters(tx: SqlRunner, stage: StageName): Promise<void> {
   // Each file register between its stored neighbours: a stored row starts a new count going
   // forwards (for the previous one) and backwards (for the next one), and every file row shares
   // its count with the stored row that started it.
   await tx.query(
-    `WITH bounds AS (
-       SELECT meter_id, channel, min(at) AS lo, max(at) AS hi FROM ${stage}
-       WHERE kind = 0 AND reject IS NULL GROUP BY meter_id, channel
-     ), combined AS (
+    `WITH ${REGISTER_BOUNDS(stage)}, combined AS (
        SELECT meter_id, channel, at, value, seq FROM ${stage} WHERE kind = 0 AND reject IS NULL
        UNION ALL
        SELECT r.meter_id, r.channel, r.read_at, r.value_micro, NULL::int8 FROM register_readings r JOIN bounds b
@@ -151,14 +161,10 @@ async function rejectAgainstStoredRegisters(tx: SqlRunner, stage: StageName): Pr
                          AND s.kind = 0 AND s.at = r.read_at AND s.reject IS NULL)
        UNION ALL
        SELECT b.meter_id, b.channel, p.read_at, p.value_micro, NULL::int8 FROM bounds b
-       CROSS JOIN LATERAL (SELECT read_at, value_micro FROM register_readings r
-                           WHERE r.meter_id = b.meter_id AND r.channel = b.channel AND r.read_at < b.lo
-                           ORDER BY r.read_at DESC LIMIT 1) p
+       CROSS JOIN LATERAL ${STORED_BEFORE} p
        UNION ALL
        SELECT b.meter_id, b.channel, n.read_at, n.value_micro, NULL::int8 FROM bounds b
-       CROSS JOIN LATERAL (SELECT read_at, value_micro FROM register_readings r
-                           WHERE r.meter_id = b.meter_id AND r.channel = b.channel AND r.read_at > b.hi
-                           ORDER BY r.read_at LIMIT 1) n
+       CROSS JOIN LATERAL ${STORED_AFTER} n
      ), counted AS (
        SELECT *,
               count(*) FILTER (WHERE seq IS NULL) OVER (PARTITION BY meter_id, channel ORDER BY at) AS before_group,
@@ -187,18 +193,11 @@ async function rejectAgainstStoredRegisters(tx: SqlRunner, stage: StageName): Pr
  */
 async function rejectAgainstOuterRegisters(tx: SqlRunner, stage: StageName): Promise<void> {
   await tx.query(
-    `WITH bounds AS (
-       SELECT meter_id, channel, min(at) AS lo, max(at) AS hi FROM ${stage}
-       WHERE kind = 0 AND reject IS NULL GROUP BY meter_id, channel
-     ), outer_neighbours AS (
+    `WITH ${REGISTER_BOUNDS(stage)}, outer_neighbours AS (
        SELECT b.meter_id, b.channel, p.value_micro AS previous, n.value_micro AS next, n.read_at AS next_at, ${RANGE} AS range
        FROM bounds b JOIN meters m ON m.device_id = b.meter_id
-       LEFT JOIN LATERAL (SELECT value_micro FROM register_readings r
-                          WHERE r.meter_id = b.meter_id AND r.channel = b.channel AND r.read_at < b.lo
-                          ORDER BY r.read_at DESC LIMIT 1) p ON true
-       LEFT JOIN LATERAL (SELECT read_at, value_micro FROM register_readings r
-                          WHERE r.meter_id = b.meter_id AND r.channel = b.channel AND r.read_at > b.hi
-                          ORDER BY r.read_at LIMIT 1) n ON true
+       LEFT JOIN LATERAL ${STORED_BEFORE} p ON true
+       LEFT JOIN LATERAL ${STORED_AFTER} n ON true
      )
      UPDATE ${stage} r
      SET reject = ${BETWEEN_STORED.reason('r.value')}
