@@ -279,6 +279,15 @@ describe('administration', () => {
       // Exchange on 6 October 12:00 in Berlin: the old meter ends at 150, the new one starts at 0.
       await page.goto(`/admin/devices?location=${locationId}`);
       await page.getByTestId(`tree-${meterNumber}`).waitFor();
+      // First marked as the site's main supply (17.5), which its replacement keeps.
+      await page
+        .getByRole('button', { name: `Edit ${meterNumber}` })
+        .first()
+        .click();
+      const editor = page.getByRole('dialog', { name: `Edit ${meterNumber}` });
+      await editor.getByRole('checkbox', { name: 'Main supply' }).check();
+      await editor.getByRole('button', { name: 'Save' }).click();
+      await editor.waitFor({ state: 'hidden' });
       await page.getByRole('button', { name: `More actions for ${meterNumber}` }).click();
       await page.getByRole('menuitem', { name: 'Exchange meter' }).click();
       const drawer = page.getByRole('dialog', { name: `Exchange ${meterNumber}` });
@@ -290,6 +299,11 @@ describe('administration', () => {
       await drawer.waitFor({ state: 'hidden' });
       await page.getByTestId(`tree-${newMeterNumber}`).waitFor();
       expect(await page.getByTestId(`device-row-${meterNumber}`).textContent()).toContain('Removed');
+      const replacement = await api<{ mainSupply: boolean }>(
+        page,
+        `/api/CheckMeter/GetMeterInfo?meterNumber=${encodeURIComponent(newMeterNumber)}`,
+      );
+      expect(replacement.body.mainSupply).toBe(true);
 
       // Readings of the new meter, then the check page for the whole range.
       await importCsv(

@@ -452,6 +452,76 @@ describe('the check page', () => {
     await page.context().close();
   });
 
+  it("a location's total is its main supply's, with the sub-meters' shares and the rest nobody meters", async () => {
+    // Issue 17.5. demo-content.ts marks Riverside's meter 1 ("Main supply") as the main supply;
+    // Lighting, HVAC, Café and Reading rooms are sub-meters behind it.
+    const page = await newPage();
+    const session = await logIn(page, demoUsers.clientA);
+    const from = new Date(Date.now() - 9 * 86_400_000).toISOString().slice(0, 10);
+    const to = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
+    const answer = await api<ReadingsAnswer>(
+      page,
+      session,
+      readingsPath({ name: RIVERSIDE, From: from, To: to, granularity: 'day' }),
+    );
+    const wh = (kwh: number | null | undefined) => Math.round((kwh ?? NaN) * 1000);
+    const [main, ...subs] = answer.body.meters;
+    const mainWh = wh(main?.totals.consumption);
+    const subWh = subs.reduce((sum, meter) => sum + wh(meter.totals.consumption), 0);
+    expect(subs).toHaveLength(4);
+
+    await page.goto(
+      `${url}/check?location=${encodeURIComponent(RIVERSIDE)}&from=${from}&to=${to}&granularity=day`,
+    );
+    const total = page.getByTestId('location-total');
+    await total.waitFor();
+    expect(await total.textContent()).toBe(energyText(mainWh / 1000));
+    expect(await page.getByTestId('location-total-basis').textContent()).toContain('main supply');
+    const row = (testId: string) => page.getByTestId(testId).locator('td');
+    expect(await page.getByTestId('meters-summary-1').textContent()).toContain('Main supply');
+    expect(await row('meters-summary-1').nth(2).textContent()).toBe('100%');
+    expect(await row('meters-summary-sub').nth(0).textContent()).toBe(energyText(subWh / 1000));
+    expect(await row('meters-summary-rest').nth(0).textContent()).toBe(energyText((mainWh - subWh) / 1000));
+    const hvacShare = wh(subs.find((m) => m.meterInd === 3)?.totals.consumption) / mainWh;
+    expect(await row('meters-summary-3').nth(2).textContent()).toBe(
+      new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 }).format(hvacShare),
+    );
+    // The location's total is compared with earlier periods, as a meter's is.
+    await page.getByTestId('compare-lastYear').waitFor();
+
+    // On a phone the wide table scrolls sideways inside its own region, and says so.
+    await page.setViewportSize({ width: 390, height: 800 });
+    const region = page.getByTestId('meters-summary-scroll');
+    expect(await region.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+    expect(await page.getByText('Swipe sideways for more columns.').isVisible()).toBe(true);
+    await page.context().close();
+  });
+
+  it('a client stars a meter on its card; the navbar names it, and the star holds after a reload', async () => {
+    // Issue 17.10. EM-10009 is Riverside's "HVAC" (demo-content.ts).
+    const page = await newPage();
+    await logIn(page, demoUsers.clientA);
+    await page.goto(`${url}/check?meter=EM-10009`);
+    const star = page.getByRole('button', { name: 'Add EM-10009 to bookmarks' });
+    await star.click();
+    const unstar = page.getByRole('button', { name: 'Remove EM-10009 from bookmarks' });
+    await unstar.waitFor();
+    expect(await unstar.getAttribute('aria-pressed')).toBe('true');
+    const quick = page.getByRole('navigation', { name: 'Bookmarked pages' });
+    const link = quick.getByRole('link', { name: `EM-10009 · HVAC · ${RIVERSIDE}` });
+    expect(await link.textContent()).toBe('EM-10009');
+    await page.reload();
+    await unstar.waitFor();
+    // The typeahead offers the meter with its name, also when the name is typed.
+    await page.getByRole('combobox', { name: /^Meter number/ }).fill('hvac');
+    const option = page.getByRole('option', { name: /EM-10009/ });
+    expect(await option.textContent()).toBe(`EM-10009HVAC · ${RIVERSIDE}`);
+    await unstar.click();
+    await star.waitFor();
+    expect(await link.count()).toBe(0);
+    await page.context().close();
+  });
+
   it('the URL restores the view after a reload, and back returns to the previous one', async () => {
     const page = await newPage();
     const session = await logIn(page, demoUsers.clientB);
@@ -531,6 +601,8 @@ describe('the check page', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(/meter=EM-10004/);
     await page.getByTestId('readings-table').waitFor();
+    // The field keeps the focus once the meter shows (17.9): the next Tab goes on from it.
+    expect(await input.evaluate((element) => element === document.activeElement)).toBe(true);
     // On to the table: a focusable region that scrolls with the keys.
     const region = page.getByRole('region', { name: /Readings table/ });
     let onTable = false;

@@ -28,6 +28,43 @@ function devApiKey(): Plugin {
   };
 }
 
+/** zod's JSON Schema modules, which the web app never calls (the server writes the OpenAPI document). */
+const ZOD_JSON_SCHEMA =
+  /[\\/]zod[\\/]v4[\\/]core[\\/](?:json-schema-processors|to-json-schema|json-schema-generator)\.js$/;
+
+/**
+ * Build only: zod's JSON Schema generation is left out of the web bundle (5.4 KB gzip of the check
+ * route's own JS, issue 14). zod 4 attaches a JSON Schema method to every schema, so tree shaking
+ * cannot drop it; here each of those modules becomes one whose exports, read off the real module,
+ * throw when called. `CM_WEB_FULL_ZOD=1 npm run build` keeps zod whole (to debug a build).
+ */
+function zodWithoutJsonSchema(): Plugin {
+  return {
+    name: 'cm-zod-without-json-schema',
+    apply: (_config, { command }) => command === 'build' && process.env.CM_WEB_FULL_ZOD !== '1',
+    enforce: 'pre',
+    load: {
+      filter: { id: ZOD_JSON_SCHEMA },
+      handler(id) {
+        const source = readFileSync(id, 'utf8');
+        const declared = [...source.matchAll(/^export (?:const|function|class|let) ([\w$]+)/gm)].map(
+          (m) => m[1],
+        );
+        const listed = [...source.matchAll(/^export \{([^}]*)\}/gm)].flatMap((m) =>
+          (m[1] ?? '').split(',').map((name) => name.split(' as ').pop()?.trim() ?? ''),
+        );
+        const names = [...declared, ...listed].filter((name): name is string => Boolean(name));
+        const message = JSON.stringify(
+          `zod's JSON Schema is not in the web build (${id}): see vite.config.ts`,
+        );
+        return names
+          .map((name) => `export const ${name} = () => { throw new Error(${message}); };`)
+          .join('\n');
+      },
+    },
+  };
+}
+
 /**
  * The modules a first visit needs at once: the app shell on every page, and on a route's path
  * (or below it) that route's page and layout. Keep in step with src/app/router.tsx; a module
@@ -142,7 +179,7 @@ function precompress(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), devApiKey(), routePreloads(), precompress()],
+  plugins: [zodWithoutJsonSchema(), react(), devApiKey(), routePreloads(), precompress()],
   // `@/lib/…` instead of `../../lib/…`: features may not reach into each other with relative paths (lint).
   resolve: { alias: { '@': resolve(import.meta.dirname, 'src') } },
   server: {

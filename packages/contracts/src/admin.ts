@@ -233,6 +233,8 @@ export const adminMeterFieldsSchema = z.object({
   meterNumber: z.string(),
   /** What people call the meter ("Apt C-101", "HVAC"); '' when unnamed. */
   label: z.string(),
+  /** The meter measures the location's whole supply; the location's other meters are sub-meters behind it. */
+  mainSupply: z.boolean(),
   meterInd: z.number().int(),
   multiplier: z.number().int(),
   unit: z.string(),
@@ -353,6 +355,7 @@ const registerSchema = (param: string) =>
 export const createMeterBodySchema = z.object({
   meterNumber: textParam('meterNumber', 64),
   label: meterLabelSchema.default(''),
+  mainSupply: z.boolean({ message: 'mainSupply must be true or false.' }).default(false),
   /** Defaults to the meter number. */
   serial: textParam('serial', 64).optional(),
   locationId: positiveId('locationId'),
@@ -373,6 +376,7 @@ export const updateMeterBodySchema = z.object({
   meterNumber: textParam('meterNumber', 64).optional(),
   /** '' clears it. */
   label: meterLabelSchema.optional(),
+  mainSupply: z.boolean({ message: 'mainSupply must be true or false.' }).optional(),
   meterInd: meterIndSchema.optional(),
   multiplier: multiplierSchema.optional(),
   registerDigits: registerDigitsSchema.optional(),

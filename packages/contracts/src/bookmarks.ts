@@ -11,7 +11,10 @@ export const suggestionKinds = ['page', 'location', 'meter'] as const;
 export const suggestionSchema = z.object({
   id: z.string(),
   kind: z.enum(suggestionKinds),
+  /** A meter's number, a location's public name, a page's English title. */
   title: z.string(),
+  /** What tells two alike apart: a meter's name and location ("HVAC · Riverside Campus – Library"), a location's address; '' for pages. */
+  subtitle: z.string(),
   link: z.string(),
   icon: z.string(),
   isBookmarked: z.boolean(),

@@ -55,6 +55,8 @@ export const meterInfoSchema = z.object({
   meterNumber: z.string(),
   /** What people call the meter ("Apt C-101", "HVAC"), set by an administrator; '' when unnamed. */
   label: z.string(),
+  /** The meter measures the location's whole supply; the location's other meters are sub-meters behind it (their sum against it leaves the unaccounted rest). */
+  mainSupply: z.boolean(),
   deviceId: z.number().int(),
   type: z.number().int(),
   meterInd: z.number().int(),

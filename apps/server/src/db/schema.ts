@@ -113,6 +113,8 @@ export const meters = pgTable(
     meterInd: integer('meter_ind').notNull(),
     // What people call the meter ("Apt C-101", "HVAC"), set by an administrator; '' when unnamed.
     label: text('label').notNull().default(''),
+    // The meter measures the location's whole supply; its other meters are sub-meters behind it.
+    mainSupply: boolean('main_supply').notNull().default(false),
     // CT ratio: consumption = register difference × multiplier.
     multiplier: integer('multiplier').notNull().default(1),
     unit: text('unit').notNull().default('kWh'),

@@ -20,6 +20,8 @@ export interface DemoMeterSpec {
   special?: SpecialRole;
   /** Rooftop solar behind the meter: it imports what the home uses beyond it and exports the rest. */
   solar?: SolarArray;
+  /** The location's incoming supply: its other meters are sub-meters behind it. */
+  mainSupply?: boolean;
 }
 
 export interface DemoLocationSpec {
@@ -90,7 +92,15 @@ export const DEMO_LOCATIONS: readonly DemoLocationSpec[] = [
     cubes: 1,
     meters: [
       // Main supply through 200/5 A current transformers: the register counts 1/40 of the energy.
-      { label: 'Main supply', profile: 'office', averageKw: 45, cube: 0, priority: High, multiplier: 40 },
+      {
+        label: 'Main supply',
+        profile: 'office',
+        averageKw: 45,
+        cube: 0,
+        priority: High,
+        multiplier: 40,
+        mainSupply: true,
+      },
       { label: 'Lighting', profile: 'office', averageKw: 6, cube: 0, priority: Medium },
       { label: 'HVAC', profile: 'office', averageKw: 12, cube: 0, priority: Medium, special: 'gap' },
       { label: 'Café', profile: 'retail', averageKw: 3, cube: 0, priority: New, special: 'faulty' },
@@ -147,6 +157,7 @@ export const DEMO_LOCATIONS: readonly DemoLocationSpec[] = [
         cube: 0,
         priority: High,
         multiplier: 80,
+        mainSupply: true,
       },
       { label: 'Workshop', profile: 'office', averageKw: 25, cube: 0, priority: Medium },
       { label: 'Warehouse lighting', profile: 'office', averageKw: 6, cube: 0, priority: Medium },

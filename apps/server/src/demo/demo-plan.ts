@@ -66,6 +66,7 @@ export interface PlanMeter {
   meterNumber: string;
   /** What the site calls it ("Apt C-101"); a replacement keeps its predecessor's. */
   label: string;
+  mainSupply: boolean;
   locationName: string;
   meterInd: number;
   multiplier: number;
@@ -504,6 +505,7 @@ function planPosition(
     deviceSerial: device.serial,
     meterNumber,
     label: spec.label,
+    mainSupply: spec.mainSupply ?? false,
     locationName: loc.publicName,
     meterInd,
     multiplier,

@@ -178,8 +178,8 @@ async function writePlan(tx: SqlRunner, plan: DemoPlan, marker: object) {
   }
 
   await tx.query(
-    `INSERT INTO meters (device_id, meter_number, location_id, meter_ind, multiplier, register_digits, interval_minutes, installed_at, removed_at, label)
-     SELECT * FROM unnest($1::int[], $2::text[], $3::int[], $4::int[], $5::int[], $6::int2[], $7::int2[], $8::timestamptz[], $9::timestamptz[], $10::text[])`,
+    `INSERT INTO meters (device_id, meter_number, location_id, meter_ind, multiplier, register_digits, interval_minutes, installed_at, removed_at, label, main_supply)
+     SELECT * FROM unnest($1::int[], $2::text[], $3::int[], $4::int[], $5::int[], $6::int2[], $7::int2[], $8::timestamptz[], $9::timestamptz[], $10::text[], $11::boolean[])`,
     [
       numberArray(plan.meters.map((m) => need(deviceIds, m.deviceSerial))),
       textArray(plan.meters.map((m) => m.meterNumber)),
@@ -191,6 +191,7 @@ async function writePlan(tx: SqlRunner, plan: DemoPlan, marker: object) {
       instantArray(plan.meters.map((m) => m.installedAt)),
       instantArray(plan.meters.map((m) => m.removedAt)),
       textArray(plan.meters.map((m) => m.label)),
+      textArray(plan.meters.map((m) => String(m.mainSupply))),
     ],
   );
 

@@ -500,6 +500,22 @@ describe('devices and meters', () => {
       body: { label: '' },
     });
     expect(cleared.json<AdminDevice>().meter?.label).toBe('');
+    // Issue 17.5: the main supply, against which the location's sub-meters are set.
+    expect(named.json<AdminDevice>().meter?.mainSupply).toBe(false);
+    const main = await t.call('PATCH', '/api/admin/meters/EM-NAMED', {
+      token: admin,
+      body: { mainSupply: true },
+    });
+    expect(main.json<AdminDevice>().meter).toMatchObject({ mainSupply: true, label: '' });
+    const mainInfo = await t.call('GET', '/api/CheckMeter/GetMeterInfo?meterNumber=EM-NAMED', {
+      token: client,
+    });
+    expect(mainInfo.json<{ mainSupply: boolean }>().mainSupply).toBe(true);
+    const notBoolean = await t.call('PATCH', '/api/admin/meters/EM-NAMED', {
+      token: admin,
+      body: { mainSupply: 'yes' },
+    });
+    expect(notBoolean.json()).toMatchObject({ statusCode: 400, param: 'mainSupply' });
     // An unnamed meter answers '' (never null), as the contract says.
     const unnamed = await t.call('GET', '/api/CheckMeter/GetMeterInfo?meterNumber=EM-1', { token: admin });
     expect(unnamed.json<{ label: string }>().label).toBe('');

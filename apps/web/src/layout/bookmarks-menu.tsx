@@ -1,48 +1,18 @@
-import { ActionIcon, Anchor, Popover, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Popover, Text, TextInput, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconStar, IconStarFilled } from '@tabler/icons-react';
+import { IconStar } from '@tabler/icons-react';
 import type { Suggestion } from '@cm/contracts/bookmarks.ts';
 import { useMemo, useState } from 'react';
-import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import type { TFunction } from 'i18next';
 import { useAppSelector } from '@/app/hooks.ts';
-import { useSearchQuery, useUpdateBookmarkMutation } from '@/lib/bookmarks-api.ts';
+import { BookmarkToggle } from '@/components/bookmark-toggle.tsx';
+import { useSearchQuery } from '@/lib/bookmarks-api.ts';
 import { mergeResults, SEARCH_DEBOUNCE_MS } from './search-results.ts';
 import { SuggestionIcon } from './suggestion-icon.tsx';
-import { suggestionTitle } from './suggestion-title.ts';
+import { suggestionTitle } from '@/components/suggestion-title.ts';
 import classes from './bookmarks-menu.module.css';
-
-/** A star toggle for one suggestion; on success the layout slice flips it (spec §4). */
-function BookmarkToggle({ item, isBookmarked }: { item: Suggestion; isBookmarked: boolean }) {
-  const { t } = useTranslation();
-  const [update, { isLoading }] = useUpdateBookmarkMutation();
-
-  async function handleToggle() {
-    const result = await update({ ...item, isBookmarked });
-    if ('error' in result && !isSessionLoss(result.error))
-      toast.error(t('bookmarks.updateFailed'), { id: 'bookmark-error' });
-  }
-
-  return (
-    <ActionIcon
-      variant="subtle"
-      color={isBookmarked ? 'yellow' : 'gray'}
-      onClick={() => void handleToggle()}
-      loading={isLoading}
-      aria-pressed={isBookmarked}
-      aria-label={t(isBookmarked ? 'bookmarks.remove' : 'bookmarks.add', { title: suggestionTitle(item, t) })}
-    >
-      {isBookmarked ? <IconStarFilled size={18} aria-hidden /> : <IconStar size={18} aria-hidden />}
-    </ActionIcon>
-  );
-}
-
-function isSessionLoss(error: unknown): boolean {
-  return (
-    typeof error === 'object' && error !== null && 'isSessionLoss' in error && error.isSessionLoss === true
-  );
-}
 
 /** The star in the navbar: every suggestion with its star, filterable; starred ones become quick links. */
 export function BookmarksMenu() {
@@ -113,7 +83,10 @@ export function BookmarksMenu() {
                   underline="never"
                 >
                   <SuggestionIcon name={item.icon} />
-                  <span className={classes.title}>{suggestionTitle(item, t)}</span>
+                  <span className={classes.text}>
+                    <span className={classes.title}>{suggestionTitle(item, t)}</span>
+                    {item.subtitle === '' ? null : <span className={classes.subtitle}>{item.subtitle}</span>}
+                  </span>
                 </Anchor>
                 <BookmarkToggle item={item} isBookmarked={bookmarkedIds.has(item.id)} />
               </li>
@@ -125,7 +98,15 @@ export function BookmarksMenu() {
   );
 }
 
-/** Starred suggestions as quick links in the navbar. */
+/** A bookmark in full: a meter's number with its name and location, a location with its address. */
+function fullName(item: Suggestion, t: TFunction): string {
+  return item.subtitle === '' ? suggestionTitle(item, t) : `${suggestionTitle(item, t)} · ${item.subtitle}`;
+}
+
+/** How many bookmarks the navbar shows with their names; the star's menu lists them all. */
+const QUICK_LINKS = 3;
+
+/** Starred suggestions as quick links in the navbar, each with its name. */
 export function BookmarkLinks() {
   const { t } = useTranslation();
   const bookmarks = useAppSelector((state) => state.layout.bookmarks);
@@ -133,19 +114,20 @@ export function BookmarkLinks() {
   return (
     <nav aria-label={t('bookmarks.quickLinks')} className={classes.quick}>
       <ul className={classes.quickList}>
-        {bookmarks.slice(0, 8).map((item) => (
+        {bookmarks.slice(0, QUICK_LINKS).map((item) => (
           <li key={item.id}>
-            <Tooltip label={suggestionTitle(item, t)}>
-              <ActionIcon
+            <Tooltip label={fullName(item, t)}>
+              <Button
                 component={Link}
                 to={item.link}
                 variant="subtle"
                 color="gray"
-                size="lg"
-                aria-label={suggestionTitle(item, t)}
+                size="compact-sm"
+                leftSection={<SuggestionIcon name={item.icon} size={16} />}
+                aria-label={fullName(item, t)}
               >
-                <SuggestionIcon name={item.icon} size={20} />
-              </ActionIcon>
+                <span className={classes.quickText}>{suggestionTitle(item, t)}</span>
+              </Button>
             </Tooltip>
           </li>
         ))}

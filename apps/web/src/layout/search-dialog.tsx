@@ -10,7 +10,7 @@ import { useSearchQuery } from '@/lib/bookmarks-api.ts';
 import { queryChanged } from './layout-slice.ts';
 import { mergeResults, SEARCH_DEBOUNCE_MS } from './search-results.ts';
 import { SuggestionIcon } from './suggestion-icon.tsx';
-import { suggestionTitle } from './suggestion-title.ts';
+import { suggestionTitle } from '@/components/suggestion-title.ts';
 import classes from './search-dialog.module.css';
 
 interface SearchDialogProps {
@@ -131,7 +131,10 @@ export function SearchDialog({ opened, onClose }: SearchDialogProps) {
             <span className={classes.icon}>
               <SuggestionIcon name={item.icon} />
             </span>
-            <span className={classes.title}>{suggestionTitle(item, t)}</span>
+            <span className={classes.text}>
+              <span className={classes.title}>{suggestionTitle(item, t)}</span>
+              {item.subtitle === '' ? null : <span className={classes.subtitle}>{item.subtitle}</span>}
+            </span>
             <span className={classes.kind}>{t(`search.kind.${item.kind}`)}</span>
           </li>
         ))}

@@ -4,7 +4,10 @@ import type { Suggestion } from '@cm/contracts/bookmarks.ts';
 export const SEARCH_DEBOUNCE_MS = 250;
 const MAX_RESULTS = 20;
 
-/** Local suggestions matching the query, then the server's meters and locations not already listed. */
+/**
+ * Local suggestions matching the query (by title, or by subtitle: a meter's name, a location's
+ * address), then the server's meters and locations not already listed.
+ */
 export function mergeResults(
   query: string,
   bookmarks: Suggestion[],
@@ -18,7 +21,8 @@ export function mergeResults(
   const local = needle === '' ? [...bookmarks, ...suggestions] : suggestions;
   for (const item of [...local, ...remote]) {
     if (seen.has(item.id)) continue;
-    if (needle !== '' && !remote.includes(item) && !titleOf(item).toLocaleLowerCase().includes(needle))
+    const matches = (text: string) => text.toLocaleLowerCase().includes(needle);
+    if (needle !== '' && !remote.includes(item) && !matches(titleOf(item)) && !matches(item.subtitle))
       continue;
     seen.add(item.id);
     out.push(item);

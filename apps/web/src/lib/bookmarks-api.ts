@@ -36,7 +36,19 @@ export const bookmarksApi = api.injectEndpoints({
           () => true,
           () => false,
         );
-        if (isDone) dispatch(bookmarkUpdated(item));
+        if (!isDone) return;
+        dispatch(bookmarkUpdated(item));
+        // The cached answer follows too, so that every star on the page (the meter card's) agrees.
+        dispatch(
+          bookmarksApi.util.updateQueryData('getBookmarksData', undefined, (data) => {
+            const bookmarked = !item.isBookmarked;
+            for (const suggestion of data.suggestions)
+              if (suggestion.id === item.id) suggestion.isBookmarked = bookmarked;
+            data.bookmarks = bookmarked
+              ? [...data.bookmarks.filter((b) => b.id !== item.id), { ...item, isBookmarked: true }]
+              : data.bookmarks.filter((b) => b.id !== item.id);
+          }),
+        );
       },
     }),
     /** Typeahead over the caller's meters and locations (the navbar search and the check page's lookup). */
@@ -60,4 +72,11 @@ export function useSuggestions(): Suggestion[] {
   return useGetBookmarksDataQuery(undefined, {
     selectFromResult: ({ data }) => ({ suggestions: data?.suggestions ?? NO_SUGGESTIONS }),
   }).suggestions;
+}
+
+/** Whether the caller has starred this id, from the same cached answer (false until it is in). */
+export function useIsBookmarked(id: string): boolean {
+  return useGetBookmarksDataQuery(undefined, {
+    selectFromResult: ({ data }) => ({ isBookmarked: data?.bookmarks.some((b) => b.id === id) ?? false }),
+  }).isBookmarked;
 }

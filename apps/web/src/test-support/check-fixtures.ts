@@ -5,6 +5,7 @@ export function meterInfo(overrides: Partial<MeterInfo> = {}): MeterInfo {
   return {
     meterNumber: 'EM-10009',
     label: 'Reading room',
+    mainSupply: false,
     deviceId: 22,
     type: 3,
     meterInd: 3,

@@ -47,11 +47,28 @@ describe('bookmarks', () => {
       id: 'meter:EM-100',
       kind: 'meter',
       title: 'EM-100',
+      subtitle: 'North Pier',
       link: '/check?meter=EM-100',
       icon: 'meter',
       isBookmarked: false,
     });
     expect(data.bookmarks).toEqual([]);
+    // A named meter says its name beside its location (issue 17.10), everywhere it is listed.
+    await t.db.query(`UPDATE meters SET label = 'HVAC' WHERE meter_number = 'EM-1001'`);
+    const named = (await t.call('GET', '/api/bookmarks/data', { token: clientA })).json<BookmarksData>();
+    expect(named.suggestions.find((s) => s.id === 'meter:EM-1001')?.subtitle).toBe('HVAC · North Pier');
+    const found = (await t.call('GET', '/api/search?q=EM-1001', { token: clientA })).json<SearchResult>();
+    expect(found.results[0]?.subtitle).toBe('HVAC · North Pier');
+    // …and is found by that name.
+    const byName = (await t.call('GET', '/api/search?q=hvac', { token: clientA })).json<SearchResult>();
+    expect(byName.results.map((r) => r.id)).toEqual(['meter:EM-1001']);
+    expect(named.suggestions.find((s) => s.id === 'location:North Pier')?.subtitle).toBe(
+      (
+        await t.db.query<{ address: string }>(
+          `SELECT address FROM locations WHERE public_name = 'North Pier'`,
+        )
+      )[0]?.address,
+    );
     const adminData = (await t.call('GET', '/api/bookmarks/data', { token: admin })).json<BookmarksData>();
     expect(adminData.suggestions.map((s) => s.id)).toContain('page:admin');
     expect(adminData.suggestions.map((s) => s.id)).toContain('meter:EM-200');

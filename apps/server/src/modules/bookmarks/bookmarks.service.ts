@@ -5,6 +5,7 @@ import {
   type Suggestion,
 } from '@cm/contracts/bookmarks.ts';
 import { Role } from '@cm/contracts/enums.ts';
+import { itemSuggestionId, itemSuggestionLink, meterSubtitle } from '@cm/contracts/suggestion-ids.ts';
 import type { Db } from '../../db/client.ts';
 import { notFound } from '../../http-error.ts';
 import type { AuthContext } from '../auth/auth.service.ts';
@@ -19,12 +20,16 @@ const pages = [
 ] as const;
 
 const toSuggestion = (item: ItemRow, bookmarked: ReadonlySet<string>): Suggestion => {
-  const id = `${item.kind}:${item.key}`;
-  const link =
-    item.kind === 'meter'
-      ? `/check?meter=${encodeURIComponent(item.key)}`
-      : `/check?location=${encodeURIComponent(item.key)}`;
-  return { id, kind: item.kind, title: item.title, link, icon: item.kind, isBookmarked: bookmarked.has(id) };
+  const id = itemSuggestionId(item.kind, item.key);
+  return {
+    id,
+    kind: item.kind,
+    title: item.title,
+    subtitle: item.kind === 'meter' ? meterSubtitle(item.label, item.subtitle) : item.subtitle,
+    link: itemSuggestionLink(item.kind, item.key),
+    icon: item.kind,
+    isBookmarked: bookmarked.has(id),
+  };
 };
 
 function pagesFor(caller: AuthContext, bookmarked: ReadonlySet<string>): Suggestion[] {
@@ -34,6 +39,7 @@ function pagesFor(caller: AuthContext, bookmarked: ReadonlySet<string>): Suggest
       id: `page:${page.key}`,
       kind: 'page',
       title: page.title,
+      subtitle: '',
       link: page.link,
       icon: page.icon,
       isBookmarked: bookmarked.has(`page:${page.key}`),
@@ -93,8 +99,7 @@ export class BookmarksService {
     const parsed = parseId(id);
     if (!parsed) return undefined;
     if (parsed.kind === 'page') return pagesFor(caller, bookmarked).find((page) => page.id === id);
-    if (!(await meters.isVisible(this.db, scope, parsed.kind, parsed.key))) return undefined;
-    const subtitle = '';
-    return toSuggestion({ kind: parsed.kind, key: parsed.key, title: parsed.key, subtitle }, bookmarked);
+    const item = await meters.visibleItem(this.db, scope, parsed.kind, parsed.key);
+    return item ? toSuggestion(item, bookmarked) : undefined;
   }
 }

@@ -112,6 +112,7 @@ export function presentMeter(
   return {
     meterNumber: meter.meter_number,
     label: meter.label,
+    mainSupply: meter.main_supply,
     deviceId: meter.device_id,
     type: 3,
     meterInd: meter.meter_ind,

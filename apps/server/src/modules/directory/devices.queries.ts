@@ -12,6 +12,7 @@ export type AdminDeviceRow = Pick<
       RowOf<typeof meters>,
       | 'meter_number'
       | 'label'
+      | 'main_supply'
       | 'meter_ind'
       | 'multiplier'
       | 'unit'
@@ -23,7 +24,7 @@ export type AdminDeviceRow = Pick<
   >;
 
 const deviceColumns = `d.id, d.type, d.serial, d.parent_id, p.serial AS parent_serial, d.location_id, l.public_name,
-  d.priority, d.status, d.last_seen_at, m.meter_number, m.label, m.meter_ind, m.multiplier, m.unit, m.register_digits,
+  d.priority, d.status, d.last_seen_at, m.meter_number, m.label, m.main_supply, m.meter_ind, m.multiplier, m.unit, m.register_digits,
   m.interval_minutes, m.installed_at, m.removed_at`;
 const deviceFrom = `devices d JOIN locations l ON l.id = d.location_id
   LEFT JOIN devices p ON p.id = d.parent_id LEFT JOIN meters m ON m.device_id = d.id`;
@@ -110,6 +111,7 @@ export async function insertMeter(
     deviceId: number;
     meterNumber: string;
     label: string;
+    mainSupply: boolean;
     locationId: number;
     meterInd: number;
     multiplier: number;
@@ -119,8 +121,8 @@ export async function insertMeter(
   },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO meters (device_id, meter_number, location_id, meter_ind, multiplier, register_digits, interval_minutes, installed_at, label)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    `INSERT INTO meters (device_id, meter_number, location_id, meter_ind, multiplier, register_digits, interval_minutes, installed_at, label, main_supply)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     [
       meter.deviceId,
       meter.meterNumber,
@@ -131,6 +133,7 @@ export async function insertMeter(
       meter.intervalMinutes,
       meter.installedAt,
       meter.label,
+      meter.mainSupply,
     ],
   );
 }
@@ -167,6 +170,7 @@ export async function updateMeter(
   changes: {
     meterNumber?: string | undefined;
     label?: string | undefined;
+    mainSupply?: boolean | undefined;
     meterInd?: number | undefined;
     multiplier?: number | undefined;
     registerDigits?: number | undefined;
@@ -176,7 +180,8 @@ export async function updateMeter(
   await db.query(
     `UPDATE meters SET meter_number = COALESCE($2, meter_number), meter_ind = COALESCE($3, meter_ind),
        multiplier = COALESCE($4, multiplier), register_digits = COALESCE($5, register_digits),
-       interval_minutes = COALESCE($6, interval_minutes), label = COALESCE($7, label)
+       interval_minutes = COALESCE($6, interval_minutes), label = COALESCE($7, label),
+       main_supply = COALESCE($8, main_supply)
      WHERE device_id = $1`,
     [
       deviceId,
@@ -186,6 +191,7 @@ export async function updateMeter(
       changes.registerDigits ?? null,
       changes.intervalMinutes ?? null,
       changes.label ?? null,
+      changes.mainSupply ?? null,
     ],
   );
 }

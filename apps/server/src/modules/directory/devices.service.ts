@@ -193,6 +193,7 @@ export class AdminDevicesService {
             before: {
               meterNumber: before.meter_number,
               label: before.label,
+              mainSupply: before.main_supply,
               meterInd: before.meter_ind,
               multiplier: before.multiplier,
               registerDigits: before.register_digits,
@@ -307,6 +308,7 @@ export class AdminDevicesService {
           meterNumber: body.newMeterNumber,
           // The name belongs to the place ("Apt C-101"): the replacement keeps it.
           label: old.label ?? '',
+          mainSupply: old.main_supply ?? false,
           locationId: old.location_id,
           meterInd: old.meter_ind,
           multiplier: body.newMultiplier ?? old.multiplier ?? 1,

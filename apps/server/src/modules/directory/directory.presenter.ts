@@ -41,6 +41,7 @@ export function presentDevice(row: AdminDeviceRow): AdminDevice {
         : {
             meterNumber: row.meter_number,
             label: row.label ?? '',
+            mainSupply: row.main_supply ?? false,
             meterInd: row.meter_ind ?? 1,
             multiplier: row.multiplier ?? 1,
             unit: row.unit ?? 'kWh',

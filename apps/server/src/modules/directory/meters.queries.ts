@@ -18,6 +18,7 @@ export type MeterRow = Pick<
   | 'device_id'
   | 'meter_number'
   | 'label'
+  | 'main_supply'
   | 'meter_ind'
   | 'multiplier'
   | 'unit'
@@ -31,7 +32,7 @@ export type MeterRow = Pick<
   Pick<RowOf<typeof devices>, 'status' | 'priority' | 'last_seen_at' | 'parent_id'> &
   Pick<LocationRow, 'public_name' | 'address' | 'time_zone'> & { location_id: number };
 
-const meterColumns = `m.device_id, m.meter_number, m.label, m.meter_ind, m.multiplier, m.unit, m.register_digits,
+const meterColumns = `m.device_id, m.meter_number, m.label, m.main_supply, m.meter_ind, m.multiplier, m.unit, m.register_digits,
   m.interval_minutes, m.installed_at, m.removed_at, d.status, d.priority, d.last_seen_at, d.parent_id,
   l.id AS location_id, l.public_name, l.address, l.time_zone, m.channels, m.readings_version`;
 
@@ -141,16 +142,19 @@ export interface ItemRow {
   kind: 'location' | 'meter';
   key: string;
   title: string;
+  /** A location's address; a meter's location. */
   subtitle: string;
+  /** A meter's name ('' when unnamed, and for locations). */
+  label: string;
 }
 
 /** Locations then meters the caller may see, by name, at most `limit` of them. */
 export async function listVisibleItems(db: SqlRunner, scope: Scope, limit: number): Promise<ItemRow[]> {
   return db.query<ItemRow>(
-    `(SELECT 'location' AS kind, l.public_name AS key, l.public_name AS title, l.address AS subtitle, 0 AS k
+    `(SELECT 'location' AS kind, l.public_name AS key, l.public_name AS title, l.address AS subtitle, '' AS label, 0 AS k
       FROM locations l WHERE l.archived_at IS NULL AND ${locationVisible('l.id', 1, 2)})
      UNION ALL
-     (SELECT 'meter', m.meter_number, m.meter_number, l.public_name, 1
+     (SELECT 'meter', m.meter_number, m.meter_number, l.public_name, m.label, 1
       FROM meters m JOIN locations l ON l.id = m.location_id
       WHERE m.removed_at IS NULL AND l.archived_at IS NULL AND ${locationVisible('m.location_id', 1, 2)})
      ORDER BY k, title LIMIT $3`,
@@ -158,7 +162,10 @@ export async function listVisibleItems(db: SqlRunner, scope: Scope, limit: numbe
   );
 }
 
-/** The caller's meters and locations matching `q`: exact, then prefix, then substring; shortest first. */
+/**
+ * The caller's meters and locations whose name matches `q` (a meter's number or its label): exact,
+ * then prefix, then substring of the title; shortest first.
+ */
 export async function searchVisibleItems(
   db: SqlRunner,
   scope: Scope,
@@ -167,14 +174,16 @@ export async function searchVisibleItems(
 ): Promise<ItemRow[]> {
   const pattern = likePattern(q);
   return db.query<ItemRow>(
-    `SELECT kind, key, title, subtitle FROM (
-       SELECT 'location' AS kind, l.public_name AS key, l.public_name AS title, l.address AS subtitle
+    `SELECT kind, key, title, subtitle, label FROM (
+       SELECT 'location' AS kind, l.public_name AS key, l.public_name AS title, l.address AS subtitle,
+         '' AS label
        FROM locations l
        WHERE l.archived_at IS NULL AND l.public_name ILIKE $3 AND ${locationVisible('l.id', 1, 2)}
        UNION ALL
-       SELECT 'meter', m.meter_number, m.meter_number, l.public_name
+       SELECT 'meter', m.meter_number, m.meter_number, l.public_name, m.label
        FROM meters m JOIN locations l ON l.id = m.location_id
-       WHERE l.archived_at IS NULL AND m.meter_number ILIKE $3 AND ${locationVisible('m.location_id', 1, 2)}
+       WHERE l.archived_at IS NULL AND (m.meter_number ILIKE $3 OR m.label ILIKE $3)
+         AND ${locationVisible('m.location_id', 1, 2)}
      ) items
      ORDER BY CASE WHEN lower(title) = lower($4) THEN 0 WHEN lower(title) LIKE lower($5) THEN 1 ELSE 2 END,
               length(title), title
@@ -183,18 +192,23 @@ export async function searchVisibleItems(
   );
 }
 
-/** Is this location or meter visible to the caller? */
-export async function isItemVisible(
+/** This location or meter as a list item, when the caller may see it. */
+export async function findVisibleItem(
   db: SqlRunner,
   scope: Scope,
   kind: 'location' | 'meter',
   key: string,
-): Promise<boolean> {
+): Promise<ItemRow | undefined> {
   const sql =
     kind === 'location'
-      ? `SELECT 1 FROM locations l WHERE l.public_name = $3 AND l.archived_at IS NULL AND ${locationVisible('l.id', 1, 2)}`
-      : `SELECT 1 FROM meters m WHERE m.meter_number = $3 AND ${locationVisible('m.location_id', 1, 2)}`;
-  return (await db.query(sql, [scope.isAdmin, scope.userId, key])).length > 0;
+      ? `SELECT 'location' AS kind, l.public_name AS key, l.public_name AS title, l.address AS subtitle,
+           '' AS label
+         FROM locations l WHERE l.public_name = $3 AND l.archived_at IS NULL AND ${locationVisible('l.id', 1, 2)}`
+      : `SELECT 'meter' AS kind, m.meter_number AS key, m.meter_number AS title,
+           l.public_name AS subtitle, m.label
+         FROM meters m JOIN locations l ON l.id = m.location_id
+         WHERE m.meter_number = $3 AND ${locationVisible('m.location_id', 1, 2)}`;
+  return (await db.query<ItemRow>(sql, [scope.isAdmin, scope.userId, key]))[0];
 }
 
 export type ExportMeterRow = Pick<

@@ -8,7 +8,7 @@ import {
   findMetersByNumber,
   findVisibleLocation,
   findVisibleMeter,
-  isItemVisible,
+  findVisibleItem,
   listVisibleItems,
   loadMeterFacts,
   searchVisibleItems,
@@ -65,8 +65,9 @@ export const meters = {
   /** The caller's meters and locations matching `q`, best first. */
   searchVisible: (db: SqlRunner, scope: Scope, q: string, limit: number) =>
     searchVisibleItems(db, scope, q, limit),
-  isVisible: (db: SqlRunner, scope: Scope, kind: 'location' | 'meter', key: string) =>
-    isItemVisible(db, scope, kind, key),
+  /** The meter or location as a list item, if the caller may see it. */
+  visibleItem: (db: SqlRunner, scope: Scope, kind: 'location' | 'meter', key: string) =>
+    findVisibleItem(db, scope, kind, key),
   /** A meter and its location's zone, for an export. */
   forExport: (db: SqlRunner, meterNumber: string) => findExportMeter(db, meterNumber),
   byNumbers: (db: SqlRunner, numbers: readonly string[]) => findMetersByNumber(db, numbers),

@@ -17,11 +17,13 @@ import {
   checkRequests,
   comparisonRequests,
   deriveCheckView,
+  lookupKeyOf,
   lookupRequests,
   type Answer,
   type Message,
 } from './check-view.ts';
 import { LookupPanel } from './lookup/lookup-panel.tsx';
+import { useLookupKey } from './lookup/use-lookup-key.ts';
 import { StartPanel } from './lookup/start-panel.tsx';
 import { MeterCard, MeterCardSkeleton } from './meter/meter-card.tsx';
 import { useCheckUrl } from './model/use-check-url.ts';
@@ -112,6 +114,15 @@ export function CheckPage() {
     [state, setState],
   );
   const handleTarget = useCallback((next: CheckTarget) => update({ target: next }), [update]);
+  const lookupPanel = useLookupKey(view.lookupKey);
+  const { onOwnSubmit } = lookupPanel;
+  const handleLookupSubmit = useCallback(
+    (next: CheckTarget) => {
+      onOwnSubmit(lookupKeyOf(next));
+      handleTarget(next);
+    },
+    [onOwnSubmit, handleTarget],
+  );
   const handleRange = useCallback(
     (nextRange: CheckUrlState['range'], nextGranularity: CheckUrlState['granularity']) =>
       update({ range: nextRange, granularity: nextGranularity }),
@@ -139,13 +150,13 @@ export function CheckPage() {
       </div>
 
       <LookupPanel
-        key={view.lookupKey}
+        key={lookupPanel.key}
         target={target}
         todayUtc={view.todayUtc}
         meterError={say(errors.meter)}
         locationError={say(errors.location)}
         meterIndError={say(errors.meterInd)}
-        onSubmit={handleTarget}
+        onSubmit={handleLookupSubmit}
       />
 
       {target.kind === 'none' ? <StartPanel /> : null}

@@ -2,6 +2,7 @@ import type { Granularity, LocationReadings, MeterInfo, MeterReadings } from '@c
 import type { Failure } from '@/lib/http-client.ts';
 import type { ReadingsArgs } from './api.ts';
 import { comparisonPlans, type ComparisonPlan } from './model/comparison.ts';
+import { locationTotal } from './model/location-total.ts';
 import {
   answerRange,
   effectiveGranularity,
@@ -9,7 +10,7 @@ import {
   validateRange,
   type DateRange,
 } from './model/date-range.ts';
-import { serializeCheckUrl, type CheckUrlState } from './model/url-state.ts';
+import { serializeCheckUrl, type CheckTarget, type CheckUrlState } from './model/url-state.ts';
 import { localDateOf } from './model/zoned-time.ts';
 import type { ComparisonTotal } from './totals/comparison-tiles.tsx';
 
@@ -226,35 +227,13 @@ function fieldMessage(failure: Failure | null, param: string): Message | null {
   return null;
 }
 
-function sumConsumption(readings: LocationReadings | undefined): number | null {
-  if (!readings || readings.meters.length === 0) return null;
-  let milli = 0;
-  for (const meter of readings.meters) {
-    if (meter.totals.consumption === null) return null;
-    milli += Math.round(meter.totals.consumption * 1000);
-  }
-  return milli / 1000;
-}
-
-/** Share of the period's intervals that have readings (1 = complete); null without an answer. */
-function coverageOf(readings: LocationReadings | undefined): number | null {
-  if (!readings || readings.meters.length === 0) return null;
-  let present = 0;
-  let missing = 0;
-  for (const meter of readings.meters) {
-    // n readings close n − 1 intervals.
-    present += Math.max(0, meter.totals.readings - 1);
-    missing += meter.totals.missingIntervals;
-  }
-  return present + missing === 0 ? null : present / (present + missing);
-}
-
 function comparisonOf(plan: ComparisonPlan, answer: Answer<LocationReadings>): ComparisonTotal {
   const { query } = plan;
+  const total = query && answer.data ? locationTotal(answer.data.meters) : null;
   return {
     ...plan,
-    consumption: query ? sumConsumption(answer.data) : null,
-    coverage: query ? coverageOf(answer.data) : null,
+    consumption: total?.consumption ?? null,
+    coverage: total?.coverage ?? null,
     isLoading: plan.awaitsRange || (query !== null && answer.isFetching),
     isError: query !== null && answer.failure !== null,
   };
@@ -318,7 +297,7 @@ export function deriveCheckView(url: CheckUrlState, answers: CheckAnswers, now: 
   return {
     requests,
     titleSubject: titleSubjectOf(url),
-    lookupKey: lookupKeyOf(url),
+    lookupKey: lookupKeyOf(url.target),
     todayUtc: utcDateOf(now),
     errors: {
       meter: meterErrorOf(meterFailure),
@@ -364,7 +343,8 @@ function titleSubjectOf({ target }: CheckUrlState): string | null {
   return null;
 }
 
-function lookupKeyOf({ target }: CheckUrlState): string {
+/** The lookup's identity for a target: the panel starts afresh when it changes. */
+export function lookupKeyOf(target: CheckTarget): string {
   if (target.kind === 'meter') return `m:${target.meterNumber}`;
   if (target.kind === 'location') return `l:${target.name}:${target.meterInd}`;
   return 'none';

@@ -100,7 +100,7 @@ export function ReadingsSection({
           rangeEndMs={Date.parse(readings.to)}
         />
       ) : (
-        <MetersSummary readings={readings} onPickMeter={onPickMeter} />
+        <MetersSummary readings={readings} comparisons={comparisons} onPickMeter={onPickMeter} />
       )}
       <ChartPanel
         readings={readings}

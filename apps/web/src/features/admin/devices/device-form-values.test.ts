@@ -25,6 +25,7 @@ const meter: AdminDevice = {
   meter: {
     meterNumber: 'EM-1',
     label: '',
+    mainSupply: false,
     meterInd: 1,
     multiplier: 40,
     unit: 'kWh',

@@ -30,6 +30,8 @@ export interface DeviceEditValues {
   multiplier: number | string;
   /** A meter's name ("Apt C-101"); '' for other devices or none. */
   label: string;
+  /** A meter measuring the location's whole supply; false for other devices. */
+  mainSupply: boolean;
 }
 
 export type DeviceFormErrors = Partial<Record<'serial' | 'multiplier' | 'label', string>>;
@@ -70,6 +72,7 @@ export function deviceEditFrom(device: AdminDevice): DeviceEditValues {
     status: device.status,
     multiplier: device.meter?.multiplier ?? 1,
     label: device.meter?.label ?? '',
+    mainSupply: device.meter?.mainSupply ?? false,
   };
 }
 
@@ -91,6 +94,7 @@ export function validateDeviceEdit(
       ...common,
       ...(multiplier !== device.meter.multiplier ? { multiplier } : {}),
       ...(values.label.trim() !== device.meter.label ? { label: values.label } : {}),
+      ...(values.mainSupply !== device.meter.mainSupply ? { mainSupply: values.mainSupply } : {}),
     });
     if (parsed.success)
       return {

@@ -25,6 +25,7 @@ function node(
       ? {
           meterNumber: meter.meterNumber,
           label: '',
+          mainSupply: false,
           meterInd: meter.meterInd,
           multiplier: 1,
           unit: 'kWh',

@@ -8,6 +8,7 @@ import { FormFooter } from '../forms/form-footer.tsx';
 import { useAdminForm } from '../forms/use-admin-form.ts';
 import { deviceEditFrom, validateDeviceEdit, type DeviceEditValues } from './device-form-values.ts';
 import { deviceName, devicesOfType } from './device-tree.ts';
+import { MainSupplyField } from './main-supply-field.tsx';
 import { PriorityStatusFields } from './priority-status-fields.tsx';
 
 const FIELDS = ['serial', 'parentId', 'priority', 'status', 'multiplier', 'label'] as const;
@@ -56,6 +57,7 @@ export function EditDeviceForm({
               autoComplete="off"
               data-autofocus
             />
+            <MainSupplyField {...form.getInputProps('mainSupply', { type: 'checkbox' })} />
             <NumberInput
               label={t('admin.devices.fields.multiplier')}
               description={t('admin.devices.form.multiplierHint')}

@@ -62,6 +62,7 @@ describe('validateNewMeter', () => {
   const values: MeterFormValues = {
     meterNumber: 'EM-77',
     label: ' Apt C-101 ',
+    mainSupply: true,
     meterInd: 2,
     cubeId: '12',
     multiplier: 1,
@@ -77,6 +78,7 @@ describe('validateNewMeter', () => {
       meterNumber: 'EM-77',
       // The name people use (issue 17.5), trimmed.
       label: 'Apt C-101',
+      mainSupply: true,
       locationId: 3,
       cubeId: 12,
       meterInd: 2,

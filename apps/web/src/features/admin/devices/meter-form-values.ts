@@ -83,6 +83,8 @@ export interface MeterFormValues {
   meterNumber: string;
   /** What people call it ("Apt C-101"); may stay empty. */
   label: string;
+  /** Measures the location's whole supply (its other meters are sub-meters behind it). */
+  mainSupply: boolean;
   meterInd: Typed;
   cubeId: string | null;
   multiplier: Typed;
@@ -124,6 +126,7 @@ export function validateNewMeter(
   const parsed = createMeterBodySchema.safeParse({
     meterNumber: values.meterNumber,
     label: values.label,
+    mainSupply: values.mainSupply,
     locationId: context.locationId,
     cubeId: values.cubeId === null || values.cubeId === '' ? null : Number(values.cubeId),
     meterInd: typedNumber(values.meterInd),

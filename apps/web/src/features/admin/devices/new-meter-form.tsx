@@ -10,6 +10,7 @@ import { useAdminForm } from '../forms/use-admin-form.ts';
 import { instantToZonedLocal } from '../zoned-time.ts';
 import { deviceName, devicesOfType } from './device-tree.ts';
 import { validateNewMeter, type MeterFormValues } from './meter-form-values.ts';
+import { MainSupplyField } from './main-supply-field.tsx';
 import { PriorityStatusFields } from './priority-status-fields.tsx';
 
 const FIELDS = [
@@ -49,6 +50,7 @@ export function NewMeterForm({
   const [initialValues] = useState<MeterFormValues>(() => ({
     meterNumber: '',
     label: '',
+    mainSupply: false,
     meterInd: nextMeterInd(roots),
     cubeId: null,
     multiplier: 1,
@@ -88,6 +90,7 @@ export function NewMeterForm({
           {...form.getInputProps('label')}
           autoComplete="off"
         />
+        <MainSupplyField {...form.getInputProps('mainSupply', { type: 'checkbox' })} />
         <Group grow align="flex-start" gap="sm" wrap="wrap">
           <NumberInput
             label={t('admin.devices.fields.meterInd')}

@@ -1,4 +1,4 @@
-import { Autocomplete, Button, Group, NativeSelect, SegmentedControl, Stack } from '@mantine/core';
+import { Autocomplete, Button, Group, NativeSelect, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconBolt, IconMapPin, IconSearch } from '@tabler/icons-react';
 import type { Suggestion } from '@cm/contracts/bookmarks.ts';
@@ -31,15 +31,34 @@ interface LookupPanelProps {
   onSubmit: (target: CheckTarget) => void;
 }
 
-function useTypeahead(kind: Suggestion['kind'], query: string, suggestions: Suggestion[]): string[] {
+/** The typeahead's options: titles (what the field takes), each with its subtitle to show beside it. */
+function useTypeahead(kind: Suggestion['kind'], query: string, suggestions: Suggestion[]) {
   const [debounced] = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
   const { data } = useSearchQuery(debounced, { skip: debounced === '' });
   return useMemo(() => {
-    const titles = new Set<string>();
+    const subtitles = new Map<string, string>();
     const source = debounced === '' ? suggestions : (data ?? []);
-    for (const item of source) if (item.kind === kind) titles.add(item.title);
-    return [...titles].slice(0, 20);
+    for (const item of source)
+      if (item.kind === kind && !subtitles.has(item.title)) subtitles.set(item.title, item.subtitle);
+    return { titles: [...subtitles.keys()].slice(0, 20), subtitles };
   }, [data, debounced, kind, suggestions]);
+}
+
+/** An option as the typeahead lists it: "EM-10009" above "HVAC · Riverside Campus – Library". */
+function optionWithSubtitle(subtitles: ReadonlyMap<string, string>) {
+  return ({ option }: { option: { value: string } }) => {
+    const subtitle = subtitles.get(option.value);
+    return (
+      <div>
+        <Text size="sm">{option.value}</Text>
+        {subtitle ? (
+          <Text size="xs" c="dimmed">
+            {subtitle}
+          </Text>
+        ) : null}
+      </div>
+    );
+  };
 }
 
 /**
@@ -135,7 +154,8 @@ export const LookupPanel = memo(function LookupPanel(props: LookupPanelProps) {
                 value={meterText}
                 onChange={setMeterText}
                 onOptionSubmit={(value) => onSubmit({ kind: 'meter', meterNumber: value })}
-                data={meterOptions}
+                data={meterOptions.titles}
+                renderOption={optionWithSubtitle(meterOptions.subtitles)}
                 filter={({ options }) => options}
                 leftSection={<IconBolt size={16} aria-hidden />}
                 error={emptyField === 'meter' ? t('check.lookup.meterRequired') : props.meterError}
@@ -171,7 +191,8 @@ export const LookupPanel = memo(function LookupPanel(props: LookupPanelProps) {
                   setMeterInd('all');
                   setPicked(value);
                 }}
-                data={locationOptions}
+                data={locationOptions.titles}
+                renderOption={optionWithSubtitle(locationOptions.subtitles)}
                 filter={({ options }) => options}
                 leftSection={<IconMapPin size={16} aria-hidden />}
                 error={emptyField === 'location' ? t('check.lookup.locationRequired') : props.locationError}

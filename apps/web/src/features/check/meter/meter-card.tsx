@@ -2,9 +2,12 @@ import { Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
 import type { ChainDevice, DeviceHealth, MeterInfo } from '@cm/contracts/check.ts';
 import { DeviceType } from '@cm/contracts/enums.ts';
+import { itemSuggestionId, itemSuggestionLink, meterSubtitle } from '@cm/contracts/suggestion-ids.ts';
 import { Fragment, memo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BookmarkToggle } from '@/components/bookmark-toggle.tsx';
 import { devicePriorityLabels, deviceStatusLabels, toPriorityId } from '@/components/device-status.ts';
+import { useIsBookmarked } from '@/lib/bookmarks-api.ts';
 import { formatEnergy, formatNumber, formatRelative } from '@/lib/format.ts';
 import { formatIsoInZone, formatUtcOffset } from '../model/local-format.ts';
 import { formatRegister } from '../totals/totals.ts';
@@ -96,6 +99,22 @@ function sameMeterCard(a: MeterCardProps, b: MeterCardProps): boolean {
   );
 }
 
+/** The meter's star (issue 17.10): the same bookmark as in the navbar's menu. */
+function MeterStar({ meter }: { meter: MeterInfo }) {
+  const id = itemSuggestionId('meter', meter.meterNumber);
+  const isBookmarked = useIsBookmarked(id);
+  const item = {
+    id,
+    kind: 'meter',
+    title: meter.meterNumber,
+    subtitle: meterSubtitle(meter.label, meter.location.publicName),
+    link: itemSuggestionLink('meter', meter.meterNumber),
+    icon: 'meter',
+    isBookmarked,
+  } as const;
+  return <BookmarkToggle item={item} isBookmarked={isBookmarked} size="lg" />;
+}
+
 /** What the meter is, where, whether it reports, and how to read its register. */
 export const MeterCard = memo(function MeterCard({ meter, meterNumbers, now }: MeterCardProps) {
   const { t, i18n } = useTranslation();
@@ -115,9 +134,12 @@ export const MeterCard = memo(function MeterCard({ meter, meterNumbers, now }: M
       <Stack gap="md">
         <Group justify="space-between" align="flex-start" gap="xs">
           <div>
-            <Title order={2} id="cm-meter-title" className={classes.meterTitle}>
-              {t('check.meter.heading', { meterNumber: meter.meterNumber })}
-            </Title>
+            <Group gap={4} wrap="nowrap" align="center">
+              <Title order={2} id="cm-meter-title" className={classes.meterTitle}>
+                {t('check.meter.heading', { meterNumber: meter.meterNumber })}
+              </Title>
+              <MeterStar meter={meter} />
+            </Group>
             {meter.label ? (
               <Text fw={600} data-testid="meter-label">
                 {meter.label}

@@ -1,5 +1,4 @@
 import { Group, Skeleton, Text } from '@mantine/core';
-import type { Totals } from '@cm/contracts/check.ts';
 import { useTranslation } from 'react-i18next';
 import { formatEnergy, formatPercent } from '@/lib/format.ts';
 import { comparisonChange, type ComparisonPlan } from '../model/comparison.ts';
@@ -19,13 +18,6 @@ export interface ComparisonTotal extends ComparisonPlan {
   isError: boolean;
 }
 
-/** Share of a finished range's intervals that have readings (n readings close n − 1 intervals). */
-function coverageOf(totals: Totals): number | null {
-  const present = Math.max(0, totals.readings - 1);
-  const all = present + totals.missingIntervals;
-  return all === 0 ? null : present / all;
-}
-
 /**
  * The range against earlier periods, like with like, saying how: "up to the same time" for a
  * period still going, "per day" for periods of different lengths. No change is shown when either
@@ -33,17 +25,18 @@ function coverageOf(totals: Totals): number | null {
  */
 export function ComparisonTiles({
   comparisons,
-  totals,
+  own,
   timeZone,
 }: {
   comparisons: ComparisonTotal[];
-  totals: Totals;
+  /** The range's own energy and the share of its intervals with readings. */
+  own: { consumption: number | null; coverage: number | null };
   timeZone: string;
 }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   // A range still going is compared up to its last data, where its own coverage is whole by design.
-  const ownCoverage = coverageOf(totals);
+  const ownCoverage = own.coverage;
   return (
     <div className={classes.comparisons} aria-label={t('check.compare.title')} role="group">
       {comparisons.map((comparison) => {
@@ -56,7 +49,7 @@ export function ComparisonTiles({
               ? { key: 'check.compare.incompleteRange', share: ownCoverage }
               : null;
         const change =
-          thinSide === null ? comparisonChange(comparison, totals.consumption, comparison.consumption) : null;
+          thinSide === null ? comparisonChange(comparison, own.consumption, comparison.consumption) : null;
         const hasNoDataYet =
           comparison.basis === 'soFar' && comparison.query === null && !comparison.awaitsRange;
         return (

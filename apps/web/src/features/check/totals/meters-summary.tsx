@@ -1,66 +1,156 @@
-import { Anchor, Table, Title } from '@mantine/core';
+import { Anchor, Group, Text, Title } from '@mantine/core';
 import type { LocationReadings } from '@cm/contracts/check.ts';
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatEnergy, formatNumber } from '@/lib/format.ts';
+import { formatEnergy, formatNumber, formatPercent } from '@/lib/format.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
+import { ToneBadge } from '../ui/tone-badge.tsx';
 import { meterOptionText } from '../meter/meter-name.ts';
+import { locationTotal } from '../model/location-total.ts';
+import { ComparisonTiles, type ComparisonTotal } from './comparison-tiles.tsx';
+import classes from '../check.module.css';
 
 interface MetersSummaryProps {
   readings: LocationReadings;
+  comparisons: ComparisonTotal[];
   onPickMeter: (meterInd: number) => void;
 }
 
-/** A location's meters side by side: totals per meter indicator, each a link to its own view. */
-export const MetersSummary = memo(function MetersSummary({ readings, onPickMeter }: MetersSummaryProps) {
+/**
+ * A location's meters side by side (issue 17.5): the location's total with its comparisons, each
+ * meter's share of it, and where a meter is the main supply, the sub-meters against it with the
+ * rest nobody meters. Each meter links to its own view.
+ */
+export const MetersSummary = memo(function MetersSummary({
+  readings,
+  comparisons,
+  onPickMeter,
+}: MetersSummaryProps) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
+  const total = useMemo(() => locationTotal(readings.meters), [readings.meters]);
   const energy = (value: number | null) => (value === null ? '—' : formatEnergy(value, locale));
+  const share = (value: number | null | undefined) =>
+    value === null || value === undefined ? '—' : formatPercent(value, locale);
+  const ofMain = (value: number | null) =>
+    value === null || total.consumption === null || total.consumption === 0
+      ? null
+      : value / total.consumption;
+  // Main supplies first: the sub-meters below read as parts of them.
+  const rows = [...readings.meters].sort(
+    (a, b) => Number(b.meter.mainSupply) - Number(a.meter.mainSupply) || a.meterInd - b.meterInd,
+  );
+  const timeZone = readings.location.timeZone;
+
   return (
     <SectionPanel labelledBy="cm-meters-title">
-      <Title order={2} size="h4" id="cm-meters-title" mb="sm">
+      <Title order={2} size="h4" id="cm-meters-title" mb="xs">
         {t('check.all.title', { location: readings.location.publicName })}
       </Title>
-      <Table.ScrollContainer minWidth={560}>
-        <Table striped highlightOnHover data-testid="meters-summary">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">{t('check.all.meter')}</Table.Th>
-              <Table.Th scope="col" ta="end">
+      <Group gap="xs" align="baseline" mb={4}>
+        <Text fw={600}>{t('check.all.locationTotal')}</Text>
+        <Text fw={700} fz="lg" className={classes.num} data-testid="location-total">
+          {energy(total.consumption)}
+        </Text>
+      </Group>
+      <Text size="sm" c="dimmed" mb="sm" data-testid="location-total-basis">
+        {total.basis === 'mainSupply'
+          ? t('check.all.basisMain')
+          : t('check.all.basisSum', { count: readings.meters.length })}
+      </Text>
+      {comparisons.length > 0 ? (
+        <ComparisonTiles comparisons={comparisons} own={total} timeZone={timeZone} />
+      ) : null}
+      <div
+        className={classes.sideScroll}
+        role="region"
+        aria-labelledby="cm-meters-title"
+        tabIndex={0}
+        data-testid="meters-summary-scroll"
+      >
+        <table className={classes.table} data-testid="meters-summary">
+          <thead>
+            <tr>
+              <th scope="col">{t('check.all.meter')}</th>
+              <th scope="col" className={classes.num}>
                 {t('check.totals.consumption')}
-              </Table.Th>
-              <Table.Th scope="col" ta="end">
+              </th>
+              <th scope="col" className={classes.num}>
+                {t('check.all.share')}
+              </th>
+              <th scope="col" className={classes.num}>
                 {t('check.totals.averagePerDay')}
-              </Table.Th>
-              <Table.Th scope="col" ta="end">
+              </th>
+              <th scope="col" className={classes.num}>
                 {t('check.totals.missing')}
-              </Table.Th>
-              <Table.Th scope="col">{t('check.all.check')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {readings.meters.map(({ meterInd, meter, totals }) => (
-              <Table.Tr key={meterInd}>
-                <Table.Td>
-                  <Anchor component="button" type="button" onClick={() => onPickMeter(meterInd)}>
-                    {meterOptionText(t, { meterInd, meterNumber: meter.meterNumber, label: meter.label })}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td ta="end">{energy(totals.consumption)}</Table.Td>
-                <Table.Td ta="end">{energy(totals.averagePerDay)}</Table.Td>
-                <Table.Td ta="end">{formatNumber(totals.missingIntervals, locale)}</Table.Td>
-                <Table.Td>
+              </th>
+              <th scope="col">{t('check.all.check')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map(({ meterInd, meter, totals }) => (
+              <tr key={meterInd} data-testid={`meters-summary-${meterInd}`}>
+                <td className={classes.meterCell}>
+                  <Group gap={6}>
+                    <Anchor component="button" type="button" onClick={() => onPickMeter(meterInd)}>
+                      {meterOptionText(t, { meterInd, meterNumber: meter.meterNumber, label: meter.label })}
+                    </Anchor>
+                    {meter.mainSupply ? (
+                      <ToneBadge tone="outline">{t('check.all.mainSupply')}</ToneBadge>
+                    ) : null}
+                  </Group>
+                </td>
+                <td className={classes.num}>{energy(totals.consumption)}</td>
+                <td className={classes.num}>{share(total.shares.get(meterInd))}</td>
+                <td className={classes.num}>{energy(totals.averagePerDay)}</td>
+                <td className={classes.num}>{formatNumber(totals.missingIntervals, locale)}</td>
+                <td>
                   {totals.registerDifference === null
                     ? '—'
                     : totals.agrees
                       ? t('check.totals.agreesShort')
                       : t('check.totals.differsShort')}
-                </Table.Td>
-              </Table.Tr>
+                </td>
+              </tr>
             ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+          </tbody>
+          <tfoot>
+            {total.basis === 'mainSupply' ? (
+              <>
+                <tr data-testid="meters-summary-sub">
+                  <th scope="row">{t('check.all.subMeters')}</th>
+                  <td className={classes.num}>{energy(total.subMeters)}</td>
+                  <td className={classes.num}>{share(ofMain(total.subMeters))}</td>
+                  <td colSpan={3} />
+                </tr>
+                <tr data-testid="meters-summary-rest">
+                  <th scope="row">
+                    {t('check.all.unaccounted')}
+                    <Text size="xs" c="dimmed" fw={400}>
+                      {total.unaccounted !== null && total.unaccounted < 0
+                        ? t('check.all.unaccountedNegative')
+                        : t('check.all.unaccountedHint')}
+                    </Text>
+                  </th>
+                  <td className={classes.num}>{energy(total.unaccounted)}</td>
+                  <td className={classes.num}>{share(ofMain(total.unaccounted))}</td>
+                  <td colSpan={3} />
+                </tr>
+              </>
+            ) : (
+              <tr data-testid="meters-summary-total">
+                <th scope="row">{t('check.all.locationTotal')}</th>
+                <td className={classes.num}>{energy(total.consumption)}</td>
+                <td className={classes.num}>{share(total.consumption === null ? null : 1)}</td>
+                <td colSpan={3} />
+              </tr>
+            )}
+          </tfoot>
+        </table>
+      </div>
+      <Text size="xs" c="dimmed" mt={4} className={classes.scrollHint}>
+        {t('check.all.scrollHint')}
+      </Text>
     </SectionPanel>
   );
 });

@@ -7,6 +7,7 @@ import { formatIsoInZone, formatLocal } from '../model/local-format.ts';
 import { agreementOf, formatTotals, nextReading } from './totals.ts';
 import { useNow } from '../model/use-now.ts';
 import { ComparisonTiles, type ComparisonTotal } from './comparison-tiles.tsx';
+import { coverageOf } from '../model/location-total.ts';
 import { ToneBadge } from '../ui/tone-badge.tsx';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import classes from '../check.module.css';
@@ -185,7 +186,11 @@ export function TotalsPanel({
         </div>
 
         {comparisons.length > 0 ? (
-          <ComparisonTiles comparisons={comparisons} totals={totals} timeZone={timeZone} />
+          <ComparisonTiles
+            comparisons={comparisons}
+            own={{ consumption: totals.consumption, coverage: coverageOf([{ totals }]) }}
+            timeZone={timeZone}
+          />
         ) : null}
       </Stack>
     </SectionPanel>

@@ -1,0 +1,1 @@
+ALTER TABLE "meters" ADD COLUMN "main_supply" boolean DEFAULT false NOT NULL;

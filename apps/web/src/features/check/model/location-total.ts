@@ -1,0 +1,80 @@
+import type { ChannelTotals, MeterInfo } from '@cm/contracts/check.ts';
+
+/*
+ * A location's energy from its meters (issue 17.5). Where a meter is marked as the main supply,
+ * the location used what the main supply measured: the other meters are sub-meters behind it, so
+ * adding them to it would count their energy twice. The rest of the main supply, beyond the
+ * sub-meters, is the unaccounted use (loads nobody meters, losses; negative when a sub-meter reads
+ * more than the supply, a sign of a fault or a wrong mark). Without a main supply, the location's
+ * meters are separate supplies and the location used their sum.
+ */
+
+/** What a location total needs of each meter. */
+export interface MeterEnergy {
+  meterInd: number;
+  meter: Pick<MeterInfo, 'mainSupply'>;
+  totals: Pick<ChannelTotals, 'consumption' | 'readings' | 'missingIntervals'>;
+}
+
+export interface LocationTotal {
+  /** `mainSupply`: the main supply meters measure the location; `allMeters`: their sum does. */
+  basis: 'mainSupply' | 'allMeters';
+  /** The location's energy; null when a meter it counts has no known energy. */
+  consumption: number | null;
+  /** `mainSupply` only: the sub-meters' sum (null when one is unknown). */
+  subMeters: number | null;
+  /** `mainSupply` only: main supply minus sub-meters (null when either is unknown). */
+  unaccounted: number | null;
+  /** Share of `consumption` per meter indicator (null when either is unknown or the total is 0). */
+  shares: ReadonlyMap<number, number | null>;
+  /** Share of the counted meters' intervals that have readings (1 = complete); null without intervals. */
+  coverage: number | null;
+}
+
+/** Energies are added in whole Wh, so that a total is the exact sum of what the rows show. */
+const toWh = (kwh: number) => Math.round(kwh * 1000);
+
+function sumOf(meters: readonly MeterEnergy[]): number | null {
+  let wh = 0;
+  for (const { totals } of meters) {
+    if (totals.consumption === null) return null;
+    wh += toWh(totals.consumption);
+  }
+  return wh / 1000;
+}
+
+/** Share of the meters' intervals with readings: n readings close n − 1 intervals. */
+export function coverageOf(meters: readonly Pick<MeterEnergy, 'totals'>[]): number | null {
+  let present = 0;
+  let missing = 0;
+  for (const { totals } of meters) {
+    present += Math.max(0, totals.readings - 1);
+    missing += totals.missingIntervals;
+  }
+  return present + missing === 0 ? null : present / (present + missing);
+}
+
+/** The location's energy from its meters' totals over one range. */
+export function locationTotal(meters: readonly MeterEnergy[]): LocationTotal {
+  const mains = meters.filter((m) => m.meter.mainSupply);
+  const counted = mains.length > 0 ? mains : meters;
+  const consumption = meters.length === 0 ? null : sumOf(counted);
+  const shares = new Map<number, number | null>();
+  for (const { meterInd, totals } of meters) {
+    const hasShare = consumption !== null && consumption !== 0 && totals.consumption !== null;
+    shares.set(meterInd, hasShare ? toWh(totals.consumption ?? 0) / toWh(consumption) : null);
+  }
+  if (mains.length === 0)
+    return {
+      basis: 'allMeters',
+      consumption,
+      subMeters: null,
+      unaccounted: null,
+      shares,
+      coverage: coverageOf(counted),
+    };
+  const subMeters = sumOf(meters.filter((m) => !m.meter.mainSupply));
+  const unaccounted =
+    consumption === null || subMeters === null ? null : (toWh(consumption) - toWh(subMeters)) / 1000;
+  return { basis: 'mainSupply', consumption, subMeters, unaccounted, shares, coverage: coverageOf(counted) };
+}

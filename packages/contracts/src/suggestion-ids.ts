@@ -1,0 +1,25 @@
+/*
+ * What a bookmark points at, written once for the server and the web app (zod-free, so the check
+ * page can star a meter without loading the schemas): ids look like `page:check`,
+ * `location:<public name>` and `meter:<meter number>`; meters and locations open on the check page.
+ */
+
+/** Things a user can star that live in the directory (pages are fixed). */
+export type ItemKind = 'location' | 'meter';
+
+/** A meter's or location's bookmark id. */
+export function itemSuggestionId(kind: ItemKind, key: string): string {
+  return `${kind}:${key}`;
+}
+
+/** Where a meter's or location's bookmark opens: its check page. */
+export function itemSuggestionLink(kind: ItemKind, key: string): string {
+  return kind === 'meter'
+    ? `/check?meter=${encodeURIComponent(key)}`
+    : `/check?location=${encodeURIComponent(key)}`;
+}
+
+/** A meter's subtitle in lists: its name and its location ("HVAC · Riverside Campus – Library"). */
+export function meterSubtitle(label: string, locationName: string): string {
+  return label === '' ? locationName : `${label} · ${locationName}`;
+}
