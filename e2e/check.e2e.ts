@@ -522,6 +522,28 @@ describe('the check page', () => {
     await page.context().close();
   });
 
+  it("a client downloads its meter's data as Green Button, with each interval's energy and the zone's rules", async () => {
+    // Issue 17.10: "Download My Data". EM-10009 is in Berlin and reads every 15 minutes.
+    const page = await newPage();
+    await logIn(page, demoUsers.clientA);
+    const day = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
+    await page.goto(`${url}/check?meter=EM-10009&from=${day}&to=${day}&granularity=hour`);
+    await page.getByTestId('readings-table').waitFor();
+    await page.getByTestId('download-my-data').click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'Green Button (ESPI XML) of EM-10009' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`EM-10009-${day}-to-${day}.xml`);
+    const xml = await readFile((await download.path()) ?? '', 'utf8');
+    // Berlin's rules as usage.xsd packs them: the last Sunday of March 02:00, of October 03:00.
+    expect(xml).toContain('<espi:dstStartRule>3E0E2000</espi:dstStartRule>');
+    expect(xml).toContain('<espi:dstEndRule>AE0E3000</espi:dstEndRule>');
+    expect(xml).toContain('<espi:intervalLength>900</espi:intervalLength>');
+    expect(await page.getByText(`Saved as EM-10009-${day}-to-${day}.xml.`).isVisible()).toBe(true);
+    await page.context().close();
+  });
+
   it('the URL restores the view after a reload, and back returns to the previous one', async () => {
     const page = await newPage();
     const session = await logIn(page, demoUsers.clientB);

@@ -36,7 +36,7 @@ import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { ImportJobsService } from './modules/imports/import-jobs.service.ts';
 import { ImportsService } from './modules/imports/imports.service.ts';
 import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
-import { exportsRoutes } from './modules/exports/exports.routes.ts';
+import { downloadRoutes, exportsRoutes } from './modules/exports/exports.routes.ts';
 import { ExportsService } from './modules/exports/exports.service.ts';
 import { IngestService } from './modules/ingest/ingest.service.ts';
 
@@ -145,7 +145,9 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     maxBytes: config.importMaxBytes,
     spoolDir: path.join(config.dataDir, 'imports'),
   });
-  await app.register(exportsRoutes, { exports: new ExportsService(db) });
+  const exportsService = new ExportsService(db);
+  await app.register(exportsRoutes, { exports: exportsService });
+  await app.register(downloadRoutes, { exports: exportsService });
   await app.register(ingestRoutes, { ingest: new IngestService(db) });
 
   // The web app answers everything else.

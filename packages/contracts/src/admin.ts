@@ -571,6 +571,14 @@ export const exportQuerySchema = z.object({
 /** Export query. */
 export type ExportQuery = z.infer<typeof exportQuerySchema>;
 
+/**
+ * `GET /api/CheckMeter/DownloadMyData` query: one of the caller's own meters, as Green Button ESPI
+ * (registers and the energy per interval) unless `format=csv`.
+ */
+export const downloadMyDataQuerySchema = exportQuerySchema.extend({
+  format: z.enum(exportFormats, { message: 'format must be csv or espi.' }).default('espi'),
+});
+
 // ---- Device ingestion ----
 
 /** One reading sent by an AccessPoint or Cube. */

@@ -213,7 +213,7 @@ export async function findVisibleItem(
 
 export type ExportMeterRow = Pick<
   RowOf<typeof meters>,
-  'device_id' | 'meter_number' | 'multiplier' | 'interval_minutes'
+  'device_id' | 'meter_number' | 'multiplier' | 'interval_minutes' | 'register_digits'
 > &
   Pick<RowOf<typeof locations>, 'public_name' | 'time_zone'>;
 
@@ -222,7 +222,8 @@ export async function findExportMeter(
   meterNumber: string,
 ): Promise<ExportMeterRow | undefined> {
   const rows = await db.query<ExportMeterRow>(
-    `SELECT m.device_id, m.meter_number, m.multiplier, m.interval_minutes, l.public_name, l.time_zone
+    `SELECT m.device_id, m.meter_number, m.multiplier, m.interval_minutes, m.register_digits, l.public_name,
+       l.time_zone
      FROM meters m JOIN locations l ON l.id = m.location_id WHERE m.meter_number = $1`,
     [meterNumber],
   );

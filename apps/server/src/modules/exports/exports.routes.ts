@@ -1,10 +1,27 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { exportQuerySchema } from '@cm/contracts/admin.ts';
+import { downloadMyDataQuerySchema, exportQuerySchema } from '@cm/contracts/admin.ts';
 import { errorBodySchema } from '@cm/contracts/errors.ts';
 import { z } from 'zod';
 import { adminOnly } from '../../plugins/admin-only.ts';
-import type { ExportsService } from './exports.service.ts';
+import { callerOf } from '../../plugins/authentication.ts';
+import type { ExportFile, ExportsService } from './exports.service.ts';
+
+const fileResponse = {
+  description: 'The readings file, as an attachment.',
+  content: {
+    'text/csv': { schema: z.string().describe('CSV: meter_number,timestamp,register_kwh,quality') },
+    'application/atom+xml': { schema: z.string().describe('Green Button ESPI Atom feed') },
+  },
+};
+
+/** Sends a file as it is read (never serialized against the schema), as an attachment. */
+function sendFile(reply: FastifyReply, file: ExportFile) {
+  return reply
+    .type(file.contentType)
+    .header('Content-Disposition', `attachment; filename="${file.fileName}"`)
+    .send(file.body);
+}
 
 /** `GET /api/admin/exports/readings`: a meter's readings as CSV or Green Button ESPI XML, streamed. Administrators only. */
 export const exportsRoutes: FastifyPluginAsyncZod<{ exports: ExportsService }> = async (app, { exports }) => {
@@ -19,13 +36,7 @@ export const exportsRoutes: FastifyPluginAsyncZod<{ exports: ExportsService }> =
         querystring: exportQuerySchema,
         response: {
           // The file is streamed as it is read (never serialized); the schemas document its media types.
-          200: {
-            description: 'The readings file, as an attachment.',
-            content: {
-              'text/csv': { schema: z.string().describe('CSV: meter_number,timestamp,register_kwh,quality') },
-              'application/atom+xml': { schema: z.string().describe('Green Button ESPI Atom feed') },
-            },
-          },
+          200: fileResponse,
           400: errorBodySchema,
           401: errorBodySchema,
           403: errorBodySchema,
@@ -33,14 +44,35 @@ export const exportsRoutes: FastifyPluginAsyncZod<{ exports: ExportsService }> =
         },
       },
     },
-    async (request, reply) => {
-      const file = await exports.exportReadings(request.query);
-      // A plain reply: the stream is written as it is read, never serialized against the schema.
-      const plain: FastifyReply = reply;
-      return plain
-        .type(file.contentType)
-        .header('Content-Disposition', `attachment; filename="${file.fileName}"`)
-        .send(file.body);
+    async (request, reply) =>
+      sendFile(
+        reply,
+        await exports.exportReadings(request.query, { selfHref: request.url, withIntervals: false }),
+      ),
+  );
+};
+
+/**
+ * `GET /api/CheckMeter/DownloadMyData`: Green Button's "Download My Data" for a client's own meter
+ * (any meter for an administrator); another client's meter is answered as one that does not exist.
+ */
+export const downloadRoutes: FastifyPluginAsyncZod<{ exports: ExportsService }> = async (
+  app,
+  { exports },
+) => {
+  app.get(
+    '/api/CheckMeter/DownloadMyData',
+    {
+      preHandler: app.requireAbility('read', 'Check'),
+      schema: {
+        tags: ['check'],
+        summary:
+          "Download My Data: one of the caller's meters from From to To (local days, To inclusive) as Green Button ESPI XML — the register and the energy of each interval, with the location's time parameters — or as CSV.",
+        querystring: downloadMyDataQuerySchema,
+        response: { 200: fileResponse, 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema },
+      },
     },
+    async (request, reply) =>
+      sendFile(reply, await exports.downloadMyData(callerOf(request), request.query, request.url)),
   );
 };

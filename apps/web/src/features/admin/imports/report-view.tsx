@@ -9,7 +9,7 @@ import {
 import type { ImportReport } from '@cm/contracts/admin.ts';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatEnergy, formatNumber } from '@/lib/format.ts';
-import { downloadFile } from '../download.ts';
+import { downloadFile } from '@/lib/download-file.ts';
 import classes from '../admin.module.css';
 import { DetailTable, LineProblems } from './detail-table.tsx';
 import { rejectedOverflow, reportCounts, reportTone, type ReportTone } from './import-report.ts';

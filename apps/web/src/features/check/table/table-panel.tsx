@@ -12,6 +12,7 @@ import { rowsInSlices, rowsOf, type ReadingRows } from '../model/reading-rows.ts
 import type { TableBlock } from './readings-table.tsx';
 import { moduleLoader } from '@/lib/module-loader.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
+import { DownloadMyData } from './download-my-data.tsx';
 import classes from '../check.module.css';
 
 const tableCode = moduleLoader(() => import('./readings-table.tsx'));
@@ -66,6 +67,8 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
   const csvFormat = csvChoice ?? defaultCsvFormat(locale);
   const [exported, setExported] = useState<string | null>(null);
   const blocks = useBlocksInSlices(readings);
+  // One meter's view: its own data can be downloaded as Green Button too.
+  const single = readings.meters.length === 1 ? readings.meters[0] : undefined;
   const table = tableCode.useModule(true);
 
   // The browser's own print command gets the print view too.
@@ -141,6 +144,14 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
             >
               {t('check.csv.export')}
             </Button>
+            {single ? (
+              <DownloadMyData
+                meterNumbers={single.meterNumbers}
+                from={range.from}
+                to={range.to}
+                onSaved={setExported}
+              />
+            ) : null}
             <Button
               size="xs"
               variant="default"
