@@ -15,6 +15,8 @@ let browser: Browser;
 let baseUrl: string;
 let stop: () => Promise<void> = async () => {};
 const suffix = `${Date.now().toString(36)}`;
+/** The demo administrator (apps/server/src/demo/seed.ts). */
+const ADMIN_NAME = 'Dana Whitfield';
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -219,6 +221,14 @@ describe('administration', () => {
       await expect.poll(() => row.textContent()).toContain('Disabled');
       await page.getByRole('button', { name: 'Undo' }).click();
       await expect.poll(() => row.textContent()).toContain('Enabled');
+
+      // The audit log says it in sentences with names, filtered by action (17.13).
+      await page.goto('/admin/audit');
+      await page.getByLabel('Action', { exact: true }).first().click();
+      await page.getByRole('option', { name: 'User disabled' }).click();
+      const sentence = page.getByTestId('audit-sentence').first();
+      await expect.poll(() => sentence.textContent()).toBe(`${ADMIN_NAME} disabled ${name}`);
+      await expectAccessible(page, 'audit log');
     });
 
     const context = await browser.newContext({ baseURL: baseUrl });

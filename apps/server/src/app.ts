@@ -24,7 +24,7 @@ import { openApi } from './plugins/open-api.ts';
 import { webApp } from './plugins/web-app.ts';
 import { AdminApiKeysService } from './modules/api-keys/api-keys-admin.service.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
-import { AuditService } from './modules/audit/audit.service.ts';
+import { AuditLogService } from './modules/audit/audit-log.service.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { AdminDevicesService } from './modules/directory/devices.service.ts';
 import { devicesRoutes } from './modules/directory/devices.routes.ts';
@@ -137,7 +137,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   await app.register(locationsRoutes, { locations: new AdminLocationsService(db) });
   await app.register(devicesRoutes, { devices: new AdminDevicesService(db) });
   await app.register(apiKeysRoutes, { apiKeys: new AdminApiKeysService(db, services.apiKeys, webApiKey) });
-  await app.register(auditRoutes, { audit: new AuditService(db) });
+  await app.register(auditRoutes, { audit: new AuditLogService(db) });
 
   await app.register(importsRoutes, {
     imports: services.imports,

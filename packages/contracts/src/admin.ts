@@ -452,10 +452,49 @@ export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 
 // ---- Audit log ----
 
-/** `GET /api/admin/audit` query. */
+/** What the audit log records; `user.sign-in` and `user.sign-in-failed` are written by every sign-in. */
+export const auditActions = [
+  'user.sign-in',
+  'user.sign-in-failed',
+  'user.create',
+  'user.update',
+  'user.disable',
+  'user.enable',
+  'user.reset-password',
+  'user.change-password',
+  'location.create',
+  'location.update',
+  'location.archive',
+  'location.restore',
+  'device.create',
+  'device.update',
+  'meter.create',
+  'meter.update',
+  'meter.move',
+  'meter.exchange',
+  'api-key.create',
+  'api-key.revoke',
+  'readings.import',
+  'readings.ingest',
+] as const;
+
+/** Why a sign-in failed, as `user.sign-in-failed` records it. */
+export const signInFailures = ['password', 'unknownEmail', 'disabled'] as const;
+
+const auditInstant = (param: string) =>
+  z.iso.datetime({
+    offset: true,
+    message: `${param} must be an instant with an offset, e.g. 2026-03-01T00:00:00+01:00.`,
+  });
+
+/** `GET /api/admin/audit` query: entries from `from` (inclusive) to `to` (exclusive), by actor, action and target. */
 export const auditListQuerySchema = pageQuerySchema.extend({
   targetType: z.string().trim().max(40).optional(),
   targetId: z.string().trim().max(100).optional(),
+  from: auditInstant('from').optional(),
+  to: auditInstant('to').optional(),
+  actorUserId: positiveId('actorUserId', fromUrl).optional(),
+  action: z.enum(auditActions, { message: 'action is not one the audit log records.' }).optional(),
 });
 /** Audit list query. */
 export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
@@ -466,10 +505,16 @@ export const auditEntrySchema = z.object({
   at: z.string(),
   actorUserId: z.number().int().nullable(),
   actorApiKeyId: z.number().int().nullable(),
+  /** The acting user's name (full name, else e-mail) or API key's name; null for the system or a failed sign-in. */
+  actorName: z.string().nullable(),
   action: z.string(),
   targetType: z.string(),
   targetId: z.string().nullable(),
+  /** The target's name today: a user's, a location's public name, a device's serial or meter number, a key's name. */
+  targetName: z.string().nullable(),
   detail: z.unknown(),
+  /** Names of what the detail refers to by id, keyed `location:12`, `device:34`, `user:5`. */
+  names: z.record(z.string(), z.string()),
 });
 /** `GET /api/admin/audit` answer, newest first. */
 export const auditListSchema = pageOf(auditEntrySchema);

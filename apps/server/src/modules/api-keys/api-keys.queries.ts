@@ -1,6 +1,7 @@
 import type { SqlRunner } from '../../db/client.ts';
 import type { apiKeys } from '../../db/schema.ts';
 import type { RowOf } from '../../db/rows.ts';
+import { namesById } from '../../db/sql-helpers.ts';
 
 export type ApiKeyRow = Pick<
   RowOf<typeof apiKeys>,
@@ -53,3 +54,7 @@ export async function revokeApiKey(db: SqlRunner, id: number): Promise<boolean> 
   );
   return rows.length > 0;
 }
+
+/** What the audit log calls each of these API keys: their names. */
+export const findApiKeyNames = (db: SqlRunner, ids: readonly number[]) =>
+  namesById(db, `SELECT id, name FROM api_keys WHERE id = ANY($1::int[])`, ids);

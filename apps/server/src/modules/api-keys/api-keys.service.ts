@@ -2,8 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ApiKeyScope } from '@cm/contracts/enums.ts';
-import type { Db } from '../../db/client.ts';
-import { findApiKeyByHash, insertApiKey, revokeApiKey, touchApiKey } from './api-keys.queries.ts';
+import type { Db, SqlRunner } from '../../db/client.ts';
+import {
+  findApiKeyByHash,
+  findApiKeyNames,
+  insertApiKey,
+  revokeApiKey,
+  touchApiKey,
+} from './api-keys.queries.ts';
 
 /** A key as the request pipeline knows it once checked. */
 export interface ApiKeyIdentity {
@@ -108,3 +114,6 @@ export async function provisionWebApiKey(
   await chmod(file, 0o600);
   return key;
 }
+
+/** API keys' names, for the audit log. */
+export const apiKeyNames = (db: SqlRunner, ids: readonly number[]) => findApiKeyNames(db, ids);

@@ -1,5 +1,5 @@
-import type { Db, SqlRunner } from '../../db/client.ts';
-import { insertAuditEntry, listAudit, type AuditRow } from './audit.queries.ts';
+import type { SqlRunner } from '../../db/client.ts';
+import { insertAuditEntry } from './audit.queries.ts';
 
 /** Who made a change: a signed-in user (through an API key), or a device's API key alone. */
 export interface Actor {
@@ -21,42 +21,4 @@ export interface AuditEntry {
  */
 export function recordAudit(tx: SqlRunner, actor: Actor, entry: AuditEntry): Promise<void> {
   return insertAuditEntry(tx, actor, entry);
-}
-
-function presentAudit(row: AuditRow) {
-  return {
-    id: row.id,
-    at: row.at.toISOString(),
-    actorUserId: row.actor_user_id,
-    actorApiKeyId: row.actor_api_key_id,
-    action: row.action,
-    targetType: row.target_type,
-    targetId: row.target_id,
-    detail: row.detail,
-  };
-}
-
-/** The audit log, newest first, as administrators page through it. */
-export class AuditService {
-  constructor(private readonly db: Db) {}
-
-  async list(query: {
-    page: number;
-    pageSize: number;
-    targetType?: string | undefined;
-    targetId?: string | undefined;
-  }) {
-    const rows = await listAudit(this.db, {
-      targetType: query.targetType || undefined,
-      targetId: query.targetId || undefined,
-      limit: query.pageSize,
-      offset: (query.page - 1) * query.pageSize,
-    });
-    return {
-      items: rows.map(presentAudit),
-      total: rows[0]?.total ?? 0,
-      page: query.page,
-      pageSize: query.pageSize,
-    };
-  }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { abilityRulesForRole } from '@cm/contracts/abilities.ts';
 import type { PublicUser, UserRecord } from '@cm/contracts/auth.ts';
+import type { signInFailures } from '@cm/contracts/admin.ts';
 import { Role, type RoleId } from '@cm/contracts/enums.ts';
 import type { Db } from '../../db/client.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -29,6 +30,8 @@ import {
 } from './login-throttle.ts';
 import { hashPassword, refuseWeakPassword, verifyAgainstDummy, verifyPassword } from './password.ts';
 import { TokenSigner } from './tokens.ts';
+
+type SignInFailure = (typeof signInFailures)[number];
 
 /** Who is calling, once the token is checked. */
 export interface AuthContext {
@@ -73,10 +76,19 @@ export class AuthService {
       : (await verifyAgainstDummy(password), false);
     if (!user || !isValid) {
       await recordFailure(this.db, attempt);
+      await this.auditSignInFailure(email, user?.id ?? null, user ? 'password' : 'unknownEmail');
       throw unauthorized(WRONG_CREDENTIALS);
     }
-    if (user.is_disabled) throw unauthorized('This account is disabled. Ask an administrator to enable it.');
+    if (user.is_disabled) {
+      await this.auditSignInFailure(email, user.id, 'disabled');
+      throw unauthorized('This account is disabled. Ask an administrator to enable it.');
+    }
     await recordSuccess(this.db, { ...attempt, userId: user.id });
+    await recordAudit(
+      this.db,
+      { userId: user.id, apiKeyId: null },
+      { action: 'user.sign-in', targetType: 'user', targetId: user.id },
+    );
     const session = await insertSession(this.db, randomUUID(), user.id, this.limits.maxSeconds);
     await recordLogin(this.db, user.id);
     const { token, expiresAt } = await this.signer.sign(
@@ -92,6 +104,18 @@ export class AuthService {
       tokenExpiresAt: expiresAt,
       ability: abilityRulesForRole(publicUser.role),
     };
+  }
+
+  /**
+   * A failed sign-in in the audit log, with the address as typed (a guessed one too: that is what
+   * an administrator looks for). Throttled attempts are refused before they get here.
+   */
+  private auditSignInFailure(email: string, userId: number | null, reason: SignInFailure): Promise<void> {
+    return recordAudit(
+      this.db,
+      { userId: null, apiKeyId: null },
+      { action: 'user.sign-in-failed', targetType: 'user', targetId: userId, detail: { email, reason } },
+    );
   }
 
   /** Checks a bearer token against its server-side session: logout, a password change or idling out make it unusable. */

@@ -1,7 +1,7 @@
 import type { SqlRunner } from '../../db/client.ts';
 import type { users } from '../../db/schema.ts';
 import type { RowOf } from '../../db/rows.ts';
-import { likePattern } from '../../db/sql-helpers.ts';
+import { likePattern, namesById } from '../../db/sql-helpers.ts';
 
 export type AdminUserRow = Pick<
   RowOf<typeof users>,
@@ -125,3 +125,11 @@ export async function setPassword(
     mustChangePassword,
   ]);
 }
+
+/** What the audit log calls each of these users: the full name, else the e-mail address. */
+export const findUserNames = (db: SqlRunner, ids: readonly number[]) =>
+  namesById(
+    db,
+    `SELECT id, COALESCE(NULLIF(full_name, ''), email) AS name FROM users WHERE id = ANY($1::int[])`,
+    ids,
+  );

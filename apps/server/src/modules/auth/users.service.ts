@@ -24,6 +24,7 @@ import {
   setPassword,
   setUserDisabled,
   updateUser,
+  findUserNames,
 } from './users.queries.ts';
 
 const USER_NOT_FOUND = 'User not found.';
@@ -179,3 +180,6 @@ function rethrowEmailTaken(error: unknown): never {
   if (uniqueViolation(error)) throw conflict('Another user already has this email address.', 'email');
   throw error;
 }
+
+/** Users' names (full name, else e-mail), for the audit log. */
+export const userNames = (db: SqlRunner, ids: readonly number[]) => findUserNames(db, ids);

@@ -1,7 +1,7 @@
 import type { SqlRunner } from '../../db/client.ts';
 import type { devices, locations, meters } from '../../db/schema.ts';
 import type { Nullable, RowOf } from '../../db/rows.ts';
-import { likePattern } from '../../db/sql-helpers.ts';
+import { likePattern, namesById } from '../../db/sql-helpers.ts';
 
 export type AdminDeviceRow = Pick<
   RowOf<typeof devices>,
@@ -214,3 +214,11 @@ export async function currentMeterAtInd(
   );
   return rows.length > 0;
 }
+
+/** What the audit log calls each of these devices: a meter by its number, others by their serial. */
+export const findDeviceNames = (db: SqlRunner, ids: readonly number[]) =>
+  namesById(
+    db,
+    `SELECT d.id, COALESCE(m.meter_number, d.serial) AS name FROM devices d LEFT JOIN meters m ON m.device_id = d.id WHERE d.id = ANY($1::int[])`,
+    ids,
+  );

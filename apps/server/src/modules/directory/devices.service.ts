@@ -33,6 +33,7 @@ import {
   updateDevice,
   updateMeter,
   type AdminDeviceRow,
+  findDeviceNames,
 } from './devices.queries.ts';
 import { findAdminLocation } from './locations.queries.ts';
 
@@ -361,3 +362,6 @@ function rethrowUnique(error: unknown): never {
   if (violated) throw conflict('This would duplicate an existing device.');
   throw error;
 }
+
+/** Devices' names (a meter's number, else the serial), for the audit log. */
+export const deviceNames = (db: SqlRunner, ids: readonly number[]) => findDeviceNames(db, ids);

@@ -1,7 +1,7 @@
 import type { SqlRunner } from '../../db/client.ts';
 import type { locations } from '../../db/schema.ts';
 import type { RowOf } from '../../db/rows.ts';
-import { likePattern } from '../../db/sql-helpers.ts';
+import { likePattern, namesById } from '../../db/sql-helpers.ts';
 
 export type AdminLocationRow = Pick<
   RowOf<typeof locations>,
@@ -89,3 +89,7 @@ export async function missingLocationIds(db: SqlRunner, ids: readonly number[]):
   );
   return rows.map((row) => row.id);
 }
+
+/** What the audit log calls each of these locations: their public names. */
+export const findLocationNames = (db: SqlRunner, ids: readonly number[]) =>
+  namesById(db, `SELECT id, public_name AS name FROM locations WHERE id = ANY($1::int[])`, ids);

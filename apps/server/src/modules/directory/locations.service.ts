@@ -20,6 +20,7 @@ import {
   missingLocationIds,
   setLocationArchived,
   updateLocation,
+  findLocationNames,
 } from './locations.queries.ts';
 
 const LOCATION_NOT_FOUND = 'Location not found.';
@@ -129,3 +130,6 @@ function rethrowNameTaken(error: unknown): never {
 export function missingLocations(db: SqlRunner, ids: readonly number[]): Promise<number[]> {
   return missingLocationIds(db, ids);
 }
+
+/** Locations' public names, for the audit log. */
+export const locationNames = (db: SqlRunner, ids: readonly number[]) => findLocationNames(db, ids);

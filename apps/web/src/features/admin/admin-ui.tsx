@@ -47,7 +47,9 @@ export function AdminPageHeader({ title, intro, actions }: PageHeaderProps) {
   return (
     <div className={classes.header}>
       <div>
-        <Title order={1}>{title}</Title>
+        <Title order={1} className={classes.pageTitle}>
+          {title}
+        </Title>
         <Text c="dimmed" size="sm">
           {intro}
         </Text>
