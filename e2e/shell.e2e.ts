@@ -147,7 +147,8 @@ describe('web app shell', () => {
       const input = page.getByRole('combobox', { name: 'Search pages, meters and locations' });
       await input.waitFor();
       await expect.poll(() => input.inputValue()).toBe('Harbour');
-      await page.getByRole('option', { name: /Harbour View \/ Block C/ }).waitFor();
+      // The location itself (its meters, which say where they are, are listed too).
+      await page.getByRole('option', { name: /^Harbour View \/ Block C/ }).waitFor();
       await page.keyboard.type(' View');
       expect(await input.inputValue()).toBe('Harbour View');
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatEnergy, formatNumber, formatRelative } from './format.ts';
+import { formatDate, formatEnergy, formatNumber, formatRelative, formatZonedDateTime } from './format.ts';
 
 describe('format', () => {
   it('formats numbers and energies with each language’s separators', () => {
@@ -13,6 +13,16 @@ describe('format', () => {
     const instant = '2026-03-29T23:30:00Z';
     expect(formatDate(instant, 'en', 'UTC')).toBe('Mar 29, 2026');
     expect(formatDate(instant, 'de', 'Europe/Berlin')).toBe('30.03.2026');
+  });
+
+  it("says a time in a location's zone with the offset in force then (issue 17.14)", () => {
+    // Berlin's spring-forward night: 01:30 UTC is 03:30 summer time.
+    expect(formatZonedDateTime('2026-03-29T01:30:00Z', 'de', 'Europe/Berlin')).toBe(
+      '29.03.2026, 03:30 (UTC+02:00)',
+    );
+    expect(formatZonedDateTime('2026-03-29T00:30:00Z', 'de', 'Europe/Berlin')).toBe(
+      '29.03.2026, 01:30 (UTC+01:00)',
+    );
   });
 
   it('says how long ago in words', () => {

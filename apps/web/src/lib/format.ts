@@ -1,3 +1,4 @@
+import { formatOffset, utcOffsetMs } from '@cm/contracts/zoned-time.ts';
 /**
  * Dates, numbers and units through Intl, per interface language. Instants are formatted in
  * the time zone the caller gives (a location's IANA zone for meter data), else the browser's.
@@ -56,6 +57,18 @@ export function formatDateTime(value: Date | string | number, locale: string, ti
     toDate(value),
   );
 }
+
+/**
+ * A date and time in a named zone with the offset in force then, e.g. "21 Nov 2026, 14:05
+ * (UTC+01:00)": a location's times in its own zone, other times in the reader's, always saying which.
+ */
+export function formatZonedDateTime(value: Date | string | number, locale: string, timeZone: string): string {
+  const ms = toDate(value).getTime();
+  return `${formatDateTime(ms, locale, timeZone)} (UTC${formatOffset(Math.round(utcOffsetMs(ms, timeZone) / 60_000))})`;
+}
+
+/** The reader's own time zone (the browser's), for times that belong to no location. */
+export const readerTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** A calendar date, e.g. "21 Nov 2026". */
 export function formatDate(value: Date | string | number, locale: string, timeZone?: string): string {

@@ -17,7 +17,7 @@ import { apiKeyScopes, type ApiKeyScope } from '@cm/contracts/enums.ts';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
-import { formatDate, formatDateTime, formatRelative } from '@/lib/format.ts';
+import { formatDate, formatRelative, formatZonedDateTime, readerTimeZone } from '@/lib/format.ts';
 import { toFailure, type Failure } from '@/lib/http-client.ts';
 import { useCreateApiKeyMutation, useListApiKeysQuery, useRevokeApiKeyMutation } from './api.ts';
 import {
@@ -193,7 +193,7 @@ export function ApiKeysPage() {
                 <Table.Td className={classes.nowrap}>{formatDate(apiKey.createdAt, i18n.language)}</Table.Td>
                 <Table.Td className={classes.nowrap}>
                   {apiKey.lastUsedAt ? (
-                    <Tooltip label={formatDateTime(apiKey.lastUsedAt, i18n.language)}>
+                    <Tooltip label={formatZonedDateTime(apiKey.lastUsedAt, i18n.language, readerTimeZone())}>
                       <Text size="sm" component="time" dateTime={apiKey.lastUsedAt}>
                         {formatRelative(apiKey.lastUsedAt, i18n.language)}
                       </Text>

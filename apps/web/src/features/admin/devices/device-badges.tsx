@@ -3,7 +3,7 @@ import { IconAccessPoint, IconBolt, IconBox } from '@tabler/icons-react';
 import { DeviceType, type DeviceStatus } from '@cm/contracts/enums.ts';
 import { useTranslation } from 'react-i18next';
 import { devicePriorityLabels, deviceStatusLabels, toPriorityId } from '@/components/device-status.ts';
-import { formatDateTime, formatRelative } from '@/lib/format.ts';
+import { formatRelative, formatZonedDateTime } from '@/lib/format.ts';
 
 /** The icon of a device type. */
 export function TypeIcon({ type }: { type: number }) {
@@ -33,8 +33,8 @@ export function PriorityBadge({ priority }: { priority: number }) {
   );
 }
 
-/** When a device last reported, relative, with the date on hover. */
-export function LastSeen({ at }: { at: string | null }) {
+/** When a device last reported, relative, with the date in its location's zone on hover. */
+export function LastSeen({ at, timeZone }: { at: string | null; timeZone: string }) {
   const { t, i18n } = useTranslation();
   if (!at) {
     return (
@@ -44,7 +44,7 @@ export function LastSeen({ at }: { at: string | null }) {
     );
   }
   return (
-    <Tooltip label={formatDateTime(at, i18n.language)}>
+    <Tooltip label={formatZonedDateTime(at, i18n.language, timeZone)}>
       <Text size="sm" component="time" dateTime={at}>
         {formatRelative(at, i18n.language)}
       </Text>

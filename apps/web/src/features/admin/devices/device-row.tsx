@@ -3,7 +3,7 @@ import { IconDots, IconExchange, IconPencil, IconSwitchHorizontal } from '@table
 import type { AdminDevice } from '@cm/contracts/admin.ts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatDateTime } from '@/lib/format.ts';
+import { formatZonedDateTime } from '@/lib/format.ts';
 import classes from '../admin.module.css';
 import { LastSeen, PriorityBadge, StatusBadge, TypeIcon } from './device-badges.tsx';
 import type { DeviceDialog } from './device-dialog.tsx';
@@ -14,6 +14,7 @@ interface DeviceRowProps {
   device: AdminDevice;
   /** The location on screen (null: every location, so the row names its own). */
   locationId: number | null;
+  /** The device's own location's zone: its times are said there, with the offset. */
   timeZone: string;
   onDialog: (dialog: DeviceDialog) => void;
 }
@@ -49,11 +50,7 @@ export function DeviceRow({ device, locationId, timeZone, onDialog }: DeviceRowP
           <Text size="xs" c="dimmed">
             {device.meter.removedAt
               ? t('admin.devices.removedOn', {
-                  date: formatDateTime(
-                    device.meter.removedAt,
-                    i18n.language,
-                    device.locationId === locationId ? timeZone : undefined,
-                  ),
+                  date: formatZonedDateTime(device.meter.removedAt, i18n.language, timeZone),
                 })
               : t('admin.devices.positionShort', { meterInd: device.meter.meterInd })}
           </Text>
@@ -75,7 +72,7 @@ export function DeviceRow({ device, locationId, timeZone, onDialog }: DeviceRowP
         <StatusBadge status={device.status} />
       </Table.Td>
       <Table.Td className={classes.nowrap}>
-        <LastSeen at={device.lastSeenAt} />
+        <LastSeen at={device.lastSeenAt} timeZone={timeZone} />
       </Table.Td>
       <Table.Td className={classes.nowrap}>
         <Tooltip label={t('admin.devices.edit', { name })}>

@@ -182,7 +182,7 @@ export function DevicesPage() {
               key={device.id}
               device={device}
               locationId={locationId}
-              timeZone={timeZone}
+              timeZone={zoneOf(device)}
               onDialog={setDialog}
             />
           ))}

@@ -4,7 +4,7 @@ import type { AdminDevice, AdminMeterFields } from '@cm/contracts/admin.ts';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, formatNumber } from '@/lib/format.ts';
+import { formatNumber, formatZonedDateTime } from '@/lib/format.ts';
 import { useExchangeMeterMutation } from '../api.ts';
 import { FormFooter } from '../forms/form-footer.tsx';
 import { KwhInput } from '../forms/kwh-input.tsx';
@@ -84,7 +84,7 @@ function ExchangeForm({
           {t('admin.exchange.explain', {
             meterNumber,
             meterInd: meter.meterInd,
-            installed: formatDateTime(meter.installedAt, i18n.language, timeZone),
+            installed: formatZonedDateTime(meter.installedAt, i18n.language, timeZone),
             multiplier: formatNumber(meter.multiplier, i18n.language),
           })}
         </Alert>

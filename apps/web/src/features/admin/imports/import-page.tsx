@@ -19,7 +19,7 @@ import type { ImportJob, ImportSource } from '@cm/contracts/import-jobs.ts';
 import { useEffect, useMemo, useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatBytes, formatNumber, formatPercent } from '@/lib/format.ts';
+import { formatBytes, formatNumber, formatPercent, readerTimeZone } from '@/lib/format.ts';
 import { toFailure, type Failure } from '@/lib/http-client.ts';
 import { AdminPageHeader, AdminPanel, FailureAlert } from '../admin-ui.tsx';
 import {
@@ -386,6 +386,10 @@ export function ImportPage() {
             report={current.report}
             fileName={current.fileName ?? ''}
             isStrict={current.source?.strict ?? false}
+            zoneOf={(meterNumber) =>
+              previewState.data?.meters.find((meter) => meter.meterNumber === meterNumber)?.timeZone ??
+              readerTimeZone()
+            }
             rejectedCsvUrl={
               current.report.rejectedCount > 0 ? `/api/admin/imports/jobs/${current.id}/rejected.csv` : null
             }

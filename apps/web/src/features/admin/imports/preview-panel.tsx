@@ -2,7 +2,7 @@ import { Alert, Badge, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconInfoCircle } from '@tabler/icons-react';
 import type { ImportPreview } from '@cm/contracts/import-jobs.ts';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, formatEnergy, formatNumber } from '@/lib/format.ts';
+import { formatEnergy, formatNumber, formatZonedDateTime, readerTimeZone } from '@/lib/format.ts';
 import classes from '../admin.module.css';
 import { DetailTable, LineProblems } from './detail-table.tsx';
 import { AdminPanel } from '../admin-ui.tsx';
@@ -19,7 +19,8 @@ function RowsTable({
 }: {
   rows: PreviewRow[];
   caption: string;
-  timeZone: string | undefined;
+  /** The meters' location's zone; the reader's when the file names no known meter. */
+  timeZone: string;
 }) {
   const { t, i18n } = useTranslation();
   if (rows.length === 0) return null;
@@ -42,9 +43,11 @@ function RowsTable({
           <Table.Td>{formatNumber(row.line, i18n.language, { useGrouping: false })}</Table.Td>
           <Table.Td className={classes.mono}>{row.meterNumber}</Table.Td>
           <Table.Td>{t(`admin.import.preview.channels.${row.channel}`)}</Table.Td>
-          <Table.Td className={classes.nowrap}>{formatDateTime(row.start, i18n.language, timeZone)}</Table.Td>
           <Table.Td className={classes.nowrap}>
-            {row.end ? formatDateTime(row.end, i18n.language, timeZone) : '—'}
+            {formatZonedDateTime(row.start, i18n.language, timeZone)}
+          </Table.Td>
+          <Table.Td className={classes.nowrap}>
+            {row.end ? formatZonedDateTime(row.end, i18n.language, timeZone) : '—'}
           </Table.Td>
           <Table.Td className={classes.nowrap}>
             {row.kind === 'register'
@@ -63,7 +66,7 @@ function RowsTable({
 /** What the file holds, read as it would be imported: nothing is stored yet. */
 export function PreviewPanel({ preview }: { preview: ImportPreview }) {
   const { t, i18n } = useTranslation();
-  const timeZone = preview.meters.find((meter) => meter.known)?.timeZone ?? undefined;
+  const timeZone = preview.meters.find((meter) => meter.known)?.timeZone ?? readerTimeZone();
   const n = (value: number) => formatNumber(value, i18n.language);
   return (
     <AdminPanel labelledBy="cm-preview-title" testId="import-preview">
@@ -140,7 +143,7 @@ export function PreviewPanel({ preview }: { preview: ImportPreview }) {
                   </Table.Td>
                   <Table.Td className={classes.nowrap}>
                     {meter.from && meter.to
-                      ? `${formatDateTime(meter.from, i18n.language, meter.timeZone ?? undefined)} → ${formatDateTime(meter.to, i18n.language, meter.timeZone ?? undefined)}`
+                      ? `${formatZonedDateTime(meter.from, i18n.language, meter.timeZone ?? readerTimeZone())} → ${formatZonedDateTime(meter.to, i18n.language, meter.timeZone ?? readerTimeZone())}`
                       : '—'}
                   </Table.Td>
                 </Table.Tr>

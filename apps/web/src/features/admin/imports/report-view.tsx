@@ -8,7 +8,7 @@ import {
 } from '@tabler/icons-react';
 import type { ImportReport } from '@cm/contracts/admin.ts';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, formatEnergy, formatNumber } from '@/lib/format.ts';
+import { formatEnergy, formatNumber, formatZonedDateTime } from '@/lib/format.ts';
 import { downloadFile } from '@/lib/download-file.ts';
 import classes from '../admin.module.css';
 import { DetailTable, LineProblems } from './detail-table.tsx';
@@ -35,11 +35,14 @@ export function ImportReportView({
   report,
   fileName,
   isStrict,
+  zoneOf,
   rejectedCsvUrl,
 }: {
   report: ImportReport;
   fileName: string;
   isStrict: boolean;
+  /** The zone of a meter's location: a conflict's time is said there, with its offset. */
+  zoneOf: (meterNumber: string) => string;
   /** Where the refused lines download as CSV. */
   rejectedCsvUrl: string | null;
 }) {
@@ -145,7 +148,9 @@ export function ImportReportView({
                 <Table.Tr key={`${conflict.line}-${conflict.at}`}>
                   <Table.Td>{conflict.line}</Table.Td>
                   <Table.Td className={classes.mono}>{conflict.meterNumber}</Table.Td>
-                  <Table.Td className={classes.nowrap}>{formatDateTime(conflict.at, i18n.language)}</Table.Td>
+                  <Table.Td className={classes.nowrap}>
+                    {formatZonedDateTime(conflict.at, i18n.language, zoneOf(conflict.meterNumber))}
+                  </Table.Td>
                   <Table.Td className={classes.nowrap}>
                     {formatEnergy(conflict.stored, i18n.language)}
                   </Table.Td>

@@ -41,7 +41,7 @@ export function LocationRow({ location, onMeters, onEdit, onArchive, onRestore }
       </Table.Td>
       <Table.Td>
         {location.archivedAt ? (
-          <Tooltip label={formatDate(location.archivedAt, i18n.language)}>
+          <Tooltip label={formatDate(location.archivedAt, i18n.language, location.timeZone)}>
             <Badge variant="light" color="gray">
               {t('admin.locations.status.archived')}
             </Badge>

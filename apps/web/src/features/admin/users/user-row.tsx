@@ -3,7 +3,7 @@ import { IconDots, IconKey, IconPencil, IconUserCheck, IconUserOff } from '@tabl
 import type { AdminUser } from '@cm/contracts/admin.ts';
 import { Role } from '@cm/contracts/enums.ts';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, formatRelative } from '@/lib/format.ts';
+import { formatRelative, formatZonedDateTime, readerTimeZone } from '@/lib/format.ts';
 import classes from '../admin.module.css';
 
 interface UserRowProps {
@@ -54,7 +54,7 @@ export function UserRow({ user, locationNames, onEdit, onReset, onToggleDisabled
       </Table.Td>
       <Table.Td className={classes.nowrap}>
         {user.lastLoginAt ? (
-          <Tooltip label={formatDateTime(user.lastLoginAt, i18n.language)}>
+          <Tooltip label={formatZonedDateTime(user.lastLoginAt, i18n.language, readerTimeZone())}>
             <Text size="sm" component="time" dateTime={user.lastLoginAt}>
               {formatRelative(user.lastLoginAt, i18n.language)}
             </Text>
