@@ -195,8 +195,13 @@ export default defineConfig({
         codeSplitting: {
           // Small shared chunks are copied into the chunks that use them (one module state kept by the
           // runtime): the login page then loads 7 files instead of 26 and /check 11 instead of 47, each
-          // a round trip on a phone's HTTP/1.1 connections, and fewer bytes. Chunks with styles stay files.
-          experimentalInlineCommonChunks: { maxSize: 40_000, exclude: /\.css(\?|$)/ },
+          // a round trip on a phone's HTTP/1.1 connections, and fewer bytes. Chunks with styles stay files,
+          // and so do the stars the signed-in layout shares with the check page: copied, a page would
+          // load again what the layout has already loaded.
+          experimentalInlineCommonChunks: {
+            maxSize: 40_000,
+            exclude: /\.css(\?|$)|[\\/]src[\\/]components[\\/](bookmark-toggle|suggestion-title)\./,
+          },
         },
       },
     },
