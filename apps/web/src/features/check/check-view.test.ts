@@ -146,6 +146,32 @@ describe('deriveCheckView', () => {
     expect(reversed.rangeControls?.resolved).toBeNull();
   });
 
+  it('says at once that 15 minutes or hours do not fit a range over 400 days, and asks nothing (17.9)', () => {
+    // 1 January 2025 to 15 June 2026 in Berlin: 531 local days.
+    const long = view('meter=EM-10009&from=2025-01-01&to=2026-06-15&granularity=raw', {
+      meter: loaded(meterInfo()),
+    });
+    expect(long.errors.granularity).toEqual({
+      key: 'check.range.errors.rawTooLong',
+      values: { days: 531, max: 400 },
+    });
+    expect(long.requests.readings).toBeNull();
+    const hours = view('meter=EM-10009&from=2025-01-01&to=2026-06-15&granularity=hour', {
+      meter: loaded(meterInfo()),
+    });
+    expect(hours.errors.granularity?.key).toBe('check.range.errors.hourTooLong');
+    // Days over the same range are asked for as chosen.
+    const days = view('meter=EM-10009&from=2025-01-01&to=2026-06-15&granularity=day', {
+      meter: loaded(meterInfo()),
+    });
+    expect(days.errors.granularity).toBeNull();
+    expect(days.requests.readings).toMatchObject({
+      granularity: 'day',
+      From: '2025-01-01',
+      To: '2026-06-15',
+    });
+  });
+
   it("puts the server's refusals next to the field they name, and other failures in an alert", () => {
     const meter = loaded(meterInfo());
     const badFrom = view('meter=EM-10009', { meter, readings: failed(400, 'From') });

@@ -1,4 +1,5 @@
 import type { Granularity, LocationReadings, MeterInfo, MeterReadings } from '@cm/contracts/check.ts';
+import { MAX_RAW_RANGE_DAYS } from '@cm/contracts/check-limits.ts';
 import type { Failure } from '@/lib/http-client.ts';
 import type { ReadingsArgs } from './api.ts';
 import { comparisonPlans, type ComparisonPlan } from './model/comparison.ts';
@@ -6,6 +7,7 @@ import { locationTotal } from './model/location-total.ts';
 import {
   answerRange,
   effectiveGranularity,
+  rangeDays,
   resolvePreset,
   validateRange,
   type DateRange,
@@ -30,7 +32,7 @@ export interface Answer<T> {
 /** A text to show: an i18n key and its values. */
 export interface Message {
   key: string;
-  values?: Record<string, string>;
+  values?: Record<string, string | number>;
 }
 
 /** The comparison periods only need totals: monthly buckets keep those answers tiny. */
@@ -81,8 +83,12 @@ function rangeOf(url: CheckUrlState, timeZone: string | null, now: number) {
         ? resolvePreset(url.range.preset, today)
         : null;
   const problem = range && url.range.kind === 'custom' ? validateRange(range) : null;
-  const granularity = range && !problem ? effectiveGranularity(url.granularity, range) : null;
-  return { range, problem, granularity };
+  const chosen = range && !problem ? effectiveGranularity(url.granularity, range) : null;
+  // 15 minutes and hours are answered for at most MAX_RAW_RANGE_DAYS: said at once, not asked for.
+  const days = range ? rangeDays(range) : 0;
+  const isTooLong = (chosen === 'raw' || chosen === 'hour') && days > MAX_RAW_RANGE_DAYS;
+  const tooLong = isTooLong ? { granularity: chosen, days } : null;
+  return { range, problem, granularity: isTooLong ? null : chosen, tooLong };
 }
 
 /** What the answers so far say about the target: its zone, its location and meter indicator. */
@@ -249,7 +255,7 @@ export function deriveCheckView(url: CheckUrlState, answers: CheckAnswers, now: 
     lastYear: compared.lastYear,
   };
   const { meterInfo, timeZone, hasUnknownMeterInd } = targetOf(url, answers.meter, answers.meters);
-  const { range, problem } = rangeOf(url, timeZone, now);
+  const { range, problem, tooLong } = rangeOf(url, timeZone, now);
 
   const meterFailure = target.kind === 'meter' ? answers.meter.failure : null;
   const metersFailure = target.kind === 'location' ? answers.meters.failure : null;
@@ -261,6 +267,11 @@ export function deriveCheckView(url: CheckUrlState, answers: CheckAnswers, now: 
     to: fieldMessage(readingsFailure, 'To'),
     granularity: fieldMessage(readingsFailure, 'granularity'),
   };
+  if (tooLong)
+    rangeErrors.granularity = {
+      key: `check.range.errors.${tooLong.granularity}TooLong`,
+      values: { days: tooLong.days, max: MAX_RAW_RANGE_DAYS },
+    };
   if (problem)
     rangeErrors[problem.field] = {
       key: problem.reason === 'order' ? 'check.range.errors.order' : 'check.range.errors.invalid',

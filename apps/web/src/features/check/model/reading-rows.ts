@@ -1,5 +1,6 @@
 import type { Granularity, LocationReadings, MeterReadings, ReadingEvent } from '@cm/contracts/check.ts';
 import { upperBound } from '@cm/contracts/sorted.ts';
+import { offsetChanges } from '@cm/contracts/zoned-time.ts';
 import { nextTask } from '@/lib/next-task.ts';
 
 const HOUR_MS = 3_600_000;
@@ -64,6 +65,8 @@ export interface ReadingRows {
    * (its energy counts from the range start), the last one still going (its energy so far).
    */
   partial: Map<number, 'fromRangeStart' | 'soFar'>;
+  /** Rows of 15 minutes or an hour in the second pass of a local hour the clocks went back over. */
+  repeated: Set<number>;
 }
 
 /** Quality runs: the rows count them (estimated, substituted, corrected columns) instead. */
@@ -162,6 +165,7 @@ function* rowSteps(
     meterNumber: new Array<string>(capacity),
     events: new Map(),
     partial: new Map(),
+    repeated: new Set(),
   };
   let count = 0;
   const exchanges = exchangesOf(readings);
@@ -284,7 +288,27 @@ function* rowSteps(
   for (const column of Object.values(rows)) if (Array.isArray(column)) column.length = count;
   noteEvents(rows, readings.events);
   if (!isRaw) notePartialBuckets(rows, rangeStartMs, readings);
+  if (isRaw || granularity === 'hour') noteRepeatedHours(rows, readings.meter.location.timeZone);
   return rows;
+}
+
+/**
+ * Marks the rows in the second pass of a repeated local hour: where the clocks go back by Δ at
+ * instant `at`, the local times of [at − Δ, at) come again in [at, at + Δ), on the later offset.
+ */
+function noteRepeatedHours(rows: ReadingRows, timeZone: string): void {
+  const count = rows.start.length;
+  const first = rows.start[0];
+  const last = rows.end[count - 1];
+  if (first === undefined || last === undefined) return;
+  const repeats = offsetChanges(first, last, timeZone).filter(
+    (change) => change.toOffset < change.fromOffset,
+  );
+  for (const change of repeats) {
+    const end = change.at + (change.fromOffset - change.toOffset) * 60_000;
+    for (let i = upperBound(rows.start, change.at - 1); i < count && (rows.start[i] ?? end) < end; i++)
+      if (rows.kind[i] === 'interval') rows.repeated.add(i);
+  }
 }
 
 /** Marks the buckets the range or the data cut: the first one begun before the range, the one still going. */

@@ -25,6 +25,27 @@ describe('rowNotes', () => {
     ]);
   });
 
+  it('marks the second pass of the hour the clocks go back over, and only that (17.9)', () => {
+    // Berlin, 25 October 2026: 03:00 summer time (01:00 UTC) becomes 02:00 winter time, so the
+    // local times 02:00–02:59 come twice; the second time from 01:00 to 02:00 UTC.
+    const raw = buildRows(
+      rawReadings('2026-10-24T23:00:00Z', '2026-10-25T03:00:00Z'),
+      'raw',
+      Date.parse('2026-10-25T03:00:00Z'),
+    );
+    const marked = raw.start.flatMap((start, i) =>
+      rowNotes(raw, i, 'raw').some((note) => note.key === 'check.table.repeatedHour')
+        ? [new Date(start).toISOString()]
+        : [],
+    );
+    expect(marked).toEqual([
+      '2026-10-25T01:00:00.000Z',
+      '2026-10-25T01:15:00.000Z',
+      '2026-10-25T01:30:00.000Z',
+      '2026-10-25T01:45:00.000Z',
+    ]);
+  });
+
   it('calls a clock-change week a week, not a day, and notes events after the gap', () => {
     const rows: ReadingRows = {
       start: [0],
@@ -43,6 +64,7 @@ describe('rowNotes', () => {
       meterNumber: ['EM-2'],
       events: new Map([[0, [{ type: 'meterExchange', meterNumber: 'EM-2' }]]]),
       partial: new Map(),
+      repeated: new Set(),
     };
     expect(rowNotes(rows, 0, 'week').map((note) => note.key)).toEqual([
       'check.table.event.meterExchange',

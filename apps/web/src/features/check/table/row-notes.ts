@@ -58,6 +58,7 @@ export function rowNotes(rows: ReadingRows, i: number, granularity: Granularity)
   if (corrected > 0) notes.push({ key: 'check.table.corrected', values: { count: corrected }, tone: 'gray' });
   const partial = rows.partial.get(i);
   if (partial) notes.push({ key: `check.table.partial.${partial}`, values: {}, tone: 'outline' });
+  if (rows.repeated.has(i)) notes.push({ key: 'check.table.repeatedHour', values: {}, tone: 'grape' });
   const hours = rows.hours[i] ?? null;
   const nominal = NOMINAL_HOURS[granularity];
   if (hours !== null && nominal !== undefined && hours !== nominal) {
