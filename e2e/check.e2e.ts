@@ -522,6 +522,31 @@ describe('the check page', () => {
     await page.context().close();
   });
 
+  it('a client gives its meter a name of its own, kept after a reload and offered in the typeahead', async () => {
+    // Issue 17.5: a client's own nickname, beside the site's name ("HVAC").
+    const page = await newPage();
+    await logIn(page, demoUsers.clientA);
+    await page.goto(`${url}/check?meter=EM-10009`);
+    await page.getByRole('button', { name: 'Give EM-10009 a name of your own' }).click();
+    await page.getByRole('textbox', { name: /^Your name for this meter/ }).fill('Library cooling');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const shown = page.getByTestId('meter-nickname');
+    await expect.poll(() => shown.textContent()).toBe('You call it “Library cooling”');
+    await page.reload();
+    await expect.poll(() => shown.textContent()).toBe('You call it “Library cooling”');
+    expect(await page.getByTestId('meter-label').textContent()).toBe('HVAC');
+    await page.getByRole('combobox', { name: /^Meter number/ }).fill('EM-10009');
+    const option = page.getByRole('option', { name: /EM-10009/ });
+    await expect.poll(() => option.textContent()).toBe(`EM-10009Library cooling · HVAC · ${RIVERSIDE}`);
+    // Saved empty, the name goes.
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Rename EM-10009 for yourself' }).click();
+    await page.getByRole('textbox', { name: /^Your name for this meter/ }).fill('');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => shown.count()).toBe(0);
+    await page.context().close();
+  });
+
   it("a client downloads its meter's data as Green Button, with each interval's energy and the zone's rules", async () => {
     // Issue 17.10: "Download My Data". EM-10009 is in Berlin and reads every 15 minutes.
     const page = await newPage();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { textParam } from './text.ts';
+import { optionalTextParam, textParam } from './text.ts';
 
 /** How many location and meter suggestions `GET /api/bookmarks/data` returns at most; the rest are found with `/api/search`. */
 export const SUGGESTION_LIMIT = 50;
@@ -26,6 +26,8 @@ export type Suggestion = z.infer<typeof suggestionSchema>;
 export const bookmarksDataSchema = z.object({
   suggestions: z.array(suggestionSchema),
   bookmarks: z.array(suggestionSchema),
+  /** What the caller calls its meters ("My flat"), by meter number: its own names, seen by it alone. */
+  nicknames: z.record(z.string(), z.string()),
 });
 /** Bookmarks data. */
 export type BookmarksData = z.infer<typeof bookmarksDataSchema>;
@@ -50,3 +52,14 @@ export const searchQuerySchema = z.object({
 export const searchResultSchema = z.object({ results: z.array(suggestionSchema) });
 /** Search results. */
 export type SearchResult = z.infer<typeof searchResultSchema>;
+
+/** `PUT /api/bookmarks/nickname` body: the caller's own name for one of its meters; '' removes it. */
+export const meterNicknameBodySchema = z.object({
+  meterNumber: textParam('meterNumber', 64),
+  nickname: optionalTextParam('nickname', 60),
+});
+
+/** `PUT /api/bookmarks/nickname` answer. */
+export const meterNicknameSchema = z.object({ meterNumber: z.string(), nickname: z.string() });
+/** A meter's nickname. */
+export type MeterNickname = z.infer<typeof meterNicknameSchema>;

@@ -19,7 +19,13 @@ export function itemSuggestionLink(kind: ItemKind, key: string): string {
     : `/check?location=${encodeURIComponent(key)}`;
 }
 
-/** A meter's subtitle in lists: its name and its location ("HVAC · Riverside Campus – Library"). */
-export function meterSubtitle(label: string, locationName: string): string {
-  return label === '' ? locationName : `${label} · ${locationName}`;
+/**
+ * A meter's subtitle in lists: the caller's own name for it, its name and its location ("My flat ·
+ * Apt C-101 · Harbour View / Block C"), each only when there is one.
+ */
+export function meterSubtitle(label: string, locationName: string, nickname = ''): string {
+  return [...new Set([nickname, label])]
+    .filter((name) => name !== '')
+    .concat(locationName)
+    .join(' · ');
 }

@@ -301,6 +301,19 @@ export const bookmarks = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.itemId] })],
 );
 
+/** What a user calls a meter of theirs ("My flat"), seen by that user only; keyed like bookmarks, by meter number. */
+export const meterNicknames = pgTable(
+  'meter_nicknames',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    meterNumber: text('meter_number').notNull(),
+    nickname: text('nickname').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.meterNumber] })],
+);
+
 export const apiKeys = pgTable('api_keys', {
   id: serial('id').primaryKey(),
   name: text('name').notNull(),

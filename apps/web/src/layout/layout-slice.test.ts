@@ -61,7 +61,11 @@ describe('layout slice', () => {
 
   it('replaces suggestions and bookmarks with the server values when the bookmarks data loads', () => {
     const before = start({ suggestions: [page('old')], bookmarks: [page('old', true)] });
-    const data = { suggestions: [page('check', true), page('admin')], bookmarks: [page('check', true)] };
+    const data = {
+      suggestions: [page('check', true), page('admin')],
+      bookmarks: [page('check', true)],
+      nicknames: {},
+    };
     const state = layoutReducer(before, bookmarksDataLoaded(data));
     expect(state.suggestions).toEqual(data.suggestions);
     expect(state.bookmarks).toEqual(data.bookmarks);
@@ -117,7 +121,7 @@ describe('layout slice', () => {
     const prefs = selectPreferences({ layout: before });
     expect(prefs).not.toHaveProperty('query');
     const typed = layoutReducer(before, queryChanged('EM-1'));
-    const loaded = layoutReducer(typed, bookmarksDataLoaded({ suggestions: [page('check')], bookmarks: [] }));
+    const loaded = layoutReducer(typed, bookmarksDataLoaded({ suggestions: [page('check')], bookmarks: [], nicknames: {} }));
     expect(shallowEqual(selectPreferences({ layout: loaded }), prefs)).toBe(true);
     const dark = layoutReducer(loaded, skinChanged('dark'));
     expect(shallowEqual(selectPreferences({ layout: dark }), prefs)).toBe(false);

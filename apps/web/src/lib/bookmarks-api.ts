@@ -1,4 +1,4 @@
-import type { BookmarksData, Suggestion } from '@cm/contracts/bookmarks.ts';
+import type { BookmarksData, MeterNickname, Suggestion } from '@cm/contracts/bookmarks.ts';
 import { api } from './api.ts';
 import { bookmarkUpdated, bookmarksDataLoaded } from './bookmark-events.ts';
 import { nextTask } from './next-task.ts';
@@ -51,6 +51,21 @@ export const bookmarksApi = api.injectEndpoints({
         );
       },
     }),
+    /** The caller's own name for one of its meters ('' removes it); the cached data follows. */
+    nameMeter: build.mutation<MeterNickname, MeterNickname>({
+      query: (body) => ({ url: '/api/bookmarks/nickname', method: 'PUT', body }),
+      transformResponse: async (raw: unknown) => (await loadSchemas()).meterNicknameSchema.parse(raw),
+      async onQueryStarted(_, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (!data) return;
+        dispatch(
+          bookmarksApi.util.updateQueryData('getBookmarksData', undefined, (cached) => {
+            if (data.nickname === '') delete cached.nicknames[data.meterNumber];
+            else cached.nicknames[data.meterNumber] = data.nickname;
+          }),
+        );
+      },
+    }),
     /** Typeahead over the caller's meters and locations (the navbar search and the check page's lookup). */
     search: build.query<Suggestion[], string>({
       query: (q) => ({ url: '/api/search', params: { q } }),
@@ -60,7 +75,8 @@ export const bookmarksApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetBookmarksDataQuery, useUpdateBookmarkMutation, useSearchQuery } = bookmarksApi;
+export const { useGetBookmarksDataQuery, useUpdateBookmarkMutation, useSearchQuery, useNameMeterMutation } =
+  bookmarksApi;
 
 const NO_SUGGESTIONS: Suggestion[] = [];
 
@@ -79,4 +95,11 @@ export function useIsBookmarked(id: string): boolean {
   return useGetBookmarksDataQuery(undefined, {
     selectFromResult: ({ data }) => ({ isBookmarked: data?.bookmarks.some((b) => b.id === id) ?? false }),
   }).isBookmarked;
+}
+
+/** What the caller calls this meter ('' when it has not named it), from the same cached answer. */
+export function useMeterNickname(meterNumber: string): string {
+  return useGetBookmarksDataQuery(undefined, {
+    selectFromResult: ({ data }) => ({ nickname: data?.nicknames[meterNumber] ?? '' }),
+  }).nickname;
 }

@@ -130,4 +130,31 @@ describe('search', () => {
     expect(empty.statusCode).toBe(400);
     expect(empty.json().param).toBe('q');
   });
+
+  it("keeps a client's own names for its meters, seen by it alone, in its suggestions too", async () => {
+    // Issue 17.5: "a client's own nickname".
+    const name = (token: string, body: unknown) => t.call('PUT', '/api/bookmarks/nickname', { token, body });
+    const named = await name(clientA, { meterNumber: 'EM-100', nickname: '  My flat  ' });
+    expect(named.statusCode).toBe(200);
+    expect(named.json()).toEqual({ meterNumber: 'EM-100', nickname: 'My flat' });
+    const data = (await t.call('GET', '/api/bookmarks/data', { token: clientA })).json<BookmarksData>();
+    expect(data.nicknames).toEqual({ 'EM-100': 'My flat' });
+    expect(data.suggestions.find((s) => s.id === 'meter:EM-100')?.subtitle).toBe('My flat · North Pier');
+    // The administrator sees no client's names.
+    const adminData = (await t.call('GET', '/api/bookmarks/data', { token: admin })).json<BookmarksData>();
+    expect(adminData.nicknames).toEqual({});
+    // Another client's meter is one that does not exist; bad names are refused naming the field.
+    const other = await name(clientA, { meterNumber: 'EM-200', nickname: 'Theirs' });
+    const missing = await name(clientA, { meterNumber: 'NOPE', nickname: 'Nothing' });
+    expect(other.statusCode).toBe(404);
+    expect(other.json()).toEqual(missing.json());
+    expect((await name(clientA, { meterNumber: 'EM-100', nickname: 'x'.repeat(61) })).json()).toMatchObject({
+      statusCode: 400,
+      param: 'nickname',
+    });
+    // Empty removes it.
+    await name(clientA, { meterNumber: 'EM-100', nickname: '' });
+    const cleared = (await t.call('GET', '/api/bookmarks/data', { token: clientA })).json<BookmarksData>();
+    expect(cleared.nicknames).toEqual({});
+  });
 });

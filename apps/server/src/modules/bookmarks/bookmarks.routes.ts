@@ -3,6 +3,8 @@ import {
   bookmarkUpdateBodySchema,
   bookmarkUpdateResultSchema,
   bookmarksDataSchema,
+  meterNicknameBodySchema,
+  meterNicknameSchema,
   searchQuerySchema,
   searchResultSchema,
 } from '@cm/contracts/bookmarks.ts';
@@ -42,6 +44,22 @@ export const bookmarksRoutes: FastifyPluginAsyncZod<{ bookmarks: BookmarksServic
       },
     },
     async (request) => bookmarks.toggle(callerOf(request), request.body.id),
+  );
+
+  app.put(
+    '/api/bookmarks/nickname',
+    {
+      preHandler: app.requireAbility('update', 'Bookmark'),
+      schema: {
+        tags: ['bookmarks'],
+        summary:
+          'Names one of the caller\'s meters for the caller alone ("My flat"); an empty nickname removes it. Another client\'s meter is answered as one that does not exist.',
+        body: meterNicknameBodySchema.strict(),
+        response: { 200: meterNicknameSchema, ...errors },
+      },
+    },
+    async (request) =>
+      bookmarks.nameMeter(callerOf(request), request.body.meterNumber, request.body.nickname),
   );
 
   app.get(

@@ -2,16 +2,17 @@ import {
   SEARCH_LIMIT,
   SUGGESTION_LIMIT,
   type BookmarksData,
+  type MeterNickname,
   type Suggestion,
 } from '@cm/contracts/bookmarks.ts';
 import { Role } from '@cm/contracts/enums.ts';
 import { itemSuggestionId, itemSuggestionLink, meterSubtitle } from '@cm/contracts/suggestion-ids.ts';
 import type { Db } from '../../db/client.ts';
-import { notFound } from '../../http-error.ts';
+import { HttpError, notFound } from '../../http-error.ts';
 import type { AuthContext } from '../auth/auth.service.ts';
 import { scopeOf, type Scope } from '../auth/scope.ts';
 import { meters, type ItemRow } from '../directory/meters.service.ts';
-import { listBookmarkIds, toggleBookmark } from './bookmarks.queries.ts';
+import { listBookmarkIds, listNicknames, setNickname, toggleBookmark } from './bookmarks.queries.ts';
 
 /** Pages a user can open, by role: the check page for everyone, administration for admins. */
 const pages = [
@@ -19,13 +20,18 @@ const pages = [
   { key: 'admin', title: 'Administration', link: '/admin', icon: 'settings', roles: [Role.Admin] },
 ] as const;
 
-const toSuggestion = (item: ItemRow, bookmarked: ReadonlySet<string>): Suggestion => {
+const toSuggestion = (
+  item: ItemRow,
+  bookmarked: ReadonlySet<string>,
+  nicknames: Readonly<Record<string, string>> = {},
+): Suggestion => {
   const id = itemSuggestionId(item.kind, item.key);
   return {
     id,
     kind: item.kind,
     title: item.title,
-    subtitle: item.kind === 'meter' ? meterSubtitle(item.label, item.subtitle) : item.subtitle,
+    subtitle:
+      item.kind === 'meter' ? meterSubtitle(item.label, item.subtitle, nicknames[item.key]) : item.subtitle,
     link: itemSuggestionLink(item.kind, item.key),
     icon: item.kind,
     isBookmarked: bookmarked.has(id),
@@ -60,22 +66,31 @@ export class BookmarksService {
   async data(caller: AuthContext): Promise<BookmarksData> {
     const scope = scopeOf(caller);
     const bookmarked = new Set(await listBookmarkIds(this.db, caller.user.id));
+    const nicknames = await listNicknames(this.db, caller.user.id);
     const items = await meters.visibleItems(this.db, scope, SUGGESTION_LIMIT);
     const suggestions = [
       ...pagesFor(caller, bookmarked),
-      ...items.map((item) => toSuggestion(item, bookmarked)),
+      ...items.map((item) => toSuggestion(item, bookmarked, nicknames)),
     ];
     const shown = new Set(suggestions.map((s) => s.id));
     // Starred items beyond the suggestion limit are still bookmarks, as long as the caller may still see them.
     const extra: Suggestion[] = [];
     for (const id of bookmarked) {
       if (shown.has(id)) continue;
-      const suggestion = await this.visibleSuggestion(caller, scope, id, bookmarked);
+      const suggestion = await this.visibleSuggestion(caller, scope, id, bookmarked, nicknames);
       if (suggestion) extra.push(suggestion);
     }
     const byId = new Map([...suggestions, ...extra].map((s) => [s.id, s]));
     const bookmarks = [...bookmarked].flatMap((id) => byId.get(id) ?? []);
-    return { suggestions, bookmarks };
+    return { suggestions, bookmarks, nicknames };
+  }
+
+  /** Names one of the caller's meters for the caller alone ('' removes the name). */
+  async nameMeter(caller: AuthContext, meterNumber: string, nickname: string): Promise<MeterNickname> {
+    if (!(await meters.visibleItem(this.db, scopeOf(caller), 'meter', meterNumber)))
+      throw new HttpError(404, 'Meter not found. Check the meter number.', 'meterNumber');
+    await setNickname(this.db, caller.user.id, meterNumber, nickname);
+    return { meterNumber, nickname };
   }
 
   async toggle(caller: AuthContext, id: string): Promise<{ id: string; isBookmarked: boolean }> {
@@ -86,8 +101,9 @@ export class BookmarksService {
 
   async search(caller: AuthContext, q: string): Promise<Suggestion[]> {
     const bookmarked = new Set(await listBookmarkIds(this.db, caller.user.id));
+    const nicknames = await listNicknames(this.db, caller.user.id);
     const items = await meters.searchVisible(this.db, scopeOf(caller), q, SEARCH_LIMIT);
-    return items.map((item) => toSuggestion(item, bookmarked));
+    return items.map((item) => toSuggestion(item, bookmarked, nicknames));
   }
 
   private async visibleSuggestion(
@@ -95,11 +111,12 @@ export class BookmarksService {
     scope: Scope,
     id: string,
     bookmarked: ReadonlySet<string>,
+    nicknames: Readonly<Record<string, string>> = {},
   ): Promise<Suggestion | undefined> {
     const parsed = parseId(id);
     if (!parsed) return undefined;
     if (parsed.kind === 'page') return pagesFor(caller, bookmarked).find((page) => page.id === id);
     const item = await meters.visibleItem(this.db, scope, parsed.kind, parsed.key);
-    return item ? toSuggestion(item, bookmarked) : undefined;
+    return item ? toSuggestion(item, bookmarked, nicknames) : undefined;
   }
 }

@@ -189,6 +189,18 @@ export const matrix: MatrixGroup[] = [
         },
       },
       {
+        route: 'PUT /api/bookmarks/nickname',
+        request: (o) => ({
+          url: '/api/bookmarks/nickname',
+          body: { meterNumber: o.meterNumber, nickname: 'Mine' },
+        }),
+        expect: {
+          own: [200, 200, 404, 401, 401, 401, 401, 401, 403],
+          other: [200, 404, 200, 401, 401, 401, 401, 401, 403],
+          missing: [404, 404, 404, 401, 401, 401, 401, 401, 403],
+        },
+      },
+      {
         route: 'GET /api/search',
         request: () => ({ url: '/api/search?q=SEC' }),
         expect: { none: SIGNED_IN(200) },

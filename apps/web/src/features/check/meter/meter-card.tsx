@@ -12,6 +12,7 @@ import { formatEnergy, formatNumber, formatRelative } from '@/lib/format.ts';
 import { formatIsoInZone, formatUtcOffset } from '../model/local-format.ts';
 import { formatRegister } from '../totals/totals.ts';
 import { exchangeNeighbours } from './exchanges.ts';
+import { MeterNickname } from './meter-nickname.tsx';
 import { ToneBadge, type Tone } from '../ui/tone-badge.tsx';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import classes from '../check.module.css';
@@ -145,6 +146,7 @@ export const MeterCard = memo(function MeterCard({ meter, meterNumbers, now }: M
                 {meter.label}
               </Text>
             ) : null}
+            <MeterNickname meterNumber={meter.meterNumber} />
             <Text size="sm" c="dimmed">
               {t(`check.deviceType.${deviceTypeKeys.get(meter.type) ?? 'unknown'}`)} ·{' '}
               {t('check.meter.meterInd', { meterInd: meter.meterInd })}
