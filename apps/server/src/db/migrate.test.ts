@@ -36,6 +36,7 @@ describe('migrations', () => {
       'locations',
       'login_addresses',
       'login_throttle',
+      'meter_nicknames',
       'meters',
       'reading_chunks',
       'reading_revisions',

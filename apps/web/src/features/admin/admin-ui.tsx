@@ -278,8 +278,13 @@ export function AdminTable({
   children,
 }: AdminTableProps) {
   const { t } = useTranslation();
+  // Wider than a phone, the table scrolls sideways: the wrapper takes the focus, so keys scroll it.
   return (
-    <div className={classes.tableWrap}>
+    <div
+      className={classes.tableWrap}
+      tabIndex={0}
+      {...(caption ? { role: 'region', 'aria-label': caption } : {})}
+    >
       <Table
         striped
         highlightOnHover={highlightOnHover}

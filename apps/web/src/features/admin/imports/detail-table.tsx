@@ -25,8 +25,17 @@ export function DetailTable({
   testId,
   children,
 }: DetailTableProps) {
+  // Wider than a phone, the table scrolls sideways: the region takes the focus, so keys scroll it.
   return (
-    <div className={classes.tableWrap}>
+    <div
+      className={classes.tableWrap}
+      tabIndex={0}
+      {...(labelledBy
+        ? { role: 'region', 'aria-labelledby': labelledBy }
+        : typeof caption === 'string'
+          ? { role: 'region', 'aria-label': caption }
+          : {})}
+    >
       <Table
         striped={striped}
         verticalSpacing={4}
