@@ -141,12 +141,14 @@ export const MeterCard = memo(function MeterCard({ meter, meterNumbers, now }: M
               </Title>
               <MeterStar meter={meter} />
             </Group>
-            {meter.label ? (
-              <Text fw={600} data-testid="meter-label">
-                {meter.label}
-              </Text>
-            ) : null}
-            <MeterNickname meterNumber={meter.meterNumber} />
+            <Group gap="xs" align="center">
+              {meter.label ? (
+                <Text fw={600} data-testid="meter-label">
+                  {meter.label}
+                </Text>
+              ) : null}
+              <MeterNickname meterNumber={meter.meterNumber} />
+            </Group>
             <Text size="sm" c="dimmed">
               {t(`check.deviceType.${deviceTypeKeys.get(meter.type) ?? 'unknown'}`)} ·{' '}
               {t('check.meter.meterInd', { meterInd: meter.meterInd })}
