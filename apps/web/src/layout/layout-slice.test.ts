@@ -121,7 +121,10 @@ describe('layout slice', () => {
     const prefs = selectPreferences({ layout: before });
     expect(prefs).not.toHaveProperty('query');
     const typed = layoutReducer(before, queryChanged('EM-1'));
-    const loaded = layoutReducer(typed, bookmarksDataLoaded({ suggestions: [page('check')], bookmarks: [], nicknames: {} }));
+    const loaded = layoutReducer(
+      typed,
+      bookmarksDataLoaded({ suggestions: [page('check')], bookmarks: [], nicknames: {} }),
+    );
     expect(shallowEqual(selectPreferences({ layout: loaded }), prefs)).toBe(true);
     const dark = layoutReducer(loaded, skinChanged('dark'));
     expect(shallowEqual(selectPreferences({ layout: dark }), prefs)).toBe(false);
