@@ -122,7 +122,7 @@ describe('CSV import', () => {
     const response = await importFile(messy, 'format=csv&strict=true');
     expect(response.statusCode).toBe(422);
     const body = response.json<{ message: string; report: ImportReport }>();
-    expect(body.message).toMatch(/Strict mode: 9 line\(s\) were rejected/);
+    expect(body.message).toMatch(/Strict mode: 9 lines were rejected/);
     expect(body.report).toMatchObject({ committed: false, inserted: 0, rejectedCount: 9 });
     expect(await stored(meterA)).toEqual([]);
   });

@@ -220,7 +220,7 @@ export class ImportsService {
     }
     if (options.strict && report.rejectedCount > 0) {
       throw new ImportRefusal(
-        `Strict mode: ${report.rejectedCount} line(s) were rejected, so nothing was stored. The first: line ${report.rejected[0]?.line ?? '?'}: ${report.rejected[0]?.reason ?? ''}`,
+        `Strict mode: ${report.rejectedCount === 1 ? '1 line was' : `${report.rejectedCount} lines were`} rejected, so nothing was stored. The first: line ${report.rejected[0]?.line ?? '?'}: ${report.rejected[0]?.reason ?? ''}`,
       );
     }
     await meters.addChannels(tx, await stage.channels(tx));

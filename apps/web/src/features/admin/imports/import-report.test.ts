@@ -1,6 +1,6 @@
 import type { ImportReport } from '@cm/contracts/admin.ts';
 import { describe, expect, it } from 'vitest';
-import { rejectedOverflow, reportCounts, reportTone } from './import-report.ts';
+import { rejectedOverflow, reportCounts, reportMessage, reportTone } from './import-report.ts';
 import { readUploadAnswer, uploadUrl } from './upload.ts';
 
 const report: ImportReport = {
@@ -43,6 +43,24 @@ describe('import report', () => {
       value: 2,
       isProblem: false,
     });
+  });
+
+  it('words a strict refusal by its count, another refusal by its reason, a stored import by its mode', () => {
+    // Issue 17.15: "Reason given by the server: Strict mode: 9 line(s) were rejected…" in every language.
+    const strict = {
+      ...report,
+      committed: false,
+      refusal: 'Strict mode: 9 lines were rejected',
+      rejectedCount: 9,
+    };
+    expect(reportMessage(strict, true)).toEqual({ key: 'admin.import.strictRefused', values: { count: 9 } });
+    const refused = { ...report, committed: false, refusal: 'The file is empty.' };
+    expect(reportMessage(refused, false)).toEqual({
+      key: 'admin.import.refusal',
+      values: { detail: 'The file is empty.' },
+    });
+    expect(reportMessage(report, false).key).toBe('admin.import.partial');
+    expect(reportMessage(report, true).key).toBe('admin.import.atomic');
   });
 
   it('counts rejected lines beyond the listed ones', () => {

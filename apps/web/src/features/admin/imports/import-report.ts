@@ -20,6 +20,20 @@ export function reportTone(report: ImportReport): ReportTone {
   return hasProblems ? 'storedWithProblems' : 'stored';
 }
 
+/**
+ * The sentence under the headline: a strict import refused for its lines says how many (they are
+ * listed below), another refusal gives its reason, a stored import how it was stored.
+ */
+export function reportMessage(
+  report: ImportReport,
+  isStrict: boolean,
+): { key: string; values: Record<string, string | number> } {
+  if (!report.committed && isStrict && report.rejectedCount > 0)
+    return { key: 'admin.import.strictRefused', values: { count: report.rejectedCount } };
+  if (report.refusal) return { key: 'admin.import.refusal', values: { detail: report.refusal } };
+  return { key: isStrict ? 'admin.import.atomic' : 'admin.import.partial', values: {} };
+}
+
 /** The counts, in reading order. Corrections only when there were some. */
 export function reportCounts(report: ImportReport): ReportCount[] {
   const counts: ReportCount[] = [

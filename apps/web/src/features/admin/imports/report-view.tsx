@@ -12,7 +12,13 @@ import { formatEnergy, formatNumber, formatZonedDateTime } from '@/lib/format.ts
 import { downloadFile } from '@/lib/download-file.ts';
 import classes from '../admin.module.css';
 import { DetailTable, LineProblems } from './detail-table.tsx';
-import { rejectedOverflow, reportCounts, reportTone, type ReportTone } from './import-report.ts';
+import {
+  rejectedOverflow,
+  reportCounts,
+  reportMessage,
+  reportTone,
+  type ReportTone,
+} from './import-report.ts';
 import { AdminPanel } from '../admin-ui.tsx';
 
 const toneStyle: Record<ReportTone, { color: string; titleKey: string }> = {
@@ -48,6 +54,7 @@ export function ImportReportView({
 }) {
   const { t, i18n } = useTranslation();
   const tone = reportTone(report);
+  const message = reportMessage(report, isStrict);
   const overflow = rejectedOverflow(report);
   return (
     <AdminPanel labelledBy="cm-report-title" testId="import-report">
@@ -64,11 +71,7 @@ export function ImportReportView({
           styles={{ title: { color: 'var(--mantine-color-text)' } }}
           role="status"
         >
-          {report.refusal
-            ? t('admin.import.refusal', { detail: report.refusal })
-            : isStrict
-              ? t('admin.import.atomic')
-              : t('admin.import.partial')}
+          {t(message.key, message.values)}
         </Alert>
         {report.notes.length > 0 ? (
           <Stack gap={4} component="ul" className={classes.plainList} data-testid="import-notes">
