@@ -557,7 +557,14 @@ export const importQuerySchema = z.object({
 });
 
 /** A line of the file that was not stored, and why. */
-export const rejectedLineSchema = z.object({ line: z.number().int(), reason: z.string() });
+export const rejectedLineSchema = z.object({
+  line: z.number().int(),
+  /** Why, in English (API consumers, the rejected-lines CSV). */
+  reason: z.string(),
+  /** Why, as a code of `import-reasons.ts` and its values, for the web app to word (reports from before it have none). */
+  code: z.string().optional(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
 /** A rejected line. */
 export type RejectedLine = z.infer<typeof rejectedLineSchema>;
 

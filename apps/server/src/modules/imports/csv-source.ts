@@ -1,4 +1,5 @@
 import { csvTextValue } from '@cm/contracts/csv.ts';
+import { because } from '@cm/contracts/import-reasons.ts';
 import type { Readable } from 'node:stream';
 import { parseDecimalMicro, registerRangeMicro } from '../readings/register-value.ts';
 import {
@@ -105,17 +106,19 @@ function parseLine(
   context: ParseContext,
 ): ParsedItem | undefined {
   if (rawLine.trim() === '') return undefined;
-  if (rawLine.length > MAX_LINE) return { line, reason: `line is longer than ${MAX_LINE} characters.` };
+  if (rawLine.length > MAX_LINE) return { line, reason: because('lineTooLong', { max: MAX_LINE }) };
   const fields = splitCsvLine(rawLine);
   if (fields.length !== layout.width)
-    return { line, reason: `expected ${layout.width} fields, found ${fields.length}.` };
+    return { line, reason: because('fieldCount', { expected: layout.width, found: fields.length }) };
   const field = (index: number) => (index < 0 ? '' : (fields[index] ?? '').trim());
   const meterNumber = csvTextValue(field(layout.meterNumber));
   const meter = context.meters.get(meterNumber);
   if (!meter) {
     return {
       line,
-      reason: meterNumber ? `unknown meter number "${meterNumber.slice(0, 64)}".` : 'meter_number is empty.',
+      reason: meterNumber
+        ? because('unknownMeter', { meterNumber: meterNumber.slice(0, 64) })
+        : because('emptyMeterNumber'),
     };
   }
   const time = parseTimestamp(field(layout.timestamp), field(layout.timeZone) || context.timeZone);
@@ -125,19 +128,22 @@ function parseLine(
   const isInterval = context.kind === 'interval';
   const valueName = isInterval ? 'interval_kwh' : 'register_kwh';
   if (micro === undefined)
-    return { line, reason: `${valueName} "${valueText.slice(0, 40)}" is not a number.` };
-  if (micro < 0) return { line, reason: `${valueName} must not be negative.` };
+    return { line, reason: because('notANumber', { field: valueName, value: valueText.slice(0, 40) }) };
+  if (micro < 0) return { line, reason: because('negative', { field: valueName }) };
   if (!isInterval && micro >= registerRangeMicro(meter.registerDigits)) {
     return {
       line,
-      reason: `register_kwh does not fit meter ${meter.meterNumber}'s ${meter.registerDigits} digits.`,
+      reason: because('registerTooLarge', {
+        field: 'register_kwh',
+        meterNumber: meter.meterNumber,
+        digits: meter.registerDigits,
+      }),
     };
   }
   const quality = parseQuality(field(layout.quality));
-  if (quality === undefined)
-    return { line, reason: 'quality must be 0 (actual), 1 (estimated) or 2 (substituted).' };
+  if (quality === undefined) return { line, reason: because('badQuality') };
   const channel = parseChannel(field(layout.channel));
-  if (channel === undefined) return { line, reason: 'channel must be import or export.' };
+  if (channel === undefined) return { line, reason: because('badChannel') };
   // An interval row is the energy of the meter's nominal interval ending at the timestamp.
   const startMs = isInterval ? time.ms - meter.intervalMinutes * 60_000 : time.ms;
   const problem = checkInstant(meter, startMs, context.nowMs, time.ms);

@@ -1,3 +1,4 @@
+import { because, type ImportReason } from '@cm/contracts/import-reasons.ts';
 import type { Readable } from 'node:stream';
 import { columnRefs, type ColumnRef, type DelimitedMapping } from '@cm/contracts/import-mapping.ts';
 import { csvTextValue } from '@cm/contracts/csv.ts';
@@ -65,7 +66,7 @@ class WallClock {
     private readonly notes: string[],
   ) {}
 
-  resolve(key: string, wall: number, shown: string): { ms: number } | { reason: string } {
+  resolve(key: string, wall: number, shown: string): { ms: number } | { reason: ImportReason } {
     const last = this.lastWall.get(key);
     if (last !== undefined && last !== wall && !this.direction.has(key))
       this.direction.set(key, wall > last ? 1 : -1);
@@ -73,14 +74,12 @@ class WallClock {
     const instants = instantsAtWall(wall, this.zone);
     if (instants.length === 1) return { ms: instants[0] ?? 0 };
     if (instants.length === 0)
-      return { reason: `local time ${shown} does not exist in ${this.zone} (the clocks skipped it).` };
+      return { reason: because('skippedTimeInFile', { time: shown, zone: this.zone }) };
     const occurrence = (this.seen.get(`${key} ${wall}`) ?? 0) + 1;
     this.seen.set(`${key} ${wall}`, occurrence);
     const direction = this.direction.get(key);
     if (direction === undefined || occurrence > 2) {
-      return {
-        reason: `local time ${shown} occurs twice in ${this.zone} (clocks go back) and the file's order does not tell which this is.`,
-      };
+      return { reason: because('ambiguousTimeInFile', { time: shown, zone: this.zone }) };
     }
     const isEarlier = (occurrence === 1) === (direction === 1);
     if (occurrence === 1 && this.notes.length < 20)
@@ -143,16 +142,16 @@ function parseRow(
   clockFor: (zone: string) => WallClock,
 ): ParsedItem | undefined {
   if (rawLine.trim() === '') return undefined;
-  if (rawLine.length > MAX_LINE) return { line, reason: `line is longer than ${MAX_LINE} characters.` };
+  if (rawLine.length > MAX_LINE) return { line, reason: because('lineTooLong', { max: MAX_LINE }) };
   const fields = splitCsvLine(rawLine, mapping.delimiter);
   const field = (index: number) => (index < 0 ? undefined : fields[index]?.trim());
   const needed = Math.max(...Object.values(columns));
   if (fields.length <= needed)
-    return { line, reason: `expected at least ${needed + 1} fields, found ${fields.length}.` };
+    return { line, reason: because('fieldCountAtLeast', { expected: needed + 1, found: fields.length }) };
   if (mapping.only && !containsAny(field(columns.only) ?? '', mapping.only.contains))
     return {
       line,
-      reason: `"${(field(columns.only) ?? '').slice(0, 60)}" is not a reading this import takes.`,
+      reason: because('notAReading', { value: (field(columns.only) ?? '').slice(0, 60) }),
     };
   const valueText = field(columns.value) ?? '';
   // A missing value is a missing interval: its energy is unknown, and it is no reading.
@@ -162,12 +161,12 @@ function parseRow(
   const meterNumber =
     'fixed' in mapping.meter ? mapping.meter.fixed : csvTextValue(field(columns.meter) ?? '');
   const meter = context.meters.get(meterNumber);
-  if (!meter) return { line, reason: `unknown meter number "${meterNumber.slice(0, 64)}".` };
+  if (!meter) return { line, reason: because('unknownMeter', { meterNumber: meterNumber.slice(0, 64) }) };
   const channel = channelOf(mapping, field(columns.channel) ?? '');
   if (channel === undefined)
     return {
       line,
-      reason: `channel "${(field(columns.channel) ?? '').slice(0, 60)}" is neither import nor export.`,
+      reason: because('unknownChannel', { value: (field(columns.channel) ?? '').slice(0, 60) }),
     };
   const quality = qualityOf(mapping, field(columns.quality) ?? '');
 
@@ -186,14 +185,17 @@ function parseRow(
   if (typeof minutes === 'object') return { line, reason: minutes.reason };
 
   const micro = energyMicro(valueText, mapping.decimal, mapping.value.unit, minutes);
-  if (micro === undefined) return { line, reason: `value "${valueText.slice(0, 40)}" is not a number.` };
-  if (micro < 0)
-    return { line, reason: 'value must not be negative (export readings go on the export channel).' };
+  if (micro === undefined)
+    return { line, reason: because('notANumber', { field: 'value', value: valueText.slice(0, 40) }) };
+  if (micro < 0) return { line, reason: because('negativeExport') };
   const isInterval = mapping.value.kind === 'interval';
   if (!isInterval && micro >= registerRangeMicro(meter.registerDigits))
     return {
       line,
-      reason: `the register does not fit meter ${meter.meterNumber}'s ${meter.registerDigits} digits.`,
+      reason: because('registerTooLargeMapped', {
+        meterNumber: meter.meterNumber,
+        digits: meter.registerDigits,
+      }),
     };
   const startMs = isInterval && mapping.time.stamp === 'end' ? time.ms - minutes * MINUTE_MS : time.ms;
   const endMs = isInterval ? startMs + minutes * MINUTE_MS : null;
@@ -234,7 +236,7 @@ function instantOf(
   zone: string,
   clockFor: (zone: string) => WallClock,
   clockKey: string,
-): { ms: number } | { reason: string } {
+): { ms: number } | { reason: ImportReason } {
   const read = readCellTime(dateText, timeText, mapping.time.layout);
   if ('error' in read) return { reason: read.error };
   if ('instant' in read) return { ms: read.instant };
@@ -252,7 +254,7 @@ function intervalMinutes(
   clockFor: (zone: string) => WallClock,
   clockKey: string,
   timeMs: number,
-): number | { reason: string } {
+): number | { reason: ImportReason } {
   if (columns.end < 0) return mapping.intervalMinutes ?? meter.intervalMinutes;
   const endText = field(columns.end) ?? '';
   // An end column with a time of day only shares the date of the start.
@@ -265,7 +267,6 @@ function intervalMinutes(
   // An end at midnight written with the start's date (23:45–00:00) is the next day's.
   if (isTimeOnly && endMs <= timeMs) endMs += 86_400_000;
   const minutes = Math.round((endMs - timeMs) / MINUTE_MS);
-  if (minutes < 1 || minutes > 44_640)
-    return { reason: "the interval's end is not after its start, or the interval is longer than 31 days." };
+  if (minutes < 1 || minutes > 44_640) return { reason: because('badIntervalSpan') };
   return minutes;
 }

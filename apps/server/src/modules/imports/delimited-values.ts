@@ -1,4 +1,5 @@
 import type { DateLayout, ValueUnit } from '@cm/contracts/import-mapping.ts';
+import { because, type ImportReason } from '@cm/contracts/import-reasons.ts';
 import { DAY_MS, daysFromCivil, HOUR_MS, MINUTE_MS } from '@cm/contracts/zoned-time.ts';
 import { parseDecimalMicro } from '../readings/register-value.ts';
 import { isRealDateTime } from './timestamp.ts';
@@ -54,7 +55,7 @@ export function energyMicro(
 }
 
 /** A time read from the file: an instant (it carried an offset), or a wall-clock time (ms on the local clock) to resolve in a zone. */
-export type CellTime = { instant: number } | { wall: number } | { error: string };
+export type CellTime = { instant: number } | { wall: number } | { error: ImportReason };
 
 const TIME_OF_DAY = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*$/;
 const OFFSET = /(Z|[+-]\d{2}(?::?\d{2})?)$/i;
@@ -74,13 +75,13 @@ export function readCellTime(dateText: string, timeText: string | undefined, lay
   if (layout === 'excel') {
     const serial = Number(text.replace(',', '.'));
     if (!Number.isFinite(serial) || serial < 1 || serial > 2_958_465)
-      return { error: `${shown} is not an Excel date serial number.` };
+      return { error: because('notExcelDate', { value: shown }) };
     // Serials carry the time as a fraction of a day: rounded to the second.
     const seconds = Math.round(serial * 86_400);
     return { wall: EXCEL_EPOCH_DAYS * DAY_MS + seconds * 1000 };
   }
   const date = DATE_PATTERNS[layout].exec(text);
-  if (!date) return { error: `date ${shown} does not read as ${layout}.` };
+  if (!date) return { error: because('dateLayout', { value: shown, layout }) };
   const [a = '', b = '', c = ''] = date.slice(1);
   const [year, month, day] =
     layout === 'dmy'
@@ -97,18 +98,18 @@ export function readCellTime(dateText: string, timeText: string | undefined, lay
   }
   const clock = timeText !== undefined ? timeText.trim() : rest;
   const time = clock === '' ? ['', '0', '0', '0'] : TIME_OF_DAY.exec(clock);
-  if (!time) return { error: `time ${shown} is not a time of day (HH:MM).` };
+  if (!time) return { error: because('notTimeOfDay', { value: shown }) };
   const hour = Number(time[1]);
   const minute = Number(time[2]);
   const second = Number(time[3] ?? 0);
   if (!isRealDateTime(year, month, day, hour, minute, second))
-    return { error: `${shown} is not a real date and time.` };
+    return { error: because('notRealDateTime', { value: shown }) };
   const wall = daysFromCivil(year, month, day) * DAY_MS + hour * HOUR_MS + minute * MINUTE_MS + second * 1000;
   if (!offset) return { wall };
   if (offset.toUpperCase() === 'Z') return { instant: wall };
   const sign = offset.startsWith('-') ? -1 : 1;
   const digits = offset.slice(1).replace(':', '');
   const offsetMs = sign * (Number(digits.slice(0, 2)) * HOUR_MS + Number(digits.slice(2) || 0) * MINUTE_MS);
-  if (Math.abs(offsetMs) > 14 * HOUR_MS) return { error: `offset ${offset} is not a real UTC offset.` };
+  if (Math.abs(offsetMs) > 14 * HOUR_MS) return { error: because('badOffset', { offset }) };
   return { instant: wall - offsetMs };
 }

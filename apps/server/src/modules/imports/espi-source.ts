@@ -1,3 +1,4 @@
+import { because, type ImportReason } from '@cm/contracts/import-reasons.ts';
 import type { Readable } from 'node:stream';
 import sax from 'sax';
 import type { MeterFacts } from '../directory/meters.service.ts';
@@ -344,7 +345,7 @@ export async function* parseEspi(
   const reading = (raw: RawReading, at: number): ParsedItem => {
     if (current?.at !== at) {
       const block = index.blocks.get(at);
-      if (!block) return { line: raw.line, reason: 'an IntervalReading outside an IntervalBlock entry.' };
+      if (!block) return { line: raw.line, reason: because('outsideBlock') };
       const meterReading = meterReadingOf(block);
       current = {
         at,
@@ -453,23 +454,22 @@ function toItem(
   type: ReadingTypeFacts,
   meter: MeterFacts,
   context: ParseContext,
-): StagedRow | { line: number; reason: string } {
+): StagedRow | { line: number; reason: ImportReason } {
   const start = Number(r.start);
   const duration = Number(r.duration ?? 0);
   const value = Number(r.value);
   if (!r.start || !Number.isSafeInteger(start))
     return {
       line: r.line,
-      reason: `timePeriod start "${(r.start ?? '').slice(0, 30)}" is not whole epoch seconds.`,
+      reason: because('notEpochSeconds', { value: (r.start ?? '').slice(0, 30) }),
     };
   if (!Number.isSafeInteger(duration) || duration < 0)
-    return { line: r.line, reason: 'timePeriod duration is not a whole number of seconds.' };
+    return { line: r.line, reason: because('badDuration') };
   if (r.value === undefined || !Number.isSafeInteger(value))
-    return { line: r.line, reason: `value "${(r.value ?? '').slice(0, 30)}" is not a whole number.` };
-  if (value < 0) return { line: r.line, reason: 'value must not be negative.' };
+    return { line: r.line, reason: because('notAWholeNumber', { value: (r.value ?? '').slice(0, 30) }) };
+  if (value < 0) return { line: r.line, reason: because('negative', { field: 'value' }) };
   const isInterval = isIntervalType(type);
-  if (isInterval && duration === 0)
-    return { line: r.line, reason: 'an interval reading needs a timePeriod duration.' };
+  if (isInterval && duration === 0) return { line: r.line, reason: because('needsDuration') };
   const startMs = start * 1000;
   const endMs = (start + duration) * 1000;
   // Cumulative readings stand at the end of their period; interval readings cover it.
@@ -482,11 +482,15 @@ function toItem(
   const energyMicro = value * 10 ** (type.powerOfTen + 3);
   const micro = Math.round(isInterval ? energyMicro : energyMicro / meter.multiplier);
   if (!Number.isSafeInteger(micro))
-    return { line: r.line, reason: `value "${r.value.slice(0, 30)}" is too large.` };
+    return { line: r.line, reason: because('tooLarge', { value: r.value.slice(0, 30) }) };
   if (!isInterval && micro >= registerRangeMicro(meter.registerDigits)) {
     return {
       line: r.line,
-      reason: `the register (${micro / 1e6} kWh) does not fit meter ${meter.meterNumber}'s ${meter.registerDigits} digits.`,
+      reason: because('registerValueTooLarge', {
+        value: micro / 1e6,
+        meterNumber: meter.meterNumber,
+        digits: meter.registerDigits,
+      }),
     };
   }
   const code = r.quality === undefined ? 0 : Number(r.quality);

@@ -1,6 +1,8 @@
 // What a file parser hands to the import: one staged reading, or a line refused and why.
 
 import type { MeterFacts } from '../directory/meters.service.ts';
+import { because, reasonText, type ImportReason } from '@cm/contracts/import-reasons.ts';
+import type { RejectedLine } from '@cm/contracts/admin.ts';
 import type { StageRow } from '../readings/staging.ts';
 
 /** `register`: the value is the cumulative register; `interval`: the energy of an interval. */
@@ -14,7 +16,7 @@ export type ValueKind = 'register' | 'interval';
  */
 export type StagedRow = StageRow & { kind: ValueKind };
 
-export type ParsedItem = { row: StagedRow } | { line: number; reason: string };
+export type ParsedItem = { row: StagedRow } | { line: number; reason: ImportReason };
 
 /** The whole file is refused (wrong columns, not well-formed XML, a DTD): nothing is stored. */
 export class ImportRefusal extends Error {}
@@ -41,11 +43,11 @@ export function checkInstant(
   atMs: number,
   nowMs: number,
   endMs = atMs,
-): string | undefined {
-  if (endMs > nowMs + FUTURE_SLACK_MS) return 'timestamp is in the future.';
-  if (atMs < meter.installedAtMs) return `meter ${meter.meterNumber} was not installed yet at that time.`;
+): ImportReason | undefined {
+  if (endMs > nowMs + FUTURE_SLACK_MS) return because('inFuture');
+  if (atMs < meter.installedAtMs) return because('notInstalledYet', { meterNumber: meter.meterNumber });
   if (meter.removedAtMs !== null && endMs > meter.removedAtMs)
-    return `meter ${meter.meterNumber} was already removed at that time.`;
+    return because('alreadyRemoved', { meterNumber: meter.meterNumber });
   return undefined;
 }
 
@@ -64,4 +66,9 @@ export function parseChannel(text: string): number | undefined {
   if (value === '' || value === 'import' || value === '1' || value === 'delivered') return 1;
   if (value === 'export' || value === '2' || value === 'received') return 2;
   return undefined;
+}
+
+/** A refused line as a report lists it: the English sentence, and the code and values the web words. */
+export function rejectedLine(line: number, reason: ImportReason): RejectedLine {
+  return { line, reason: reasonText(reason), code: reason.code, params: { ...reason.params } };
 }

@@ -99,6 +99,13 @@ describe('CSV import', () => {
     expect(reasons[10]).toMatch(/must not be negative/);
     expect(reasons[11]).toMatch(/below the previous register 100\.25/);
     expect(reasons[15]).toMatch(/expected 4 fields, found 5/);
+    // Each reason also comes as a code with its values, which the web app words (17.15), from
+    // the parsers and from the checks run in SQL alike.
+    const codes = Object.fromEntries(report.rejected.map((r) => [r.line, [r.code, r.params]]));
+    expect(codes[4]).toEqual(['unknownMeter', { meterNumber: 'NOPE-1' }]);
+    expect(codes[7]).toEqual(['skippedTime', { time: expect.any(String), zone: 'Europe/Dublin' }]);
+    expect(codes[9]).toEqual(['duplicateLine', { line: 3 }]);
+    expect(codes[11]).toEqual(['belowPrevious', { value: expect.any(Number), previous: 100.25 }]);
     expect(await stored(meterA)).toEqual([
       { at: '2024-01-01T00:00', milli: 100_000, source: 1 },
       { at: '2024-01-01T00:15', milli: 100_250, source: 1 },
@@ -222,7 +229,12 @@ describe('CSV import: what the review stored', () => {
     ].join('\n');
     const report = (await importFile(file, 'format=csv')).json<ImportReport>();
     expect(report).toMatchObject({ rowsRead: 3, inserted: 2, rejectedCount: 1 });
-    expect(report.rejected[0]).toEqual({ line: 3, reason: 'line is longer than 10000 characters.' });
+    expect(report.rejected[0]).toEqual({
+      line: 3,
+      reason: 'line is longer than 10000 characters.',
+      code: 'lineTooLong',
+      params: { max: 10_000 },
+    });
   });
 });
 
@@ -245,7 +257,7 @@ ${readings}
     );
     const report = (await importFile(file, 'meterNumber=IMP-B', 'application/atom+xml')).json<ImportReport>();
     expect(report).toMatchObject({ format: 'espi', rowsRead: 3, inserted: 2, rejectedCount: 1 });
-    expect(report.rejected[0]).toEqual({ line: 7, reason: 'value "1.5" is not a whole number.' });
+    expect(report.rejected[0]).toMatchObject({ line: 7, reason: 'value "1.5" is not a whole number.' });
     // 12 × 10^3 Wh = 12 kWh = 12,000 thousandths.
     expect(await stored(meterB)).toEqual([
       { at: '2024-01-01T00:00', milli: 12_000, source: 1 },

@@ -6,7 +6,13 @@ import type { Db, SqlRunner } from '../../db/client.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { readings } from '../readings/readings.service.ts';
 import { parserFor, type ReadOptions } from './parsers.ts';
-import { ImportRefusal, type ParseContext, type ParsedItem, type StagedRow } from './import-rows.ts';
+import {
+  ImportRefusal,
+  rejectedLine,
+  type ParseContext,
+  type ParsedItem,
+  type StagedRow,
+} from './import-rows.ts';
 import { meters } from '../directory/meters.service.ts';
 import { copyLine, ReadingsStage } from '../readings/staging.ts';
 
@@ -67,8 +73,7 @@ class ParseTally {
         continue;
       }
       this.rejectedCount++;
-      if (this.rejected.length < MAX_REPORTED_LINES)
-        this.rejected.push({ line: item.line, reason: item.reason });
+      if (this.rejected.length < MAX_REPORTED_LINES) this.rejected.push(rejectedLine(item.line, item.reason));
     }
     return rows;
   }
@@ -200,10 +205,7 @@ export class ImportsService {
     report.rejectedCount = tally.rejectedCount + comparison.rejected;
     report.rejected = [
       ...tally.rejected,
-      ...(await stage.rejects(tx, MAX_REPORTED_LINES)).map((r) => ({
-        line: r.line,
-        reason: r.reject,
-      })),
+      ...(await stage.rejects(tx, MAX_REPORTED_LINES)).map((r) => rejectedLine(r.line, r.reason)),
     ]
       .sort((a, b) => a.line - b.line)
       .slice(0, MAX_REPORTED_LINES);

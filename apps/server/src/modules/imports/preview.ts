@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { readingQualities } from '@cm/contracts/check-limits.ts';
 import type { ImportPreview } from '@cm/contracts/import-jobs.ts';
 import type { MeterFacts } from '../directory/meters.service.ts';
-import { ImportRefusal, type ParseContext, type StagedRow } from './import-rows.ts';
+import { ImportRefusal, rejectedLine, type ParseContext, type StagedRow } from './import-rows.ts';
 import { parserFor, type ReadOptions } from './parsers.ts';
 import type { Detection } from './presets.ts';
 
@@ -95,7 +95,8 @@ export async function previewImport(
         preview.rowsRead++;
         if (!('row' in item)) {
           preview.rejectedCount++;
-          if (preview.problems.length < SHOWN_PROBLEMS) preview.problems.push(item);
+          if (preview.problems.length < SHOWN_PROBLEMS)
+            preview.problems.push(rejectedLine(item.line, item.reason));
           continue;
         }
         const row = item.row;

@@ -1,3 +1,4 @@
+import { because, type ImportReason } from '@cm/contracts/import-reasons.ts';
 import {
   DAY_MS,
   daysFromCivil,
@@ -8,7 +9,7 @@ import {
 } from '@cm/contracts/zoned-time.ts';
 
 /** A parsed timestamp: an instant, or why the text is not one. */
-export type TimestampResult = { ok: true; ms: number } | { ok: false; reason: string };
+export type TimestampResult = { ok: true; ms: number } | { ok: false; reason: ImportReason };
 
 // 2024-03-31T02:30, 2024-03-31 02:30:00, …:00.123, then Z, +01:00, +0100 or nothing.
 const TIMESTAMP =
@@ -100,7 +101,7 @@ export function parseTimestamp(text: string, timeZone: string | undefined): Time
   if (!match) {
     return {
       ok: false,
-      reason: `timestamp "${text.slice(0, 40)}" is not an ISO 8601 date-time (2024-03-31T02:30:00+01:00).`,
+      reason: because('notIso', { value: text.slice(0, 40) }),
     };
   }
   const [, y, mo, d, h, mi, s, fraction, offset] = match;
@@ -111,7 +112,7 @@ export function parseTimestamp(text: string, timeZone: string | undefined): Time
   const minute = Number(mi);
   const second = Number(s ?? 0);
   if (!isRealDateTime(year, month, day, hour, minute, second)) {
-    return { ok: false, reason: `timestamp "${text.trim()}" is not a real date and time.` };
+    return { ok: false, reason: because('notRealTimestamp', { value: text.trim() }) };
   }
   const wall =
     daysFromCivil(year, month, day) * DAY_MS +
@@ -127,17 +128,17 @@ export function parseTimestamp(text: string, timeZone: string | undefined): Time
     const offsetMs = sign * (Number(digits.slice(0, 2)) * HOUR_MS + offsetMinutes * MINUTE_MS);
     // Every UTC offset in use lies within ±14:00.
     if (Math.abs(offsetMs) > 14 * HOUR_MS || offsetMinutes > 59)
-      return { ok: false, reason: `timestamp offset ${offset} is not a real UTC offset (−14:00 to +14:00).` };
+      return { ok: false, reason: because('badTimestampOffset', { offset }) };
     return { ok: true, ms: wall - offsetMs };
   }
   if (!timeZone) {
     return {
       ok: false,
-      reason: 'timestamp has no offset and no time zone is given (time_zone column or timeZone option).',
+      reason: because('noOffsetNoZone'),
     };
   }
   if (!isValidTimeZone(timeZone))
-    return { ok: false, reason: `time_zone "${timeZone.slice(0, 64)}" is not an IANA time zone.` };
+    return { ok: false, reason: because('badTimeZone', { value: timeZone.slice(0, 64) }) };
   return resolveWallTime(wall, timeZone, text.trim());
 }
 
@@ -147,11 +148,11 @@ function resolveWallTime(wall: number, timeZone: string, shown: string): Timesta
   if (matches.length === 0) {
     return {
       ok: false,
-      reason: `local time ${shown} does not exist in ${timeZone} (the clocks skipped it); give an offset.`,
+      reason: because('skippedTime', { time: shown, zone: timeZone }),
     };
   }
   return {
     ok: false,
-    reason: `local time ${shown} is ambiguous in ${timeZone} (it occurs twice when clocks go back); give an offset.`,
+    reason: because('ambiguousTime', { time: shown, zone: timeZone }),
   };
 }

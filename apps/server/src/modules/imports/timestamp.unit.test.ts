@@ -1,3 +1,4 @@
+import { reasonText } from '@cm/contracts/import-reasons.ts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseTimestamp } from './timestamp.ts';
@@ -24,9 +25,9 @@ describe('parseTimestamp', () => {
 
   it('refuses local times the clock skipped or showed twice, naming why', () => {
     const skipped = parseTimestamp('2024-03-31 01:30', 'Europe/Dublin');
-    expect(skipped).toMatchObject({ ok: false, reason: expect.stringMatching(/does not exist/) });
+    expect(!skipped.ok && reasonText(skipped.reason)).toMatch(/does not exist/);
     const twice = parseTimestamp('2023-10-29 01:30', 'Europe/Dublin');
-    expect(twice).toMatchObject({ ok: false, reason: expect.stringMatching(/ambiguous/) });
+    expect(!twice.ok && reasonText(twice.reason)).toMatch(/ambiguous/);
     expect(parseTimestamp('2023-10-29 02:00', 'Europe/Dublin')).toEqual({
       ok: true,
       ms: Date.parse('2023-10-29T02:00:00Z'),
@@ -45,14 +46,10 @@ describe('parseTimestamp', () => {
     ]) {
       expect(parseTimestamp(text, 'UTC').ok, text).toBe(false);
     }
-    expect(parseTimestamp('2024-01-01 00:00', undefined)).toMatchObject({
-      ok: false,
-      reason: expect.stringMatching(/no offset/),
-    });
-    expect(parseTimestamp('2024-01-01 00:00', "UTC'; DROP TABLE readings;--")).toMatchObject({
-      ok: false,
-      reason: expect.stringMatching(/not an IANA/),
-    });
+    const noZone = parseTimestamp('2024-01-01 00:00', undefined);
+    expect(!noZone.ok && reasonText(noZone.reason)).toMatch(/no offset/);
+    const hostile = parseTimestamp('2024-01-01 00:00', "UTC'; DROP TABLE readings;--");
+    expect(!hostile.ok && reasonText(hostile.reason)).toMatch(/not an IANA/);
   });
 
   it('reads machine-written UTC times (the fast path) exactly as ISO 8601 says, and refuses impossible ones', () => {

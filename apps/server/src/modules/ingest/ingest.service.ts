@@ -1,9 +1,10 @@
 import type { IngestBody, IngestResult } from '@cm/contracts/admin.ts';
+import { reasonText } from '@cm/contracts/import-reasons.ts';
 import type { Db } from '../../db/client.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { parseTimestamp } from '../imports/timestamp.ts';
 import { readings } from '../readings/readings.service.ts';
-import { copyLine, ReadingsStage, REPEATED_ROW, type StageRow } from '../readings/staging.ts';
+import { copyLine, ReadingsStage, type StageRow } from '../readings/staging.ts';
 import { kwhToMicro, microToKwhText, registerRangeMicro } from '../readings/register-value.ts';
 import { meters as directory, type IngestMeterRow } from '../directory/meters.service.ts';
 import { CHANNEL_NUMBER } from '../readings/channels.ts';
@@ -22,9 +23,10 @@ function instantOf(text: string | undefined, name: string): { ms: number } | { r
   const parsed = parseTimestamp(text, undefined);
   if (!parsed.ok) {
     return {
-      reason: /no offset/.test(parsed.reason)
-        ? `${name} must be an ISO 8601 date-time with offset.`
-        : `${name}: ${parsed.reason}`,
+      reason:
+        parsed.reason.code === 'noOffsetNoZone'
+          ? `${name} must be an ISO 8601 date-time with offset.`
+          : `${name}: ${reasonText(parsed.reason)}`,
     };
   }
   return { ms: parsed.ms };
@@ -123,8 +125,9 @@ export class IngestService {
         await stage.check(tx, { mayRepeat: true });
         for (const outcome of await stage.outcomes(tx)) {
           const index = outcome.line;
-          if (outcome.reject?.startsWith(REPEATED_ROW)) results[index] = { index, status: 'duplicate' };
-          else if (outcome.reject) results[index] = { index, status: 'rejected', reason: outcome.reject };
+          if (outcome.reason?.code === 'duplicateLine') results[index] = { index, status: 'duplicate' };
+          else if (outcome.reason)
+            results[index] = { index, status: 'rejected', reason: reasonText(outcome.reason) };
           else if (outcome.stored === null) results[index] = { index, status: 'accepted' };
           else if (outcome.same) results[index] = { index, status: 'duplicate' };
           else if (body.corrections) results[index] = { index, status: 'corrected' };

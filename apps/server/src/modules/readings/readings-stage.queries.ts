@@ -1,3 +1,4 @@
+import { isImportReasonCode, type ImportReason } from '@cm/contracts/import-reasons.ts';
 import type { SqlRunner } from '../../db/client.ts';
 import { isoInstant } from './iso-instant.ts';
 
@@ -80,16 +81,30 @@ export async function stagedSpan(
   return rows[0] ?? { lo: null, hi: null };
 }
 
-/** How the refusal of a row that repeats an earlier one with the same value begins. */
-export const REPEATED_ROW = 'duplicate of line';
+/**
+ * A refusal written by SQL: the code of `import-reasons.ts` and its values as JSON text in the
+ * stage's `reject` column, read back by `readReject`.
+ */
+const REASON = (code: string, params: string) =>
+  `json_build_object('code', ${code}, 'params', json_build_object(${params}))::text`;
+
+/** A `reject` column's reason (JSON written by REASON). */
+export function readReject(text: string): ImportReason {
+  const parsed: unknown = JSON.parse(text);
+  const code = typeof parsed === 'object' && parsed !== null && 'code' in parsed ? String(parsed.code) : '';
+  const params = typeof parsed === 'object' && parsed !== null && 'params' in parsed ? parsed.params : {};
+  if (!isImportReasonCode(code)) throw new Error(`unknown refusal code in the stage: ${code}`);
+  return { code, params: (params ?? {}) as ImportReason['params'] };
+}
 
 /** Two rows of the file for one meter, channel and instant (or interval start): the first is kept, the others refused. */
 export async function rejectInFileDuplicates(tx: SqlRunner, stage: StageName): Promise<void> {
   await tx.query(
     `UPDATE ${stage} r
-     SET reject = CASE WHEN r.value = f.value AND r.end_at IS NOT DISTINCT FROM f.end_at
-                       THEN '${REPEATED_ROW} ' || f.line || ' (same meter and time).'
-                       ELSE 'same meter and time as line ' || f.line || ' with another value.' END
+     SET reject = ${REASON(
+       `CASE WHEN r.value = f.value AND r.end_at IS NOT DISTINCT FROM f.end_at THEN 'duplicateLine' ELSE 'conflictingLine' END`,
+       `'line', f.line`,
+     )}
      FROM (SELECT DISTINCT ON (meter_id, channel, kind, at) meter_id, channel, kind, at, seq, line, value, end_at
            FROM ${stage} ORDER BY meter_id, channel, kind, at, seq) f
      WHERE r.meter_id = f.meter_id AND r.channel = f.channel AND r.kind = f.kind AND r.at = f.at AND r.seq <> f.seq`,
@@ -115,7 +130,7 @@ export async function rejectRegisterDecreases(
 const REGISTER_TEXT = (column: string) => `(${column} / 1000000.0)::float8`;
 const UTC_TEXT = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
 const BELOW = (value: string, previous: string) =>
-  `'register ' || ${REGISTER_TEXT(value)} || ' is below the previous register ' || ${REGISTER_TEXT(previous)} || ' (not a rollover).'`;
+  REASON(`'belowPrevious'`, `'value', ${REGISTER_TEXT(value)}, 'previous', ${REGISTER_TEXT(previous)}`);
 /** A fall from `a` to `b` that is not the register wrapping past its last digit. */
 const FALLS = (a: string, b: string, range: string) => `(${b} < ${a} AND ${a} - ${b} <= ${range} / 2)`;
 const RANGE = '(10::numeric ^ m.register_digits * 1000000)::int8';
@@ -129,8 +144,10 @@ const BETWEEN_STORED = {
     `(${FALLS('j.previous', value, 'j.range')} OR ${FALLS(value, 'j.next', 'j.range')})`,
   reason: (value: string) => `CASE
        WHEN ${FALLS('j.previous', value, 'j.range')} THEN ${BELOW(value, 'j.previous')}
-       ELSE 'register ' || ${REGISTER_TEXT(value)} || ' is above the next stored register ' || ${REGISTER_TEXT('j.next')}
-            || ' (at ' || ${UTC_TEXT('j.next_at')} || '): a register never goes down.'
+       ELSE ${REASON(
+         `'aboveNextStored'`,
+         `'value', ${REGISTER_TEXT(value)}, 'next', ${REGISTER_TEXT('j.next')}, 'nextAt', ${UTC_TEXT('j.next_at')}`,
+       )}
        END`,
 };
 
@@ -244,8 +261,9 @@ export async function rejectIntervalOverlaps(tx: SqlRunner, stage: StageName): P
        FROM combined WINDOW w AS (PARTITION BY meter_id, channel ORDER BY at, seq)
      )
      UPDATE ${stage} r
-     SET reject = 'the interval overlaps ' || CASE WHEN o.previous_line IS NULL THEN 'a stored interval from '
-                  || to_char(o.previous_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') ELSE 'line ' || o.previous_line END || '.'
+     SET reject = CASE WHEN o.previous_line IS NULL
+                  THEN ${REASON(`'overlapsStored'`, `'at', ${UTC_TEXT('o.previous_at')}`)}
+                  ELSE ${REASON(`'overlapsLine'`, `'line', o.previous_line`)} END
      FROM ordered o
      WHERE o.seq = r.seq AND o.previous_end > o.at`,
   );

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { ImportReason } from '@cm/contracts/import-reasons.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import type { Actor } from '../audit/audit.service.ts';
 import {
@@ -13,6 +14,7 @@ import {
   indexStage,
   listDiffering,
   listStagedRejects,
+  readReject,
   listStageOutcomes,
   newStageName,
   rejectInFileDuplicates,
@@ -25,7 +27,7 @@ import {
   type StageName,
 } from './readings-stage.queries.ts';
 
-export { copyLine, REPEATED_ROW, type StageRow } from './readings-stage.queries.ts';
+export { copyLine, type StageRow } from './readings-stage.queries.ts';
 
 const UNIQUE_VIOLATION = '23505';
 const isUniqueViolation = (error: unknown) =>
@@ -100,8 +102,10 @@ export class ReadingsStage {
     this.isIndexed = true;
   }
 
-  rejects(tx: SqlRunner, limit: number) {
-    return listStagedRejects(tx, this.name, limit);
+  /** The refused rows, by line, each with why. */
+  async rejects(tx: SqlRunner, limit: number): Promise<Array<{ line: number; reason: ImportReason }>> {
+    const rows = await listStagedRejects(tx, this.name, limit);
+    return rows.map((row) => ({ line: row.line, reason: readReject(row.reject) }));
   }
 
   /** Rows whose instant is stored with another value, with the stored one. */
@@ -110,8 +114,12 @@ export class ReadingsStage {
   }
 
   /** Each row's outcome (a device batch answers per reading). */
-  outcomes(tx: SqlRunner) {
-    return listStageOutcomes(tx, this.name);
+  async outcomes(tx: SqlRunner) {
+    const rows = await listStageOutcomes(tx, this.name);
+    return rows.map(({ reject, ...row }) => ({
+      ...row,
+      reason: reject === null ? null : readReject(reject),
+    }));
   }
 
   /** The (meter, channel) pairs of the rows to store, for the directory's meter channels. */

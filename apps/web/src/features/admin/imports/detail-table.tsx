@@ -1,8 +1,10 @@
+import type { RejectedLine } from '@cm/contracts/admin.ts';
 import { Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@/lib/format.ts';
 import classes from '../admin.module.css';
+import { rejectionText } from './rejection-text.ts';
 
 interface DetailTableProps {
   /** A visible caption above the table; or name it with `labelledBy`. */
@@ -65,7 +67,7 @@ export function LineProblems({
   labelledBy,
   testId,
 }: {
-  problems: { line: number; reason: string }[];
+  problems: RejectedLine[];
   caption?: ReactNode;
   labelledBy?: string;
   testId: string;
@@ -83,7 +85,7 @@ export function LineProblems({
           <Table.Td w={90}>{formatNumber(problem.line, i18n.language, { useGrouping: false })}</Table.Td>
           <Table.Td>
             <Text size="sm" className={classes.mono}>
-              {problem.reason}
+              {rejectionText(problem, t)}
             </Text>
           </Table.Td>
         </Table.Tr>

@@ -1,0 +1,49 @@
+import { importReasonTexts } from '@cm/contracts/import-reasons.ts';
+import i18next from 'i18next';
+import { beforeAll, describe, expect, it } from 'vitest';
+import de from '../../../../public/locales/de.json';
+import en from '../../../../public/locales/en.json';
+import fr from '../../../../public/locales/fr.json';
+import pt from '../../../../public/locales/pt.json';
+import { rejectionText } from './rejection-text.ts';
+
+const i18n = i18next.createInstance();
+beforeAll(async () => {
+  await i18n.init({
+    lng: 'de',
+    keySeparator: false,
+    nsSeparator: false,
+    interpolation: { escapeValue: false },
+    resources: { en: { translation: en }, de: { translation: de } },
+  });
+});
+
+describe('rejectionText', () => {
+  it('has words for every refusal the server can give, in every language', () => {
+    for (const [language, file] of Object.entries({ en, fr, de, pt })) {
+      const keys = new Set(Object.keys(file));
+      const missing = Object.keys(importReasonTexts).filter(
+        (code) => !keys.has(`admin.import.reasons.${code}`),
+      );
+      expect(missing, language).toEqual([]);
+    }
+  });
+
+  it('words a refusal in the reader language with its numbers formatted (17.15)', () => {
+    const line = {
+      line: 11,
+      reason: 'register 277220 is below the previous register 277226.5 (not a rollover).',
+      code: 'belowPrevious',
+      params: { value: 277_220, previous: 277_226.5 },
+    };
+    expect(rejectionText(line, i18n.t)).toBe(
+      'der Zählerstand 277.220 liegt unter dem vorigen Zählerstand 277.226,5 (kein Überlauf).',
+    );
+  });
+
+  it('keeps the English sentence of a report without codes, or with a code it does not know', () => {
+    const old = { line: 4, reason: 'unknown meter number "NOPE".' };
+    expect(rejectionText(old, i18n.t)).toBe('unknown meter number "NOPE".');
+    expect(rejectionText({ ...old, code: 'fromTheFuture', params: {} }, i18n.t)).toBe(old.reason);
+  });
+});
