@@ -84,9 +84,7 @@ export function LineProblems({
         <Table.Tr key={`${problem.line}-${problem.reason}`}>
           <Table.Td w={90}>{formatNumber(problem.line, i18n.language, { useGrouping: false })}</Table.Td>
           <Table.Td>
-            <Text size="sm" className={classes.mono}>
-              {rejectionText(problem, t)}
-            </Text>
+            <Text size="sm">{rejectionText(problem, t)}</Text>
           </Table.Td>
         </Table.Tr>
       ))}

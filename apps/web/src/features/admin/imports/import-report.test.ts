@@ -60,6 +60,9 @@ describe('import report', () => {
       values: { detail: 'The file is empty.' },
     });
     expect(reportMessage(report, false).key).toBe('admin.import.partial');
+    // Nothing stored: no "good lines were stored" under that headline.
+    const none = { ...report, inserted: 0, rejectedCount: 4 };
+    expect(reportMessage(none, false).key).toBe('admin.import.nothingStoredHint');
     expect(reportMessage(report, true).key).toBe('admin.import.atomic');
   });
 

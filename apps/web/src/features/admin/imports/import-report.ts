@@ -31,6 +31,7 @@ export function reportMessage(
   if (!report.committed && isStrict && report.rejectedCount > 0)
     return { key: 'admin.import.strictRefused', values: { count: report.rejectedCount } };
   if (report.refusal) return { key: 'admin.import.refusal', values: { detail: report.refusal } };
+  if (reportTone(report) === 'nothingStored') return { key: 'admin.import.nothingStoredHint', values: {} };
   return { key: isStrict ? 'admin.import.atomic' : 'admin.import.partial', values: {} };
 }
 
