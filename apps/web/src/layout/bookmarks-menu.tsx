@@ -11,6 +11,7 @@ import { BookmarkToggle } from '@/components/bookmark-toggle.tsx';
 import { useSearchQuery } from '@/lib/bookmarks-api.ts';
 import { mergeResults, SEARCH_DEBOUNCE_MS } from './search-results.ts';
 import { SuggestionIcon } from './suggestion-icon.tsx';
+import { SuggestionText } from './suggestion-text.tsx';
 import { suggestionTitle } from '@/components/suggestion-title.ts';
 import classes from './bookmarks-menu.module.css';
 
@@ -83,10 +84,7 @@ export function BookmarksMenu() {
                   underline="never"
                 >
                   <SuggestionIcon name={item.icon} />
-                  <span className={classes.text}>
-                    <span className={classes.title}>{suggestionTitle(item, t)}</span>
-                    {item.subtitle === '' ? null : <span className={classes.subtitle}>{item.subtitle}</span>}
-                  </span>
+                  <SuggestionText item={item} />
                 </Anchor>
                 <BookmarkToggle item={item} isBookmarked={bookmarkedIds.has(item.id)} />
               </li>

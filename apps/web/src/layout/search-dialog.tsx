@@ -10,6 +10,7 @@ import { useSearchQuery } from '@/lib/bookmarks-api.ts';
 import { queryChanged } from './layout-slice.ts';
 import { mergeResults, SEARCH_DEBOUNCE_MS } from './search-results.ts';
 import { SuggestionIcon } from './suggestion-icon.tsx';
+import { SuggestionText } from './suggestion-text.tsx';
 import { suggestionTitle } from '@/components/suggestion-title.ts';
 import classes from './search-dialog.module.css';
 
@@ -131,10 +132,7 @@ export function SearchDialog({ opened, onClose }: SearchDialogProps) {
             <span className={classes.icon}>
               <SuggestionIcon name={item.icon} />
             </span>
-            <span className={classes.text}>
-              <span className={classes.title}>{suggestionTitle(item, t)}</span>
-              {item.subtitle === '' ? null : <span className={classes.subtitle}>{item.subtitle}</span>}
-            </span>
+            <SuggestionText item={item} />
             <span className={classes.kind}>{t(`search.kind.${item.kind}`)}</span>
           </li>
         ))}

@@ -1,5 +1,6 @@
 import type { AuditList } from '@cm/contracts/admin.ts';
-import i18next from 'i18next';
+import type { i18n } from 'i18next';
+import { testI18n } from '@/test-support/i18n.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import en from '../../../public/locales/en.json';
 import de from '../../../public/locales/de.json';
@@ -22,15 +23,9 @@ const entry = (overrides: Partial<Entry>): Entry => ({
   ...overrides,
 });
 
-const t = i18next.createInstance();
+let t: i18n;
 beforeAll(async () => {
-  await t.init({
-    lng: 'en',
-    keySeparator: false,
-    nsSeparator: false,
-    interpolation: { escapeValue: false },
-    resources: { en: { translation: en }, de: { translation: de } },
-  });
+  t = await testI18n('en', { en, de });
 });
 
 describe('auditDetail', () => {

@@ -1,5 +1,6 @@
 import { importReasonTexts } from '@cm/contracts/import-reasons.ts';
-import i18next from 'i18next';
+import type { i18n as I18n } from 'i18next';
+import { testI18n } from '@/test-support/i18n.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import de from '../../../../public/locales/de.json';
 import en from '../../../../public/locales/en.json';
@@ -7,15 +8,9 @@ import fr from '../../../../public/locales/fr.json';
 import pt from '../../../../public/locales/pt.json';
 import { rejectionText } from './rejection-text.ts';
 
-const i18n = i18next.createInstance();
+let i18n: I18n;
 beforeAll(async () => {
-  await i18n.init({
-    lng: 'de',
-    keySeparator: false,
-    nsSeparator: false,
-    interpolation: { escapeValue: false },
-    resources: { en: { translation: en }, de: { translation: de } },
-  });
+  i18n = await testI18n('de', { en, de });
 });
 
 describe('rejectionText', () => {
