@@ -590,8 +590,9 @@ describe('the check page', () => {
     await page.reload();
     await page.getByTestId('readings-table').waitFor();
     expect(await page.getByRole('combobox', { name: 'Detail' }).inputValue()).toBe('day');
-    expect(await page.getByRole('switch', { name: 'Show register' }).isChecked()).toBe(true);
-    expect(await page.getByRole('radio', { name: 'Line' }).isChecked()).toBe(true);
+    // The chart's controls take their state as the chart panel mounts, after the table's data.
+    await expect.poll(() => page.getByRole('switch', { name: 'Show register' }).isChecked()).toBe(true);
+    await expect.poll(() => page.getByRole('radio', { name: 'Line' }).isChecked()).toBe(true);
     // The day of the exchange says so in the table, where the meter column changes.
     const exchangeRow = page.getByTestId('readings-table').locator('tr', { hasText: 'Meter exchange' });
     expect(await exchangeRow.textContent()).toContain('Meter exchange: EM-10025 from here');
