@@ -64,11 +64,16 @@ export function formatDateTime(value: Date | string | number, locale: string, ti
  */
 export function formatZonedDateTime(value: Date | string | number, locale: string, timeZone: string): string {
   const ms = toDate(value).getTime();
-  return `${formatDateTime(ms, locale, timeZone)} (UTC${formatOffset(Math.round(utcOffsetMs(ms, timeZone) / 60_000))})`;
+  return `${formatDateTime(ms, locale, timeZone)} (${utcOffsetText(ms, timeZone)})`;
 }
 
-/** The reader's own time zone (the browser's), for times that belong to no location. */
-export const readerTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+/** The offset in force at an instant in a zone, e.g. "UTC+01:00". */
+export function utcOffsetText(ms: number, timeZone: string): string {
+  return `UTC${formatOffset(Math.round(utcOffsetMs(ms, timeZone) / 60_000))}`;
+}
+
+/** The reader's own time zone (the browser's; UTC when it gives none), for times that belong to no location. */
+export const readerTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 /** A calendar date, e.g. "21 Nov 2026". */
 export function formatDate(value: Date | string | number, locale: string, timeZone?: string): string {

@@ -1,8 +1,8 @@
 import { Select, Table, Text, TextInput } from '@mantine/core';
 import { auditActions } from '@cm/contracts/admin.ts';
-import { formatOffset, utcOffsetMs } from '@cm/contracts/zoned-time.ts';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { readerTimeZone, utcOffsetText } from '@/lib/format.ts';
 import { toFailure } from '@/lib/http-client.ts';
 import { useListAuditQuery, useListUsersQuery } from './api.ts';
 import { AdminTable } from './admin-ui.tsx';
@@ -35,9 +35,6 @@ interface AuditFilters {
   to: string;
 }
 
-/** The reader's own zone: the log is not one location's, so its times are the reader's, and say so. */
-const readerZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
-
 /** A local date's start in `timeZone` as an instant with offset; the day after for an inclusive end. */
 function dayStart(date: string, timeZone: string, daysLater = 0): string | undefined {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return undefined;
@@ -50,7 +47,8 @@ function dayStart(date: string, timeZone: string, daysLater = 0): string | undef
 export function AuditPage() {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
-  const timeZone = readerZone();
+  // The log is not one location's: its times are the reader's, and say so.
+  const timeZone = readerTimeZone();
   // The target id is typed: it is the list's search.
   const list = useListState<AuditFilters>({
     targetType: null,
@@ -85,7 +83,7 @@ export function AuditPage() {
   );
   // The offset as the page opened (said beside the zone's name).
   const [openedAt] = useState(() => Date.now());
-  const offset = `UTC${formatOffset(Math.round(utcOffsetMs(openedAt, timeZone) / 60_000))}`;
+  const offset = utcOffsetText(openedAt, timeZone);
 
   return (
     <AdminListPage

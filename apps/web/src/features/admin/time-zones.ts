@@ -15,8 +15,3 @@ export function timeZoneOptions(current?: string): string[] {
   if (current) all.add(current);
   return [...all].sort((a, b) => a.localeCompare(b));
 }
-
-/** The browser's own zone: a sensible default for a new location. */
-export function browserTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}

@@ -8,7 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { useCreateLocationMutation, useUpdateLocationMutation } from '../api.ts';
 import { FormFooter } from '../forms/form-footer.tsx';
 import { useAdminForm } from '../forms/use-admin-form.ts';
-import { browserTimeZone, timeZoneOptions } from '../time-zones.ts';
+import { timeZoneOptions } from '../time-zones.ts';
+import { readerTimeZone } from '@/lib/format.ts';
 import {
   locationFormFrom,
   timeZoneChange,
@@ -27,7 +28,8 @@ export function LocationForm({ location, onDone }: { location: AdminLocation | n
   const [createLocation, createState] = useCreateLocationMutation();
   const [updateLocation, updateState] = useUpdateLocationMutation();
   const { form, failure, onSubmit } = useAdminForm({
-    initialValues: locationFormFrom(location, browserTimeZone()),
+    // A new location starts in the reader's own zone.
+    initialValues: locationFormFrom(location, readerTimeZone()),
     check: (values: LocationFormValues) => {
       const errors = validateLocationForm(values);
       return { errors, body: Object.keys(errors).length === 0 ? values : null };
