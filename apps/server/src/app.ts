@@ -30,6 +30,8 @@ import { AdminDevicesService } from './modules/directory/devices.service.ts';
 import { devicesRoutes } from './modules/directory/devices.routes.ts';
 import { AdminLocationsService } from './modules/directory/locations.service.ts';
 import { locationsRoutes } from './modules/directory/locations.routes.ts';
+import { adminTariffsRoutes, tariffsRoutes } from './modules/tariffs/tariffs.routes.ts';
+import { TariffsService } from './modules/tariffs/tariffs.service.ts';
 import { AdminUsersService } from './modules/auth/users.service.ts';
 import { usersRoutes } from './modules/auth/users.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
@@ -132,9 +134,12 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   await app.register(authRoutes, { auth: services.auth });
   await app.register(checkRoutes, { check: services.check, disabledLayers: config.disabledLayers });
   await app.register(bookmarksRoutes, { bookmarks: services.bookmarks });
+  const tariffs = new TariffsService(db);
+  await app.register(tariffsRoutes, { tariffs });
   // Administration and data in/out (issue 6): every /api/admin route is administrator-only.
   await app.register(usersRoutes, { users: new AdminUsersService(db) });
   await app.register(locationsRoutes, { locations: new AdminLocationsService(db) });
+  await app.register(adminTariffsRoutes, { tariffs });
   await app.register(devicesRoutes, { devices: new AdminDevicesService(db) });
   await app.register(apiKeysRoutes, { apiKeys: new AdminApiKeysService(db, services.apiKeys, webApiKey) });
   await app.register(auditRoutes, { audit: new AuditLogService(db) });

@@ -166,6 +166,8 @@ export const adminLocationSchema = z.object({
   address: z.string(),
   /** IANA time zone. */
   timeZone: z.string(),
+  /** Day of the month a bill starts (1–28); `null` for calendar months. */
+  billingDay: z.number().int().nullable(),
   archivedAt: z.string().nullable(),
   createdAt: z.string(),
   /** Meters currently installed (not removed) at the location. */
@@ -179,12 +181,20 @@ export const locationListSchema = pageOf(adminLocationSchema);
 /** A page of locations. */
 export type LocationList = z.infer<typeof locationListSchema>;
 
+/** Day of the month a location's bill starts: 1–28 (every month has it), `null` for calendar months. */
+const billingDaySchema = fromBody('billingDay must be a whole number from 1 to 28, or null.')
+  .int('billingDay must be a whole number from 1 to 28, or null.')
+  .min(1, 'billingDay must be a whole number from 1 to 28, or null.')
+  .max(28, 'billingDay must be a whole number from 1 to 28, or null.')
+  .nullable();
+
 /** `POST /api/admin/locations` body. */
 export const createLocationBodySchema = z.object({
   publicName: textParam('publicName', 200),
   address: z.string().trim().max(500, 'address is at most 500 characters.').default(''),
   /** IANA time zone such as `Europe/Berlin`. */
   timeZone: textParam('timeZone', 64),
+  billingDay: billingDaySchema.optional(),
 });
 /** New location. */
 export type CreateLocationBody = z.infer<typeof createLocationBodySchema>;
@@ -194,6 +204,7 @@ export const updateLocationBodySchema = z.object({
   publicName: textParam('publicName', 200).optional(),
   address: z.string().trim().max(500, 'address is at most 500 characters.').optional(),
   timeZone: textParam('timeZone', 64).optional(),
+  billingDay: billingDaySchema.optional(),
 });
 /** Location changes. */
 export type UpdateLocationBody = z.infer<typeof updateLocationBodySchema>;
@@ -466,6 +477,8 @@ export const auditActions = [
   'location.update',
   'location.archive',
   'location.restore',
+  'tariff.create',
+  'tariff.delete',
   'device.create',
   'device.update',
   'meter.create',

@@ -27,6 +27,8 @@ export const locationSummarySchema = z.object({
   address: z.string(),
   /** IANA time zone; every day, week and month of this location is computed in it. */
   timeZone: z.string(),
+  /** Day of the month a bill starts (1–28); `null` for calendar months. */
+  billingDay: z.number().int().nullable(),
 });
 /** A location summary. */
 export type LocationSummary = z.infer<typeof locationSummarySchema>;
@@ -126,6 +128,13 @@ export const channelSeriesSchema = z.object({
   substituted: z.array(z.number().int()),
   /** Number of values inside each point that replaced an earlier one (corrections; their history is kept). */
   corrected: z.array(z.number().int()),
+  /**
+   * When the location has a tariff: what each point's energy costs (import: the energy charge
+   * before tax) or earns (export: the feed-in credit), in the bill's currency to the millionth;
+   * `null` where the energy is unknown or no tariff was in force. Time-of-use prices follow the
+   * location's clock.
+   */
+  cost: z.array(z.number().nullable()).optional(),
 });
 
 /**
@@ -156,6 +165,8 @@ export const gapSchema = z.object({
   to: z.string(),
   missingIntervals: z.number().int(),
   consumption: z.number().nullable(),
+  /** With a tariff: what the gap's energy costs (spread evenly over its time for time-of-use prices); `null` when unknown. */
+  cost: z.number().nullable().optional(),
   /**
    * Bucketed answers: the start (ISO 8601 UTC, a `series.t` instant) of the bucket the gap lies
    * inside, which counts it: its energy, when the registers give it, is in that bucket's
@@ -173,6 +184,8 @@ export const periodSchema = z.object({
   from: z.string(),
   to: z.string(),
   consumption: z.number(),
+  /** With a tariff: what the period's energy costs (spread evenly over its time for time-of-use prices). */
+  cost: z.number().nullable().optional(),
   quality: z.enum(readingQualities),
 });
 /** A period. */
@@ -227,6 +240,40 @@ export const totalsSchema = channelTotalsSchema.extend({
 /** Readings totals. */
 export type Totals = z.infer<typeof totalsSchema>;
 
+/** Charges of a bill (or of its projection), in the currency, to the millionth: rounding is the reader's. */
+const chargesSchema = z.object({
+  /** Import energy at the tariff's prices (time-of-use windows on the location's clock). */
+  energy: z.number(),
+  /** Standing charges of the local days charged (a day in part: its share of the day's hours). */
+  standingCharge: z.number(),
+  /** Tax on energy and standing charges. */
+  tax: z.number(),
+  /** Export credited at the feed-in price (subtracted from the total). */
+  feedIn: z.number(),
+  /** energy + standingCharge + tax − feedIn. */
+  total: z.number(),
+});
+
+/** What the range costs at the location's tariffs; `null` when the location has no tariff. */
+export const billSchema = chargesSchema.extend({
+  /** ISO 4217 code. */
+  currency: z.string(),
+  /** Of `energy`, the part priced from estimated or substituted values. */
+  estimated: z.number(),
+  /** Energy in the range before the first tariff version (not priced), in the meter's unit. */
+  unpricedConsumption: z.number(),
+  /** Local days charged a standing charge: up to now for a range still going. */
+  standingDays: z.number(),
+  /**
+   * For a range still going (it ends after now): the whole range's bill if the rest uses energy
+   * like the average day so far (`averagedDays` days of data), standing charges and tax at the
+   * tariffs in force on those days. `null` for a finished range or before a whole day of data.
+   */
+  projection: chargesSchema.extend({ averagedDays: z.number() }).nullable(),
+});
+/** A bill. */
+export type Bill = z.infer<typeof billSchema>;
+
 /** The readings of one meter indicator of a location over the range (several physical meters after an exchange). */
 export const meterReadingsSchema = z.object({
   meterInd: z.number().int(),
@@ -245,6 +292,8 @@ export const meterReadingsSchema = z.object({
   /** Events of every channel. */
   events: z.array(readingEventSchema),
   downsampled: z.boolean(),
+  /** What the range costs this meter indicator (each meter is its own supply); `null` without a tariff. */
+  bill: billSchema.nullable(),
 });
 /** Readings of one meter indicator. */
 export type MeterReadings = z.infer<typeof meterReadingsSchema>;

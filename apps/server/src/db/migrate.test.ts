@@ -44,6 +44,7 @@ describe('migrations', () => {
       'roles',
       'sessions',
       'settings',
+      'tariffs',
       'user_locations',
       'users',
     ]);

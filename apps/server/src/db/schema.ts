@@ -2,12 +2,14 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   customType,
+  date,
   bigserial,
   boolean,
   check,
   index,
   integer,
   jsonb,
+  numeric,
   pgSequence,
   pgTable,
   primaryKey,
@@ -47,14 +49,54 @@ export const users = pgTable(
   (t) => [uniqueIndex('users_email_key').on(t.email)],
 );
 
-export const locations = pgTable('locations', {
-  id: serial('id').primaryKey(),
-  publicName: text('public_name').notNull().unique(),
-  address: text('address').notNull().default(''),
-  timeZone: text('time_zone').notNull(),
-  archivedAt: instant('archived_at'),
-  createdAt: instant('created_at').notNull().defaultNow(),
-});
+export const locations = pgTable(
+  'locations',
+  {
+    id: serial('id').primaryKey(),
+    publicName: text('public_name').notNull().unique(),
+    address: text('address').notNull().default(''),
+    timeZone: text('time_zone').notNull(),
+    // Day of the month a bill starts (1–28); null for calendar months.
+    billingDay: smallint('billing_day'),
+    archivedAt: instant('archived_at'),
+    createdAt: instant('created_at').notNull().defaultNow(),
+  },
+  (t) => [check('locations_billing_day_check', sql`${t.billingDay} between 1 and 28`)],
+);
+
+/**
+ * Tariff versions of a location (issue 18). A version applies from `effective_from` (local
+ * midnight in the location's zone) until the next version's date; versions are added, never
+ * edited, so what was priced stays priced. Prices are exact decimals (per kWh, per day).
+ */
+export const tariffs = pgTable(
+  'tariffs',
+  {
+    id: serial('id').primaryKey(),
+    locationId: integer('location_id')
+      .notNull()
+      .references(() => locations.id, { onDelete: 'cascade' }),
+    effectiveFrom: date('effective_from', { mode: 'string' }).notNull(),
+    currency: text('currency').notNull(),
+    energyPrice: numeric('energy_price', { precision: 12, scale: 6 }).notNull(),
+    // Time-of-use windows (contracts/tariffs.ts tariffWindowSchema), prices as decimal text.
+    windows: jsonb('windows')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    holidays: date('holidays', { mode: 'string' })
+      .array()
+      .notNull()
+      .default(sql`'{}'::date[]`),
+    standingChargePerDay: numeric('standing_charge_per_day', { precision: 12, scale: 6 }).notNull(),
+    taxPercent: numeric('tax_percent', { precision: 9, scale: 6 }).notNull(),
+    feedInPrice: numeric('feed_in_price', { precision: 12, scale: 6 }),
+    createdAt: instant('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('tariffs_location_effective_key').on(t.locationId, t.effectiveFrom),
+    check('tariffs_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+  ],
+);
 
 export const userLocations = pgTable(
   'user_locations',

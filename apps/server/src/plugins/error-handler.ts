@@ -63,8 +63,12 @@ export const errorHandler = fp(async (app: FastifyInstance) => {
       const location = error.validationContext ?? 'request';
       const param = issue?.instancePath.split('/').filter(Boolean).join('.') || undefined;
       const detail = issue?.message ?? 'is invalid';
+      // A field's message names the field ("from must be …"); inside a list the path names it already.
+      const field = param?.split('.').pop() ?? '';
+      const named =
+        param && detail.startsWith(param) ? param : field && detail.startsWith(field) ? field : '';
       const message = param
-        ? `${param}: ${detail.startsWith(param) ? detail.slice(param.length).replace(/^\s+/, '') || 'is invalid.' : detail}`
+        ? `${param}: ${named ? detail.slice(named.length).replace(/^\s+/, '') || 'is invalid.' : detail}`
         : `Invalid ${location}: ${detail}`;
       return reply.status(400).send(body(400, message.replace(/^(\w+): \1 /, '$1 '), param));
     }

@@ -25,6 +25,18 @@ export function formatEnergy(kwh: number, locale: string, maximumFractionDigits 
   return `${formatNumber(kwh, locale, { maximumFractionDigits })}\u00a0kWh`;
 }
 
+/**
+ * An amount of money in the location's currency, in the reader's language ("€1,234.56",
+ * "1.234,56 €"). `fine`: up to four decimals, for the small amounts of an interval or an hour.
+ */
+export function formatMoney(amount: number, currency: string, locale: string, fine = false): string {
+  return formatNumber(amount, locale, {
+    style: 'currency',
+    currency,
+    ...(fine ? { minimumFractionDigits: 2, maximumFractionDigits: 4 } : {}),
+  });
+}
+
 /** A file size: bytes, kB, MB or GB (powers of 1,000, as the units say). */
 export function formatBytes(bytes: number, locale: string): string {
   const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;

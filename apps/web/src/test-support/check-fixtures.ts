@@ -25,6 +25,7 @@ export function meterInfo(overrides: Partial<MeterInfo> = {}): MeterInfo {
       publicName: 'Riverside Campus – Library',
       address: 'Uferstraße 5, Berlin',
       timeZone: 'Europe/Berlin',
+      billingDay: null,
     },
     chain: { cube: null, accessPoint: null },
     channels: ['import'],
@@ -120,6 +121,7 @@ export function rawReadings(
     periods: [],
     events: [],
     downsampled: false,
+    bill: null,
   };
 }
 
@@ -176,6 +178,7 @@ export function dailyReadings(): MeterReadings {
     periods: [],
     events: [],
     downsampled: false,
+    bill: null,
   };
 }
 

@@ -24,13 +24,17 @@ function channelNames(numbers: readonly number[]): Channel[] {
 }
 
 export function presentLocation(
-  row: Pick<LocationRow, 'public_name' | 'address' | 'time_zone'> & { id?: number; location_id?: number },
+  row: Pick<LocationRow, 'public_name' | 'address' | 'time_zone' | 'billing_day'> & {
+    id?: number;
+    location_id?: number;
+  },
 ): LocationSummary {
   return {
     id: row.id ?? row.location_id ?? 0,
     publicName: row.public_name,
     address: row.address,
     timeZone: row.time_zone,
+    billingDay: row.billing_day,
   };
 }
 

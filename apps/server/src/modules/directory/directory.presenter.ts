@@ -13,6 +13,7 @@ export function presentLocation(row: AdminLocationRow): AdminLocation {
     publicName: row.public_name,
     address: row.address,
     timeZone: row.time_zone,
+    billingDay: row.billing_day,
     archivedAt: iso(row.archived_at),
     createdAt: row.created_at.toISOString(),
     meterCount: row.meter_count,

@@ -5,10 +5,10 @@ import { likePattern, namesById } from '../../db/sql-helpers.ts';
 
 export type AdminLocationRow = Pick<
   RowOf<typeof locations>,
-  'id' | 'public_name' | 'address' | 'time_zone' | 'archived_at' | 'created_at'
+  'id' | 'public_name' | 'address' | 'time_zone' | 'billing_day' | 'archived_at' | 'created_at'
 > & { meter_count: number };
 
-const locationColumns = `l.id, l.public_name, l.address, l.time_zone, l.archived_at, l.created_at,
+const locationColumns = `l.id, l.public_name, l.address, l.time_zone, l.billing_day, l.archived_at, l.created_at,
   (SELECT count(*)::int FROM meters m WHERE m.location_id = l.id AND m.removed_at IS NULL) AS meter_count`;
 
 export async function listLocations(
@@ -50,11 +50,11 @@ export async function findLocationNamed(
 
 export async function insertLocation(
   db: SqlRunner,
-  location: { publicName: string; address: string; timeZone: string },
+  location: { publicName: string; address: string; timeZone: string; billingDay?: number | null | undefined },
 ): Promise<number> {
   const rows = await db.query<{ id: number }>(
-    'INSERT INTO locations (public_name, address, time_zone) VALUES ($1, $2, $3) RETURNING id',
-    [location.publicName, location.address, location.timeZone],
+    'INSERT INTO locations (public_name, address, time_zone, billing_day) VALUES ($1, $2, $3, $4) RETURNING id',
+    [location.publicName, location.address, location.timeZone, location.billingDay ?? null],
   );
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('insert into locations returned no id');
@@ -64,12 +64,26 @@ export async function insertLocation(
 export async function updateLocation(
   db: SqlRunner,
   id: number,
-  changes: { publicName?: string | undefined; address?: string | undefined; timeZone?: string | undefined },
+  changes: {
+    publicName?: string | undefined;
+    address?: string | undefined;
+    timeZone?: string | undefined;
+    /** `null` sets calendar months; undefined keeps the day. */
+    billingDay?: number | null | undefined;
+  },
 ): Promise<void> {
   await db.query(
     `UPDATE locations SET public_name = COALESCE($2, public_name), address = COALESCE($3, address),
-       time_zone = COALESCE($4, time_zone) WHERE id = $1`,
-    [id, changes.publicName ?? null, changes.address ?? null, changes.timeZone ?? null],
+       time_zone = COALESCE($4, time_zone),
+       billing_day = CASE WHEN $5::boolean THEN $6::smallint ELSE billing_day END WHERE id = $1`,
+    [
+      id,
+      changes.publicName ?? null,
+      changes.address ?? null,
+      changes.timeZone ?? null,
+      changes.billingDay !== undefined,
+      changes.billingDay ?? null,
+    ],
   );
 }
 

@@ -86,7 +86,12 @@ export class AdminLocationsService {
           targetType: 'location',
           targetId: id,
           detail: {
-            before: { publicName: before.public_name, address: before.address, timeZone: before.time_zone },
+            before: {
+              publicName: before.public_name,
+              address: before.address,
+              timeZone: before.time_zone,
+              billingDay: before.billing_day,
+            },
             changes: body,
           },
         });

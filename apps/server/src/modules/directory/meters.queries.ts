@@ -30,11 +30,11 @@ export type MeterRow = Pick<
   | 'readings_version'
 > &
   Pick<RowOf<typeof devices>, 'status' | 'priority' | 'last_seen_at' | 'parent_id'> &
-  Pick<LocationRow, 'public_name' | 'address' | 'time_zone'> & { location_id: number };
+  Pick<LocationRow, 'public_name' | 'address' | 'time_zone' | 'billing_day'> & { location_id: number };
 
 const meterColumns = `m.device_id, m.meter_number, m.label, m.main_supply, m.meter_ind, m.multiplier, m.unit, m.register_digits,
   m.interval_minutes, m.installed_at, m.removed_at, d.status, d.priority, d.last_seen_at, d.parent_id,
-  l.id AS location_id, l.public_name, l.address, l.time_zone, m.channels, m.readings_version`;
+  l.id AS location_id, l.public_name, l.address, l.time_zone, l.billing_day, m.channels, m.readings_version`;
 
 /** A meter with its chain (Cube and AccessPoint), in one round trip. */
 type Prefixed<T, P extends string> = { [K in keyof T & string as `${P}_${K}`]: T[K] };
@@ -84,7 +84,10 @@ export async function findVisibleMeter(
   return typed.length === 1 ? typed[0] : undefined;
 }
 
-export type LocationRow = Pick<RowOf<typeof locations>, 'id' | 'public_name' | 'address' | 'time_zone'>;
+export type LocationRow = Pick<
+  RowOf<typeof locations>,
+  'id' | 'public_name' | 'address' | 'time_zone' | 'billing_day'
+>;
 
 export async function findVisibleLocation(
   db: SqlRunner,
@@ -93,7 +96,7 @@ export async function findVisibleLocation(
 ): Promise<LocationRow | undefined> {
   // Public names are unique; a person may type them in another case.
   const rows = await db.query<LocationRow>(
-    `SELECT id, public_name, address, time_zone FROM locations l
+    `SELECT id, public_name, address, time_zone, billing_day FROM locations l
      WHERE lower(l.public_name) = lower($1) AND l.archived_at IS NULL AND ${locationVisible('l.id', 2, 3)}
      ORDER BY (l.public_name = $1) DESC LIMIT 1`,
     [publicName, scope.isAdmin, scope.userId],

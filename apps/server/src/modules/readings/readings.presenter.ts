@@ -70,12 +70,14 @@ function describe(event: ChannelEvent): string {
 }
 
 function listsOf(channel: ComputedChannel) {
+  const priced = channel.cost !== undefined;
   const gaps: Gap[] = channel.gaps.map((gap) => ({
     channel: channel.channel,
     from: iso(gap.fromMs),
     to: iso(gap.toMs),
     missingIntervals: gap.missing,
     consumption: Number.isNaN(gap.energy) ? null : units(gap.energy),
+    ...(priced ? { cost: unitsOrNull(gap.cost) } : {}),
     bucket: Number.isNaN(gap.bucketMs) ? null : iso(gap.bucketMs),
   }));
   const periods: Period[] = channel.periods.map((period) => ({
@@ -83,6 +85,7 @@ function listsOf(channel: ComputedChannel) {
     from: iso(period.fromMs),
     to: iso(period.toMs),
     consumption: units(period.energy),
+    ...(priced ? { cost: unitsOrNull(period.cost) } : {}),
     quality: qualityOf(period.flags),
   }));
   const events: (ReadingEvent & { atMs: number })[] = channel.events.map((event) => ({
@@ -97,9 +100,12 @@ function listsOf(channel: ComputedChannel) {
 }
 
 /** The readings section of one meter indicator (without the meter information). */
-export function presentReadings(
-  computed: ReadingsComputation,
-): Omit<MeterReadings, 'meterInd' | 'meter' | 'meterNumbers' | 'series'> & { series: SeriesColumns } {
+export function presentReadings(computed: ReadingsComputation): Omit<
+  MeterReadings,
+  'meterInd' | 'meter' | 'meterNumbers' | 'series' | 'bill'
+> & {
+  series: SeriesColumns;
+} {
   const { primary, other, coveredDays } = computed;
   const primaryLists = listsOf(primary);
   const otherLists = other ? listsOf(other) : { gaps: [], periods: [], events: [] };

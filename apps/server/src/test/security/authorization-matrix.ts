@@ -159,6 +159,15 @@ export const matrix: MatrixGroup[] = [
         },
       },
       {
+        route: 'GET /api/CheckMeter/GetTariffs',
+        request: (o) => ({ url: `/api/CheckMeter/GetTariffs?name=${q(o.locationName)}` }),
+        expect: {
+          own: [200, 200, 404, 401, 401, 401, 401, 401, 403],
+          other: [200, 404, 200, 401, 401, 401, 401, 401, 403],
+          missing: [404, 404, 404, 401, 401, 401, 401, 401, 403],
+        },
+      },
+      {
         route: 'GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName',
         request: (o) => ({
           url: `/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?name=${q(o.locationName)}&From=2026-01-10&To=2026-01-12`,
@@ -300,6 +309,31 @@ export const matrix: MatrixGroup[] = [
         route: 'GET /api/admin/locations/:id/meters',
         request: (o) => ({ url: `/api/admin/locations/${o.locationId}/meters` }),
         expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'GET /api/admin/locations/:id/tariffs',
+        request: (o) => ({ url: `/api/admin/locations/${o.locationId}/tariffs` }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'POST /api/admin/locations/:id/tariffs',
+        request: (o) => ({
+          url: `/api/admin/locations/${o.locationId}/tariffs`,
+          body: {
+            // A future date no other cell uses: each created version starts on its own day.
+            effectiveFrom: new Date(Date.UTC(2031, 0, 1 + (counter += 1))).toISOString().slice(0, 10),
+            currency: 'EUR',
+            energyPrice: '0.25',
+            standingChargePerDay: '0.40',
+            taxPercent: '19',
+          },
+        }),
+        expect: { own: ADMIN(201), other: ADMIN(201), missing: ADMIN(404) },
+      },
+      {
+        route: 'DELETE /api/admin/locations/:id/tariffs/:tariffId',
+        request: (o) => ({ url: `/api/admin/locations/${o.locationId}/tariffs/2147483000` }),
+        expect: { own: ADMIN(404), other: ADMIN(404), missing: ADMIN(404) },
       },
       {
         route: 'GET /api/admin/locations/:id/devices/tree',

@@ -14,6 +14,8 @@ import { NotesPanel } from './totals/notes-panel.tsx';
 import { TablePanel } from './table/table-panel.tsx';
 import type { ComparisonTotal } from './totals/comparison-tiles.tsx';
 import { TotalsPanel } from './totals/totals-panel.tsx';
+import { BillPanel } from './totals/bill-panel.tsx';
+import { combinedBill } from './model/bill.ts';
 import classes from './check.module.css';
 
 const TABLE_ID = 'cm-readings-table';
@@ -76,6 +78,7 @@ export function ReadingsSection({
   }
 
   const isSingle = readings.meters.length === 1;
+  const bill = combinedBill(readings.meters);
   const chartSummary = isSingle
     ? t('check.chart.ariaSingle', {
         meterNumber: first.meter.meterNumber,
@@ -102,6 +105,7 @@ export function ReadingsSection({
       ) : (
         <MetersSummary readings={readings} comparisons={comparisons} onPickMeter={onPickMeter} />
       )}
+      {bill ? <BillPanel bill={bill} meterCount={readings.meters.length} /> : null}
       <ChartPanel
         readings={readings}
         ariaLabel={chartSummary}

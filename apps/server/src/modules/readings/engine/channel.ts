@@ -15,6 +15,7 @@
 import { LATE_GRACE_INTERVALS } from '@cm/contracts/check-limits.ts';
 import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
 import { StepFlag, StepKind, Steps, intervalSteps, recordCadence, registerSteps } from './steps.ts';
+import { Costing, PICO_PER_MICRO, type CostTotals, type PriceTimeline } from './cost.ts';
 import type { IntervalColumns, RegisterColumns, StepEvent } from './steps.ts';
 
 /** One physical meter's stay on the meter indicator, with its readings of one channel in the asked range. */
@@ -38,6 +39,8 @@ export interface ChannelOptions {
   edges: readonly number[];
   /** Missing data is only reported up to now: the future is not missing. */
   nowMs: number;
+  /** Prices of this channel's energy (a charge for import, a credit for export); none: no cost. */
+  prices?: PriceTimeline | undefined;
 }
 
 /** A point or bucket column set of one channel, millionths after the multiplier, NaN unknown. */
@@ -51,6 +54,8 @@ export interface ChannelColumns {
   estimated: Float64Array;
   substituted: Float64Array;
   corrected: Float64Array;
+  /** With prices: the cost of each point's or bucket's energy in millionths of the currency, NaN unknown. */
+  cost?: Float64Array;
 }
 
 export interface GapSpan {
@@ -59,6 +64,8 @@ export interface GapSpan {
   missing: number;
   /** Millionths, or NaN when unknown. */
   energy: number;
+  /** Millionths of the currency, NaN when unknown or not priced. */
+  cost: number;
   /**
    * Start of the bucket the gap lies inside, which counts it (its energy, when the registers give
    * it, in that bucket's consumption); NaN for raw points and for a gap across bucket edges.
@@ -70,6 +77,8 @@ export interface PeriodSpan {
   fromMs: number;
   toMs: number;
   energy: number;
+  /** Millionths of the currency, NaN when not priced. */
+  cost: number;
   flags: number;
 }
 
@@ -110,6 +119,8 @@ export interface ChannelComputation {
   gaps: GapSpan[];
   periods: PeriodSpan[];
   events: ChannelEvent[];
+  /** With prices: the exact cost totals. */
+  cost?: CostTotals;
 }
 
 const EMPTY_INTERVALS: IntervalColumns = { start: [], end: [], micro: [], quality: [], revised: [] };
@@ -365,7 +376,10 @@ export function computeChannel(
     estimated: new Float64Array(size),
     substituted: new Float64Array(size),
     corrected: new Float64Array(size),
+    ...(options.prices ? { cost: new Float64Array(size).fill(Number.NaN) } : {}),
   };
+  const costing = options.prices ? new Costing(options.prices) : undefined;
+  const costColumn = columns.cost;
   const hasEnergy = new Uint8Array(size);
   const gaps: GapSpan[] = [];
   const periods: PeriodSpan[] = [];
@@ -424,6 +438,8 @@ export function computeChannel(
       );
 
     const isKnown = !Number.isNaN(energy);
+    // Cost in 10^-12 of the currency; NaN without prices or for time without a price.
+    const cost = costing && isKnown ? costing.add(start, end, energy, flags) : Number.NaN;
     if (isKnown) {
       if (flags & (StepFlag.estimated | StepFlag.substituted)) estimatedSum += energy;
       if (kind === StepKind.registerGap) gapSum += energy;
@@ -438,7 +454,14 @@ export function computeChannel(
       if (kind === StepKind.unknown && (steps.readings[i] ?? 0) === 0) {
         pendingMissing += missing;
         if (missing > 0)
-          gaps.push({ fromMs: start, toMs: end, missing, energy: Number.NaN, bucketMs: Number.NaN });
+          gaps.push({
+            fromMs: start,
+            toMs: end,
+            missing,
+            energy: Number.NaN,
+            cost: Number.NaN,
+            bucketMs: Number.NaN,
+          });
         continue;
       }
       if (kind === StepKind.registerGap || (kind === StepKind.unknown && missing > 0)) {
@@ -447,6 +470,7 @@ export function computeChannel(
           toMs: end,
           missing,
           energy: kind === StepKind.registerGap ? energy : Number.NaN,
+          cost: kind === StepKind.registerGap ? microOf(cost) : Number.NaN,
           bucketMs: Number.NaN,
         });
       }
@@ -462,6 +486,8 @@ export function computeChannel(
       if (columns.from) columns.from[p] = kind === StepKind.first ? Number.NaN : start;
       columns.value[p] = value;
       columns.consumption[p] = kind === StepKind.interval || kind === StepKind.period ? energy : Number.NaN;
+      if (costColumn)
+        costColumn[p] = kind === StepKind.interval || kind === StepKind.period ? cost : Number.NaN;
       columns.missing[p] = missing + pendingMissing;
       pendingMissing = 0;
       addCounts(p, flags);
@@ -485,6 +511,8 @@ export function computeChannel(
     const isLong = kind === StepKind.registerGap || kind === StepKind.period || fromRecord;
     const inside = startBucket === endBucket || (kind === StepKind.first && startBucket >= 0);
     if (isKnown && startBucket >= 0 && startBucket < bucketCount && (!isLong || inside)) {
+      if (costColumn)
+        costColumn[startBucket] = (hasEnergy[startBucket] ? (costColumn[startBucket] ?? 0) : 0) + cost;
       columns.consumption[startBucket] =
         (hasEnergy[startBucket] ? (columns.consumption[startBucket] ?? 0) : 0) + energy;
       hasEnergy[startBucket] = 1;
@@ -495,10 +523,11 @@ export function computeChannel(
         toMs: end,
         missing,
         energy: kind === StepKind.registerGap ? energy : Number.NaN,
+        cost: kind === StepKind.registerGap ? microOf(cost) : Number.NaN,
         bucketMs: inside && startBucket >= 0 && startBucket < bucketCount ? (edges[startBucket] ?? NaN) : NaN,
       });
     }
-    if (fromRecord && !inside) periods.push({ fromMs: start, toMs: end, energy, flags });
+    if (fromRecord && !inside) periods.push({ fromMs: start, toMs: end, energy, cost: microOf(cost), flags });
   }
   runs.flush((event) => walked.events.push(event));
 
@@ -512,6 +541,7 @@ export function computeChannel(
       'estimated',
       'substituted',
       'corrected',
+      'cost',
     ] as const) {
       const column = columns[key];
       if (column) columns[key] = column.subarray(0, points);
@@ -519,6 +549,11 @@ export function computeChannel(
   } else {
     for (let k = 0; k < bucketCount; k++) columns.t[k] = edges[k] ?? 0;
   }
+
+  // Costs were summed exactly in 10^-12 of the currency; the contract's columns hold millionths.
+  const finalCost = columns.cost;
+  if (finalCost)
+    for (let k = 0; k < finalCost.length; k++) finalCost[k] = microOf(finalCost[k] ?? Number.NaN);
 
   const { registerDifference, consumption, disagreement } = walked;
   walked.events.sort((a, b) => a.atMs - b.atMs);
@@ -542,7 +577,13 @@ export function computeChannel(
     gaps,
     periods,
     events: walked.events,
+    ...(costing ? { cost: costing.totals() } : {}),
   };
+}
+
+/** A cost in 10^-12 of the currency as whole millionths (the contract's resolution). */
+function microOf(pico: number): number {
+  return Math.round(pico / PICO_PER_MICRO);
 }
 
 function firstInstant(segment: MeterSegment | undefined): number | undefined {

@@ -7,6 +7,7 @@ import { NumberColumn, MillionthsColumn } from '../../../json-columns.ts';
 import { m4Indices } from '../downsample.ts';
 import { HOUR_MS } from '@cm/contracts/zoned-time.ts';
 import { bucketEdges, localDaysCovered } from '../zoned-time.ts';
+import type { PriceTimeline } from './cost.ts';
 import {
   computeChannel,
   type ChannelColumns,
@@ -28,6 +29,8 @@ export interface ComputeOptions {
   nowMs: number;
   /** The channel `series` and `totals` are about; the other one (if any) comes beside it. */
   primary: Channel;
+  /** Prices per channel (import charged, export credited); a channel without is not priced. */
+  prices?: Partial<Record<Channel, PriceTimeline>>;
 }
 
 /** A channel's columns as written: millionths printed as units, NaN as null. */
@@ -38,6 +41,8 @@ export interface ChannelSeriesColumns {
   estimated: NumberColumn;
   substituted: NumberColumn;
   corrected: NumberColumn;
+  /** With prices: each point's energy cost (import) or credit (export) in the currency. */
+  cost?: MillionthsColumn;
 }
 
 /** The contract's series as typed columns (`JSON.stringify` or `jsonBytes` give its arrays). */
@@ -74,12 +79,18 @@ export function computeReadings(input: ChannelSegments, options: ComputeOptions)
   const isRaw = granularity === 'raw';
   const edges =
     granularity === 'raw' ? [] : bucketEdges(options.fromMs, options.toMs, granularity, options.timeZone);
-  const channelOptions = { fromMs: options.fromMs, toMs: options.toMs, edges, nowMs: options.nowMs };
+  const channelOptions = (channel: Channel) => ({
+    fromMs: options.fromMs,
+    toMs: options.toMs,
+    edges,
+    nowMs: options.nowMs,
+    prices: options.prices?.[channel],
+  });
   const otherChannel: Channel = options.primary === 'import' ? 'export' : 'import';
   const primarySegments = input[options.primary] ?? [];
   const otherSegments = input[otherChannel];
-  const primary = computeChannel(primarySegments, channelOptions);
-  const other = otherSegments ? computeChannel(otherSegments, channelOptions) : undefined;
+  const primary = computeChannel(primarySegments, channelOptions(options.primary));
+  const other = otherSegments ? computeChannel(otherSegments, channelOptions(otherChannel)) : undefined;
 
   let a = primary.columns;
   let b = other?.columns;
@@ -121,6 +132,7 @@ function channelColumns(columns: ChannelColumns): ChannelSeriesColumns {
     estimated: new NumberColumn(columns.estimated),
     substituted: new NumberColumn(columns.substituted),
     corrected: new NumberColumn(columns.corrected),
+    ...(columns.cost ? { cost: new MillionthsColumn(columns.cost) } : {}),
   };
 }
 
@@ -164,10 +176,12 @@ function alignRaw(a: ChannelColumns, b: ChannelColumns): [ChannelColumns, Channe
       substituted: new Float64Array(n),
       corrected: new Float64Array(n),
     };
+    if (source.cost) out.cost = new Float64Array(n).fill(Number.NaN);
     for (let i = 0, k = 0; i < source.t.length; i++) {
       while ((out.t[k] ?? Infinity) < (source.t[i] ?? 0)) k++;
       if (out.from) out.from[k] = source.from?.[i] ?? Number.NaN;
       for (const key of COLUMN_KEYS) out[key][k] = source[key][i] ?? Number.NaN;
+      if (out.cost) out.cost[k] = source.cost?.[i] ?? Number.NaN;
     }
     return out;
   };
@@ -194,6 +208,7 @@ function keepPoints(raw: ChannelColumns, kept: readonly number[]): ChannelColumn
     estimated: new Float64Array(n),
     substituted: new Float64Array(n),
     corrected: new Float64Array(n),
+    ...(raw.cost ? { cost: new Float64Array(n) } : {}),
   };
   let from = 0;
   kept.forEach((index, k) => {
@@ -208,6 +223,7 @@ function keepPoints(raw: ChannelColumns, kept: readonly number[]): ChannelColumn
     if (out.from) out.from[k] = raw.from?.[index] ?? Number.NaN;
     out.value[k] = raw.value[index] ?? Number.NaN;
     out.consumption[k] = raw.consumption[index] ?? Number.NaN;
+    if (out.cost) out.cost[k] = raw.cost?.[index] ?? Number.NaN;
   });
   return out;
 }

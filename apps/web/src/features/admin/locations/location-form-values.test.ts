@@ -13,6 +13,7 @@ const location: AdminLocation = {
   publicName: 'Block C / Apt 204',
   address: '1 Quay',
   timeZone: 'Europe/Berlin',
+  billingDay: null,
   archivedAt: null,
   createdAt: '2026-01-01T00:00:00Z',
   meterCount: 2,

@@ -4,7 +4,13 @@ import { parseLocationReadings, parseSeries } from './parse-readings.ts';
 import { rawReadings } from '@/test-support/check-fixtures.ts';
 
 const answer = () => ({
-  location: { id: 2, publicName: 'Riverside Campus – Library', address: 'x', timeZone: 'Europe/Berlin' },
+  location: {
+    id: 2,
+    publicName: 'Riverside Campus – Library',
+    address: 'x',
+    timeZone: 'Europe/Berlin',
+    billingDay: null,
+  },
   from: '2026-03-28T23:00:00.000Z',
   to: '2026-03-29T22:00:00.000Z',
   granularity: 'raw',

@@ -65,6 +65,7 @@ function parseChannelColumns(value: unknown, n: number, where: string) {
     estimated: integers('estimated'),
     substituted: integers('substituted'),
     corrected: integers('corrected'),
+    ...(value.cost === undefined ? {} : { cost: nullable('cost') }),
   };
 }
 

@@ -51,6 +51,11 @@ export interface ReadingRows {
    */
   exported: (number | null)[] | null;
   net: (number | null)[] | null;
+  /**
+   * With a tariff: what the row's energy costs (import, before tax) or earns (export rows of an
+   * export view), in the bill's currency; null = unknown. Null column without a tariff.
+   */
+  cost: (number | null)[] | null;
   /** Bucket length in hours (raw rows: null). */
   hours: (number | null)[];
   kind: RowKind[];
@@ -85,6 +90,7 @@ interface PendingGap {
   to: number;
   missing: number;
   consumption: number | null;
+  cost: number | null;
   /** The answer names a bucket that holds the gap. */
   hasBucket: boolean;
   kind: 'gap' | 'period';
@@ -130,6 +136,7 @@ function* rowSteps(
         to: Date.parse(gap.to),
         missing: gap.missingIntervals,
         consumption: gap.consumption,
+        cost: gap.cost ?? null,
         hasBucket: gap.bucket !== null,
         kind: 'gap' as const,
       })),
@@ -140,6 +147,7 @@ function* rowSteps(
         to: Date.parse(period.to),
         missing: 0,
         consumption: period.consumption,
+        cost: period.cost ?? null,
         hasBucket: false,
         kind: 'period' as const,
       })),
@@ -159,6 +167,7 @@ function* rowSteps(
     corrected: new Array<number>(capacity),
     exported: other ? new Array<number | null>(capacity) : null,
     net: other ? new Array<number | null>(capacity) : null,
+    cost: series.cost ? new Array<number | null>(capacity) : null,
     hours: new Array<number | null>(capacity),
     kind: new Array<RowKind>(capacity),
     inBucket: new Array<boolean>(capacity),
@@ -190,6 +199,7 @@ function* rowSteps(
     kind: RowKind,
     meterNumber: string,
     inBucket = false,
+    gapCost: number | null = null,
   ): void => {
     const isPoint = point >= 0;
     rows.start[count] = start;
@@ -202,6 +212,7 @@ function* rowSteps(
     rows.corrected[count] = isPoint ? (series.corrected[point] ?? 0) : 0;
     if (rows.exported) rows.exported[count] = isPoint ? (other?.consumption[point] ?? null) : null;
     if (rows.net) rows.net[count] = isPoint ? (netColumn?.[point] ?? null) : null;
+    if (rows.cost) rows.cost[count] = isPoint ? (series.cost?.[point] ?? null) : gapCost;
     rows.hours[count] = hours;
     rows.kind[count] = kind;
     rows.inBucket[count] = inBucket;
@@ -221,6 +232,7 @@ function* rowSteps(
       gap.kind,
       meterOf(gap.to - 1),
       inBucket,
+      inBucket ? null : gap.cost,
     );
   };
   // Gaps not yet listed that start before `ms` go in first, so rows stay in time order.

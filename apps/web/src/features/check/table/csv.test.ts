@@ -14,6 +14,7 @@ const headers: CsvInput['headers'] = {
   imported: 'Import (kWh)',
   exported: 'Export (kWh)',
   net: 'Net (kWh)',
+  cost: 'Cost (EUR)',
   register: 'Register',
   missing: 'Missing readings',
   estimated: 'Estimated readings',
@@ -187,5 +188,32 @@ describe('cells and names', () => {
     expect(defaultCsvFormat('en')).toEqual({ separator: ',', decimal: '.' });
     for (const lng of ['fr', 'de', 'pt'])
       expect(defaultCsvFormat(lng)).toEqual({ separator: ';', decimal: ',' });
+  });
+});
+
+describe('CSV with a tariff', () => {
+  it('adds the cost column, to the millionth of the currency, in the format asked', () => {
+    const readings = rawReadings('2026-06-01T00:00:00Z', '2026-06-01T01:00:00Z', { step: 0.25, start: 10 });
+    // Each quarter hour: 0.25 kWh at 0.123456 per kWh = 0.030864.
+    const priced = {
+      ...readings,
+      series: { ...readings.series, cost: readings.series.t.map((_, i) => (i === 0 ? null : 0.030864)) },
+    };
+    const rows = buildRows(priced, 'raw', Date.parse('2026-06-01T01:00:00Z'));
+    const text = buildCsv({
+      blocks: [{ meterInd: 1, rows }],
+      granularity: 'raw',
+      timeZone: 'Europe/Berlin',
+      headers,
+      kinds,
+      format: defaultCsvFormat('de'),
+    });
+    const lines = text.slice(1).trim().split(CSV_LINE_END);
+    expect(lines[0]).toBe(
+      'Meter;Start;End;Type;Consumption (kWh);Cost (EUR);Register;Missing readings;Estimated readings;Substituted values;Corrected values',
+    );
+    expect(lines[1]).toBe(
+      'EM-10009;2026-06-01T02:00:00+02:00;2026-06-01T02:15:00+02:00;interval;0,25;0,030864;10,25;0;0;0;0',
+    );
   });
 });

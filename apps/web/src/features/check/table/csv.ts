@@ -26,6 +26,8 @@ export interface CsvHeaders {
   imported: string;
   exported: string;
   net: string;
+  /** With a tariff: the energy charge (or export credit) column, currency included ("Cost (EUR)"). */
+  cost: string;
   register: string;
   missing: string;
   estimated: string;
@@ -56,10 +58,11 @@ const BOM = '\uFEFF';
 
 const textCell = (value: string, format: CsvFormat) => csvText(value, format.separator);
 
-function numberCell(value: number | null | undefined, format: CsvFormat): string {
+function numberCell(value: number | null | undefined, format: CsvFormat, decimals = 3): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '';
   // Energies are exact to the Wh: at most 3 decimals, no thousands separators, no exponent.
-  const text = Number(value.toFixed(3)).toString();
+  // Costs keep the millionths of the currency the answer gives: the spreadsheet rounds.
+  const text = Number(value.toFixed(decimals)).toString();
   return format.decimal === ',' ? text.replace('.', ',') : text;
 }
 
@@ -72,6 +75,7 @@ export function buildCsv(input: CsvInput): string {
   const hasMeterInd = blocks.length > 1;
   const hasHours = granularity !== 'raw';
   const hasExport = blocks.some((block) => block.rows.exported !== null);
+  const hasCost = blocks.some((block) => block.rows.cost !== null);
   const head = [
     ...(hasMeterInd ? [headers.meterInd] : []),
     headers.meter,
@@ -80,6 +84,7 @@ export function buildCsv(input: CsvInput): string {
     headers.type,
     hasExport ? headers.imported : headers.consumption,
     ...(hasExport ? [headers.exported, headers.net] : []),
+    ...(hasCost ? [headers.cost] : []),
     headers.register,
     headers.missing,
     headers.estimated,
@@ -98,6 +103,7 @@ export function buildCsv(input: CsvInput): string {
         textCell(kinds[rows.kind[i] ?? 'interval'], format),
         numberCell(rows.consumption[i], format),
         ...(hasExport ? [numberCell(rows.exported?.[i], format), numberCell(rows.net?.[i], format)] : []),
+        ...(hasCost ? [numberCell(rows.cost?.[i], format, 6)] : []),
         numberCell(rows.register[i], format),
         String(rows.missing[i] ?? 0),
         String(rows.estimated[i] ?? 0),

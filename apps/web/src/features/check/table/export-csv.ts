@@ -9,6 +9,8 @@ export interface ExportRequest {
   granularity: Granularity;
   timeZone: string;
   unit: string;
+  /** The bill's currency when the location has a tariff. */
+  currency: string | null;
   subject: string;
   from: string;
   to: string;
@@ -32,6 +34,7 @@ export function downloadCsv(request: ExportRequest, t: TFunction): string {
       imported: t('check.csv.imported', { unit: request.unit }),
       exported: t('check.csv.exported', { unit: request.unit }),
       net: t('check.csv.net', { unit: request.unit }),
+      cost: t('check.csv.cost', { currency: request.currency ?? '' }),
       register: t('check.csv.register'),
       missing: t('check.csv.missing'),
       estimated: t('check.csv.estimated'),

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useMediaQuery } from '@mantine/hooks';
 import { formatPeriod, formatUtcOffset } from '../model/local-format.ts';
 import { PHONE_MAX_WIDTH } from '@/lib/config.ts';
+import { formatMoney } from '@/lib/format.ts';
 import { perfMarks } from '../api.ts';
 import type { ReadingRows } from '../model/reading-rows.ts';
 import { sortRows, type SortDirection, type SortKey } from './row-order.ts';
@@ -28,6 +29,8 @@ interface ReadingsTableProps {
   granularity: Granularity;
   timeZone: string;
   unit: string;
+  /** The bill's currency when the location has a tariff: a cost column. */
+  currency: string | null;
   id: string;
 }
 
@@ -40,6 +43,7 @@ export const ReadingsTable = memo(function ReadingsTable({
   granularity,
   timeZone,
   unit,
+  currency,
   id,
 }: ReadingsTableProps) {
   const { t, i18n } = useTranslation();
@@ -60,6 +64,13 @@ export const ReadingsTable = memo(function ReadingsTable({
   const hasMeterColumn = hasMeterInd || hasMeterNumbers;
   // A meter with an export channel: import, export and net side by side (on a phone, under import).
   const hasExport = blocks.some((block) => block.rows.exported !== null);
+  // With a tariff: what each row's energy costs (on a phone, under the energy).
+  const costCurrency = blocks.some((block) => block.rows.cost !== null) ? currency : null;
+  const isFine = granularity === 'raw' || granularity === 'hour';
+  const costText = (value: number | null | undefined) =>
+    value === null || value === undefined || costCurrency === null
+      ? '—'
+      : formatMoney(value, costCurrency, locale, isFine);
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
@@ -70,7 +81,8 @@ export const ReadingsTable = memo(function ReadingsTable({
   const paddingTop = items[0]?.start ?? 0;
   const paddingBottom = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
   // On a phone the meter and the notes go under the period: three columns fit 390 px.
-  const columnCount = isPhone ? 3 : 4 + (hasMeterColumn ? 1 : 0) + (hasExport ? 2 : 0);
+  const columnCount =
+    (isPhone ? 3 : 4 + (hasMeterColumn ? 1 : 0) + (hasExport ? 2 : 0)) + (costCurrency && !isPhone ? 1 : 0);
 
   function header(key: SortKey, label: string, align: 'start' | 'end' = 'start') {
     const isActive = sort.key === key;
@@ -126,6 +138,11 @@ export const ReadingsTable = memo(function ReadingsTable({
                   {t('check.table.net', { unit })}
                 </th>
               </>
+            ) : null}
+            {costCurrency && !isPhone ? (
+              <th scope="col" className={classes.num}>
+                {t('check.table.cost', { currency: costCurrency })}
+              </th>
             ) : null}
             {header('register', t('check.table.register'), 'end')}
             {isPhone ? null : <th scope="col">{t('check.table.notes')}</th>}
@@ -206,12 +223,22 @@ export const ReadingsTable = memo(function ReadingsTable({
                       })}
                     </Text>
                   ) : null}
+                  {costCurrency && isPhone ? (
+                    <Text size="xs" c="dimmed" className={classes.nowrap} data-testid="row-cost">
+                      {costText(rows.cost?.[i])}
+                    </Text>
+                  ) : null}
                 </td>
                 {hasExport && !isPhone ? (
                   <>
                     <td className={classes.num}>{energyText(rows.exported?.[i] ?? null, locale, t)}</td>
                     <td className={classes.num}>{energyText(rows.net?.[i] ?? null, locale, t)}</td>
                   </>
+                ) : null}
+                {costCurrency && !isPhone ? (
+                  <td className={classes.num} data-testid="row-cost">
+                    {costText(rows.cost?.[i])}
+                  </td>
                 ) : null}
                 <td className={classes.num}>{register === null ? '—' : formatRegister(register, locale)}</td>
                 {isPhone ? null : <td>{notes}</td>}

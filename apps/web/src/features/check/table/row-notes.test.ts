@@ -58,6 +58,7 @@ describe('rowNotes', () => {
       corrected: [3],
       exported: null,
       net: null,
+      cost: null,
       hours: [167],
       kind: ['interval'],
       inBucket: [false],

@@ -5,6 +5,7 @@ import { lazy, memo, Suspense, useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { defaultCsvFormat, type CsvFormat } from './csv.ts';
+import { billCurrency } from '../model/bill.ts';
 import { answerRange } from '../model/date-range.ts';
 import { PRODUCT_NAME } from '@/lib/config.ts';
 import { formatDateRange, formatLocal, formatUtcOffset } from '../model/local-format.ts';
@@ -59,6 +60,7 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
   const locale = i18n.language;
   const tz = readings.location.timeZone;
   const unit = readings.meters[0]?.meter.unit ?? 'kWh';
+  const currency = billCurrency(readings);
   const range = answerRange(readings);
   // When the print view was asked for (its pages say when they were printed); null: not printing.
   const [printedAt, setPrintedAt] = useState<number | null>(null);
@@ -91,6 +93,7 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
         granularity: readings.granularity,
         timeZone: tz,
         unit,
+        currency,
         subject,
         from: range.from,
         to: range.to,
@@ -175,6 +178,7 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
               granularity={readings.granularity}
               timeZone={tz}
               unit={unit}
+              currency={currency}
             />
           ) : (
             <Skeleton height={320} />

@@ -9,6 +9,7 @@ import { useNow } from '../model/use-now.ts';
 import { ComparisonTiles, type ComparisonTotal } from './comparison-tiles.tsx';
 import { coverageOf } from '../model/location-total.ts';
 import { ToneBadge } from '../ui/tone-badge.tsx';
+import { Stat } from '../ui/stat.tsx';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import classes from '../check.module.css';
 
@@ -22,34 +23,6 @@ interface TotalsPanelProps {
   /** The meter's nominal interval and the range's end, to say when the next reading is due. */
   intervalMinutes: number;
   rangeEndMs: number;
-}
-
-function Stat({
-  label,
-  value,
-  hint,
-  testId,
-}: {
-  label: string;
-  value: string;
-  hint?: string | null;
-  testId: string;
-}) {
-  return (
-    <div className={classes.stat} data-testid={testId}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600} className={classes.statLabel}>
-        {label}
-      </Text>
-      <Text fw={700} className={classes.statValue} data-value>
-        {value}
-      </Text>
-      {hint ? (
-        <Text size="xs" c="dimmed">
-          {hint}
-        </Text>
-      ) : null}
-    </div>
-  );
 }
 
 /** Totals over the range, the register check, and the comparison with earlier periods. */

@@ -1,0 +1,115 @@
+// A range's bill from the priced energy the readings engine returns: standing charges per local
+// day, tax per tariff version, the feed-in credit, and for a range still going, its projection.
+// Energy charges arrive exact (10^-12 of the currency, per version); standing charges of part of a
+// day and tax are shares, kept as doubles in the same unit. Everything is rounded once, to the
+// millionth, when written; the reader's currency format rounds to cents.
+
+import type { Bill } from '@cm/contracts/check.ts';
+import { DAY_MS, utcOffsetMs } from '@cm/contracts/zoned-time.ts';
+import type { CostTotals } from '../readings/engine/cost.ts';
+import { bucketEdges } from '../readings/zoned-time.ts';
+import { versionOn, type PricedVersion } from './price-timeline.ts';
+
+/** Tax is stored in millionths of a percent: a fraction is taxMicro / 10^8. */
+const TAX_DIVISOR = 1e8;
+
+export interface BillInput {
+  versions: readonly PricedVersion[];
+  timeZone: string;
+  fromMs: number;
+  toMs: number;
+  nowMs: number;
+  /** The import channel's priced energy (absent when the meter has none in the range). */
+  imported?: CostTotals | undefined;
+  exported?: CostTotals | undefined;
+  /** Last instant with data (for the projection's average day). */
+  dataEndMs: number | null;
+}
+
+interface Charges {
+  energy: number;
+  standingCharge: number;
+  tax: number;
+  feedIn: number;
+}
+
+const currency = (pico: number) => Math.round(pico / 1e6) / 1e6;
+
+function worded(charges: Charges) {
+  return {
+    energy: currency(charges.energy),
+    standingCharge: currency(charges.standingCharge),
+    tax: currency(charges.tax),
+    feedIn: currency(charges.feedIn),
+    total: currency(charges.energy + charges.standingCharge + charges.tax - charges.feedIn),
+  };
+}
+
+/** The bill of [fromMs, toMs); `null` when the location has no tariff. */
+export function billOf(input: BillInput): Bill | null {
+  const { versions, timeZone, fromMs, toMs, nowMs } = input;
+  const first = versions[0];
+  if (!first) return null;
+  const energyBy = input.imported?.byVersion.map(Number) ?? [];
+  const creditBy = input.exported?.byVersion.map(Number) ?? [];
+  const standingBy = versions.map(() => 0);
+  let standingDays = 0;
+  // Days with a share charged up to now, and the share still to come (for the projection).
+  const edges = bucketEdges(fromMs, toMs, 'day', timeZone);
+  const dataEnd = Math.min(input.dataEndMs ?? fromMs, nowMs);
+  let averagedDays = 0;
+  const future: { version: number; share: number; dataShare: number }[] = [];
+  for (let i = 0; i + 1 < edges.length; i++) {
+    const start = Math.max(fromMs, edges[i] ?? 0);
+    const end = Math.min(toMs, edges[i + 1] ?? 0);
+    const length = (edges[i + 1] ?? 0) - (edges[i] ?? 0);
+    if (end <= start || length <= 0) continue;
+    const v = versionOn(versions, localDay(edges[i] ?? 0, timeZone));
+    const charged = Math.max(0, Math.min(end, nowMs) - start) / length;
+    const withData = Math.max(0, Math.min(end, dataEnd) - start) / length;
+    averagedDays += withData;
+    if (v >= 0 && charged > 0) {
+      standingBy[v] = (standingBy[v] ?? 0) + charged * (versions[v]?.standingMicro ?? 0) * 1e6;
+      standingDays += charged;
+    }
+    const rest = (end - start) / length;
+    if (v >= 0) future.push({ version: v, share: rest - charged, dataShare: rest - withData });
+  }
+  const taxOf = (v: number, amount: number) => (amount * (versions[v]?.taxMicro ?? 0)) / TAX_DIVISOR;
+  const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+  const energy = sum(energyBy);
+  const standingCharge = sum(standingBy);
+  const tax = sum(versions.map((_, v) => taxOf(v, (energyBy[v] ?? 0) + (standingBy[v] ?? 0))));
+  const feedIn = sum(creditBy);
+  const charges = { energy, standingCharge, tax, feedIn };
+
+  const isGoing = toMs > nowMs && nowMs > fromMs;
+  let projection: Bill['projection'] = null;
+  if (isGoing && averagedDays >= 1) {
+    const energyPerDay = energy / averagedDays;
+    const creditPerDay = feedIn / averagedDays;
+    const projected = { ...charges };
+    for (const day of future) {
+      const moreEnergy = energyPerDay * day.dataShare;
+      const moreStanding = (versions[day.version]?.standingMicro ?? 0) * 1e6 * day.share;
+      projected.energy += moreEnergy;
+      projected.standingCharge += moreStanding;
+      projected.tax += taxOf(day.version, moreEnergy + moreStanding);
+      projected.feedIn += creditPerDay * day.dataShare;
+    }
+    projection = { ...worded(projected), averagedDays: Math.round(averagedDays * 1000) / 1000 };
+  }
+  return {
+    currency: first.currency,
+    ...worded(charges),
+    estimated: currency(Number(input.imported?.estimated ?? 0n)),
+    unpricedConsumption: (input.imported?.unpricedEnergy ?? 0) / 1e6,
+    standingDays: Math.round(standingDays * 1000) / 1000,
+    projection,
+  };
+}
+
+/** The local date (days since 1970-01-01) of a local midnight. */
+function localDay(midnight: number, timeZone: string): number {
+  return Math.floor((midnight + utcOffsetMs(midnight, timeZone)) / DAY_MS);
+}

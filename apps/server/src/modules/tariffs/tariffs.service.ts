@@ -1,0 +1,152 @@
+import type { LocationTariffs, Tariff, TariffDraft } from '@cm/contracts/tariffs.ts';
+import type { Db, SqlRunner } from '../../db/client.ts';
+import { conflict, HttpError, notFound } from '../../http-error.ts';
+import { localParts } from '@cm/contracts/zoned-time.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
+import { AdminLocationsService } from '../directory/locations.service.ts';
+import { meters as directory } from '../directory/meters.service.ts';
+import type { AuthContext } from '../auth/auth.service.ts';
+import { scopeOf } from '../auth/scope.ts';
+import { uniqueViolation } from '../../db/sql-helpers.ts';
+import { pricedVersions, type PricedVersion } from './price-timeline.ts';
+import {
+  deleteTariff,
+  findTariffs,
+  insertTariff,
+  lockLocationTariffs,
+  type TariffRow,
+} from './tariffs.queries.ts';
+
+const LOCATION_NOT_FOUND = 'Location not found. Check the public name.';
+
+/** Trailing zeros of a stored numeric dropped: `0.245000` → `0.245`, `12.000000` → `12`. */
+const decimal = (text: string) => (text.includes('.') ? text.replace(/\.?0+$/, '') : text);
+
+function presentTariff(row: TariffRow): Tariff {
+  return {
+    id: row.id,
+    locationId: row.location_id,
+    effectiveFrom: row.effective_from,
+    currency: row.currency,
+    energyPrice: decimal(row.energy_price),
+    windows: row.windows,
+    holidays: row.holidays,
+    standingChargePerDay: decimal(row.standing_charge_per_day),
+    taxPercent: decimal(row.tax_percent),
+    feedInPrice: row.feed_in_price === null ? null : decimal(row.feed_in_price),
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+/** Today's date at a location: `YYYY-MM-DD` on its clock. */
+function localToday(timeZone: string, nowMs: number): string {
+  const p = localParts(nowMs, timeZone);
+  return `${String(p.year).padStart(4, '0')}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
+}
+
+/** Tariff versions of the locations: administrators add and schedule them, clients read their own. */
+export class TariffsService {
+  private readonly locations: AdminLocationsService;
+
+  constructor(private readonly db: Db) {
+    this.locations = new AdminLocationsService(db);
+  }
+
+  async list(locationId: number, nowMs = Date.now()): Promise<LocationTariffs> {
+    const location = await this.locations.get(locationId);
+    const rows = await findTariffs(this.db, locationId);
+    return { locationId, today: localToday(location.timeZone, nowMs), items: rows.map(presentTariff) };
+  }
+
+  /** A client's (or administrator's) view of a location it may see; the same 404 for one it may not. */
+  async forCaller(caller: AuthContext, publicName: string): Promise<LocationTariffs> {
+    const location = await directory.visibleLocation(this.db, publicName, scopeOf(caller));
+    if (!location) throw new HttpError(404, LOCATION_NOT_FOUND, 'name');
+    const rows = await findTariffs(this.db, location.id);
+    return {
+      locationId: location.id,
+      today: localToday(location.time_zone, Date.now()),
+      items: rows.map(presentTariff),
+    };
+  }
+
+  /**
+   * Adds a version. The first version of a location may start on any date (it prices the history
+   * already stored); later ones start today or later, so a price that was shown is never changed
+   * afterwards. Every version of a location has the same currency.
+   */
+  async create(actor: Actor, locationId: number, draft: TariffDraft, nowMs = Date.now()): Promise<Tariff> {
+    const location = await this.locations.get(locationId);
+    const today = localToday(location.timeZone, nowMs);
+    const id = await this.db
+      .transaction(async (tx) => {
+        await lockLocationTariffs(tx, locationId);
+        const existing = await findTariffs(tx, locationId);
+        const currency = existing[0]?.currency;
+        if (currency !== undefined && currency !== draft.currency)
+          throw new HttpError(
+            400,
+            `currency: this location's tariffs are in ${currency}; a new version must be in ${currency} too.`,
+            'currency',
+          );
+        if (existing.length > 0 && draft.effectiveFrom < today)
+          throw new HttpError(
+            400,
+            `effectiveFrom: a new version starts today (${today} at this location) or later: what earlier versions priced stays as it was.`,
+            'effectiveFrom',
+          );
+        if (existing.some((row) => row.effective_from === draft.effectiveFrom))
+          throw conflict(
+            `effectiveFrom: a version already starts on ${draft.effectiveFrom}.`,
+            'effectiveFrom',
+          );
+        const tariffId = await insertTariff(tx, locationId, draft);
+        await recordAudit(tx, actor, {
+          action: 'tariff.create',
+          targetType: 'location',
+          targetId: locationId,
+          detail: { tariffId, ...draft },
+        });
+        return tariffId;
+      })
+      .catch((error: unknown) => {
+        if (uniqueViolation(error))
+          throw conflict(
+            `effectiveFrom: a version already starts on ${draft.effectiveFrom}.`,
+            'effectiveFrom',
+          );
+        throw error;
+      });
+    const created = (await findTariffs(this.db, locationId)).find((row) => row.id === id);
+    if (!created) throw notFound('Tariff not found.');
+    return presentTariff(created);
+  }
+
+  /** Removes a scheduled version (one not in force yet); versions that priced the past stay. */
+  async remove(actor: Actor, locationId: number, tariffId: number, nowMs = Date.now()): Promise<void> {
+    const location = await this.locations.get(locationId);
+    const today = localToday(location.timeZone, nowMs);
+    await this.db.transaction(async (tx) => {
+      await lockLocationTariffs(tx, locationId);
+      const row = (await findTariffs(tx, locationId)).find((candidate) => candidate.id === tariffId);
+      if (!row) throw notFound('Tariff not found.');
+      if (row.effective_from <= today)
+        throw conflict(
+          `This version is in force since ${row.effective_from}: it priced the past and stays. Add a new version to change prices from today on.`,
+        );
+      await deleteTariff(tx, locationId, tariffId);
+      await recordAudit(tx, actor, {
+        action: 'tariff.delete',
+        targetType: 'location',
+        targetId: locationId,
+        detail: { tariffId, effectiveFrom: row.effective_from },
+      });
+    });
+  }
+}
+
+/** A location's tariff versions ready to price with (the check page's readings). */
+export async function locationPricing(db: SqlRunner, locationId: number): Promise<PricedVersion[]> {
+  const rows = await findTariffs(db, locationId);
+  return pricedVersions(rows.map(presentTariff));
+}

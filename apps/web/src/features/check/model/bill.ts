@@ -1,0 +1,47 @@
+import type { Bill, MeterReadings } from '@cm/contracts/check.ts';
+
+/** The currency the answer's costs are in: its meters' bills (a location has one), null without a tariff. */
+export function billCurrency(readings: { meters: readonly Pick<MeterReadings, 'bill'>[] }): string | null {
+  return readings.meters.find((meter) => meter.bill !== null)?.bill?.currency ?? null;
+}
+
+type Charges = Pick<Bill, 'energy' | 'standingCharge' | 'tax' | 'feedIn' | 'total'>;
+
+const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
+
+function addCharges<T extends Charges>(a: T, b: Charges): T {
+  return {
+    ...a,
+    energy: round6(a.energy + b.energy),
+    standingCharge: round6(a.standingCharge + b.standingCharge),
+    tax: round6(a.tax + b.tax),
+    feedIn: round6(a.feedIn + b.feedIn),
+    total: round6(a.total + b.total),
+  };
+}
+
+/**
+ * The bill of several meters (a location's view): each meter is its own supply, so its charges
+ * add up. A projection is only given when every meter has one. Null when no meter has a bill.
+ */
+export function combinedBill(meters: readonly Pick<MeterReadings, 'bill'>[]): Bill | null {
+  const bills = meters.flatMap((meter) => (meter.bill ? [meter.bill] : []));
+  const [first, ...rest] = bills;
+  if (!first) return null;
+  return rest.reduce<Bill>(
+    (sum, bill) => ({
+      ...addCharges(sum, bill),
+      estimated: round6(sum.estimated + bill.estimated),
+      unpricedConsumption: round6(sum.unpricedConsumption + bill.unpricedConsumption),
+      standingDays: Math.max(sum.standingDays, bill.standingDays),
+      projection:
+        sum.projection && bill.projection
+          ? {
+              ...addCharges(sum.projection, bill.projection),
+              averagedDays: Math.min(sum.projection.averagedDays, bill.projection.averagedDays),
+            }
+          : null,
+    }),
+    first,
+  );
+}

@@ -1,0 +1,80 @@
+import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import type { Bill } from '@cm/contracts/check.ts';
+import { useTranslation } from 'react-i18next';
+import { formatEnergy, formatMoney, formatNumber } from '@/lib/format.ts';
+import { SectionPanel } from '../ui/section-panel.tsx';
+import { Stat } from '../ui/stat.tsx';
+import classes from '../check.module.css';
+
+/**
+ * What the range costs at the location's tariff: the total with its parts (energy, standing
+ * charges, tax, export credit), how much rests on estimated values, and for a period still going
+ * the projection to its end, saying how it is projected.
+ */
+export function BillPanel({ bill, meterCount }: { bill: Bill; meterCount: number }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  const money = (amount: number) => formatMoney(amount, bill.currency, locale);
+  const { projection } = bill;
+  return (
+    <SectionPanel labelledBy="cm-bill-title">
+      <Stack gap="md" data-testid="bill">
+        <div>
+          <Title order={2} size="h4" id="cm-bill-title">
+            {t('check.bill.title')}
+          </Title>
+          {meterCount > 1 ? (
+            <Text size="xs" c="dimmed">
+              {t('check.bill.meters', { count: meterCount })}
+            </Text>
+          ) : null}
+        </div>
+        <SimpleGrid cols={{ base: 2, sm: 3, lg: bill.feedIn > 0 ? 5 : 4 }} spacing="md">
+          <Stat
+            testId="bill-total"
+            label={t('check.bill.total')}
+            value={money(bill.total)}
+            hint={bill.tax > 0 ? t('check.bill.totalHint', { tax: money(bill.tax) }) : null}
+          />
+          <Stat
+            testId="bill-energy"
+            label={t('check.bill.energy')}
+            value={money(bill.energy)}
+            hint={bill.estimated > 0 ? t('check.bill.estimated', { amount: money(bill.estimated) }) : null}
+          />
+          <Stat
+            testId="bill-standing"
+            label={t('check.bill.standing')}
+            value={money(bill.standingCharge)}
+            hint={t('check.bill.standingDays', {
+              count: bill.standingDays,
+              days: formatNumber(bill.standingDays, locale, { maximumFractionDigits: 2 }),
+            })}
+          />
+          <Stat testId="bill-tax" label={t('check.bill.tax')} value={money(bill.tax)} />
+          {bill.feedIn > 0 ? (
+            <Stat testId="bill-feed-in" label={t('check.bill.feedIn')} value={`−${money(bill.feedIn)}`} />
+          ) : null}
+        </SimpleGrid>
+        {projection ? (
+          <div className={classes.agreement} data-testid="bill-projection">
+            <Text size="sm" fw={600}>
+              {t('check.bill.projection', { total: money(projection.total) })}
+            </Text>
+            <Text size="sm" c="dimmed">
+              {t('check.bill.projectionHow', {
+                count: projection.averagedDays,
+                days: formatNumber(projection.averagedDays, locale, { maximumFractionDigits: 1 }),
+              })}
+            </Text>
+          </div>
+        ) : null}
+        {bill.unpricedConsumption > 0 ? (
+          <Text size="sm" c="dimmed" data-testid="bill-unpriced">
+            {t('check.bill.unpriced', { energy: formatEnergy(bill.unpricedConsumption, locale) })}
+          </Text>
+        ) : null}
+      </Stack>
+    </SectionPanel>
+  );
+}
