@@ -1,5 +1,6 @@
 import { DevicePriority, type DevicePriorityId, type DeviceStatus } from '@cm/contracts/enums.ts';
 import type { LoadProfile, SolarArray } from './load-profile.ts';
+import type { TariffDay, TariffDraft } from '@cm/contracts/tariffs.ts';
 
 /** Which demo client a location belongs to; `null` locations are seen by the administrator only. */
 export type DemoClientKey = 'clientA' | 'clientB';
@@ -34,7 +35,22 @@ export interface DemoLocationSpec {
   staleCube?: number;
   /** meterInd is the position in this list, from 1. */
   meters: DemoMeterSpec[];
+  /** Day of the month a bill starts; none for calendar months. */
+  billingDay?: number;
+  /**
+   * Tariff versions, oldest first: the first prices the whole history (from the first day of the
+   * month the data starts in), each later one starts on the first of the month `monthsAgo` months
+   * before now, so a new user sees a price change inside the last year.
+   */
+  tariffs: DemoTariffSpec[];
 }
+
+/** A demo tariff version: the API's body without its date, holidays as month-days (`12-25`) of every year. */
+export type DemoTariffSpec = Omit<TariffDraft, 'effectiveFrom'> & { monthsAgo?: number };
+
+const EVERY_DAY: TariffDay[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun', 'holiday'];
+const WEEKDAYS: TariffDay[] = ['mon', 'tue', 'wed', 'thu', 'fri'];
+const noHolidays: string[] = [];
 
 const { New, High, Medium, NotYetOpen } = DevicePriority;
 
@@ -83,6 +99,30 @@ export const DEMO_LOCATIONS: readonly DemoLocationSpec[] = [
       },
       { label: 'Common areas', profile: 'office', averageKw: 0.9, cube: 1, priority: High },
     ],
+    // Portugal's two-rate ("bi-horário") household tariff: night hours 22:00–08:00 cheaper, VAT 23 %,
+    // export paid; prices rose four months ago.
+    billingDay: 17,
+    tariffs: [
+      {
+        currency: 'EUR',
+        energyPrice: '0.1894',
+        windows: [{ label: 'Vazio', price: '0.1043', days: EVERY_DAY, from: '22:00', to: '08:00' }],
+        holidays: noHolidays,
+        standingChargePerDay: '0.3295',
+        taxPercent: '23',
+        feedInPrice: '0.05',
+      },
+      {
+        monthsAgo: 4,
+        currency: 'EUR',
+        energyPrice: '0.2047',
+        windows: [{ label: 'Vazio', price: '0.1126', days: EVERY_DAY, from: '22:00', to: '08:00' }],
+        holidays: noHolidays,
+        standingChargePerDay: '0.3295',
+        taxPercent: '23',
+        feedInPrice: '0.05',
+      },
+    ],
   },
   {
     publicName: 'Riverside Campus – Library',
@@ -106,6 +146,18 @@ export const DEMO_LOCATIONS: readonly DemoLocationSpec[] = [
       { label: 'Café', profile: 'retail', averageKw: 3, cube: 0, priority: New, special: 'faulty' },
       { label: 'Reading rooms', profile: 'office', averageKw: 2.5, cube: 0, priority: Medium },
     ],
+    // A flat commercial tariff, VAT 19 %.
+    tariffs: [
+      {
+        currency: 'EUR',
+        energyPrice: '0.2480',
+        windows: [],
+        holidays: noHolidays,
+        standingChargePerDay: '4.50',
+        taxPercent: '19',
+        feedInPrice: null,
+      },
+    ],
   },
   {
     publicName: 'Marina Quay / Pier 4',
@@ -127,6 +179,20 @@ export const DEMO_LOCATIONS: readonly DemoLocationSpec[] = [
       { label: 'Berths B1–B10', profile: 'home', averageKw: 1.2, cube: 1, priority: New },
       { label: 'Restaurant', profile: 'retail', averageKw: 8, cube: 1, priority: High, special: 'estimated' },
     ],
+    // Day and night rates (HT/NT) on weekdays, the night rate all weekend and on public holidays.
+    billingDay: 1,
+    tariffs: [
+      {
+        currency: 'EUR',
+        energyPrice: '0.2710',
+        windows: [{ label: 'HT', price: '0.3420', days: WEEKDAYS, from: '06:00', to: '22:00' }],
+        // Germany's fixed-date holidays (month-day), every year of the data.
+        holidays: ['01-01', '05-01', '10-03', '12-25', '12-26'],
+        standingChargePerDay: '0.52',
+        taxPercent: '19',
+        feedInPrice: null,
+      },
+    ],
   },
   {
     publicName: 'Elm Street Lofts – Building 2',
@@ -140,6 +206,28 @@ export const DEMO_LOCATIONS: readonly DemoLocationSpec[] = [
       { label: 'Loft 2B', profile: 'home', averageKw: 0.9, cube: 0, priority: Medium },
       { label: 'Loft 3A', profile: 'home', averageKw: 0.5, cube: 1, priority: New },
       { label: 'Loft 3B', profile: 'home', averageKw: 0.75, cube: 1, priority: High },
+    ],
+    // A summer peak on weekday afternoons and evenings (June–September), sales tax 4.5 %.
+    billingDay: 5,
+    tariffs: [
+      {
+        currency: 'USD',
+        energyPrice: '0.2412',
+        windows: [
+          {
+            label: 'Summer peak',
+            price: '0.3318',
+            days: WEEKDAYS,
+            from: '14:00',
+            to: '22:00',
+            months: [6, 7, 8, 9],
+          },
+        ],
+        holidays: noHolidays,
+        standingChargePerDay: '0.58',
+        taxPercent: '4.5',
+        feedInPrice: null,
+      },
     ],
   },
   {
@@ -169,6 +257,28 @@ export const DEMO_LOCATIONS: readonly DemoLocationSpec[] = [
         cube: 0,
         priority: NotYetOpen,
         special: 'inactive',
+      },
+    ],
+    // A flat commercial tariff; the standing charge rose two months ago.
+    tariffs: [
+      {
+        currency: 'USD',
+        energyPrice: '0.1865',
+        windows: [],
+        holidays: noHolidays,
+        standingChargePerDay: '3.10',
+        taxPercent: '6.625',
+        feedInPrice: null,
+      },
+      {
+        monthsAgo: 2,
+        currency: 'USD',
+        energyPrice: '0.1865',
+        windows: [],
+        holidays: noHolidays,
+        standingChargePerDay: '3.60',
+        taxPercent: '6.625',
+        feedInPrice: null,
       },
     ],
   },

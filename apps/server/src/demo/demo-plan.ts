@@ -6,6 +6,7 @@ import {
   type RoleId,
 } from '@cm/contracts/enums.ts';
 import { DEMO_LOCATIONS, statusFor, type DemoClientKey, type DemoMeterSpec } from './demo-content.ts';
+import type { TariffDraft } from '@cm/contracts/tariffs.ts';
 import { intervalEnergyWh, solarEnergyWh, STEP_MS } from './load-profile.ts';
 import { createRng, type Rng } from './prng.ts';
 import {
@@ -85,7 +86,15 @@ export type PlanBookmarkItem =
 
 /** Everything the demo inserts, computed without a database. */
 export interface DemoPlan {
-  locations: { publicName: string; address: string; timeZone: string; createdAt: Date }[];
+  locations: {
+    publicName: string;
+    address: string;
+    timeZone: string;
+    createdAt: Date;
+    billingDay: number | null;
+  }[];
+  /** Tariff versions per location, oldest first. */
+  tariffs: { locationName: string; tariff: TariffDraft }[];
   users: (DemoUserInput & { createdAt: Date })[];
   userLocations: { email: string; locationName: string }[];
   /** In insertion order: AccessPoints, then Cubes, then meters (a parent always comes first). */
@@ -166,6 +175,26 @@ export interface DemoSummary {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const localDateOf = (timeZone: string, ms: number) => iso(ms + utcOffsetMs(ms, timeZone)).slice(0, 10);
+
+/**
+ * A location's tariff versions with their dates: the first from the first day of the month the
+ * data starts in (local), each later one from the first of the month `monthsAgo` before now;
+ * holidays (month-days) in every year of the data.
+ */
+function planTariffs(loc: DemoLocation, startMs: number, nowMs: number): DemoPlan['tariffs'] {
+  const firstYear = Number(localDateOf(loc.timeZone, startMs).slice(0, 4));
+  const lastYear = Number(localDateOf(loc.timeZone, nowMs).slice(0, 4)) + 1;
+  return loc.tariffs.map(({ monthsAgo, ...tariff }) => {
+    const from = monthsAgo === undefined ? startMs : monthsBefore(nowMs, monthsAgo);
+    const holidays: string[] = [];
+    for (let year = firstYear; year <= lastYear; year++)
+      for (const monthDay of tariff.holidays) holidays.push(`${year}-${monthDay}`);
+    return {
+      locationName: loc.publicName,
+      tariff: { ...tariff, holidays, effectiveFrom: `${localDateOf(loc.timeZone, from).slice(0, 7)}-01` },
+    };
+  });
+}
 
 /** Subtracts calendar months in UTC (the period is "13 months up to now"). */
 function monthsBefore(ms: number, months: number): number {
@@ -644,6 +673,7 @@ export function buildDemoPlan(input: PlanInput): DemoPlan {
   const siteRng = createRng(seed, 'site');
   const locations: DemoPlan['locations'] = [];
   const userLocations: DemoPlan['userLocations'] = [];
+  const tariffs: DemoPlan['tariffs'] = [];
   const meters: PlanMeter[] = [];
   const accessPoints: PlanDevice[] = [];
   const cubes: PlanDevice[] = [];
@@ -654,7 +684,14 @@ export function buildDemoPlan(input: PlanInput): DemoPlan {
 
   DEMO_LOCATIONS.forEach((loc, l) => {
     const createdAt = new Date(startMs - (1000 + 7 * l) * DAY_MS);
-    locations.push({ publicName: loc.publicName, address: loc.address, timeZone: loc.timeZone, createdAt });
+    locations.push({
+      publicName: loc.publicName,
+      address: loc.address,
+      timeZone: loc.timeZone,
+      createdAt,
+      billingDay: loc.billingDay ?? null,
+    });
+    tariffs.push(...planTariffs(loc, startMs, nowMs));
     const clientEmail = loc.client ? (input.users.find((u) => u.key === loc.client)?.email ?? null) : null;
     if (clientEmail) userLocations.push({ email: clientEmail, locationName: loc.publicName });
     const network = planNetwork(frame, { loc, l, createdAt, firstCube: 2001 + cubes.length }, siteRng);
@@ -736,6 +773,7 @@ export function buildDemoPlan(input: PlanInput): DemoPlan {
   };
   return {
     locations,
+    tariffs,
     users,
     userLocations,
     devices: [...accessPoints, ...cubes, ...meterDevices],

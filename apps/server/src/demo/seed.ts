@@ -117,16 +117,36 @@ async function writePlan(tx: SqlRunner, plan: DemoPlan, marker: object) {
   // Rows go in with explicit created_at values and in a fixed order, so serial ids and every column
   // come out the same on each run.
   await tx.query(
-    `INSERT INTO locations (public_name, address, time_zone, created_at)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[])`,
+    `INSERT INTO locations (public_name, address, time_zone, created_at, billing_day)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::int2[])`,
     [
       textArray(plan.locations.map((l) => l.publicName)),
       textArray(plan.locations.map((l) => l.address)),
       textArray(plan.locations.map((l) => l.timeZone)),
       instantArray(plan.locations.map((l) => l.createdAt)),
+      plan.locations.map((l) => l.billingDay),
     ],
   );
   const locationIds = await idsBy(tx, 'SELECT id, public_name AS key FROM locations');
+  // Tariff versions as an administrator set them over the history (the API adds only from today on).
+  for (const { locationName, tariff } of plan.tariffs) {
+    await tx.query(
+      `INSERT INTO tariffs (location_id, effective_from, currency, energy_price, windows, holidays,
+         standing_charge_per_day, tax_percent, feed_in_price, created_at)
+       VALUES ($1, $2::date, $3, $4::numeric, $5::jsonb, $6::date[], $7::numeric, $8::numeric, $9::numeric, $2::date)`,
+      [
+        need(locationIds, locationName),
+        tariff.effectiveFrom,
+        tariff.currency,
+        tariff.energyPrice,
+        JSON.stringify(tariff.windows),
+        tariff.holidays,
+        tariff.standingChargePerDay,
+        tariff.taxPercent,
+        tariff.feedInPrice,
+      ],
+    );
+  }
 
   await tx.query(
     `INSERT INTO users (email, full_name, password_hash, role_id, created_at)

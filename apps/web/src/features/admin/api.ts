@@ -50,6 +50,13 @@ import {
   type ImportSource,
   type StartImportBody,
 } from '@cm/contracts/import-jobs.ts';
+import {
+  locationTariffsSchema,
+  tariffSchema,
+  type LocationTariffs,
+  type Tariff,
+  type TariffBody,
+} from '@cm/contracts/tariffs.ts';
 import { api } from '@/lib/api.ts';
 
 /*
@@ -63,6 +70,7 @@ const adminApi = api
     addTagTypes: [
       'AdminUser',
       'AdminLocation',
+      'AdminTariff',
       'AdminDevice',
       'AdminApiKey',
       'AdminAudit',
@@ -133,6 +141,27 @@ const adminApi = api
         query: (id) => ({ url: `/api/admin/locations/${id}/meters` }),
         transformResponse: (raw: unknown) => locationMetersSchema.parse(raw).items,
         providesTags: ['AdminDevice'],
+      }),
+      getLocationTariffs: build.query<LocationTariffs, number>({
+        query: (id) => ({ url: `/api/admin/locations/${id}/tariffs` }),
+        transformResponse: (raw: unknown) => locationTariffsSchema.parse(raw),
+        providesTags: ['AdminTariff'],
+      }),
+      addTariff: build.mutation<Tariff, { locationId: number; body: TariffBody }>({
+        query: ({ locationId, body }) => ({
+          url: `/api/admin/locations/${locationId}/tariffs`,
+          method: 'POST',
+          body,
+        }),
+        transformResponse: (raw: unknown) => tariffSchema.parse(raw),
+        invalidatesTags: ['AdminTariff', 'AdminAudit'],
+      }),
+      withdrawTariff: build.mutation<void, { locationId: number; tariffId: number }>({
+        query: ({ locationId, tariffId }) => ({
+          url: `/api/admin/locations/${locationId}/tariffs/${tariffId}`,
+          method: 'DELETE',
+        }),
+        invalidatesTags: ['AdminTariff', 'AdminAudit'],
       }),
       getDeviceTree: build.query<DeviceTree, number>({
         query: (id) => ({ url: `/api/admin/locations/${id}/devices/tree` }),
@@ -271,6 +300,9 @@ export const {
   useUpdateLocationMutation,
   useSetLocationArchivedMutation,
   useGetLocationMetersQuery,
+  useGetLocationTariffsQuery,
+  useAddTariffMutation,
+  useWithdrawTariffMutation,
   useGetDeviceTreeQuery,
   useListDevicesQuery,
   useCreateDeviceMutation,

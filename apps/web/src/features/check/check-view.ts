@@ -15,6 +15,7 @@ import {
 import { serializeCheckUrl, type CheckTarget, type CheckUrlState } from './model/url-state.ts';
 import { localDateOf } from './model/zoned-time.ts';
 import type { ComparisonTotal } from './totals/comparison-tiles.tsx';
+import { locationBill } from './model/bill.ts';
 
 /*
  * The check page as a pure function of its URL, the server's answers and the time: what to ask
@@ -74,13 +75,13 @@ export function lookupRequests(
 }
 
 /** The range, its problem and the granularity, once the location's zone is known. */
-function rangeOf(url: CheckUrlState, timeZone: string | null, now: number) {
+function rangeOf(url: CheckUrlState, timeZone: string | null, now: number, billingDay: number | null) {
   const today = timeZone ? localDateOf(now, timeZone) : null;
   const range: DateRange | null =
     url.range.kind === 'custom'
       ? { from: url.range.from, to: url.range.to }
       : today
-        ? resolvePreset(url.range.preset, today)
+        ? resolvePreset(url.range.preset, today, billingDay)
         : null;
   const problem = range && url.range.kind === 'custom' ? validateRange(range) : null;
   const chosen = range && !problem ? effectiveGranularity(url.granularity, range) : null;
@@ -109,7 +110,8 @@ function targetOf(url: CheckUrlState, meter: Answer<MeterInfo>, meters: Answer<L
     target.meterInd !== 'all' &&
     meters.data !== undefined &&
     !meters.data.meters.some((m) => m.meterInd === target.meterInd);
-  return { meterInfo, timeZone, locationName, meterInd, hasUnknownMeterInd };
+  const billingDay = meterInfo?.location.billingDay ?? listed?.location.billingDay ?? null;
+  return { meterInfo, timeZone, locationName, meterInd, hasUnknownMeterInd, billingDay };
 }
 
 /** The readings the page asks for, given the lookup's answers. */
@@ -154,12 +156,12 @@ function askedRange(
   answers: { meter: Answer<MeterInfo>; meters: Answer<LocationReadings> },
   now: number,
 ) {
-  const { timeZone, locationName, meterInd, hasUnknownMeterInd } = targetOf(
+  const { timeZone, locationName, meterInd, hasUnknownMeterInd, billingDay } = targetOf(
     url,
     answers.meter,
     answers.meters,
   );
-  const { range, problem, granularity } = rangeOf(url, timeZone, now);
+  const { range, problem, granularity } = rangeOf(url, timeZone, now, billingDay);
   if (!locationName || !timeZone || hasUnknownMeterInd || !range || problem) return null;
   const base = { name: locationName, ...(meterInd === undefined ? {} : { meterInd }) };
   return { base, range, granularity, timeZone };
@@ -236,9 +238,11 @@ function fieldMessage(failure: Failure | null, param: string): Message | null {
 function comparisonOf(plan: ComparisonPlan, answer: Answer<LocationReadings>): ComparisonTotal {
   const { query } = plan;
   const total = query && answer.data ? locationTotal(answer.data.meters) : null;
+  const bill = query && answer.data ? locationBill(answer.data.meters) : null;
   return {
     ...plan,
     consumption: total?.consumption ?? null,
+    cost: bill ? { amount: bill.bill.total, currency: bill.bill.currency } : null,
     coverage: total?.coverage ?? null,
     isLoading: plan.awaitsRange || (query !== null && answer.isFetching),
     isError: query !== null && answer.failure !== null,
@@ -254,8 +258,12 @@ export function deriveCheckView(url: CheckUrlState, answers: CheckAnswers, now: 
     previous: compared.previous,
     lastYear: compared.lastYear,
   };
-  const { meterInfo, timeZone, hasUnknownMeterInd } = targetOf(url, answers.meter, answers.meters);
-  const { range, problem, tooLong } = rangeOf(url, timeZone, now);
+  const { meterInfo, timeZone, hasUnknownMeterInd, billingDay } = targetOf(
+    url,
+    answers.meter,
+    answers.meters,
+  );
+  const { range, problem, tooLong } = rangeOf(url, timeZone, now, billingDay);
 
   const meterFailure = target.kind === 'meter' ? answers.meter.failure : null;
   const metersFailure = target.kind === 'location' ? answers.meters.failure : null;

@@ -15,7 +15,7 @@ import { TablePanel } from './table/table-panel.tsx';
 import type { ComparisonTotal } from './totals/comparison-tiles.tsx';
 import { TotalsPanel } from './totals/totals-panel.tsx';
 import { BillPanel } from './totals/bill-panel.tsx';
-import { combinedBill } from './model/bill.ts';
+import { locationBill } from './model/bill.ts';
 import classes from './check.module.css';
 
 const TABLE_ID = 'cm-readings-table';
@@ -78,7 +78,7 @@ export function ReadingsSection({
   }
 
   const isSingle = readings.meters.length === 1;
-  const bill = combinedBill(readings.meters);
+  const bill = locationBill(readings.meters);
   const chartSummary = isSingle
     ? t('check.chart.ariaSingle', {
         meterNumber: first.meter.meterNumber,
@@ -105,7 +105,7 @@ export function ReadingsSection({
       ) : (
         <MetersSummary readings={readings} comparisons={comparisons} onPickMeter={onPickMeter} />
       )}
-      {bill ? <BillPanel bill={bill} meterCount={readings.meters.length} /> : null}
+      {bill ? <BillPanel {...bill} /> : null}
       <ChartPanel
         readings={readings}
         ariaLabel={chartSummary}

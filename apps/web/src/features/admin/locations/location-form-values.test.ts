@@ -21,13 +21,22 @@ const location: AdminLocation = {
 
 describe('location form', () => {
   it('needs a public name and a real IANA zone', () => {
-    expect(validateLocationForm({ publicName: ' ', address: '', timeZone: 'Mars/Olympus' })).toEqual({
+    expect(
+      validateLocationForm({ publicName: ' ', address: '', timeZone: 'Mars/Olympus', billingDay: '' }),
+    ).toEqual({
       publicName: 'admin.locations.form.nameRequired',
       timeZone: 'admin.locations.form.timeZoneRequired',
     });
-    expect(validateLocationForm({ publicName: 'A', address: '', timeZone: 'America/New_York' })).toEqual({});
     expect(
-      validateLocationForm({ publicName: 'x'.repeat(201), address: 'y'.repeat(501), timeZone: 'UTC' }),
+      validateLocationForm({ publicName: 'A', address: '', timeZone: 'America/New_York', billingDay: '17' }),
+    ).toEqual({});
+    expect(
+      validateLocationForm({
+        publicName: 'x'.repeat(201),
+        address: 'y'.repeat(501),
+        timeZone: 'UTC',
+        billingDay: '',
+      }),
     ).toEqual({
       publicName: 'admin.locations.form.nameTooLong',
       address: 'admin.locations.form.addressTooLong',
@@ -35,15 +44,36 @@ describe('location form', () => {
   });
 
   it('trims the body and sends only changes', () => {
-    expect(toCreateLocationBody({ publicName: ' Marina ', address: ' Pier 3 ', timeZone: 'UTC' })).toEqual({
-      publicName: 'Marina',
-      address: 'Pier 3',
-      timeZone: 'UTC',
-    });
+    expect(
+      toCreateLocationBody({
+        publicName: ' Marina ',
+        address: ' Pier 3 ',
+        timeZone: 'UTC',
+        billingDay: '17',
+      }),
+    ).toEqual({ publicName: 'Marina', address: 'Pier 3', timeZone: 'UTC', billingDay: 17 });
     expect(toUpdateLocationBody(locationFormFrom(location, 'UTC'), location)).toEqual({});
     expect(
       toUpdateLocationBody({ ...locationFormFrom(location, 'UTC'), timeZone: 'Europe/Lisbon' }, location),
     ).toEqual({ timeZone: 'Europe/Lisbon' });
+    // The billing day: a day of the month, or none for calendar months.
+    expect(
+      toUpdateLocationBody({ ...locationFormFrom(location, 'UTC'), billingDay: '17' }, location),
+    ).toEqual({
+      billingDay: 17,
+    });
+    expect(
+      toUpdateLocationBody(locationFormFrom({ ...location, billingDay: 17 }, 'UTC'), {
+        ...location,
+        billingDay: 17,
+      }),
+    ).toEqual({});
+    expect(
+      toUpdateLocationBody(
+        { ...locationFormFrom(location, 'UTC'), billingDay: '' },
+        { ...location, billingDay: 17 },
+      ),
+    ).toEqual({ billingDay: null });
   });
 });
 

@@ -12,6 +12,8 @@ export interface LocationFormValues {
   publicName: string;
   address: string;
   timeZone: string;
+  /** '' for calendar months, else the day of the month a bill starts ('1' … '28'). */
+  billingDay: string;
 }
 
 export type LocationFormErrors = Partial<Record<keyof LocationFormValues, string>>;
@@ -19,8 +21,13 @@ export type LocationFormErrors = Partial<Record<keyof LocationFormValues, string
 /** The form filled from a location, or empty with a default zone. */
 export function locationFormFrom(location: AdminLocation | null, defaultZone: string): LocationFormValues {
   return location
-    ? { publicName: location.publicName, address: location.address, timeZone: location.timeZone }
-    : { publicName: '', address: '', timeZone: defaultZone };
+    ? {
+        publicName: location.publicName,
+        address: location.address,
+        timeZone: location.timeZone,
+        billingDay: location.billingDay === null ? '' : String(location.billingDay),
+      }
+    : { publicName: '', address: '', timeZone: defaultZone, billingDay: '' };
 }
 
 const fields = ['publicName', 'address', 'timeZone'] as const;
@@ -43,9 +50,17 @@ export function validateLocationForm(values: LocationFormValues): LocationFormEr
   return errors;
 }
 
+const billingDayOf = (values: LocationFormValues) =>
+  values.billingDay === '' ? null : Number(values.billingDay);
+
 /** The create body, trimmed. */
 export function toCreateLocationBody(values: LocationFormValues): CreateLocationBody {
-  return { publicName: values.publicName.trim(), address: values.address.trim(), timeZone: values.timeZone };
+  return {
+    publicName: values.publicName.trim(),
+    address: values.address.trim(),
+    timeZone: values.timeZone,
+    billingDay: billingDayOf(values),
+  };
 }
 
 /** Only what changed. */
@@ -54,6 +69,7 @@ export function toUpdateLocationBody(values: LocationFormValues, before: AdminLo
   if (values.publicName.trim() !== before.publicName) body.publicName = values.publicName.trim();
   if (values.address.trim() !== before.address) body.address = values.address.trim();
   if (values.timeZone !== before.timeZone) body.timeZone = values.timeZone;
+  if (billingDayOf(values) !== before.billingDay) body.billingDay = billingDayOf(values);
   return body;
 }
 

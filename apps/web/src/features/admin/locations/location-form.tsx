@@ -1,4 +1,4 @@
-import { Alert, Select, Stack, TextInput, Textarea } from '@mantine/core';
+import { Alert, NativeSelect, Select, Stack, TextInput, Textarea } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { AdminLocation } from '@cm/contracts/admin.ts';
 import { useMemo, useState } from 'react';
@@ -19,7 +19,7 @@ import {
   type LocationFormValues,
 } from './location-form-values.ts';
 
-const FIELDS = ['publicName', 'address', 'timeZone'] as const;
+const FIELDS = ['publicName', 'address', 'timeZone', 'billingDay'] as const;
 
 /** A location's public name, address and time zone. */
 export function LocationForm({ location, onDone }: { location: AdminLocation | null; onDone: () => void }) {
@@ -76,6 +76,16 @@ export function LocationForm({ location, onDone }: { location: AdminLocation | n
           limit={50}
           nothingFoundMessage={t('admin.locations.form.noTimeZone')}
           comboboxProps={{ withinPortal: true }}
+        />
+        <NativeSelect
+          label={t('admin.locations.fields.billingDay')}
+          description={t('admin.locations.form.billingDayHint')}
+          data={[
+            { value: '', label: t('admin.locations.form.calendarMonth') },
+            ...Array.from({ length: 28 }, (_, i) => ({ value: String(i + 1), label: String(i + 1) })),
+          ]}
+          {...form.getInputProps('billingDay')}
+          data-testid="billing-day"
         />
         {change ? (
           <Alert

@@ -1,4 +1,4 @@
-import { Button, Drawer, Switch } from '@mantine/core';
+import { Button, Drawer, Switch, Tabs } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import type { AdminLocation } from '@cm/contracts/admin.ts';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { SearchField } from '../list/search-field.tsx';
 import { useListState } from '../list/use-list-state.ts';
 import { LocationForm } from './location-form.tsx';
 import { LocationMeters } from './location-meters.tsx';
+import { LocationTariffs } from './location-tariffs.tsx';
 import { LocationRow } from './location-row.tsx';
 
 const PAGE_SIZE = 20;
@@ -135,9 +136,24 @@ export function LocationsPage() {
         onClose={() => setMetersOf(null)}
         position="right"
         size="lg"
-        title={t('admin.locations.metersTitle', { name: metersOf?.publicName ?? '' })}
+        title={metersOf?.publicName ?? ''}
       >
-        {metersOf ? <LocationMeters location={metersOf} /> : null}
+        {metersOf ? (
+          <Tabs defaultValue="meters" keepMounted={false}>
+            <Tabs.List mb="md">
+              <Tabs.Tab value="meters">{t('admin.locations.tabs.meters')}</Tabs.Tab>
+              <Tabs.Tab value="tariffs" data-testid="tariffs-tab">
+                {t('admin.locations.tabs.tariffs')}
+              </Tabs.Tab>
+            </Tabs.List>
+            <Tabs.Panel value="meters">
+              <LocationMeters location={metersOf} />
+            </Tabs.Panel>
+            <Tabs.Panel value="tariffs">
+              <LocationTariffs location={metersOf} />
+            </Tabs.Panel>
+          </Tabs>
+        ) : null}
       </Drawer>
 
       <ConfirmDialog

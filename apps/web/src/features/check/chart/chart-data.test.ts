@@ -144,3 +144,40 @@ describe('the clock change label', () => {
     expect(dstLabelKey('month')).toBe('check.chart.dstInside');
   });
 });
+
+describe('cost mode', () => {
+  it('draws what each bucket costs, export credit below zero and the net cost between', () => {
+    const readings = withExport(dailyReadings(), 1);
+    const priced = {
+      ...readings,
+      series: {
+        ...readings.series,
+        cost: [1.5, null, 2.25],
+        other: readings.series.other ? { ...readings.series.other, cost: [0.1, 0.2, 0.3] } : undefined,
+      },
+    };
+    const [x, charged, credited, net] = chartData(
+      [priced],
+      'day',
+      Date.parse('2026-03-30T22:00:00Z'),
+      false,
+      'cost',
+    );
+    expect(x).toHaveLength(4);
+    expect(charged).toEqual([null, 1.5, null, 2.25]);
+    expect(credited).toEqual([null, -0.1, -0.2, -0.3]);
+    // 1.5 − 0.1 and 2.25 − 0.3; unknown where the charge is unknown.
+    expect(net).toEqual([null, 1.4, null, 1.95]);
+  });
+
+  it('has no bars to draw without a tariff', () => {
+    const [, charged] = chartData(
+      [dailyReadings()],
+      'day',
+      Date.parse('2026-03-30T22:00:00Z'),
+      false,
+      'cost',
+    );
+    expect(charged).toEqual([null, null, null, null]);
+  });
+});

@@ -19,6 +19,27 @@ import uPlot from 'uplot';
  * (see rowsByEnd; tested).
  */
 
+/** What the chart draws: the energy, or what it costs (import charged, export credited). */
+export type ChartMeasure = 'energy' | 'cost';
+
+/** A channel's column of the measure. */
+const columnOf = (
+  columns: { consumption: (number | null)[]; cost?: (number | null)[] },
+  measure: ChartMeasure,
+) => (measure === 'cost' ? (columns.cost ?? columns.consumption.map(() => null)) : columns.consumption);
+
+/** Import cost minus export credit, point by point. */
+function netCost(meter: MeterReadings): (number | null)[] | undefined {
+  const charged = meter.series.cost;
+  const credited = meter.series.other?.cost;
+  if (!charged || !credited) return undefined;
+  const sign = meter.channel === 'import' ? 1 : -1;
+  return charged.map((value, i) => {
+    const credit = credited[i] ?? null;
+    return value === null || credit === null ? null : Math.round(sign * (value - credit) * 1e6) / 1e6;
+  });
+}
+
 /** One meter's points. */
 interface MeterPoints {
   x: number[];
@@ -33,8 +54,10 @@ interface MeterPoints {
 const negated = (column: readonly (number | null)[]) =>
   column.map((value) => (value === null || value === 0 ? value : -value));
 
-function rawPoints(meter: MeterReadings): MeterPoints {
-  const { t, consumption, value, other, net } = meter.series;
+function rawPoints(meter: MeterReadings, measure: ChartMeasure): MeterPoints {
+  const { t, value, other } = meter.series;
+  const consumption = columnOf(meter.series, measure);
+  const net = measure === 'cost' ? netCost(meter) : meter.series.net;
   const first = t[0];
   const last = t[t.length - 1];
   if (first === undefined || last === undefined)
@@ -42,7 +65,7 @@ function rawPoints(meter: MeterReadings): MeterPoints {
   const gaps = meter.gaps;
   const lead = gaps.find((gap) => Date.parse(gap.to) === first && Date.parse(gap.from) < first);
   const tail = gaps.findLast((gap) => Date.parse(gap.from) === last && Date.parse(gap.to) > last);
-  const exported = other ? negated(other.consumption) : null;
+  const exported = other ? negated(columnOf(other, measure)) : null;
   if (!lead && !tail)
     return { x: t, consumption, register: value, exported, net: exported ? (net ?? null) : null };
   const before = lead ? [Date.parse(lead.from)] : [];
@@ -61,8 +84,10 @@ function rawPoints(meter: MeterReadings): MeterPoints {
   };
 }
 
-function bucketPoints(meter: MeterReadings, rangeEndMs: number): MeterPoints {
-  const { t, consumption, value, hours, other, net } = meter.series;
+function bucketPoints(meter: MeterReadings, rangeEndMs: number, measure: ChartMeasure): MeterPoints {
+  const { t, value, hours, other } = meter.series;
+  const consumption = columnOf(meter.series, measure);
+  const net = measure === 'cost' ? netCost(meter) : meter.series.net;
   const n = t.length;
   if (n === 0) return { x: [], consumption: [], register: [], exported: null, net: null };
   const x = new Array<number>(n + 1);
@@ -73,7 +98,7 @@ function bucketPoints(meter: MeterReadings, rangeEndMs: number): MeterPoints {
     consumption: [null, ...consumption],
     // The register at the range start, then each bucket's last one.
     register: [meter.totals.registerStart, ...value],
-    exported: other ? [null, ...negated(other.consumption)] : null,
+    exported: other ? [null, ...negated(columnOf(other, measure))] : null,
     net: other && net ? [null, ...net] : null,
   };
 }
@@ -88,8 +113,13 @@ function bucketEndAt(
   return length === undefined ? (t[k + 1] ?? rangeEndMs) : (t[k] ?? 0) + length * HOUR_MS;
 }
 
-function pointsOf(meter: MeterReadings, granularity: Granularity, rangeEndMs: number): MeterPoints {
-  return granularity === 'raw' ? rawPoints(meter) : bucketPoints(meter, rangeEndMs);
+function pointsOf(
+  meter: MeterReadings,
+  granularity: Granularity,
+  rangeEndMs: number,
+  measure: ChartMeasure,
+): MeterPoints {
+  return granularity === 'raw' ? rawPoints(meter, measure) : bucketPoints(meter, rangeEndMs, measure);
 }
 
 /**
@@ -103,11 +133,12 @@ export function chartData(
   granularity: Granularity,
   rangeEndMs: number,
   withRegister: boolean,
+  measure: ChartMeasure = 'energy',
 ): uPlot.AlignedData {
   const [only] = meters;
   if (!only) return [[]];
   if (meters.length === 1) {
-    const points = pointsOf(only, granularity, rangeEndMs);
+    const points = pointsOf(only, granularity, rangeEndMs, measure);
     const channels =
       points.exported && points.net
         ? [points.consumption, points.exported, points.net]
@@ -116,7 +147,7 @@ export function chartData(
   }
   return uPlot.join(
     meters.map((meter) => {
-      const points = pointsOf(meter, granularity, rangeEndMs);
+      const points = pointsOf(meter, granularity, rangeEndMs, measure);
       return [points.x, points.consumption];
     }),
   );
@@ -146,6 +177,7 @@ export function hatchedBars(
   meter: MeterReadings,
   granularity: Granularity,
   rangeEndMs: number,
+  measure: ChartMeasure = 'energy',
 ): HatchedBar[] {
   const { t, hours, from } = meter.series;
   const bars: HatchedBar[] = [];
@@ -154,9 +186,10 @@ export function hatchedBars(
     ...(meter.series.other ? [{ columns: meter.series.other, sign: -1 }] : []),
   ];
   for (const { columns, sign } of channels) {
+    const values = columnOf(columns, measure);
     for (let i = 0; i < t.length; i++) {
       if ((columns.estimated[i] ?? 0) + (columns.substituted[i] ?? 0) === 0) continue;
-      const value = columns.consumption[i] ?? null;
+      const value = values[i] ?? null;
       if (value === null) continue;
       const span =
         granularity === 'raw'

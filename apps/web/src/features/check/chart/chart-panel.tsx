@@ -4,8 +4,9 @@ import { IconZoomReset } from '@tabler/icons-react';
 import type { LocationReadings } from '@cm/contracts/check.ts';
 import { memo, useCallback, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatEnergy, formatNumber } from '@/lib/format.ts';
-import { chartData, dstLabelKey, hatchedBars } from './chart-data.ts';
+import { formatEnergy, formatMoney, formatNumber } from '@/lib/format.ts';
+import { chartData, dstLabelKey, hatchedBars, type ChartMeasure } from './chart-data.ts';
+import { billCurrency } from '../model/bill.ts';
 import { chartThemes, type ChartMarkers } from './chart-options.ts';
 import { formatPeriod } from '../model/local-format.ts';
 import type { ChartView } from '../model/url-state.ts';
@@ -30,7 +31,7 @@ interface ChartPanelProps {
   tableId: string;
 }
 
-function useMarkers(readings: LocationReadings): ChartMarkers {
+function useMarkers(readings: LocationReadings, measure: ChartMeasure): ChartMarkers {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   return useMemo(() => {
@@ -64,7 +65,7 @@ function useMarkers(readings: LocationReadings): ChartMarkers {
     }
     const [only] = readings.meters;
     const isSingle = only !== undefined && readings.meters.length === 1;
-    const hatched = isSingle ? hatchedBars(only, readings.granularity, toMs) : [];
+    const hatched = isSingle ? hatchedBars(only, readings.granularity, toMs, measure) : [];
     const periods = isSingle
       ? only.periods
           .filter((period) => period.channel === only.channel)
@@ -84,7 +85,7 @@ function useMarkers(readings: LocationReadings): ChartMarkers {
       to: Number.isFinite(dataEnd) ? Math.min(toMs, dataEnd) : toMs,
     };
     return { dst, events, gaps, hatched, periods, barsWithin };
-  }, [readings, t, locale]);
+  }, [readings, t, locale, measure]);
 }
 
 interface LegendItem {
@@ -97,6 +98,10 @@ interface LegendItem {
 interface ChartHeaderProps {
   mode: 'bars' | 'line';
   onMode: (mode: 'bars' | 'line') => void;
+  /** With a tariff, energy or cost; null: no tariff, no choice. */
+  measure: ChartMeasure | null;
+  currency: string | null;
+  onMeasure: (measure: ChartMeasure) => void;
   /** The register switch's state; null: no switch (several meters). */
   showRegister: boolean | null;
   onShowRegister: (show: boolean) => void;
@@ -109,6 +114,9 @@ interface ChartHeaderProps {
 const ChartHeader = memo(function ChartHeader({
   mode,
   onMode,
+  measure,
+  currency,
+  onMeasure,
   showRegister,
   onShowRegister,
   isZoomed,
@@ -123,6 +131,19 @@ const ChartHeader = memo(function ChartHeader({
           {t('check.chart.title')}
         </Title>
         <Group gap="sm" wrap="wrap">
+          {measure === null ? null : (
+            <SegmentedControl
+              size="xs"
+              value={measure}
+              onChange={(value) => onMeasure(value === 'cost' ? 'cost' : 'energy')}
+              data={[
+                { value: 'energy', label: t('check.chart.energy') },
+                { value: 'cost', label: t('check.chart.costMode', { currency: currency ?? '' }) },
+              ]}
+              aria-label={t('check.chart.measure')}
+              data-testid="chart-measure"
+            />
+          )}
           <SegmentedControl
             size="xs"
             value={mode}
@@ -186,8 +207,13 @@ export const ChartPanel = memo(function ChartPanel({
   const pointCount = meters[0]?.series.t.length ?? 0;
   const chartMode =
     view.style === 'auto' ? (pointCount > BARS_MAX_POINTS || !isSingle ? 'line' : 'bars') : view.style;
+  // With a tariff the bars can show what the energy costs (the register line is energy only).
+  const currency = billCurrency(readings);
+  const measure: ChartMeasure = view.cost && currency !== null ? 'cost' : 'energy';
+  const isCost = measure === 'cost';
+  const axisUnit = isCost && currency !== null ? currency : unit;
   const showRegister = view.register;
-  const withRegister = isSingle && showRegister;
+  const withRegister = isSingle && showRegister && !isCost;
   const [isZoomed, setZoomed] = useState(false);
   const resetRef = useRef<(() => void) | null>(null);
   const resetZoom = useCallback(() => resetRef.current?.(), []);
@@ -196,18 +222,25 @@ export const ChartPanel = memo(function ChartPanel({
   const seriesLabels = useMemo(
     () =>
       hasExport
-        ? [t('check.chart.import', { unit }), t('check.chart.export', { unit })]
+        ? isCost
+          ? [
+              t('check.chart.importCost', { currency: axisUnit }),
+              t('check.chart.exportCredit', { currency: axisUnit }),
+            ]
+          : [t('check.chart.import', { unit }), t('check.chart.export', { unit })]
         : meters.map((meter) =>
             isSingle
-              ? t('check.chart.consumption', { unit })
+              ? isCost
+                ? t('check.chart.cost', { currency: axisUnit })
+                : t('check.chart.consumption', { unit })
               : t('check.chart.meterSeries', {
                   meterInd: meter.meterInd,
                   meterNumber: meter.meter.meterNumber,
                 }),
           ),
-    [meters, isSingle, hasExport, t, unit],
+    [meters, isSingle, hasExport, t, unit, isCost, axisUnit],
   );
-  const netLabel = hasExport ? t('check.chart.net', { unit }) : null;
+  const netLabel = hasExport ? t('check.chart.net', { unit: axisUnit }) : null;
   // The labels' text, not the list, decides whether the plot is rebuilt.
   const seriesKey = seriesLabels.join('|');
   const spec = useMemo(
@@ -219,17 +252,17 @@ export const ChartPanel = memo(function ChartPanel({
       seriesLabels: seriesKey.split('|'),
       netLabel,
       registerLabel: withRegister ? t('check.chart.register') : null,
-      unit,
+      unit: axisUnit,
       theme: chartThemes[scheme],
       formatNumber: (value: number) => formatNumber(value, locale, { maximumFractionDigits: 2 }),
     }),
-    [tz, locale, granularity, chartMode, seriesKey, netLabel, withRegister, t, unit, scheme],
+    [tz, locale, granularity, chartMode, seriesKey, netLabel, withRegister, t, axisUnit, scheme],
   );
   const data = useMemo(
-    () => chartData(meters, granularity, toMs, withRegister),
-    [meters, granularity, toMs, withRegister],
+    () => chartData(meters, granularity, toMs, withRegister, measure),
+    [meters, granularity, toMs, withRegister, measure],
   );
-  const markers = useMarkers(readings);
+  const markers = useMarkers(readings, measure);
 
   const writeTooltip = useCallback<TooltipWriter>(
     (x, element) => {
@@ -265,6 +298,13 @@ export const ChartPanel = memo(function ChartPanel({
             color: theme.net,
           });
         }
+        const cost = rows.cost?.[i] ?? null;
+        if (cost !== null && currency !== null)
+          lines.push({
+            text: t('check.chart.costValue', {
+              value: formatMoney(cost, currency, locale, granularity === 'raw' || granularity === 'hour'),
+            }),
+          });
         if (withRegister) {
           const register = rows.register[i] ?? null;
           if (register !== null)
@@ -288,7 +328,7 @@ export const ChartPanel = memo(function ChartPanel({
       }
       return true;
     },
-    [readings, meters, granularity, locale, tz, t, isSingle, hasExport, withRegister, scheme],
+    [readings, meters, granularity, locale, tz, t, isSingle, hasExport, withRegister, scheme, currency],
   );
 
   const theme = chartThemes[scheme];
@@ -352,7 +392,10 @@ export const ChartPanel = memo(function ChartPanel({
       <ChartHeader
         mode={chartMode}
         onMode={(style) => onViewChange({ ...view, style })}
-        showRegister={isSingle ? showRegister : null}
+        measure={currency === null ? null : measure}
+        currency={currency}
+        onMeasure={(chosen) => onViewChange({ ...view, cost: chosen === 'cost' })}
+        showRegister={isSingle && !isCost ? showRegister : null}
         onShowRegister={(register) => onViewChange({ ...view, register })}
         isZoomed={isZoomed}
         onReset={resetZoom}

@@ -1,6 +1,6 @@
 import type { Bill } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
-import { billCurrency, combinedBill } from './bill.ts';
+import { billCurrency, locationBill } from './bill.ts';
 
 const bill = (energy: number, projection: number | null): Bill => ({
   currency: 'EUR',
@@ -27,12 +27,39 @@ const bill = (energy: number, projection: number | null): Bill => ({
 
 describe('a location bill', () => {
   it('adds each meter’s charges; projects only when every meter does', () => {
-    const both = combinedBill([{ bill: bill(1.1, 2.2) }, { bill: bill(2.2, 4.4) }, { bill: null }]);
+    const sub = { meter: { mainSupply: false } };
+    const both = locationBill([
+      { ...sub, bill: bill(1.1, 2.2) },
+      { ...sub, bill: bill(2.2, 4.4) },
+      { ...sub, bill: null },
+    ]);
     // 1.1 + 2.2 = 3.3 (not 3.3000000000000003), standing 0.5 + 0.5, tax 0.1 + 0.1, total 1.7 + 2.8.
-    expect(both).toMatchObject({ energy: 3.3, standingCharge: 1, tax: 0.2, total: 4.5, standingDays: 1 });
-    expect(both?.projection).toMatchObject({ energy: 6.6, standingCharge: 2, total: 9 });
-    expect(combinedBill([{ bill: bill(1, 2) }, { bill: bill(1, null) }])?.projection).toBeNull();
-    expect(combinedBill([{ bill: null }])).toBeNull();
+    expect(both).toMatchObject({ basis: 'allMeters', count: 3 });
+    expect(both?.bill).toMatchObject({
+      energy: 3.3,
+      standingCharge: 1,
+      tax: 0.2,
+      total: 4.5,
+      standingDays: 1,
+    });
+    expect(both?.bill.projection).toMatchObject({ energy: 6.6, standingCharge: 2, total: 9 });
+    expect(
+      locationBill([
+        { ...sub, bill: bill(1, 2) },
+        { ...sub, bill: bill(1, null) },
+      ])?.bill.projection,
+    ).toBeNull();
+    expect(locationBill([{ ...sub, bill: null }])).toBeNull();
+  });
+
+  it('is the main supply’s bill where the other meters are behind it', () => {
+    const main = { meter: { mainSupply: true }, bill: bill(10, null) };
+    const sub = { meter: { mainSupply: false }, bill: bill(4, null) };
+    expect(locationBill([main, sub, sub])).toMatchObject({
+      basis: 'mainSupply',
+      count: 1,
+      bill: { energy: 10 },
+    });
     expect(billCurrency({ meters: [{ bill: null }, { bill: bill(1, null) }] })).toBe('EUR');
   });
 });

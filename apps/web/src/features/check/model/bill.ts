@@ -20,11 +20,31 @@ function addCharges<T extends Charges>(a: T, b: Charges): T {
   };
 }
 
+/** A location's bill and which meters it counts (as its energy total does: location-total.ts). */
+export interface LocationBill {
+  bill: Bill;
+  /** `mainSupply`: the main supply's bill (the sub-meters are behind it); `allMeters`: their sum. */
+  basis: 'mainSupply' | 'allMeters';
+  /** Meters counted. */
+  count: number;
+}
+
 /**
- * The bill of several meters (a location's view): each meter is its own supply, so its charges
- * add up. A projection is only given when every meter has one. Null when no meter has a bill.
+ * The bill of a view's meters. Where a meter is the main supply, the location pays what it
+ * measured (its sub-meters' energy is inside it); otherwise each meter is its own supply and the
+ * charges add up. A projection is only given when every counted meter has one. Null when no
+ * counted meter has a bill.
  */
-export function combinedBill(meters: readonly Pick<MeterReadings, 'bill'>[]): Bill | null {
+export function locationBill(
+  meters: readonly (Pick<MeterReadings, 'bill'> & { meter: Pick<MeterReadings['meter'], 'mainSupply'> })[],
+): LocationBill | null {
+  const mains = meters.filter((m) => m.meter.mainSupply);
+  const counted = mains.length > 0 ? mains : meters;
+  const bill = combinedBill(counted);
+  return bill ? { bill, basis: mains.length > 0 ? 'mainSupply' : 'allMeters', count: counted.length } : null;
+}
+
+function combinedBill(meters: readonly Pick<MeterReadings, 'bill'>[]): Bill | null {
   const bills = meters.flatMap((meter) => (meter.bill ? [meter.bill] : []));
   const [first, ...rest] = bills;
   if (!first) return null;

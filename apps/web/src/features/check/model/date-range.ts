@@ -16,6 +16,7 @@ export const presetIds = [
   'yesterday',
   'last7',
   'thisMonth',
+  'thisBill',
   'lastMonth',
   'thisYear',
   'last12Months',
@@ -55,8 +56,24 @@ function firstOfMonth(date: LocalDate): LocalDate {
   return `${date.slice(0, 7)}-01`;
 }
 
+/**
+ * The billing period holding `today`: from the last `billingDay` (1–28; 1 for calendar months) up
+ * to the day before the next one. It runs past today: the bill so far, and its projection to the
+ * period's end.
+ */
+export function billingPeriod(today: LocalDate, billingDay: number | null): DateRange {
+  const day = String(billingDay ?? 1).padStart(2, '0');
+  const thisMonths = `${today.slice(0, 7)}-${day}`;
+  const from = thisMonths <= today ? thisMonths : addMonths(thisMonths, -1);
+  return { from, to: addDays(addMonths(from, 1), -1) };
+}
+
 /** The range a preset stands for on `today` (a local date in the location's zone). */
-export function resolvePreset(preset: PresetId, today: LocalDate): DateRange {
+export function resolvePreset(
+  preset: PresetId,
+  today: LocalDate,
+  billingDay: number | null = null,
+): DateRange {
   switch (preset) {
     case 'today':
       return { from: today, to: today };
@@ -68,6 +85,8 @@ export function resolvePreset(preset: PresetId, today: LocalDate): DateRange {
       return { from: addDays(today, -6), to: today };
     case 'thisMonth':
       return { from: firstOfMonth(today), to: today };
+    case 'thisBill':
+      return billingPeriod(today, billingDay);
     case 'lastMonth': {
       const from = firstOfMonth(addMonths(firstOfMonth(today), -1));
       return { from, to: endOfMonth(from) };

@@ -22,10 +22,12 @@ export type RangeChoice = { kind: 'preset'; preset: PresetId } | ({ kind: 'custo
 export interface ChartView {
   style: 'auto' | 'bars' | 'line';
   register: boolean;
+  /** What the bars measure: energy, or (with a tariff) what it costs. */
+  cost: boolean;
 }
 
 /** The chart as it first opens. */
-export const DEFAULT_CHART_VIEW: ChartView = { style: 'auto', register: false };
+export const DEFAULT_CHART_VIEW: ChartView = { style: 'auto', register: false, cost: false };
 
 /** The check page's state, all of it in the query string so reload, share and back/forward work. */
 export interface CheckUrlState {
@@ -46,6 +48,7 @@ export const urlParams = {
   granularity: 'granularity',
   chart: 'chart',
   register: 'register',
+  cost: 'cost',
 } as const;
 
 const MAX_TEXT = 200;
@@ -87,6 +90,7 @@ export function parseCheckUrl(search: string | URLSearchParams): CheckUrlState {
     chart: {
       style: style === 'bars' || style === 'line' ? style : 'auto',
       register: params.get(urlParams.register) === '1',
+      cost: params.get(urlParams.cost) === '1',
     },
   };
 }
@@ -109,5 +113,6 @@ export function serializeCheckUrl(state: CheckUrlState): string {
   if (granularity !== 'auto') params.set(urlParams.granularity, granularity);
   if (chart.style !== 'auto') params.set(urlParams.chart, chart.style);
   if (chart.register) params.set(urlParams.register, '1');
+  if (chart.cost) params.set(urlParams.cost, '1');
   return params.toString();
 }

@@ -1,5 +1,5 @@
 import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import type { Bill } from '@cm/contracts/check.ts';
+import type { LocationBill } from '../model/bill.ts';
 import { useTranslation } from 'react-i18next';
 import { formatEnergy, formatMoney, formatNumber } from '@/lib/format.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
@@ -11,7 +11,7 @@ import classes from '../check.module.css';
  * charges, tax, export credit), how much rests on estimated values, and for a period still going
  * the projection to its end, saying how it is projected.
  */
-export function BillPanel({ bill, meterCount }: { bill: Bill; meterCount: number }) {
+export function BillPanel({ bill, basis, count }: LocationBill) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const money = (amount: number) => formatMoney(amount, bill.currency, locale);
@@ -23,9 +23,13 @@ export function BillPanel({ bill, meterCount }: { bill: Bill; meterCount: number
           <Title order={2} size="h4" id="cm-bill-title">
             {t('check.bill.title')}
           </Title>
-          {meterCount > 1 ? (
+          {basis === 'mainSupply' ? (
             <Text size="xs" c="dimmed">
-              {t('check.bill.meters', { count: meterCount })}
+              {t('check.bill.mainSupply', { count })}
+            </Text>
+          ) : count > 1 ? (
+            <Text size="xs" c="dimmed">
+              {t('check.bill.meters', { count })}
             </Text>
           ) : null}
         </div>

@@ -1,6 +1,6 @@
 import { Group, Skeleton, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { formatEnergy, formatPercent } from '@/lib/format.ts';
+import { formatEnergy, formatMoney, formatPercent } from '@/lib/format.ts';
 import { comparisonChange, type ComparisonPlan } from '../model/comparison.ts';
 import { formatDateRange, formatLocal } from '../model/local-format.ts';
 import { formatChange } from './totals.ts';
@@ -12,6 +12,8 @@ const MIN_COVERAGE = 0.95;
 /** A comparison period's total, as it loads. */
 export interface ComparisonTotal extends ComparisonPlan {
   consumption: number | null;
+  /** What the period cost at the location's tariff (its bill's total), null without one. */
+  cost: { amount: number; currency: string } | null;
   /** Share of the period with readings: a comparison with a half-empty period would mislead. */
   coverage: number | null;
   isLoading: boolean;
@@ -103,6 +105,13 @@ export function ComparisonTiles({
                         change: formatChange(change, locale),
                       },
                     )}
+                  </Text>
+                ) : null}
+                {comparison.cost !== null ? (
+                  <Text size="sm" c="dimmed" data-testid={`compare-${comparison.kind}-cost`}>
+                    {t('check.compare.cost', {
+                      amount: formatMoney(comparison.cost.amount, comparison.cost.currency, locale),
+                    })}
                   </Text>
                 ) : null}
               </Group>

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import type { Tariff } from '@cm/contracts/tariffs.ts';
+import { newWindow, tariffFormFrom, toTariffBody, validateTariffForm } from './tariff-form-values.ts';
+
+const latest: Tariff = {
+  id: 3,
+  locationId: 1,
+  effectiveFrom: '2026-01-01',
+  currency: 'EUR',
+  energyPrice: '0.3',
+  windows: [
+    { label: 'night', price: '0.12', days: ['sat', 'sun'], from: '00:00', to: '07:00', months: [12, 1] },
+  ],
+  holidays: ['2026-12-25'],
+  standingChargePerDay: '0.45',
+  taxPercent: '19',
+  feedInPrice: null,
+  createdAt: '2026-01-01T00:00:00Z',
+};
+
+describe('tariff form', () => {
+  it('starts from the latest version, from today; a first version from the start of the year', () => {
+    const next = tariffFormFrom(latest, '2026-11-26');
+    expect(next).toMatchObject({
+      effectiveFrom: '2026-11-26',
+      currency: 'EUR',
+      energyPrice: '0.3',
+      holidays: '2026-12-25',
+    });
+    expect(toTariffBody(next)).toEqual({
+      effectiveFrom: '2026-11-26',
+      currency: 'EUR',
+      energyPrice: '0.3',
+      standingChargePerDay: '0.45',
+      taxPercent: '19',
+      feedInPrice: null,
+      windows: [
+        { label: 'night', price: '0.12', days: ['sat', 'sun'], from: '00:00', to: '07:00', months: [1, 12] },
+      ],
+      holidays: ['2026-12-25'],
+    });
+    expect(tariffFormFrom(undefined, '2026-11-26').effectiveFrom).toBe('2026-01-01');
+  });
+
+  it('reads decimal commas and lists of dates as people type them', () => {
+    const values = {
+      ...tariffFormFrom(latest, '2026-11-26'),
+      energyPrice: ' 0,2875 ',
+      feedInPrice: '0,08',
+      holidays: '2026-12-25, 2026-12-26\n2027-01-01',
+    };
+    expect(toTariffBody(values)).toMatchObject({
+      energyPrice: '0.2875',
+      feedInPrice: '0.08',
+      holidays: ['2026-12-25', '2026-12-26', '2027-01-01'],
+    });
+  });
+
+  it('names what is wrong, per field and for overlapping windows', () => {
+    const base = tariffFormFrom(latest, '2026-11-26');
+    expect(validateTariffForm({ ...base, energyPrice: 'cheap', effectiveFrom: '' })).toEqual({
+      effectiveFrom: 'admin.tariffs.form.invalid.effectiveFrom',
+      energyPrice: 'admin.tariffs.form.invalid.energyPrice',
+    });
+    expect(validateTariffForm({ ...base, windows: [{ ...newWindow(), price: '' }] })).toEqual({
+      windows: 'admin.tariffs.form.invalid.windows',
+    });
+    const peak = { ...newWindow(), price: '0.5' };
+    expect(validateTariffForm({ ...base, windows: [peak, { ...peak, from: '19:00', to: '21:00' }] })).toEqual(
+      {
+        windows: 'admin.tariffs.form.invalid.overlap',
+      },
+    );
+    expect(validateTariffForm(base)).toEqual({});
+  });
+});

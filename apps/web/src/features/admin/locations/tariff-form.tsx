@@ -1,0 +1,244 @@
+import {
+  ActionIcon,
+  Button,
+  Chip,
+  Group,
+  MultiSelect,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Textarea,
+} from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { tariffDays, type Tariff } from '@cm/contracts/tariffs.ts';
+import toast from 'react-hot-toast';
+import { useTranslation } from 'react-i18next';
+import { useAddTariffMutation } from '../api.ts';
+import { FormFooter } from '../forms/form-footer.tsx';
+import { useAdminForm } from '../forms/use-admin-form.ts';
+import {
+  newWindow,
+  tariffFormFrom,
+  toTariffBody,
+  validateTariffForm,
+  type TariffFormValues,
+} from './tariff-form-values.ts';
+
+const FIELDS = [
+  'effectiveFrom',
+  'currency',
+  'energyPrice',
+  'standingChargePerDay',
+  'taxPercent',
+  'feedInPrice',
+  'windows',
+  'holidays',
+] as const;
+
+/** Month names in the reader's language, for the season of a window. */
+function monthOptions(locale: string) {
+  const format = new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' });
+  return Array.from({ length: 12 }, (_, i) => ({
+    value: String(i + 1),
+    label: format.format(new Date(Date.UTC(2026, i, 1))),
+  }));
+}
+
+/**
+ * A new tariff version: prices per kWh, a standing charge per day, tax, the feed-in price, and
+ * time-of-use windows on the location's clock. Prices are typed as decimals and stored exactly.
+ */
+export function TariffForm({
+  locationId,
+  latest,
+  today,
+  onDone,
+}: {
+  locationId: number;
+  latest: Tariff | undefined;
+  today: string;
+  onDone: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const [addTariff, state] = useAddTariffMutation();
+  const { form, failure, onSubmit } = useAdminForm({
+    initialValues: tariffFormFrom(latest, today),
+    check: (values: TariffFormValues) => {
+      const errors = validateTariffForm(values);
+      return { errors, body: Object.keys(errors).length === 0 ? toTariffBody(values) : null };
+    },
+    fields: FIELDS,
+    send: async (body) => {
+      await addTariff({ locationId, body }).unwrap();
+      toast.success(t('admin.tariffs.added'));
+      onDone();
+    },
+  });
+  const months = monthOptions(i18n.language);
+  const currency = form.values.currency.toUpperCase() || '…';
+  const perKwh = (label: string) => `${label} (${currency}/kWh)`;
+
+  return (
+    <form onSubmit={onSubmit} noValidate data-testid="tariff-form">
+      <Stack gap="sm">
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <TextInput
+            type="date"
+            label={t('admin.tariffs.fields.effectiveFrom')}
+            description={
+              latest ? t('admin.tariffs.form.fromToday', { today }) : t('admin.tariffs.form.firstVersion')
+            }
+            {...form.getInputProps('effectiveFrom')}
+            required
+          />
+          <TextInput
+            label={t('admin.tariffs.fields.currency')}
+            description={latest ? t('admin.tariffs.form.sameCurrency') : t('admin.tariffs.form.currencyHint')}
+            {...form.getInputProps('currency')}
+            disabled={latest !== undefined}
+            maxLength={3}
+            required
+          />
+          <TextInput
+            label={perKwh(t('admin.tariffs.fields.energyPrice'))}
+            description={t('admin.tariffs.form.energyPriceHint')}
+            inputMode="decimal"
+            {...form.getInputProps('energyPrice')}
+            required
+          />
+          <TextInput
+            label={`${t('admin.tariffs.fields.standingChargePerDay')} (${currency})`}
+            inputMode="decimal"
+            {...form.getInputProps('standingChargePerDay')}
+            required
+          />
+          <TextInput
+            label={t('admin.tariffs.fields.taxPercent')}
+            inputMode="decimal"
+            {...form.getInputProps('taxPercent')}
+            required
+          />
+          <TextInput
+            label={perKwh(t('admin.tariffs.fields.feedInPrice'))}
+            description={t('admin.tariffs.form.feedInHint')}
+            inputMode="decimal"
+            {...form.getInputProps('feedInPrice')}
+          />
+        </SimpleGrid>
+
+        <Stack gap="xs">
+          <Group justify="space-between">
+            <div>
+              <Text fw={600} size="sm">
+                {t('admin.tariffs.windows.title')}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {t('admin.tariffs.windows.hint')}
+              </Text>
+            </div>
+            <Button
+              size="xs"
+              variant="light"
+              leftSection={<IconPlus size={14} aria-hidden />}
+              onClick={() => form.insertListItem('windows', newWindow())}
+            >
+              {t('admin.tariffs.windows.add')}
+            </Button>
+          </Group>
+          {form.values.windows.map((window, index) => (
+            <Paper key={index} withBorder p="sm" radius="md" data-testid="tariff-window">
+              <Stack gap="xs">
+                <Group gap="xs" align="flex-end" wrap="wrap">
+                  <TextInput
+                    size="xs"
+                    label={t('admin.tariffs.windows.label')}
+                    {...form.getInputProps(`windows.${index}.label`)}
+                    w={140}
+                  />
+                  <TextInput
+                    size="xs"
+                    label={perKwh(t('admin.tariffs.windows.price'))}
+                    inputMode="decimal"
+                    {...form.getInputProps(`windows.${index}.price`)}
+                    w={150}
+                    required
+                  />
+                  <TextInput
+                    size="xs"
+                    label={t('admin.tariffs.windows.from')}
+                    description={t('admin.tariffs.windows.fromHint')}
+                    {...form.getInputProps(`windows.${index}.from`)}
+                    w={110}
+                  />
+                  <TextInput
+                    size="xs"
+                    label={t('admin.tariffs.windows.to')}
+                    description={t('admin.tariffs.windows.toHint')}
+                    {...form.getInputProps(`windows.${index}.to`)}
+                    w={110}
+                  />
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={t('admin.tariffs.windows.remove', { number: index + 1 })}
+                    onClick={() => form.removeListItem('windows', index)}
+                  >
+                    <IconTrash size={16} aria-hidden />
+                  </ActionIcon>
+                </Group>
+                <Chip.Group
+                  multiple
+                  value={window.days}
+                  onChange={(days) =>
+                    form.setFieldValue(
+                      `windows.${index}.days`,
+                      tariffDays.filter((day) => days.includes(day)),
+                    )
+                  }
+                >
+                  <Group gap={4} role="group" aria-label={t('admin.tariffs.windows.days')}>
+                    {tariffDays.map((day) => (
+                      <Chip key={day} value={day} size="xs">
+                        {t(`admin.tariffs.days.${day}`)}
+                      </Chip>
+                    ))}
+                  </Group>
+                </Chip.Group>
+                <MultiSelect
+                  size="xs"
+                  label={t('admin.tariffs.windows.months')}
+                  placeholder={t('admin.tariffs.windows.allYear')}
+                  data={months}
+                  value={window.months}
+                  onChange={(value) => form.setFieldValue(`windows.${index}.months`, value)}
+                  clearable
+                  comboboxProps={{ withinPortal: true }}
+                />
+              </Stack>
+            </Paper>
+          ))}
+          {form.errors.windows ? (
+            <Text size="sm" c="red" role="alert">
+              {form.errors.windows}
+            </Text>
+          ) : null}
+        </Stack>
+        <Textarea
+          label={t('admin.tariffs.fields.holidays')}
+          description={t('admin.tariffs.form.holidaysHint')}
+          {...form.getInputProps('holidays')}
+          autosize
+          minRows={2}
+        />
+        <FormFooter
+          failure={failure}
+          onCancel={onDone}
+          isSaving={state.isLoading}
+          submitLabel={t('admin.tariffs.form.submit')}
+        />
+      </Stack>
+    </form>
+  );
+}
