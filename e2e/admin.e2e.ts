@@ -119,9 +119,10 @@ async function importCsv(page: Page, fileName: string, csv: string) {
   await page.getByTestId('import-report').waitFor({ timeout: 30_000 });
 }
 
-/** Axe on the page as it is: no serious or critical problem. */
-async function expectAccessible(page: Page, where: string) {
-  const results = await new AxeBuilder({ page }).analyze();
+/** Axe on the page as it is (or on the part `include` selects): no serious or critical problem. */
+async function expectAccessible(page: Page, where: string, include?: string) {
+  const builder = new AxeBuilder({ page });
+  const results = await (include ? builder.include(include) : builder).analyze();
   const bad = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${where}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
@@ -484,6 +485,122 @@ describe('administration', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       await shot(page, 'check-export-phone-fr', true);
     });
+  });
+
+  it('an admin sets a time-of-use tariff and a billing day; a client sees the cost and the bill so far', async () => {
+    const meterNumber = `E2E-T-${suffix}`;
+    const siteName = `E2E Tariff ${suffix}`;
+    const email = `tariff.${suffix}@e2e.cm`;
+    const password = 'Client!tariff-2026';
+    const hour = 3_600_000;
+    // The bill started three days ago: its day of the month (at most 28) at the site (Berlin).
+    const berlinDate = (ms: number) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', dateStyle: 'short' }).format(ms);
+    const startDay = Number(berlinDate(Date.now() - 3 * 24 * hour).slice(8, 10));
+    const billingDay = Math.min(startDay, 28);
+    await withAdminPage(async (page) => {
+      const locationId = await createSite(page, siteName, meterNumber);
+      // 0.25 kWh a quarter hour (1 kWh an hour) over Sunday 2026-10-25 in Berlin (25 hours: the
+      // clocks go back), and over the last four days up to now.
+      const quarter = hour / 4;
+      const lines = ['meter_number,timestamp,register_kwh'];
+      let register = 1000;
+      const read = (from: number, to: number) => {
+        for (let at = from; at <= to; at += quarter) {
+          lines.push(`${meterNumber},${new Date(at).toISOString()},${register.toFixed(2)}`);
+          register += 0.25;
+        }
+      };
+      read(Date.parse('2026-10-24T22:00:00Z'), Date.parse('2026-10-25T23:00:00Z'));
+      const lastQuarter = Math.floor(Date.now() / quarter) * quarter;
+      read(lastQuarter - 96 * hour, lastQuarter);
+      await importCsv(page, 'tariff.csv', lines.join('\n'));
+      expect(await countOf(page, 'rejected')).toBe('0');
+
+      // The billing day, in the location's form.
+      await page.goto('/admin/locations');
+      await page.getByLabel('Search').fill(siteName);
+      await page.getByRole('button', { name: `Edit ${siteName}` }).click();
+      const form = page.getByRole('dialog', { name: 'Edit location' });
+      await form.getByTestId('billing-day').selectOption(String(billingDay));
+      await form.getByRole('button', { name: 'Save' }).click();
+      await form.waitFor({ state: 'hidden' });
+
+      // The tariff: 0.30 a kWh, 0.10 from 00:00 to 07:00 at weekends, 0.50 a day, 20 % tax.
+      await page.getByRole('button', { name: /^1 meter/ }).click();
+      const drawer = page.getByRole('dialog', { name: siteName });
+      await drawer.getByTestId('tariffs-tab').click();
+      await drawer.getByTestId('add-tariff').click();
+      const tariff = drawer.getByTestId('tariff-form');
+      expect(await tariff.getByLabel('From').first().inputValue()).toMatch(/^\d{4}-01-01$/);
+      await tariff.getByLabel('From').first().fill('2026-01-01');
+      await tariff.getByLabel(/^Energy price/).fill('0.30');
+      await tariff.getByLabel(/^Standing charge per day/).fill('0.50');
+      await tariff.getByLabel('Tax (%)').fill('20');
+      await tariff.getByRole('button', { name: 'Add a window' }).click();
+      const window = tariff.getByTestId('tariff-window');
+      await window.getByLabel(/^Price/).fill('0.10');
+      await window.getByLabel('From').fill('00:00');
+      await window.getByLabel('To', { exact: true }).fill('07:00');
+      for (const day of ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'])
+        await window.getByText(day, { exact: true }).click();
+      // Mon–Fri were on and are now off; Sat and Sun on.
+      await tariff.getByRole('button', { name: 'Add version' }).click();
+      await drawer.getByTestId('tariff-row').first().waitFor();
+      expect(await drawer.getByTestId('tariff-row').first().getAttribute('data-status')).toBe('current');
+      // The drawer itself: the page behind its overlay is not read.
+      await expectAccessible(page, 'tariffs tab', '[role="dialog"]');
+      const saved = await api<{ billingDay: number }>(page, `/api/admin/locations/${locationId}`);
+      expect(saved.body.billingDay).toBe(billingDay);
+
+      const client = await api(page, '/api/admin/users', {
+        method: 'POST',
+        body: { email, fullName: `Tariff client ${suffix}`, password, role: 2, locationIds: [locationId] },
+      });
+      expect(client.status).toBe(201);
+    });
+
+    const context = await browser.newContext({ baseURL: baseUrl });
+    try {
+      const page = await context.newPage();
+      await page.goto('/login');
+      await page.locator('input[type="email"]').fill(email);
+      await page.locator('input[name="password"]').fill(password);
+      await page.locator('button[type="submit"]').click();
+      await page.waitForURL('**/change-password');
+      const own = 'Mine!tariff-e2e-2026';
+      await page.locator('input[name="currentPassword"]').fill(password);
+      await page.locator('input[name="newPassword"]').fill(own);
+      await page.locator('input[name="confirmPassword"]').fill(own);
+      await page.getByRole('button', { name: 'Change password', exact: true }).click();
+      await page.waitForURL('**/check');
+
+      // Sunday 2026-10-25: 8 night hours (02:00 twice) × 0.10 = 0.80 and 17 day hours × 0.30 = 5.10;
+      // 5.90 energy + 0.50 standing = 6.40, tax 20 % = 1.28, total 7.68.
+      await page.goto(`/check?location=${encodeURIComponent(siteName)}&from=2026-10-25&to=2026-10-25`);
+      const total = page.getByTestId('bill-total').locator('[data-value]');
+      await expect.poll(() => total.textContent(), { timeout: 20_000 }).toBe('€7.68');
+      expect(await page.getByTestId('bill-energy').locator('[data-value]').textContent()).toBe('€5.90');
+      expect(await page.getByTestId('bill-tax').locator('[data-value]').textContent()).toBe('€1.28');
+
+      // This bill so far: from the billing day, with its projection to the period's end.
+      await page.locator('select[name="preset"]').selectOption('thisBill');
+      await page.getByTestId('bill-projection').waitFor({ timeout: 20_000 });
+      expect(await page.getByTestId('bill-projection').textContent()).toMatch(
+        /^Projected for the whole period: €[\d,.]+If the rest of the period uses energy like the average of the [\d.]+ days so far/,
+      );
+      // The table's cost column and the chart's cost bars.
+      const costs = await page.getByTestId('row-cost').allTextContents();
+      expect(
+        costs.filter((text) => /^€\d+\.\d\d$/.test(text)).length,
+        costs.join('|'),
+      ).toBeGreaterThanOrEqual(3);
+      await page.getByTestId('chart-measure').getByText('Cost').click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('cost')).toBe('1');
+      await expectAccessible(page, 'check page with a bill');
+    } finally {
+      await context.close();
+    }
   });
 
   it('works at 390 px without sideways scrolling', async () => {

@@ -242,7 +242,11 @@ function comparisonOf(plan: ComparisonPlan, answer: Answer<LocationReadings>): C
   return {
     ...plan,
     consumption: total?.consumption ?? null,
-    cost: bill ? { amount: bill.bill.total, currency: bill.bill.currency } : null,
+    // A period without data has no bill to compare, only standing charges.
+    cost:
+      bill && total?.consumption !== null && total?.consumption !== undefined
+        ? { amount: bill.bill.total, currency: bill.bill.currency }
+        : null,
     coverage: total?.coverage ?? null,
     isLoading: plan.awaitsRange || (query !== null && answer.isFetching),
     isError: query !== null && answer.failure !== null,

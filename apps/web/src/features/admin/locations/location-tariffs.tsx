@@ -81,7 +81,7 @@ export function LocationTariffs({ location }: { location: AdminLocation }) {
                       <Text size="sm" className={classes.nowrap}>
                         {tariff.effectiveFrom}
                       </Text>
-                      <Badge size="xs" variant="light" color={STATUS_COLOR[status]}>
+                      <Badge size="sm" variant="dot" color={STATUS_COLOR[status]}>
                         {t(`admin.tariffs.status.${status}`)}
                       </Badge>
                     </Stack>
