@@ -220,6 +220,45 @@ async function compareThroughput(address: string, headers: Record<string, string
   return { info: median(info), bare: median(bare), ratio: percentile(ratios, 50), rounds, seconds };
 }
 
+/**
+ * Runs `work` while Bench site 3 has two tariff versions: time-of-use (night 00:00–07:00 every
+ * day, a weekday peak 17:00–20:00 in winter months, holidays) and a price change on 2025-07-01.
+ * They are removed afterwards, so the kept database stays as it was.
+ */
+async function withTariffs<T>(db: Db, work: () => Promise<T>): Promise<T> {
+  const windows = (night: string, peak: string) =>
+    JSON.stringify([
+      {
+        label: 'night',
+        price: night,
+        days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun', 'holiday'],
+        from: '00:00',
+        to: '07:00',
+      },
+      {
+        label: 'peak',
+        price: peak,
+        days: ['mon', 'tue', 'wed', 'thu', 'fri'],
+        from: '17:00',
+        to: '20:00',
+        months: [1, 2, 3, 10, 11, 12],
+      },
+    ]);
+  const insert = `INSERT INTO tariffs (location_id, effective_from, currency, energy_price, windows, holidays,
+      standing_charge_per_day, tax_percent, feed_in_price)
+    SELECT id, $1::date, 'EUR', $2::numeric, $3::jsonb, '{2025-01-01,2025-05-01,2025-12-25,2025-12-26}'::date[], 0.45, 19, 0.08
+    FROM locations WHERE public_name = 'Bench site 3'`;
+  await db.query(insert, ['2024-12-01', '0.2890', windows('0.1520', '0.3970')]);
+  await db.query(insert, ['2025-07-01', '0.3120', windows('0.1640', '0.4210')]);
+  try {
+    return await work();
+  } finally {
+    await db.query(
+      "DELETE FROM tariffs WHERE location_id = (SELECT id FROM locations WHERE public_name = 'Bench site 3')",
+    );
+  }
+}
+
 async function main() {
   let { url, existed } = await benchDatabase('cm_bench_api', {
     recreate: process.env.CM_BENCH_FRESH === '1',
@@ -246,6 +285,17 @@ async function main() {
   const { app, headers, address } = pgApp;
   const raw = await timeRoute(pgApp, readingsUrl('raw'));
   const day = await timeRoute(pgApp, readingsUrl('day'));
+  // Cost (issue 18), measured right beside its baseline: the same requests with a time-of-use tariff that changes in the middle of the
+  // year, then without it again; the baseline is the mean of the uncosted runs before and after.
+  const priced = await withTariffs(pgDb, async () => ({
+    raw: await timeRoute(pgApp, readingsUrl('raw')),
+    day: await timeRoute(pgApp, readingsUrl('day')),
+  }));
+  const again = {
+    raw: await timeRoute(pgApp, readingsUrl('raw')),
+    day: await timeRoute(pgApp, readingsUrl('day')),
+  };
+  const uncosted = { raw: (raw.p50 + again.raw.p50) / 2, day: (day.p50 + again.day.p50) / 2 };
   const pvRaw = await timeRoute(pgApp, readingsUrl('raw', 31));
   const pvDay = await timeRoute(pgApp, readingsUrl('day', 31));
   const hhRaw = await timeRoute(pgApp, readingsUrl('raw', 32));
@@ -290,6 +340,20 @@ async function main() {
         `${(naive.p50 / raw.p50).toFixed(1)}× faster`,
       ],
       ['one meter, one year, daily', 'p50 ≤ 8 ms', serverTime(day), '—', '—'],
+      [
+        'one year raw with cost: time-of-use tariff (night, weekday peak) changing on 1 July',
+        '≤ 120 % of no cost',
+        serverTime(priced.raw),
+        `no cost (before and after): ${ms(uncosted.raw)}`,
+        `${((priced.raw.p50 / uncosted.raw) * 100).toFixed(0)} %`,
+      ],
+      [
+        'one year daily with cost, same tariff',
+        '≤ 120 % of no cost',
+        serverTime(priced.day),
+        `no cost (before and after): ${ms(uncosted.day)}`,
+        `${((priced.day.p50 / uncosted.day) * 100).toFixed(0)} %`,
+      ],
       [
         'import + export meter (registers on both channels, with net), one year raw',
         'p50 ≤ 15 ms',

@@ -32,6 +32,9 @@ import { AdminLocationsService } from './modules/directory/locations.service.ts'
 import { locationsRoutes } from './modules/directory/locations.routes.ts';
 import { adminTariffsRoutes, tariffsRoutes } from './modules/tariffs/tariffs.routes.ts';
 import { TariffsService } from './modules/tariffs/tariffs.service.ts';
+import { adminAlertsRoutes, alertsRoutes } from './modules/alerts/alerts.routes.ts';
+import { AlertsService } from './modules/alerts/alerts.service.ts';
+import { smtpMailer } from './modules/alerts/mailer.ts';
 import { AdminUsersService } from './modules/auth/users.service.ts';
 import { usersRoutes } from './modules/auth/users.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
@@ -71,6 +74,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   app.setSerializerCompiler(serializerCompiler);
 
   const imports = new ImportsService(db);
+  const alerts = new AlertsService(db, smtpMailer(config.alerts.smtpUrl, config.alerts.from), app.log);
   const services = {
     apiKeys: new ApiKeyVerifier(db),
     auth: new AuthService(db, new TokenSigner(jwtSecret), {
@@ -81,11 +85,31 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     check: new CheckService(db, { useChunks: !config.disabledLayers.has('chunks') }),
     bookmarks: new BookmarksService(db),
     imports,
-    importJobs: new ImportJobsService(db, imports, path.join(config.dataDir, 'imports', 'jobs'), app.log),
+    importJobs: new ImportJobsService(
+      db,
+      imports,
+      path.join(config.dataDir, 'imports', 'jobs'),
+      app.log,
+      () => alerts.soon(),
+    ),
+    alerts,
   };
   // Import jobs run in the background from the moment the server is ready, and stop with it.
   app.addHook('onReady', async () => services.importJobs.start());
   app.addHook('onClose', async () => services.importJobs.stop());
+  // Alert rules are evaluated on a schedule, and soon after readings arrive (a device batch, an
+  // import answered at once); import jobs tell when they finish.
+  app.addHook('onReady', async () => alerts.start(config.alerts.everySeconds));
+  app.addHook('onClose', async () => alerts.stop());
+  app.addHook('onResponse', async (request, reply) => {
+    const path = request.routeOptions.url;
+    if (
+      request.method === 'POST' &&
+      reply.statusCode < 300 &&
+      (path === '/api/ingest/readings' || path === '/api/admin/imports')
+    )
+      alerts.soon();
+  });
 
   // Plugins.
   await app.register(errorHandler);
@@ -136,10 +160,12 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   await app.register(bookmarksRoutes, { bookmarks: services.bookmarks });
   const tariffs = new TariffsService(db);
   await app.register(tariffsRoutes, { tariffs });
+  await app.register(alertsRoutes, { alerts });
   // Administration and data in/out (issue 6): every /api/admin route is administrator-only.
   await app.register(usersRoutes, { users: new AdminUsersService(db) });
   await app.register(locationsRoutes, { locations: new AdminLocationsService(db) });
   await app.register(adminTariffsRoutes, { tariffs });
+  await app.register(adminAlertsRoutes, { alerts });
   await app.register(devicesRoutes, { devices: new AdminDevicesService(db) });
   await app.register(apiKeysRoutes, { apiKeys: new AdminApiKeysService(db, services.apiKeys, webApiKey) });
   await app.register(auditRoutes, { audit: new AuditLogService(db) });

@@ -79,6 +79,11 @@ const envSchema = z.object({
     }),
   // Past this event-loop delay, API requests (health excepted) are answered 503 at once.
   CM_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  // Alert e-mails: an SMTP URL (smtp://user:pass@host:587, smtps://…); none: alerts stay in the app.
+  CM_SMTP_URL: z.string().url('must be an smtp:// or smtps:// URL').optional(),
+  CM_SMTP_FROM: z.string().min(3).default('Check Meter <alerts@checkmeter.invalid>'),
+  // How often alert rules are evaluated (they are also evaluated after imports and device batches).
+  CM_ALERT_EVERY_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -103,6 +108,8 @@ export interface Config {
   trustProxy: false | number | string[];
   webDist: string;
   maxEventLoopDelayMs: number;
+  /** Alert e-mails (no URL: in the app only) and how often rules are evaluated. */
+  alerts: { smtpUrl: string | undefined; from: string; everySeconds: number };
   /** Performance layers turned off (CM_DEBUG_DISABLE): the plain path answers the same, slower. */
   disabledLayers: ReadonlySet<PerformanceLayer>;
   logLevel: string;
@@ -152,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.CM_TRUST_PROXY,
     webDist: e.CM_WEB_DIST ? path.resolve(e.CM_WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
     maxEventLoopDelayMs: e.CM_MAX_EVENT_LOOP_DELAY_MS,
+    alerts: { smtpUrl: e.CM_SMTP_URL, from: e.CM_SMTP_FROM, everySeconds: e.CM_ALERT_EVERY_SECONDS },
     disabledLayers: e.CM_DEBUG_DISABLE,
     logLevel: e.LOG_LEVEL,
   };

@@ -479,6 +479,8 @@ export const auditActions = [
   'location.restore',
   'tariff.create',
   'tariff.delete',
+  'alert-rule.create',
+  'alert-rule.delete',
   'device.create',
   'device.update',
   'meter.create',

@@ -26,6 +26,10 @@ async function tableNames(): Promise<string[]> {
 describe('migrations', () => {
   it('create the whole schema from empty and are idempotent', async () => {
     expect(await tableNames()).toEqual([
+      'alert_episodes',
+      'alert_notifications',
+      'alert_preferences',
+      'alert_rules',
       'api_keys',
       'audit_log',
       'bookmarks',

@@ -428,3 +428,94 @@ export const importMappings = pgTable('import_mappings', {
   mapping: jsonb('mapping').notNull(),
   updatedAt: instant('updated_at').notNull().defaultNow(),
 });
+
+/**
+ * Alert rules (issue 18): per location, for every meter of it (meter_id null) or one meter.
+ * `threshold`: hours (silent), kWh (dailyAbove), a factor (usualAbove); null for registerDecrease.
+ */
+export const alertRules = pgTable(
+  'alert_rules',
+  {
+    id: serial('id').primaryKey(),
+    locationId: integer('location_id')
+      .notNull()
+      .references(() => locations.id, { onDelete: 'cascade' }),
+    meterId: integer('meter_id').references(() => meters.deviceId, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    threshold: numeric('threshold', { precision: 14, scale: 6 }),
+    createdAt: instant('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check(
+      'alert_rules_kind_check',
+      sql`${t.kind} in ('silent', 'dailyAbove', 'usualAbove', 'registerDecrease')`,
+    ),
+    index('alert_rules_location_idx').on(t.locationId),
+  ],
+);
+
+/** An alert's episode: from when the rule's condition began to hold for a meter until it cleared. */
+export const alertEpisodes = pgTable(
+  'alert_episodes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    ruleId: integer('rule_id')
+      .notNull()
+      .references(() => alertRules.id, { onDelete: 'cascade' }),
+    meterId: integer('meter_id')
+      .notNull()
+      .references(() => meters.deviceId, { onDelete: 'cascade' }),
+    startedAt: instant('started_at').notNull(),
+    clearedAt: instant('cleared_at'),
+    detail: jsonb('detail').notNull(),
+    // As they were when it fired: what its notifications and e-mails say.
+    meterNumber: text('meter_number').notNull(),
+    locationName: text('location_name').notNull(),
+    timeZone: text('time_zone').notNull(),
+  },
+  (t) => [
+    // Once per episode: at most one open episode per rule and meter.
+    uniqueIndex('alert_episodes_open_key')
+      .on(t.ruleId, t.meterId)
+      .where(sql`${t.clearedAt} IS NULL`),
+  ],
+);
+
+/** What each person was told: an episode began (fired) or ended (cleared), read or not, e-mailed or not. */
+export const alertNotifications = pgTable(
+  'alert_notifications',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    episodeId: bigint('episode_id', { mode: 'number' })
+      .notNull()
+      .references(() => alertEpisodes.id, { onDelete: 'cascade' }),
+    event: text('event').notNull(),
+    inApp: boolean('in_app').notNull(),
+    createdAt: instant('created_at').notNull().defaultNow(),
+    readAt: instant('read_at'),
+    // E-mail: the address it goes to (null when not asked for), then 'pending', 'sent' or why it failed.
+    emailTo: text('email_to'),
+    emailStatus: text('email_status'),
+  },
+  (t) => [
+    check('alert_notifications_event_check', sql`${t.event} in ('fired', 'cleared')`),
+    index('alert_notifications_user_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+/** How a person hears of each kind of alert; no row: in the app and by e-mail. */
+export const alertPreferences = pgTable(
+  'alert_preferences',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    inApp: boolean('in_app').notNull(),
+    email: boolean('email').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind] })],
+);

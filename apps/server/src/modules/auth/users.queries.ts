@@ -133,3 +133,18 @@ export const findUserNames = (db: SqlRunner, ids: readonly number[]) =>
     `SELECT id, COALESCE(NULLIF(full_name, ''), email) AS name FROM users WHERE id = ANY($1::int[])`,
     ids,
   );
+
+/** Who hears of a location's alerts: every enabled administrator, and the enabled clients linked to it. */
+export function findAlertRecipients(
+  db: SqlRunner,
+  locationIds: readonly number[],
+): Promise<{ user_id: number; email: string; full_name: string; location_id: number }[]> {
+  return db.query(
+    `SELECT u.id AS user_id, u.email, u.full_name, l.id AS location_id
+     FROM unnest($1::int[]) AS l(id)
+     JOIN users u ON NOT u.is_disabled
+       AND (u.role_id = 1 OR EXISTS (SELECT 1 FROM user_locations ul WHERE ul.user_id = u.id AND ul.location_id = l.id))
+     ORDER BY l.id, u.id`,
+    [locationIds],
+  );
+}

@@ -25,6 +25,7 @@ import {
   setUserDisabled,
   updateUser,
   findUserNames,
+  findAlertRecipients,
 } from './users.queries.ts';
 
 const USER_NOT_FOUND = 'User not found.';
@@ -183,3 +184,7 @@ function rethrowEmailTaken(error: unknown): never {
 
 /** Users' names (full name, else e-mail), for the audit log. */
 export const userNames = (db: SqlRunner, ids: readonly number[]) => findUserNames(db, ids);
+
+/** Who hears of these locations' alerts: enabled administrators and each location's enabled clients. */
+export const alertRecipients = (db: SqlRunner, locationIds: readonly number[]) =>
+  findAlertRecipients(db, locationIds);

@@ -31,16 +31,8 @@ import type { AuthContext } from '../auth/auth.service.ts';
 import { scopeOf } from '../auth/scope.ts';
 import { presentLocation, presentMeter } from './check.presenter.ts';
 import { meters as directory, type MeterDetailsRow, type MeterRow } from '../directory/meters.service.ts';
-import { locationPricing } from '../tariffs/tariffs.service.ts';
+import { locationPrices } from '../tariffs/tariffs.service.ts';
 import { billOf } from '../tariffs/bill.ts';
-import {
-  energyProfile,
-  feedInProfile,
-  priceTimeline,
-  type PricedVersion,
-} from '../tariffs/price-timeline.ts';
-import type { PriceTimeline } from '../readings/engine/cost.ts';
-import { DAY_MS } from '@cm/contracts/zoned-time.ts';
 
 /** The readings answer with each series as typed columns; written as JSON it is the contract's `LocationReadings`. */
 export type LocationReadingsAnswer = Omit<LocationReadings, 'meters'> & {
@@ -118,10 +110,10 @@ export class CheckService {
     const range = resolveQueryRange(query, location.time_zone);
     const from = new Date(range.fromMs);
     const to = new Date(range.toMs);
-    const [current, overlapping, versions] = await Promise.all([
+    const [current, overlapping, prices] = await Promise.all([
       directory.currentMeters(this.db, location.id, query.meterInd),
       directory.locationMeters(this.db, location.id, query.meterInd, from, to),
-      locationPricing(this.db, location.id),
+      locationPrices(this.db, { id: location.id, timeZone: location.time_zone }, range.fromMs, range.toMs),
     ]);
     // Every indicator that ever held a meter has a current (last installed) one.
     if (query.meterInd !== undefined && current.length === 0) {
@@ -129,7 +121,6 @@ export class CheckService {
     }
     refuseOversizeAnswer(query, range, current);
     const nowMs = Date.now();
-    const prices = pricesOver(versions, range.fromMs, range.toMs, location.time_zone);
     // The latest readings (for the meter cards) are read while the first meter's readings load.
     const latestOfAll = this.latest.of(current);
     const meters = [];
@@ -153,7 +144,7 @@ export class CheckService {
         granularity: range.granularity,
         nowMs,
         primary: query.channel ?? 'import',
-        prices,
+        ...(prices ? { prices: prices.timelines } : {}),
         ...(query.maxPoints === undefined ? {} : { maxPoints: query.maxPoints }),
       });
       const byChannel = {
@@ -166,8 +157,8 @@ export class CheckService {
         meterNumbers: held.map((meter) => meter.meter_number),
         ...presentReadings(computed),
         bill: billOf({
-          versions,
-          timeZone: location.time_zone,
+          versions: prices?.versions ?? [],
+          days: prices?.days ?? NO_DAYS,
           fromMs: range.fromMs,
           toMs: range.toMs,
           nowMs,
@@ -197,26 +188,6 @@ export class CheckService {
   }
 }
 
-/**
- * The prices of each channel over the range, from the location's tariff versions: import at the
- * energy price (time-of-use windows on the location's clock), export at the feed-in price. A record
- * starting in the range may end after it (a billing period): prices run a month past its end.
- */
-function pricesOver(
-  versions: readonly PricedVersion[],
-  fromMs: number,
-  toMs: number,
-  timeZone: string,
-): Partial<Record<Channel, PriceTimeline>> | undefined {
-  if (versions.length === 0) return undefined;
-  const until = toMs + 32 * DAY_MS;
-  const paysExport = versions.some((version) => version.feedInMicro !== null);
-  return {
-    import: priceTimeline(versions, energyProfile, fromMs, until, timeZone),
-    ...(paysExport ? { export: priceTimeline(versions, feedInProfile, fromMs, until, timeZone) } : {}),
-  };
-}
-
 function segmentOf(meter: MeterRow, readings: ChannelReadings | undefined): MeterSegment {
   return {
     meterNumber: meter.meter_number,
@@ -227,6 +198,8 @@ function segmentOf(meter: MeterRow, readings: ChannelReadings | undefined): Mete
     intervals: readings?.intervals ?? EMPTY_READINGS.intervals,
   };
 }
+
+const NO_DAYS = { edges: [], version: [] };
 
 const EMPTY_READINGS: ChannelReadings = {
   registers: { t: [], micro: [], quality: [], revised: [] },

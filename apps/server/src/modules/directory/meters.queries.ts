@@ -310,3 +310,39 @@ export async function loadMeterFacts(db: SqlRunner): Promise<Map<string, MeterFa
   }
   return meters;
 }
+
+/** A current meter as alerts watch it: its location's zone, how to read it, and its chain's last contact. */
+export interface AlertMeterRow {
+  device_id: number;
+  meter_number: string;
+  location_id: number;
+  location_name: string;
+  time_zone: string;
+  multiplier: number;
+  register_digits: number;
+  interval_minutes: number;
+  readings_version: number;
+  installed_at: Date;
+  cube_serial: string | null;
+  cube_last_seen: Date | null;
+  access_point_serial: string | null;
+  access_point_last_seen: Date | null;
+}
+
+/** The meters installed now at these locations, with their Cube and AccessPoint. */
+export function findAlertMeters(db: SqlRunner, locationIds: readonly number[]): Promise<AlertMeterRow[]> {
+  return db.query<AlertMeterRow>(
+    `SELECT m.device_id, m.meter_number, m.location_id, l.public_name AS location_name, l.time_zone, m.multiplier, m.register_digits,
+            m.interval_minutes, m.readings_version, m.installed_at,
+            c.serial AS cube_serial, c.last_seen_at AS cube_last_seen,
+            a.serial AS access_point_serial, a.last_seen_at AS access_point_last_seen
+     FROM meters m
+     JOIN locations l ON l.id = m.location_id
+     JOIN devices d ON d.id = m.device_id
+     LEFT JOIN devices c ON c.id = d.parent_id
+     LEFT JOIN devices a ON a.id = c.parent_id
+     WHERE m.location_id = ANY($1::int[]) AND m.removed_at IS NULL AND l.archived_at IS NULL
+     ORDER BY m.device_id`,
+    [locationIds],
+  );
+}

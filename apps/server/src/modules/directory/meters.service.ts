@@ -13,6 +13,7 @@ import {
   loadMeterFacts,
   searchVisibleItems,
   touchChains,
+  findAlertMeters,
 } from './meters.queries.ts';
 
 export type {
@@ -48,6 +49,8 @@ export interface MeterFacts {
  * module's rule (scope.ts), applied inside each query.
  */
 export const meters = {
+  /** The meters installed now at these locations, with their chain's last contact (alerts). */
+  alertMeters: (db: SqlRunner, locationIds: readonly number[]) => findAlertMeters(db, locationIds),
   /** A meter the caller may see, with its Cube and AccessPoint. */
   visibleMeter: (db: SqlRunner, meterNumber: string, scope: Scope) =>
     findVisibleMeter(db, meterNumber, scope),

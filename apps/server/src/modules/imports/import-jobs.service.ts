@@ -80,6 +80,8 @@ export class ImportJobsService {
     private readonly imports: ImportsService,
     private readonly dir: string,
     private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
+    /** Told when a job has stored its readings (alerts are evaluated again). */
+    private readonly onImported: () => void = () => {},
   ) {}
 
   private fileOf(id: string) {
@@ -279,6 +281,7 @@ export class ImportJobsService {
       );
       await pending;
       await finishJob(this.db, id, { status: 'done', report: result, error: null });
+      this.onImported();
       await file.remove();
     } catch (error) {
       await pending;

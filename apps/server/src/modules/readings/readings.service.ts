@@ -2,6 +2,7 @@ import type { Db, SqlRunner } from '../../db/client.ts';
 import type { ReadingCorrection } from '@cm/contracts/check.ts';
 import { readingQualities } from '@cm/contracts/check-limits.ts';
 import { ReadingKind } from './channels.ts';
+import { findDayRegisters, findRegisterDecreases, type DayAsk } from './alert-signals.queries.ts';
 import {
   ensurePartitions,
   findCorrections,
@@ -52,6 +53,13 @@ export const readings = {
       })),
     };
   },
+
+  /** For alerts: the registers around many meters' days and the records inside them, in one round trip. */
+  dayRegisters: (db: SqlRunner, asks: readonly DayAsk[]) => findDayRegisters(db, asks),
+
+  /** For alerts: each meter's latest import register below the one before it, since `since`. */
+  registerDecreases: (db: SqlRunner, meterIds: readonly number[], since: Date) =>
+    findRegisterDecreases(db, meterIds, since),
 
   /** One page of a meter's import registers in (afterMs, toMs], for an export. */
   registersPage: (db: SqlRunner, meterId: number, afterMs: number, toMs: number, limit: number) =>

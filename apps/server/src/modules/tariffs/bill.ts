@@ -13,9 +13,29 @@ import { versionOn, type PricedVersion } from './price-timeline.ts';
 /** Tax is stored in millionths of a percent: a fraction is taxMicro / 10^8. */
 const TAX_DIVISOR = 1e8;
 
+/** The local days of a range, each with the tariff version in force (-1: none). */
+export interface BillingDays {
+  /** Day k is [edges[k], edges[k + 1]), a whole local day (23 or 25 hours on DST days). */
+  edges: readonly number[];
+  version: readonly number[];
+}
+
+/** The local days of [fromMs, toMs) in `timeZone` and the version in force on each. */
+export function billingDays(
+  versions: readonly PricedVersion[],
+  fromMs: number,
+  toMs: number,
+  timeZone: string,
+): BillingDays {
+  const edges = bucketEdges(fromMs, toMs, 'day', timeZone);
+  const version = edges.slice(0, -1).map((edge) => versionOn(versions, localDay(edge, timeZone)));
+  return { edges, version };
+}
+
 export interface BillInput {
   versions: readonly PricedVersion[];
-  timeZone: string;
+  /** The range's days (billingDays), computed once per range. */
+  days: BillingDays;
   fromMs: number;
   toMs: number;
   nowMs: number;
@@ -47,7 +67,8 @@ function worded(charges: Charges) {
 
 /** The bill of [fromMs, toMs); `null` when the location has no tariff. */
 export function billOf(input: BillInput): Bill | null {
-  const { versions, timeZone, fromMs, toMs, nowMs } = input;
+  const { versions, fromMs, toMs, nowMs } = input;
+  const { edges } = input.days;
   const first = versions[0];
   if (!first) return null;
   const energyBy = input.imported?.byVersion.map(Number) ?? [];
@@ -55,7 +76,6 @@ export function billOf(input: BillInput): Bill | null {
   const standingBy = versions.map(() => 0);
   let standingDays = 0;
   // Days with a share charged up to now, and the share still to come (for the projection).
-  const edges = bucketEdges(fromMs, toMs, 'day', timeZone);
   const dataEnd = Math.min(input.dataEndMs ?? fromMs, nowMs);
   let averagedDays = 0;
   const future: { version: number; share: number; dataShare: number }[] = [];
@@ -64,7 +84,7 @@ export function billOf(input: BillInput): Bill | null {
     const end = Math.min(toMs, edges[i + 1] ?? 0);
     const length = (edges[i + 1] ?? 0) - (edges[i] ?? 0);
     if (end <= start || length <= 0) continue;
-    const v = versionOn(versions, localDay(edges[i] ?? 0, timeZone));
+    const v = input.days.version[i] ?? -1;
     const charged = Math.max(0, Math.min(end, nowMs) - start) / length;
     const withData = Math.max(0, Math.min(end, dataEnd) - start) / length;
     averagedDays += withData;

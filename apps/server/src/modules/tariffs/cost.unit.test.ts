@@ -5,7 +5,7 @@ import { tariffBodySchema, type Tariff, type TariffBody, type TariffDay } from '
 import { computeReadings } from '../readings/engine/compute.ts';
 import { intervalSegment } from '../readings/engine/test-segments.ts';
 import { resolveRange } from '../readings/range.ts';
-import { billOf } from './bill.ts';
+import { billOf, billingDays } from './bill.ts';
 import { energyProfile, feedInProfile, priceTimeline, pricedVersions } from './price-timeline.ts';
 
 // Cost (issue 18). Every expected figure is counted by hand from the tariff and the clock of the
@@ -74,7 +74,7 @@ function priced(
   });
   const bill = billOf({
     versions,
-    timeZone: BERLIN,
+    days: billingDays(versions, fromMs, toMs, BERLIN),
     fromMs,
     toMs,
     nowMs,

@@ -8,7 +8,8 @@ import { meters as directory } from '../directory/meters.service.ts';
 import type { AuthContext } from '../auth/auth.service.ts';
 import { scopeOf } from '../auth/scope.ts';
 import { uniqueViolation } from '../../db/sql-helpers.ts';
-import { pricedVersions, type PricedVersion } from './price-timeline.ts';
+import { pricedVersions } from './price-timeline.ts';
+import { rangePrices, type RangePrices } from './location-prices.ts';
 import {
   deleteTariff,
   findTariffs,
@@ -145,8 +146,18 @@ export class TariffsService {
   }
 }
 
-/** A location's tariff versions ready to price with (the check page's readings). */
-export async function locationPricing(db: SqlRunner, locationId: number): Promise<PricedVersion[]> {
-  const rows = await findTariffs(db, locationId);
-  return pricedVersions(rows.map(presentTariff));
+/**
+ * What pricing a location's range needs (the check page's readings): its tariff versions and each
+ * channel's price timeline; null when the location has no tariff.
+ */
+export async function locationPrices(
+  db: SqlRunner,
+  location: { id: number; timeZone: string },
+  fromMs: number,
+  toMs: number,
+): Promise<RangePrices | null> {
+  const rows = await findTariffs(db, location.id);
+  if (rows.length === 0) return null;
+  const key = rows.map((row) => `${row.id}@${row.created_at.getTime()}`).join(',');
+  return rangePrices(key, pricedVersions(rows.map(presentTariff)), fromMs, toMs, location.timeZone);
 }

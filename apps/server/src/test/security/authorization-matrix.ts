@@ -343,6 +343,57 @@ export const matrix: MatrixGroup[] = [
     ],
   },
   {
+    title: 'Alerts: rules for administrators; each person their own inbox and preferences',
+    rows: [
+      {
+        route: 'GET /api/admin/alert-rules',
+        request: () => ({ url: '/api/admin/alert-rules' }),
+        expect: { none: ADMIN(200) },
+      },
+      {
+        route: 'POST /api/admin/alert-rules',
+        request: (o) => ({
+          url: '/api/admin/alert-rules',
+          body: { locationId: o.locationId, kind: 'silent', threshold: 24 },
+        }),
+        expect: { own: ADMIN(201), other: ADMIN(201), missing: ADMIN(404) },
+      },
+      {
+        route: 'DELETE /api/admin/alert-rules/:id',
+        request: () => ({ url: '/api/admin/alert-rules/2147483000' }),
+        expect: { none: ADMIN(404) },
+      },
+      {
+        route: 'POST /api/admin/alerts/evaluate',
+        request: () => ({ url: '/api/admin/alerts/evaluate' }),
+        expect: { none: ADMIN(200) },
+      },
+      {
+        route: 'GET /api/alerts',
+        request: () => ({ url: '/api/alerts' }),
+        expect: { none: SIGNED_IN(200) },
+      },
+      {
+        route: 'POST /api/alerts/read',
+        request: () => ({ url: '/api/alerts/read', body: {} }),
+        expect: { none: SIGNED_IN(200) },
+      },
+      {
+        route: 'GET /api/alerts/preferences',
+        request: () => ({ url: '/api/alerts/preferences' }),
+        expect: { none: SIGNED_IN(200) },
+      },
+      {
+        route: 'PUT /api/alerts/preferences',
+        request: () => ({
+          url: '/api/alerts/preferences',
+          body: { items: [{ kind: 'silent', inApp: true, email: false }] },
+        }),
+        expect: { none: SIGNED_IN(200) },
+      },
+    ],
+  },
+  {
     title: 'Administration: devices and meters',
     rows: [
       {

@@ -1,0 +1,215 @@
+import type { SqlRunner } from '../../db/client.ts';
+import type { AlertDetail, AlertKind } from '@cm/contracts/alerts.ts';
+
+export interface AlertRuleRow {
+  id: number;
+  location_id: number;
+  meter_id: number | null;
+  kind: AlertKind;
+  threshold: number | null;
+  created_at: Date;
+  open_episodes: number;
+}
+
+export function findAlertRules(db: SqlRunner, locationId?: number): Promise<AlertRuleRow[]> {
+  return db.query<AlertRuleRow>(
+    `SELECT r.id, r.location_id, r.meter_id, r.kind, r.threshold::float8 AS threshold, r.created_at,
+            (SELECT count(*)::int FROM alert_episodes e WHERE e.rule_id = r.id AND e.cleared_at IS NULL) AS open_episodes
+     FROM alert_rules r
+     WHERE $1::int IS NULL OR r.location_id = $1
+     ORDER BY r.location_id, r.id`,
+    [locationId ?? null],
+  );
+}
+
+export async function insertAlertRule(
+  db: SqlRunner,
+  rule: { locationId: number; meterId: number | null; kind: AlertKind; threshold: number | null },
+): Promise<number> {
+  const rows = await db.query<{ id: number }>(
+    'INSERT INTO alert_rules (location_id, meter_id, kind, threshold) VALUES ($1, $2, $3, $4) RETURNING id',
+    [rule.locationId, rule.meterId, rule.kind, rule.threshold],
+  );
+  const id = rows[0]?.id;
+  if (id === undefined) throw new Error('insert into alert_rules returned no id');
+  return id;
+}
+
+export async function deleteAlertRule(db: SqlRunner, id: number): Promise<AlertRuleRow | undefined> {
+  const [rule] = (await findAlertRules(db)).filter((row) => row.id === id);
+  if (rule) await db.query('DELETE FROM alert_rules WHERE id = $1', [id]);
+  return rule;
+}
+
+export interface OpenEpisodeRow {
+  id: number;
+  rule_id: number;
+  meter_id: number;
+}
+
+export function findOpenEpisodes(db: SqlRunner): Promise<OpenEpisodeRow[]> {
+  return db.query<OpenEpisodeRow>(
+    'SELECT id, rule_id, meter_id FROM alert_episodes WHERE cleared_at IS NULL',
+  );
+}
+
+export interface NewEpisode {
+  ruleId: number;
+  meterId: number;
+  startedAt: Date;
+  detail: AlertDetail;
+  meterNumber: string;
+  locationName: string;
+  timeZone: string;
+}
+
+/** Opens the episodes not open yet (once per episode); returns those opened. */
+export function openEpisodes(
+  db: SqlRunner,
+  episodes: readonly NewEpisode[],
+): Promise<{ id: number; rule_id: number; meter_id: number }[]> {
+  if (episodes.length === 0) return Promise.resolve([]);
+  return db.query(
+    `INSERT INTO alert_episodes (rule_id, meter_id, started_at, detail, meter_number, location_name, time_zone)
+     SELECT * FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::jsonb[], $5::text[], $6::text[], $7::text[])
+     ON CONFLICT (rule_id, meter_id) WHERE cleared_at IS NULL DO NOTHING
+     RETURNING id, rule_id, meter_id`,
+    [
+      episodes.map((e) => e.ruleId),
+      episodes.map((e) => e.meterId),
+      episodes.map((e) => e.startedAt),
+      episodes.map((e) => JSON.stringify(e.detail)),
+      episodes.map((e) => e.meterNumber),
+      episodes.map((e) => e.locationName),
+      episodes.map((e) => e.timeZone),
+    ],
+  );
+}
+
+export async function clearEpisodes(db: SqlRunner, ids: readonly number[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query(
+    'UPDATE alert_episodes SET cleared_at = $2 WHERE id = ANY($1::int8[]) AND cleared_at IS NULL',
+    [ids, at],
+  );
+}
+
+/** A person's choice for a kind; no row: in the app and by e-mail. */
+export interface PreferenceRow {
+  user_id: number;
+  kind: AlertKind;
+  in_app: boolean;
+  email: boolean;
+}
+
+export function findPreferences(db: SqlRunner, userIds: readonly number[]): Promise<PreferenceRow[]> {
+  return db.query<PreferenceRow>(
+    'SELECT user_id, kind, in_app, email FROM alert_preferences WHERE user_id = ANY($1::int[])',
+    [userIds],
+  );
+}
+
+export async function upsertPreferences(
+  db: SqlRunner,
+  userId: number,
+  items: readonly { kind: AlertKind; inApp: boolean; email: boolean }[],
+): Promise<void> {
+  await db.query(
+    `INSERT INTO alert_preferences (user_id, kind, in_app, email)
+     SELECT $1, * FROM unnest($2::text[], $3::bool[], $4::bool[])
+     ON CONFLICT (user_id, kind) DO UPDATE SET in_app = excluded.in_app, email = excluded.email`,
+    [userId, items.map((i) => i.kind), items.map((i) => i.inApp), items.map((i) => i.email)],
+  );
+}
+
+export interface NewNotification {
+  userId: number;
+  episodeId: number;
+  event: 'fired' | 'cleared';
+  inApp: boolean;
+  /** The address to e-mail, null when not asked for. */
+  emailTo: string | null;
+}
+
+export function insertNotifications(
+  db: SqlRunner,
+  notifications: readonly NewNotification[],
+): Promise<{ id: number }[]> {
+  if (notifications.length === 0) return Promise.resolve([]);
+  return db.query(
+    `INSERT INTO alert_notifications (user_id, episode_id, event, in_app, email_to, email_status)
+     SELECT u, e, ev, ia, et, CASE WHEN et IS NULL THEN NULL ELSE 'pending' END
+     FROM unnest($1::int[], $2::int8[], $3::text[], $4::bool[], $5::text[]) AS x(u, e, ev, ia, et)
+     RETURNING id`,
+    [
+      notifications.map((n) => n.userId),
+      notifications.map((n) => n.episodeId),
+      notifications.map((n) => n.event),
+      notifications.map((n) => n.inApp),
+      notifications.map((n) => n.emailTo),
+    ],
+  );
+}
+
+/** A notification with its episode, rule, meter and location, as the inbox and e-mails word it. */
+export interface NotificationRow {
+  id: number;
+  user_id: number;
+  email_to: string | null;
+  event: 'fired' | 'cleared';
+  created_at: Date;
+  read_at: Date | null;
+  episode_id: number;
+  kind: AlertKind;
+  threshold: number | null;
+  meter_number: string;
+  location_name: string;
+  time_zone: string;
+  started_at: Date;
+  cleared_at: Date | null;
+  detail: AlertDetail;
+}
+
+const notificationColumns = `n.id, n.user_id, n.email_to, n.event, n.created_at, n.read_at, e.id AS episode_id,
+  r.kind, r.threshold::float8 AS threshold, e.meter_number, e.location_name, e.time_zone,
+  e.started_at, e.cleared_at, e.detail
+  FROM alert_notifications n
+  JOIN alert_episodes e ON e.id = n.episode_id
+  JOIN alert_rules r ON r.id = e.rule_id`;
+
+export function findInbox(db: SqlRunner, userId: number, limit: number): Promise<NotificationRow[]> {
+  return db.query<NotificationRow>(
+    `SELECT ${notificationColumns} WHERE n.user_id = $1 AND n.in_app ORDER BY n.created_at DESC, n.id DESC LIMIT $2`,
+    [userId, limit],
+  );
+}
+
+export async function countUnread(db: SqlRunner, userId: number): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM alert_notifications WHERE user_id = $1 AND in_app AND read_at IS NULL',
+    [userId],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+export async function markRead(db: SqlRunner, userId: number, ids: readonly number[] | null): Promise<void> {
+  await db.query(
+    `UPDATE alert_notifications SET read_at = now()
+     WHERE user_id = $1 AND read_at IS NULL AND ($2::int8[] IS NULL OR id = ANY($2::int8[]))`,
+    [userId, ids],
+  );
+}
+
+export function findPendingEmails(db: SqlRunner, limit: number): Promise<NotificationRow[]> {
+  return db.query<NotificationRow>(
+    `SELECT ${notificationColumns} WHERE n.email_status = 'pending' ORDER BY n.id LIMIT $1`,
+    [limit],
+  );
+}
+
+export async function setEmailStatus(db: SqlRunner, id: number, status: string): Promise<void> {
+  await db.query('UPDATE alert_notifications SET email_status = $2 WHERE id = $1', [
+    id,
+    status.slice(0, 500),
+  ]);
+}

@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SMTPServer } from 'smtp-server';
+import type { AddressInfo } from 'node:net';
+import { Role } from '@cm/contracts/enums.ts';
+import type { AlertInbox, AlertRule } from '@cm/contracts/alerts.ts';
+import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
+import {
+  insertDevice,
+  insertLocation,
+  insertMeter,
+  insertReadings,
+  linkUserToLocation,
+} from '../../test/factories.ts';
+
+// Alerts (issue 18) end to end on the server: rules set by an administrator, evaluated against
+// real readings, told once per episode in the app and by e-mail to a real SMTP server (npm
+// smtp-server), and cleared.
+
+interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+let t: TestApp;
+let admin: string;
+let client: string;
+let north: number;
+let smtp: SMTPServer;
+const mails: Mail[] = [];
+const HOUR = 3_600_000;
+const QUARTER = 15 * 60_000;
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, done) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        const subject = /^Subject: (.*)$/m.exec(raw)?.[1] ?? '';
+        const body = raw
+          .split(/\r?\n\r?\n/)
+          .slice(1)
+          .join('\n\n');
+        for (const to of session.envelope.rcptTo) mails.push({ to: to.address, subject, text: body });
+        done();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const port = (smtp.server.address() as AddressInfo).port;
+  t = await createTestApp({ CM_SMTP_URL: `smtp://127.0.0.1:${port}`, CM_ALERT_EVERY_SECONDS: '86400' });
+  await insertUser(t.db, { email: 'admin@test.cm', password: 'Admin!pass1', role: Role.Admin });
+  const a = await insertUser(t.db, { email: 'a@test.cm', password: 'Client!passA' });
+  await insertUser(t.db, { email: 'b@test.cm', password: 'Client!passB' });
+  north = await insertLocation(t.db, 'North Pier');
+  await linkUserToLocation(t.db, a, north);
+  const now = Date.now();
+  // The AccessPoint still reports; the Cube went quiet 30 hours ago with its meter.
+  const accessPoint = await insertDevice(t.db, {
+    type: 1,
+    serial: 'AP-1',
+    locationId: north,
+    lastSeenAt: new Date(now - 10 * 60_000),
+  });
+  const cube = await insertDevice(t.db, {
+    type: 2,
+    serial: 'CU-1',
+    locationId: north,
+    parentId: accessPoint,
+    lastSeenAt: new Date(now - 30 * HOUR),
+  });
+  const meter = await insertMeter(t.db, {
+    meterNumber: 'EM-1',
+    locationId: north,
+    meterInd: 1,
+    cubeId: cube,
+    installedAt: new Date(now - 40 * 24 * HOUR),
+  });
+  const readings: [number, number][] = [];
+  const last = Math.floor((now - 30 * HOUR) / QUARTER) * QUARTER;
+  for (let at = last - 4 * 24 * HOUR, register = 1000; at <= last; at += QUARTER, register += 250)
+    readings.push([at, register]);
+  await insertReadings(t.db, meter, readings);
+  admin = (await t.login('admin@test.cm', 'Admin!pass1')).token;
+  client = (await t.login('a@test.cm', 'Client!passA')).token;
+});
+afterAll(async () => {
+  await t?.close();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+});
+
+const evaluate = async () =>
+  (await t.call('POST', '/api/admin/alerts/evaluate', { token: admin })).json<{
+    fired: number;
+    cleared: number;
+    emailed: number;
+  }>();
+const inbox = async (token: string) => (await t.call('GET', '/api/alerts', { token })).json<AlertInbox>();
+
+describe('alerts', () => {
+  it('refuses a rule without what it needs', async () => {
+    const missing = await t.call('POST', '/api/admin/alert-rules', {
+      token: admin,
+      body: { locationId: north, kind: 'silent' },
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json<{ message: string }>().message).toBe(
+      'threshold: is required for silent: hours without a reading.',
+    );
+    const other = await t.call('POST', '/api/admin/alert-rules', {
+      token: admin,
+      body: { locationId: north, kind: 'silent', threshold: 6, meterNumber: 'EM-404' },
+    });
+    expect(other.json<{ message: string }>().message).toBe(
+      'meterNumber: North Pier has no meter EM-404 installed now.',
+    );
+    const byClient = await t.call('POST', '/api/admin/alert-rules', {
+      token: client,
+      body: { locationId: north, kind: 'silent', threshold: 6 },
+    });
+    expect(byClient.statusCode).toBe(403);
+  });
+
+  it('fires once for a silent meter, saying its Cube is silent and its AccessPoint is not, by e-mail too', async () => {
+    const created = await t.call('POST', '/api/admin/alert-rules', {
+      token: admin,
+      body: { locationId: north, kind: 'silent', threshold: 6 },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json<AlertRule>()).toMatchObject({
+      locationName: 'North Pier',
+      meterNumber: null,
+      kind: 'silent',
+      threshold: 6,
+    });
+    expect(await evaluate()).toMatchObject({ fired: 1, cleared: 0, emailed: 2 });
+    const box = await inbox(client);
+    expect(box.unread).toBe(1);
+    expect(box.items[0]).toMatchObject({
+      event: 'fired',
+      readAt: null,
+      alert: {
+        kind: 'silent',
+        meterNumber: 'EM-1',
+        locationName: 'North Pier',
+        clearedAt: null,
+        detail: { cubeSilent: true, accessPointSilent: false },
+      },
+    });
+    // The administrator and the location's client, not the other client.
+    expect(mails.map((mail) => mail.to).sort()).toEqual(['a@test.cm', 'admin@test.cm']);
+    expect(mails[0]?.subject).toBe('[Check Meter] Meter EM-1 at North Pier: no data');
+    expect(mails[0]?.text).toContain('has sent nothing for more than 6 hours');
+    expect(mails[0]?.text).toContain('its Cube is silent too, its AccessPoint reports');
+    // Once per episode: evaluated again, nothing new.
+    expect(await evaluate()).toMatchObject({ fired: 0, cleared: 0, emailed: 0 });
+    expect((await inbox(client)).items).toHaveLength(1);
+    const other = await t.login('b@test.cm', 'Client!passB');
+    expect((await inbox(other.token)).items).toEqual([]);
+  });
+
+  it('says when the episode cleared, as each person chose', async () => {
+    // The client no longer wants e-mails about silent meters.
+    const chosen = await t.call('PUT', '/api/alerts/preferences', {
+      token: client,
+      body: { items: [{ kind: 'silent', inApp: true, email: false }] },
+    });
+    expect(chosen.json<{ items: { kind: string; email: boolean }[] }>().items[0]).toEqual({
+      kind: 'silent',
+      inApp: true,
+      email: false,
+    });
+    mails.length = 0;
+    const meter = await t.db.query<{ device_id: number }>(
+      "SELECT device_id FROM meters WHERE meter_number = 'EM-1'",
+    );
+    await insertReadings(t.db, meter[0]?.device_id ?? 0, [
+      [Math.floor(Date.now() / QUARTER) * QUARTER, 9000],
+    ]);
+    expect(await evaluate()).toMatchObject({ fired: 0, cleared: 1, emailed: 1 });
+    const box = await inbox(client);
+    expect(box.items.map((item) => item.event)).toEqual(['cleared', 'fired']);
+    expect(box.items[0]?.alert.clearedAt).not.toBeNull();
+    expect(mails.map((mail) => mail.to)).toEqual(['admin@test.cm']);
+    expect(mails[0]?.subject).toBe('[Check Meter] Cleared: Meter EM-1 at North Pier');
+    // Read: the bell's count goes to zero.
+    const read = await t.call('POST', '/api/alerts/read', { token: client, body: {} });
+    expect(read.json<AlertInbox>().unread).toBe(0);
+  });
+});

@@ -1,0 +1,198 @@
+import {
+  alertKinds,
+  MAX_INBOX,
+  type AlertInbox,
+  type AlertPreferences,
+  type AlertRule,
+} from '@cm/contracts/alerts.ts';
+import { alertRuleBodySchema } from '@cm/contracts/alerts.ts';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { HttpError, notFound } from '../../http-error.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
+import type { AuthContext } from '../auth/auth.service.ts';
+import { AdminLocationsService, locationNames } from '../directory/locations.service.ts';
+import { deviceNames } from '../directory/devices.service.ts';
+import { meters as directory } from '../directory/meters.service.ts';
+import {
+  countUnread,
+  deleteAlertRule,
+  findAlertRules,
+  findInbox,
+  findPreferences,
+  insertAlertRule,
+  markRead,
+  upsertPreferences,
+  type AlertRuleRow,
+} from './alerts.queries.ts';
+import { evaluateAlerts, type EvaluationResult } from './evaluate.ts';
+import type { Mailer } from './mailer.ts';
+
+const ADMIN_SCOPE = { isAdmin: true, userId: 0 };
+
+/** Alert rules (administrators), each person's inbox and preferences, and evaluation. */
+export class AlertsService {
+  private readonly locations: AdminLocationsService;
+  private pending: NodeJS.Timeout | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly mailer: Mailer | null,
+    private readonly log: { warn: (object: object, message: string) => void } = { warn: () => {} },
+  ) {
+    this.locations = new AdminLocationsService(db);
+  }
+
+  async rules(locationId?: number): Promise<AlertRule[]> {
+    return this.present(await findAlertRules(this.db, locationId));
+  }
+
+  async addRule(actor: Actor, body: z.output<typeof alertRuleBodySchema>): Promise<AlertRule> {
+    const location = await this.locations.get(body.locationId);
+    let meterId: number | null = null;
+    if (body.meterNumber !== null) {
+      const meter = await directory.visibleMeter(this.db, body.meterNumber, ADMIN_SCOPE);
+      if (!meter || meter.location_id !== location.id || meter.removed_at !== null)
+        throw new HttpError(
+          400,
+          `meterNumber: ${location.publicName} has no meter ${body.meterNumber} installed now.`,
+          'meterNumber',
+        );
+      meterId = meter.device_id;
+    }
+    const id = await this.db.transaction(async (tx) => {
+      const ruleId = await insertAlertRule(tx, {
+        locationId: location.id,
+        meterId,
+        kind: body.kind,
+        threshold: body.kind === 'registerDecrease' ? null : body.threshold,
+      });
+      await recordAudit(tx, actor, {
+        action: 'alert-rule.create',
+        targetType: 'location',
+        targetId: location.id,
+        detail: { ruleId, ...body },
+      });
+      return ruleId;
+    });
+    const [rule] = (await this.rules(location.id)).filter((candidate) => candidate.id === id);
+    if (!rule) throw notFound('Alert rule not found.');
+    return rule;
+  }
+
+  async removeRule(actor: Actor, id: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const rule = await deleteAlertRule(tx, id);
+      if (!rule) throw notFound('Alert rule not found.');
+      await recordAudit(tx, actor, {
+        action: 'alert-rule.delete',
+        targetType: 'location',
+        targetId: rule.location_id,
+        detail: { ruleId: id, kind: rule.kind },
+      });
+    });
+  }
+
+  async inbox(caller: AuthContext): Promise<AlertInbox> {
+    const [rows, unread] = await Promise.all([
+      findInbox(this.db, caller.user.id, MAX_INBOX),
+      countUnread(this.db, caller.user.id),
+    ]);
+    return {
+      unread,
+      items: rows.map((row) => ({
+        id: row.id,
+        event: row.event,
+        createdAt: row.created_at.toISOString(),
+        readAt: row.read_at?.toISOString() ?? null,
+        alert: {
+          id: row.episode_id,
+          kind: row.kind,
+          threshold: row.threshold,
+          meterNumber: row.meter_number,
+          locationName: row.location_name,
+          timeZone: row.time_zone,
+          startedAt: row.started_at.toISOString(),
+          clearedAt: row.cleared_at?.toISOString() ?? null,
+          detail: row.detail,
+        },
+      })),
+    };
+  }
+
+  async markRead(caller: AuthContext, ids: readonly number[] | undefined): Promise<AlertInbox> {
+    await markRead(this.db, caller.user.id, ids ?? null);
+    return this.inbox(caller);
+  }
+
+  async preferences(caller: AuthContext): Promise<AlertPreferences> {
+    const rows = await findPreferences(this.db, [caller.user.id]);
+    const chosen = new Map(rows.map((row) => [row.kind, row]));
+    return {
+      items: alertKinds.map((kind) => ({
+        kind,
+        inApp: chosen.get(kind)?.in_app ?? true,
+        email: chosen.get(kind)?.email ?? true,
+      })),
+    };
+  }
+
+  async setPreferences(caller: AuthContext, items: AlertPreferences['items']): Promise<AlertPreferences> {
+    await upsertPreferences(this.db, caller.user.id, items);
+    return this.preferences(caller);
+  }
+
+  /** Evaluates now (after the one running, if any). */
+  evaluate(nowMs = Date.now()): Promise<EvaluationResult> {
+    const next = this.running.then(() => evaluateAlerts(this.db, nowMs, this.mailer));
+    this.running = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Evaluates a moment from now: after an import or a device batch (several in a row, once). */
+  soon(delayMs = 2_000): void {
+    if (this.pending) return;
+    this.pending = setTimeout(() => {
+      this.pending = undefined;
+      this.evaluate().catch((error: unknown) => this.log.warn({ err: error }, 'alerts: evaluation failed'));
+    }, delayMs);
+    this.pending.unref();
+  }
+
+  /** Evaluates every `everySeconds`. */
+  start(everySeconds: number): void {
+    this.timer = setInterval(() => this.soon(0), everySeconds * 1000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    if (this.pending) clearTimeout(this.pending);
+    this.pending = undefined;
+    await this.running;
+  }
+
+  private async present(rows: AlertRuleRow[]): Promise<AlertRule[]> {
+    const [places, meters] = await Promise.all([
+      locationNames(this.db, [...new Set(rows.map((row) => row.location_id))]),
+      deviceNames(
+        this.db,
+        rows.flatMap((row) => (row.meter_id === null ? [] : [row.meter_id])),
+      ),
+    ]);
+    const placeOf = new Map(places.map((item) => [item.id, item.name]));
+    const meterOf = new Map(meters.map((item) => [item.id, item.name]));
+    return rows.map((row) => ({
+      id: row.id,
+      locationId: row.location_id,
+      locationName: placeOf.get(row.location_id) ?? '',
+      meterNumber: row.meter_id === null ? null : (meterOf.get(row.meter_id) ?? null),
+      kind: row.kind,
+      threshold: row.threshold,
+      createdAt: row.created_at.toISOString(),
+      openEpisodes: row.open_episodes,
+    }));
+  }
+}

@@ -1,0 +1,154 @@
+// Whether each rule's condition holds for each of its meters now: the one home of the alert
+// rules. Pure given what the readings and the directory say; evaluate.ts asks them and turns
+// conditions into episodes.
+
+import { USUAL_WEEKS, type AlertDetail, type AlertKind } from '@cm/contracts/alerts.ts';
+import { DAY_MS, HOUR_MS, localParts, startOfLocal } from '@cm/contracts/zoned-time.ts';
+import type { DayAsk, DayRow } from '../readings/alert-signals.queries.ts';
+
+/** A meter as the rules see it. */
+export interface WatchedMeter {
+  id: number;
+  meterNumber: string;
+  locationId: number;
+  locationName: string;
+  timeZone: string;
+  multiplier: number;
+  registerDigits: number;
+  intervalMinutes: number;
+  installedAt: Date;
+  /** Last instant its import channel has data for. */
+  lastDataAt: Date | null;
+  cubeLastSeen: Date | null;
+  hasCube: boolean;
+  accessPointLastSeen: Date | null;
+  hasAccessPoint: boolean;
+}
+
+/** A rule as evaluated. */
+export interface Rule {
+  id: number;
+  kind: AlertKind;
+  threshold: number | null;
+}
+
+/** A rule's condition for one meter. */
+export interface Condition {
+  ruleId: number;
+  meterId: number;
+  holds: boolean;
+  startedAt: Date;
+  detail: AlertDetail;
+}
+
+const iso = (value: Date | null) => (value ? value.toISOString() : null);
+
+/** Silent: no data for `threshold` hours. Says whether the Cube and AccessPoint are silent too. */
+export function silentCondition(rule: Rule, meter: WatchedMeter, nowMs: number): Condition {
+  const limitMs = (rule.threshold ?? 0) * HOUR_MS;
+  const since = meter.lastDataAt ?? meter.installedAt;
+  const isSilent = (at: Date | null) => at === null || nowMs - at.getTime() > limitMs;
+  return {
+    ruleId: rule.id,
+    meterId: meter.id,
+    holds: nowMs - since.getTime() > limitMs,
+    startedAt: since,
+    detail: {
+      lastSeenAt: iso(meter.lastDataAt),
+      cubeSilent: meter.hasCube ? isSilent(meter.cubeLastSeen) : null,
+      accessPointSilent: meter.hasAccessPoint ? isSilent(meter.accessPointLastSeen) : null,
+    },
+  };
+}
+
+/** The local days a meter's daily rules look at: yesterday (slot 0), then the same weekday 1 … USUAL_WEEKS weeks before. */
+export function dayAsks(meter: WatchedMeter, nowMs: number): DayAsk[] {
+  const today = localParts(nowMs, meter.timeZone);
+  const asks: DayAsk[] = [];
+  for (let slot = 0; slot <= USUAL_WEEKS; slot++) {
+    // Calendar arithmetic on a UTC date, then each day's local midnights.
+    const date = new Date(Date.UTC(today.year, today.month - 1, today.day - 1 - 7 * slot));
+    const local = { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+    const next = new Date(date.getTime() + DAY_MS);
+    const start = startOfLocal(local, meter.timeZone);
+    const end = startOfLocal(
+      { year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() },
+      meter.timeZone,
+    );
+    asks.push({ meterId: meter.id, start: new Date(start), end: new Date(end), slot });
+  }
+  return asks;
+}
+
+/**
+ * A day's energy in millionths of the unit: its interval records, else the register difference
+ * (across a rollover, and × the multiplier) when readings lie within an interval and a half of both
+ * edges; null when the day's data does not tell.
+ */
+export function dayEnergy(meter: WatchedMeter, ask: DayAsk, row: DayRow | undefined): number | null {
+  if (!row) return null;
+  if (row.records > 0) return row.record_micro;
+  if (row.start_micro === null || row.end_micro === null || !row.start_at || !row.end_at) return null;
+  const slack = 1.5 * meter.intervalMinutes * 60_000;
+  if (ask.start.getTime() - row.start_at.getTime() > slack) return null;
+  if (ask.end.getTime() - row.end_at.getTime() > slack) return null;
+  let difference = row.end_micro - row.start_micro;
+  if (difference < 0) difference += 10 ** meter.registerDigits * 1_000_000;
+  return difference * meter.multiplier;
+}
+
+const dateOf = (ask: DayAsk, timeZone: string) => {
+  const p = localParts(ask.start.getTime(), timeZone);
+  return `${String(p.year).padStart(4, '0')}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
+};
+
+/**
+ * Yesterday above `threshold` kWh (dailyAbove), or above `threshold` × the usual day: the mean of
+ * the same weekday over the weeks before, when at least two of them are known (usualAbove).
+ */
+export function dailyCondition(
+  rule: Rule,
+  meter: WatchedMeter,
+  asks: readonly DayAsk[],
+  energies: readonly (number | null)[],
+): Condition {
+  const [yesterday] = asks;
+  const energy = energies[0] ?? null;
+  const known = energies.slice(1).filter((value): value is number => value !== null);
+  const usual = known.length >= 2 ? known.reduce((sum, value) => sum + value, 0) / known.length : null;
+  const threshold = rule.threshold ?? Infinity;
+  const holds =
+    energy !== null &&
+    (rule.kind === 'dailyAbove'
+      ? energy > threshold * 1_000_000
+      : usual !== null && usual > 0 && energy > threshold * usual);
+  return {
+    ruleId: rule.id,
+    meterId: meter.id,
+    holds,
+    startedAt: yesterday?.start ?? new Date(0),
+    detail: {
+      day: yesterday ? dateOf(yesterday, meter.timeZone) : '',
+      consumption: energy === null ? 0 : energy / 1_000_000,
+      usual: usual === null ? null : Math.round(usual) / 1_000_000,
+    },
+  };
+}
+
+/** Register decrease or rollover: a register below the one before it within the window. */
+export function decreaseCondition(
+  rule: Rule,
+  meter: WatchedMeter,
+  found: { read_at: Date; before_micro: number; after_micro: number } | undefined,
+  nowMs: number,
+): Condition {
+  return {
+    ruleId: rule.id,
+    meterId: meter.id,
+    holds: found !== undefined,
+    startedAt: found?.read_at ?? new Date(nowMs),
+    detail: found
+      ? { at: found.read_at.toISOString(), from: found.before_micro / 1e6, to: found.after_micro / 1e6 }
+      : {},
+  };
+}

@@ -1,0 +1,255 @@
+// Evaluates every alert rule against the meters it watches, in a few set-based queries: episodes
+// open when a condition begins to hold and clear when it stops (once per episode), and each
+// administrator and client of the location is told as they chose, in the app and by e-mail.
+
+import type { AlertKind } from '@cm/contracts/alerts.ts';
+import type { Db, SqlRunner } from '../../db/client.ts';
+import { meters as directory } from '../directory/meters.service.ts';
+import { alertRecipients } from '../auth/users.service.ts';
+import { LatestReadings } from '../readings/latest-readings.ts';
+import { readings } from '../readings/readings.service.ts';
+import type { DayAsk } from '../readings/alert-signals.queries.ts';
+import {
+  dailyCondition,
+  dayAsks,
+  dayEnergy,
+  decreaseCondition,
+  silentCondition,
+  type Condition,
+  type WatchedMeter,
+} from './conditions.ts';
+import {
+  clearEpisodes,
+  findAlertRules,
+  findOpenEpisodes,
+  findPendingEmails,
+  findPreferences,
+  insertNotifications,
+  openEpisodes,
+  setEmailStatus,
+  type AlertRuleRow,
+  type NewNotification,
+} from './alerts.queries.ts';
+import { alertEmail } from './alert-text.ts';
+import type { Mailer } from './mailer.ts';
+
+/** Items by key (Map.groupBy arrives after Node 20). */
+function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
+
+/** How far back a register decrease keeps its episode open. */
+const DECREASE_WINDOW_MS = 48 * 3_600_000;
+/** E-mails sent per evaluation at most (the rest wait for the next). */
+const EMAILS_PER_RUN = 500;
+
+export interface EvaluationResult {
+  rules: number;
+  meters: number;
+  fired: number;
+  cleared: number;
+  emailed: number;
+}
+
+/** The conditions of every rule for every meter it watches. */
+async function conditionsOf(db: SqlRunner, rules: readonly AlertRuleRow[], nowMs: number) {
+  const locationIds = [...new Set(rules.map((rule) => rule.location_id))];
+  const rows = await directory.alertMeters(db, locationIds);
+  const latest = await new LatestReadings(db).of(rows);
+  const watched: WatchedMeter[] = rows.map((row) => ({
+    id: row.device_id,
+    meterNumber: row.meter_number,
+    locationId: row.location_id,
+    locationName: row.location_name,
+    timeZone: row.time_zone,
+    multiplier: row.multiplier,
+    registerDigits: row.register_digits,
+    intervalMinutes: row.interval_minutes,
+    installedAt: row.installed_at,
+    lastDataAt: latest.get(row.device_id)?.dataAt ?? null,
+    cubeLastSeen: row.cube_last_seen,
+    hasCube: row.cube_serial !== null,
+    accessPointLastSeen: row.access_point_last_seen,
+    hasAccessPoint: row.access_point_serial !== null,
+  }));
+  const byLocation = groupBy(watched, (meter) => meter.locationId);
+  const scoped = rules.map((rule) => ({
+    rule,
+    meters: (byLocation.get(rule.location_id) ?? []).filter(
+      (meter) => rule.meter_id === null || meter.id === rule.meter_id,
+    ),
+  }));
+  const metersOf = (kinds: readonly AlertKind[]) => [
+    ...new Map(
+      scoped
+        .filter((s) => kinds.includes(s.rule.kind))
+        .flatMap((s) => s.meters.map((m) => [m.id, m] as const)),
+    ).values(),
+  ];
+
+  // Daily energies: yesterday and the same weekday of the weeks before, for the daily rules' meters.
+  const daily = metersOf(['dailyAbove', 'usualAbove']);
+  const asks = new Map<number, DayAsk[]>(daily.map((meter) => [meter.id, dayAsks(meter, nowMs)]));
+  const dayRows = daily.length > 0 ? await readings.dayRegisters(db, [...asks.values()].flat()) : [];
+  const rowOf = new Map(dayRows.map((row) => [`${row.meter_id}:${row.slot}`, row]));
+  const energiesOf = (meter: WatchedMeter) =>
+    (asks.get(meter.id) ?? []).map((ask) => dayEnergy(meter, ask, rowOf.get(`${meter.id}:${ask.slot}`)));
+
+  const decreasing = metersOf(['registerDecrease']);
+  const decreases =
+    decreasing.length > 0
+      ? await readings.registerDecreases(
+          db,
+          decreasing.map((meter) => meter.id),
+          new Date(nowMs - DECREASE_WINDOW_MS),
+        )
+      : [];
+  const decreaseOf = new Map(decreases.map((row) => [row.meter_id, row]));
+
+  const conditions: Condition[] = [];
+  for (const { rule: row, meters } of scoped) {
+    const rule = { id: row.id, kind: row.kind, threshold: row.threshold };
+    for (const meter of meters) {
+      if (rule.kind === 'silent') conditions.push(silentCondition(rule, meter, nowMs));
+      else if (rule.kind === 'registerDecrease')
+        conditions.push(decreaseCondition(rule, meter, decreaseOf.get(meter.id), nowMs));
+      else conditions.push(dailyCondition(rule, meter, asks.get(meter.id) ?? [], energiesOf(meter)));
+    }
+  }
+  return { conditions, watched };
+}
+
+/**
+ * One evaluation. Two at once (the schedule and an import finishing together) would tell people
+ * twice: the second waits for nothing and returns at once.
+ */
+export async function evaluateAlerts(
+  db: Db,
+  nowMs: number,
+  mailer: Mailer | null,
+): Promise<EvaluationResult> {
+  const rules = await findAlertRules(db);
+  if (rules.length === 0) return { rules: 0, meters: 0, fired: 0, cleared: 0, emailed: 0 };
+  const { conditions, watched } = await conditionsOf(db, rules, nowMs);
+  const meterOf = new Map(watched.map((meter) => [meter.id, meter]));
+  const ruleOf = new Map(rules.map((rule) => [rule.id, rule]));
+
+  const outcome = await db.transaction(async (tx) => {
+    const [{ locked } = { locked: false }] = await tx.query<{ locked: boolean }>(
+      "SELECT pg_try_advisory_xact_lock(hashtext('cm_alert_evaluation')) AS locked",
+    );
+    if (!locked) return null;
+    const open = await findOpenEpisodes(tx);
+    const holding = new Set(conditions.filter((c) => c.holds).map((c) => `${c.ruleId}:${c.meterId}`));
+    const isOpen = new Set(open.map((e) => `${e.rule_id}:${e.meter_id}`));
+    const opened = await openEpisodes(
+      tx,
+      conditions
+        .filter((c) => c.holds && !isOpen.has(`${c.ruleId}:${c.meterId}`))
+        .map((c) => {
+          const meter = meterOf.get(c.meterId);
+          return {
+            ruleId: c.ruleId,
+            meterId: c.meterId,
+            startedAt: c.startedAt,
+            detail: c.detail,
+            meterNumber: meter?.meterNumber ?? '',
+            locationName: meter?.locationName ?? '',
+            timeZone: meter?.timeZone ?? 'UTC',
+          };
+        }),
+    );
+    // An episode ends when its condition no longer holds, or its meter or rule no longer applies.
+    const ended = open.filter((e) => !holding.has(`${e.rule_id}:${e.meter_id}`));
+    await clearEpisodes(
+      tx,
+      ended.map((e) => e.id),
+      new Date(nowMs),
+    );
+    const events = [
+      ...opened.map((e) => ({ episodeId: e.id, ruleId: e.rule_id, event: 'fired' as const })),
+      ...ended.map((e) => ({ episodeId: e.id, ruleId: e.rule_id, event: 'cleared' as const })),
+    ];
+    await notify(tx, events, ruleOf);
+    return { fired: opened.length, cleared: ended.length };
+  });
+  const emailed = mailer ? await sendPendingEmails(db, mailer) : 0;
+  return {
+    rules: rules.length,
+    meters: watched.length,
+    fired: outcome?.fired ?? 0,
+    cleared: outcome?.cleared ?? 0,
+    emailed,
+  };
+}
+
+/** Tells each recipient of the events' locations, as each chose for the rule's kind (default: app and e-mail). */
+async function notify(
+  tx: SqlRunner,
+  events: readonly { episodeId: number; ruleId: number; event: 'fired' | 'cleared' }[],
+  ruleOf: ReadonlyMap<number, AlertRuleRow>,
+): Promise<void> {
+  if (events.length === 0) return;
+  const locationIds = [...new Set(events.map((e) => ruleOf.get(e.ruleId)?.location_id ?? 0))];
+  const recipients = await alertRecipients(tx, locationIds);
+  const preferences = await findPreferences(
+    tx,
+    recipients.map((r) => r.user_id),
+  );
+  const choice = new Map(preferences.map((p) => [`${p.user_id}:${p.kind}`, p]));
+  const byLocation = groupBy(recipients, (r) => r.location_id);
+  const notifications: NewNotification[] = [];
+  for (const event of events) {
+    const rule = ruleOf.get(event.ruleId);
+    if (!rule) continue;
+    for (const person of byLocation.get(rule.location_id) ?? []) {
+      const chosen = choice.get(`${person.user_id}:${rule.kind}`);
+      const inApp = chosen?.in_app ?? true;
+      const email = chosen?.email ?? true;
+      if (!inApp && !email) continue;
+      notifications.push({
+        userId: person.user_id,
+        episodeId: event.episodeId,
+        event: event.event,
+        inApp,
+        emailTo: email ? person.email : null,
+      });
+    }
+  }
+  await insertNotifications(tx, notifications);
+}
+
+/** Sends the e-mails waiting, each marked sent or with the SMTP server's reason. */
+export async function sendPendingEmails(db: SqlRunner, mailer: Mailer): Promise<number> {
+  const pending = await findPendingEmails(db, EMAILS_PER_RUN);
+  let sent = 0;
+  for (const row of pending) {
+    if (!row.email_to) continue;
+    const { subject, text } = alertEmail({
+      event: row.event,
+      kind: row.kind,
+      threshold: row.threshold,
+      meterNumber: row.meter_number,
+      locationName: row.location_name,
+      timeZone: row.time_zone,
+      startedAt: row.started_at,
+      clearedAt: row.cleared_at,
+      detail: row.detail,
+    });
+    try {
+      await mailer.send({ to: row.email_to, subject, text });
+      await setEmailStatus(db, row.id, 'sent');
+      sent++;
+    } catch (error) {
+      await setEmailStatus(db, row.id, `failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return sent;
+}

@@ -1,0 +1,170 @@
+import { z } from 'zod';
+
+// Alerts (issue 18): rules an administrator sets per location (every meter, or one), evaluated by
+// the server on a schedule and after imports and device batches. A rule fires once per episode
+// (while its condition holds) and says when the episode cleared. The administrators and the
+// clients of the location are told, each as they chose: in the app, by e-mail, or not at all.
+
+/** What a rule watches. */
+export const alertKinds = [
+  /** No reading for `threshold` hours (the Cube and AccessPoint say whether they are silent too). */
+  'silent',
+  /** Yesterday's consumption above `threshold` kWh. */
+  'dailyAbove',
+  /** Yesterday's consumption above `threshold` × the same weekday's average over the 4 weeks before. */
+  'usualAbove',
+  /** A register went down or rolled over. */
+  'registerDecrease',
+] as const;
+/** An alert kind. */
+export type AlertKind = (typeof alertKinds)[number];
+
+/** Weeks of the same weekday that make the usual day. */
+export const USUAL_WEEKS = 4;
+
+const kindSchema = z.enum(alertKinds, { message: `kind must be one of ${alertKinds.join(', ')}.` });
+
+/** `POST /api/admin/alert-rules` body. */
+export const alertRuleBodySchema = z
+  .object({
+    locationId: z
+      .number({ message: 'locationId must be a positive whole number.' })
+      .int('locationId must be a positive whole number.')
+      .positive('locationId must be a positive whole number.')
+      .max(2_147_483_647, 'locationId is too large.'),
+    /** One meter of the location; absent or null for every meter of it. */
+    meterNumber: z.string().trim().min(1).max(64).nullable().default(null),
+    kind: kindSchema,
+    /** Hours (silent), kWh (dailyAbove), a factor (usualAbove); none for registerDecrease. */
+    threshold: z
+      .number({ message: 'threshold must be a number.' })
+      .positive('threshold must be above 0.')
+      .max(1_000_000, 'threshold must be at most 1,000,000.')
+      .nullable()
+      .default(null),
+  })
+  .superRefine((body, context) => {
+    if (body.kind !== 'registerDecrease' && body.threshold === null)
+      context.addIssue({
+        code: 'custom',
+        path: ['threshold'],
+        message: `threshold is required for ${body.kind}: ${THRESHOLD_UNIT[body.kind]}.`,
+      });
+    if (body.kind === 'usualAbove' && body.threshold !== null && body.threshold <= 1)
+      context.addIssue({
+        code: 'custom',
+        path: ['threshold'],
+        message: 'threshold must be above 1 for usualAbove: a factor of the usual day, such as 2.',
+      });
+  });
+/** A new alert rule. */
+export type AlertRuleBody = z.input<typeof alertRuleBodySchema>;
+
+const THRESHOLD_UNIT: Record<AlertKind, string> = {
+  silent: 'hours without a reading',
+  dailyAbove: 'kWh in a day',
+  usualAbove: 'a factor of the usual day',
+  registerDecrease: 'none',
+};
+
+/** An alert rule as the API shows it. */
+export const alertRuleSchema = z.object({
+  id: z.number().int(),
+  locationId: z.number().int(),
+  locationName: z.string(),
+  meterNumber: z.string().nullable(),
+  kind: kindSchema,
+  threshold: z.number().nullable(),
+  createdAt: z.string(),
+  /** Episodes going on now. */
+  openEpisodes: z.number().int(),
+});
+/** An alert rule. */
+export type AlertRule = z.infer<typeof alertRuleSchema>;
+
+/** `GET /api/admin/alert-rules` query: one location's rules, or all. */
+export const alertRuleListQuerySchema = z.object({
+  locationId: z.coerce
+    .number({ message: 'locationId must be a positive whole number.' })
+    .int('locationId must be a positive whole number.')
+    .positive('locationId must be a positive whole number.')
+    .max(2_147_483_647, 'locationId is too large.')
+    .optional(),
+});
+
+/** `GET /api/admin/alert-rules` answer. */
+export const alertRuleListSchema = z.object({ items: z.array(alertRuleSchema) });
+
+/** What an episode says, by kind (numbers in the meter's unit, instants ISO 8601 UTC). */
+export const alertDetailSchema = z.object({
+  /** silent: the meter's last reading (null: never), and whether its Cube and AccessPoint are silent too. */
+  lastSeenAt: z.string().nullable().optional(),
+  cubeSilent: z.boolean().nullable().optional(),
+  accessPointSilent: z.boolean().nullable().optional(),
+  /** dailyAbove, usualAbove: the local day, its energy, and the usual day's. */
+  day: z.string().optional(),
+  consumption: z.number().optional(),
+  usual: z.number().nullable().optional(),
+  /** registerDecrease: when, and the registers before and after. */
+  at: z.string().optional(),
+  from: z.number().optional(),
+  to: z.number().optional(),
+});
+/** An alert's detail. */
+export type AlertDetail = z.infer<typeof alertDetailSchema>;
+
+/** One notification: an episode began (`fired`) or ended (`cleared`). */
+export const alertNotificationSchema = z.object({
+  id: z.number().int(),
+  event: z.enum(['fired', 'cleared']),
+  createdAt: z.string(),
+  readAt: z.string().nullable(),
+  alert: z.object({
+    id: z.number().int(),
+    kind: kindSchema,
+    threshold: z.number().nullable(),
+    meterNumber: z.string(),
+    locationName: z.string(),
+    timeZone: z.string(),
+    startedAt: z.string(),
+    clearedAt: z.string().nullable(),
+    detail: alertDetailSchema,
+  }),
+});
+/** A notification. */
+export type AlertNotification = z.infer<typeof alertNotificationSchema>;
+
+/** `GET /api/alerts` answer: the caller's latest notifications and how many are unread. */
+export const alertInboxSchema = z.object({
+  unread: z.number().int(),
+  items: z.array(alertNotificationSchema),
+});
+/** The caller's alert inbox. */
+export type AlertInbox = z.infer<typeof alertInboxSchema>;
+
+/** Most notifications the inbox lists. */
+export const MAX_INBOX = 50;
+
+/** `POST /api/alerts/read` body: these notifications, or all of the caller's. */
+export const alertReadBodySchema = z.object({
+  ids: z.array(z.number().int().positive()).max(MAX_INBOX).optional(),
+});
+
+/** How a person hears of each kind: in the app, by e-mail. */
+export const alertPreferencesSchema = z.object({
+  items: z.array(z.object({ kind: kindSchema, inApp: z.boolean(), email: z.boolean() })),
+});
+/** Alert preferences. */
+export type AlertPreferences = z.infer<typeof alertPreferencesSchema>;
+
+/** `PUT /api/alerts/preferences` body: the kinds to change. */
+export const alertPreferencesBodySchema = z.object({
+  items: z
+    .array(z.object({ kind: kindSchema, inApp: z.boolean(), email: z.boolean() }))
+    .min(1, 'items must name at least one kind.')
+    .max(alertKinds.length)
+    .refine(
+      (items) => new Set(items.map((item) => item.kind)).size === items.length,
+      'items: each kind at most once.',
+    ),
+});
