@@ -1,17 +1,27 @@
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { startMailbox } from './mailbox.ts';
 import { startServerProcess } from './server-process.ts';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     cmBaseUrl: string;
+    /** Where the suite's SMTP server writes the e-mails CM sends (support/mailbox.ts). */
+    cmMailFile: string;
   }
 }
 
-/** One real server (fresh embedded database with the demo data) for the whole browser suite. */
+/** One real server (fresh embedded database with the demo data) for the whole browser suite, and an SMTP server for its e-mails. */
 export default async function setup(project: TestProject) {
-  const server = await startServerProcess();
+  const mailFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'cm-e2e-mail-')), 'mails.jsonl');
+  const mailbox = await startMailbox(mailFile);
+  const server = await startServerProcess({ CM_SMTP_URL: mailbox.url });
   project.provide('cmBaseUrl', server.url);
+  project.provide('cmMailFile', mailFile);
   return async () => {
     await server.stop();
+    await mailbox.stop();
   };
 }

@@ -1,6 +1,7 @@
 import { DevicePriority, type DevicePriorityId, type DeviceStatus } from '@cm/contracts/enums.ts';
 import type { LoadProfile, SolarArray } from './load-profile.ts';
 import type { TariffDay, TariffDraft } from '@cm/contracts/tariffs.ts';
+import type { AlertKind } from '@cm/contracts/alerts.ts';
 
 /** Which demo client a location belongs to; `null` locations are seen by the administrator only. */
 export type DemoClientKey = 'clientA' | 'clientB';
@@ -43,6 +44,8 @@ export interface DemoLocationSpec {
    * before now, so a new user sees a price change inside the last year.
    */
   tariffs: DemoTariffSpec[];
+  /** Alert rules for every meter of the location (kind and threshold, as the API takes them). */
+  alertRules: { kind: AlertKind; threshold: number | null }[];
 }
 
 /** A demo tariff version: the API's body without its date, holidays as month-days (`12-25`) of every year. */
@@ -102,6 +105,11 @@ export const DEMO_LOCATIONS: readonly DemoLocationSpec[] = [
     // Portugal's two-rate ("bi-horário") household tariff: night hours 22:00–08:00 cheaper, VAT 23 %,
     // export paid; prices rose four months ago.
     billingDay: 17,
+    alertRules: [
+      { kind: 'silent', threshold: 6 },
+      { kind: 'usualAbove', threshold: 2.5 },
+      { kind: 'registerDecrease', threshold: null },
+    ],
     tariffs: [
       {
         currency: 'EUR',
@@ -147,6 +155,7 @@ export const DEMO_LOCATIONS: readonly DemoLocationSpec[] = [
       { label: 'Reading rooms', profile: 'office', averageKw: 2.5, cube: 0, priority: Medium },
     ],
     // A flat commercial tariff, VAT 19 %.
+    alertRules: [{ kind: 'silent', threshold: 6 }],
     tariffs: [
       {
         currency: 'EUR',
@@ -181,6 +190,10 @@ export const DEMO_LOCATIONS: readonly DemoLocationSpec[] = [
     ],
     // Day and night rates (HT/NT) on weekdays, the night rate all weekend and on public holidays.
     billingDay: 1,
+    alertRules: [
+      { kind: 'silent', threshold: 6 },
+      { kind: 'registerDecrease', threshold: null },
+    ],
     tariffs: [
       {
         currency: 'EUR',
@@ -209,6 +222,8 @@ export const DEMO_LOCATIONS: readonly DemoLocationSpec[] = [
     ],
     // A summer peak on weekday afternoons and evenings (June–September), sales tax 4.5 %.
     billingDay: 5,
+    // The stale Cube: its meters have sent nothing for 30 hours, so this rule fires at once.
+    alertRules: [{ kind: 'silent', threshold: 6 }],
     tariffs: [
       {
         currency: 'USD',
@@ -260,6 +275,7 @@ export const DEMO_LOCATIONS: readonly DemoLocationSpec[] = [
       },
     ],
     // A flat commercial tariff; the standing charge rose two months ago.
+    alertRules: [{ kind: 'silent', threshold: 12 }],
     tariffs: [
       {
         currency: 'USD',

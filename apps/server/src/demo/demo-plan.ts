@@ -7,6 +7,7 @@ import {
 } from '@cm/contracts/enums.ts';
 import { DEMO_LOCATIONS, statusFor, type DemoClientKey, type DemoMeterSpec } from './demo-content.ts';
 import type { TariffDraft } from '@cm/contracts/tariffs.ts';
+import type { AlertKind } from '@cm/contracts/alerts.ts';
 import { intervalEnergyWh, solarEnergyWh, STEP_MS } from './load-profile.ts';
 import { createRng, type Rng } from './prng.ts';
 import {
@@ -95,6 +96,8 @@ export interface DemoPlan {
   }[];
   /** Tariff versions per location, oldest first. */
   tariffs: { locationName: string; tariff: TariffDraft }[];
+  /** Alert rules per location (every meter). */
+  alertRules: { locationName: string; kind: AlertKind; threshold: number | null }[];
   users: (DemoUserInput & { createdAt: Date })[];
   userLocations: { email: string; locationName: string }[];
   /** In insertion order: AccessPoints, then Cubes, then meters (a parent always comes first). */
@@ -674,6 +677,7 @@ export function buildDemoPlan(input: PlanInput): DemoPlan {
   const locations: DemoPlan['locations'] = [];
   const userLocations: DemoPlan['userLocations'] = [];
   const tariffs: DemoPlan['tariffs'] = [];
+  const alertRules: DemoPlan['alertRules'] = [];
   const meters: PlanMeter[] = [];
   const accessPoints: PlanDevice[] = [];
   const cubes: PlanDevice[] = [];
@@ -692,6 +696,7 @@ export function buildDemoPlan(input: PlanInput): DemoPlan {
       billingDay: loc.billingDay ?? null,
     });
     tariffs.push(...planTariffs(loc, startMs, nowMs));
+    alertRules.push(...loc.alertRules.map((rule) => ({ locationName: loc.publicName, ...rule })));
     const clientEmail = loc.client ? (input.users.find((u) => u.key === loc.client)?.email ?? null) : null;
     if (clientEmail) userLocations.push({ email: clientEmail, locationName: loc.publicName });
     const network = planNetwork(frame, { loc, l, createdAt, firstCube: 2001 + cubes.length }, siteRng);
@@ -774,6 +779,7 @@ export function buildDemoPlan(input: PlanInput): DemoPlan {
   return {
     locations,
     tariffs,
+    alertRules,
     users,
     userLocations,
     devices: [...accessPoints, ...cubes, ...meterDevices],

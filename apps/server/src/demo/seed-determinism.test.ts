@@ -14,6 +14,7 @@ const TABLES: Record<string, string> = {
     'SELECT id, email, full_name, role_id, is_disabled, must_change_password, last_login_at, created_at FROM users ORDER BY id',
   locations: 'SELECT * FROM locations ORDER BY id',
   tariffs: 'SELECT * FROM tariffs ORDER BY id',
+  alert_rules: 'SELECT * FROM alert_rules ORDER BY id',
   user_locations: 'SELECT * FROM user_locations ORDER BY user_id, location_id',
   devices: 'SELECT * FROM devices ORDER BY id',
   meters: 'SELECT * FROM meters ORDER BY device_id',

@@ -128,6 +128,16 @@ async function writePlan(tx: SqlRunner, plan: DemoPlan, marker: object) {
     ],
   );
   const locationIds = await idsBy(tx, 'SELECT id, public_name AS key FROM locations');
+  await tx.query(
+    `INSERT INTO alert_rules (location_id, kind, threshold, created_at)
+     SELECT * FROM unnest($1::int[], $2::text[], $3::numeric[], $4::timestamptz[])`,
+    [
+      numberArray(plan.alertRules.map((rule) => need(locationIds, rule.locationName))),
+      textArray(plan.alertRules.map((rule) => rule.kind)),
+      plan.alertRules.map((rule) => rule.threshold),
+      instantArray(plan.alertRules.map(() => plan.users[0]?.createdAt ?? new Date(0))),
+    ],
+  );
   // Tariff versions as an administrator set them over the history (the API adds only from today on).
   for (const { locationName, tariff } of plan.tariffs) {
     await tx.query(

@@ -16,6 +16,7 @@ import { LanguageSwitcher } from '@/components/language-switcher.tsx';
 import { useSessionKeepAlive } from '@/features/auth/use-session-keep-alive.ts';
 import { PHONE_MAX_WIDTH, PRODUCT_NAME } from '@/lib/config.ts';
 import { BookmarkLinks, BookmarksMenu } from './bookmarks-menu.tsx';
+import { AlertsBell } from './alerts-bell.tsx';
 import { useGetBookmarksDataQuery } from '@/lib/bookmarks-api.ts';
 import { menuCollapsedChanged, queryChanged, selectPreferences, skinChanged } from './layout-slice.ts';
 import { UserMenu } from './user-menu.tsx';
@@ -172,6 +173,7 @@ export function VerticalLayout() {
                   )}
                   <BookmarkLinks />
                   <div className={classes.spacer} />
+                  <AlertsBell />
                   <BookmarksMenu />
                   <LanguageSwitcher isCompact={isPhone} />
                   <Tooltip label={isDark ? t('skin.toLight') : t('skin.toDark')}>

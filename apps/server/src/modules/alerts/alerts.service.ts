@@ -5,7 +5,7 @@ import {
   type AlertPreferences,
   type AlertRule,
 } from '@cm/contracts/alerts.ts';
-import { alertRuleBodySchema } from '@cm/contracts/alerts.ts';
+import type { alertRuleBodySchema } from '@cm/contracts/alerts.ts';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../http-error.ts';
@@ -79,6 +79,8 @@ export class AlertsService {
     });
     const [rule] = (await this.rules(location.id)).filter((candidate) => candidate.id === id);
     if (!rule) throw notFound('Alert rule not found.');
+    // A new rule says at once whether it holds.
+    this.soon(500);
     return rule;
   }
 
@@ -161,8 +163,9 @@ export class AlertsService {
     this.pending.unref();
   }
 
-  /** Evaluates every `everySeconds`. */
+  /** Evaluates a few seconds after start, then every `everySeconds`. */
   start(everySeconds: number): void {
+    this.soon(5_000);
     this.timer = setInterval(() => this.soon(0), everySeconds * 1000);
     this.timer.unref();
   }

@@ -4,7 +4,7 @@
 
 import { USUAL_WEEKS, type AlertDetail, type AlertKind } from '@cm/contracts/alerts.ts';
 import { DAY_MS, HOUR_MS, localParts, startOfLocal } from '@cm/contracts/zoned-time.ts';
-import type { DayAsk, DayRow } from '../readings/alert-signals.queries.ts';
+import type { DayAsk, DayRow } from '../readings/readings.service.ts';
 
 /** A meter as the rules see it. */
 export interface WatchedMeter {

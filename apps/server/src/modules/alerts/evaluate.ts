@@ -8,7 +8,7 @@ import { meters as directory } from '../directory/meters.service.ts';
 import { alertRecipients } from '../auth/users.service.ts';
 import { LatestReadings } from '../readings/latest-readings.ts';
 import { readings } from '../readings/readings.service.ts';
-import type { DayAsk } from '../readings/alert-signals.queries.ts';
+import type { DayAsk } from '../readings/readings.service.ts';
 import {
   dailyCondition,
   dayAsks,

@@ -3,6 +3,8 @@ import type { ReadingCorrection } from '@cm/contracts/check.ts';
 import { readingQualities } from '@cm/contracts/check-limits.ts';
 import { ReadingKind } from './channels.ts';
 import { findDayRegisters, findRegisterDecreases, type DayAsk } from './alert-signals.queries.ts';
+
+export type { DayAsk, DayRow } from './alert-signals.queries.ts';
 import {
   ensurePartitions,
   findCorrections,

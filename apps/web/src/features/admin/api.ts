@@ -57,6 +57,12 @@ import {
   type Tariff,
   type TariffBody,
 } from '@cm/contracts/tariffs.ts';
+import {
+  alertRuleListSchema,
+  alertRuleSchema,
+  type AlertRule,
+  type AlertRuleBody,
+} from '@cm/contracts/alerts.ts';
 import { api } from '@/lib/api.ts';
 
 /*
@@ -71,6 +77,7 @@ const adminApi = api
       'AdminUser',
       'AdminLocation',
       'AdminTariff',
+      'AdminAlertRule',
       'AdminDevice',
       'AdminApiKey',
       'AdminAudit',
@@ -162,6 +169,20 @@ const adminApi = api
           method: 'DELETE',
         }),
         invalidatesTags: ['AdminTariff', 'AdminAudit'],
+      }),
+      listAlertRules: build.query<AlertRule[], number>({
+        query: (locationId) => ({ url: `/api/admin/alert-rules?locationId=${locationId}` }),
+        transformResponse: (raw: unknown) => alertRuleListSchema.parse(raw).items,
+        providesTags: ['AdminAlertRule'],
+      }),
+      addAlertRule: build.mutation<AlertRule, AlertRuleBody>({
+        query: (body) => ({ url: '/api/admin/alert-rules', method: 'POST', body }),
+        transformResponse: (raw: unknown) => alertRuleSchema.parse(raw),
+        invalidatesTags: ['AdminAlertRule', 'AdminAudit'],
+      }),
+      removeAlertRule: build.mutation<void, number>({
+        query: (id) => ({ url: `/api/admin/alert-rules/${id}`, method: 'DELETE' }),
+        invalidatesTags: ['AdminAlertRule', 'AdminAudit'],
       }),
       getDeviceTree: build.query<DeviceTree, number>({
         query: (id) => ({ url: `/api/admin/locations/${id}/devices/tree` }),
@@ -303,6 +324,9 @@ export const {
   useGetLocationTariffsQuery,
   useAddTariffMutation,
   useWithdrawTariffMutation,
+  useListAlertRulesQuery,
+  useAddAlertRuleMutation,
+  useRemoveAlertRuleMutation,
   useGetDeviceTreeQuery,
   useListDevicesQuery,
   useCreateDeviceMutation,

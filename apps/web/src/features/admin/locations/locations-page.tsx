@@ -13,6 +13,7 @@ import { useListState } from '../list/use-list-state.ts';
 import { LocationForm } from './location-form.tsx';
 import { LocationMeters } from './location-meters.tsx';
 import { LocationTariffs } from './location-tariffs.tsx';
+import { LocationAlerts } from './location-alerts.tsx';
 import { LocationRow } from './location-row.tsx';
 
 const PAGE_SIZE = 20;
@@ -145,12 +146,18 @@ export function LocationsPage() {
               <Tabs.Tab value="tariffs" data-testid="tariffs-tab">
                 {t('admin.locations.tabs.tariffs')}
               </Tabs.Tab>
+              <Tabs.Tab value="alerts" data-testid="alerts-tab">
+                {t('admin.locations.tabs.alerts')}
+              </Tabs.Tab>
             </Tabs.List>
             <Tabs.Panel value="meters">
               <LocationMeters location={metersOf} />
             </Tabs.Panel>
             <Tabs.Panel value="tariffs">
               <LocationTariffs location={metersOf} />
+            </Tabs.Panel>
+            <Tabs.Panel value="alerts">
+              <LocationAlerts location={metersOf} />
             </Tabs.Panel>
           </Tabs>
         ) : null}

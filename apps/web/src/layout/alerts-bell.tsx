@@ -1,0 +1,143 @@
+import {
+  ActionIcon,
+  Button,
+  Checkbox,
+  Group,
+  Indicator,
+  Popover,
+  Stack,
+  Table,
+  Text,
+  Tooltip,
+} from '@mantine/core';
+import { IconBell } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatRelative } from '@/lib/format.ts';
+import {
+  ALERTS_POLL_MS,
+  useGetAlertPreferencesQuery,
+  useGetAlertsQuery,
+  useMarkAlertsReadMutation,
+  useSetAlertPreferencesMutation,
+} from '@/lib/alerts-api.ts';
+import { alertSentence } from './alert-text.ts';
+import classes from './alerts-bell.module.css';
+
+/** How the person hears of each kind: in the app, by e-mail. */
+function AlertPreferencesTable() {
+  const { t } = useTranslation();
+  const { data } = useGetAlertPreferencesQuery();
+  const [save, state] = useSetAlertPreferencesMutation();
+  if (!data) return null;
+  return (
+    <Table verticalSpacing={4} aria-label={t('alerts.prefs.title')} data-testid="alert-preferences">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{t('alerts.prefs.kind')}</Table.Th>
+          <Table.Th>{t('alerts.prefs.inApp')}</Table.Th>
+          <Table.Th>{t('alerts.prefs.email')}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {data.items.map((item) => (
+          <Table.Tr key={item.kind}>
+            <Table.Td>{t(`alerts.kind.${item.kind}`)}</Table.Td>
+            {(['inApp', 'email'] as const).map((how) => (
+              <Table.Td key={how}>
+                <Checkbox
+                  size="xs"
+                  checked={item[how]}
+                  disabled={state.isLoading}
+                  aria-label={`${t(`alerts.kind.${item.kind}`)}: ${t(`alerts.prefs.${how}`)}`}
+                  onChange={(event) => void save([{ ...item, [how]: event.currentTarget.checked }])}
+                />
+              </Table.Td>
+            ))}
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/**
+ * The bell in the navbar: how many alerts are unread, and the latest ones as sentences (when a meter
+ * went silent, used too much, its register went down; when that cleared), with how to hear of them.
+ */
+export function AlertsBell() {
+  const { t, i18n } = useTranslation();
+  const [opened, setOpened] = useState(false);
+  const [showPreferences, setShowPreferences] = useState(false);
+  const { data } = useGetAlertsQuery(undefined, { pollingInterval: ALERTS_POLL_MS });
+  const [markRead] = useMarkAlertsReadMutation();
+  const unread = data?.unread ?? 0;
+  const label = unread > 0 ? t('alerts.openUnread', { count: unread }) : t('alerts.open');
+  return (
+    <Popover opened={opened} onChange={setOpened} position="bottom-end" width={380} shadow="md" withinPortal>
+      <Popover.Target>
+        <Tooltip label={label}>
+          <Indicator
+            label={unread > 99 ? '99+' : unread}
+            size={16}
+            disabled={unread === 0}
+            color="red"
+            offset={6}
+            data-testid="alerts-count"
+          >
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              size="lg"
+              aria-label={label}
+              aria-expanded={opened}
+              onClick={() => setOpened((open) => !open)}
+              data-testid="alerts-bell"
+            >
+              <IconBell size={20} aria-hidden />
+            </ActionIcon>
+          </Indicator>
+        </Tooltip>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Stack gap="xs" data-testid="alerts-list">
+          <Group justify="space-between">
+            <Text fw={600}>{t('alerts.title')}</Text>
+            <Button
+              size="compact-xs"
+              variant="subtle"
+              disabled={unread === 0}
+              onClick={() => void markRead(undefined)}
+            >
+              {t('alerts.markAllRead')}
+            </Button>
+          </Group>
+          {data && data.items.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              {t('alerts.none')}
+            </Text>
+          ) : null}
+          <ul className={classes.list}>
+            {(data?.items ?? []).map((item) => (
+              <li
+                key={item.id}
+                className={classes.item}
+                data-unread={item.readAt === null}
+                data-event={item.event}
+              >
+                <Text size="sm">{alertSentence(item, t, i18n.language)}</Text>
+                <Text size="xs" c="dimmed">
+                  {formatRelative(item.createdAt, i18n.language)}
+                </Text>
+              </li>
+            ))}
+          </ul>
+          <Button size="compact-xs" variant="subtle" onClick={() => setShowPreferences((shown) => !shown)}>
+            {t('alerts.prefs.title')}
+          </Button>
+          {showPreferences ? <AlertPreferencesTable /> : null}
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

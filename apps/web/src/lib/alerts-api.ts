@@ -1,0 +1,46 @@
+import type { AlertInbox, AlertPreferences } from '@cm/contracts/alerts.ts';
+import { api } from './api.ts';
+
+// The schemas (and zod) load with the first answer, keeping them out of the start-up bundle.
+const loadSchemas = () => import('@cm/contracts/alerts.ts');
+
+/** How often the bell asks for new alerts while a page is open. */
+export const ALERTS_POLL_MS = 60_000;
+
+/** The caller's alert inbox (the bell) and how it wants to hear of alerts. */
+export const alertsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getAlerts: build.query<AlertInbox, void>({
+      query: () => '/api/alerts',
+      transformResponse: async (raw: unknown) => (await loadSchemas()).alertInboxSchema.parse(raw),
+      providesTags: ['Alerts'],
+    }),
+    markAlertsRead: build.mutation<AlertInbox, number[] | undefined>({
+      query: (ids) => ({ url: '/api/alerts/read', method: 'POST', body: ids ? { ids } : {} }),
+      transformResponse: async (raw: unknown) => (await loadSchemas()).alertInboxSchema.parse(raw),
+      async onQueryStarted(_, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(alertsApi.util.upsertQueryData('getAlerts', undefined, data));
+      },
+    }),
+    getAlertPreferences: build.query<AlertPreferences, void>({
+      query: () => '/api/alerts/preferences',
+      transformResponse: async (raw: unknown) => (await loadSchemas()).alertPreferencesSchema.parse(raw),
+    }),
+    setAlertPreferences: build.mutation<AlertPreferences, AlertPreferences['items']>({
+      query: (items) => ({ url: '/api/alerts/preferences', method: 'PUT', body: { items } }),
+      transformResponse: async (raw: unknown) => (await loadSchemas()).alertPreferencesSchema.parse(raw),
+      async onQueryStarted(_, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(alertsApi.util.upsertQueryData('getAlertPreferences', undefined, data));
+      },
+    }),
+  }),
+});
+
+export const {
+  useGetAlertsQuery,
+  useMarkAlertsReadMutation,
+  useGetAlertPreferencesQuery,
+  useSetAlertPreferencesMutation,
+} = alertsApi;

@@ -1,0 +1,96 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser } from './support/browser.ts';
+import { receivedMails } from './support/mailbox.ts';
+import { demoUsers, startServer } from './support/server.ts';
+
+/*
+ * Alerts against the real server, its scheduler and a real SMTP server (support/mailbox.ts): the
+ * demo's rule "silent for 6 hours" at Elm Street Lofts fires on the Cube that went quiet 30 hours
+ * ago, once; its client hears of it by e-mail and in the bell, and the administrator sees the
+ * episode going on beside the rule.
+ */
+
+let browser: Browser;
+let baseUrl: string;
+const ELM = 'Elm Street Lofts – Building 2';
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  baseUrl = (await startServer()).url;
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function signIn(page: Page, user: { email: string; password: string }) {
+  await page.goto('/login');
+  await page.locator('input[type="email"]').fill(user.email);
+  await page.locator('input[name="password"]').fill(user.password);
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL('**/check');
+}
+
+describe('alerts', () => {
+  it("fire on the demo's communication gap: an e-mail arrives, the bell says it, the admin sees it", async () => {
+    const file = inject('cmMailFile');
+    // Evaluated a few seconds after the server starts, then sent.
+    await expect
+      .poll(() => receivedMails(file).filter((mail) => mail.to === demoUsers.clientB.email).length, {
+        timeout: 60_000,
+        interval: 500,
+      })
+      .toBeGreaterThan(0);
+    const mail = receivedMails(file).find((candidate) => candidate.to === demoUsers.clientB.email);
+    expect(mail?.subject).toMatch(new RegExp(`^\\[Check Meter\\] Meter EM-\\d+ at ${ELM}: no data$`));
+    expect(mail?.text).toContain('has sent nothing for more than 6 hours');
+    expect(mail?.text).toContain('its Cube is silent too, its AccessPoint reports');
+    // Client A's locations have nothing silent: no e-mail to client A.
+    expect(receivedMails(file).some((candidate) => candidate.to === demoUsers.clientA.email)).toBe(false);
+
+    const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await signIn(page, demoUsers.clientB);
+      const bell = page.getByTestId('alerts-bell');
+      await expect
+        .poll(() => bell.getAttribute('aria-label'), { timeout: 20_000 })
+        .toMatch(/^Alerts: \d+ unread$/);
+      await bell.click();
+      const list = page.getByTestId('alerts-list');
+      await list.waitFor();
+      const first = (await list.locator('li').first().textContent()) ?? '';
+      expect(first).toMatch(new RegExp(`^EM-\\d+ at ${ELM} has sent nothing for more than 6 h`));
+      expect(first).toContain('Its Cube is silent too. Its AccessPoint reports.');
+      const results = await new AxeBuilder({ page }).include('[data-testid="alerts-list"]').analyze();
+      expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+      await list.getByRole('button', { name: 'Mark all as read' }).click();
+      await expect.poll(() => bell.getAttribute('aria-label')).toBe('Alerts');
+    } finally {
+      await context.close();
+    }
+
+    const adminContext = await browser.newContext({
+      baseURL: baseUrl,
+      viewport: { width: 1280, height: 900 },
+    });
+    try {
+      const page = await adminContext.newPage();
+      await signIn(page, demoUsers.admin);
+      await page.goto('/admin/locations');
+      await page.getByLabel('Search').fill('Elm Street');
+      const meters = page.getByRole('button', { name: /^\d+ meters?$/ });
+      await expect.poll(() => meters.count()).toBe(1);
+      await meters.click();
+      const drawer = page.getByRole('dialog', { name: ELM });
+      await drawer.getByTestId('alerts-tab').click();
+      const open = drawer.getByTestId('alert-rule-open').first();
+      await expect.poll(() => open.textContent()).not.toBe('0');
+      const results = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+      expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    } finally {
+      await adminContext.close();
+    }
+  });
+});
