@@ -1,5 +1,6 @@
 import {
   ActionIcon,
+  Anchor,
   Button,
   Checkbox,
   Group,
@@ -13,6 +14,7 @@ import {
 import { IconBell } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { formatRelative } from '@/lib/format.ts';
 import {
   ALERTS_POLL_MS,
@@ -76,7 +78,7 @@ export function AlertsBell() {
   return (
     <Popover opened={opened} onChange={setOpened} position="bottom-end" width={380} shadow="md" withinPortal>
       <Popover.Target>
-        <Tooltip label={label}>
+        <Tooltip label={label} disabled={opened}>
           <Indicator
             label={unread > 99 ? '99+' : unread}
             size={16}
@@ -125,7 +127,15 @@ export function AlertsBell() {
                 data-unread={item.readAt === null}
                 data-event={item.event}
               >
-                <Text size="sm">{alertSentence(item, t, i18n.language)}</Text>
+                <Anchor
+                  component={Link}
+                  to={`/check?meter=${encodeURIComponent(item.alert.meterNumber)}`}
+                  size="sm"
+                  c="var(--mantine-color-text)"
+                  onClick={() => setOpened(false)}
+                >
+                  {alertSentence(item, t, i18n.language)}
+                </Anchor>
                 <Text size="xs" c="dimmed">
                   {formatRelative(item.createdAt, i18n.language)}
                 </Text>
