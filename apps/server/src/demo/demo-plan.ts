@@ -187,7 +187,7 @@ const localDateOf = (timeZone: string, ms: number) => iso(ms + utcOffsetMs(ms, t
 function planTariffs(loc: DemoLocation, startMs: number, nowMs: number): DemoPlan['tariffs'] {
   const firstYear = Number(localDateOf(loc.timeZone, startMs).slice(0, 4));
   const lastYear = Number(localDateOf(loc.timeZone, nowMs).slice(0, 4)) + 1;
-  return loc.tariffs.map(({ monthsAgo, ...tariff }) => {
+  const planned = loc.tariffs.map(({ monthsAgo, ...tariff }) => {
     const from = monthsAgo === undefined ? startMs : monthsBefore(nowMs, monthsAgo);
     const holidays: string[] = [];
     for (let year = firstYear; year <= lastYear; year++)
@@ -197,6 +197,15 @@ function planTariffs(loc: DemoLocation, startMs: number, nowMs: number): DemoPla
       tariff: { ...tariff, holidays, effectiveFrom: `${localDateOf(loc.timeZone, from).slice(0, 7)}-01` },
     };
   });
+  // A history shorter than a price change starts with the later version: each starts no earlier
+  // than the history, and of two on one date the later one stays.
+  const firstDate = planned[0]?.tariff.effectiveFrom ?? '';
+  const byDate = new Map<string, (typeof planned)[number]>();
+  for (const version of planned) {
+    const effectiveFrom = version.tariff.effectiveFrom < firstDate ? firstDate : version.tariff.effectiveFrom;
+    byDate.set(effectiveFrom, { ...version, tariff: { ...version.tariff, effectiveFrom } });
+  }
+  return [...byDate.values()];
 }
 
 /** Subtracts calendar months in UTC (the period is "13 months up to now"). */

@@ -1,6 +1,7 @@
 import type { Granularity } from '@cm/contracts/check.ts';
 import { localParts } from '@cm/contracts/zoned-time.ts';
 import { useTranslation } from 'react-i18next';
+import { formatMoney } from '@/lib/format.ts';
 import { formatLocal, formatPeriod, formatUtcOffset } from '../model/local-format.ts';
 import type { ReadingRows } from '../model/reading-rows.ts';
 import { consumptionCell, consumptionText, energyText, rowNotes } from './row-notes.ts';
@@ -16,6 +17,8 @@ interface PrintViewProps {
   granularity: Granularity;
   timeZone: string;
   unit: string;
+  /** The bill's currency when the location has a tariff: a cost column. */
+  currency: string | null;
 }
 
 /** Row indices grouped by local month: with daily data each group is one A4 page. */
@@ -35,11 +38,22 @@ export function groupByMonth(rows: ReadingRows, timeZone: string): number[][] {
 }
 
 /** The readings as printed pages: one table per local month (CSS starts each on a new page). Screen: hidden. */
-export function PrintView({ title, subtitle, printed, rows, granularity, timeZone, unit }: PrintViewProps) {
+export function PrintView({
+  title,
+  subtitle,
+  printed,
+  rows,
+  granularity,
+  timeZone,
+  unit,
+  currency,
+}: PrintViewProps) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const groups = groupByMonth(rows, timeZone);
   const hasExport = rows.exported !== null;
+  const costCurrency = rows.cost !== null ? currency : null;
+  const isFine = granularity === 'raw' || granularity === 'hour';
   return (
     <div className={classes.printOnly}>
       {groups.map((group, g) => (
@@ -64,6 +78,9 @@ export function PrintView({ title, subtitle, printed, rows, granularity, timeZon
                     <th scope="col">{t('check.table.net', { unit })}</th>
                   </>
                 ) : null}
+                {costCurrency ? (
+                  <th scope="col">{t('check.table.cost', { currency: costCurrency })}</th>
+                ) : null}
                 <th scope="col">{t('check.table.register')}</th>
                 <th scope="col">{t('check.table.notes')}</th>
               </tr>
@@ -85,6 +102,13 @@ export function PrintView({ title, subtitle, printed, rows, granularity, timeZon
                         <td className={classes.num}>{energyText(rows.exported?.[i] ?? null, locale, t)}</td>
                         <td className={classes.num}>{energyText(rows.net?.[i] ?? null, locale, t)}</td>
                       </>
+                    ) : null}
+                    {costCurrency ? (
+                      <td className={classes.num}>
+                        {rows.cost?.[i] === null || rows.cost?.[i] === undefined
+                          ? '—'
+                          : formatMoney(rows.cost[i] ?? 0, costCurrency, locale, isFine)}
+                      </td>
                     ) : null}
                     <td className={classes.num}>
                       {register === null ? '—' : formatRegister(register, locale)}

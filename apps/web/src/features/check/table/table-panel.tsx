@@ -202,6 +202,7 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
             granularity={readings.granularity}
             timeZone={tz}
             unit={unit}
+            currency={currency}
           />
         </Suspense>
       ) : null}
