@@ -74,7 +74,13 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   app.setSerializerCompiler(serializerCompiler);
 
   const imports = new ImportsService(db);
-  const alerts = new AlertsService(db, smtpMailer(config.alerts.smtpUrl, config.alerts.from), app.log);
+  const check = new CheckService(db, { useChunks: !config.disabledLayers.has('chunks') });
+  const alerts = new AlertsService(
+    db,
+    smtpMailer(config.alerts.smtpUrl, config.alerts.from),
+    app.log,
+    (location, nowMs) => check.billsToDate(location, nowMs),
+  );
   const services = {
     apiKeys: new ApiKeyVerifier(db),
     auth: new AuthService(db, new TokenSigner(jwtSecret), {
@@ -82,7 +88,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
       maxSeconds: config.sessionMaxSeconds,
       tokenTtlSeconds: config.tokenTtlSeconds,
     }),
-    check: new CheckService(db, { useChunks: !config.disabledLayers.has('chunks') }),
+    check,
     bookmarks: new BookmarksService(db),
     imports,
     importJobs: new ImportJobsService(

@@ -481,6 +481,8 @@ export const auditActions = [
   'tariff.delete',
   'alert-rule.create',
   'alert-rule.delete',
+  'webhook.create',
+  'webhook.delete',
   'device.create',
   'device.update',
   'meter.create',

@@ -15,6 +15,8 @@ export const alertKinds = [
   'usualAbove',
   /** A register went down or rolled over. */
   'registerDecrease',
+  /** The bill of the location's current billing period, up to now, above `threshold` in its currency. */
+  'billAbove',
 ] as const;
 /** An alert kind. */
 export type AlertKind = (typeof alertKinds)[number];
@@ -65,6 +67,7 @@ const THRESHOLD_UNIT: Record<AlertKind, string> = {
   dailyAbove: 'kWh in a day',
   usualAbove: 'a factor of the usual day',
   registerDecrease: 'none',
+  billAbove: "an amount in the location's currency",
 };
 
 /** An alert rule as the API shows it. */
@@ -105,6 +108,10 @@ export const alertDetailSchema = z.object({
   day: z.string().optional(),
   consumption: z.number().optional(),
   usual: z.number().nullable().optional(),
+  /** billAbove: the bill so far, its currency, and the first day of its billing period. */
+  amount: z.number().optional(),
+  currency: z.string().optional(),
+  periodFrom: z.string().optional(),
   /** registerDecrease: when, and the registers before and after. */
   at: z.string().optional(),
   from: z.number().optional(),
@@ -168,3 +175,49 @@ export const alertPreferencesBodySchema = z.object({
       'items: each kind at most once.',
     ),
 });
+
+// ---- Webhooks ----
+
+/** `POST /api/admin/webhooks` body: where to POST alert events. */
+export const webhookBodySchema = z.object({
+  url: z
+    .string({ message: 'url is required.' })
+    .trim()
+    .max(2000, 'url is at most 2000 characters.')
+    .url('url must be an http:// or https:// address.')
+    .refine((url) => /^https?:\/\//i.test(url), 'url must be an http:// or https:// address.')
+    .refine((url) => !/^https?:\/\/[^/]*@/i.test(url), 'url must not hold a user name or password.'),
+});
+
+/** A webhook as administrators see it (its secret is shown once, when created). */
+export const webhookSchema = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  createdAt: z.string(),
+  delivered: z.number().int(),
+  pending: z.number().int(),
+  failed: z.number().int(),
+});
+/** A webhook. */
+export type Webhook = z.infer<typeof webhookSchema>;
+
+/** `POST /api/admin/webhooks` answer: the webhook and the secret its deliveries are signed with. */
+export const createdWebhookSchema = z.object({ webhook: webhookSchema, secret: z.string() });
+
+/** One delivery of an event to a webhook. */
+export const webhookDeliverySchema = z.object({
+  id: z.number().int(),
+  event: z.enum(['alert.fired', 'alert.cleared']),
+  status: z.enum(['pending', 'delivered', 'failed']),
+  attempts: z.number().int(),
+  /** The endpoint's last answer (`HTTP 200`) or why it could not be reached. */
+  lastResult: z.string().nullable(),
+  createdAt: z.string(),
+  nextAttemptAt: z.string().nullable(),
+  deliveredAt: z.string().nullable(),
+});
+/** A webhook delivery. */
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+
+/** Tries before a delivery is given up, and the waits between them. */
+export const WEBHOOK_BACKOFF_SECONDS = [60, 300, 1800, 7200, 43_200] as const;

@@ -51,6 +51,8 @@ describe('migrations', () => {
       'tariffs',
       'user_locations',
       'users',
+      'webhook_deliveries',
+      'webhooks',
     ]);
     expect(await db.query('SELECT id, name FROM roles ORDER BY id')).toEqual([
       { id: 1, name: 'Admin' },

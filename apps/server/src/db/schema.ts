@@ -448,7 +448,7 @@ export const alertRules = pgTable(
   (t) => [
     check(
       'alert_rules_kind_check',
-      sql`${t.kind} in ('silent', 'dailyAbove', 'usualAbove', 'registerDecrease')`,
+      sql`${t.kind} in ('silent', 'dailyAbove', 'usualAbove', 'registerDecrease', 'billAbove')`,
     ),
     index('alert_rules_location_idx').on(t.locationId),
   ],
@@ -518,4 +518,39 @@ export const alertPreferences = pgTable(
     email: boolean('email').notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.kind] })],
+);
+
+/** Integrators' endpoints told of every alert episode fired and cleared, signed with their secret. */
+export const webhooks = pgTable('webhooks', {
+  id: serial('id').primaryKey(),
+  url: text('url').notNull(),
+  // The HMAC-SHA256 key the deliveries are signed with (shown once, when created).
+  secret: text('secret').notNull(),
+  createdAt: instant('created_at').notNull().defaultNow(),
+});
+
+/** One event for one webhook: tried until delivered, with backoff, then given up. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    webhookId: integer('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    event: text('event').notNull(),
+    payload: jsonb('payload').notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: instant('next_attempt_at').notNull().defaultNow(),
+    lastResult: text('last_result'),
+    deliveredAt: instant('delivered_at'),
+    createdAt: instant('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('webhook_deliveries_status_check', sql`${t.status} in ('pending', 'delivered', 'failed')`),
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_webhook_idx').on(t.webhookId, t.createdAt),
+  ],
 );

@@ -1,6 +1,6 @@
 import type { AlertNotification } from '@cm/contracts/alerts.ts';
 import type { TFunction } from 'i18next';
-import { formatEnergy, formatNumber, formatZonedDateTime } from '@/lib/format.ts';
+import { formatEnergy, formatMoney, formatNumber, formatZonedDateTime } from '@/lib/format.ts';
 
 /** An alert as a sentence in the reader's language; times in the meter's location zone with their offset. */
 export function alertSentence(item: AlertNotification, t: TFunction, locale: string): string {
@@ -51,6 +51,14 @@ export function alertSentence(item: AlertNotification, t: TFunction, locale: str
         day: detail.day ?? '—',
         factor: formatNumber(alert.threshold ?? 0, locale),
         usual: energy(detail.usual),
+      });
+      break;
+    case 'billAbove':
+      sentence = t('alerts.text.billAbove', {
+        ...values,
+        amount: formatMoney(detail.amount ?? 0, detail.currency ?? 'EUR', locale),
+        limit: formatMoney(alert.threshold ?? 0, detail.currency ?? 'EUR', locale),
+        from: detail.periodFrom ?? '—',
       });
       break;
     case 'registerDecrease':

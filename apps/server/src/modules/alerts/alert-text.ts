@@ -23,6 +23,11 @@ const kwh = (value: number | null | undefined) =>
     ? '?'
     : `${value.toLocaleString('en', { maximumFractionDigits: 3 })} kWh`;
 
+const money = (amount: number | null | undefined, currency: string | undefined) =>
+  amount === null || amount === undefined
+    ? '?'
+    : amount.toLocaleString('en', { style: 'currency', currency: currency ?? 'EUR' });
+
 function what(alert: AlertWords): string {
   const { detail } = alert;
   switch (alert.kind) {
@@ -48,6 +53,8 @@ function what(alert: AlertWords): string {
       return `used ${kwh(detail.consumption)} on ${detail.day ?? '?'}, above the ${kwh(alert.threshold)} set`;
     case 'usualAbove':
       return `used ${kwh(detail.consumption)} on ${detail.day ?? '?'}, more than ${alert.threshold ?? '?'} × the usual ${kwh(detail.usual)} of that weekday`;
+    case 'billAbove':
+      return `has a bill of ${money(detail.amount, detail.currency)} since ${detail.periodFrom ?? '?'}, above the ${money(alert.threshold, detail.currency)} set`;
     case 'registerDecrease':
       return `register went down from ${detail.from ?? '?'} to ${detail.to ?? '?'} at ${detail.at ? local(detail.at, alert.timeZone) : '?'} (a rollover, an exchange or a fault)`;
   }

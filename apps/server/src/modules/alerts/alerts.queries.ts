@@ -213,3 +213,29 @@ export async function setEmailStatus(db: SqlRunner, id: number, status: string):
     status.slice(0, 500),
   ]);
 }
+
+/** Episodes with their rule, as webhooks carry them. */
+export function findEpisodes(
+  db: SqlRunner,
+  ids: readonly number[],
+): Promise<
+  {
+    id: number;
+    kind: AlertKind;
+    threshold: number | null;
+    location_id: number;
+    meter_number: string;
+    location_name: string;
+    time_zone: string;
+    started_at: Date;
+    cleared_at: Date | null;
+    detail: AlertDetail;
+  }[]
+> {
+  return db.query(
+    `SELECT e.id, r.kind, r.threshold::float8 AS threshold, r.location_id, e.meter_number, e.location_name,
+            e.time_zone, e.started_at, e.cleared_at, e.detail
+     FROM alert_episodes e JOIN alert_rules r ON r.id = e.rule_id WHERE e.id = ANY($1::int8[])`,
+    [ids],
+  );
+}

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
+import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { deliverWebhooks } from './webhooks.ts';
 import { Role } from '@cm/contracts/enums.ts';
 import type { AlertInbox, AlertRule } from '@cm/contracts/alerts.ts';
 import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
@@ -28,6 +32,10 @@ let client: string;
 let north: number;
 let smtp: SMTPServer;
 const mails: Mail[] = [];
+let hook: Server;
+let hookUrl = '';
+/** What the webhook endpoint received; it answers 503 to the first delivery, 200 after. */
+const hooked: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
 const HOUR = 3_600_000;
 const QUARTER = 15 * 60_000;
 
@@ -36,21 +44,29 @@ beforeAll(async () => {
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     onData(stream, session, done) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const subject = /^Subject: (.*)$/m.exec(raw)?.[1] ?? '';
-        const body = raw
-          .split(/\r?\n\r?\n/)
-          .slice(1)
-          .join('\n\n');
-        for (const to of session.envelope.rcptTo) mails.push({ to: to.address, subject, text: body });
-        done();
-      });
+      // Read as a mail client does: encoded subjects, quoted-printable text.
+      simpleParser(stream).then(
+        (mail) => {
+          for (const to of session.envelope.rcptTo)
+            mails.push({ to: to.address, subject: mail.subject ?? '', text: mail.text ?? '' });
+          done();
+        },
+        (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+      );
     },
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  hook = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    request.on('end', () => {
+      hooked.push({ headers: request.headers, body });
+      response.statusCode = hooked.length === 1 ? 503 : 200;
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+  hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/cm-alerts`;
   const port = (smtp.server.address() as AddressInfo).port;
   t = await createTestApp({ CM_SMTP_URL: `smtp://127.0.0.1:${port}`, CM_ALERT_EVERY_SECONDS: '86400' });
   await insertUser(t.db, { email: 'admin@test.cm', password: 'Admin!pass1', role: Role.Admin });
@@ -91,7 +107,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await new Promise<void>((resolve) => hook.close(() => resolve()));
 });
+
+let secret = '';
+let webhookId = 0;
 
 const evaluate = async () =>
   (await t.call('POST', '/api/admin/alerts/evaluate', { token: admin })).json<{
@@ -126,6 +146,10 @@ describe('alerts', () => {
   });
 
   it('fires once for a silent meter, saying its Cube is silent and its AccessPoint is not, by e-mail too', async () => {
+    const added = await t.call('POST', '/api/admin/webhooks', { token: admin, body: { url: hookUrl } });
+    expect(added.statusCode).toBe(201);
+    secret = added.json<{ secret: string }>().secret;
+    webhookId = added.json<{ webhook: { id: number } }>().webhook.id;
     const created = await t.call('POST', '/api/admin/alert-rules', {
       token: admin,
       body: { locationId: north, kind: 'silent', threshold: 6 },
@@ -163,6 +187,51 @@ describe('alerts', () => {
     expect((await inbox(other.token)).items).toEqual([]);
   });
 
+  it('tells the webhook, signed, and tries again after a refusal', async () => {
+    // The first try was refused (503): pending, tried again after a minute.
+    const before = await t.call('GET', `/api/admin/webhooks/${webhookId}/deliveries`, { token: admin });
+    expect(before.json<{ items: unknown[] }>().items).toEqual([
+      expect.objectContaining({
+        event: 'alert.fired',
+        status: 'pending',
+        attempts: 1,
+        lastResult: 'HTTP 503',
+      }),
+    ]);
+    expect(await deliverWebhooks(t.db, Date.now() + 61_000)).toBe(1);
+    const [first, second] = hooked;
+    expect(second?.body).toBe(first?.body);
+    const signature = String(second?.headers['x-cm-signature']);
+    const [, stamp = '', mac = ''] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(signature) ?? [];
+    expect(mac).toBe(
+      createHmac('sha256', secret)
+        .update(`${stamp}.${second?.body ?? ''}`)
+        .digest('hex'),
+    );
+    expect(JSON.parse(second?.body ?? '{}')).toMatchObject({
+      event: 'alert.fired',
+      alert: {
+        kind: 'silent',
+        meterNumber: 'EM-1',
+        locationName: 'North Pier',
+        detail: { cubeSilent: true },
+      },
+    });
+    const after = await t.call('GET', `/api/admin/webhooks/${webhookId}/deliveries`, { token: admin });
+    expect(after.json<{ items: unknown[] }>().items).toEqual([
+      expect.objectContaining({ status: 'delivered', attempts: 2, lastResult: 'HTTP 200' }),
+    ]);
+    const list = await t.call('GET', '/api/admin/webhooks', { token: admin });
+    expect(list.json<{ items: unknown[] }>().items).toEqual([
+      expect.objectContaining({ url: hookUrl, delivered: 1, pending: 0, failed: 0 }),
+    ]);
+    const bad = await t.call('POST', '/api/admin/webhooks', {
+      token: admin,
+      body: { url: 'ftp://example.org/x' },
+    });
+    expect(bad.json<{ message: string }>().message).toBe('url: must be an http:// or https:// address.');
+  });
+
   it('says when the episode cleared, as each person chose', async () => {
     // The client no longer wants e-mails about silent meters.
     const chosen = await t.call('PUT', '/api/alerts/preferences', {
@@ -190,5 +259,39 @@ describe('alerts', () => {
     // Read: the bell's count goes to zero.
     const read = await t.call('POST', '/api/alerts/read', { token: client, body: {} });
     expect(read.json<AlertInbox>().unread).toBe(0);
+  });
+
+  it('fires when the bill so far passes an amount', async () => {
+    // 0.30 EUR a kWh from 2020; the bill started three days ago (its day of the month, at most 28).
+    const tariff = await t.call('POST', `/api/admin/locations/${north}/tariffs`, {
+      token: admin,
+      body: {
+        effectiveFrom: '2020-01-01',
+        currency: 'EUR',
+        energyPrice: '0.30',
+        standingChargePerDay: '0',
+        taxPercent: '0',
+      },
+    });
+    expect(tariff.statusCode).toBe(201);
+    const started = new Date(Date.now() - 3 * 24 * HOUR);
+    const billingDay = Math.min(Number(started.toISOString().slice(8, 10)), 28);
+    await t.call('PATCH', `/api/admin/locations/${north}`, { token: admin, body: { billingDay } });
+    const rule = await t.call('POST', '/api/admin/alert-rules', {
+      token: admin,
+      body: { locationId: north, kind: 'billAbove', threshold: 1, meterNumber: 'EM-1' },
+    });
+    expect(rule.json<AlertRule>()).toMatchObject({ kind: 'billAbove', threshold: 1, meterNumber: 'EM-1' });
+    // A day and more of 1 kWh an hour at 0.30: above 1 EUR.
+    expect(await evaluate()).toMatchObject({ fired: 1 });
+    const [latest] = (await inbox(client)).items;
+    expect(latest).toMatchObject({
+      event: 'fired',
+      alert: { kind: 'billAbove', threshold: 1, detail: { currency: 'EUR' } },
+    });
+    expect(latest?.alert.detail.amount ?? 0).toBeGreaterThan(1);
+    expect(mails.at(-1)?.text, mails.at(-1)?.text).toMatch(
+      /has a bill of €[\d.,]+ since \d{4}-\d{2}-\d{2}, above the €1\.00 set/,
+    );
   });
 });

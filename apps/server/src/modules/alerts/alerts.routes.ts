@@ -9,6 +9,10 @@ import {
   alertRuleListQuerySchema,
   alertRuleListSchema,
   alertRuleSchema,
+  createdWebhookSchema,
+  webhookBodySchema,
+  webhookDeliverySchema,
+  webhookSchema,
 } from '@cm/contracts/alerts.ts';
 import { errorBodySchema } from '@cm/contracts/errors.ts';
 import { z } from 'zod';
@@ -84,6 +88,58 @@ export const adminAlertsRoutes: FastifyPluginAsyncZod<{ alerts: AlertsService }>
       },
     },
     async () => alerts.evaluate(),
+  );
+  app.get(
+    '/api/admin/webhooks',
+    {
+      schema: {
+        tags,
+        summary: 'Webhooks told of every alert fired and cleared, with their deliveries by status.',
+        response: { 200: z.object({ items: z.array(webhookSchema) }), ...errors },
+      },
+    },
+    async () => ({ items: await alerts.webhooks() }),
+  );
+  app.post(
+    '/api/admin/webhooks',
+    {
+      schema: {
+        tags,
+        summary:
+          'Add a webhook: alert events are POSTed to it as JSON, signed (X-CM-Signature: t=…,v1=HMAC-SHA256 of "t.body"), retried with backoff. The secret is answered once.',
+        body: webhookBodySchema.strict(),
+        response: { 201: createdWebhookSchema, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await alerts.addWebhook(actorOf(request), request.body.url)),
+  );
+  app.delete(
+    '/api/admin/webhooks/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a webhook and its deliveries.',
+        params: idParamsSchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await alerts.removeWebhook(actorOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+  app.get(
+    '/api/admin/webhooks/:id/deliveries',
+    {
+      schema: {
+        tags,
+        summary: "A webhook's latest deliveries: event, status, attempts, the endpoint's last answer.",
+        params: idParamsSchema,
+        response: { 200: z.object({ items: z.array(webhookDeliverySchema) }), ...errors },
+      },
+    },
+    async (request) => ({ items: await alerts.deliveries(request.params.id) }),
   );
 };
 

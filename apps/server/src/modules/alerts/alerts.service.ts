@@ -4,6 +4,8 @@ import {
   type AlertInbox,
   type AlertPreferences,
   type AlertRule,
+  type Webhook,
+  type WebhookDelivery,
 } from '@cm/contracts/alerts.ts';
 import type { alertRuleBodySchema } from '@cm/contracts/alerts.ts';
 import type { z } from 'zod';
@@ -25,22 +27,46 @@ import {
   upsertPreferences,
   type AlertRuleRow,
 } from './alerts.queries.ts';
-import { evaluateAlerts, type EvaluationResult } from './evaluate.ts';
+import { evaluateAlerts, type BillsOf, type EvaluationResult } from './evaluate.ts';
+import { deliverWebhooks, newWebhookSecret } from './webhooks.ts';
+import {
+  deleteWebhook,
+  findDeliveries,
+  findWebhooks,
+  insertWebhook,
+  type WebhookRow,
+} from './webhooks.queries.ts';
 import type { Mailer } from './mailer.ts';
 
 const ADMIN_SCOPE = { isAdmin: true, userId: 0 };
+/** Most deliveries one answer lists. */
+const MAX_DELIVERIES = 100;
+
+function presentWebhook(row: WebhookRow): Webhook {
+  return {
+    id: row.id,
+    url: row.url,
+    createdAt: row.created_at.toISOString(),
+    delivered: row.delivered,
+    pending: row.pending,
+    failed: row.failed,
+  };
+}
 
 /** Alert rules (administrators), each person's inbox and preferences, and evaluation. */
 export class AlertsService {
   private readonly locations: AdminLocationsService;
   private pending: NodeJS.Timeout | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private retries: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly db: Db,
     private readonly mailer: Mailer | null,
     private readonly log: { warn: (object: object, message: string) => void } = { warn: () => {} },
+    /** Bills to date for billAbove rules (the check service's). */
+    private readonly billsOf?: BillsOf,
   ) {
     this.locations = new AdminLocationsService(db);
   }
@@ -146,9 +172,64 @@ export class AlertsService {
     return this.preferences(caller);
   }
 
-  /** Evaluates now (after the one running, if any). */
+  async webhooks(): Promise<Webhook[]> {
+    return (await findWebhooks(this.db)).map(presentWebhook);
+  }
+
+  /** A new webhook and its secret, shown this once. */
+  async addWebhook(actor: Actor, url: string): Promise<{ webhook: Webhook; secret: string }> {
+    const secret = newWebhookSecret();
+    const id = await this.db.transaction(async (tx) => {
+      const webhookId = await insertWebhook(tx, url, secret);
+      await recordAudit(tx, actor, {
+        action: 'webhook.create',
+        targetType: 'webhook',
+        targetId: webhookId,
+        detail: { url },
+      });
+      return webhookId;
+    });
+    const webhook = (await this.webhooks()).find((candidate) => candidate.id === id);
+    if (!webhook) throw notFound('Webhook not found.');
+    return { webhook, secret };
+  }
+
+  async removeWebhook(actor: Actor, id: number): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      if (!(await deleteWebhook(tx, id))) throw notFound('Webhook not found.');
+      await recordAudit(tx, actor, { action: 'webhook.delete', targetType: 'webhook', targetId: id });
+    });
+  }
+
+  /** A webhook's latest deliveries, newest first. */
+  async deliveries(id: number): Promise<WebhookDelivery[]> {
+    if (!(await findWebhooks(this.db)).some((webhook) => webhook.id === id))
+      throw notFound('Webhook not found.');
+    const rows = await findDeliveries(this.db, id, MAX_DELIVERIES);
+    return rows.map((row) => ({
+      id: row.id,
+      event: row.event === 'alert.cleared' ? 'alert.cleared' : 'alert.fired',
+      status: row.status === 'delivered' ? 'delivered' : row.status === 'failed' ? 'failed' : 'pending',
+      attempts: row.attempts,
+      lastResult: row.last_result,
+      createdAt: row.created_at.toISOString(),
+      nextAttemptAt: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
+      deliveredAt: row.delivered_at?.toISOString() ?? null,
+    }));
+  }
+
+  /** Sends the webhook deliveries due now. */
+  deliver(nowMs = Date.now()): Promise<number> {
+    return deliverWebhooks(this.db, nowMs);
+  }
+
+  /** Evaluates now (after the one running, if any), then sends what it queued for webhooks. */
   evaluate(nowMs = Date.now()): Promise<EvaluationResult> {
-    const next = this.running.then(() => evaluateAlerts(this.db, nowMs, this.mailer));
+    const next = this.running.then(async () => {
+      const result = await evaluateAlerts(this.db, nowMs, this.mailer, this.billsOf);
+      await this.deliver();
+      return result;
+    });
     this.running = next.catch(() => undefined);
     return next;
   }
@@ -163,15 +244,24 @@ export class AlertsService {
     this.pending.unref();
   }
 
-  /** Evaluates a few seconds after start, then every `everySeconds`. */
+  /** Evaluates a few seconds after start, then every `everySeconds`; webhook retries every minute. */
   start(everySeconds: number): void {
     this.soon(5_000);
     this.timer = setInterval(() => this.soon(0), everySeconds * 1000);
     this.timer.unref();
+    this.retries = setInterval(
+      () =>
+        void this.deliver().catch((error: unknown) =>
+          this.log.warn({ err: error }, 'alerts: webhooks failed'),
+        ),
+      60_000,
+    );
+    this.retries.unref();
   }
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.retries) clearInterval(this.retries);
     if (this.pending) clearTimeout(this.pending);
     this.pending = undefined;
     await this.running;

@@ -13,6 +13,7 @@ export interface WatchedMeter {
   locationId: number;
   locationName: string;
   timeZone: string;
+  billingDay: number | null;
   multiplier: number;
   registerDigits: number;
   intervalMinutes: number;
@@ -132,6 +133,22 @@ export function dailyCondition(
       consumption: energy === null ? 0 : energy / 1_000_000,
       usual: usual === null ? null : Math.round(usual) / 1_000_000,
     },
+  };
+}
+
+/** Bill to date above `threshold` (in the tariff's currency); no bill (no tariff): never holds. */
+export function billCondition(
+  rule: Rule,
+  meter: WatchedMeter,
+  bill: { total: number; currency: string } | undefined,
+  period: { from: string; startMs: number },
+): Condition {
+  return {
+    ruleId: rule.id,
+    meterId: meter.id,
+    holds: bill !== undefined && bill.total > (rule.threshold ?? Infinity),
+    startedAt: new Date(period.startMs),
+    detail: bill ? { amount: bill.total, currency: bill.currency, periodFrom: period.from } : {},
   };
 }
 

@@ -9,7 +9,11 @@ import { alertRecipients } from '../auth/users.service.ts';
 import { LatestReadings } from '../readings/latest-readings.ts';
 import { readings } from '../readings/readings.service.ts';
 import type { DayAsk } from '../readings/readings.service.ts';
+import type { Bill } from '@cm/contracts/check.ts';
+import { billingPeriod } from '@cm/contracts/billing-period.ts';
+import { isoInZone, startOfLocal } from '@cm/contracts/zoned-time.ts';
 import {
+  billCondition,
   dailyCondition,
   dayAsks,
   dayEnergy,
@@ -21,6 +25,7 @@ import {
 import {
   clearEpisodes,
   findAlertRules,
+  findEpisodes,
   findOpenEpisodes,
   findPendingEmails,
   findPreferences,
@@ -31,6 +36,7 @@ import {
   type NewNotification,
 } from './alerts.queries.ts';
 import { alertEmail } from './alert-text.ts';
+import { queueDeliveries } from './webhooks.queries.ts';
 import type { Mailer } from './mailer.ts';
 
 /** Items by key (Map.groupBy arrives after Node 20). */
@@ -50,6 +56,12 @@ const DECREASE_WINDOW_MS = 48 * 3_600_000;
 /** E-mails sent per evaluation at most (the rest wait for the next). */
 const EMAILS_PER_RUN = 500;
 
+/** Each current meter's bill of its location's billing period so far (the check module's billsToDate). */
+export type BillsOf = (
+  location: { id: number; timeZone: string; billingDay: number | null },
+  nowMs: number,
+) => Promise<Map<number, Bill>>;
+
 export interface EvaluationResult {
   rules: number;
   meters: number;
@@ -59,7 +71,12 @@ export interface EvaluationResult {
 }
 
 /** The conditions of every rule for every meter it watches. */
-async function conditionsOf(db: SqlRunner, rules: readonly AlertRuleRow[], nowMs: number) {
+async function conditionsOf(
+  db: SqlRunner,
+  rules: readonly AlertRuleRow[],
+  nowMs: number,
+  billsOf: BillsOf | undefined,
+) {
   const locationIds = [...new Set(rules.map((rule) => rule.location_id))];
   const rows = await directory.alertMeters(db, locationIds);
   const latest = await new LatestReadings(db).of(rows);
@@ -69,6 +86,7 @@ async function conditionsOf(db: SqlRunner, rules: readonly AlertRuleRow[], nowMs
     locationId: row.location_id,
     locationName: row.location_name,
     timeZone: row.time_zone,
+    billingDay: row.billing_day,
     multiplier: row.multiplier,
     registerDigits: row.register_digits,
     intervalMinutes: row.interval_minutes,
@@ -113,6 +131,21 @@ async function conditionsOf(db: SqlRunner, rules: readonly AlertRuleRow[], nowMs
       : [];
   const decreaseOf = new Map(decreases.map((row) => [row.meter_id, row]));
 
+  // Bills to date, per location with a billAbove rule (its meters' bills in one pass).
+  const billed = new Map<number, { bills: Map<number, Bill>; period: { from: string; startMs: number } }>();
+  if (billsOf)
+    for (const { rule, meters } of scoped) {
+      const [first] = meters;
+      if (rule.kind !== 'billAbove' || !first || billed.has(rule.location_id)) continue;
+      const location = { id: rule.location_id, timeZone: first.timeZone, billingDay: first.billingDay };
+      const from = billingPeriod(isoInZone(nowMs, first.timeZone).slice(0, 10), first.billingDay).from;
+      const [year = 1970, month = 1, day = 1] = from.split('-').map(Number);
+      billed.set(rule.location_id, {
+        bills: await billsOf(location, nowMs),
+        period: { from, startMs: startOfLocal({ year, month, day }, first.timeZone) },
+      });
+    }
+
   const conditions: Condition[] = [];
   for (const { rule: row, meters } of scoped) {
     const rule = { id: row.id, kind: row.kind, threshold: row.threshold };
@@ -120,7 +153,11 @@ async function conditionsOf(db: SqlRunner, rules: readonly AlertRuleRow[], nowMs
       if (rule.kind === 'silent') conditions.push(silentCondition(rule, meter, nowMs));
       else if (rule.kind === 'registerDecrease')
         conditions.push(decreaseCondition(rule, meter, decreaseOf.get(meter.id), nowMs));
-      else conditions.push(dailyCondition(rule, meter, asks.get(meter.id) ?? [], energiesOf(meter)));
+      else if (rule.kind === 'billAbove') {
+        const location = billed.get(row.location_id);
+        if (location)
+          conditions.push(billCondition(rule, meter, location.bills.get(meter.id), location.period));
+      } else conditions.push(dailyCondition(rule, meter, asks.get(meter.id) ?? [], energiesOf(meter)));
     }
   }
   return { conditions, watched };
@@ -134,10 +171,11 @@ export async function evaluateAlerts(
   db: Db,
   nowMs: number,
   mailer: Mailer | null,
+  billsOf?: BillsOf,
 ): Promise<EvaluationResult> {
   const rules = await findAlertRules(db);
   if (rules.length === 0) return { rules: 0, meters: 0, fired: 0, cleared: 0, emailed: 0 };
-  const { conditions, watched } = await conditionsOf(db, rules, nowMs);
+  const { conditions, watched } = await conditionsOf(db, rules, nowMs, billsOf);
   const meterOf = new Map(watched.map((meter) => [meter.id, meter]));
   const ruleOf = new Map(rules.map((rule) => [rule.id, rule]));
 
@@ -178,6 +216,7 @@ export async function evaluateAlerts(
       ...ended.map((e) => ({ episodeId: e.id, ruleId: e.rule_id, event: 'cleared' as const })),
     ];
     await notify(tx, events, ruleOf);
+    await queueWebhooks(tx, events);
     return { fired: opened.length, cleared: ended.length };
   });
   const emailed = mailer ? await sendPendingEmails(db, mailer) : 0;
@@ -224,6 +263,48 @@ async function notify(
     }
   }
   await insertNotifications(tx, notifications);
+}
+
+/** Queues each event for every webhook: the episode as it stands, with its rule. */
+async function queueWebhooks(
+  tx: SqlRunner,
+  events: readonly { episodeId: number; event: 'fired' | 'cleared' }[],
+): Promise<void> {
+  if (events.length === 0) return;
+  const episodes = new Map(
+    (
+      await findEpisodes(
+        tx,
+        events.map((e) => e.episodeId),
+      )
+    ).map((e) => [e.id, e]),
+  );
+  await queueDeliveries(
+    tx,
+    events.flatMap(({ episodeId, event }) => {
+      const episode = episodes.get(episodeId);
+      if (!episode) return [];
+      return [
+        {
+          event: event === 'fired' ? ('alert.fired' as const) : ('alert.cleared' as const),
+          payload: {
+            alert: {
+              id: episode.id,
+              kind: episode.kind,
+              threshold: episode.threshold,
+              meterNumber: episode.meter_number,
+              locationId: episode.location_id,
+              locationName: episode.location_name,
+              timeZone: episode.time_zone,
+              startedAt: episode.started_at.toISOString(),
+              clearedAt: episode.cleared_at?.toISOString() ?? null,
+              detail: episode.detail,
+            },
+          },
+        },
+      ];
+    }),
+  );
 }
 
 /** Sends the e-mails waiting, each marked sent or with the SMTP server's reason. */

@@ -5,6 +5,7 @@ import {
   type Granularity,
   type LocationReadings,
   type LocationReadingsQuery,
+  type Bill,
   type MeterInfo,
   type MeterReadings,
   type ReadingCorrections,
@@ -32,6 +33,9 @@ import { scopeOf } from '../auth/scope.ts';
 import { presentLocation, presentMeter } from './check.presenter.ts';
 import { meters as directory, type MeterDetailsRow, type MeterRow } from '../directory/meters.service.ts';
 import { locationPrices } from '../tariffs/tariffs.service.ts';
+import type { RangePrices } from '../tariffs/location-prices.ts';
+import { billingPeriod } from '@cm/contracts/billing-period.ts';
+import { isoInZone } from '@cm/contracts/zoned-time.ts';
 import { billOf } from '../tariffs/bill.ts';
 
 /** The readings answer with each series as typed columns; written as JSON it is the contract's `LocationReadings`. */
@@ -126,46 +130,23 @@ export class CheckService {
     const meters = [];
     for (const currentMeter of current) {
       const held = overlapping.filter((meter) => meter.meter_ind === currentMeter.meter_ind);
-      const [loaded, latest] = await Promise.all([
-        Promise.all(held.map((meter) => this.readingsOf(meter, from, to))),
+      const [{ computed, bill }, latest] = await Promise.all([
+        this.indicator(
+          held,
+          { ...range, timeZone: location.time_zone, nowMs, prices },
+          {
+            primary: query.channel ?? 'import',
+            ...(query.maxPoints === undefined ? {} : { maxPoints: query.maxPoints }),
+          },
+        ),
         latestOfAll,
       ]);
-      const segments = (channel: Channel) =>
-        held.map((meter, i) => segmentOf(meter, loaded[i]?.get(CHANNEL_NUMBER[channel])));
-      const hasExport = held.some((meter) => meter.channels.includes(CHANNEL_NUMBER.export));
-      const input: ChannelSegments = {
-        import: segments('import'),
-        ...(hasExport ? { export: segments('export') } : {}),
-      };
-      const computed = computeReadings(input, {
-        fromMs: range.fromMs,
-        toMs: range.toMs,
-        timeZone: location.time_zone,
-        granularity: range.granularity,
-        nowMs,
-        primary: query.channel ?? 'import',
-        ...(prices ? { prices: prices.timelines } : {}),
-        ...(query.maxPoints === undefined ? {} : { maxPoints: query.maxPoints }),
-      });
-      const byChannel = {
-        [computed.primary.channel]: computed.primary,
-        ...(computed.other ? { [computed.other.channel]: computed.other } : {}),
-      };
       meters.push({
         meterInd: currentMeter.meter_ind,
         meter: await this.describeMeter(currentMeter, latest.get(currentMeter.device_id)),
         meterNumbers: held.map((meter) => meter.meter_number),
         ...presentReadings(computed),
-        bill: billOf({
-          versions: prices?.versions ?? [],
-          days: prices?.days ?? NO_DAYS,
-          fromMs: range.fromMs,
-          toMs: range.toMs,
-          nowMs,
-          imported: byChannel.import?.cost,
-          exported: byChannel.export?.cost,
-          dataEndMs: byChannel.import?.totals.dataEndMs ?? null,
-        }),
+        bill,
       });
     }
     return {
@@ -175,6 +156,87 @@ export class CheckService {
       granularity: range.granularity,
       meters,
     };
+  }
+
+  /**
+   * Each current meter's bill over its location's billing period up to now (the "bill to date"
+   * alerts), by device id; empty without a tariff.
+   */
+  async billsToDate(
+    location: { id: number; timeZone: string; billingDay: number | null },
+    nowMs: number,
+  ): Promise<Map<number, Bill>> {
+    const period = billingPeriod(isoInZone(nowMs, location.timeZone).slice(0, 10), location.billingDay);
+    const range = {
+      ...resolveRange({ From: period.from, To: period.to }, location.timeZone, 'day'),
+      granularity: 'day' as const,
+    };
+    const [current, overlapping, prices] = await Promise.all([
+      directory.currentMeters(this.db, location.id, undefined),
+      directory.locationMeters(this.db, location.id, undefined, new Date(range.fromMs), new Date(range.toMs)),
+      locationPrices(this.db, location, range.fromMs, range.toMs),
+    ]);
+    const bills = new Map<number, Bill>();
+    if (!prices) return bills;
+    for (const meter of current) {
+      const held = overlapping.filter((candidate) => candidate.meter_ind === meter.meter_ind);
+      const { bill } = await this.indicator(
+        held,
+        { ...range, timeZone: location.timeZone, nowMs, prices },
+        { primary: 'import' },
+      );
+      if (bill) bills.set(meter.device_id, bill);
+    }
+    return bills;
+  }
+
+  /** One meter indicator over a range: its readings computed and priced, and its bill. */
+  private async indicator(
+    held: MeterRow[],
+    where: ResolvedRange & {
+      granularity: Granularity;
+      timeZone: string;
+      nowMs: number;
+      prices: RangePrices | null;
+    },
+    options: { primary: Channel; maxPoints?: number },
+  ) {
+    const from = new Date(where.fromMs);
+    const to = new Date(where.toMs);
+    const loaded = await Promise.all(held.map((meter) => this.readingsOf(meter, from, to)));
+    const segments = (channel: Channel) =>
+      held.map((meter, i) => segmentOf(meter, loaded[i]?.get(CHANNEL_NUMBER[channel])));
+    const hasExport = held.some((meter) => meter.channels.includes(CHANNEL_NUMBER.export));
+    const input: ChannelSegments = {
+      import: segments('import'),
+      ...(hasExport ? { export: segments('export') } : {}),
+    };
+    const { prices } = where;
+    const computed = computeReadings(input, {
+      fromMs: where.fromMs,
+      toMs: where.toMs,
+      timeZone: where.timeZone,
+      granularity: where.granularity,
+      nowMs: where.nowMs,
+      primary: options.primary,
+      ...(prices ? { prices: prices.timelines } : {}),
+      ...(options.maxPoints === undefined ? {} : { maxPoints: options.maxPoints }),
+    });
+    const byChannel = {
+      [computed.primary.channel]: computed.primary,
+      ...(computed.other ? { [computed.other.channel]: computed.other } : {}),
+    };
+    const bill = billOf({
+      versions: prices?.versions ?? [],
+      days: prices?.days ?? NO_DAYS,
+      fromMs: where.fromMs,
+      toMs: where.toMs,
+      nowMs: where.nowMs,
+      imported: byChannel.import?.cost,
+      exported: byChannel.export?.cost,
+      dataEndMs: byChannel.import?.totals.dataEndMs ?? null,
+    });
+    return { computed, bill };
   }
 
   /** A meter's readings of every channel it has, read only over the time it was installed. */

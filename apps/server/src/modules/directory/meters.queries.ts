@@ -318,6 +318,7 @@ export interface AlertMeterRow {
   location_id: number;
   location_name: string;
   time_zone: string;
+  billing_day: number | null;
   multiplier: number;
   register_digits: number;
   interval_minutes: number;
@@ -332,7 +333,7 @@ export interface AlertMeterRow {
 /** The meters installed now at these locations, with their Cube and AccessPoint. */
 export function findAlertMeters(db: SqlRunner, locationIds: readonly number[]): Promise<AlertMeterRow[]> {
   return db.query<AlertMeterRow>(
-    `SELECT m.device_id, m.meter_number, m.location_id, l.public_name AS location_name, l.time_zone, m.multiplier, m.register_digits,
+    `SELECT m.device_id, m.meter_number, m.location_id, l.public_name AS location_name, l.time_zone, l.billing_day, m.multiplier, m.register_digits,
             m.interval_minutes, m.readings_version, m.installed_at,
             c.serial AS cube_serial, c.last_seen_at AS cube_last_seen,
             a.serial AS access_point_serial, a.last_seen_at AS access_point_last_seen

@@ -1,7 +1,7 @@
 import type { LocationTariffs, Tariff, TariffDraft } from '@cm/contracts/tariffs.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { conflict, HttpError, notFound } from '../../http-error.ts';
-import { localParts } from '@cm/contracts/zoned-time.ts';
+import { isoInZone } from '@cm/contracts/zoned-time.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { AdminLocationsService } from '../directory/locations.service.ts';
 import { meters as directory } from '../directory/meters.service.ts';
@@ -40,10 +40,7 @@ function presentTariff(row: TariffRow): Tariff {
 }
 
 /** Today's date at a location: `YYYY-MM-DD` on its clock. */
-function localToday(timeZone: string, nowMs: number): string {
-  const p = localParts(nowMs, timeZone);
-  return `${String(p.year).padStart(4, '0')}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
-}
+const localToday = (timeZone: string, nowMs: number) => isoInZone(nowMs, timeZone).slice(0, 10);
 
 /** Tariff versions of the locations: administrators add and schedule them, clients read their own. */
 export class TariffsService {

@@ -369,6 +369,26 @@ export const matrix: MatrixGroup[] = [
         expect: { none: ADMIN(200) },
       },
       {
+        route: 'GET /api/admin/webhooks',
+        request: () => ({ url: '/api/admin/webhooks' }),
+        expect: { none: ADMIN(200) },
+      },
+      {
+        route: 'POST /api/admin/webhooks',
+        request: () => ({ url: '/api/admin/webhooks', body: { url: 'http://127.0.0.1:9/hook' } }),
+        expect: { none: ADMIN(201) },
+      },
+      {
+        route: 'DELETE /api/admin/webhooks/:id',
+        request: () => ({ url: '/api/admin/webhooks/2147483000' }),
+        expect: { none: ADMIN(404) },
+      },
+      {
+        route: 'GET /api/admin/webhooks/:id/deliveries',
+        request: () => ({ url: '/api/admin/webhooks/2147483000/deliveries' }),
+        expect: { none: ADMIN(404) },
+      },
+      {
         route: 'GET /api/alerts',
         request: () => ({ url: '/api/alerts' }),
         expect: { none: SIGNED_IN(200) },

@@ -1,3 +1,4 @@
+import { WebhooksPanel } from './webhooks-panel.tsx';
 import {
   Badge,
   Button,
@@ -253,6 +254,8 @@ export function ApiKeysPage() {
           />
         ) : null}
       </Modal>
+
+      <WebhooksPanel />
 
       <ConfirmDialog
         subject={confirmRevoke}

@@ -60,9 +60,15 @@ import {
 import {
   alertRuleListSchema,
   alertRuleSchema,
+  createdWebhookSchema,
+  webhookDeliverySchema,
+  webhookSchema,
   type AlertRule,
   type AlertRuleBody,
+  type Webhook,
+  type WebhookDelivery,
 } from '@cm/contracts/alerts.ts';
+import { z } from 'zod';
 import { api } from '@/lib/api.ts';
 
 /*
@@ -78,6 +84,7 @@ const adminApi = api
       'AdminLocation',
       'AdminTariff',
       'AdminAlertRule',
+      'AdminWebhook',
       'AdminDevice',
       'AdminApiKey',
       'AdminAudit',
@@ -183,6 +190,26 @@ const adminApi = api
       removeAlertRule: build.mutation<void, number>({
         query: (id) => ({ url: `/api/admin/alert-rules/${id}`, method: 'DELETE' }),
         invalidatesTags: ['AdminAlertRule', 'AdminAudit'],
+      }),
+      listWebhooks: build.query<Webhook[], void>({
+        query: () => ({ url: '/api/admin/webhooks' }),
+        transformResponse: (raw: unknown) => z.object({ items: z.array(webhookSchema) }).parse(raw).items,
+        providesTags: ['AdminWebhook'],
+      }),
+      addWebhook: build.mutation<{ webhook: Webhook; secret: string }, string>({
+        query: (url) => ({ url: '/api/admin/webhooks', method: 'POST', body: { url } }),
+        transformResponse: (raw: unknown) => createdWebhookSchema.parse(raw),
+        invalidatesTags: ['AdminWebhook', 'AdminAudit'],
+      }),
+      removeWebhook: build.mutation<void, number>({
+        query: (id) => ({ url: `/api/admin/webhooks/${id}`, method: 'DELETE' }),
+        invalidatesTags: ['AdminWebhook', 'AdminAudit'],
+      }),
+      listWebhookDeliveries: build.query<WebhookDelivery[], number>({
+        query: (id) => ({ url: `/api/admin/webhooks/${id}/deliveries` }),
+        transformResponse: (raw: unknown) =>
+          z.object({ items: z.array(webhookDeliverySchema) }).parse(raw).items,
+        providesTags: ['AdminWebhook'],
       }),
       getDeviceTree: build.query<DeviceTree, number>({
         query: (id) => ({ url: `/api/admin/locations/${id}/devices/tree` }),
@@ -327,6 +354,10 @@ export const {
   useListAlertRulesQuery,
   useAddAlertRuleMutation,
   useRemoveAlertRuleMutation,
+  useListWebhooksQuery,
+  useAddWebhookMutation,
+  useRemoveWebhookMutation,
+  useListWebhookDeliveriesQuery,
   useGetDeviceTreeQuery,
   useListDevicesQuery,
   useCreateDeviceMutation,

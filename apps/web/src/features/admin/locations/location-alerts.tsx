@@ -17,11 +17,12 @@ import {
 } from '../api.ts';
 
 /** What a kind's threshold is, for its field and the list; none for a register going down. */
-const THRESHOLD_UNIT: Record<AlertKind, 'hours' | 'kwh' | 'factor' | null> = {
+const THRESHOLD_UNIT: Record<AlertKind, 'hours' | 'kwh' | 'factor' | 'amount' | null> = {
   silent: 'hours',
   dailyAbove: 'kwh',
   usualAbove: 'factor',
   registerDecrease: null,
+  billAbove: 'amount',
 };
 
 /**

@@ -1,5 +1,6 @@
 import type { Granularity, LocationReadings } from '@cm/contracts/check.ts';
 import { MAX_RAW_RANGE_DAYS } from '@cm/contracts/check-limits.ts';
+import { billingPeriod } from '@cm/contracts/billing-period.ts';
 import {
   addDays,
   addMonths,
@@ -54,18 +55,6 @@ export function isGranularityChoice(value: unknown): value is GranularityChoice 
 
 function firstOfMonth(date: LocalDate): LocalDate {
   return `${date.slice(0, 7)}-01`;
-}
-
-/**
- * The billing period holding `today`: from the last `billingDay` (1–28; 1 for calendar months) up
- * to the day before the next one. It runs past today: the bill so far, and its projection to the
- * period's end.
- */
-export function billingPeriod(today: LocalDate, billingDay: number | null): DateRange {
-  const day = String(billingDay ?? 1).padStart(2, '0');
-  const thisMonths = `${today.slice(0, 7)}-${day}`;
-  const from = thisMonths <= today ? thisMonths : addMonths(thisMonths, -1);
-  return { from, to: addDays(addMonths(from, 1), -1) };
 }
 
 /** The range a preset stands for on `today` (a local date in the location's zone). */

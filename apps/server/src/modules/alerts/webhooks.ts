@@ -1,0 +1,68 @@
+// Webhooks: every alert episode fired or cleared is POSTed as JSON to each endpoint, signed, and
+// tried again with backoff until the endpoint answers 2xx (WEBHOOK_BACKOFF_SECONDS, then given up).
+//
+// Signature: `X-CM-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" with the
+// webhook's secret>`; a receiver recomputes it and refuses an old `t` (replays).
+
+import { createHmac, randomBytes } from 'node:crypto';
+import { WEBHOOK_BACKOFF_SECONDS } from '@cm/contracts/alerts.ts';
+import type { SqlRunner } from '../../db/client.ts';
+import { claimDueDeliveries, recordAttempt } from './webhooks.queries.ts';
+
+/** Deliveries sent per run at most (the rest wait for the next). */
+const DELIVERIES_PER_RUN = 200;
+/** How long an endpoint may take to answer. */
+const TIMEOUT_MS = 10_000;
+
+/** A new webhook secret: 32 random bytes, hex. */
+export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('hex')}`;
+
+/** The signature header of `body` sent at `unixSeconds`. */
+export function webhookSignature(secret: string, unixSeconds: number, body: string): string {
+  const mac = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
+  return `t=${unixSeconds},v1=${mac}`;
+}
+
+/** Sends the deliveries due now; returns how many the endpoints accepted. */
+export async function deliverWebhooks(db: SqlRunner, nowMs: number): Promise<number> {
+  const due = await claimDueDeliveries(db, new Date(nowMs), DELIVERIES_PER_RUN);
+  let delivered = 0;
+  await Promise.all(
+    due.map(async (delivery) => {
+      const body = JSON.stringify({ id: delivery.id, event: delivery.event, ...delivery.payload });
+      const sentAt = Math.floor(Date.now() / 1000);
+      let result: string;
+      let isOk = false;
+      try {
+        const response = await fetch(delivery.url, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            'User-Agent': 'CheckMeter-Webhooks/1',
+            'X-CM-Event': delivery.event,
+            'X-CM-Delivery': String(delivery.id),
+            'X-CM-Signature': webhookSignature(delivery.secret, sentAt, body),
+          },
+          body,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+        });
+        await response.body?.cancel();
+        isOk = response.status >= 200 && response.status < 300;
+        result = `HTTP ${response.status}`;
+      } catch (error) {
+        result = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      }
+      const tries = delivery.attempts + 1;
+      const wait = WEBHOOK_BACKOFF_SECONDS[tries - 1];
+      if (isOk) delivered++;
+      await recordAttempt(db, delivery.id, {
+        status: isOk ? 'delivered' : wait === undefined ? 'failed' : 'pending',
+        result,
+        nextAttemptAt: isOk || wait === undefined ? null : new Date(Date.now() + wait * 1000),
+        at: new Date(),
+      });
+    }),
+  );
+  return delivered;
+}
