@@ -594,8 +594,12 @@ describe('the check page', () => {
     await page.getByTestId('readings-table').waitFor();
     expect(await page.getByRole('combobox', { name: 'Detail' }).inputValue()).toBe('day');
     // The chart's controls take their state as the chart panel mounts, after the table's data.
-    await expect.poll(() => page.getByRole('switch', { name: 'Show register' }).isChecked()).toBe(true);
-    await expect.poll(() => page.getByRole('radio', { name: 'Line' }).isChecked()).toBe(true);
+    // Under a loaded machine the chart mounts seconds later: polled for up to 15 s.
+    const mounted = { timeout: 15_000 };
+    await expect
+      .poll(() => page.getByRole('switch', { name: 'Show register' }).isChecked(), mounted)
+      .toBe(true);
+    await expect.poll(() => page.getByRole('radio', { name: 'Line' }).isChecked(), mounted).toBe(true);
     // The day of the exchange says so in the table, where the meter column changes.
     const exchangeRow = page.getByTestId('readings-table').locator('tr', { hasText: 'Meter exchange' });
     expect(await exchangeRow.textContent()).toContain('Meter exchange: EM-10025 from here');
