@@ -119,6 +119,20 @@ async function importCsv(page: Page, fileName: string, csv: string) {
   await page.getByTestId('import-report').waitFor({ timeout: 30_000 });
 }
 
+/** A new user's first sign-in with the password an administrator set: it chooses its own, then lands on /check. */
+async function firstSignIn(page: Page, email: string, temporary: string, own: string) {
+  await page.goto('/login');
+  await page.locator('input[type="email"]').fill(email);
+  await page.locator('input[name="password"]').fill(temporary);
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL('**/change-password');
+  await page.locator('input[name="currentPassword"]').fill(temporary);
+  await page.locator('input[name="newPassword"]').fill(own);
+  await page.locator('input[name="confirmPassword"]').fill(own);
+  await page.getByRole('button', { name: 'Change password', exact: true }).click();
+  await page.waitForURL('**/check');
+}
+
 /** Axe on the page as it is (or on the part `include` selects): no serious or critical problem. */
 async function expectAccessible(page: Page, where: string, include?: string) {
   const builder = new AxeBuilder({ page });
@@ -235,18 +249,8 @@ describe('administration', () => {
     const context = await browser.newContext({ baseURL: baseUrl });
     try {
       const page = await context.newPage();
-      await page.goto('/login');
-      await page.locator('input[type="email"]').fill(email);
-      await page.locator('input[name="password"]').fill(password);
-      await page.locator('button[type="submit"]').click();
       // The administrator chose that password: the client chooses its own first (17.11).
-      await page.waitForURL('**/change-password');
-      const own = 'Mine!own-e2e-2026';
-      await page.locator('input[name="currentPassword"]').fill(password);
-      await page.locator('input[name="newPassword"]').fill(own);
-      await page.locator('input[name="confirmPassword"]').fill(own);
-      await page.getByRole('button', { name: 'Change password', exact: true }).click();
-      await page.waitForURL('**/check');
+      await firstSignIn(page, email, password, 'Mine!own-e2e-2026');
       const mine = await api(
         page,
         `/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?name=${encodeURIComponent('Harbour View / Block C')}&From=2026-01-01&To=2026-01-02`,
@@ -563,17 +567,7 @@ describe('administration', () => {
     const context = await browser.newContext({ baseURL: baseUrl });
     try {
       const page = await context.newPage();
-      await page.goto('/login');
-      await page.locator('input[type="email"]').fill(email);
-      await page.locator('input[name="password"]').fill(password);
-      await page.locator('button[type="submit"]').click();
-      await page.waitForURL('**/change-password');
-      const own = 'Mine!tariff-e2e-2026';
-      await page.locator('input[name="currentPassword"]').fill(password);
-      await page.locator('input[name="newPassword"]').fill(own);
-      await page.locator('input[name="confirmPassword"]').fill(own);
-      await page.getByRole('button', { name: 'Change password', exact: true }).click();
-      await page.waitForURL('**/check');
+      await firstSignIn(page, email, password, 'Mine!tariff-e2e-2026');
 
       // Sunday 2026-10-25: 8 night hours (02:00 twice) × 0.10 = 0.80 and 17 day hours × 0.30 = 5.10;
       // 5.90 energy + 0.50 standing = 6.40, tax 20 % = 1.28, total 7.68.

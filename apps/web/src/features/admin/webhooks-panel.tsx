@@ -10,7 +10,6 @@ import {
   Text,
   TextInput,
   Title,
-  VisuallyHidden,
 } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import type { Webhook } from '@cm/contracts/alerts.ts';
@@ -19,7 +18,7 @@ import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatNumber, readerTimeZone, utcOffsetText } from '@/lib/format.ts';
 import { toFailure } from '@/lib/http-client.ts';
-import { AdminPanel, FailureAlert } from './admin-ui.tsx';
+import { AdminPanel, AdminTable, FailureAlert } from './admin-ui.tsx';
 import classes from './admin.module.css';
 import {
   useAddWebhookMutation,
@@ -154,59 +153,48 @@ export function WebhooksPanel() {
             </Code>
           </Alert>
         ) : null}
-        <div className={classes.tableWrap} tabIndex={0} role="region" aria-label={t('admin.webhooks.title')}>
-          <Table verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('admin.webhooks.url')}</Table.Th>
-                <Table.Th>{t('admin.webhooks.statuses.delivered')}</Table.Th>
-                <Table.Th>{t('admin.webhooks.statuses.pending')}</Table.Th>
-                <Table.Th>{t('admin.webhooks.statuses.failed')}</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>{t('admin.actions.label')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {(list.data ?? []).length === 0 && !list.isFetching ? (
-                <Table.Tr>
-                  <Table.Td colSpan={5}>
-                    <Text size="sm" c="dimmed" ta="center" py="sm">
-                      {t('admin.webhooks.none')}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              ) : null}
-              {(list.data ?? []).map((webhook) => (
-                <Table.Tr key={webhook.id} data-testid="webhook-row">
-                  <Table.Td>
-                    <Anchor
-                      component="button"
-                      type="button"
-                      size="sm"
-                      onClick={() => setShown(shown === webhook.id ? null : webhook.id)}
-                    >
-                      {webhook.url}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{webhook.delivered}</Table.Td>
-                  <Table.Td>{webhook.pending}</Table.Td>
-                  <Table.Td>{webhook.failed}</Table.Td>
-                  <Table.Td>
-                    <Button
-                      size="compact-xs"
-                      variant="subtle"
-                      color="red"
-                      onClick={() => void removeWebhook(webhook.id)}
-                    >
-                      {t('admin.webhooks.remove')}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </div>
+        <AdminTable
+          caption={t('admin.webhooks.title')}
+          headers={[
+            t('admin.webhooks.url'),
+            t('admin.webhooks.statuses.delivered'),
+            t('admin.webhooks.statuses.pending'),
+            t('admin.webhooks.statuses.failed'),
+          ]}
+          hasActions
+          isBusy={list.isFetching}
+          isEmpty={(list.data ?? []).length === 0}
+          emptyText={t('admin.webhooks.none')}
+          minWidth={560}
+        >
+          {(list.data ?? []).map((webhook) => (
+            <Table.Tr key={webhook.id} data-testid="webhook-row">
+              <Table.Td>
+                <Anchor
+                  component="button"
+                  type="button"
+                  size="sm"
+                  onClick={() => setShown(shown === webhook.id ? null : webhook.id)}
+                >
+                  {webhook.url}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>{webhook.delivered}</Table.Td>
+              <Table.Td>{webhook.pending}</Table.Td>
+              <Table.Td>{webhook.failed}</Table.Td>
+              <Table.Td>
+                <Button
+                  size="compact-xs"
+                  variant="subtle"
+                  color="red"
+                  onClick={() => void removeWebhook(webhook.id)}
+                >
+                  {t('admin.webhooks.remove')}
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </AdminTable>
         {shownWebhook ? <Deliveries webhook={shownWebhook} /> : null}
       </Stack>
     </AdminPanel>

@@ -1,4 +1,4 @@
-import { Button, Group, NativeSelect, NumberInput, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Button, Group, NativeSelect, NumberInput, Stack, Table, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import type { AdminLocation } from '@cm/contracts/admin.ts';
 import { alertKinds, type AlertKind } from '@cm/contracts/alerts.ts';
@@ -7,8 +7,7 @@ import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@/lib/format.ts';
 import { toFailure } from '@/lib/http-client.ts';
-import { FailureAlert } from '../admin-ui.tsx';
-import classes from '../admin.module.css';
+import { AdminTable, FailureAlert } from '../admin-ui.tsx';
 import {
   useAddAlertRuleMutation,
   useGetLocationMetersQuery,
@@ -66,50 +65,34 @@ export function LocationAlerts({ location }: { location: AdminLocation }) {
         {t('admin.alerts.intro')}
       </Text>
       <FailureAlert failure={toFailure(rules.error ?? addState.error ?? removeState.error)} />
-      <div className={classes.tableWrap} tabIndex={0} role="region" aria-label={t('admin.alerts.title')}>
-        <Table verticalSpacing="xs" aria-busy={rules.isFetching}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('admin.alerts.kind')}</Table.Th>
-              <Table.Th>{t('admin.alerts.meter')}</Table.Th>
-              <Table.Th>{t('admin.alerts.thresholdLabel')}</Table.Th>
-              <Table.Th>{t('admin.alerts.open')}</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>{t('admin.actions.label')}</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(rules.data ?? []).length === 0 && !rules.isFetching ? (
-              <Table.Tr>
-                <Table.Td colSpan={5}>
-                  <Text size="sm" c="dimmed" ta="center" py="sm">
-                    {t('admin.alerts.none')}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            ) : null}
-            {(rules.data ?? []).map((rule) => (
-              <Table.Tr key={rule.id} data-testid="alert-rule-row">
-                <Table.Td>{t(`alerts.kind.${rule.kind}`)}</Table.Td>
-                <Table.Td>{rule.meterNumber ?? t('admin.alerts.allMeters')}</Table.Td>
-                <Table.Td>{thresholdText(rule.threshold, rule.kind)}</Table.Td>
-                <Table.Td data-testid="alert-rule-open">{formatNumber(rule.openEpisodes, locale)}</Table.Td>
-                <Table.Td>
-                  <Button
-                    size="compact-xs"
-                    variant="subtle"
-                    color="red"
-                    onClick={() => void removeRule(rule.id)}
-                  >
-                    {t('admin.alerts.remove')}
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </div>
+      <AdminTable
+        caption={t('admin.alerts.title')}
+        headers={[
+          t('admin.alerts.kind'),
+          t('admin.alerts.meter'),
+          t('admin.alerts.thresholdLabel'),
+          t('admin.alerts.open'),
+        ]}
+        hasActions
+        isBusy={rules.isFetching}
+        isEmpty={(rules.data ?? []).length === 0}
+        emptyText={t('admin.alerts.none')}
+        minWidth={560}
+      >
+        {(rules.data ?? []).map((rule) => (
+          <Table.Tr key={rule.id} data-testid="alert-rule-row">
+            <Table.Td>{t(`alerts.kind.${rule.kind}`)}</Table.Td>
+            <Table.Td>{rule.meterNumber ?? t('admin.alerts.allMeters')}</Table.Td>
+            <Table.Td>{thresholdText(rule.threshold, rule.kind)}</Table.Td>
+            <Table.Td data-testid="alert-rule-open">{formatNumber(rule.openEpisodes, locale)}</Table.Td>
+            <Table.Td>
+              <Button size="compact-xs" variant="subtle" color="red" onClick={() => void removeRule(rule.id)}>
+                {t('admin.alerts.remove')}
+              </Button>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </AdminTable>
       <form onSubmit={(event) => void handleAdd(event)} noValidate data-testid="alert-rule-form">
         <Group align="flex-end" gap="sm" wrap="wrap">
           <NativeSelect

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import type { AdminLocation } from '@cm/contracts/admin.ts';
 import type { Tariff } from '@cm/contracts/tariffs.ts';
@@ -7,7 +7,7 @@ import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@/lib/format.ts';
 import { toFailure } from '@/lib/http-client.ts';
-import { FailureAlert } from '../admin-ui.tsx';
+import { AdminTable, FailureAlert } from '../admin-ui.tsx';
 import classes from '../admin.module.css';
 import { useGetLocationTariffsQuery, useWithdrawTariffMutation } from '../api.ts';
 import { TariffForm } from './tariff-form.tsx';
@@ -48,80 +48,69 @@ export function LocationTariffs({ location }: { location: AdminLocation }) {
         {t('admin.tariffs.intro', { timeZone: location.timeZone })}
       </Text>
       <FailureAlert failure={toFailure(query.error ?? withdrawState.error)} />
-      <div className={classes.tableWrap} tabIndex={0} role="region" aria-label={t('admin.tariffs.title')}>
-        <Table verticalSpacing="xs" aria-busy={query.isFetching}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('admin.tariffs.fields.effectiveFrom')}</Table.Th>
-              <Table.Th>{t('admin.tariffs.fields.energyPrice')}</Table.Th>
-              <Table.Th>{t('admin.tariffs.fields.standingChargePerDay')}</Table.Th>
-              <Table.Th>{t('admin.tariffs.fields.taxPercent')}</Table.Th>
-              <Table.Th>{t('admin.tariffs.fields.feedInPrice')}</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>{t('admin.actions.label')}</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.length === 0 && !query.isFetching ? (
-              <Table.Tr>
-                <Table.Td colSpan={6}>
-                  <Text size="sm" c="dimmed" ta="center" py="sm">
-                    {t('admin.tariffs.none')}
+      <AdminTable
+        caption={t('admin.tariffs.title')}
+        headers={[
+          t('admin.tariffs.fields.effectiveFrom'),
+          t('admin.tariffs.fields.energyPrice'),
+          t('admin.tariffs.fields.standingChargePerDay'),
+          t('admin.tariffs.fields.taxPercent'),
+          t('admin.tariffs.fields.feedInPrice'),
+        ]}
+        hasActions
+        isBusy={query.isFetching}
+        isEmpty={items.length === 0}
+        emptyText={t('admin.tariffs.none')}
+        minWidth={620}
+      >
+        {items.map((tariff, index) => {
+          const status = statusOf(items, index, today);
+          return (
+            <Table.Tr key={tariff.id} data-testid="tariff-row" data-status={status}>
+              <Table.Td>
+                <Stack gap={2} align="flex-start">
+                  <Text size="sm" className={classes.nowrap}>
+                    {tariff.effectiveFrom}
                   </Text>
-                </Table.Td>
-              </Table.Tr>
-            ) : null}
-            {items.map((tariff, index) => {
-              const status = statusOf(items, index, today);
-              return (
-                <Table.Tr key={tariff.id} data-testid="tariff-row" data-status={status}>
-                  <Table.Td>
-                    <Stack gap={2} align="flex-start">
-                      <Text size="sm" className={classes.nowrap}>
-                        {tariff.effectiveFrom}
-                      </Text>
-                      <Badge size="sm" variant="dot" color={STATUS_COLOR[status]}>
-                        {t(`admin.tariffs.status.${status}`)}
-                      </Badge>
-                    </Stack>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{price(tariff.energyPrice, tariff.currency)}</Text>
-                    {tariff.windows.length > 0 ? (
-                      <Text size="xs" c="dimmed">
-                        {t('admin.tariffs.windowCount', { count: tariff.windows.length })}
-                      </Text>
-                    ) : null}
-                  </Table.Td>
-                  <Table.Td>{price(tariff.standingChargePerDay, tariff.currency)}</Table.Td>
-                  <Table.Td>
-                    {formatNumber(Number(tariff.taxPercent) / 100, locale, {
-                      style: 'percent',
-                      maximumFractionDigits: 4,
-                    })}
-                  </Table.Td>
-                  <Table.Td>
-                    {tariff.feedInPrice === null ? '—' : price(tariff.feedInPrice, tariff.currency)}
-                  </Table.Td>
-                  <Table.Td>
-                    {status === 'scheduled' ? (
-                      <Button
-                        size="compact-xs"
-                        variant="subtle"
-                        color="red"
-                        onClick={() => void handleWithdraw(tariff)}
-                      >
-                        {t('admin.tariffs.withdraw')}
-                      </Button>
-                    ) : null}
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </div>
+                  <Badge size="sm" variant="dot" color={STATUS_COLOR[status]}>
+                    {t(`admin.tariffs.status.${status}`)}
+                  </Badge>
+                </Stack>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{price(tariff.energyPrice, tariff.currency)}</Text>
+                {tariff.windows.length > 0 ? (
+                  <Text size="xs" c="dimmed">
+                    {t('admin.tariffs.windowCount', { count: tariff.windows.length })}
+                  </Text>
+                ) : null}
+              </Table.Td>
+              <Table.Td>{price(tariff.standingChargePerDay, tariff.currency)}</Table.Td>
+              <Table.Td>
+                {formatNumber(Number(tariff.taxPercent) / 100, locale, {
+                  style: 'percent',
+                  maximumFractionDigits: 4,
+                })}
+              </Table.Td>
+              <Table.Td>
+                {tariff.feedInPrice === null ? '—' : price(tariff.feedInPrice, tariff.currency)}
+              </Table.Td>
+              <Table.Td>
+                {status === 'scheduled' ? (
+                  <Button
+                    size="compact-xs"
+                    variant="subtle"
+                    color="red"
+                    onClick={() => void handleWithdraw(tariff)}
+                  >
+                    {t('admin.tariffs.withdraw')}
+                  </Button>
+                ) : null}
+              </Table.Td>
+            </Table.Tr>
+          );
+        })}
+      </AdminTable>
       {isAdding && query.data ? (
         <TariffForm
           locationId={location.id}

@@ -109,7 +109,8 @@ export function toTariffBody(values: TariffFormValues): TariffBody {
   };
 }
 
-const FIELDS = [
+/** The form's fields, in order (a server refusal names one of them). */
+export const TARIFF_FIELDS = [
   'effectiveFrom',
   'currency',
   'energyPrice',
@@ -126,7 +127,7 @@ export function validateTariffForm(values: TariffFormValues): TariffFormErrors {
   const errors: TariffFormErrors = {};
   if (parsed.success) return errors;
   for (const issue of parsed.error.issues) {
-    const field = FIELDS.find((name) => name === issue.path[0]);
+    const field = TARIFF_FIELDS.find((name) => name === issue.path[0]);
     if (!field || errors[field] !== undefined) continue;
     // A window's own field (a price, a time) or two windows pricing the same minute.
     if (field === 'windows')

@@ -20,22 +20,12 @@ import { FormFooter } from '../forms/form-footer.tsx';
 import { useAdminForm } from '../forms/use-admin-form.ts';
 import {
   newWindow,
+  TARIFF_FIELDS,
   tariffFormFrom,
   toTariffBody,
   validateTariffForm,
   type TariffFormValues,
 } from './tariff-form-values.ts';
-
-const FIELDS = [
-  'effectiveFrom',
-  'currency',
-  'energyPrice',
-  'standingChargePerDay',
-  'taxPercent',
-  'feedInPrice',
-  'windows',
-  'holidays',
-] as const;
 
 /** Month names in the reader's language, for the season of a window. */
 function monthOptions(locale: string) {
@@ -69,7 +59,7 @@ export function TariffForm({
       const errors = validateTariffForm(values);
       return { errors, body: Object.keys(errors).length === 0 ? toTariffBody(values) : null };
     },
-    fields: FIELDS,
+    fields: TARIFF_FIELDS,
     send: async (body) => {
       await addTariff({ locationId, body }).unwrap();
       toast.success(t('admin.tariffs.added'));
