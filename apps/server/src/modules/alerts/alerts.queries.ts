@@ -151,15 +151,8 @@ export function insertNotifications(
   );
 }
 
-/** A notification with its episode, rule, meter and location, as the inbox and e-mails word it. */
-export interface NotificationRow {
-  id: number;
-  user_id: number;
-  email_to: string | null;
-  event: 'fired' | 'cleared';
-  created_at: Date;
-  read_at: Date | null;
-  episode_id: number;
+/** An episode with its rule's kind and threshold, and the meter and location as they were when it fired. */
+export interface EpisodeFields {
   kind: AlertKind;
   threshold: number | null;
   meter_number: string;
@@ -168,6 +161,17 @@ export interface NotificationRow {
   started_at: Date;
   cleared_at: Date | null;
   detail: AlertDetail;
+}
+
+/** A notification with its episode, as the inbox and e-mails word it. */
+export interface NotificationRow extends EpisodeFields {
+  id: number;
+  user_id: number;
+  email_to: string | null;
+  event: 'fired' | 'cleared';
+  created_at: Date;
+  read_at: Date | null;
+  episode_id: number;
 }
 
 const notificationColumns = `n.id, n.user_id, n.email_to, n.event, n.created_at, n.read_at, e.id AS episode_id,
@@ -218,20 +222,7 @@ export async function setEmailStatus(db: SqlRunner, id: number, status: string):
 export function findEpisodes(
   db: SqlRunner,
   ids: readonly number[],
-): Promise<
-  {
-    id: number;
-    kind: AlertKind;
-    threshold: number | null;
-    location_id: number;
-    meter_number: string;
-    location_name: string;
-    time_zone: string;
-    started_at: Date;
-    cleared_at: Date | null;
-    detail: AlertDetail;
-  }[]
-> {
+): Promise<(EpisodeFields & { id: number; location_id: number })[]> {
   return db.query(
     `SELECT e.id, r.kind, r.threshold::float8 AS threshold, r.location_id, e.meter_number, e.location_name,
             e.time_zone, e.started_at, e.cleared_at, e.detail
