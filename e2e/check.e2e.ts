@@ -489,6 +489,10 @@ describe('the check page', () => {
     expect(await row('meters-summary-3').nth(2).textContent()).toBe(
       new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 }).format(hvacShare),
     );
+    // Each meter's bill at the library's flat tariff is beside its energy.
+    const costs = await page.getByTestId('meter-cost').allTextContents();
+    expect(costs).toHaveLength(5);
+    for (const cost of costs) expect(cost).toMatch(/^€[\d,]+\.\d\d$/);
     // The location's total is compared with earlier periods, as a meter's is.
     await page.getByTestId('compare-lastYear').waitFor();
 

@@ -2,7 +2,8 @@ import { Anchor, Group, Text, Title } from '@mantine/core';
 import type { LocationReadings } from '@cm/contracts/check.ts';
 import { memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatEnergy, formatNumber, formatPercent } from '@/lib/format.ts';
+import { formatEnergy, formatMoney, formatNumber, formatPercent } from '@/lib/format.ts';
+import { billCurrency } from '../model/bill.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import { ToneBadge } from '../ui/tone-badge.tsx';
 import { meterOptionText } from '../meter/meter-name.ts';
@@ -41,6 +42,8 @@ export const MetersSummary = memo(function MetersSummary({
     (a, b) => Number(b.meter.mainSupply) - Number(a.meter.mainSupply) || a.meterInd - b.meterInd,
   );
   const timeZone = readings.location.timeZone;
+  // With a tariff: each meter's bill over the range (energy, standing charges and tax).
+  const currency = billCurrency(readings);
 
   return (
     <SectionPanel labelledBy="cm-meters-title">
@@ -84,11 +87,16 @@ export const MetersSummary = memo(function MetersSummary({
               <th scope="col" className={classes.num}>
                 {t('check.totals.missing')}
               </th>
+              {currency ? (
+                <th scope="col" className={classes.num}>
+                  {t('check.all.cost', { currency })}
+                </th>
+              ) : null}
               <th scope="col">{t('check.all.check')}</th>
             </tr>
           </thead>
           <tbody>
-            {rows.map(({ meterInd, meter, totals }) => (
+            {rows.map(({ meterInd, meter, totals, bill }) => (
               <tr key={meterInd} data-testid={`meters-summary-${meterInd}`}>
                 <td className={classes.meterCell}>
                   <Group gap={6}>
@@ -104,6 +112,11 @@ export const MetersSummary = memo(function MetersSummary({
                 <td className={classes.num}>{share(total.shares.get(meterInd))}</td>
                 <td className={classes.num}>{energy(totals.averagePerDay)}</td>
                 <td className={classes.num}>{formatNumber(totals.missingIntervals, locale)}</td>
+                {currency ? (
+                  <td className={classes.num} data-testid="meter-cost">
+                    {bill ? formatMoney(bill.total, bill.currency, locale) : '—'}
+                  </td>
+                ) : null}
                 <td>
                   {totals.registerDifference === null
                     ? '—'
@@ -121,7 +134,7 @@ export const MetersSummary = memo(function MetersSummary({
                   <th scope="row">{t('check.all.subMeters')}</th>
                   <td className={classes.num}>{energy(total.subMeters)}</td>
                   <td className={classes.num}>{share(ofMain(total.subMeters))}</td>
-                  <td colSpan={3} />
+                  <td colSpan={currency ? 4 : 3} />
                 </tr>
                 <tr data-testid="meters-summary-rest">
                   <th scope="row">
@@ -134,7 +147,7 @@ export const MetersSummary = memo(function MetersSummary({
                   </th>
                   <td className={classes.num}>{energy(total.unaccounted)}</td>
                   <td className={classes.num}>{share(ofMain(total.unaccounted))}</td>
-                  <td colSpan={3} />
+                  <td colSpan={currency ? 4 : 3} />
                 </tr>
               </>
             ) : (
@@ -142,7 +155,7 @@ export const MetersSummary = memo(function MetersSummary({
                 <th scope="row">{t('check.all.locationTotal')}</th>
                 <td className={classes.num}>{energy(total.consumption)}</td>
                 <td className={classes.num}>{share(total.consumption === null ? null : 1)}</td>
-                <td colSpan={3} />
+                <td colSpan={currency ? 4 : 3} />
               </tr>
             )}
           </tfoot>
