@@ -67,6 +67,14 @@ describe('alerts', () => {
       expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
       await list.getByRole('button', { name: 'Mark all as read' }).click();
       await expect.poll(() => bell.getAttribute('aria-label')).toBe('Alerts');
+      // Reading CM in German: the server is told, and the e-mails follow.
+      await page.getByRole('combobox', { name: 'Interface language' }).selectOption('de');
+      await expect.poll(() => bell.getAttribute('aria-label'), { timeout: 10_000 }).toBe('Warnungen');
+      if (!(await list.isVisible())) await bell.click();
+      await list.getByRole('button', { name: 'Wie Sie benachrichtigt werden' }).click();
+      await expect
+        .poll(() => page.getByTestId('alert-email-language').textContent(), { timeout: 10_000 })
+        .toBe('E-Mails werden auf Deutsch geschrieben, der Sprache, in der Sie Check Meter lesen.');
     } finally {
       await context.close();
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { languageSchema } from './languages.ts';
 
 // Alerts (issue 18): rules an administrator sets per location (every meter, or one), evaluated by
 // the server on a schedule and after imports and device batches. A rule fires once per episode
@@ -160,6 +161,8 @@ export const alertReadBodySchema = z.object({
 /** How a person hears of each kind: in the app, by e-mail. */
 export const alertPreferencesSchema = z.object({
   items: z.array(z.object({ kind: kindSchema, inApp: z.boolean(), email: z.boolean() })),
+  /** The language e-mails are written in: the one the person last read CM in. */
+  emailLanguage: languageSchema,
 });
 /** Alert preferences. */
 export type AlertPreferences = z.infer<typeof alertPreferencesSchema>;

@@ -45,8 +45,13 @@ export const users = pgTable(
     mustChangePassword: boolean('must_change_password').notNull().default(false),
     lastLoginAt: instant('last_login_at'),
     createdAt: instant('created_at').notNull().defaultNow(),
+    // The language the user reads CM in (en, fr, de, pt): alert e-mails are written in it.
+    language: text('language').notNull().default('en'),
   },
-  (t) => [uniqueIndex('users_email_key').on(t.email)],
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    check('users_language_check', sql`${t.language} in ('en', 'fr', 'de', 'pt')`),
+  ],
 );
 
 export const locations = pgTable(
@@ -499,6 +504,8 @@ export const alertNotifications = pgTable(
     // E-mail: the address it goes to (null when not asked for), then 'pending', 'sent' or why it failed.
     emailTo: text('email_to'),
     emailStatus: text('email_status'),
+    // The recipient's language when the alert was queued: the e-mail is written in it.
+    emailLanguage: text('email_language').notNull().default('en'),
   },
   (t) => [
     check('alert_notifications_event_check', sql`${t.event} in ('fired', 'cleared')`),

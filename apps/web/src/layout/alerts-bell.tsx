@@ -12,16 +12,18 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatRelative } from '@/lib/format.ts';
+import { nativeLanguageNames, toLanguage } from '@/lib/languages.ts';
 import {
   ALERTS_POLL_MS,
   useGetAlertPreferencesQuery,
   useGetAlertsQuery,
   useMarkAlertsReadMutation,
   useSetAlertPreferencesMutation,
+  useSetLanguageMutation,
 } from '@/lib/alerts-api.ts';
 import { alertSentence } from './alert-text.ts';
 import classes from './alerts-bell.module.css';
@@ -33,34 +35,49 @@ function AlertPreferencesTable() {
   const [save, state] = useSetAlertPreferencesMutation();
   if (!data) return null;
   return (
-    <Table verticalSpacing={4} aria-label={t('alerts.prefs.title')} data-testid="alert-preferences">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>{t('alerts.prefs.kind')}</Table.Th>
-          <Table.Th>{t('alerts.prefs.inApp')}</Table.Th>
-          <Table.Th>{t('alerts.prefs.email')}</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {data.items.map((item) => (
-          <Table.Tr key={item.kind}>
-            <Table.Td>{t(`alerts.kind.${item.kind}`)}</Table.Td>
-            {(['inApp', 'email'] as const).map((how) => (
-              <Table.Td key={how}>
-                <Checkbox
-                  size="xs"
-                  checked={item[how]}
-                  disabled={state.isLoading}
-                  aria-label={`${t(`alerts.kind.${item.kind}`)}: ${t(`alerts.prefs.${how}`)}`}
-                  onChange={(event) => void save([{ ...item, [how]: event.currentTarget.checked }])}
-                />
-              </Table.Td>
-            ))}
+    <>
+      <Table verticalSpacing={4} aria-label={t('alerts.prefs.title')} data-testid="alert-preferences">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('alerts.prefs.kind')}</Table.Th>
+            <Table.Th>{t('alerts.prefs.inApp')}</Table.Th>
+            <Table.Th>{t('alerts.prefs.email')}</Table.Th>
           </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+        </Table.Thead>
+        <Table.Tbody>
+          {data.items.map((item) => (
+            <Table.Tr key={item.kind}>
+              <Table.Td>{t(`alerts.kind.${item.kind}`)}</Table.Td>
+              {(['inApp', 'email'] as const).map((how) => (
+                <Table.Td key={how}>
+                  <Checkbox
+                    size="xs"
+                    checked={item[how]}
+                    disabled={state.isLoading}
+                    aria-label={`${t(`alerts.kind.${item.kind}`)}: ${t(`alerts.prefs.${how}`)}`}
+                    onChange={(event) => void save([{ ...item, [how]: event.currentTarget.checked }])}
+                  />
+                </Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <Text size="xs" c="dimmed" data-testid="alert-email-language">
+        {t('alerts.prefs.emailLanguage', { language: nativeLanguageNames[data.emailLanguage] })}
+      </Text>
+    </>
   );
+}
+
+/** Tells the server the language this person reads CM in (at sign-in and on each change): their e-mails follow it. */
+function useRememberedLanguage() {
+  const { i18n } = useTranslation();
+  const [remember] = useSetLanguageMutation();
+  const language = toLanguage(i18n.resolvedLanguage ?? i18n.language);
+  useEffect(() => {
+    void remember(language);
+  }, [language, remember]);
 }
 
 /**
@@ -69,6 +86,7 @@ function AlertPreferencesTable() {
  */
 export function AlertsBell() {
   const { t, i18n } = useTranslation();
+  useRememberedLanguage();
   const [opened, setOpened] = useState(false);
   const [showPreferences, setShowPreferences] = useState(false);
   const { data } = useGetAlertsQuery(undefined, { pollingInterval: ALERTS_POLL_MS });

@@ -1,4 +1,5 @@
 import type { AlertInbox, AlertPreferences } from '@cm/contracts/alerts.ts';
+import type { Language } from '@cm/contracts/languages.ts';
 import { api } from './api.ts';
 
 // The schemas (and zod) load with the first answer, keeping them out of the start-up bundle.
@@ -35,10 +36,24 @@ export const alertsApi = api.injectEndpoints({
         if (data) dispatch(alertsApi.util.upsertQueryData('getAlertPreferences', undefined, data));
       },
     }),
+    /** The language the person reads CM in: the server writes their alert e-mails in it. */
+    setLanguage: build.mutation<null, Language>({
+      query: (language) => ({ url: '/api/auth/language', method: 'PUT', body: { language } }),
+      async onQueryStarted(language, { dispatch, queryFulfilled }) {
+        if (await queryFulfilled.then(() => true).catch(() => false)) {
+          dispatch(
+            alertsApi.util.updateQueryData('getAlertPreferences', undefined, (preferences) => {
+              preferences.emailLanguage = language;
+            }),
+          );
+        }
+      },
+    }),
   }),
 });
 
 export const {
+  useSetLanguageMutation,
   useGetAlertsQuery,
   useMarkAlertsReadMutation,
   useGetAlertPreferencesQuery,

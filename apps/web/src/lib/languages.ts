@@ -1,8 +1,6 @@
-/** Interface languages (spec §9). The first is the initial and fallback language. */
-export const languages = ['en', 'fr', 'de', 'pt'] as const;
-/** A supported language code. */
-export type Language = (typeof languages)[number];
-export const FALLBACK_LANGUAGE: Language = 'en';
+import { FALLBACK_LANGUAGE, languages, type Language } from '@cm/contracts/languages.ts';
+
+export { FALLBACK_LANGUAGE, languages };
 
 /** Each language's name in itself: shown as-is in every interface language, as is customary. */
 export const nativeLanguageNames: Record<Language, string> = {

@@ -1,7 +1,9 @@
-// An alert in words, for e-mails (the web app words alerts itself from kind and detail, in the
-// reader's language). Times are the location's, with their offset.
+// An alert in words, for e-mails, in the recipient's language (the web app words alerts itself
+// from kind and detail). Times are the location's, with their offset; numbers and money are
+// formatted as the language writes them.
 
 import type { AlertDetail, AlertKind } from '@cm/contracts/alerts.ts';
+import type { Language } from '@cm/contracts/languages.ts';
 import { isoInZone } from '@cm/contracts/zoned-time.ts';
 
 export interface AlertWords {
@@ -16,61 +18,211 @@ export interface AlertWords {
   detail: AlertDetail;
 }
 
-const local = (at: Date | string, timeZone: string) =>
-  isoInZone(new Date(at).getTime(), timeZone).replace('T', ' ');
-const kwh = (value: number | null | undefined) =>
-  value === null || value === undefined
-    ? '?'
-    : `${value.toLocaleString('en', { maximumFractionDigits: 3 })} kWh`;
-
-const money = (amount: number | null | undefined, currency: string | undefined) =>
-  amount === null || amount === undefined
-    ? '?'
-    : amount.toLocaleString('en', { style: 'currency', currency: currency ?? 'EUR' });
-
-function what(alert: AlertWords): string {
-  const { detail } = alert;
-  switch (alert.kind) {
-    case 'silent': {
-      const chain = [
-        detail.cubeSilent === true
-          ? 'its Cube is silent too'
-          : detail.cubeSilent === false
-            ? 'its Cube reports'
-            : null,
-        detail.accessPointSilent === true
-          ? 'its AccessPoint is silent too'
-          : detail.accessPointSilent === false
-            ? 'its AccessPoint reports'
-            : null,
-      ].filter((part) => part !== null);
-      const last = detail.lastSeenAt
-        ? `last data ${local(detail.lastSeenAt, alert.timeZone)}`
-        : 'no data yet';
-      return `has sent nothing for more than ${alert.threshold ?? '?'} hours (${last})${chain.length > 0 ? `; ${chain.join(', ')}` : ''}`;
-    }
-    case 'dailyAbove':
-      return `used ${kwh(detail.consumption)} on ${detail.day ?? '?'}, above the ${kwh(alert.threshold)} set`;
-    case 'usualAbove':
-      return `used ${kwh(detail.consumption)} on ${detail.day ?? '?'}, more than ${alert.threshold ?? '?'} × the usual ${kwh(detail.usual)} of that weekday`;
-    case 'billAbove':
-      return `has a bill of ${money(detail.amount, detail.currency)} since ${detail.periodFrom ?? '?'}, above the ${money(alert.threshold, detail.currency)} set`;
-    case 'registerDecrease':
-      return `register went down from ${detail.from ?? '?'} to ${detail.to ?? '?'} at ${detail.at ? local(detail.at, alert.timeZone) : '?'} (a rollover, an exchange or a fault)`;
-  }
+/** The pieces filled in a sentence, already formatted. */
+interface Filled {
+  hours: string;
+  last: string | null;
+  chain: string[];
+  energy: string;
+  limit: string;
+  day: string;
+  factor: string;
+  usual: string;
+  amount: string;
+  from: string;
+  to: string;
+  at: string;
 }
 
-/** Subject and text of an alert's e-mail. */
-export function alertEmail(alert: AlertWords): { subject: string; text: string } {
-  const meter = `Meter ${alert.meterNumber} at ${alert.locationName}`;
-  const sentence = `${meter} ${what(alert)}.`;
+interface Catalog {
+  meter: (number: string, location: string) => string;
+  what: Record<AlertKind, (f: Filled) => string>;
+  chain: { cubeSilent: string; cubeReports: string; accessPointSilent: string; accessPointReports: string };
+  headline: Record<AlertKind, string>;
+  cleared: string;
+  clearedAt: (at: string, sentence: string) => string;
+  began: (at: string) => string;
+  since: (at: string, zone: string) => string;
+}
+
+const catalogs: Record<Language, Catalog> = {
+  en: {
+    meter: (number, location) => `Meter ${number} at ${location}`,
+    what: {
+      silent: (f) =>
+        `has sent nothing for more than ${f.hours} hours (${f.last ? `last data ${f.last}` : 'no data yet'})${f.chain.length > 0 ? `; ${f.chain.join(', ')}` : ''}`,
+      dailyAbove: (f) => `used ${f.energy} on ${f.day}, above the ${f.limit} set`,
+      usualAbove: (f) =>
+        `used ${f.energy} on ${f.day}, more than ${f.factor} × the usual ${f.usual} of that weekday`,
+      billAbove: (f) => `has a bill of ${f.amount} since ${f.from}, above the ${f.limit} set`,
+      registerDecrease: (f) =>
+        `register went down from ${f.from} to ${f.to} at ${f.at} (a rollover, an exchange or a fault)`,
+    },
+    chain: {
+      cubeSilent: 'its Cube is silent too',
+      cubeReports: 'its Cube reports',
+      accessPointSilent: 'its AccessPoint is silent too',
+      accessPointReports: 'its AccessPoint reports',
+    },
+    headline: {
+      silent: 'no data',
+      dailyAbove: 'high consumption',
+      usualAbove: 'high consumption',
+      billAbove: 'bill above the amount set',
+      registerDecrease: 'register went down',
+    },
+    cleared: 'Cleared',
+    clearedAt: (at, sentence) => `Cleared at ${at}: ${sentence}`,
+    began: (at) => `It began ${at}.`,
+    since: (at, zone) =>
+      `Since ${at} (${zone}). You get this because you chose e-mails for this kind of alert in Check Meter.`,
+  },
+  fr: {
+    meter: (number, location) => `Le compteur ${number} à ${location}`,
+    what: {
+      silent: (f) =>
+        `n'a rien envoyé depuis plus de ${f.hours} heures (${f.last ? `dernières données ${f.last}` : 'aucune donnée encore'})${f.chain.length > 0 ? ` ; ${f.chain.join(', ')}` : ''}`,
+      dailyAbove: (f) => `a consommé ${f.energy} le ${f.day}, au-dessus des ${f.limit} fixés`,
+      usualAbove: (f) =>
+        `a consommé ${f.energy} le ${f.day}, plus de ${f.factor} × ses ${f.usual} habituels ce jour de la semaine`,
+      billAbove: (f) => `a une facture de ${f.amount} depuis le ${f.from}, au-dessus des ${f.limit} fixés`,
+      registerDecrease: (f) =>
+        `a vu son index descendre de ${f.from} à ${f.to} le ${f.at} (un passage à zéro, un échange ou une panne)`,
+    },
+    chain: {
+      cubeSilent: 'son Cube est muet aussi',
+      cubeReports: 'son Cube transmet',
+      accessPointSilent: "son point d'accès est muet aussi",
+      accessPointReports: "son point d'accès transmet",
+    },
+    headline: {
+      silent: 'pas de données',
+      dailyAbove: 'consommation élevée',
+      usualAbove: 'consommation élevée',
+      billAbove: 'facture au-dessus du montant fixé',
+      registerDecrease: 'index en baisse',
+    },
+    cleared: 'Terminée',
+    clearedAt: (at, sentence) => `Terminée le ${at} : ${sentence}`,
+    began: (at) => `Elle avait commencé le ${at}.`,
+    since: (at, zone) =>
+      `Depuis le ${at} (${zone}). Vous recevez ce message parce que vous avez choisi les e-mails pour ce type d'alerte dans Check Meter.`,
+  },
+  de: {
+    meter: (number, location) => `Zähler ${number} am Standort ${location}`,
+    what: {
+      silent: (f) =>
+        `hat seit mehr als ${f.hours} Stunden nichts gesendet (${f.last ? `letzte Daten ${f.last}` : 'noch keine Daten'})${f.chain.length > 0 ? `; ${f.chain.join(', ')}` : ''}`,
+      dailyAbove: (f) => `hat am ${f.day} ${f.energy} verbraucht, über den festgelegten ${f.limit}`,
+      usualAbove: (f) =>
+        `hat am ${f.day} ${f.energy} verbraucht, mehr als ${f.factor} × die üblichen ${f.usual} an diesem Wochentag`,
+      billAbove: (f) => `hat seit ${f.from} eine Rechnung von ${f.amount}, über den festgelegten ${f.limit}`,
+      registerDecrease: (f) =>
+        `Zählerstand ging am ${f.at} von ${f.from} auf ${f.to} zurück (Überlauf, Zählerwechsel oder Fehler)`,
+    },
+    chain: {
+      cubeSilent: 'sein Cube schweigt auch',
+      cubeReports: 'sein Cube sendet',
+      accessPointSilent: 'sein Access Point schweigt auch',
+      accessPointReports: 'sein Access Point sendet',
+    },
+    headline: {
+      silent: 'keine Daten',
+      dailyAbove: 'hoher Verbrauch',
+      usualAbove: 'hoher Verbrauch',
+      billAbove: 'Rechnung über dem Betrag',
+      registerDecrease: 'Zählerstand gesunken',
+    },
+    cleared: 'Behoben',
+    clearedAt: (at, sentence) => `Behoben am ${at}: ${sentence}`,
+    began: (at) => `Begonnen am ${at}.`,
+    since: (at, zone) =>
+      `Seit ${at} (${zone}). Sie erhalten diese Nachricht, weil Sie in Check Meter E-Mails für diese Art von Alarm gewählt haben.`,
+  },
+  pt: {
+    meter: (number, location) => `O contador ${number} em ${location}`,
+    what: {
+      silent: (f) =>
+        `não envia nada há mais de ${f.hours} horas (${f.last ? `últimos dados ${f.last}` : 'ainda sem dados'})${f.chain.length > 0 ? `; ${f.chain.join(', ')}` : ''}`,
+      dailyAbove: (f) => `consumiu ${f.energy} em ${f.day}, acima dos ${f.limit} definidos`,
+      usualAbove: (f) =>
+        `consumiu ${f.energy} em ${f.day}, mais de ${f.factor} × os ${f.usual} habituais nesse dia da semana`,
+      billAbove: (f) => `tem uma fatura de ${f.amount} desde ${f.from}, acima dos ${f.limit} definidos`,
+      registerDecrease: (f) =>
+        `viu o índice descer de ${f.from} para ${f.to} em ${f.at} (uma volta a zero, uma troca ou uma avaria)`,
+    },
+    chain: {
+      cubeSilent: 'o seu Cube também está em silêncio',
+      cubeReports: 'o seu Cube transmite',
+      accessPointSilent: 'o seu ponto de acesso também está em silêncio',
+      accessPointReports: 'o seu ponto de acesso transmite',
+    },
+    headline: {
+      silent: 'sem dados',
+      dailyAbove: 'consumo elevado',
+      usualAbove: 'consumo elevado',
+      billAbove: 'fatura acima do montante',
+      registerDecrease: 'índice desceu',
+    },
+    cleared: 'Resolvido',
+    clearedAt: (at, sentence) => `Resolvido em ${at}: ${sentence}`,
+    began: (at) => `Começou em ${at}.`,
+    since: (at, zone) =>
+      `Desde ${at} (${zone}). Recebe esta mensagem porque escolheu e-mails para este tipo de alerta no Check Meter.`,
+  },
+};
+
+const local = (at: Date | string, timeZone: string) =>
+  isoInZone(new Date(at).getTime(), timeZone).replace('T', ' ');
+
+function fill(alert: AlertWords, language: Language, words: Catalog): Filled {
+  const { detail, timeZone } = alert;
+  const number = (value: number | null | undefined, digits = 3) =>
+    value === null || value === undefined
+      ? '?'
+      : value.toLocaleString(language, { maximumFractionDigits: digits });
+  const kwh = (value: number | null | undefined) =>
+    value === null || value === undefined ? '?' : `${number(value)} kWh`;
+  const money = (amount: number | null | undefined) =>
+    amount === null || amount === undefined
+      ? '?'
+      : amount.toLocaleString(language, { style: 'currency', currency: detail.currency ?? 'EUR' });
+  const said = (silent: boolean | null | undefined, silentToo: string, reports: string) =>
+    silent === true ? silentToo : silent === false ? reports : null;
+  const chain = [
+    said(detail.cubeSilent, words.chain.cubeSilent, words.chain.cubeReports),
+    said(detail.accessPointSilent, words.chain.accessPointSilent, words.chain.accessPointReports),
+  ].filter((part) => part !== null);
+  const registerKind = alert.kind === 'registerDecrease';
+  return {
+    hours: number(alert.threshold),
+    last: detail.lastSeenAt ? local(detail.lastSeenAt, timeZone) : null,
+    chain,
+    energy: kwh(detail.consumption),
+    limit: alert.kind === 'billAbove' ? money(alert.threshold) : kwh(alert.threshold),
+    day: detail.day ?? '?',
+    factor: number(alert.threshold),
+    usual: kwh(detail.usual),
+    amount: money(detail.amount),
+    from: registerKind ? number(detail.from, 6) : (detail.periodFrom ?? '?'),
+    to: number(detail.to, 6),
+    at: detail.at ? local(detail.at, timeZone) : '?',
+  };
+}
+
+/** Subject and text of an alert's e-mail, in `language`. */
+export function alertEmail(language: Language, alert: AlertWords): { subject: string; text: string } {
+  const words = catalogs[language];
+  const meter = words.meter(alert.meterNumber, alert.locationName);
+  const sentence = `${meter} ${words.what[alert.kind](fill(alert, language, words))}.`;
+  const started = local(alert.startedAt, alert.timeZone);
   if (alert.event === 'cleared')
     return {
-      subject: `[Check Meter] Cleared: ${meter}`,
-      text: `Cleared at ${alert.clearedAt ? local(alert.clearedAt, alert.timeZone) : '?'}: ${sentence}\n\nIt began ${local(alert.startedAt, alert.timeZone)}.\n`,
+      subject: `[Check Meter] ${words.cleared}: ${meter}`,
+      text: `${words.clearedAt(alert.clearedAt ? local(alert.clearedAt, alert.timeZone) : '?', sentence)}\n\n${words.began(started)}\n`,
     };
   return {
-    subject: `[Check Meter] ${meter}: ${alert.kind === 'silent' ? 'no data' : alert.kind === 'registerDecrease' ? 'register went down' : 'high consumption'}`,
-    text: `${sentence}\n\nSince ${local(alert.startedAt, alert.timeZone)} (${alert.timeZone}). You get this because you chose e-mails for this kind of alert in Check Meter.\n`,
+    subject: `[Check Meter] ${meter}: ${words.headline[alert.kind]}`,
+    text: `${sentence}\n\n${words.since(started, alert.timeZone)}\n`,
   };
 }

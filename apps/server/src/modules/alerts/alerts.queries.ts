@@ -1,3 +1,4 @@
+import type { Language } from '@cm/contracts/languages.ts';
 import type { SqlRunner } from '../../db/client.ts';
 import type { AlertDetail, AlertKind } from '@cm/contracts/alerts.ts';
 
@@ -129,6 +130,8 @@ export interface NewNotification {
   inApp: boolean;
   /** The address to e-mail, null when not asked for. */
   emailTo: string | null;
+  /** The recipient's language: the e-mail is written in it. */
+  emailLanguage: Language;
 }
 
 export function insertNotifications(
@@ -137,9 +140,9 @@ export function insertNotifications(
 ): Promise<{ id: number }[]> {
   if (notifications.length === 0) return Promise.resolve([]);
   return db.query(
-    `INSERT INTO alert_notifications (user_id, episode_id, event, in_app, email_to, email_status)
-     SELECT u, e, ev, ia, et, CASE WHEN et IS NULL THEN NULL ELSE 'pending' END
-     FROM unnest($1::int[], $2::int8[], $3::text[], $4::bool[], $5::text[]) AS x(u, e, ev, ia, et)
+    `INSERT INTO alert_notifications (user_id, episode_id, event, in_app, email_to, email_status, email_language)
+     SELECT u, e, ev, ia, et, CASE WHEN et IS NULL THEN NULL ELSE 'pending' END, el
+     FROM unnest($1::int[], $2::int8[], $3::text[], $4::bool[], $5::text[], $6::text[]) AS x(u, e, ev, ia, et, el)
      RETURNING id`,
     [
       notifications.map((n) => n.userId),
@@ -147,6 +150,7 @@ export function insertNotifications(
       notifications.map((n) => n.event),
       notifications.map((n) => n.inApp),
       notifications.map((n) => n.emailTo),
+      notifications.map((n) => n.emailLanguage),
     ],
   );
 }
@@ -168,13 +172,14 @@ export interface NotificationRow extends EpisodeFields {
   id: number;
   user_id: number;
   email_to: string | null;
+  email_language: Language;
   event: 'fired' | 'cleared';
   created_at: Date;
   read_at: Date | null;
   episode_id: number;
 }
 
-const notificationColumns = `n.id, n.user_id, n.email_to, n.event, n.created_at, n.read_at, e.id AS episode_id,
+const notificationColumns = `n.id, n.user_id, n.email_to, n.email_language, n.event, n.created_at, n.read_at, e.id AS episode_id,
   r.kind, r.threshold::float8 AS threshold, e.meter_number, e.location_name, e.time_zone,
   e.started_at, e.cleared_at, e.detail
   FROM alert_notifications n

@@ -161,6 +161,20 @@ describe('alerts', () => {
       kind: 'silent',
       threshold: 6,
     });
+    // The client reads CM in French: its e-mails are written in French.
+    const wrongLanguage = await t.call('PUT', '/api/auth/language', {
+      token: client,
+      body: { language: 'es' },
+    });
+    expect(wrongLanguage.statusCode).toBe(400);
+    expect(wrongLanguage.json<{ message: string }>().message).toBe(
+      'language: must be one of en, fr, de, pt.',
+    );
+    const french = await t.call('PUT', '/api/auth/language', { token: client, body: { language: 'fr' } });
+    expect(french.statusCode).toBe(204);
+    expect((await t.call('GET', '/api/alerts/preferences', { token: client })).json()).toMatchObject({
+      emailLanguage: 'fr',
+    });
     expect(await evaluate()).toMatchObject({ fired: 1, cleared: 0, emailed: 2 });
     const box = await inbox(client);
     expect(box.unread).toBe(1);
@@ -177,9 +191,14 @@ describe('alerts', () => {
     });
     // The administrator and the location's client, not the other client.
     expect(mails.map((mail) => mail.to).sort()).toEqual(['a@test.cm', 'admin@test.cm']);
-    expect(mails[0]?.subject).toBe('[Check Meter] Meter EM-1 at North Pier: no data');
-    expect(mails[0]?.text).toContain('has sent nothing for more than 6 hours');
-    expect(mails[0]?.text).toContain('its Cube is silent too, its AccessPoint reports');
+    const toAdmin = mails.find((mail) => mail.to === 'admin@test.cm');
+    expect(toAdmin?.subject).toBe('[Check Meter] Meter EM-1 at North Pier: no data');
+    expect(toAdmin?.text).toContain('has sent nothing for more than 6 hours');
+    expect(toAdmin?.text).toContain('its Cube is silent too, its AccessPoint reports');
+    const toClient = mails.find((mail) => mail.to === 'a@test.cm');
+    expect(toClient?.subject).toBe('[Check Meter] Le compteur EM-1 à North Pier: pas de données');
+    expect(toClient?.text).toContain("n'a rien envoyé depuis plus de 6 heures");
+    expect(toClient?.text).toContain("son Cube est muet aussi, son point d'accès transmet");
     // Once per episode: evaluated again, nothing new.
     expect(await evaluate()).toMatchObject({ fired: 0, cleared: 0, emailed: 0 });
     expect((await inbox(client)).items).toHaveLength(1);
@@ -290,8 +309,13 @@ describe('alerts', () => {
       alert: { kind: 'billAbove', threshold: 1, detail: { currency: 'EUR' } },
     });
     expect(latest?.alert.detail.amount ?? 0).toBeGreaterThan(1);
-    expect(mails.at(-1)?.text, mails.at(-1)?.text).toMatch(
+    const lastTo = (to: string) => mails.filter((mail) => mail.to === to).at(-1)?.text ?? '';
+    expect(lastTo('admin@test.cm')).toMatch(
       /has a bill of €[\d.,]+ since \d{4}-\d{2}-\d{2}, above the €1\.00 set/,
+    );
+    // Money as French writes it: decimal comma, the sign after a (narrow) no-break space.
+    expect(lastTo('a@test.cm')).toMatch(
+      /a une facture de [\d,\u202f\u00a0]+\s€ depuis le \d{4}-\d{2}-\d{2}, au-dessus des 1,00\s€ fixés/,
     );
   });
 });

@@ -13,6 +13,7 @@ import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../http-error.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import type { AuthContext } from '../auth/auth.service.ts';
+import { userLanguage } from '../auth/users.service.ts';
 import { AdminLocationsService, locationNames } from '../directory/locations.service.ts';
 import { deviceNames } from '../directory/devices.service.ts';
 import { meters as directory } from '../directory/meters.service.ts';
@@ -164,6 +165,7 @@ export class AlertsService {
         inApp: chosen.get(kind)?.in_app ?? true,
         email: chosen.get(kind)?.email ?? true,
       })),
+      emailLanguage: await userLanguage(this.db, caller.user.id),
     };
   }
 

@@ -259,6 +259,7 @@ async function notify(
         event: event.event,
         inApp,
         emailTo: email ? person.email : null,
+        emailLanguage: person.language,
       });
     }
   }
@@ -313,7 +314,7 @@ export async function sendPendingEmails(db: SqlRunner, mailer: Mailer): Promise<
   let sent = 0;
   for (const row of pending) {
     if (!row.email_to) continue;
-    const { subject, text } = alertEmail({
+    const { subject, text } = alertEmail(row.email_language, {
       event: row.event,
       kind: row.kind,
       threshold: row.threshold,

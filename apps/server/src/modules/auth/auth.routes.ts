@@ -8,6 +8,7 @@ import {
 } from '@cm/contracts/auth.ts';
 import { changePasswordBodySchema, MIN_PASSWORD_LENGTH } from '@cm/contracts/admin.ts';
 import { errorBodySchema } from '@cm/contracts/errors.ts';
+import { languageBodySchema } from '@cm/contracts/languages.ts';
 import { callerOf } from '../../plugins/authentication.ts';
 import type { AuthService } from './auth.service.ts';
 
@@ -36,6 +37,23 @@ export const authRoutes: FastifyPluginAsyncZod<{ auth: AuthService }> = async (a
       },
     },
     async (request) => auth.currentUser(callerOf(request)),
+  );
+
+  app.put(
+    '/api/auth/language',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['auth'],
+        summary: 'The language the caller reads CM in (en, fr, de, pt): alert e-mails are written in it.',
+        body: languageBodySchema.strict(),
+        response: { 204: z.null(), 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await auth.setLanguage(callerOf(request), request.body.language);
+      return reply.status(204).send(null);
+    },
   );
 
   app.post(

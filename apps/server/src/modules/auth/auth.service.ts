@@ -3,6 +3,7 @@ import { abilityRulesForRole } from '@cm/contracts/abilities.ts';
 import type { PublicUser, UserRecord } from '@cm/contracts/auth.ts';
 import type { signInFailures } from '@cm/contracts/admin.ts';
 import { Role, type RoleId } from '@cm/contracts/enums.ts';
+import type { Language } from '@cm/contracts/languages.ts';
 import type { Db } from '../../db/client.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { HttpError, unauthorized } from '../../http-error.ts';
@@ -30,6 +31,7 @@ import {
 } from './login-throttle.ts';
 import { hashPassword, refuseWeakPassword, verifyAgainstDummy, verifyPassword } from './password.ts';
 import { TokenSigner } from './tokens.ts';
+import { updateUserLanguage } from './users.queries.ts';
 
 type SignInFailure = (typeof signInFailures)[number];
 
@@ -207,6 +209,11 @@ export class AuthService {
     return (
       (await purgeEndedSessions(this.db, this.limits.idleSeconds)) + (await purgeExpiredThrottling(this.db))
     );
+  }
+
+  /** Remembers the language the user reads CM in (the web app says it at sign-in and on each change). */
+  async setLanguage(context: AuthContext, language: Language): Promise<void> {
+    await updateUserLanguage(this.db, context.user.id, language);
   }
 
   currentUser(context: AuthContext) {

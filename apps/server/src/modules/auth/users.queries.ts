@@ -1,3 +1,4 @@
+import type { Language } from '@cm/contracts/languages.ts';
 import type { SqlRunner } from '../../db/client.ts';
 import type { users } from '../../db/schema.ts';
 import type { RowOf } from '../../db/rows.ts';
@@ -138,13 +139,22 @@ export const findUserNames = (db: SqlRunner, ids: readonly number[]) =>
 export function findAlertRecipients(
   db: SqlRunner,
   locationIds: readonly number[],
-): Promise<{ user_id: number; email: string; full_name: string; location_id: number }[]> {
+): Promise<{ user_id: number; email: string; full_name: string; language: Language; location_id: number }[]> {
   return db.query(
-    `SELECT u.id AS user_id, u.email, u.full_name, l.id AS location_id
+    `SELECT u.id AS user_id, u.email, u.full_name, u.language, l.id AS location_id
      FROM unnest($1::int[]) AS l(id)
      JOIN users u ON NOT u.is_disabled
        AND (u.role_id = 1 OR EXISTS (SELECT 1 FROM user_locations ul WHERE ul.user_id = u.id AND ul.location_id = l.id))
      ORDER BY l.id, u.id`,
     [locationIds],
   );
+}
+
+export async function updateUserLanguage(db: SqlRunner, id: number, language: Language): Promise<void> {
+  await db.query('UPDATE users SET language = $2 WHERE id = $1', [id, language]);
+}
+
+export async function findUserLanguage(db: SqlRunner, id: number): Promise<Language> {
+  const rows = await db.query<{ language: Language }>('SELECT language FROM users WHERE id = $1', [id]);
+  return rows[0]?.language ?? 'en';
 }

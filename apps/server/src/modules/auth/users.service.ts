@@ -26,6 +26,7 @@ import {
   updateUser,
   findUserNames,
   findAlertRecipients,
+  findUserLanguage,
 } from './users.queries.ts';
 
 const USER_NOT_FOUND = 'User not found.';
@@ -188,3 +189,6 @@ export const userNames = (db: SqlRunner, ids: readonly number[]) => findUserName
 /** Who hears of these locations' alerts: enabled administrators and each location's enabled clients. */
 export const alertRecipients = (db: SqlRunner, locationIds: readonly number[]) =>
   findAlertRecipients(db, locationIds);
+
+/** The language a user reads CM in; alert e-mails are written in it. */
+export const userLanguage = (db: SqlRunner, id: number) => findUserLanguage(db, id);

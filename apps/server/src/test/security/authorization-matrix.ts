@@ -113,6 +113,11 @@ export const matrix: MatrixGroup[] = [
         expect: { none: SIGNED_IN(204) },
       },
       {
+        route: 'PUT /api/auth/language',
+        request: () => ({ url: '/api/auth/language', body: { language: 'en' } }),
+        expect: { none: SIGNED_IN(204) },
+      },
+      {
         route: 'POST /api/auth/change-password',
         // A wrong current password: 400 proves the caller got past authentication without changing anything.
         request: () => ({
