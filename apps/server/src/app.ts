@@ -13,6 +13,9 @@ import { CheckService } from './modules/check/check.service.ts';
 import { AuthService } from './modules/auth/auth.service.ts';
 import { TokenSigner } from './modules/auth/tokens.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { readRouting } from './plugins/read-routing.ts';
+import { readings } from './modules/readings/readings.service.ts';
+import { openReplicas } from './db/open-replicas.ts';
 import { apiKeyGuard } from './plugins/api-key.ts';
 import { isApiRequest } from './plugins/api-route.ts';
 import { authentication } from './plugins/authentication.ts';
@@ -73,8 +76,12 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  const replicas = await openReplicas(config, db);
+  app.addHook('onReady', async () => replicas.start());
+  app.addHook('onClose', async () => replicas.close());
   const imports = new ImportsService(db);
-  const check = new CheckService(db, { useChunks: !config.disabledLayers.has('chunks') });
+  // The check page's reads may go to a replica that has caught up (plugins/read-routing.ts).
+  const check = new CheckService(replicas.routed(), { useChunks: !config.disabledLayers.has('chunks') });
   const alerts = new AlertsService(
     db,
     smtpMailer(config.alerts.smtpUrl, config.alerts.from),
@@ -100,6 +107,8 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     ),
     alerts,
   };
+  app.addHook('onReady', async () => services.apiKeys.follow());
+  app.addHook('onClose', async () => services.apiKeys.stop());
   // Import jobs run in the background from the moment the server is ready, and stop with it.
   app.addHook('onReady', async () => services.importJobs.start());
   app.addHook('onClose', async () => services.importJobs.stop());
@@ -150,17 +159,22 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     maxInFlight: Math.max(32, 8 * (config.database.kind === 'postgres' ? config.database.poolSize : 4)),
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
   });
+  await app.register(readRouting, { replicas });
   await app.register(openApi);
   await app.register(inputGuard);
   await app.register(apiKeyGuard, { verifier: services.apiKeys });
   await app.register(authentication, { auth: services.auth });
   await app.register(housekeeping, {
-    jobs: { auth: () => services.auth.purgeExpired(), uploads: () => services.importJobs.expireUploads() },
+    jobs: {
+      auth: () => services.auth.purgeExpired(),
+      uploads: () => services.importJobs.expireUploads(),
+      partitions: () => readings.makeRoomAhead(db),
+    },
     everyMs: 3_600_000,
   });
 
   // Modules.
-  await app.register(healthRoutes, { db });
+  await app.register(healthRoutes, { db, replicas });
   await app.register(authRoutes, { auth: services.auth });
   await app.register(checkRoutes, { check: services.check, disabledLayers: config.disabledLayers });
   await app.register(bookmarksRoutes, { bookmarks: services.bookmarks });

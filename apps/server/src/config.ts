@@ -24,6 +24,27 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
+  // Streaming replicas of DATABASE_URL for the check page's reads, comma-separated.
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const urls = value
+        .split(',')
+        .map((url) => url.trim())
+        .filter(Boolean);
+      const wrong = urls.filter((url) => !/^postgres(ql)?:\/\//.test(url));
+      if (wrong.length > 0) {
+        context.addIssue({
+          code: 'custom',
+          message: 'each URL must start with postgres:// or postgresql://',
+        });
+        return z.NEVER;
+      }
+      return urls;
+    }),
+  // A replica further behind the primary than this is not read from.
+  DATABASE_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   CM_DATA_DIR: z.string().min(1).default('./data'),
@@ -94,7 +115,14 @@ export interface Config {
   port: number;
   database:
     | { kind: 'embedded'; dataDir: string; poolSize: number; statementTimeoutMs: number }
-    | { kind: 'postgres'; url: string; poolSize: number; statementTimeoutMs: number };
+    | {
+        kind: 'postgres';
+        url: string;
+        poolSize: number;
+        statementTimeoutMs: number;
+        /** Streaming replicas for the check page's reads, and how far behind one may be to be read from. */
+        replicas: { urls: string[]; maxLagMs: number };
+      };
   dataDir: string;
   seedDemo: 'auto' | 'always' | 'never';
   jwtSecret: string | undefined;
@@ -129,6 +157,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const e = parsed.data;
+  if (e.DATABASE_REPLICA_URLS.length > 0 && !e.DATABASE_URL) {
+    throw new ConfigError([
+      'DATABASE_REPLICA_URLS: replicas need DATABASE_URL (the primary they stream from); the embedded database has none.',
+    ]);
+  }
   const dataDir = path.resolve(e.CM_DATA_DIR);
   return {
     env: e.NODE_ENV,
@@ -140,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           url: e.DATABASE_URL,
           poolSize: e.DATABASE_POOL_SIZE,
           statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+          replicas: { urls: e.DATABASE_REPLICA_URLS, maxLagMs: e.DATABASE_REPLICA_MAX_LAG_MS },
         }
       : {
           kind: 'embedded',

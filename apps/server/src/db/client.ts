@@ -29,6 +29,12 @@ export interface Db extends SqlRunner {
   readonly orm: Orm;
   /** Runs `work` in one transaction: everything it does is kept, or nothing. */
   transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onNotice` with the payload of each NOTIFY on `channel`, whichever process sent it, over a
+   * connection of its own. After a lost connection it reconnects and calls `onNotice(null)`: notices
+   * may have been missed meanwhile. Answers how to stop listening.
+   */
+  listen(channel: string, onNotice: (payload: string | null) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -116,6 +122,54 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
         client.release();
       }
     },
+    listen: (channel, onNotice) => listenOn(options.url, channel, onNotice),
     close: () => pool.end(),
+  };
+}
+
+const RECONNECT_MS = 1_000;
+
+async function listenOn(
+  url: string,
+  channel: string,
+  onNotice: (payload: string | null) => void,
+): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  // Drops `lostClient` (once) and tries a new connection a little later.
+  const reconnect = (lostClient: pg.Client) => {
+    if (stopped || client !== lostClient) return;
+    client = undefined;
+    lostClient.end().catch(() => {});
+    retry = setTimeout(() => {
+      connect().then(
+        () => onNotice(null),
+        () => {},
+      );
+    }, RECONNECT_MS);
+    retry.unref();
+  };
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    client = next;
+    next.on('error', () => reconnect(next));
+    next.on('end', () => reconnect(next));
+    next.on('notification', (message) => {
+      if (message.channel === channel) onNotice(message.payload ?? '');
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      reconnect(next);
+      throw error;
+    }
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
   };
 }

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
-/** A job that deletes rows nobody can use any more and answers how many it deleted. */
+/** A job that keeps tables in shape (deletes rows nobody can use, creates partitions ahead) and answers how many it changed. */
 export type PurgeJob = () => Promise<number>;
 
 /**
- * Runs the purge jobs once the server is ready and then every `everyMs`, so that tables of
- * short-lived rows (sessions, sign-in throttling) stay the size of their live rows. A failing
+ * Runs the jobs once the server is ready and then every `everyMs`, so that tables of short-lived
+ * rows (sessions, sign-in throttling) stay the size of their live rows and the readings tables
+ * have their partitions months ahead of the data. A failing
  * run is logged and retried at the next tick; the timer never keeps the process alive.
  */
 export const housekeeping = fp(
@@ -15,8 +16,8 @@ export const housekeeping = fp(
     const runAll = async () => {
       for (const [name, job] of Object.entries(options.jobs)) {
         try {
-          const deleted = await job();
-          if (deleted > 0) app.log.info({ job: name, deleted }, 'housekeeping');
+          const changed = await job();
+          if (changed > 0) app.log.info({ job: name, changed }, 'housekeeping');
         } catch (error) {
           app.log.warn({ job: name, err: error }, 'housekeeping failed; retried at the next run');
         }

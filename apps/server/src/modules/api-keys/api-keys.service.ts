@@ -36,15 +36,31 @@ export async function createApiKey(db: Db, name: string, scopes: ApiKeyScope[]) 
 const CACHE_MS = 5_000;
 const TOUCH_EVERY_MS = 60_000;
 
+// Every process listens here; a revocation in any of them empties all their caches.
+const REVOKED_CHANNEL = 'cm_api_key_revoked';
+
 /**
  * Checks API keys with a short cache so that every request does not cost a query. A revocation
- * made through this process takes effect at once; one made by another process within CACHE_MS.
+ * takes effect at once in every process: the one that revokes tells the others (NOTIFY), each
+ * following process drops its cache; a process that lost its listening connection drops it too
+ * when it reconnects, and an entry never outlives CACHE_MS anyway.
  */
 export class ApiKeyVerifier {
   private readonly cache = new Map<string, { identity: ApiKeyIdentity | null; until: number }>();
   private readonly touchedAt = new Map<number, number>();
+  private unfollow: (() => Promise<void>) | undefined;
 
   constructor(private readonly db: Db) {}
+
+  /** Starts hearing of revocations made by other processes. */
+  async follow(): Promise<void> {
+    this.unfollow ??= await this.db.listen(REVOKED_CHANNEL, () => this.cache.clear());
+  }
+
+  async stop(): Promise<void> {
+    await this.unfollow?.();
+    this.unfollow = undefined;
+  }
 
   async verify(key: string): Promise<ApiKeyIdentity | null> {
     const keyHash = hashApiKey(key);
@@ -70,6 +86,7 @@ export class ApiKeyVerifier {
   async revoke(id: number): Promise<boolean> {
     const revoked = await revokeApiKey(this.db, id);
     this.cache.clear();
+    await this.db.query('SELECT pg_notify($1, $2)', [REVOKED_CHANNEL, String(id)]);
     return revoked;
   }
 }

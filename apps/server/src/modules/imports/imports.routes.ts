@@ -163,6 +163,8 @@ export const importsRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/api/admin/imports/jobs/:id',
     {
+      // A finished job's readings were written in the background: who opens them next reads them.
+      config: { showsWrites: true },
       schema: {
         tags,
         summary:

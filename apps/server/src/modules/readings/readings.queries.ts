@@ -137,6 +137,43 @@ export async function ensurePartitions(
   });
 }
 
+/** A monthly partition of a readings table (or of the chunk cache). */
+export interface MonthPartition {
+  parent: 'register_readings' | 'interval_readings' | 'reading_chunks';
+  name: string;
+  /** Its first instant (a UTC month's start). */
+  month_start: Date;
+}
+
+/** The monthly partitions attached to the readings tables and the chunk cache whose month ends by `before`. */
+export function findPartitionsBefore(db: SqlRunner, before: Date): Promise<MonthPartition[]> {
+  return db.query<MonthPartition>(
+    `SELECT parent.relname AS parent, child.relname AS name,
+            to_date(substring(child.relname from '_p(\\d{4}_\\d{2})$'), 'YYYY_MM')::timestamp AT TIME ZONE 'UTC' AS month_start
+     FROM pg_inherits i
+     JOIN pg_class parent ON parent.oid = i.inhparent
+     JOIN pg_class child ON child.oid = i.inhrelid
+     WHERE parent.relname IN ('register_readings', 'interval_readings', 'reading_chunks')
+       AND child.relname ~ '_p\\d{4}_\\d{2}$'
+       AND (to_date(substring(child.relname from '_p(\\d{4}_\\d{2})$'), 'YYYY_MM')::timestamp AT TIME ZONE 'UTC') + interval '1 month' <= $1
+     ORDER BY month_start, parent.relname`,
+    [before],
+  );
+}
+
+/**
+ * Takes one month out of the readings tables for archiving: a readings partition becomes a table
+ * of its own (same name, same rows, to dump and drop), a chunk partition (a cache) is dropped.
+ */
+export async function detachPartition(db: SqlRunner, partition: MonthPartition): Promise<void> {
+  const child = `"${partition.name.replaceAll('"', '""')}"`;
+  if (partition.parent === 'reading_chunks') {
+    await db.query(`DROP TABLE ${child}`);
+    return;
+  }
+  await db.query(`ALTER TABLE "${partition.parent}" DETACH PARTITION ${child}`);
+}
+
 /** Per meter: the last register reading of its import channel, and the last instant that channel has data for (a register or an interval's end). */
 export async function findLastReadings(db: SqlRunner, meterIds: readonly number[]) {
   return db.query<{

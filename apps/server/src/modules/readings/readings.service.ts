@@ -5,8 +5,14 @@ import { ReadingKind } from './channels.ts';
 import { findDayRegisters, findRegisterDecreases, type DayAsk } from './alert-signals.queries.ts';
 
 export type { DayAsk, DayRow } from './alert-signals.queries.ts';
+
+const DAY_MS = 86_400_000;
+/** Months of partitions kept ready ahead of the data, so that a write never waits to create one. */
+const PARTITIONS_AHEAD_MONTHS = 3;
 import {
+  detachPartition,
   ensurePartitions,
+  findPartitionsBefore,
   findCorrections,
   findRegistersAround,
   insertRegister,
@@ -21,6 +27,29 @@ import {
 export const readings = {
   /** Creates the monthly partitions [from, to] needs before readings are written there. */
   makeRoom: (db: Pick<Db, 'transaction'>, from: Date, to: Date) => ensurePartitions(db, from, to),
+
+  /** Creates this month's partitions and those of the next PARTITIONS_AHEAD_MONTHS ahead of their data (housekeeping). */
+  makeRoomAhead: (db: Pick<Db, 'transaction'>, nowMs = Date.now()) =>
+    ensurePartitions(db, new Date(nowMs), new Date(nowMs + PARTITIONS_AHEAD_MONTHS * 31 * DAY_MS)),
+
+  /**
+   * Takes every month that ended by `before` out of the readings tables, for archiving: each month's
+   * readings partitions become tables of their own (answered: dump them, then drop them), its chunk
+   * partition (a cache) is dropped. Reads no longer see those months. One month at a time, each in a
+   * short transaction that waits at most `lockTimeoutMs` for the tables.
+   */
+  async archiveBefore(db: Db, before: Date, lockTimeoutMs = 10_000): Promise<string[]> {
+    const partitions = await findPartitionsBefore(db, before);
+    const detached: string[] = [];
+    for (const partition of partitions) {
+      await db.transaction(async (tx) => {
+        await tx.query(`SET LOCAL lock_timeout = '${Math.max(1, Math.round(lockTimeoutMs))}ms'`);
+        await detachPartition(tx, partition);
+      });
+      if (partition.parent !== 'reading_chunks') detached.push(partition.name);
+    }
+    return detached;
+  },
 
   /** The import register at, just before and just after `at` (a meter exchange's checks). */
   registersAround: (db: SqlRunner, meterId: number, at: Date) => findRegistersAround(db, meterId, at),
