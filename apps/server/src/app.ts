@@ -15,6 +15,7 @@ import { TokenSigner } from './modules/auth/tokens.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { readRouting } from './plugins/read-routing.ts';
 import { readings } from './modules/readings/readings.service.ts';
+import { packQueuedMonths } from './modules/readings/readings-store.ts';
 import { openReplicas } from './db/open-replicas.ts';
 import { apiKeyGuard } from './plugins/api-key.ts';
 import { isApiRequest } from './plugins/api-route.ts';
@@ -47,6 +48,9 @@ import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
 import { downloadRoutes, exportsRoutes } from './modules/exports/exports.routes.ts';
 import { ExportsService } from './modules/exports/exports.service.ts';
 import { IngestService } from './modules/ingest/ingest.service.ts';
+
+// Months packed per run at most (a few seconds of work); the rest wait for the next run.
+const PACKED_PER_RUN = 2_000;
 
 export interface AppDeps {
   config: Config;
@@ -171,6 +175,11 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
       partitions: () => readings.makeRoomAhead(db),
     },
     everyMs: 3_600_000,
+  });
+  // Months changed by writes are packed soon, so the first request for a meter's year finds them.
+  await app.register(housekeeping, {
+    jobs: { chunks: () => packQueuedMonths(db, PACKED_PER_RUN) },
+    everyMs: config.packEverySeconds * 1000,
   });
 
   // Modules.

@@ -103,6 +103,8 @@ const envSchema = z.object({
   // Alert e-mails: an SMTP URL (smtp://user:pass@host:587, smtps://…); none: alerts stay in the app.
   CM_SMTP_URL: z.string().url('must be an smtp:// or smtps:// URL').optional(),
   CM_SMTP_FROM: z.string().min(3).default('Check Meter <alerts@checkmeter.invalid>'),
+  // How often the settled months whose readings changed are packed into chunks in the background.
+  CM_PACK_EVERY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
   // How often alert rules are evaluated (they are also evaluated after imports and device batches).
   CM_ALERT_EVERY_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -136,6 +138,8 @@ export interface Config {
   trustProxy: false | number | string[];
   webDist: string;
   maxEventLoopDelayMs: number;
+  /** How often changed settled months are packed into chunks (readings-store.ts). */
+  packEverySeconds: number;
   /** Alert e-mails (no URL: in the app only) and how often rules are evaluated. */
   alerts: { smtpUrl: string | undefined; from: string; everySeconds: number };
   /** Performance layers turned off (CM_DEBUG_DISABLE): the plain path answers the same, slower. */
@@ -193,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.CM_TRUST_PROXY,
     webDist: e.CM_WEB_DIST ? path.resolve(e.CM_WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
     maxEventLoopDelayMs: e.CM_MAX_EVENT_LOOP_DELAY_MS,
+    packEverySeconds: e.CM_PACK_EVERY_SECONDS,
     alerts: { smtpUrl: e.CM_SMTP_URL, from: e.CM_SMTP_FROM, everySeconds: e.CM_ALERT_EVERY_SECONDS },
     disabledLayers: e.CM_DEBUG_DISABLE,
     logLevel: e.LOG_LEVEL,

@@ -42,6 +42,7 @@ describe('migrations', () => {
       'login_throttle',
       'meter_nicknames',
       'meters',
+      'reading_chunk_queue',
       'reading_chunks',
       'reading_revisions',
       'register_readings',

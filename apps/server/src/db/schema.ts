@@ -300,6 +300,23 @@ export const readingChunks = pgTable(
   (t) => [primaryKey({ columns: [t.meterId, t.channel, t.monthStart] })],
 );
 
+/**
+ * Months whose readings changed since they were last packed (the same statement triggers add them,
+ * migration 0016): the server packs the settled ones in the background, so that the first request
+ * for a meter's year finds its chunks stored.
+ */
+export const readingChunkQueue = pgTable(
+  'reading_chunk_queue',
+  {
+    meterId: integer('meter_id')
+      .notNull()
+      .references(() => meters.deviceId, { onDelete: 'cascade' }),
+    channel: smallint('channel').notNull(),
+    monthStart: instant('month_start').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.meterId, t.channel, t.monthStart] })],
+);
+
 export const sessions = pgTable(
   'sessions',
   {

@@ -40,6 +40,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     LOG_LEVEL: process.env.CM_TEST_LOG ?? 'silent',
     CM_WEB_DIST: '/nonexistent',
     CM_DATA_DIR: dataDir,
+    // Tests pack chunks when they ask to (packQueuedMonths): nothing changes under them.
+    CM_PACK_EVERY_SECONDS: '86400',
     ...env,
   });
   const app = await buildApp({

@@ -9,7 +9,7 @@ import {
   regularReadings,
 } from '../../test/factories.ts';
 import { findIntervals, findRegisters } from './readings.queries.ts';
-import { ReadingsStore, type ChannelReadings } from './readings-store.ts';
+import { packQueuedMonths, ReadingsStore, type ChannelReadings } from './readings-store.ts';
 
 const Q = 15 * 60_000;
 const FROM = Date.parse('2026-01-01T00:00:00Z');
@@ -175,5 +175,40 @@ describe('readings store', () => {
     const a = await plain.load(meterId, [1, 2], from, to, NOW);
     const b = await chunked.load(meterId, [1, 2], from, to, NOW);
     for (const channel of [1, 2]) expect(asArrays(a.get(channel))).toEqual(asArrays(b.get(channel)));
+  });
+
+  it('packs the settled months that writes queued, each month by one of several packers', async () => {
+    await db.query('DELETE FROM reading_chunks WHERE meter_id = $1', [meterId]);
+    await db.query(
+      "UPDATE register_readings SET quality = quality WHERE meter_id = $1 AND read_at < '2026-01-02T00:00:00Z'",
+      [meterId],
+    );
+    // Two processes' packers at once: every settled month once, none twice (a month whose meter
+    // the other packer holds at that moment is left for the next run).
+    const [first, second] = await Promise.all([
+      packQueuedMonths(db, 100, NOW),
+      packQueuedMonths(db, 100, NOW),
+    ]);
+    const next = await packQueuedMonths(db, 100, NOW);
+    const chunks = await db.query<{ channel: number; month: string }>(
+      "SELECT channel, to_char(month_start AT TIME ZONE 'UTC', 'YYYY-MM') AS month FROM reading_chunks WHERE meter_id = $1 ORDER BY 1, 2",
+      [meterId],
+    );
+    const settled = ['2026-01', '2026-02', '2026-03', '2026-04'];
+    expect(chunks).toEqual([1, 2].flatMap((channel) => settled.map((month) => ({ channel, month }))));
+    expect((first ?? 0) + (second ?? 0) + next).toBe(8);
+    // May has not settled: it waits in the queue.
+    const waiting = await db.query<{ month: string }>(
+      "SELECT DISTINCT to_char(month_start AT TIME ZONE 'UTC', 'YYYY-MM') AS month FROM reading_chunk_queue WHERE meter_id = $1",
+      [meterId],
+    );
+    expect(waiting).toEqual([{ month: '2026-05' }]);
+    // What was packed reads exactly as the tables, in a process that never built a chunk.
+    const from = new Date('2026-01-01T00:00:00Z');
+    const to = new Date('2026-05-10T00:00:00Z');
+    const fresh = await new ReadingsStore(db).load(meterId, [1, 2], from, to, NOW);
+    for (const channel of [1, 2])
+      expect(asArrays(fresh.get(channel))).toEqual(await direct(channel, from, to));
+    expect(await chunkCount()).toBe(8);
   });
 });

@@ -3,11 +3,14 @@ import type { Db, SqlRunner } from '../../db/client.ts';
 import { DecodedChunkCache } from './chunk-cache.ts';
 import type { IntervalColumns, RegisterColumns } from './engine/steps.ts';
 import {
+  dequeueMonth,
   findChunks,
   findIntervals,
+  findQueuedMonths,
   findRegisters,
   insertChunk,
   lockMeterChunks,
+  tryLockMeterChunks,
   type ChunkRow,
   type PackedMonth,
 } from './readings.queries.ts';
@@ -44,8 +47,15 @@ function float64(bytes: Uint8Array): Float64Array {
 /** Float64 columns as bytes, little-endian as typed arrays are on every platform Node runs on here. */
 const bytesOf = (values: Float64Array) => new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
 
-const qualityOf = (q: ArrayLike<number>) => Uint8Array.from(q, (v) => v & 3);
-const revisedOf = (q: ArrayLike<number>) => Uint8Array.from(q, (v) => (v >> 2) & 1);
+// Plain loops: `Uint8Array.from` with a mapping function walks an iterator and was most of the
+// cost of decoding a year's chunks (about 8 ms of a cold year raw).
+function bitsOf(q: ArrayLike<number>, shift: number, mask: number): Uint8Array {
+  const out = new Uint8Array(q.length);
+  for (let i = 0; i < q.length; i++) out[i] = ((q[i] ?? 0) >> shift) & mask;
+  return out;
+}
+const qualityOf = (q: ArrayLike<number>) => bitsOf(q, 0, 3);
+const revisedOf = (q: ArrayLike<number>) => bitsOf(q, 2, 1);
 
 function decode(chunk: ChunkRow & PackedMonth): MonthColumns {
   const registers = {
@@ -181,40 +191,76 @@ export class ReadingsStore {
   private async buildChunk(meterId: number, channel: number, month: number): Promise<MonthColumns> {
     const built = await this.db.transaction(async (tx) => {
       await lockMeterChunks(tx, meterId);
-      const live = await readLive(
-        tx,
-        meterId,
-        channel,
-        new Date(month),
-        new Date(nextUtcMonth(month)),
-        'exclusive',
-      );
-      const packed: PackedMonth = {
-        rt: bytesOf(live.registers.t),
-        rv: bytesOf(live.registers.micro),
-        rq: live.registers.q,
-        it: bytesOf(live.intervals.start),
-        ie: bytesOf(live.intervals.end),
-        iv: bytesOf(live.intervals.micro),
-        iq: live.intervals.q,
-      };
-      const version = await insertChunk(tx, meterId, {
-        channel,
-        monthStart: new Date(month),
-        readings: live.registers.t.length + live.intervals.start.length,
-        ...packed,
-      });
-      const columns: MonthColumns = {
-        registers: live.registers,
-        intervals: live.intervals,
-        bytes: live.registers.t.length * 18 + live.intervals.start.length * 26,
-      };
-      return { columns, version };
+      return packMonth(tx, meterId, channel, month);
     });
     if (built.version !== undefined)
       this.decoded.set(key(meterId, channel, month), built.version, built.columns, built.columns.bytes);
     return built.columns;
   }
+}
+
+/**
+ * Packs the settled months whose readings changed (the triggers queue them), newest first, each
+ * in a transaction of its own, until none is left or `limit` are packed; a month whose meter is
+ * being written is left for the next run. Answers how many were packed. Several processes may
+ * run this at once: each month is taken by one.
+ */
+export async function packQueuedMonths(db: Db, limit: number, nowMs = Date.now()): Promise<number> {
+  let packed = 0;
+  let skipped = 0;
+  // A month is settled once it ended SETTLED_AFTER_MS ago: every month before this one.
+  const settledBefore = new Date(utcMonthStart(nowMs - SETTLED_AFTER_MS));
+  while (packed < limit) {
+    // Months left busy stay first in the queue's order: skip past them.
+    const batch = await findQueuedMonths(db, settledBefore, Math.min(200, limit - packed) + skipped);
+    const fresh = batch.slice(skipped);
+    if (fresh.length === 0) break;
+    for (const month of fresh) {
+      const done = await db.transaction(async (tx) => {
+        // The writers' order: the meter's lock, then the queue.
+        if (!(await tryLockMeterChunks(tx, month.meter_id))) return 'busy';
+        if (!(await dequeueMonth(tx, month))) return 'taken';
+        await packMonth(tx, month.meter_id, month.channel, month.month_start.getTime());
+        return 'packed';
+      });
+      if (done === 'packed') packed++;
+      if (done === 'busy') skipped++;
+    }
+  }
+  return packed;
+}
+
+/** Reads one month of a meter's channel and stores it packed (callers hold the meter's chunk lock). */
+async function packMonth(tx: SqlRunner, meterId: number, channel: number, month: number) {
+  const live = await readLive(
+    tx,
+    meterId,
+    channel,
+    new Date(month),
+    new Date(nextUtcMonth(month)),
+    'exclusive',
+  );
+  const packed: PackedMonth = {
+    rt: bytesOf(live.registers.t),
+    rv: bytesOf(live.registers.micro),
+    rq: live.registers.q,
+    it: bytesOf(live.intervals.start),
+    ie: bytesOf(live.intervals.end),
+    iv: bytesOf(live.intervals.micro),
+    iq: live.intervals.q,
+  };
+  const version = await insertChunk(tx, meterId, {
+    channel,
+    monthStart: new Date(month),
+    readings: live.registers.t.length + live.intervals.start.length,
+    ...packed,
+  });
+  const columns: MonthColumns = {
+    registers: live.registers,
+    intervals: live.intervals,
+    bytes: live.registers.t.length * 18 + live.intervals.start.length * 26,
+  };
+  return { columns, version };
 }
 
 const key = (meterId: number, channel: number, month: number) => `${meterId}:${channel}:${month}`;

@@ -85,6 +85,40 @@ export async function lockMeterChunks(db: SqlRunner, meterId: number): Promise<v
   await db.query('SELECT pg_advisory_xact_lock($1, $2)', [CHUNK_LOCK, meterId]);
 }
 
+/** Takes the meter's chunk lock unless a write (or another packer) holds it: true when taken. */
+export async function tryLockMeterChunks(db: SqlRunner, meterId: number): Promise<boolean> {
+  const rows = await db.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1, $2) AS locked', [
+    CHUNK_LOCK,
+    meterId,
+  ]);
+  return rows[0]?.locked === true;
+}
+
+/** A month waiting to be packed. */
+export interface QueuedMonth {
+  meter_id: number;
+  channel: number;
+  month_start: Date;
+}
+
+/** Up to `limit` queued months that started before `before`, newest first (the likeliest to be read). */
+export function findQueuedMonths(db: SqlRunner, before: Date, limit: number): Promise<QueuedMonth[]> {
+  return db.query<QueuedMonth>(
+    `SELECT meter_id, channel, month_start FROM reading_chunk_queue
+     WHERE month_start < $1 ORDER BY month_start DESC, meter_id, channel LIMIT $2`,
+    [before, limit],
+  );
+}
+
+/** Takes a month off the queue; false when another packer took it first. Callers hold the meter's chunk lock. */
+export async function dequeueMonth(db: SqlRunner, month: QueuedMonth): Promise<boolean> {
+  const rows = await db.query(
+    `DELETE FROM reading_chunk_queue WHERE meter_id = $1 AND channel = $2 AND month_start = $3 RETURNING 1`,
+    [month.meter_id, month.channel, month.month_start],
+  );
+  return rows.length === 1;
+}
+
 /**
  * Stores a packed month; answers its version, or undefined when another request stored it first
  * or the month has no partition (then it holds no readings either, and nothing is stored).
