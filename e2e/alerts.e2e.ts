@@ -75,6 +75,10 @@ describe('alerts', () => {
       await expect
         .poll(() => page.getByTestId('alert-email-language').textContent(), { timeout: 10_000 })
         .toBe('E-Mails werden auf Deutsch geschrieben, der Sprache, in der Sie Check Meter lesen.');
+      const withPreferences = await new AxeBuilder({ page }).include('[data-testid="alerts-list"]').analyze();
+      expect(
+        withPreferences.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
+      ).toEqual([]);
     } finally {
       await context.close();
     }

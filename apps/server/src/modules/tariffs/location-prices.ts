@@ -22,12 +22,13 @@ const KEPT = 64;
 const remembered = new Map<string, RangePrices>();
 
 /**
- * The prices over [fromMs, toMs) of the versions whose identity is `versionsKey`. A record starting
- * in the range may end after it (a billing period): the timelines run a month past its end.
+ * The prices over [fromMs, toMs) of the versions whose identity is `versionsKey` (read from the
+ * stored rows only when this range is not remembered). A record starting in the range may end after
+ * it (a billing period): the timelines run a month past its end.
  */
 export function rangePrices(
   versionsKey: string,
-  versions: PricedVersion[],
+  versionsOf: () => PricedVersion[],
   fromMs: number,
   toMs: number,
   timeZone: string,
@@ -41,6 +42,7 @@ export function rangePrices(
     return known;
   }
   const until = toMs + 32 * DAY_MS;
+  const versions = versionsOf();
   const paysExport = versions.some((version) => version.feedInMicro !== null);
   const prices: RangePrices = {
     versions,

@@ -156,5 +156,5 @@ export async function locationPrices(
   const rows = await findTariffs(db, location.id);
   if (rows.length === 0) return null;
   const key = rows.map((row) => `${row.id}@${row.created_at.getTime()}`).join(',');
-  return rangePrices(key, pricedVersions(rows.map(presentTariff)), fromMs, toMs, location.timeZone);
+  return rangePrices(key, () => pricedVersions(rows.map(presentTariff)), fromMs, toMs, location.timeZone);
 }
