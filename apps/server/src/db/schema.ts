@@ -273,10 +273,11 @@ export const readingRevisions = pgTable(
  * A read cache of readings: one row per meter, channel and closed UTC month holding that month's
  * readings as packed columns — registers: `rt` instants (float64 epoch ms), `rv` values (float64
  * millionths), `rq` quality + 4 × corrected (uint8); intervals: `it` starts, `ie` ends, `iv`
- * energies, `iq` — so a year of one meter is read from 12 rows instead of 35,040. Rebuilt on demand
- * from the readings tables, which stay the only source of truth: statement triggers on them delete
- * the chunks of every month they touch (migration 0005), under a per-meter advisory lock shared
- * with the builder.
+ * energies, `iq` — so a year of one meter is read from 12 rows instead of 35,040. Packed in the
+ * background once writes queue a month (reading_chunk_queue), or on demand, from the readings
+ * tables, which stay the only source of truth: statement triggers on them delete the chunks of
+ * every month they touch (migrations 0005, 0016), under a per-meter advisory lock shared with the
+ * builder.
  */
 export const readingChunks = pgTable(
   'reading_chunks',

@@ -167,7 +167,7 @@ describe('readings store', () => {
     expect(asArrays(afterRebuild.get(1))).toEqual(await direct(1, from, to));
   });
 
-  it('answers the same with the chunks switched off (CM_READINGS_CHUNKS=off)', async () => {
+  it('answers the same with the chunks switched off (CM_DEBUG_DISABLE=chunks)', async () => {
     const plain = new ReadingsStore(db, false);
     const chunked = new ReadingsStore(db);
     const from = new Date('2026-01-10T00:00:00Z');

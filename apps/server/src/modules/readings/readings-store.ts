@@ -16,9 +16,10 @@ import {
 } from './readings.queries.ts';
 
 // How one meter's year is read from few pages (README): every settled UTC month of a meter and
-// channel is also kept packed in one reading_chunks row, rebuilt on demand; each process keeps the
+// channel is also kept packed in one reading_chunks row: packed in the background once writes
+// queued it (packQueuedMonths), else by the first read that misses it; each process keeps the
 // months it decoded lately with the chunk's version and asks only for months stored since.
-// CM_READINGS_CHUNKS=off reads every month from the readings tables instead (for debugging: the
+// CM_DEBUG_DISABLE=chunks reads every month from the readings tables instead (for debugging: the
 // answers are the same, tested).
 
 // A month is packed once it ended more than this long ago; newer data still arrives and is read live.
