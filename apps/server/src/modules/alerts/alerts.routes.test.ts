@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -8,6 +6,7 @@ import { deliverWebhooks } from './webhooks.ts';
 import { Role } from '@cm/contracts/enums.ts';
 import type { AlertInbox, AlertRule } from '@cm/contracts/alerts.ts';
 import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
+import { startSmtpSink, type ReceivedMail } from '../../test/smtp-sink.ts';
 import {
   insertDevice,
   insertLocation,
@@ -20,18 +19,12 @@ import {
 // real readings, told once per episode in the app and by e-mail to a real SMTP server (npm
 // smtp-server), and cleared.
 
-interface Mail {
-  to: string;
-  subject: string;
-  text: string;
-}
-
 let t: TestApp;
 let admin: string;
 let client: string;
 let north: number;
-let smtp: SMTPServer;
-const mails: Mail[] = [];
+let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
+const mails: ReceivedMail[] = [];
 let hook: Server;
 let hookUrl = '';
 /** What the webhook endpoint received; it answers 503 to the first delivery, 200 after. */
@@ -40,22 +33,7 @@ const HOUR = 3_600_000;
 const QUARTER = 15 * 60_000;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, done) {
-      // Read as a mail client does: encoded subjects, quoted-printable text.
-      simpleParser(stream).then(
-        (mail) => {
-          for (const to of session.envelope.rcptTo)
-            mails.push({ to: to.address, subject: mail.subject ?? '', text: mail.text ?? '' });
-          done();
-        },
-        (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
-      );
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  smtp = await startSmtpSink((mail) => mails.push(mail));
   hook = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
@@ -67,8 +45,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
   hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/cm-alerts`;
-  const port = (smtp.server.address() as AddressInfo).port;
-  t = await createTestApp({ CM_SMTP_URL: `smtp://127.0.0.1:${port}`, CM_ALERT_EVERY_SECONDS: '86400' });
+  t = await createTestApp({ CM_SMTP_URL: smtp.url, CM_ALERT_EVERY_SECONDS: '86400' });
   await insertUser(t.db, { email: 'admin@test.cm', password: 'Admin!pass1', role: Role.Admin });
   const a = await insertUser(t.db, { email: 'a@test.cm', password: 'Client!passA' });
   await insertUser(t.db, { email: 'b@test.cm', password: 'Client!passB' });
@@ -106,7 +83,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.stop();
   await new Promise<void>((resolve) => hook.close(() => resolve()));
 });
 
