@@ -68,7 +68,8 @@ function useReadings(args: ReadingsArgs | null): Answer<LocationReadings> {
 /** The check page: what is this meter, is it working, how much did it use. */
 export function CheckPage() {
   const { t, i18n } = useTranslation();
-  const [state, setState] = useCheckUrl();
+  // `update` is stable: an answer arriving re-renders neither the lookup nor the range controls.
+  const [state, update] = useCheckUrl();
   const now = useNow();
 
   // The answers' schemas load once something is asked for (an empty page evaluates none).
@@ -108,11 +109,6 @@ export function CheckPage() {
   }, [askedFrom, askedTo, timeZone]);
   const code = readingsCode.useModule(asked.readings !== null);
 
-  // Stable while the URL stays: an answer arriving re-renders neither the lookup nor the range controls.
-  const update = useCallback(
-    (next: Partial<CheckUrlState>) => setState({ ...state, ...next }),
-    [state, setState],
-  );
   const handleTarget = useCallback((next: CheckTarget) => update({ target: next }), [update]);
   const lookupPanel = useLookupKey(view.lookupKey);
   const { onOwnSubmit } = lookupPanel;
@@ -128,7 +124,11 @@ export function CheckPage() {
       update({ range: nextRange, granularity: nextGranularity }),
     [update],
   );
-  const handleChartView = useCallback((chart: CheckUrlState['chart']) => update({ chart }), [update]);
+  const handleChartView = useCallback(
+    (change: Partial<CheckUrlState['chart']>) =>
+      update((current) => ({ chart: { ...current.chart, ...change } })),
+    [update],
+  );
   const { target } = state;
   const handlePickMeter = useCallback(
     (ind: number) => {

@@ -32,7 +32,7 @@ interface ReadingsSectionProps {
   /** Shows the whole location's meters (several blocks) rather than one. */
   onPickMeter: (meterInd: number) => void;
   chartView: ChartView;
-  onChartViewChange: (view: ChartView) => void;
+  onChartViewChange: (change: Partial<ChartView>) => void;
 }
 
 /**

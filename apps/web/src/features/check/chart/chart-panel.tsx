@@ -24,7 +24,8 @@ interface ChartPanelProps {
   readings: LocationReadings;
   /** Bars or line, register or not: in the page's address, so a shared link draws the same. */
   view: ChartView;
-  onViewChange: (view: ChartView) => void;
+  /** One setting of the view changed (merged onto the view as it is then). */
+  onViewChange: (change: Partial<ChartView>) => void;
   /** What the chart shows, for screen readers. */
   ariaLabel: string;
   /** Where the table (the chart's accessible alternative) is. */
@@ -391,12 +392,12 @@ export const ChartPanel = memo(function ChartPanel({
     <SectionPanel labelledBy="cm-chart-title" className={classes.chartPanel}>
       <ChartHeader
         mode={chartMode}
-        onMode={(style) => onViewChange({ ...view, style })}
+        onMode={(style) => onViewChange({ style })}
         measure={currency === null ? null : measure}
         currency={currency}
-        onMeasure={(chosen) => onViewChange({ ...view, cost: chosen === 'cost' })}
+        onMeasure={(chosen) => onViewChange({ cost: chosen === 'cost' })}
         showRegister={isSingle && !isCost ? showRegister : null}
-        onShowRegister={(register) => onViewChange({ ...view, register })}
+        onShowRegister={(register) => onViewChange({ register })}
         isZoomed={isZoomed}
         onReset={resetZoom}
         tableId={tableId}
