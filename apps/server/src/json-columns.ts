@@ -185,6 +185,14 @@ function writeNumber(bytes: Uint8Array, at: number, value: number): number {
 
 /** Millionths as the units JSON writes for `millionths / 10^6` (NaN and infinities: null). */
 function writeMillionthsAsUnits(bytes: Uint8Array, at: number, millionths: number): number {
+  // Most quantities are positive and below 2³¹ millionths (2,147 units): small-integer arithmetic.
+  const small = millionths | 0;
+  if (small === millionths && small > 0) {
+    const whole = (small / MILLION) | 0;
+    const fraction = (small - whole * MILLION) | 0;
+    const end = writeSmall(bytes, at, whole);
+    return fraction === 0 ? end : writeFraction(bytes, end, fraction);
+  }
   if (!Number.isFinite(millionths)) return writeAscii(bytes, at, 'null');
   const magnitude = millionths < 0 ? -millionths : millionths;
   // Fractions of a millionth and huge values: V8's own shortest text.
@@ -192,7 +200,7 @@ function writeMillionthsAsUnits(bytes: Uint8Array, at: number, millionths: numbe
     return writeAscii(bytes, at, String(millionths / MILLION));
   if (millionths < 0 && magnitude !== 0) bytes[at++] = MINUS;
   const whole = Math.floor(magnitude / MILLION);
-  const fraction = magnitude - whole * MILLION;
+  const fraction = (magnitude - whole * MILLION) | 0;
   at = writeWhole(bytes, at, whole);
   return fraction === 0 ? at : writeFraction(bytes, at, fraction);
 }
@@ -216,28 +224,36 @@ function digitCount(n: number): number {
   return n < 1_000_000_000 ? 9 : 10;
 }
 
+// "00" … "99" as ASCII: numbers are written two digits at a time, from the last.
+const DIGIT_PAIRS = Uint8Array.from(
+  { length: 200 },
+  (_, i) => ZERO + (i % 2 === 0 ? (i / 20) | 0 : (i >> 1) % 10),
+);
+
+/** Writes the last `width` digits of 0 ≤ n < 2³¹, leading zeros included, to end at `end`. */
+function writeDigitsBackwards(bytes: Uint8Array, end: number, value: number, width: number): void {
+  let n = value | 0;
+  let at = end;
+  for (let left = width; left >= 2; left -= 2) {
+    const next = (n / 100) | 0;
+    const pair = (n - next * 100) << 1;
+    bytes[--at] = DIGIT_PAIRS[pair + 1] ?? ZERO;
+    bytes[--at] = DIGIT_PAIRS[pair] ?? ZERO;
+    n = next;
+  }
+  if (width % 2 === 1) bytes[at - 1] = ZERO + n;
+}
+
 /** Writes 0 ≤ n < 2³¹ with small-integer arithmetic. */
 function writeSmall(bytes: Uint8Array, start: number, small: number): number {
   const end = start + digitCount(small);
-  let n = small;
-  let at = end;
-  do {
-    const next = (n / 10) | 0;
-    bytes[--at] = ZERO + n - next * 10;
-    n = next;
-  } while (n > 0);
+  writeDigitsBackwards(bytes, end, small, end - start);
   return end;
 }
 
 /** Writes 0 ≤ n < 10^width with leading zeros. */
 function writePadded(bytes: Uint8Array, start: number, value: number, width: number): number {
-  let n = value;
-  let at = start + width;
-  for (let i = 0; i < width; i += 1) {
-    const next = (n / 10) | 0;
-    bytes[--at] = ZERO + n - next * 10;
-    n = next;
-  }
+  writeDigitsBackwards(bytes, start + width, value, width);
   return start + width;
 }
 
@@ -265,7 +281,7 @@ function writeWhole(bytes: Uint8Array, start: number, whole: number): number {
 
 /** Writes `.` and 1 ≤ fraction ≤ 999,999 millionths with trailing zeros dropped: 670,000 → .67. */
 function writeFraction(bytes: Uint8Array, start: number, millionths: number): number {
-  let fraction = millionths;
+  let fraction = millionths | 0;
   let width = 6;
   for (let next = (fraction / 10) | 0; next * 10 === fraction; next = (fraction / 10) | 0) {
     fraction = next;

@@ -43,6 +43,11 @@ export class Costing {
   private readonly estimatedEnergy: Float64Array;
   private unpriced = 0;
   private cursor = 0;
+  // The segment the last step fell in, when it has a price: most steps fall in the same one.
+  private lastSegment = -1;
+  private lastStart = Number.NaN;
+  private lastEnd = Number.NaN;
+  private lastPrice = 0;
 
   constructor(private readonly timeline: PriceTimeline) {
     this.energy = new Float64Array(timeline.start.length);
@@ -56,10 +61,16 @@ export class Costing {
    * in whole millionths that add up to its energy.
    */
   add(start: number, end: number, energy: number, flags: number): number {
+    const isEstimated = (flags & (StepFlag.estimated | StepFlag.substituted)) !== 0;
+    if (this.lastStart <= start && start < this.lastEnd && end <= this.lastEnd) {
+      const k = this.lastSegment;
+      this.energy[k] = (this.energy[k] ?? 0) + energy;
+      if (isEstimated) this.estimatedEnergy[k] = (this.estimatedEnergy[k] ?? 0) + energy;
+      return energy * this.lastPrice;
+    }
     const { timeline } = this;
     const n = timeline.start.length;
     let k = this.seek(start);
-    const isEstimated = (flags & (StepFlag.estimated | StepFlag.substituted)) !== 0;
     // Most steps (an interval, a reading) lie inside one segment.
     if (k < n && (timeline.start[k] ?? 0) <= start && end <= (timeline.end[k] ?? 0)) {
       return this.book(k, energy, isEstimated);
@@ -118,6 +129,10 @@ export class Costing {
       this.unpriced += energy;
       return Number.NaN;
     }
+    this.lastSegment = k;
+    this.lastStart = this.timeline.start[k] ?? Number.NaN;
+    this.lastEnd = this.timeline.end[k] ?? Number.NaN;
+    this.lastPrice = price;
     this.energy[k] = (this.energy[k] ?? 0) + energy;
     if (isEstimated) this.estimatedEnergy[k] = (this.estimatedEnergy[k] ?? 0) + energy;
     return energy * price;
