@@ -367,16 +367,18 @@ export function computeChannel(
   const edges = options.edges;
   const bucketCount = Math.max(0, edges.length - 1);
   const size = isRaw ? steps.length : bucketCount;
+  // Every raw point sets its value, consumption and cost; a bucket without any stays unknown.
+  const unknowns = () => (isRaw ? new Float64Array(size) : new Float64Array(size).fill(Number.NaN));
   const columns: ChannelColumns = {
     t: new Float64Array(size),
     ...(isRaw ? { from: new Float64Array(size) } : {}),
-    value: new Float64Array(size).fill(Number.NaN),
-    consumption: new Float64Array(size).fill(Number.NaN),
+    value: unknowns(),
+    consumption: unknowns(),
     missing: new Float64Array(size),
     estimated: new Float64Array(size),
     substituted: new Float64Array(size),
     corrected: new Float64Array(size),
-    ...(options.prices ? { cost: new Float64Array(size).fill(Number.NaN) } : {}),
+    ...(options.prices ? { cost: unknowns() } : {}),
   };
   const costing = options.prices ? new Costing(options.prices) : undefined;
   const costColumn = columns.cost;
@@ -487,7 +489,7 @@ export function computeChannel(
       columns.value[p] = value;
       columns.consumption[p] = kind === StepKind.interval || kind === StepKind.period ? energy : Number.NaN;
       if (costColumn)
-        costColumn[p] = kind === StepKind.interval || kind === StepKind.period ? cost : Number.NaN;
+        costColumn[p] = kind === StepKind.interval || kind === StepKind.period ? microOf(cost) : Number.NaN;
       columns.missing[p] = missing + pendingMissing;
       pendingMissing = 0;
       addCounts(p, flags);
@@ -550,8 +552,8 @@ export function computeChannel(
     for (let k = 0; k < bucketCount; k++) columns.t[k] = edges[k] ?? 0;
   }
 
-  // Costs were summed exactly in 10^-12 of the currency; the contract's columns hold millionths.
-  const finalCost = columns.cost;
+  // Bucket costs were summed exactly in 10^-12 of the currency; the contract's columns hold millionths.
+  const finalCost = isRaw ? undefined : columns.cost;
   if (finalCost)
     for (let k = 0; k < finalCost.length; k++) finalCost[k] = microOf(finalCost[k] ?? Number.NaN);
 
