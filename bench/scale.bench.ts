@@ -3,13 +3,14 @@
 //
 // One database grows from 10 million to 100 million readings: 100,000 meters at 1,000 locations
 // (all searchable), of which the first 143, then 1,425, have two years of 15-minute registers
-// (2024–2025, 70,177 each), written with INSERT … SELECT through the readings tables' own key,
-// foreign key and triggers. At each size: the months the writes queued are packed as the server
+// (2024–2025, 70,177 each), written with INSERT … SELECT through the readings tables' own key
+// and triggers. At each size: the months the writes queued are packed as the server
 // packs them (packQueuedMonths), the tables vacuumed, then PostgreSQL is restarted and the OS page
 // cache dropped, and a fresh CM process answers: one meter's 2025 raw and daily (cold: the first
 // request for that meter since start, nothing cached anywhere; warm: the same again), GetMeterInfo,
 // search over the 100,000 meters, and an import of new readings (CSV through the import API) while
-// a client keeps reading — with the read latency it sees meanwhile. Then the disk each reading
+// a client keeps reading, then a month of writes straight into the readings tables while it reads
+// — with the read latency it sees meanwhile. Then the disk each reading
 // takes (table, indexes, chunks) and how each figure grew from 10M to 100M.
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
@@ -78,23 +79,38 @@ async function createSite(db: Db) {
   );
 }
 
-/** Two years of registers for meters [from, to), a few meters per statement. */
+/**
+ * 15-minute registers from `startMs` on, `count` of them, for meters [from, to), a few meters per
+ * statement, through the readings tables' own key and triggers; answers the milliseconds taken.
+ * `offset`: where the register stands at `startMs`, in steps.
+ */
+async function writeRegisters(
+  db: Db,
+  meters: { from: number; to: number },
+  startMs: number,
+  count: number,
+  offset: number,
+): Promise<number> {
+  const started = performance.now();
+  for (let first = meters.from; first < meters.to; first += 10) {
+    await db.query(
+      `INSERT INTO register_readings (meter_id, channel, read_at, value_micro)
+       SELECT m.device_id, 1, $3::timestamptz + i * interval '15 minutes', 1000000::int8 * (1000 + $5 + i) + (i * 7919 + m.device_id) % 900000
+       FROM meters m CROSS JOIN generate_series(0, $4 - 1) AS i
+       WHERE m.meter_number >= $1 AND m.meter_number < $2`,
+      [meterNumber(first), meterNumber(Math.min(first + 10, meters.to)), new Date(startMs), count, offset],
+    );
+  }
+  return performance.now() - started;
+}
+
+/** Two years of registers for meters [from, to). */
 async function fill(db: Db, from: number, to: number): Promise<number> {
   await db.query('SELECT cm_ensure_reading_partitions($1, $2)', [
     new Date(FIRST),
     new Date(END + 62 * 86_400_000),
   ]);
-  const started = performance.now();
-  for (let first = from; first < to; first += 10) {
-    await db.query(
-      `INSERT INTO register_readings (meter_id, channel, read_at, value_micro)
-       SELECT m.device_id, 1, $3::timestamptz + i * interval '15 minutes', 1000000::int8 * (1000 + i) + (i * 7919 + m.device_id) % 900000
-       FROM meters m CROSS JOIN generate_series(0, $4 - 1) AS i
-       WHERE m.meter_number >= $1 AND m.meter_number < $2`,
-      [meterNumber(first), meterNumber(Math.min(first + 10, to)), new Date(FIRST), PER_METER],
-    );
-  }
-  return performance.now() - started;
+  return writeRegisters(db, { from, to }, FIRST, PER_METER, 0);
 }
 
 function restartPostgresCold() {
@@ -159,10 +175,22 @@ interface Figures {
   importRows: number;
   importMs: number;
   readsDuringImport: number[];
+  sustainedRows: number;
+  sustainedMs: number;
+  readsDuringWrites: number[];
   disk: Awaited<ReturnType<typeof diskPerReading>>;
 }
 
-async function measure(url: string, size: (typeof SIZES)[number], writeMs: number): Promise<Figures> {
+/** February 2026 for the meters written at this size: 28 days of 15-minute registers each. */
+const SUSTAINED_FROM = END + 31 * 86_400_000;
+const SUSTAINED_PER_METER = 28 * 96;
+
+async function measure(
+  url: string,
+  size: (typeof SIZES)[number],
+  newMeters: { from: number; to: number },
+  writeMs: number,
+): Promise<Figures> {
   const db = await openPostgres({ url, poolSize: 4, statementTimeoutMs: 3_600_000 });
   const packStarted = performance.now();
   const packed = await packQueuedMonths(db, Number.MAX_SAFE_INTEGER);
@@ -231,27 +259,44 @@ async function measure(url: string, size: (typeof SIZES)[number], writeMs: numbe
       );
     }
 
-    // An import of new readings while a client reads a year of another meter over and over.
+    // Work done while a client reads a year of another meter over and over: the reads it saw.
+    const whileReading = async <T>(work: () => Promise<T>) => {
+      let reading = true;
+      const reads: number[] = [];
+      const reader = (async () => {
+        for (let k = 0; reading; k = (k + 1) % COLD_METERS)
+          reads.push(await timed(yearOf(meterAt(2 * k), 'raw')));
+      })();
+      try {
+        return { result: await work(), reads };
+      } finally {
+        reading = false;
+        await reader;
+      }
+    };
+
+    // An import of new readings (CSV through the import API).
     const adminToken = await login(server.url, admin.email, admin.password);
     const { csv, rows } = importCsv(size.meters - IMPORT_METERS);
-    let reading = true;
-    const readsDuringImport: number[] = [];
-    const reader = (async () => {
-      for (let k = 0; reading; k = (k + 1) % COLD_METERS)
-        readsDuringImport.push(await timed(yearOf(meterAt(2 * k), 'raw')));
-    })();
     const started = performance.now();
-    const imported = await call(`${server.url}/api/admin/imports?format=csv`, {
-      method: 'POST',
-      token: adminToken,
-      rawBody: csv,
-      contentType: 'text/csv',
-      timeoutMs: 600_000,
-    });
+    const { result: imported, reads: readsDuringImport } = await whileReading(() =>
+      call(`${server.url}/api/admin/imports?format=csv`, {
+        method: 'POST',
+        token: adminToken,
+        rawBody: csv,
+        contentType: 'text/csv',
+        timeoutMs: 600_000,
+      }),
+    );
     const importMs = performance.now() - started;
-    reading = false;
-    await reader;
     if (imported.status >= 300) throw new Error(`import: ${imported.status} ${imported.body.slice(0, 300)}`);
+
+    // Sustained writes straight through the readings tables (key, triggers), as an ingest feed
+    // or a bulk load writes them: a month of this size's new meters.
+    const writer = await openPostgres({ url, poolSize: 1, statementTimeoutMs: 3_600_000 });
+    const { result: sustainedMs, reads: readsDuringWrites } = await whileReading(() =>
+      writeRegisters(writer, newMeters, SUSTAINED_FROM, SUSTAINED_PER_METER, PER_METER + 31 * 96),
+    ).finally(() => writer.close());
     return {
       label: size.label,
       readings,
@@ -268,6 +313,9 @@ async function measure(url: string, size: (typeof SIZES)[number], writeMs: numbe
       importRows: rows,
       importMs,
       readsDuringImport,
+      sustainedRows: (newMeters.to - newMeters.from) * SUSTAINED_PER_METER,
+      sustainedMs,
+      readsDuringWrites,
       disk,
     };
   } finally {
@@ -290,10 +338,11 @@ async function main() {
     console.log(
       `${size.label}: ${((size.meters - filled) * PER_METER).toLocaleString('en-US')} readings written (${rate((size.meters - filled) * PER_METER, writeMs)}); load ${load()}`,
     );
+    const newMeters = { from: filled, to: size.meters };
     filled = size.meters;
     // Measured with PostgreSQL restarted: this pool's connections end with it.
     await setup.close();
-    results.push(await measure(url, size, writeMs));
+    results.push(await measure(url, size, newMeters, writeMs));
     console.log(`${size.label} measured; load average ${load()}`);
     setup = await open();
   }
@@ -325,8 +374,16 @@ async function main() {
       'that client’s year raw meanwhile',
       (r) => `${p50p95(r.readsDuringImport)} (${r.readsDuringImport.length} reads)`,
     ),
-    row('writing the readings (INSERT … SELECT through key, foreign key, triggers)', (r) =>
+    row('writing the readings (INSERT … SELECT through key and triggers, nothing else running)', (r) =>
       rate(r.readings - (results[results.indexOf(r) - 1]?.readings ?? 0), r.writeMs),
+    ),
+    row(
+      `sustained writes (a month of 15-minute registers for the new meters, INSERT … SELECT) while a client reads`,
+      (r) => `${rate(r.sustainedRows, r.sustainedMs)} (${r.sustainedRows.toLocaleString('en-US')} rows)`,
+    ),
+    row(
+      'that client’s year raw meanwhile',
+      (r) => `${p50p95(r.readsDuringWrites)} (${r.readsDuringWrites.length} reads)`,
     ),
     row(
       'packing the queued months (as the server does in the background)',
@@ -354,6 +411,7 @@ async function main() {
         ['GetMeterInfo p50', growth((r) => percentile(r.info, 50))],
         ['search p50', growth((r) => percentile(r.search, 50))],
         ['import rows/s', growth((r) => r.importRows / r.importMs)],
+        ['sustained writes rows/s', growth((r) => r.sustainedRows / r.sustainedMs)],
         ['disk bytes per reading', growth((r) => r.disk.total)],
       ],
     );

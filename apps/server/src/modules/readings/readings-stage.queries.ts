@@ -365,6 +365,9 @@ export async function stagedChannels(
 /**
  * Stores every valid staged row that is new; an instant already stored is left alone (reported as
  * unchanged or a conflict). `isNew`: no staged row can match a stored one, so a plain INSERT.
+ * No foreign key checks each row's meter (schema.ts): the meters are locked against deletion here,
+ * once each, until commit, and rows of a meter deleted in the meantime are not stored (its
+ * readings would have been deleted with it).
  */
 export async function storeStaged(
   tx: SqlRunner,
@@ -372,22 +375,30 @@ export async function storeStaged(
   source: number,
   isNew: boolean,
 ): Promise<number> {
+  const held = await tx.query<{ device_id: number }>(
+    `SELECT device_id FROM meters
+     WHERE device_id IN (SELECT DISTINCT meter_id FROM ${stage} WHERE reject IS NULL)
+     ORDER BY device_id FOR KEY SHARE`,
+  );
+  const meterIds = held.map((row) => row.device_id);
   const onConflict = isNew ? '' : 'ON CONFLICT DO NOTHING';
   const registers = await tx.query<{ n: number }>(
     `WITH inserted AS (
        INSERT INTO register_readings (meter_id, channel, read_at, value_micro, quality, source)
-       SELECT meter_id, channel, at, value, quality, $1 FROM ${stage} WHERE kind = 0 AND reject IS NULL
+       SELECT meter_id, channel, at, value, quality, $1 FROM ${stage}
+       WHERE kind = 0 AND reject IS NULL AND meter_id = ANY($2::int[])
        ORDER BY meter_id, channel, at ${onConflict} RETURNING 1
      ) SELECT count(*)::int AS n FROM inserted`,
-    [source],
+    [source, meterIds],
   );
   const intervals = await tx.query<{ n: number }>(
     `WITH inserted AS (
        INSERT INTO interval_readings (meter_id, channel, start_at, end_at, energy_micro, quality, source)
-       SELECT meter_id, channel, at, end_at, value, quality, $1 FROM ${stage} WHERE kind = 1 AND reject IS NULL
+       SELECT meter_id, channel, at, end_at, value, quality, $1 FROM ${stage}
+       WHERE kind = 1 AND reject IS NULL AND meter_id = ANY($2::int[])
        ORDER BY meter_id, channel, at ${onConflict} RETURNING 1
      ) SELECT count(*)::int AS n FROM inserted`,
-    [source],
+    [source, meterIds],
   );
   return (registers[0]?.n ?? 0) + (intervals[0]?.n ?? 0);
 }

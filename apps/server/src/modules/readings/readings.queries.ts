@@ -301,8 +301,11 @@ export async function insertRegister(
   meterId: number,
   reading: { at: Date; micro: number; source: number },
 ): Promise<boolean> {
+  // The meter is locked against deletion until commit: no foreign key checks readings (schema.ts).
   const rows = await db.query(
-    `INSERT INTO register_readings (meter_id, channel, read_at, value_micro, source) VALUES ($1, 1, $2, $3, $4)
+    `WITH meter AS (SELECT device_id FROM meters WHERE device_id = $1 FOR KEY SHARE)
+     INSERT INTO register_readings (meter_id, channel, read_at, value_micro, source)
+     SELECT device_id, 1, $2, $3, $4 FROM meter
      ON CONFLICT DO NOTHING RETURNING 1`,
     [meterId, reading.at, reading.micro, reading.source],
   );
