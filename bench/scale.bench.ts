@@ -181,8 +181,8 @@ interface Figures {
   disk: Awaited<ReturnType<typeof diskPerReading>>;
 }
 
-/** February 2026 for the meters written at this size: 28 days of 15-minute registers each. */
-const SUSTAINED_FROM = END + 31 * 86_400_000;
+/** February 2026 for the meters written at this size, after the import's last reading (1 February 00:00). */
+const SUSTAINED_FROM = END + 31 * 86_400_000 + 900_000;
 const SUSTAINED_PER_METER = 28 * 96;
 
 async function measure(
