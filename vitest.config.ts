@@ -32,6 +32,8 @@ export default defineConfig({
           globalSetup: ['e2e/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
+          // What a page shows after it loads may take more than a second on a busy machine.
+          expect: { poll: { timeout: 10_000 } },
           fileParallelism: false,
         },
       },

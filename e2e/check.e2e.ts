@@ -202,7 +202,11 @@ describe('the check page', () => {
     });
     await page.goto(`${url}/check`);
     const input = page.getByRole('combobox', { name: /^Meter number/ });
+    // The options are chosen from once the search for what was typed has answered (an option
+    // clicked while the list is being replaced may be gone before the click lands).
+    const searched = page.waitForResponse((response) => response.url().includes('/api/search?q=EM-1000'));
     await input.fill('EM-1000');
+    await searched;
     await page.getByRole('option', { name: 'EM-10009' }).click();
     await page.waitForURL(/meter=EM-10009/);
     await expect.poll(() => page.getByRole('heading', { name: 'Meter EM-10009' }).count()).toBe(1);
