@@ -12,7 +12,7 @@ import { createApiKey } from '../apps/server/src/modules/api-keys/api-keys.servi
 import { insertUser } from '../apps/server/src/test/test-app.ts';
 import { insertLocation, insertMeter } from '../apps/server/src/test/factories.ts';
 import { benchDatabase, withEmbeddedPostgres } from './lib/postgres.ts';
-import { ms, percentile, sample } from './lib/stats.ts';
+import { ms, percentile, percentileOf, sample } from './lib/stats.ts';
 import { printTable } from './lib/table.ts';
 import { packQueuedMonths } from '../apps/server/src/modules/readings/readings-store.ts';
 
@@ -209,18 +209,9 @@ async function compareThroughput(address: string, headers: Record<string, string
     }
   }
   const median = (runs: Throughput[]): Throughput => ({
-    rps: percentile(
-      runs.map((run) => run.rps),
-      50,
-    ),
-    p50: percentile(
-      runs.map((run) => run.p50),
-      50,
-    ),
-    p99: percentile(
-      runs.map((run) => run.p99),
-      50,
-    ),
+    rps: percentileOf(runs, (run) => run.rps, 50),
+    p50: percentileOf(runs, (run) => run.p50, 50),
+    p99: percentileOf(runs, (run) => run.p99, 50),
     errors: runs.reduce((sum, run) => sum + run.errors, 0),
   });
   const ratios = info.map((run, round) => run.rps / (bare[round]?.rps ?? Number.NaN));
@@ -288,18 +279,9 @@ async function compareCost(db: Db, app: BenchApp, granularity: 'raw' | 'day') {
       }
     }
     const summary = (times: typeof priced) => ({
-      p50: percentile(
-        times.map((time) => time.server),
-        50,
-      ),
-      p95: percentile(
-        times.map((time) => time.server),
-        95,
-      ),
-      roundTrip: percentile(
-        times.map((time) => time.roundTrip),
-        50,
-      ),
+      p50: percentileOf(times, (time) => time.server, 50),
+      p95: percentileOf(times, (time) => time.server, 95),
+      roundTrip: percentileOf(times, (time) => time.roundTrip, 50),
     });
     const [withCost, without] = [summary(priced), summary(plain)];
     return { priced: withCost, plain: without, ratio: withCost.p50 / without.p50, pairs };

@@ -5,6 +5,10 @@ export function percentile(samples: readonly number[], p: number): number {
   return sorted[index] ?? Number.NaN;
 }
 
+/** Percentile of one measure of each item. */
+export const percentileOf = <T>(items: readonly T[], measure: (item: T) => number, p: number): number =>
+  percentile(items.map(measure), p);
+
 /** Times `work` `runs` times after `warmup` runs; answers the samples in milliseconds. */
 export async function sample(work: () => Promise<unknown>, runs: number, warmup = 5): Promise<number[]> {
   for (let i = 0; i < warmup; i += 1) await work();
