@@ -63,9 +63,7 @@ export class Costing {
   add(start: number, end: number, energy: number, flags: number): number {
     const isEstimated = (flags & (StepFlag.estimated | StepFlag.substituted)) !== 0;
     if (this.lastStart <= start && start < this.lastEnd && end <= this.lastEnd) {
-      const k = this.lastSegment;
-      this.energy[k] = (this.energy[k] ?? 0) + energy;
-      if (isEstimated) this.estimatedEnergy[k] = (this.estimatedEnergy[k] ?? 0) + energy;
+      this.accrue(this.lastSegment, energy, isEstimated);
       return energy * this.lastPrice;
     }
     const { timeline } = this;
@@ -133,9 +131,14 @@ export class Costing {
     this.lastStart = this.timeline.start[k] ?? Number.NaN;
     this.lastEnd = this.timeline.end[k] ?? Number.NaN;
     this.lastPrice = price;
+    this.accrue(k, energy, isEstimated);
+    return energy * price;
+  }
+
+  /** Adds energy to segment k's totals. */
+  private accrue(k: number, energy: number, isEstimated: boolean): void {
     this.energy[k] = (this.energy[k] ?? 0) + energy;
     if (isEstimated) this.estimatedEnergy[k] = (this.estimatedEnergy[k] ?? 0) + energy;
-    return energy * price;
   }
 
   /** The first segment ending after `ms`; steps move forward, so from the last one found. */
