@@ -135,20 +135,32 @@ class ChunkedJson {
     bytes[at++] = OPEN_BRACKET;
     const count = values.length;
     // One loop per kind of column, so each writer is inlined rather than called through a variable;
-    // zeros (most counts: missing, estimated …) are written in place.
+    // runs of zeros (most flag columns: missing, estimated …) are copied in as text.
     if (isMillionths) {
-      for (let i = 0; i < count; i += 1) {
-        if (i > 0) bytes[at++] = COMMA;
+      for (let i = 0; i < count;) {
         const value = values[i] ?? Number.NaN;
-        if (value === 0) bytes[at++] = ZERO;
-        else at = writeMillionthsAsUnits(bytes, at, value);
+        if (value === 0) {
+          const end = zerosUntil(values, i);
+          at = writeZeros(bytes, at, i > 0, end - i);
+          i = end;
+          continue;
+        }
+        if (i > 0) bytes[at++] = COMMA;
+        at = writeMillionthsAsUnits(bytes, at, value);
+        i += 1;
       }
     } else {
-      for (let i = 0; i < count; i += 1) {
-        if (i > 0) bytes[at++] = COMMA;
+      for (let i = 0; i < count;) {
         const value = values[i] ?? Number.NaN;
-        if (value === 0) bytes[at++] = ZERO;
-        else at = writeNumber(bytes, at, value);
+        if (value === 0) {
+          const end = zerosUntil(values, i);
+          at = writeZeros(bytes, at, i > 0, end - i);
+          i = end;
+          continue;
+        }
+        if (i > 0) bytes[at++] = COMMA;
+        at = writeNumber(bytes, at, value);
+        i += 1;
       }
     }
     bytes[at++] = CLOSE_BRACKET;
@@ -171,6 +183,31 @@ function scratchWithRoom(used: number, room: number): Uint8Array {
   grown.set(scratch.subarray(0, used));
   scratch = grown;
   return scratch;
+}
+
+/** The end of the run of zeros (±0) starting at `start`. */
+function zerosUntil(values: Float64Array, start: number): number {
+  let end = start + 1;
+  while (end < values.length && values[end] === 0) end += 1;
+  return end;
+}
+
+/** `,0` repeated: zeros are copied from here, a block at a time. */
+const ZERO_LIST = Uint8Array.from({ length: 8_192 }, (_, i) => (i % 2 === 0 ? COMMA : ZERO));
+
+/** Writes `count` zeros of a list, with the comma before the first one when `afterOthers`. */
+function writeZeros(bytes: Uint8Array, start: number, afterOthers: boolean, count: number): number {
+  let at = start;
+  let from = afterOthers ? 0 : 1;
+  let left = 2 * count - from;
+  while (left > 0) {
+    const block = Math.min(left, ZERO_LIST.length - from);
+    bytes.set(ZERO_LIST.subarray(from, from + block), at);
+    at += block;
+    left -= block;
+    from = 0;
+  }
+  return at;
 }
 
 /** A number as JSON writes it (non-finite: null). */

@@ -15,11 +15,16 @@ const anyMillionths = fc.oneof(
   fc.double(),
   fc.constantFrom(0, -0, 7_999_999_999_999_999, 8e15, -8e15, 1e18, 0.5, 1, 100, 1_000_001, 12_227_100),
 );
+// Runs of zeros (flag columns) are written a block at a time: some columns are mostly zeros.
+const withZeroRuns = <T>(values: fc.Arbitrary<T>) =>
+  fc.oneof(values, fc.constantFrom(0, -0), fc.array(fc.constant(0), { minLength: 2, maxLength: 9_000 }));
 const numberColumn = fc
-  .array(anyNumber, { minLength: 1, maxLength: 300 })
+  .array(withZeroRuns(anyNumber), { minLength: 1, maxLength: 300 })
+  .map((parts) => parts.flat())
   .map((values) => new NumberColumn(Float64Array.from(values)));
 const millionthsColumn = fc
-  .array(anyMillionths, { minLength: 1, maxLength: 300 })
+  .array(withZeroRuns(anyMillionths), { minLength: 1, maxLength: 300 })
+  .map((parts) => parts.flat())
   .map((values) => new MillionthsColumn(Float64Array.from(values)));
 const column = fc.oneof(numberColumn, millionthsColumn);
 
@@ -57,6 +62,9 @@ describe('jsonBytes', () => {
       value: new MillionthsColumn(column((i) => 12_345_678_901 + i * 47_123)),
       consumption: new MillionthsColumn(column((i) => (i === 0 ? Number.NaN : (i * 37_001) % 500_000))),
       missing: new NumberColumn(new Float64Array(n)),
+      // Zeros after a first value, longer than the block they are copied from.
+      estimated: new NumberColumn(column((i) => (i === 0 ? 1 : i === 20_000 ? 2 : 0))),
+      cost: new MillionthsColumn(column((i) => (i < 9_000 ? 0 : i))),
     };
     const answer = { meters: [{ series }] };
     expect(jsonBytes(answer).toString('utf8')).toBe(JSON.stringify(answer));

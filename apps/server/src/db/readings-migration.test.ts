@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, prepare } from '../bootstrap.ts';
 import { loadConfig } from '../config.ts';
+import { insertLocation, insertMeter } from '../test/factories.ts';
 import { createScratchDatabase } from '../test/test-db.ts';
 import { openPostgres, type SqlRunner } from './client.ts';
 import { openLegacyPglite } from './legacy-pglite.ts';
@@ -149,4 +150,38 @@ describe('migration 0005 (readings model)', () => {
       await db.close();
     }
   }, 120_000);
+});
+
+describe('migration 0019 (packed chunk columns)', () => {
+  it('queues the months packed in the old format to be packed again, and drops them', async () => {
+    const scratch = await createScratchDatabase();
+    const db = await openPostgres({ url: scratch.url, poolSize: 2, statementTimeoutMs: 30_000 });
+    try {
+      await migrate(db, await migrationsUpTo('0018_readings_without_row_fk'));
+      const registerMeter = await insertMeter(db, {
+        meterNumber: 'OLD-CHUNK',
+        locationId: await insertLocation(db, 'Old chunk site'),
+        meterInd: 1,
+        installedAt: new Date(T0),
+      });
+      const month = new Date('2024-03-01T00:00:00Z');
+      await db.query('SELECT cm_ensure_reading_partitions($1, $1)', [month]);
+      await db.query('DELETE FROM reading_chunk_queue');
+      // A month as the old format stored it: float64 columns, straight.
+      const float64s = (values: number[]) => Buffer.from(Float64Array.from(values).buffer);
+      await db.query(
+        `INSERT INTO reading_chunks (meter_id, channel, month_start, readings, rt, rv, rq, it, ie, iv, iq)
+         VALUES ($1, 1, $2, 2, $3, $4, $5, '', '', '', '')`,
+        [registerMeter, month, float64s([T0, T0 + Q]), float64s([1e9, 1.1e9]), Buffer.from([0, 0])],
+      );
+      expect(await migrate(db, await migrationsUpTo('0019_packed_chunk_columns'))).toEqual({ applied: 1 });
+      expect(await db.query('SELECT meter_id FROM reading_chunks')).toEqual([]);
+      expect(await db.query('SELECT meter_id, channel, month_start FROM reading_chunk_queue')).toEqual([
+        { meter_id: registerMeter, channel: 1, month_start: month },
+      ]);
+    } finally {
+      await db.close();
+      await scratch.drop();
+    }
+  });
 });

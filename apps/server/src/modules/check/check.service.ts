@@ -125,12 +125,12 @@ export class CheckService {
     }
     refuseOversizeAnswer(query, range, current);
     const nowMs = Date.now();
-    // The latest readings (for the meter cards) are read while the first meter's readings load.
+    // Each meter's card (latest reading, completeness) is read while its readings load.
     const latestOfAll = this.latest.of(current);
     const meters = [];
     for (const currentMeter of current) {
       const held = overlapping.filter((meter) => meter.meter_ind === currentMeter.meter_ind);
-      const [{ computed, bill }, latest] = await Promise.all([
+      const [{ computed, bill }, meter] = await Promise.all([
         this.indicator(
           held,
           { ...range, timeZone: location.time_zone, nowMs, prices },
@@ -139,11 +139,11 @@ export class CheckService {
             ...(query.maxPoints === undefined ? {} : { maxPoints: query.maxPoints }),
           },
         ),
-        latestOfAll,
+        latestOfAll.then((latest) => this.describeMeter(currentMeter, latest.get(currentMeter.device_id))),
       ]);
       meters.push({
         meterInd: currentMeter.meter_ind,
-        meter: await this.describeMeter(currentMeter, latest.get(currentMeter.device_id)),
+        meter,
         meterNumbers: held.map((meter) => meter.meter_number),
         ...presentReadings(computed),
         bill,

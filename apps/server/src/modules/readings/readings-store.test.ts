@@ -97,6 +97,22 @@ describe('readings store', () => {
     expect(await chunkCount()).toBe(8);
   });
 
+  it('keeps each packed month in its row, within one page: nothing goes to TOAST', async () => {
+    const rows = await db.query<{ channel: number; readings: number; bytes: number }>(
+      'SELECT channel, readings, pg_column_size(c.*) AS bytes FROM reading_chunks c WHERE meter_id = $1',
+      [meterId],
+    );
+    expect(rows.length).toBe(8);
+    for (const row of rows)
+      expect(row.bytes, `channel ${row.channel}, ${row.readings} readings`).toBeLessThan(8_160);
+    expect(rows.filter((row) => row.channel === 1).every((row) => row.readings >= 28 * 96)).toBe(true);
+    const toast = await db.query<{ bytes: number }>(
+      `SELECT coalesce(sum(pg_relation_size(p.reltoastrelid)), 0)::int AS bytes
+       FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhrelid WHERE i.inhparent = 'reading_chunks'::regclass`,
+    );
+    expect(toast[0]?.bytes).toBe(0);
+  });
+
   it('drops a packed month as soon as a reading in it is written, updated or deleted', async () => {
     const store = new ReadingsStore(db);
     const from = new Date('2026-02-01T00:00:00Z');
@@ -210,5 +226,68 @@ describe('readings store', () => {
     for (const channel of [1, 2])
       expect(asArrays(fresh.get(channel))).toEqual(await direct(channel, from, to));
     expect(await chunkCount()).toBe(8);
+  });
+});
+
+describe('readings triggers', () => {
+  it('drop and queue exactly the months a statement touched, over several meters, once each', async () => {
+    const other = await insertMeter(db, {
+      meterNumber: 'EM-STORE-2',
+      locationId: await insertLocation(db, 'Store test 2'),
+      meterInd: 1,
+      installedAt: new Date(FROM),
+    });
+    await insertReadings(
+      db,
+      other,
+      regularReadings(FROM, TO, Q, 9_000, () => 3).map(([t, v]): [number, number, number] => [t, v, 0]),
+    );
+    const store = new ReadingsStore(db);
+    for (const meter of [meterId, other])
+      await store.load(meter, [1, 2], new Date(FROM), new Date('2026-05-01T00:00:00Z'), NOW);
+    await db.query('DELETE FROM reading_chunk_queue');
+    const versions = async () =>
+      db.query<{ device_id: number; readings_version: number }>(
+        'SELECT device_id, readings_version FROM meters WHERE device_id = ANY($1) ORDER BY device_id',
+        [[meterId, other]],
+      );
+    const before = await versions();
+    const unrelated = await db.query<{ device_id: number; readings_version: number }>(
+      'SELECT device_id, readings_version FROM meters WHERE device_id <> ALL($1) ORDER BY device_id',
+      [[meterId, other]],
+    );
+    // One statement: the first meter's registers in February and March, the second's in March.
+    await db.query(
+      `UPDATE register_readings SET quality = quality
+       WHERE (meter_id = $1 AND read_at >= '2026-02-27T00:00:00Z' AND read_at < '2026-03-02T00:00:00Z')
+          OR (meter_id = $2 AND read_at >= '2026-03-10T00:00:00Z' AND read_at < '2026-03-11T00:00:00Z')`,
+      [meterId, other],
+    );
+    const keys = (rows: { meter_id: number; channel: number; month: string }[]) =>
+      rows.map((row) => `${row.meter_id === meterId ? 'first' : 'second'} ${row.channel} ${row.month}`);
+    const monthOf = "to_char(month_start AT TIME ZONE 'UTC', 'YYYY-MM') AS month";
+    expect(
+      keys(await db.query(`SELECT meter_id, channel, ${monthOf} FROM reading_chunk_queue ORDER BY 1, 2, 3`)),
+    ).toEqual([`first 1 2026-02`, `first 1 2026-03`, `second 1 2026-03`].sort((a, b) => (a < b ? -1 : 1)));
+    const kept = keys(
+      await db.query(
+        `SELECT meter_id, channel, ${monthOf} FROM reading_chunks WHERE meter_id = ANY($1) ORDER BY 1, 2, 3`,
+        [[meterId, other]],
+      ),
+    );
+    expect(kept).not.toContain('first 1 2026-02');
+    expect(kept).not.toContain('first 1 2026-03');
+    expect(kept).not.toContain('second 1 2026-03');
+    // Every other month stays packed: January to April, both channels of both meters (the second
+    // meter's export months were packed empty), but those three.
+    expect(kept).toHaveLength(2 * 2 * 4 - 3);
+    const after = await versions();
+    after.forEach((row, i) => expect(row.readings_version).toBeGreaterThan(before[i]?.readings_version ?? 0));
+    expect(
+      await db.query(
+        'SELECT device_id, readings_version FROM meters WHERE device_id <> ALL($1) ORDER BY device_id',
+        [[meterId, other]],
+      ),
+    ).toEqual(unrelated);
   });
 });

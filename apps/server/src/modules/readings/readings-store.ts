@@ -1,6 +1,7 @@
 import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { DecodedChunkCache } from './chunk-cache.ts';
+import { packColumn, unpackColumn } from './packed-column.ts';
 import type { IntervalColumns, RegisterColumns } from './engine/steps.ts';
 import {
   dequeueMonth,
@@ -38,16 +39,6 @@ export interface MonthColumns extends ChannelReadings {
   bytes: number;
 }
 
-function float64(bytes: Uint8Array): Float64Array {
-  // Copy to an aligned buffer: a driver's Buffer may start at any byte offset.
-  const aligned = new Uint8Array(bytes.byteLength);
-  aligned.set(bytes);
-  return new Float64Array(aligned.buffer);
-}
-
-/** Float64 columns as bytes, little-endian as typed arrays are on every platform Node runs on here. */
-const bytesOf = (values: Float64Array) => new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
-
 // Plain loops: `Uint8Array.from` with a mapping function walks an iterator and was most of the
 // cost of decoding a year's chunks (about 8 ms of a cold year raw).
 function bitsOf(q: ArrayLike<number>, shift: number, mask: number): Uint8Array {
@@ -58,25 +49,30 @@ function bitsOf(q: ArrayLike<number>, shift: number, mask: number): Uint8Array {
 const qualityOf = (q: ArrayLike<number>) => bitsOf(q, 0, 3);
 const revisedOf = (q: ArrayLike<number>) => bitsOf(q, 2, 1);
 
+const float64 = (n: number) => new Float64Array(n);
+const codes = (n: number) => new Uint8Array(n);
+
 function decode(chunk: ChunkRow & PackedMonth): MonthColumns {
+  const rq = unpackColumn(chunk.rq, codes);
+  const iq = unpackColumn(chunk.iq, codes);
   const registers = {
-    t: float64(chunk.rt),
-    micro: float64(chunk.rv),
-    quality: qualityOf(chunk.rq),
-    revised: revisedOf(chunk.rq),
+    t: unpackColumn(chunk.rt, float64),
+    micro: unpackColumn(chunk.rv, float64),
+    quality: qualityOf(rq),
+    revised: revisedOf(rq),
   };
   const intervals = {
-    start: float64(chunk.it),
-    end: float64(chunk.ie),
-    micro: float64(chunk.iv),
-    quality: qualityOf(chunk.iq),
-    revised: revisedOf(chunk.iq),
+    start: unpackColumn(chunk.it, float64),
+    end: unpackColumn(chunk.ie, float64),
+    micro: unpackColumn(chunk.iv, float64),
+    quality: qualityOf(iq),
+    revised: revisedOf(iq),
   };
-  // Decoded: two float64 and two byte columns per register, three and two per interval record.
-  const bytes =
-    chunk.rt.byteLength * 2 + chunk.rq.byteLength * 2 + chunk.it.byteLength * 3 + chunk.iq.byteLength * 2;
-  return { registers, intervals, bytes };
+  return { registers, intervals, bytes: decodedBytes(rq.length, iq.length) };
 }
+
+/** Decoded: two float64 and two byte columns per register, three and two per interval record. */
+const decodedBytes = (registers: number, intervals: number) => registers * 18 + intervals * 26;
 
 function utcMonthStart(ms: number): number {
   const date = new Date(ms);
@@ -242,13 +238,13 @@ async function packMonth(tx: SqlRunner, meterId: number, channel: number, month:
     'exclusive',
   );
   const packed: PackedMonth = {
-    rt: bytesOf(live.registers.t),
-    rv: bytesOf(live.registers.micro),
-    rq: live.registers.q,
-    it: bytesOf(live.intervals.start),
-    ie: bytesOf(live.intervals.end),
-    iv: bytesOf(live.intervals.micro),
-    iq: live.intervals.q,
+    rt: packColumn(live.registers.t),
+    rv: packColumn(live.registers.micro),
+    rq: packColumn(live.registers.q),
+    it: packColumn(live.intervals.start),
+    ie: packColumn(live.intervals.end),
+    iv: packColumn(live.intervals.micro),
+    iq: packColumn(live.intervals.q),
   };
   const version = await insertChunk(tx, meterId, {
     channel,
@@ -259,7 +255,7 @@ async function packMonth(tx: SqlRunner, meterId: number, channel: number, month:
   const columns: MonthColumns = {
     registers: live.registers,
     intervals: live.intervals,
-    bytes: live.registers.t.length * 18 + live.intervals.start.length * 26,
+    bytes: decodedBytes(live.registers.t.length, live.intervals.start.length),
   };
   return { columns, version };
 }

@@ -70,13 +70,19 @@ export async function findChunks(
   monthStarts: Date[],
   heldVersions: number[],
 ): Promise<ChunkRow[]> {
+  const times = monthStarts.map((month) => month.getTime());
+  const first = new Date(Math.min(...times));
+  const last = new Date(Math.max(...times));
   const unlessHeld = (column: keyof PackedMonth) =>
     `CASE WHEN held THEN NULL ELSE ${column} END AS ${column}`;
   return db.query<ChunkRow>(
     `SELECT channel, month_start, version, ${(['rt', 'rv', 'rq', 'it', 'ie', 'iv', 'iq'] as const).map(unlessHeld).join(', ')}
      FROM (SELECT *, version = ANY($4::int8[]) AS held FROM reading_chunks
-           WHERE meter_id = $1 AND channel = ANY($2::int2[]) AND month_start = ANY($3::timestamptz[])) c`,
-    [meterId, channels, monthStarts, heldVersions],
+           WHERE meter_id = $1 AND channel = ANY($2::int2[]) AND month_start = ANY($3::timestamptz[])
+             AND month_start BETWEEN $5 AND $6) c`,
+    // The bounds let PostgreSQL skip the other months' partitions (it cannot prune on = ANY of a
+    // parameter): a year reads twelve partitions' pages, not every partition's.
+    [meterId, channels, monthStarts, heldVersions, first, last],
     { prepare: 'cm_reading_chunks' },
   );
 }
