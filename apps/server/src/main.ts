@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { openDatabase, prepare } from './bootstrap.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DEMO_LOGINS, isDatabaseEmpty, seedDemo } from './demo/seed.ts';
+import { readings } from './modules/readings/readings.service.ts';
 
 function readConfig(): Config {
   try {
@@ -39,6 +40,7 @@ async function main() {
     );
   }
   const app = await buildApp({ config, db, webApiKey, jwtSecret });
+  await readings.warmUpConnections(db);
 
   let closing = false;
   const shutdown = async (signal: string) => {

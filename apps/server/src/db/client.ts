@@ -35,6 +35,11 @@ export interface Db extends SqlRunner {
    * may have been missed meanwhile. Answers how to stop listening.
    */
   listen(channel: string, onNotice: (payload: string | null) => void): Promise<() => Promise<void>>;
+  /**
+   * Opens every connection of the pool now and runs `statements` on each: the catalog loading a
+   * connection's first query would otherwise pay in a client's request. Connections then stay open.
+   */
+  warmUp(statements: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -68,6 +73,11 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
     // One slow request must not starve the others: the server cancels statements that run too long.
     statement_timeout: options.statementTimeoutMs,
     connectionTimeoutMillis: 5_000,
+    // Idle connections stay open (pg's default closes them after 10 s): a new connection's first
+    // queries on the partitioned readings tables load their partitions' catalog, 5–20 ms that a
+    // client visiting now and then would pay on every visit. They do not keep a script alive.
+    idleTimeoutMillis: 0,
+    allowExitOnIdle: true,
     types,
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
@@ -123,6 +133,18 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
       }
     },
     listen: (channel, onNotice) => listenOn(options.url, channel, onNotice),
+    async warmUp(statements) {
+      const clients = await Promise.all(Array.from({ length: options.poolSize }, () => pool.connect()));
+      try {
+        await Promise.all(
+          clients.map(async (client) => {
+            for (const statement of statements) await client.query(statement);
+          }),
+        );
+      } finally {
+        for (const client of clients) client.release();
+      }
+    },
     close: () => pool.end(),
   };
 }

@@ -37,6 +37,7 @@ function fakeDb(
     ...runner,
     transaction: async (work) => work(runner),
     listen: async () => async () => {},
+    warmUp: async () => {},
     close: async () => {},
   };
 }

@@ -10,6 +10,15 @@ const CHUNK_LOCK = 4_242_002;
 const splitNumbers = (column: unknown): number[] =>
   typeof column === 'string' && column.length > 0 ? column.split(',').map(Number) : [];
 
+/**
+ * Statements that make a connection load the readings tables' partitions and their indexes into
+ * its catalog cache (planning a query on each parent without pruning), as its first query on them
+ * would: run on every connection when the server starts (Db.warmUp).
+ */
+export const READINGS_CATALOG_WARM_UP = (
+  ['register_readings', 'interval_readings', 'reading_chunks'] as const
+).map((table) => `EXPLAIN SELECT 1 FROM ${table} WHERE meter_id = 0`);
+
 /** A meter's register readings in [from, to] (or [from, to) when `end` is exclusive) as columns. */
 export async function findRegisters(
   db: SqlRunner,

@@ -16,6 +16,7 @@ import {
   findCorrections,
   findRegistersAround,
   insertRegister,
+  READINGS_CATALOG_WARM_UP,
   registersPage,
 } from './readings.queries.ts';
 
@@ -25,6 +26,9 @@ import {
  * readings tables.
  */
 export const readings = {
+  /** Loads the readings tables' catalog on every connection of `db` (at start, before clients come). */
+  warmUpConnections: (db: Pick<Db, 'warmUp'>) => db.warmUp(READINGS_CATALOG_WARM_UP),
+
   /** Creates the monthly partitions [from, to] needs before readings are written there. */
   makeRoom: (db: Pick<Db, 'transaction'>, from: Date, to: Date) => ensurePartitions(db, from, to),
 
