@@ -57,6 +57,35 @@ beforeEach(async () => {
 });
 
 describe('CSV import', () => {
+  it('refuses an interval overlapping the one before it in the file', async () => {
+    // Each row is the meter's 15 minutes ending at its timestamp: 00:20 overlaps 00:00–00:15.
+    const overlapping = [
+      'meter_number,timestamp,interval_kwh',
+      'IMP-B,2024-03-01T00:15:00Z,0.100', // 2
+      'IMP-B,2024-03-01T00:20:00Z,0.200', // 3 overlaps line 2
+      'IMP-B,2024-03-01T00:45:00Z,0.300', // 4
+    ].join('\n');
+    const report = (await importFile(overlapping, 'format=csv')).json<ImportReport>();
+    expect(report).toMatchObject({ committed: true, inserted: 2, rejectedCount: 1 });
+    expect(report.rejected.map((r) => [r.line, r.code, r.params])).toEqual([
+      [3, 'overlapsLine', { line: 2 }],
+    ]);
+  });
+
+  it('refuses a register going down in a file whose rows run in time order, and stores the rest', async () => {
+    const ordered = [
+      'meter_number,timestamp,register_kwh',
+      'IMP-B,2024-02-01T00:00:00Z,200.000', // 2
+      'IMP-B,2024-02-01T00:15:00Z,200.250', // 3
+      'IMP-B,2024-02-01T00:30:00Z,200.100', // 4 below line 3
+      'IMP-B,2024-02-01T00:45:00Z,200.500', // 5
+    ].join('\n');
+    const report = (await importFile(ordered, 'format=csv')).json<ImportReport>();
+    expect(report).toMatchObject({ committed: true, inserted: 3, rejectedCount: 1 });
+    expect(report.rejected.map((r) => [r.line, r.code])).toEqual([[4, 'belowPrevious']]);
+    expect((await stored(meterB)).map((row) => row.milli)).toEqual([200_000, 200_250, 200_500]);
+  });
+
   const messy = [
     'meter_number,timestamp,register_kwh,time_zone',
     'IMP-A,2024-01-01T00:00:00Z,100.000,', // 2 ok

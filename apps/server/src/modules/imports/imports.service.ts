@@ -60,6 +60,8 @@ class ParseTally {
   isTimeOrdered = true;
   /** Some register goes down as time goes on, from one of its rows to the next. */
   hasValueDrop = false;
+  /** Some row is an interval record. */
+  hasIntervals = false;
   private readonly last = new Map<string, { atMs: number; micro: number; direction: number }>();
 
   /** The good rows of a batch; the refused lines are counted and kept for the report. */
@@ -79,6 +81,7 @@ class ParseTally {
   }
 
   private note(row: StagedRow): void {
+    if (row.kind === 'interval') this.hasIntervals = true;
     const key = `${row.meterId}:${row.channel}:${row.kind}`;
     const previous = this.last.get(key);
     if (!previous) {
@@ -198,7 +201,11 @@ export class ImportsService {
     // New data in time order with nothing stored inside its range (the common case) can only clash
     // with its neighbours: the checks still run, the row-by-row conflict check on storing does not.
     const isNew = tally.isTimeOrdered && !tally.hasValueDrop && !(await stage.touchesStored(tx));
-    await stage.check(tx, { mayRepeat: !tally.isTimeOrdered });
+    await stage.check(tx, {
+      mayRepeat: !tally.isTimeOrdered,
+      mayFall: !tally.isTimeOrdered || tally.hasValueDrop,
+      hasIntervals: tally.hasIntervals,
+    });
     if (options.signal?.aborted) throw new ImportRefusal(CANCELLED);
     const comparison = await stage.compare(tx);
     report.unchanged = comparison.unchanged;

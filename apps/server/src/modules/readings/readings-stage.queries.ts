@@ -121,10 +121,12 @@ export async function rejectRegisterDecreases(
   tx: SqlRunner,
   stage: StageName,
   storedInside: boolean,
+  mayFallInFile: boolean,
 ): Promise<void> {
   if (storedInside) await rejectAgainstStoredRegisters(tx, stage);
   else await rejectAgainstOuterRegisters(tx, stage);
-  await rejectFallsInFile(tx, stage);
+  // Refusing rows leaves registers that never go down still never going down.
+  if (mayFallInFile) await rejectFallsInFile(tx, stage);
 }
 
 const REGISTER_TEXT = (column: string) => `(${column} / 1000000.0)::float8`;
@@ -210,11 +212,15 @@ async function rejectAgainstStoredRegisters(tx: SqlRunner, stage: StageName): Pr
  */
 async function rejectAgainstOuterRegisters(tx: SqlRunner, stage: StageName): Promise<void> {
   await tx.query(
-    `WITH ${REGISTER_BOUNDS(stage)}, outer_neighbours AS (
+    // Materialized: a row per meter and channel with a stored neighbour, found before the file's
+    // rows are joined (inlined, every row went through the neighbour lookups and the filter).
+    `WITH ${REGISTER_BOUNDS(stage)}, outer_neighbours AS MATERIALIZED (
        SELECT b.meter_id, b.channel, p.value_micro AS previous, n.value_micro AS next, n.read_at AS next_at, ${RANGE} AS range
        FROM bounds b JOIN meters m ON m.device_id = b.meter_id
        LEFT JOIN LATERAL ${STORED_BEFORE} p ON true
        LEFT JOIN LATERAL ${STORED_AFTER} n ON true
+       -- A meter with nothing stored around the file's time (new data) has nothing to fall against.
+       WHERE p.value_micro IS NOT NULL OR n.value_micro IS NOT NULL
      )
      UPDATE ${stage} r
      SET reject = ${BETWEEN_STORED.reason('r.value')}

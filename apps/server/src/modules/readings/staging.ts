@@ -69,15 +69,20 @@ export class ReadingsStage {
   }
 
   /**
-   * Every check, in order, each refusing rows with their reason: rows repeating one of the batch
-   * (skipped when the caller knows the rows run in time order), registers falling against the
-   * stored ones or each other, intervals overlapping.
+   * Every check, in order, each refusing rows with their reason: rows repeating one of the batch,
+   * registers falling against the stored ones or each other, intervals overlapping. What the caller
+   * saw while reading the rows skips checks that cannot refuse any: no repeats when each meter's
+   * rows run in time order, no fall inside the batch when its registers never go down on the way
+   * (`mayFall` false), no overlap without intervals.
    */
-  async check(tx: SqlRunner, options: { mayRepeat: boolean }): Promise<void> {
+  async check(
+    tx: SqlRunner,
+    options: { mayRepeat: boolean; mayFall?: boolean; hasIntervals?: boolean },
+  ): Promise<void> {
     await this.index(tx);
     if (options.mayRepeat) await rejectInFileDuplicates(tx, this.name);
-    await rejectRegisterDecreases(tx, this.name, this.touches !== false);
-    await rejectIntervalOverlaps(tx, this.name);
+    await rejectRegisterDecreases(tx, this.name, this.touches !== false, options.mayFall ?? true);
+    if (options.hasIntervals ?? true) await rejectIntervalOverlaps(tx, this.name);
   }
 
   /**
