@@ -219,7 +219,9 @@ export class ImportsService {
     if (options.corrections) report.corrected = comparison.differing;
     else {
       report.conflictCount = comparison.differing;
-      report.conflicts = (await stage.differing(tx, MAX_REPORTED_LINES)).map((c) => ({
+      // Listing them joins every row with the stored ones again: not when the count says none.
+      const differing = comparison.differing === 0 ? [] : await stage.differing(tx, MAX_REPORTED_LINES);
+      report.conflicts = differing.map((c) => ({
         line: c.line,
         meterNumber: c.meter_number,
         at: c.at.toISOString(),
