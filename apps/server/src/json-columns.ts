@@ -134,34 +134,19 @@ class ChunkedJson {
     let at = start;
     bytes[at++] = OPEN_BRACKET;
     const count = values.length;
-    // One loop per kind of column, so each writer is inlined rather than called through a variable;
-    // runs of zeros (most flag columns: missing, estimated …) are copied in as text.
-    if (isMillionths) {
-      for (let i = 0; i < count;) {
-        const value = values[i] ?? Number.NaN;
-        if (value === 0) {
-          const end = zerosUntil(values, i);
-          at = writeZeros(bytes, at, i > 0, end - i);
-          i = end;
-          continue;
-        }
-        if (i > 0) bytes[at++] = COMMA;
-        at = writeMillionthsAsUnits(bytes, at, value);
-        i += 1;
+    // Runs of zeros (most flag columns: missing, estimated …) are copied in as text; each writer
+    // is called directly (not through a variable), so both are inlined.
+    for (let i = 0; i < count;) {
+      const value = values[i] ?? Number.NaN;
+      if (value === 0) {
+        const end = zerosUntil(values, i);
+        at = writeZeros(bytes, at, i > 0, end - i);
+        i = end;
+        continue;
       }
-    } else {
-      for (let i = 0; i < count;) {
-        const value = values[i] ?? Number.NaN;
-        if (value === 0) {
-          const end = zerosUntil(values, i);
-          at = writeZeros(bytes, at, i > 0, end - i);
-          i = end;
-          continue;
-        }
-        if (i > 0) bytes[at++] = COMMA;
-        at = writeNumber(bytes, at, value);
-        i += 1;
-      }
+      if (i > 0) bytes[at++] = COMMA;
+      at = isMillionths ? writeMillionthsAsUnits(bytes, at, value) : writeNumber(bytes, at, value);
+      i += 1;
     }
     bytes[at++] = CLOSE_BRACKET;
     this.flushText();
