@@ -180,6 +180,11 @@ export const meters = pgTable(
     readingsVersion: bigint('readings_version', { mode: 'number' })
       .notNull()
       .default(sql`nextval('meter_readings_versions')`),
+    // The newest UTC month an import-channel register reading, or interval record, was written to:
+    // moved only forward by the readings triggers (migration 0021), never before the latest one,
+    // so the latest is looked for in that month's partition first instead of in every partition.
+    lastRegisterMonth: instant('last_register_month'),
+    lastIntervalMonth: instant('last_interval_month'),
   },
   (t) => [
     check('meters_meter_ind_check', sql`${t.meterInd} >= 1`),

@@ -28,13 +28,16 @@ export type MeterRow = Pick<
   | 'removed_at'
   | 'channels'
   | 'readings_version'
+  | 'last_register_month'
+  | 'last_interval_month'
 > &
   Pick<RowOf<typeof devices>, 'status' | 'priority' | 'last_seen_at' | 'parent_id'> &
   Pick<LocationRow, 'public_name' | 'address' | 'time_zone' | 'billing_day'> & { location_id: number };
 
 const meterColumns = `m.device_id, m.meter_number, m.label, m.main_supply, m.meter_ind, m.multiplier, m.unit, m.register_digits,
   m.interval_minutes, m.installed_at, m.removed_at, d.status, d.priority, d.last_seen_at, d.parent_id,
-  l.id AS location_id, l.public_name, l.address, l.time_zone, l.billing_day, m.channels, m.readings_version`;
+  l.id AS location_id, l.public_name, l.address, l.time_zone, l.billing_day, m.channels, m.readings_version,
+  m.last_register_month, m.last_interval_month`;
 
 /** A meter with its chain (Cube and AccessPoint), in one round trip. */
 type Prefixed<T, P extends string> = { [K in keyof T & string as `${P}_${K}`]: T[K] };
@@ -323,6 +326,8 @@ export interface AlertMeterRow {
   register_digits: number;
   interval_minutes: number;
   readings_version: number;
+  last_register_month: Date | null;
+  last_interval_month: Date | null;
   installed_at: Date;
   cube_serial: string | null;
   cube_last_seen: Date | null;
@@ -334,7 +339,7 @@ export interface AlertMeterRow {
 export function findAlertMeters(db: SqlRunner, locationIds: readonly number[]): Promise<AlertMeterRow[]> {
   return db.query<AlertMeterRow>(
     `SELECT m.device_id, m.meter_number, m.location_id, l.public_name AS location_name, l.time_zone, l.billing_day, m.multiplier, m.register_digits,
-            m.interval_minutes, m.readings_version, m.installed_at,
+            m.interval_minutes, m.readings_version, m.last_register_month, m.last_interval_month, m.installed_at,
             c.serial AS cube_serial, c.last_seen_at AS cube_last_seen,
             a.serial AS access_point_serial, a.last_seen_at AS access_point_last_seen
      FROM meters m

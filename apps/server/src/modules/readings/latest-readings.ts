@@ -1,5 +1,5 @@
 import type { SqlRunner } from '../../db/client.ts';
-import { findLastReadings } from './readings.queries.ts';
+import { findLastReadings, findLastReadingsFromMonths } from './readings.queries.ts';
 
 /** A meter's latest: its register as last read, and the last instant its import channel has data for. */
 export interface LastReading {
@@ -11,11 +11,18 @@ export interface LastReading {
 /** A meter with no reading yet. */
 export const NO_READING: LastReading = { readAt: null, valueMicro: null, dataAt: null };
 
-/** What the latest reading of a meter is remembered by. */
+/** What the latest reading of a meter is remembered by, and where it is looked for first (migration 0021). */
 export interface LatestInput {
   device_id: number;
   readings_version: number;
+  last_register_month: Date | null;
+  last_interval_month: Date | null;
 }
+
+/** No reading lies more than a day ahead of when it was written (imports and ingest refuse it). */
+const AHEAD_MS = 24 * 3_600_000;
+
+type LastRow = Awaited<ReturnType<typeof findLastReadings>>[number];
 
 /** Meters whose latest one process remembers; past it the memory starts over. */
 const REMEMBERED_METERS = 100_000;
@@ -41,11 +48,7 @@ export class LatestReadings {
       else asked.push(meter);
     }
     if (asked.length === 0) return found;
-    const rows = await findLastReadings(
-      this.db,
-      asked.map((meter) => meter.device_id),
-    );
-    const byId = new Map(rows.map((row) => [row.meter_id, row]));
+    const byId = await this.lookUp(asked);
     if (this.known.size + asked.length > REMEMBERED_METERS) this.known.clear();
     for (const meter of asked) {
       const row = byId.get(meter.device_id);
@@ -56,5 +59,26 @@ export class LatestReadings {
       found.set(meter.device_id, last);
     }
     return found;
+  }
+
+  /** Looks in each meter's newest written months; meters never written to have no reading. */
+  private async lookUp(meters: LatestInput[]) {
+    const written = meters.filter((meter) => meter.last_register_month ?? meter.last_interval_month);
+    if (written.length === 0) return new Map<number, LastRow>();
+    const near = await findLastReadingsFromMonths(
+      this.db,
+      written.map((meter) => ({
+        meterId: meter.device_id,
+        registerMonth: meter.last_register_month,
+        intervalMonth: meter.last_interval_month,
+      })),
+      Date.now() + AHEAD_MS,
+    );
+    const missed = near.filter((row) => !row.found).map((row) => row.meter_id);
+    const rows: LastRow[] = [
+      ...near.filter((row) => row.found),
+      ...(missed.length > 0 ? await findLastReadings(this.db, missed) : []),
+    ];
+    return new Map(rows.map((row) => [row.meter_id, row]));
   }
 }

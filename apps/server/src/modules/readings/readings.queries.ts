@@ -246,6 +246,64 @@ export async function findLastReadings(db: SqlRunner, meterIds: readonly number[
   );
 }
 
+/** A meter and the newest UTC months its import channel was written to (meters, migration 0021). */
+export interface LatestMonths {
+  meterId: number;
+  registerMonth: Date | null;
+  intervalMonth: Date | null;
+}
+
+/**
+ * findLastReadings looking only from each meter's newest written months on, and only in the
+ * partitions of those months (bounds as parameters prune the others while planning). `found`
+ * is false for a meter whose month held nothing at or before the bound (its newest readings
+ * deleted, or all ahead of time): findLastReadings answers for it.
+ */
+export async function findLastReadingsFromMonths(
+  db: SqlRunner,
+  meters: readonly LatestMonths[],
+  untilMs: number,
+) {
+  // From the earliest of the months to the end of the newest one (nothing was written after it), or
+  // to the bound if sooner.
+  const bounds = (months: (Date | null)[]) => {
+    const known = months.filter((month): month is Date => month !== null).map((month) => month.getTime());
+    if (known.length === 0) return [null, null];
+    const newest = new Date(Math.max(...known));
+    const monthEnd = Date.UTC(newest.getUTCFullYear(), newest.getUTCMonth() + 1, 1) - 1;
+    return [new Date(Math.min(...known)), new Date(Math.min(untilMs, monthEnd))];
+  };
+  const registerMonths = meters.map((meter) => meter.registerMonth);
+  const intervalMonths = meters.map((meter) => meter.intervalMonth);
+  return db.query<{
+    meter_id: number;
+    read_at: Date | null;
+    value_micro: number | null;
+    data_at: Date | null;
+    found: boolean;
+  }>(
+    `SELECT ids.meter_id, lr.read_at, lr.value_micro, greatest(lr.read_at, li.end_at) AS data_at,
+            (ids.register_month IS NULL OR lr.read_at IS NOT NULL) AND (ids.interval_month IS NULL OR li.end_at IS NOT NULL) AS found
+     FROM unnest($1::int[], $2::timestamptz[], $3::timestamptz[]) AS ids(meter_id, register_month, interval_month)
+     LEFT JOIN LATERAL (SELECT read_at, value_micro FROM register_readings r
+                        WHERE r.meter_id = ids.meter_id AND r.channel = 1 AND r.read_at >= ids.register_month
+                          AND r.read_at >= $4 AND r.read_at <= $5
+                        ORDER BY read_at DESC LIMIT 1) lr ON true
+     LEFT JOIN LATERAL (SELECT end_at FROM interval_readings i
+                        WHERE i.meter_id = ids.meter_id AND i.channel = 1 AND i.start_at >= ids.interval_month
+                          AND i.start_at >= $6 AND i.start_at <= $7
+                        ORDER BY start_at DESC LIMIT 1) li ON true`,
+    [
+      meters.map((meter) => meter.meterId),
+      registerMonths,
+      intervalMonths,
+      ...bounds(registerMonths),
+      ...bounds(intervalMonths),
+    ],
+    { prepare: 'cm_last_readings_from_months' },
+  );
+}
+
 /**
  * What a meter's import channel holds in the window [since, until]: the first instant with data and
  * how much time the data covers, in nominal intervals (registers: readings; records: covered time).
