@@ -26,7 +26,7 @@ interface ReadingsAnswer {
     meterInd: number;
     meter: { meterNumber: string; multiplier: number };
     meterNumbers: string[];
-    series: { t: number[]; value: (number | null)[]; consumption: (number | null)[]; missing: number[] };
+    series: { t: number[]; value: (number | null)[]; consumption: (number | null)[]; missing?: number[] };
     totals: {
       consumption: number | null;
       readings: number;

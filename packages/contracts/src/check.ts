@@ -120,14 +120,16 @@ export const channelSeriesSchema = z.object({
   value: z.array(z.number().nullable()),
   /** Energy after the multiplier, `null` where it is unknown (a gap, a missing interval, the first reading). */
   consumption: z.array(z.number().nullable()),
+  // The four counts are each left out of an answer where they are 0 at every point (most series:
+  // a year of clean 15-minute data is 140,000 zeros); a reader takes an absent one as all zeros.
   /** Missing intervals inside each point (raw: 0, or the number missing just before it). */
-  missing: z.array(z.number().int()),
+  missing: z.array(z.number().int()).optional(),
   /** Number of estimated values inside each point. */
-  estimated: z.array(z.number().int()),
+  estimated: z.array(z.number().int()).optional(),
   /** Number of substituted values inside each point. */
-  substituted: z.array(z.number().int()),
+  substituted: z.array(z.number().int()).optional(),
   /** Number of values inside each point that replaced an earlier one (corrections; their history is kept). */
-  corrected: z.array(z.number().int()),
+  corrected: z.array(z.number().int()).optional(),
   /**
    * When the location has a tariff: what each point's energy costs (import: the energy charge
    * before tax) or earns (export: the feed-in credit), in the bill's currency to the millionth;
@@ -146,8 +148,19 @@ export const channelSeriesSchema = z.object({
  */
 export const seriesSchema = channelSeriesSchema.extend({
   t: z.array(z.number()),
-  /** Raw only: the start of each point's span (the reading before, the interval's start); `null` for a meter's first reading. */
-  from: z.array(z.number().nullable()).optional(),
+  /**
+   * Raw only: where a point's span (from the reading before, or from an interval record's start)
+   * does not start at the previous point's `t`: those points' `index` in the columns and the start
+   * of their span, `null` for a meter's first reading. The first point is always listed; any other
+   * point's span starts at the previous point's `t`, so a year of regular readings lists one point
+   * instead of sending 35,040 starts.
+   */
+  spanStarts: z
+    .object({
+      index: z.array(z.number().int().nonnegative()),
+      from: z.array(z.number().nullable()),
+    })
+    .optional(),
   /** Length of each bucket in hours (23 or 25 on DST days); absent for raw. */
   hours: z.array(z.number()).optional(),
   /** The meter's other channel on the same points (export beside import), when it has one. */
@@ -155,8 +168,14 @@ export const seriesSchema = channelSeriesSchema.extend({
   /** Import minus export at each point, when the meter has both. */
   net: z.array(z.number().nullable()).optional(),
 });
-/** A readings series. */
-export type Series = z.infer<typeof seriesSchema>;
+/** The count columns of a channel's series, each absent from an answer where it is 0 at every point. */
+export const COUNT_COLUMNS = ['missing', 'estimated', 'substituted', 'corrected'] as const;
+type WithCounts<T> = Omit<T, (typeof COUNT_COLUMNS)[number]> &
+  Record<(typeof COUNT_COLUMNS)[number], number[]>;
+/** A channel's columns as read (series-columns.ts withCounts): every count column there, zeros where the answer left it out. */
+export type ChannelSeries = WithCounts<z.infer<typeof channelSeriesSchema>>;
+/** A readings series as read (see ChannelSeries). */
+export type Series = WithCounts<Omit<z.infer<typeof seriesSchema>, 'other'>> & { other?: ChannelSeries };
 
 /** Time without data. Energy used during it is known from the registers when two register readings bound it (and counted in the totals), unknown for missing interval records. */
 export const gapSchema = z.object({
@@ -295,8 +314,8 @@ export const meterReadingsSchema = z.object({
   /** What the range costs this meter indicator (each meter is its own supply); `null` without a tariff. */
   bill: billSchema.nullable(),
 });
-/** Readings of one meter indicator. */
-export type MeterReadings = z.infer<typeof meterReadingsSchema>;
+/** Readings of one meter indicator, as read (see Series). */
+export type MeterReadings = Omit<z.infer<typeof meterReadingsSchema>, 'series'> & { series: Series };
 
 /** `GetElectricMeterInformationByLocationPublicName` answer. */
 export const locationReadingsSchema = z.object({
@@ -307,8 +326,10 @@ export const locationReadingsSchema = z.object({
   granularity: z.enum(granularities),
   meters: z.array(meterReadingsSchema),
 });
-/** Location readings. */
-export type LocationReadings = z.infer<typeof locationReadingsSchema>;
+/** Location readings, as read (see Series). */
+export type LocationReadings = Omit<z.infer<typeof locationReadingsSchema>, 'meters'> & {
+  meters: MeterReadings[];
+};
 
 // ---- Corrections ----
 

@@ -8,9 +8,8 @@ import type {
   DeviceTree,
   UserList,
 } from '@cm/contracts/admin.ts';
-import type { LocationReadings } from '@cm/contracts/check.ts';
 import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
-import { createTestApp, insertUser, type TestApp } from './test-app.ts';
+import { createTestApp, insertUser, readingsAnswer, type TestApp } from './test-app.ts';
 import { insertLocation, insertReadings, linkUserToLocation, regularReadings } from './factories.ts';
 
 let t: TestApp;
@@ -599,13 +598,13 @@ describe('devices and meters', () => {
         () => 100,
       ),
     );
-    const day = (
+    const day = readingsAnswer(
       await t.call(
         'GET',
         '/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?name=Harbour&From=2026-03-01&To=2026-03-01&meterInd=1',
         { token: admin },
-      )
-    ).json<LocationReadings>();
+      ),
+    );
     const indicator = day.meters[0];
     expect(indicator?.meterNumbers).toEqual(['EM-1', 'EM-1B']);
     // 96 quarter hours of 0.1 kWh across both meters, with no gap at the exchange.

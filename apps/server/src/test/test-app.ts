@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { API_KEY_HEADER, Role, type RoleId } from '@cm/contracts/enums.ts';
 import type { UserRecord } from '@cm/contracts/auth.ts';
+import { locationReadingsSchema, type LocationReadings } from '@cm/contracts/check.ts';
+import { readingsWithCounts } from '@cm/contracts/series-columns.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { Db, SqlRunner } from '../db/client.ts';
@@ -100,4 +102,9 @@ export async function insertUser(
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('insert user returned no id');
   return id;
+}
+
+/** A readings answer checked against the contract and read as the web app reads it (every count column). */
+export function readingsAnswer(response: Pick<LightMyRequestResponse, 'json'>): LocationReadings {
+  return readingsWithCounts(locationReadingsSchema.parse(response.json()));
 }

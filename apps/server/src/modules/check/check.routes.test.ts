@@ -1,10 +1,10 @@
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
-import { meterInfoSchema, type LocationReadings, type MeterInfo } from '@cm/contracts/check.ts';
+import { meterInfoSchema, type MeterInfo } from '@cm/contracts/check.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
-import { createTestApp, insertUser, TEST_SECRET, type TestApp } from '../../test/test-app.ts';
+import { createTestApp, insertUser, readingsAnswer, TEST_SECRET, type TestApp } from '../../test/test-app.ts';
 import {
   insertDevice,
   insertLocation,
@@ -237,7 +237,7 @@ describe('GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName', 
       { token: clientA },
     );
     expect(response.statusCode).toBe(200);
-    const body = response.json<LocationReadings>();
+    const body = readingsAnswer(response);
     expect(body.location.timeZone).toBe('Europe/Berlin');
     expect(body.from).toBe(new Date(START).toISOString());
     expect(body.to).toBe(new Date(END).toISOString());
@@ -255,13 +255,13 @@ describe('GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName', 
   });
 
   it('reports a gap instead of hiding it, and applies the CT multiplier', async () => {
-    const body = (
+    const body = readingsAnswer(
       await t.call(
         'GET',
         readingsUrl({ name: 'harbour a', From: '2026-03-28', To: '2026-03-28', meterInd: '2' }),
         { token: clientA },
-      )
-    ).json<LocationReadings>();
+      ),
+    );
     const [meter] = body.meters;
     expect(body.granularity).toBe('raw');
     expect(meter?.gaps).toHaveLength(1);
@@ -280,7 +280,7 @@ describe('GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName', 
   });
 
   it('keeps consumption continuous across a meter exchange', async () => {
-    const body = (
+    const body = readingsAnswer(
       await t.call(
         'GET',
         readingsUrl({
@@ -291,8 +291,8 @@ describe('GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName', 
           granularity: 'hour',
         }),
         { token: clientA },
-      )
-    ).json<LocationReadings>();
+      ),
+    );
     const [meter] = body.meters;
     expect(meter?.meterNumbers).toEqual(['EM-A3-OLD', 'EM-A3-NEW']);
     expect(meter?.meter.meterNumber).toBe('EM-A3-NEW');
@@ -303,13 +303,13 @@ describe('GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName', 
   });
 
   it('lists every meter of the location when meterInd is omitted', async () => {
-    const body = (
+    const body = readingsAnswer(
       await t.call(
         'GET',
         readingsUrl({ name: 'Harbour A', From: '2026-03-28T00:00:00Z', To: '2026-03-28T01:00:00Z' }),
         { token: admin },
-      )
-    ).json<LocationReadings>();
+      ),
+    );
     expect(body.meters.map((meter) => meter.meterInd)).toEqual([1, 2, 3]);
     expect(body.meters[0]?.series.t).toHaveLength(5);
   });

@@ -2,10 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportReport } from '@cm/contracts/admin.ts';
-import type { LocationReadings } from '@cm/contracts/check.ts';
 import { Role } from '@cm/contracts/enums.ts';
 import { parseDecimalMicro } from '../readings/register-value.ts';
-import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
+import { createTestApp, insertUser, readingsAnswer, type TestApp } from '../../test/test-app.ts';
 import { insertLocation, insertMeter } from '../../test/factories.ts';
 
 // The utility layouts of FORMATS.md, imported as they come (detected from their content), with
@@ -60,7 +59,7 @@ async function daysOf(site: string, days: string[]) {
       token: admin,
     },
   );
-  return response.json<LocationReadings>().meters[0];
+  return readingsAnswer(response).meters[0];
 }
 
 const micro = (value: number | string | null | undefined) =>

@@ -6,7 +6,7 @@ import type { ImportReport } from '@cm/contracts/admin.ts';
 import type { LocationReadings } from '@cm/contracts/check.ts';
 import { Role } from '@cm/contracts/enums.ts';
 import { parseDecimalMicro } from '../readings/register-value.ts';
-import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
+import { createTestApp, insertUser, readingsAnswer, type TestApp } from '../../test/test-app.ts';
 import { insertLocation, insertMeter } from '../../test/factories.ts';
 
 // Real public files, copied into fixtures/real with their SOURCE.md. Every expected figure comes
@@ -81,7 +81,7 @@ async function days(site: string, from: string, to: string): Promise<LocationRea
     { token: admin },
   );
   expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
-  const meter = response.json<LocationReadings>().meters[0];
+  const meter = readingsAnswer(response).meters[0];
   if (!meter) throw new Error('no meter in the answer');
   return meter;
 }

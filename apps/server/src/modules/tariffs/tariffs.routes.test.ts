@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '@cm/contracts/enums.ts';
-import type { LocationReadings } from '@cm/contracts/check.ts';
 import type { LocationTariffs, Tariff } from '@cm/contracts/tariffs.ts';
-import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
+import { createTestApp, insertUser, readingsAnswer, type TestApp } from '../../test/test-app.ts';
 import { insertIntervals, insertLocation, insertMeter, linkUserToLocation } from '../../test/factories.ts';
 
 // Tariffs over the API (issue 18): versions that never rewrite the past, prices kept exact, and
@@ -160,7 +159,7 @@ describe('tariff versions', () => {
       { token: client },
     );
     expect(response.statusCode).toBe(200);
-    const [meter] = response.json<LocationReadings>().meters;
+    const [meter] = readingsAnswer(response).meters;
     expect(meter?.series.cost).toEqual([5.964192, 5.964192, 5.964192, 5.964192]);
     expect(meter?.bill).toEqual({
       currency: 'EUR',
@@ -174,7 +173,7 @@ describe('tariff versions', () => {
       standingDays: 4,
       projection: null,
     });
-    expect(response.json<LocationReadings>().location.billingDay).toBeNull();
+    expect(readingsAnswer(response).location.billingDay).toBeNull();
   });
 
   it('sets a billing day on the location, 1 to 28', async () => {

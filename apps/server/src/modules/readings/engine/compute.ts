@@ -2,7 +2,7 @@
 // meter has one) computed over the same points or buckets, with the net series between them.
 // Energies stay integers in millionths of the unit (mWh for kWh) until written as JSON.
 
-import type { Channel, Granularity } from '@cm/contracts/check.ts';
+import { COUNT_COLUMNS, type Channel, type Granularity } from '@cm/contracts/check.ts';
 import { NumberColumn, MillionthsColumn } from '../../../json-columns.ts';
 import { m4Indices } from '../downsample.ts';
 import { HOUR_MS } from '@cm/contracts/zoned-time.ts';
@@ -37,10 +37,11 @@ export interface ComputeOptions {
 export interface ChannelSeriesColumns {
   value: MillionthsColumn;
   consumption: MillionthsColumn;
-  missing: NumberColumn;
-  estimated: NumberColumn;
-  substituted: NumberColumn;
-  corrected: NumberColumn;
+  /** Each count column only where it is not 0 at every point. */
+  missing?: NumberColumn;
+  estimated?: NumberColumn;
+  substituted?: NumberColumn;
+  corrected?: NumberColumn;
   /** With prices: each point's energy cost (import) or credit (export) in the currency. */
   cost?: MillionthsColumn;
 }
@@ -48,7 +49,8 @@ export interface ChannelSeriesColumns {
 /** The contract's series as typed columns (`JSON.stringify` or `jsonBytes` give its arrays). */
 export interface SeriesColumns extends ChannelSeriesColumns {
   t: NumberColumn;
-  from?: NumberColumn;
+  /** Raw only: the points whose span does not start at the previous point's t (spanStartsOf). */
+  spanStarts?: { index: NumberColumn; from: NumberColumn };
   hours?: NumberColumn;
   /** The other channel (export beside import, or import beside export). */
   other?: ChannelSeriesColumns;
@@ -104,7 +106,7 @@ export function computeReadings(input: ChannelSegments, options: ComputeOptions)
   }
   const series: SeriesColumns = {
     t: new NumberColumn(a.t),
-    ...(a.from ? { from: new NumberColumn(a.from) } : {}),
+    ...(a.from ? { spanStarts: spanStartsOf(a.t, a.from) } : {}),
     ...(isRaw ? {} : { hours: new NumberColumn(hoursOf(edges)) }),
     ...channelColumns(a),
     ...(b ? { other: channelColumns(b), net: new MillionthsColumn(netOf(a, b, options.primary)) } : {}),
@@ -125,15 +127,15 @@ export function computeReadings(input: ChannelSegments, options: ComputeOptions)
 }
 
 function channelColumns(columns: ChannelColumns): ChannelSeriesColumns {
-  return {
+  const written: ChannelSeriesColumns = {
     value: new MillionthsColumn(columns.value),
     consumption: new MillionthsColumn(columns.consumption),
-    missing: new NumberColumn(columns.missing),
-    estimated: new NumberColumn(columns.estimated),
-    substituted: new NumberColumn(columns.substituted),
-    corrected: new NumberColumn(columns.corrected),
     ...(columns.cost ? { cost: new MillionthsColumn(columns.cost) } : {}),
   };
+  // A count column that is 0 at every point is left out (the contract's reading of it).
+  for (const name of COUNT_COLUMNS)
+    if (columns[name].some((count) => count !== 0)) written[name] = new NumberColumn(columns[name]);
+  return written;
 }
 
 function hoursOf(edges: readonly number[]): Float64Array {
@@ -192,6 +194,19 @@ function alignRaw(a: ChannelColumns, b: ChannelColumns): [ChannelColumns, Channe
     for (let k = 0; k < t.length; k++)
       if (Number.isNaN(left.from[k] ?? NaN)) left.from[k] = right.from[k] ?? NaN;
   return [left, right];
+}
+
+/**
+ * The points whose span start (`from`, NaN: none) is not the previous point's t, the first always:
+ * a year of regular readings has one.
+ */
+export function spanStartsOf(t: Float64Array, from: Float64Array): SeriesColumns['spanStarts'] {
+  const index: number[] = [];
+  for (let i = 0; i < from.length; i++) if (i === 0 || from[i] !== t[i - 1]) index.push(i);
+  return {
+    index: new NumberColumn(Float64Array.from(index)),
+    from: new NumberColumn(Float64Array.from(index, (i) => from[i] ?? Number.NaN)),
+  };
 }
 
 // Keeps the chosen raw points. A dropped point's missing and quality counts move to the next kept

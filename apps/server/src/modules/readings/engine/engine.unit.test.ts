@@ -193,6 +193,8 @@ describe('meter exchange', () => {
     expect(raw.series.value[at + 1]).toBe(0.25);
     expect(raw.series.consumption[at]).toBe(0.25);
     expect(raw.series.consumption[at + 1]).toBe(0.25);
+    // Only the old meter's first reading starts no span; every other starts at the point before.
+    expect(raw.series.spanStarts).toEqual({ index: [0], from: [null] });
     expect(raw.totals).toMatchObject({
       consumption: 24,
       registerStart: 5000,
@@ -236,6 +238,8 @@ describe('meter exchange', () => {
     const at = result.series.t.indexOf(Date.UTC(2026, 5, 1, 13));
     expect(result.series.consumption[at]).toBeNull();
     expect(result.series.missing[at]).toBe(4);
+    // The new meter's first reading starts no span of its own.
+    expect(result.series.spanStarts).toEqual({ index: [0, at], from: [null, null] });
     expect(result.totals).toMatchObject({
       consumption: 23,
       intervalSum: 23,

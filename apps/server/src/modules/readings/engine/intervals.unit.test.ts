@@ -36,7 +36,8 @@ describe('interval records', () => {
     });
     const raw = run([segment], { From: '2024-05-01', To: '2024-05-01' }, 'UTC', 'raw');
     expect(raw.series.consumption).toEqual(Array<number>(48).fill(0.2547));
-    expect(raw.series.from?.[0]).toBe(Date.UTC(2024, 4, 1));
+    // Contiguous records: only the first point's span start is sent.
+    expect(raw.series.spanStarts).toEqual({ index: [0], from: [Date.UTC(2024, 4, 1)] });
     expect(raw.series.t[0]).toBe(Date.UTC(2024, 4, 1) + HALF_HOUR);
   });
 
@@ -70,6 +71,10 @@ describe('interval records', () => {
       },
     ]);
     expect(days.totals).toMatchObject({ consumption: (first + second) / 1e6, missingIntervals: 4 });
+    // Raw: the record after the hole starts its own span, not at the previous point's end.
+    const raw = run([segment], { From: '2013-04-06', To: '2013-04-07' }, 'Europe/London', 'raw');
+    expect(raw.series.spanStarts).toEqual({ index: [0, 20], from: [from, from + 24 * HALF_HOUR] });
+    expect(raw.series.t[19]).toBe(from + 20 * HALF_HOUR);
   });
 
   it('count missing records in the day each one starts in', () => {

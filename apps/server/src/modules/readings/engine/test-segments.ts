@@ -1,7 +1,8 @@
 // Builders of meter segments for the readings engine's tests and benchmark, and a runner that
 // answers as the API writes it (series as plain arrays, units as kWh).
 
-import type { Granularity, Series } from '@cm/contracts/check.ts';
+import { seriesSchema, type Granularity } from '@cm/contracts/check.ts';
+import { seriesWithCounts } from '@cm/contracts/series-columns.ts';
 import { resolveRange } from '../range.ts';
 import { presentReadings } from '../readings.presenter.ts';
 import { computeReadings, type ChannelSegments } from './compute.ts';
@@ -118,5 +119,8 @@ export function runRange(
       ...(extra.maxPoints === undefined ? {} : { maxPoints: extra.maxPoints }),
     }),
   );
-  return { ...computed, series: JSON.parse(JSON.stringify(computed.series)) as Series };
+  return {
+    ...computed,
+    series: seriesWithCounts(seriesSchema.parse(JSON.parse(JSON.stringify(computed.series)))),
+  };
 }

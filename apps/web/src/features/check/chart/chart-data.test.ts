@@ -52,6 +52,17 @@ describe('chartData', () => {
     ]);
   });
 
+  it('hatches a raw bar over its own span where the answer lists one', () => {
+    const readings = rawReadings('2026-06-01T10:00:00Z', '2026-06-01T10:45:00Z');
+    // An interval record that starts five minutes after the one before it ended.
+    readings.series.spanStarts = { index: [0, 3], from: [null, at('2026-06-01T10:35:00Z')] };
+    readings.series.estimated[3] = 1;
+    readings.series.estimated[0] = 1;
+    expect(hatchedBars(readings, 'raw', at('2026-06-01T10:45:00Z'))).toEqual([
+      { from: at('2026-06-01T10:35:00Z'), to: at('2026-06-01T10:45:00Z'), value: 0.25 },
+    ]);
+  });
+
   it('draws a raw answer as it came: its own columns, reading instants as the interval ends', () => {
     const readings = rawReadings('2026-01-01T00:00:00Z', '2026-01-01T01:30:00Z', { skip: (i) => i === 3 });
     const data = chartData([readings], 'raw', at('2026-01-01T01:30:00Z'), true);

@@ -1,5 +1,6 @@
 import type { Granularity, MeterReadings } from '@cm/contracts/check.ts';
 import { HOUR_MS } from '@cm/contracts/zoned-time.ts';
+import { spanStartColumn } from '@cm/contracts/series-columns.ts';
 import uPlot from 'uplot';
 
 /*
@@ -179,7 +180,8 @@ export function hatchedBars(
   rangeEndMs: number,
   measure: ChartMeasure = 'energy',
 ): HatchedBar[] {
-  const { t, hours, from } = meter.series;
+  const { t, hours } = meter.series;
+  const from = granularity === 'raw' ? spanStartColumn(meter.series) : [];
   const bars: HatchedBar[] = [];
   const channels = [
     { columns: meter.series, sign: 1 },
@@ -193,7 +195,7 @@ export function hatchedBars(
       if (value === null) continue;
       const span =
         granularity === 'raw'
-          ? { from: from?.[i] ?? t[i - 1] ?? null, to: t[i] ?? 0 }
+          ? { from: from[i] ?? null, to: t[i] ?? 0 }
           : { from: t[i] ?? 0, to: bucketEndAt(t, hours, i, rangeEndMs) };
       if (span.from !== null) bars.push({ from: span.from, to: span.to, value: sign * value });
     }

@@ -56,11 +56,30 @@ describe('parseLocationReadings', () => {
       substituted: [0, 0],
       corrected: [0, 0],
     };
-    expect(parseSeries({ ...good, other, net: [null, 0.25], from: [null, 1] })).toEqual({
+    const spanStarts = { index: [0], from: [null] };
+    expect(parseSeries({ ...good, other, net: [null, 0.25], spanStarts })).toEqual({
       ...good,
       other,
       net: [null, 0.25],
-      from: [null, 1],
+      spanStarts,
+    });
+    for (const wrong of [
+      { index: [2], from: [1] },
+      { index: [1, 0], from: [1, 1] },
+      { index: [0, 1], from: [null] },
+      { index: [0.5], from: [1] },
+      [0, 1],
+    ])
+      expect(() => parseSeries({ ...good, spanStarts: wrong })).toThrow(/series.spanStarts/);
+    // A count column left out is all zeros.
+    const clean = { t: [1, 2], value: [1, 2], consumption: [null, 1] };
+    const zeros = [0, 0];
+    expect(parseSeries(clean)).toEqual({
+      ...clean,
+      missing: zeros,
+      estimated: zeros,
+      substituted: zeros,
+      corrected: zeros,
     });
     expect(() => parseSeries({ ...good, substituted: [0] })).toThrow(/series.substituted/);
     expect(() => parseSeries({ ...good, other: { ...other, consumption: [1] } })).toThrow(

@@ -1,14 +1,17 @@
 import {
+  COUNT_COLUMNS,
   locationReadingsSchema,
   meterInfoSchema,
   meterReadingsSchema,
   readingCorrectionsSchema,
+  seriesSchema,
   type LocationReadings,
   type ReadingCorrections,
   type MeterInfo,
   type MeterReadings,
   type Series,
 } from '@cm/contracts/check.ts';
+import { countsOf } from '@cm/contracts/series-columns.ts';
 import { z } from 'zod';
 
 /*
@@ -52,39 +55,47 @@ function parseChannelColumns(value: unknown, n: number, where: string) {
       throw new Error(`readings answer: ${where}.${name} must hold numbers or null`);
     return column;
   };
-  const integers = (name: string): number[] => {
+  // A count column left out is 0 at every point (countsOf).
+  const written: Partial<Record<(typeof COUNT_COLUMNS)[number], number[]>> = {};
+  for (const name of COUNT_COLUMNS) {
     const column = value[name];
+    if (column === undefined) continue;
     if (!isIntegerColumn(column, n))
       throw new Error(`readings answer: ${where}.${name} must hold whole numbers`);
-    return column;
-  };
+    written[name] = column;
+  }
   return {
     value: nullable('value'),
     consumption: nullable('consumption'),
-    missing: integers('missing'),
-    estimated: integers('estimated'),
-    substituted: integers('substituted'),
-    corrected: integers('corrected'),
+    ...countsOf(written, n),
     ...(value.cost === undefined ? {} : { cost: nullable('cost') }),
   };
+}
+
+/** `series.spanStarts`: a few points (the contract's shape), each an index among the `n` in ascending order. */
+function parseSpanStarts(value: unknown, n: number): NonNullable<Series['spanStarts']> {
+  const parsed = seriesSchema.shape.spanStarts.safeParse(value);
+  const starts = parsed.success ? parsed.data : undefined;
+  const ascending = starts?.index.every(
+    (index, k) => index < n && (k === 0 || index > (starts.index[k - 1] ?? 0)),
+  );
+  if (!starts || !ascending || starts.from.length !== starts.index.length)
+    throw new Error('readings answer: series.spanStarts must list points in order, each with its start');
+  return starts;
 }
 
 /** A series as the contract describes it (`seriesSchema`), with every column as long as `t`. */
 export function parseSeries(value: unknown): Series {
   if (!isRecord(value) || !Array.isArray(value.t)) throw new Error('readings answer: series.t is not a list');
   const n = value.t.length;
-  const { t, hours, from, other, net } = value;
+  const { t, hours, spanStarts, other, net } = value;
   if (!isNumberColumn(t, n)) throw new Error('readings answer: series.t must hold numbers');
   const series: Series = { t, ...parseChannelColumns(value, n, 'series') };
   if (hours !== undefined) {
     if (!isNumberColumn(hours, n)) throw new Error('readings answer: series.hours must hold numbers');
     series.hours = hours;
   }
-  if (from !== undefined) {
-    if (!isNullableNumberColumn(from, n))
-      throw new Error('readings answer: series.from must hold numbers or null');
-    series.from = from;
-  }
+  if (spanStarts !== undefined) series.spanStarts = parseSpanStarts(spanStarts, n);
   if (other !== undefined) series.other = parseChannelColumns(other, n, 'series.other');
   if (net !== undefined) {
     if (!isNullableNumberColumn(net, n))
