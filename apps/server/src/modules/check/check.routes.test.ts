@@ -302,6 +302,47 @@ describe('GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName', 
     expect(Math.max(...(meter?.series.consumption.map(Number) ?? []))).toBeLessThan(0.1);
   });
 
+  it('reads only the meters installed in the range, and shows the current one', async () => {
+    const before = readingsAnswer(
+      await t.call(
+        'GET',
+        readingsUrl({ name: 'harbour a', From: '2026-03-27', To: '2026-03-27', meterInd: '3' }),
+        { token: clientA },
+      ),
+    );
+    expect(before.location.publicName).toBe('Harbour A');
+    expect(before.meters.map((meter) => [meter.meterNumbers, meter.meter.meterNumber])).toEqual([
+      [['EM-A3-OLD'], 'EM-A3-NEW'],
+    ]);
+    expect(before.meters[0]?.totals.consumption).toBe(1.92);
+    const after = readingsAnswer(
+      await t.call(
+        'GET',
+        readingsUrl({ name: 'Harbour A', From: '2026-03-29', To: '2026-03-29', meterInd: '3' }),
+        { token: clientA },
+      ),
+    );
+    expect(after.meters[0]?.meterNumbers).toEqual(['EM-A3-NEW']);
+  });
+
+  it('answers a location without meters with none', async () => {
+    await insertLocation(t.db, 'Empty Quay', 'Europe/Lisbon');
+    const body = readingsAnswer(
+      await t.call('GET', readingsUrl({ name: 'empty quay', From: '2026-03-28', To: '2026-03-28' }), {
+        token: admin,
+      }),
+    );
+    expect(body.location).toMatchObject({ publicName: 'Empty Quay', timeZone: 'Europe/Lisbon' });
+    expect(body.meters).toEqual([]);
+    const noMeter = await t.call(
+      'GET',
+      readingsUrl({ name: 'Empty Quay', From: '2026-03-28', To: '2026-03-28', meterInd: '1' }),
+      { token: admin },
+    );
+    expect(noMeter.statusCode).toBe(404);
+    expect(noMeter.json().message).toBe('This location has no meter 1.');
+  });
+
   it('lists every meter of the location when meterInd is omitted', async () => {
     const body = readingsAnswer(
       await t.call(

@@ -31,7 +31,12 @@ import { ReadingsStore, type ChannelReadings } from '../readings/readings-store.
 import type { AuthContext } from '../auth/auth.service.ts';
 import { scopeOf } from '../auth/scope.ts';
 import { presentLocation, presentMeter } from './check.presenter.ts';
-import { meters as directory, type MeterDetailsRow, type MeterRow } from '../directory/meters.service.ts';
+import {
+  meters as directory,
+  metersDuring,
+  type MeterDetailsRow,
+  type MeterRow,
+} from '../directory/meters.service.ts';
 import { locationPrices } from '../tariffs/tariffs.service.ts';
 import type { RangePrices } from '../tariffs/location-prices.ts';
 import { billingPeriod } from '@cm/contracts/billing-period.ts';
@@ -109,21 +114,22 @@ export class CheckService {
    * keeps consumption continuous.
    */
   async locationReadings(caller: AuthContext, query: LocationReadingsQuery): Promise<LocationReadingsAnswer> {
-    const location = await directory.visibleLocation(this.db, query.name, scopeOf(caller));
-    if (!location) throw new HttpError(404, LOCATION_NOT_FOUND, 'name');
+    const found = await directory.visibleLocationMeters(this.db, query.name, scopeOf(caller), query.meterInd);
+    if (!found) throw new HttpError(404, LOCATION_NOT_FOUND, 'name');
+    const { location } = found;
     const range = resolveQueryRange(query, location.time_zone);
     const from = new Date(range.fromMs);
     const to = new Date(range.toMs);
-    const [current, overlapping, prices] = await Promise.all([
-      directory.currentMeters(this.db, location.id, query.meterInd),
-      directory.locationMeters(this.db, location.id, query.meterInd, from, to),
-      locationPrices(this.db, { id: location.id, timeZone: location.time_zone }, range.fromMs, range.toMs),
-    ]);
+    const { current, overlapping } = metersDuring(found.meters, from, to);
     // Every indicator that ever held a meter has a current (last installed) one.
     if (query.meterInd !== undefined && current.length === 0) {
       throw new HttpError(404, `This location has no meter ${query.meterInd}.`, 'meterInd');
     }
     refuseOversizeAnswer(query, range, current);
+    // Prices are read while the readings load (and only when some will be).
+    const where = { id: location.id, timeZone: location.time_zone };
+    const prices =
+      current.length === 0 ? Promise.resolve(null) : locationPrices(this.db, where, range.fromMs, range.toMs);
     const nowMs = Date.now();
     // Each meter's card (latest reading, completeness) is read while its readings load.
     const latestOfAll = this.latest.of(current);
@@ -171,18 +177,18 @@ export class CheckService {
       ...resolveRange({ From: period.from, To: period.to }, location.timeZone, 'day'),
       granularity: 'day' as const,
     };
-    const [current, overlapping, prices] = await Promise.all([
-      directory.currentMeters(this.db, location.id, undefined),
-      directory.locationMeters(this.db, location.id, undefined, new Date(range.fromMs), new Date(range.toMs)),
+    const [meters, prices] = await Promise.all([
+      directory.locationMeters(this.db, location.id, undefined),
       locationPrices(this.db, location, range.fromMs, range.toMs),
     ]);
+    const { current, overlapping } = metersDuring(meters, new Date(range.fromMs), new Date(range.toMs));
     const bills = new Map<number, Bill>();
     if (!prices) return bills;
     for (const meter of current) {
       const held = overlapping.filter((candidate) => candidate.meter_ind === meter.meter_ind);
       const { bill } = await this.indicator(
         held,
-        { ...range, timeZone: location.timeZone, nowMs, prices },
+        { ...range, timeZone: location.timeZone, nowMs, prices: Promise.resolve(prices) },
         { primary: 'import' },
       );
       if (bill) bills.set(meter.device_id, bill);
@@ -197,13 +203,16 @@ export class CheckService {
       granularity: Granularity;
       timeZone: string;
       nowMs: number;
-      prices: RangePrices | null;
+      prices: Promise<RangePrices | null>;
     },
     options: { primary: Channel; maxPoints?: number },
   ) {
     const from = new Date(where.fromMs);
     const to = new Date(where.toMs);
-    const loaded = await Promise.all(held.map((meter) => this.readingsOf(meter, from, to)));
+    const [loaded, prices] = await Promise.all([
+      Promise.all(held.map((meter) => this.readingsOf(meter, from, to))),
+      where.prices,
+    ]);
     const segments = (channel: Channel) =>
       held.map((meter, i) => segmentOf(meter, loaded[i]?.get(CHANNEL_NUMBER[channel])));
     const hasExport = held.some((meter) => meter.channels.includes(CHANNEL_NUMBER.export));
@@ -211,7 +220,6 @@ export class CheckService {
       import: segments('import'),
       ...(hasExport ? { export: segments('export') } : {}),
     };
-    const { prices } = where;
     const computed = computeReadings(input, {
       fromMs: where.fromMs,
       toMs: where.toMs,

@@ -92,43 +92,29 @@ export type LocationRow = Pick<
   'id' | 'public_name' | 'address' | 'time_zone' | 'billing_day'
 >;
 
+/**
+ * The live location the caller may see under the public name $1 (scope in $2, $3): public names
+ * are unique, and a person may type them in another case.
+ */
+const visibleByName = (alias: string) =>
+  `lower(${alias}.public_name) = lower($1) AND ${alias}.archived_at IS NULL AND ${locationVisible(`${alias}.id`, 2, 3)}
+   ORDER BY (${alias}.public_name = $1) DESC LIMIT 1`;
+
 export async function findVisibleLocation(
   db: SqlRunner,
   publicName: string,
   scope: Scope,
 ): Promise<LocationRow | undefined> {
-  // Public names are unique; a person may type them in another case.
   const rows = await db.query<LocationRow>(
-    `SELECT id, public_name, address, time_zone, billing_day FROM locations l
-     WHERE lower(l.public_name) = lower($1) AND l.archived_at IS NULL AND ${locationVisible('l.id', 2, 3)}
-     ORDER BY (l.public_name = $1) DESC LIMIT 1`,
+    `SELECT id, public_name, address, time_zone, billing_day FROM locations l WHERE ${visibleByName('l')}`,
     [publicName, scope.isAdmin, scope.userId],
     { prepare: 'cm_visible_location' },
   );
   return rows[0];
 }
 
-/** Meters of a location whose time there overlaps [from, to], oldest first within each indicator. */
+/** Every meter a location had at one indicator (or at each), with its chain, oldest first within each indicator. */
 export async function findLocationMeters(
-  db: SqlRunner,
-  locationId: number,
-  meterInd: number | undefined,
-  from: Date,
-  to: Date,
-): Promise<MeterRow[]> {
-  return db.query<MeterRow>(
-    `SELECT ${meterColumns}
-     FROM meters m JOIN devices d ON d.id = m.device_id JOIN locations l ON l.id = m.location_id
-     WHERE m.location_id = $1 AND ($2::int IS NULL OR m.meter_ind = $2)
-       AND m.installed_at <= $4 AND (m.removed_at IS NULL OR m.removed_at >= $3)
-     ORDER BY m.meter_ind, m.installed_at`,
-    [locationId, meterInd ?? null, from, to],
-    { prepare: 'cm_location_meters' },
-  );
-}
-
-/** The current meter at each given indicator (the last installed). */
-export async function findCurrentMeters(
   db: SqlRunner,
   locationId: number,
   meterInd: number | undefined,
@@ -136,11 +122,29 @@ export async function findCurrentMeters(
   return db.query<MeterDetailsRow>(
     `${meterDetails}
      WHERE m.location_id = $1 AND ($2::int IS NULL OR m.meter_ind = $2)
-       AND NOT EXISTS (SELECT 1 FROM meters newer WHERE newer.location_id = m.location_id
-                       AND newer.meter_ind = m.meter_ind AND newer.installed_at > m.installed_at)
-     ORDER BY m.meter_ind`,
+     ORDER BY m.meter_ind, m.installed_at`,
     [locationId, meterInd ?? null],
-    { prepare: 'cm_current_meters' },
+    { prepare: 'cm_location_meters' },
+  );
+}
+
+/**
+ * findLocationMeters of the location findVisibleLocation finds, in one round trip (each row also
+ * holds its location); none when that location has no meter there, or is not found.
+ */
+export async function findVisibleLocationMeters(
+  db: SqlRunner,
+  publicName: string,
+  scope: Scope,
+  meterInd: number | undefined,
+): Promise<MeterDetailsRow[]> {
+  return db.query<MeterDetailsRow>(
+    `${meterDetails}
+     WHERE m.location_id = (SELECT named.id FROM locations named WHERE ${visibleByName('named')})
+       AND ($4::int IS NULL OR m.meter_ind = $4)
+     ORDER BY m.meter_ind, m.installed_at`,
+    [publicName, scope.isAdmin, scope.userId, meterInd ?? null],
+    { prepare: 'cm_visible_location_meters' },
   );
 }
 

@@ -2,11 +2,11 @@ import type { SqlRunner } from '../../db/client.ts';
 import type { Scope } from '../auth/scope.ts';
 import {
   addChannels,
-  findCurrentMeters,
   findExportMeter,
   findLocationMeters,
   findMetersByNumber,
   findVisibleLocation,
+  findVisibleLocationMeters,
   findVisibleMeter,
   findVisibleItem,
   listVisibleItems,
@@ -25,6 +25,7 @@ export type {
   MeterDetailsRow,
   MeterRow,
 } from './meters.queries.ts';
+import type { LocationRow, MeterDetailsRow, MeterRow } from './meters.queries.ts';
 
 /** What a readings file or batch is checked against, for one meter. */
 export interface MeterFacts {
@@ -57,12 +58,25 @@ export const meters = {
   /** A live location the caller may see, by public name in any case. */
   visibleLocation: (db: SqlRunner, publicName: string, scope: Scope) =>
     findVisibleLocation(db, publicName, scope),
-  /** Meters of a location whose time there overlaps [from, to]. */
-  locationMeters: (db: SqlRunner, locationId: number, meterInd: number | undefined, from: Date, to: Date) =>
-    findLocationMeters(db, locationId, meterInd, from, to),
-  /** The current meter at each indicator of a location, with its chain. */
-  currentMeters: (db: SqlRunner, locationId: number, meterInd: number | undefined) =>
-    findCurrentMeters(db, locationId, meterInd),
+  /**
+   * The live location the caller may see by public name, with every meter it had at `meterInd`
+   * (or at each indicator): one round trip, a second only when it has none there.
+   */
+  visibleLocationMeters: async (
+    db: SqlRunner,
+    publicName: string,
+    scope: Scope,
+    meterInd: number | undefined,
+  ): Promise<{ location: LocationRow; meters: MeterDetailsRow[] } | undefined> => {
+    const found = await findVisibleLocationMeters(db, publicName, scope, meterInd);
+    const first = found[0];
+    if (first) return { location: locationOf(first), meters: found };
+    const location = await findVisibleLocation(db, publicName, scope);
+    return location ? { location, meters: [] } : undefined;
+  },
+  /** Every meter a location had at `meterInd` (or at each indicator), oldest first within each. */
+  locationMeters: (db: SqlRunner, locationId: number, meterInd: number | undefined) =>
+    findLocationMeters(db, locationId, meterInd),
   /** Locations then meters the caller may see, by name. */
   visibleItems: (db: SqlRunner, scope: Scope, limit: number) => listVisibleItems(db, scope, limit),
   /** The caller's meters and locations matching `q`, best first. */
@@ -82,3 +96,30 @@ export const meters = {
   addChannels: (db: SqlRunner, pairs: ReadonlyArray<{ meterId: number; channel: number }>) =>
     addChannels(db, pairs),
 };
+
+/** The location a meter row holds. */
+function locationOf(meter: MeterDetailsRow): LocationRow {
+  return {
+    id: meter.location_id,
+    public_name: meter.public_name,
+    address: meter.address,
+    time_zone: meter.time_zone,
+    billing_day: meter.billing_day,
+  };
+}
+
+/**
+ * Of a location's meters (oldest first within each indicator): each indicator's current meter
+ * (the last installed), and the meters installed there at some time in [from, to].
+ */
+export function metersDuring<T extends MeterRow>(
+  meters: readonly T[],
+  from: Date,
+  to: Date,
+): { current: T[]; overlapping: T[] } {
+  const current = meters.filter((meter, i) => meters[i + 1]?.meter_ind !== meter.meter_ind);
+  const overlapping = meters.filter(
+    (meter) => meter.installed_at <= to && (meter.removed_at === null || meter.removed_at >= from),
+  );
+  return { current, overlapping };
+}
