@@ -41,6 +41,7 @@ async function main() {
   }
   const app = await buildApp({ config, db, webApiKey, jwtSecret });
   await readings.warmUpConnections(db);
+  readings.warmUpCode();
 
   let closing = false;
   const shutdown = async (signal: string) => {

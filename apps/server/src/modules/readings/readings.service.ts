@@ -3,6 +3,7 @@ import type { ReadingCorrection } from '@cm/contracts/check.ts';
 import { readingQualities } from '@cm/contracts/check-limits.ts';
 import { ReadingKind } from './channels.ts';
 import { findDayRegisters, findRegisterDecreases, type DayAsk } from './alert-signals.queries.ts';
+import { warmUpCode } from './warm-up.ts';
 
 export type { DayAsk, DayRow } from './alert-signals.queries.ts';
 
@@ -28,6 +29,9 @@ import {
 export const readings = {
   /** Loads the readings tables' catalog on every connection of `db` (at start, before clients come). */
   warmUpConnections: (db: Pick<Db, 'warmUp'>) => db.warmUp(READINGS_CATALOG_WARM_UP),
+
+  /** Runs the code of a year's answer on made-up readings, so the first clients find it optimised (at start). */
+  warmUpCode,
 
   /** Creates the monthly partitions [from, to] needs before readings are written there. */
   makeRoom: (db: Pick<Db, 'transaction'>, from: Date, to: Date) => ensurePartitions(db, from, to),
