@@ -19,7 +19,10 @@ export interface LatestInput {
   last_interval_month: Date | null;
 }
 
-/** No reading lies more than a day ahead of when it was written (imports and ingest refuse it). */
+/**
+ * No reading lies more than a day ahead of when it was written (imports and ingest refuse it): the
+ * latest is the newest at or before now + AHEAD_MS, so a reading too far ahead never shows as one.
+ */
 const AHEAD_MS = 24 * 3_600_000;
 
 type LastRow = Awaited<ReturnType<typeof findLastReadings>>[number];
@@ -65,6 +68,7 @@ export class LatestReadings {
   private async lookUp(meters: LatestInput[]) {
     const written = meters.filter((meter) => meter.last_register_month ?? meter.last_interval_month);
     if (written.length === 0) return new Map<number, LastRow>();
+    const untilMs = Date.now() + AHEAD_MS;
     const near = await findLastReadingsFromMonths(
       this.db,
       written.map((meter) => ({
@@ -72,12 +76,12 @@ export class LatestReadings {
         registerMonth: meter.last_register_month,
         intervalMonth: meter.last_interval_month,
       })),
-      Date.now() + AHEAD_MS,
+      untilMs,
     );
     const missed = near.filter((row) => !row.found).map((row) => row.meter_id);
     const rows: LastRow[] = [
       ...near.filter((row) => row.found),
-      ...(missed.length > 0 ? await findLastReadings(this.db, missed) : []),
+      ...(missed.length > 0 ? await findLastReadings(this.db, missed, untilMs) : []),
     ];
     return new Map(rows.map((row) => [row.meter_id, row]));
   }

@@ -223,25 +223,27 @@ export async function detachPartition(db: SqlRunner, partition: MonthPartition):
   await db.query(`ALTER TABLE "${partition.parent}" DETACH PARTITION ${child}`);
 }
 
-/** Per meter: the last register reading of its import channel, and the last instant that channel has data for (a register or an interval's end). */
-export async function findLastReadings(db: SqlRunner, meterIds: readonly number[]) {
+/**
+ * Per meter: the last register reading of its import channel at or before `untilMs`, and the last
+ * instant that channel has data for (a register or an interval's end).
+ */
+export async function findLastReadings(db: SqlRunner, meterIds: readonly number[], untilMs: number) {
   return db.query<{
     meter_id: number;
     read_at: Date | null;
     value_micro: number | null;
     data_at: Date | null;
   }>(
-    // No reading lies more than a day ahead of when it was written (imports and ingest refuse it):
-    // the bound lets PostgreSQL skip the partitions made ahead of the data instead of opening each.
+    // The bound lets PostgreSQL skip the partitions made ahead of the data instead of opening each.
     `SELECT ids.meter_id, lr.read_at, lr.value_micro,
             greatest(lr.read_at, (SELECT end_at FROM interval_readings i WHERE i.meter_id = ids.meter_id AND i.channel = 1
-                                    AND i.start_at <= now() + interval '1 day'
+                                    AND i.start_at <= $2
                                   ORDER BY start_at DESC LIMIT 1)) AS data_at
      FROM unnest($1::int[]) AS ids(meter_id)
      LEFT JOIN LATERAL (SELECT read_at, value_micro FROM register_readings r WHERE r.meter_id = ids.meter_id AND r.channel = 1
-                          AND r.read_at <= now() + interval '1 day'
+                          AND r.read_at <= $2
                         ORDER BY read_at DESC LIMIT 1) lr ON true`,
-    [meterIds],
+    [meterIds, new Date(untilMs)],
     { prepare: 'cm_last_readings' },
   );
 }
