@@ -355,9 +355,13 @@ describe('the check page', () => {
     await page.waitForURL(/location=.*meterInd=3/);
     // A custom day at every reading.
     await page.getByRole('combobox', { name: 'Period' }).selectOption('custom');
+    // The range controls start over once the custom range is in force (the page keys them on
+    // it): dates typed before that would be wiped and the last 7 days applied instead.
+    await page.waitForURL(/[?&]from=/);
     await page.getByLabel('From').fill(gapDay);
     await page.getByLabel('To (included)').fill(gapDay);
     await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(new RegExp(`from=${gapDay}&to=${gapDay}`));
     await page.getByRole('combobox', { name: 'Detail' }).selectOption('raw');
     await page.waitForURL(/granularity=raw/);
     await page.getByTestId('readings-table').waitFor();
