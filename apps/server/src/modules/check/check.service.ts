@@ -15,7 +15,7 @@ import { Role } from '@cm/contracts/enums.ts';
 import type { Channel } from '@cm/contracts/check.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../http-error.ts';
-import { Completeness } from '../readings/completeness.ts';
+import { COMPLETENESS_WINDOW_MS, Completeness } from '../readings/completeness.ts';
 import {
   computeReadings,
   type ChannelSegments,
@@ -26,7 +26,7 @@ import { RangeInputError, resolveRange, type ResolvedRange } from '../readings/r
 import { presentReadings } from '../readings/readings.presenter.ts';
 import { CHANNEL_NUMBER } from '../readings/channels.ts';
 import { readings } from '../readings/readings.service.ts';
-import { LatestReadings, NO_READING, type LastReading } from '../readings/latest-readings.ts';
+import { LatestReadings, NO_READING, type LastReadingAndWindow } from '../readings/latest-readings.ts';
 import { ReadingsStore, type ChannelReadings } from '../readings/readings-store.ts';
 import type { AuthContext } from '../auth/auth.service.ts';
 import { scopeOf } from '../auth/scope.ts';
@@ -69,13 +69,13 @@ export class CheckService {
   async meterInfo(caller: AuthContext, meterNumber: string): Promise<MeterInfo> {
     const meter = await directory.visibleMeter(this.db, meterNumber, scopeOf(caller));
     if (!meter) throw notFound(METER_NOT_FOUND);
-    const last = await this.latest.of([meter]);
+    const last = await this.latest.of([meter], COMPLETENESS_WINDOW_MS);
     return this.describeMeter(meter, last.get(meter.device_id));
   }
 
-  async describeMeter(meter: MeterDetailsRow, last: LastReading | undefined): Promise<MeterInfo> {
+  async describeMeter(meter: MeterDetailsRow, last: LastReadingAndWindow | undefined): Promise<MeterInfo> {
     const latest = last ?? NO_READING;
-    return presentMeter(meter, latest, await this.completeness.of(meter, latest.dataAt), Date.now());
+    return presentMeter(meter, latest, await this.completeness.of(meter, latest), Date.now());
   }
 
   /**
@@ -131,8 +131,8 @@ export class CheckService {
     const prices =
       current.length === 0 ? Promise.resolve(null) : locationPrices(this.db, where, range.fromMs, range.toMs);
     const nowMs = Date.now();
-    // Each meter's card (latest reading, completeness) is read while its readings load.
-    const latestOfAll = this.latest.of(current);
+    // Each meter's card (latest reading, completeness: one round trip) is read while its readings load.
+    const latestOfAll = this.latest.of(current, COMPLETENESS_WINDOW_MS);
     const meters = [];
     for (const currentMeter of current) {
       const held = overlapping.filter((meter) => meter.meter_ind === currentMeter.meter_ind);

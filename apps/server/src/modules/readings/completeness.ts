@@ -1,10 +1,14 @@
 import type { SqlRunner } from '../../db/client.ts';
+import type { LastReadingAndWindow } from './latest-readings.ts';
 import { findCoverage, findFirstGapSince } from './readings.queries.ts';
 
 /** Meters whose completeness one process remembers; past it the memory starts over. */
 const REMEMBERED_METERS = 100_000;
-/** The window before the last data over which completeness is checked (cheap on years of data). */
-const WINDOW_MS = 30 * 24 * 3_600_000;
+/**
+ * The window before the last data over which completeness is checked (cheap on years of data);
+ * LatestReadings can read what it holds in the same round trip as the latest reading.
+ */
+export const COMPLETENESS_WINDOW_MS = 30 * 24 * 3_600_000;
 
 /** What completeness needs to know of a meter. */
 export interface CompletenessInput {
@@ -27,21 +31,25 @@ export class Completeness {
 
   constructor(private readonly db: SqlRunner) {}
 
-  /** `lastDataAt`: the last instant the meter's import channel has data for (readings.service latest). */
-  async of(meter: CompletenessInput, lastDataAt: Date | null): Promise<Date | null> {
+  /**
+   * `latest`: the meter's latest (LatestReadings), whose `dataAt` is the last instant its import
+   * channel has data for, with what the window before it holds when looked up alongside.
+   */
+  async of(meter: CompletenessInput, latest: LastReadingAndWindow): Promise<Date | null> {
     const remembered = this.known.get(meter.device_id);
     if (remembered?.version === meter.readings_version) return remembered.completeUpTo;
-    const completeUpTo = await this.compute(meter, lastDataAt);
+    const completeUpTo = await this.compute(meter, latest);
     if (this.known.size >= REMEMBERED_METERS) this.known.clear();
     this.known.set(meter.device_id, { version: meter.readings_version, completeUpTo });
     return completeUpTo;
   }
 
-  private async compute(meter: CompletenessInput, last: Date | null): Promise<Date | null> {
+  private async compute(meter: CompletenessInput, latest: LastReadingAndWindow): Promise<Date | null> {
+    const last = latest.dataAt;
     if (!last) return null;
     const intervalMs = meter.interval_minutes * 60_000;
-    const since = new Date(Math.max(meter.installed_at.getTime(), last.getTime() - WINDOW_MS));
-    const window = await findCoverage(this.db, meter.device_id, since, last, intervalMs);
+    const since = new Date(Math.max(meter.installed_at.getTime(), last.getTime() - COMPLETENESS_WINDOW_MS));
+    const window = latest.window ?? (await findCoverage(this.db, meter.device_id, since, last, intervalMs));
     if (!window.first_at) return null;
     // In intervals: between consecutive register readings, or the time records cover.
     const expected = (last.getTime() - window.first_at.getTime()) / intervalMs;

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../db/client.ts';
+import type { Db, SqlRunner } from '../../db/client.ts';
 import { createTestDb } from '../../test/test-db.ts';
 import { insertIntervals, insertLocation, insertMeter, insertReadings } from '../../test/factories.ts';
 import { LatestReadings, NO_READING, type LatestInput } from './latest-readings.ts';
+import { findCoverage } from './readings.queries.ts';
 
 const Q = 15 * 60_000;
 const DAY = 86_400_000;
@@ -103,6 +104,25 @@ describe('a meter’s latest reading', () => {
     expect(await latestOf(meter)).toEqual(NO_READING);
   });
 
+  it('of a meter written ahead of time is found in the current month, in one query', async () => {
+    const meter = await newMeter();
+    const now = Date.now();
+    const from = new Date(now - 3 * DAY - (now % Q)).toISOString();
+    const to = new Date(now + 70 * DAY).toISOString();
+    // Written straight into the table: the import and ingest paths refuse readings this far ahead.
+    await insertReadings(db, meter, registers(from, to));
+    const queries: string[] = [];
+    const counting: SqlRunner = {
+      query: (text, params, options) => (queries.push(text), db.query(text, params, options)),
+      queryArrays: (text, params) => (queries.push(text), db.queryArrays(text, params)),
+      copyFrom: (text, source) => db.copyFrom(text, source),
+    };
+    const found = await new LatestReadings(counting).of([await meterRow(meter)]);
+    expect(found.get(meter)).toEqual(await newestEverywhere(meter));
+    expect(found.get(meter)?.readAt?.getTime()).toBeLessThanOrEqual(now + DAY + 60_000);
+    expect(queries).toHaveLength(1);
+  });
+
   it('of a meter with interval records is their last end, beside its registers', async () => {
     const meter = await newMeter();
     const records: [number, number, number, number][] = [];
@@ -117,6 +137,60 @@ describe('a meter’s latest reading', () => {
     });
     await insertReadings(db, meter, registers('2026-05-01T00:00:00Z', '2026-05-02T00:00:00Z'));
     expect(await latestOf(meter)).toEqual(await newestEverywhere(meter));
+  });
+
+  it('comes with what the window before it holds, as findCoverage reads that window', async () => {
+    const window = 10 * DAY;
+    const regular = await newMeter();
+    await insertReadings(db, regular, registers('2026-02-20T00:00:00Z', '2026-03-15T00:00:00Z'));
+    const gap = await newMeter();
+    await insertReadings(db, gap, registers('2026-03-01T00:00:00Z', '2026-03-06T00:00:00Z'));
+    await insertReadings(db, gap, registers('2026-03-08T00:00:00Z', '2026-03-12T06:00:00Z'));
+    const records = await newMeter();
+    const spans: [number, number, number, number][] = [];
+    for (let t = Date.parse('2026-01-25T00:00:00Z'); t < Date.parse('2026-02-03T00:00:00Z'); t += 4 * Q)
+      if (t < Date.parse('2026-01-30T00:00:00Z') || t >= Date.parse('2026-01-31T00:00:00Z'))
+        spans.push([t, t + 4 * Q, 900, 0]);
+    await insertIntervals(db, records, spans);
+    await insertReadings(db, records, registers('2026-01-28T00:00:00Z', '2026-01-29T00:00:00Z'));
+    const never = await newMeter();
+    const meters = [regular, gap, records, never];
+    const rows = await Promise.all(meters.map(meterRow));
+    // Installed inside the window of `regular`: the window starts there instead.
+    const installedAt = new Map([[regular, new Date('2026-03-10T00:00:00Z')]]);
+    const inputs = rows.map((row) => ({
+      ...row,
+      installed_at: installedAt.get(row.device_id) ?? new Date('2025-01-01T00:00:00Z'),
+      interval_minutes: 15,
+    }));
+    const found = await new LatestReadings(db).of(inputs, window);
+    for (const input of inputs) {
+      const latest = found.get(input.device_id);
+      expect(latest).toMatchObject(await newestEverywhere(input.device_id));
+      const last = latest?.dataAt;
+      if (!last) {
+        expect(latest).toEqual(NO_READING);
+        continue;
+      }
+      const since = new Date(Math.max(input.installed_at.getTime(), last.getTime() - window));
+      expect(latest?.window).toEqual(await findCoverage(db, input.device_id, since, last, Q));
+    }
+    expect(found.get(gap)?.window?.covered).toBeLessThan(9 * 96);
+    expect(found.get(records)?.window?.covered).toBeGreaterThan(0);
+  });
+
+  it('leaves the window to Completeness when a record ends past the months it was looked for in', async () => {
+    const meter = await newMeter();
+    const start = Date.parse('2026-04-30T12:00:00Z');
+    await insertIntervals(db, meter, [[start, start + DAY, 24_000, 0]]);
+    const row = {
+      ...(await meterRow(meter)),
+      installed_at: new Date('2025-01-01T00:00:00Z'),
+      interval_minutes: 15,
+    };
+    const found = (await new LatestReadings(db).of([row], 10 * DAY)).get(meter);
+    expect(found?.dataAt?.toISOString()).toBe('2026-05-01T12:00:00.000Z');
+    expect(found?.window).toBeUndefined();
   });
 
   it('of several meters at once, some never written, is each one’s own', async () => {

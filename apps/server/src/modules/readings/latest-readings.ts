@@ -1,11 +1,18 @@
 import type { SqlRunner } from '../../db/client.ts';
-import { findLastReadings, findLastReadingsFromMonths } from './readings.queries.ts';
+import { findLastReadings, findLastReadingsFromMonths, type Coverage } from './readings.queries.ts';
+import { utcMonthStart } from './utc-month.ts';
 
 /** A meter's latest: its register as last read, and the last instant its import channel has data for. */
 export interface LastReading {
   readAt: Date | null;
   valueMicro: number | null;
   dataAt: Date | null;
+}
+
+/** A latest reading looked up with what the window before its data holds (Completeness). */
+export interface LastReadingAndWindow extends LastReading {
+  /** Absent when remembered, or found by the full search: Completeness then reads the window itself. */
+  window?: Coverage;
 }
 
 /** A meter with no reading yet. */
@@ -19,13 +26,22 @@ export interface LatestInput {
   last_interval_month: Date | null;
 }
 
+/** What the window before a meter's last data starts from (Completeness). */
+export interface WindowInput {
+  installed_at: Date;
+  interval_minutes: number;
+}
+
 /**
  * No reading lies more than a day ahead of when it was written (imports and ingest refuse it): the
  * latest is the newest at or before now + AHEAD_MS, so a reading too far ahead never shows as one.
  */
 const AHEAD_MS = 24 * 3_600_000;
 
-type LastRow = Awaited<ReturnType<typeof findLastReadings>>[number];
+type LastRow = Awaited<ReturnType<typeof findLastReadings>>[number] & { window?: Coverage };
+
+const hasWindowInput = (meter: LatestInput & Partial<WindowInput>): meter is LatestInput & WindowInput =>
+  meter.installed_at !== undefined && meter.interval_minutes !== undefined;
 
 /** Meters whose latest one process remembers; past it the memory starts over. */
 const REMEMBERED_METERS = 100_000;
@@ -41,9 +57,20 @@ export class LatestReadings {
 
   constructor(private readonly db: SqlRunner) {}
 
-  /** The latest of each meter, the ones not remembered in one round trip. */
-  async of(meters: readonly LatestInput[]): Promise<Map<number, LastReading>> {
-    const found = new Map<number, LastReading>();
+  /**
+   * The latest of each meter, the ones not remembered in one round trip; with `windowMs`, also
+   * what the window of that length before each one's last data holds, in that same trip.
+   */
+  async of(meters: readonly LatestInput[]): Promise<Map<number, LastReading>>;
+  async of(
+    meters: readonly (LatestInput & WindowInput)[],
+    windowMs: number,
+  ): Promise<Map<number, LastReadingAndWindow>>;
+  async of(
+    meters: readonly (LatestInput & Partial<WindowInput>)[],
+    windowMs?: number,
+  ): Promise<Map<number, LastReadingAndWindow>> {
+    const found = new Map<number, LastReadingAndWindow>();
     const asked: LatestInput[] = [];
     for (const meter of meters) {
       const remembered = this.known.get(meter.device_id);
@@ -51,7 +78,7 @@ export class LatestReadings {
       else asked.push(meter);
     }
     if (asked.length === 0) return found;
-    const byId = await this.lookUp(asked);
+    const byId = await this.lookUp(asked, windowMs);
     if (this.known.size + asked.length > REMEMBERED_METERS) this.known.clear();
     for (const meter of asked) {
       const row = byId.get(meter.device_id);
@@ -59,25 +86,40 @@ export class LatestReadings {
         ? { readAt: row.read_at, valueMicro: row.value_micro, dataAt: row.data_at }
         : NO_READING;
       this.known.set(meter.device_id, { version: meter.readings_version, last });
-      found.set(meter.device_id, last);
+      found.set(meter.device_id, row?.window ? { ...last, window: row.window } : last);
     }
     return found;
   }
 
-  /** Looks in each meter's newest written months; meters never written to have no reading. */
-  private async lookUp(meters: LatestInput[]) {
+  /**
+   * Looks in each meter's newest written months; meters never written to have no reading. A month
+   * after the bound's holds nothing to show (a meter written ahead of time): the latest is then
+   * looked for in the bound's own month first.
+   */
+  private async lookUp(meters: (LatestInput & Partial<WindowInput>)[], windowMs: number | undefined) {
     const written = meters.filter((meter) => meter.last_register_month ?? meter.last_interval_month);
     if (written.length === 0) return new Map<number, LastRow>();
     const untilMs = Date.now() + AHEAD_MS;
-    const near = await findLastReadingsFromMonths(
-      this.db,
-      written.map((meter) => ({
-        meterId: meter.device_id,
-        registerMonth: meter.last_register_month,
-        intervalMonth: meter.last_interval_month,
-      })),
-      untilMs,
-    );
+    const untilMonth = new Date(utcMonthStart(untilMs));
+    const notAfterBound = (month: Date | null) => (month && month > untilMonth ? untilMonth : month);
+    const monthsOf = (meter: LatestInput) => ({
+      meterId: meter.device_id,
+      registerMonth: notAfterBound(meter.last_register_month),
+      intervalMonth: notAfterBound(meter.last_interval_month),
+    });
+    const near: (LastRow & { found: boolean })[] =
+      windowMs !== undefined && written.every(hasWindowInput)
+        ? await findLastReadingsFromMonths(
+            this.db,
+            written.map((meter) => ({
+              ...monthsOf(meter),
+              installedAt: meter.installed_at,
+              intervalMs: meter.interval_minutes * 60_000,
+            })),
+            untilMs,
+            { windowMs },
+          )
+        : await findLastReadingsFromMonths(this.db, written.map(monthsOf), untilMs);
     const missed = near.filter((row) => !row.found).map((row) => row.meter_id);
     const rows: LastRow[] = [
       ...near.filter((row) => row.found),

@@ -3,6 +3,7 @@ import type { Db, SqlRunner } from '../../db/client.ts';
 import { DecodedChunkCache } from './chunk-cache.ts';
 import { packColumn, unpackColumn } from './packed-column.ts';
 import type { IntervalColumns, RegisterColumns } from './engine/steps.ts';
+import { nextUtcMonth, utcMonthStart } from './utc-month.ts';
 import {
   dequeueMonth,
   findChunks,
@@ -73,16 +74,6 @@ function decode(chunk: ChunkRow & PackedMonth): MonthColumns {
 
 /** Decoded: two float64 and two byte columns per register, three and two per interval record. */
 const decodedBytes = (registers: number, intervals: number) => registers * 18 + intervals * 26;
-
-function utcMonthStart(ms: number): number {
-  const date = new Date(ms);
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
-}
-
-function nextUtcMonth(monthStart: number): number {
-  const date = new Date(monthStart);
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
-}
 
 async function readLive(
   db: SqlRunner,

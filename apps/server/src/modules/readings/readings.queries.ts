@@ -3,6 +3,7 @@
 
 import type { SqlRunner } from '../../db/client.ts';
 import type { ReadingKind } from './channels.ts';
+import { nextUtcMonth } from './utc-month.ts';
 
 /** Same key as the invalidation triggers' lock (migration 0005): a chunk is built while no write to its meter is in flight. */
 const CHUNK_LOCK = 4_242_002;
@@ -255,54 +256,146 @@ export interface LatestMonths {
   intervalMonth: Date | null;
 }
 
+/** What findCoverage needs besides the window's end: where the meter's window may start and its interval. */
+export interface CoverageOf {
+  installedAt: Date;
+  intervalMs: number;
+}
+
+/** What a window of a meter's import channel holds (findCoverage). */
+export interface Coverage {
+  first_at: Date | null;
+  covered: number;
+}
+
+type LastInMonths = {
+  meter_id: number;
+  read_at: Date | null;
+  value_micro: number | null;
+  data_at: Date | null;
+  found: boolean;
+};
+
+/**
+ * findCoverage's sums as SQL, over expressions for the meter, the window [since, until] and the
+ * nominal interval; `within`, parameters around the window, lets planning prune partitions.
+ */
+function coverageSelect(of: {
+  meter: string;
+  since: string;
+  until: string;
+  intervalMs: string;
+  within?: { from: string; to: string };
+}) {
+  const registersPruned = of.within ? ` AND read_at >= ${of.within.from} AND read_at <= ${of.within.to}` : '';
+  const recordsPruned = of.within ? ` AND start_at >= ${of.within.from} AND start_at <= ${of.within.to}` : '';
+  return `SELECT least(r.first_at, i.first_at) AS first_at,
+            greatest(coalesce(r.n, 0) - 1, 0) + coalesce(i.covered_ms, 0) / ${of.intervalMs}::float8 AS covered
+     FROM (SELECT min(read_at) AS first_at, count(*)::int AS n FROM register_readings
+           WHERE meter_id = ${of.meter} AND channel = 1 AND read_at >= ${of.since} AND read_at <= ${of.until}${registersPruned}) r,
+          (SELECT min(start_at) AS first_at, sum(extract(epoch FROM end_at - start_at) * 1000) AS covered_ms
+           FROM interval_readings WHERE meter_id = ${of.meter} AND channel = 1 AND start_at >= ${of.since} AND end_at <= ${of.until}${recordsPruned}) i`;
+}
+
 /**
  * findLastReadings looking only from each meter's newest written months on, and only in the
  * partitions of those months (bounds as parameters prune the others while planning). `found`
  * is false for a meter whose month held nothing at or before the bound (its newest readings
  * deleted, or all ahead of time): findLastReadings answers for it.
+ *
+ * With `coverage`, also what each meter's window before its last data holds (findCoverage over
+ * [max(installed, last − windowMs), last]) in the same round trip: the meter card's two lookups,
+ * the second depending on the first, cost one trip to PostgreSQL instead of two. `window` is left
+ * out where the last data lies past the bounds that prune the window's partitions (an interval
+ * record ending after them): findCoverage reads that one.
  */
 export async function findLastReadingsFromMonths(
   db: SqlRunner,
   meters: readonly LatestMonths[],
   untilMs: number,
+): Promise<LastInMonths[]>;
+export async function findLastReadingsFromMonths(
+  db: SqlRunner,
+  meters: readonly (LatestMonths & CoverageOf)[],
+  untilMs: number,
+  coverage: { windowMs: number },
+): Promise<(LastInMonths & { window?: Coverage })[]>;
+export async function findLastReadingsFromMonths(
+  db: SqlRunner,
+  meters: readonly (LatestMonths & Partial<CoverageOf>)[],
+  untilMs: number,
+  coverage?: { windowMs: number },
 ) {
   // From the earliest of the months to the end of the newest one (nothing was written after it), or
   // to the bound if sooner.
   const bounds = (months: (Date | null)[]) => {
     const known = months.filter((month): month is Date => month !== null).map((month) => month.getTime());
     if (known.length === 0) return [null, null];
-    const newest = new Date(Math.max(...known));
-    const monthEnd = Date.UTC(newest.getUTCFullYear(), newest.getUTCMonth() + 1, 1) - 1;
+    const monthEnd = nextUtcMonth(Math.max(...known)) - 1;
     return [new Date(Math.min(...known)), new Date(Math.min(untilMs, monthEnd))];
   };
   const registerMonths = meters.map((meter) => meter.registerMonth);
   const intervalMonths = meters.map((meter) => meter.intervalMonth);
-  return db.query<{
-    meter_id: number;
-    read_at: Date | null;
-    value_micro: number | null;
-    data_at: Date | null;
-    found: boolean;
-  }>(
-    `SELECT ids.meter_id, lr.read_at, lr.value_micro, greatest(lr.read_at, li.end_at) AS data_at,
-            (ids.register_month IS NULL OR lr.read_at IS NOT NULL) AND (ids.interval_month IS NULL OR li.end_at IS NOT NULL) AS found
-     FROM unnest($1::int[], $2::timestamptz[], $3::timestamptz[]) AS ids(meter_id, register_month, interval_month)
-     LEFT JOIN LATERAL (SELECT read_at, value_micro FROM register_readings r
+  const registerBounds = bounds(registerMonths);
+  const intervalBounds = bounds(intervalMonths);
+  const params: unknown[] = [
+    meters.map((meter) => meter.meterId),
+    registerMonths,
+    intervalMonths,
+    ...registerBounds,
+    ...intervalBounds,
+  ];
+  const latest = `SELECT ids.meter_id, lr.read_at, lr.value_micro, greatest(lr.read_at, li.end_at) AS data_at,
+            (ids.register_month IS NULL OR lr.read_at IS NOT NULL) AND (ids.interval_month IS NULL OR li.end_at IS NOT NULL) AS found`;
+  const lastOfEach = `LEFT JOIN LATERAL (SELECT read_at, value_micro FROM register_readings r
                         WHERE r.meter_id = ids.meter_id AND r.channel = 1 AND r.read_at >= ids.register_month
                           AND r.read_at >= $4 AND r.read_at <= $5
                         ORDER BY read_at DESC LIMIT 1) lr ON true
      LEFT JOIN LATERAL (SELECT end_at FROM interval_readings i
                         WHERE i.meter_id = ids.meter_id AND i.channel = 1 AND i.start_at >= ids.interval_month
                           AND i.start_at >= $6 AND i.start_at <= $7
-                        ORDER BY start_at DESC LIMIT 1) li ON true`,
-    [
-      meters.map((meter) => meter.meterId),
-      registerMonths,
-      intervalMonths,
-      ...bounds(registerMonths),
-      ...bounds(intervalMonths),
-    ],
-    { prepare: 'cm_last_readings_from_months' },
+                        ORDER BY start_at DESC LIMIT 1) li ON true`;
+  if (!coverage)
+    return db.query<LastInMonths>(
+      `${latest}
+     FROM unnest($1::int[], $2::timestamptz[], $3::timestamptz[]) AS ids(meter_id, register_month, interval_month)
+     ${lastOfEach}`,
+      params,
+      { prepare: 'cm_last_readings_from_months' },
+    );
+  // The window starts at most windowMs before the last data, which lies in or after the earliest
+  // month, and ends at the last data, at most the latest bound but for a record ending later.
+  const known = (dates: (Date | null)[]) =>
+    dates.filter((date): date is Date => date !== null).map((date) => date.getTime());
+  const windowFrom =
+    Math.min(...known([registerBounds[0] ?? null, intervalBounds[0] ?? null])) - coverage.windowMs;
+  const windowTo = Math.max(...known([registerBounds[1] ?? null, intervalBounds[1] ?? null]));
+  params.push(
+    meters.map((meter) => meter.installedAt),
+    meters.map((meter) => meter.intervalMs),
+    coverage.windowMs,
+    new Date(windowFrom),
+    new Date(windowTo),
+  );
+  const last = 'greatest(lr.read_at, li.end_at)';
+  const window = coverageSelect({
+    meter: 'ids.meter_id',
+    since: `greatest(ids.installed_at, ${last} - make_interval(secs => $10 / 1000.0))`,
+    until: last,
+    intervalMs: 'ids.interval_ms',
+    within: { from: '$11', to: '$12' },
+  });
+  const rows = await db.query<LastInMonths & Coverage>(
+    `${latest}, w.first_at, w.covered
+     FROM unnest($1::int[], $2::timestamptz[], $3::timestamptz[], $8::timestamptz[], $9::float8[])
+          AS ids(meter_id, register_month, interval_month, installed_at, interval_ms)
+     ${lastOfEach}
+     LEFT JOIN LATERAL (${window}) w ON true`,
+    params,
+    { prepare: 'cm_last_readings_with_coverage' },
+  );
+  return rows.map(({ first_at, covered, ...row }) =>
+    row.data_at && row.data_at.getTime() > windowTo ? row : { ...row, window: { first_at, covered } },
   );
 }
 
@@ -316,14 +409,9 @@ export async function findCoverage(
   since: Date,
   until: Date,
   intervalMs: number,
-): Promise<{ first_at: Date | null; covered: number }> {
-  const rows = await db.query<{ first_at: Date | null; covered: number }>(
-    `SELECT least(r.first_at, i.first_at) AS first_at,
-            greatest(coalesce(r.n, 0) - 1, 0) + coalesce(i.covered_ms, 0) / $4::float8 AS covered
-     FROM (SELECT min(read_at) AS first_at, count(*)::int AS n FROM register_readings
-           WHERE meter_id = $1 AND channel = 1 AND read_at >= $2 AND read_at <= $3) r,
-          (SELECT min(start_at) AS first_at, sum(extract(epoch FROM end_at - start_at) * 1000) AS covered_ms
-           FROM interval_readings WHERE meter_id = $1 AND channel = 1 AND start_at >= $2 AND end_at <= $3) i`,
+): Promise<Coverage> {
+  const rows = await db.query<Coverage>(
+    coverageSelect({ meter: '$1', since: '$2', until: '$3', intervalMs: '$4' }),
     [meterId, since, until, intervalMs],
     { prepare: 'cm_coverage_window' },
   );
