@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
+import { timesOf } from '@cm/contracts/series-columns.ts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './support/browser.ts';
@@ -26,7 +27,12 @@ interface ReadingsAnswer {
     meterInd: number;
     meter: { meterNumber: string; multiplier: number };
     meterNumbers: string[];
-    series: { t: number[]; value: (number | null)[]; consumption: (number | null)[]; missing?: number[] };
+    series: {
+      tRuns: { start: number[]; step: number[]; count: number[] };
+      value: (number | null)[];
+      consumption: (number | null)[];
+      missing?: number[];
+    };
     totals: {
       consumption: number | null;
       readings: number;
@@ -246,7 +252,8 @@ describe('the check page', () => {
     // The table holds one row per hour bucket (plus any gap rows) and says how many.
     const region = await page.getByRole('region', { name: /Readings table/ }).getAttribute('aria-label');
     const gapRows = answer.body.meters[0]?.gaps.length ?? 0;
-    const rowCount = (answer.body.meters[0]?.series.t.length ?? 0) + gapRows;
+    const points = answer.body.meters[0]?.series;
+    const rowCount = (points ? timesOf(points.tRuns).length : 0) + gapRows;
     expect(region).toBe(`Readings table, ${rowCount.toLocaleString('en')} rows`);
 
     // The week is still going: the 7 days before are compared up to the same local time as this
@@ -446,9 +453,10 @@ describe('the check page', () => {
     // The library's flat tariff (demo-content.ts): 0.2480 EUR a kWh, the energy to the Wh.
     const cost = (kwh: number | null | undefined) =>
       kwh === null || kwh === undefined ? '' : String(Math.round(kwh * 1000 * 248) / 1e6);
-    for (let i = 1; i < series.t.length; i++) {
-      const start = series.t[i - 1] ?? 0;
-      const end = series.t[i] ?? 0;
+    const t = timesOf(series.tRuns);
+    for (let i = 1; i < t.length; i++) {
+      const start = t[i - 1] ?? 0;
+      const end = t[i] ?? 0;
       expect(lines[i], `line ${i}`).toBe(
         `EM-10009,${isoInZone(start, 'Europe/Berlin')},${isoInZone(end, 'Europe/Berlin')},interval,${num(series.consumption[i])},${cost(series.consumption[i])},${num(series.value[i])},0,0,0,0`,
       );

@@ -13,6 +13,7 @@ import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { API_KEY_HEADER } from '@cm/contracts/enums.ts';
+import { timesOf } from '@cm/contracts/series-columns.ts';
 import { sleep } from '../lib/http.ts';
 import { BENCH_WEB_API_KEY, startBenchServer } from '../lib/server-process.ts';
 import { prepareSite, READINGS_END } from '../lib/site.ts';
@@ -274,9 +275,13 @@ async function main() {
     const day = when.toISOString().slice(0, 10);
     const readPath = `/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?name=${encodeURIComponent(locationName)}&meterInd=1&From=${day}&To=${day}&granularity=raw`;
     const registerAt = (body: string) => {
-      const answer = JSON.parse(body) as { meters: { series: { t: number[]; value: (number | null)[] } }[] };
+      const answer = JSON.parse(body) as {
+        meters: {
+          series: { tRuns: { start: number[]; step: number[]; count: number[] }; value: (number | null)[] };
+        }[];
+      };
       const series = answer.meters[0]?.series;
-      const index = series?.t.indexOf(when.getTime()) ?? -1;
+      const index = series ? timesOf(series.tRuns).indexOf(when.getTime()) : -1;
       return index < 0 ? undefined : series?.value[index];
     };
     const first = await send(b.url, readPath, { token: adminToken });

@@ -140,14 +140,24 @@ export const channelSeriesSchema = z.object({
 });
 
 /**
- * A time series in columns (the shape uPlot draws). `t` is epoch milliseconds: for `raw` the end of
- * each point's span (a register reading's instant, an interval's end), for buckets the local bucket
- * start. A bucket holds the energy of the intervals starting in it and of the longer spans (a gap
- * between two registers, a billing period) lying inside it; a span across bucket edges is in no
- * bucket (its energy is in `gaps` or `periods` and the totals), so it never shows as a spike.
+ * A time series in columns (the shape uPlot draws). `t`, each point's time, is epoch milliseconds:
+ * for `raw` the end of each point's span (a register reading's instant, an interval's end), for
+ * buckets the local bucket start. A bucket holds the energy of the intervals starting in it and of
+ * the longer spans (a gap between two registers, a billing period) lying inside it; a span across
+ * bucket edges is in no bucket (its energy is in `gaps` or `periods` and the totals), so it never
+ * shows as a spike.
  */
 export const seriesSchema = channelSeriesSchema.extend({
-  t: z.array(z.number()),
+  /**
+   * `t` written as runs of equal steps (series-columns.ts timesOf reads it): run k is `count[k]`
+   * points, the first at `start[k]`, each `step[k]` ms after the one before. A year of 15-minute
+   * readings is one run instead of 35,041 numbers; a year by day, a run between DST changes.
+   */
+  tRuns: z.object({
+    start: z.array(z.number()),
+    step: z.array(z.number()),
+    count: z.array(z.number().int().positive()),
+  }),
   /**
    * Raw only: where a point's span (from the reading before, or from an interval record's start)
    * does not start at the previous point's `t`: those points' `index` in the columns and the start
@@ -174,8 +184,11 @@ type WithCounts<T> = Omit<T, (typeof COUNT_COLUMNS)[number]> &
   Record<(typeof COUNT_COLUMNS)[number], number[]>;
 /** A channel's columns as read (series-columns.ts withCounts): every count column there, zeros where the answer left it out. */
 export type ChannelSeries = WithCounts<z.infer<typeof channelSeriesSchema>>;
-/** A readings series as read (see ChannelSeries). */
-export type Series = WithCounts<Omit<z.infer<typeof seriesSchema>, 'other'>> & { other?: ChannelSeries };
+/** A readings series as read (see ChannelSeries), with `t` itself: each point's time (see seriesSchema). */
+export type Series = WithCounts<Omit<z.infer<typeof seriesSchema>, 'other' | 'tRuns'>> & {
+  t: number[];
+  other?: ChannelSeries;
+};
 
 /** Time without data. Energy used during it is known from the registers when two register readings bound it (and counted in the totals), unknown for missing interval records. */
 export const gapSchema = z.object({

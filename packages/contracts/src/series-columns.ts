@@ -7,9 +7,9 @@ import {
   type seriesSchema,
 } from './check.ts';
 
-// Reading a readings answer's columns as the contract writes them compactly (check.ts): count
-// columns left out where all zero, and raw span starts listed only where they are not the point
-// before.
+// Reading a readings answer's columns as the contract writes them compactly (check.ts): times as
+// runs of equal steps, count columns left out where all zero, and raw span starts listed only where
+// they are not the point before.
 
 type CountColumns = Record<(typeof COUNT_COLUMNS)[number], number[]>;
 
@@ -20,22 +20,55 @@ export function countsOf(columns: Partial<CountColumns>, n: number): CountColumn
   return counts;
 }
 
-/** A series as written, with every count column (see countsOf). */
-export function seriesWithCounts(series: z.infer<typeof seriesSchema>): Series {
-  const n = series.t.length;
-  const { other, ...columns } = series;
+type TimeRuns = z.infer<typeof seriesSchema>['tRuns'];
+
+/**
+ * Times as the answer writes them (`tRuns`, check.ts): each run starts at a point and takes every
+ * following point that lies the same step after the one before; a lone point is a run of 1, step 0.
+ */
+export function timeRuns(t: ArrayLike<number>): TimeRuns {
+  const runs: TimeRuns = { start: [], step: [], count: [] };
+  for (let i = 0; i < t.length;) {
+    const first = t[i] ?? 0;
+    const step = i + 1 < t.length ? (t[i + 1] ?? 0) - first : 0;
+    let end = i + 1;
+    while (end < t.length && (t[end] ?? 0) - (t[end - 1] ?? 0) === step) end += 1;
+    runs.start.push(first);
+    runs.step.push(end - i > 1 ? step : 0);
+    runs.count.push(end - i);
+    i = end;
+  }
+  return runs;
+}
+
+/** Each point's time, from the runs of equal steps the answer writes them as (timeRuns). */
+export function timesOf(runs: TimeRuns): number[] {
+  const t: number[] = [];
+  runs.count.forEach((count, k) => {
+    const start = runs.start[k] ?? 0;
+    const step = runs.step[k] ?? 0;
+    for (let i = 0; i < count; i++) t.push(start + i * step);
+  });
+  return t;
+}
+
+/** A series as read: its times (see timesOf) and every count column (see countsOf). */
+export function seriesAsRead(series: z.infer<typeof seriesSchema>): Series {
+  const { other, tRuns, ...columns } = series;
+  const t = timesOf(tRuns);
   return {
     ...columns,
-    ...countsOf(columns, n),
-    ...(other ? { other: { ...other, ...countsOf(other, n) } } : {}),
+    t,
+    ...countsOf(columns, t.length),
+    ...(other ? { other: { ...other, ...countsOf(other, t.length) } } : {}),
   };
 }
 
-/** A readings answer as written, each series with every count column (see countsOf). */
-export function readingsWithCounts(answer: z.infer<typeof locationReadingsSchema>): LocationReadings {
+/** A readings answer as read, each series as seriesAsRead reads it. */
+export function readingsAsRead(answer: z.infer<typeof locationReadingsSchema>): LocationReadings {
   return {
     ...answer,
-    meters: answer.meters.map((meter) => ({ ...meter, series: seriesWithCounts(meter.series) })),
+    meters: answer.meters.map((meter) => ({ ...meter, series: seriesAsRead(meter.series) })),
   };
 }
 

@@ -5,7 +5,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { API_KEY_HEADER, Role, type RoleId } from '@cm/contracts/enums.ts';
 import type { UserRecord } from '@cm/contracts/auth.ts';
 import { locationReadingsSchema, type LocationReadings } from '@cm/contracts/check.ts';
-import { readingsWithCounts } from '@cm/contracts/series-columns.ts';
+import { readingsAsRead } from '@cm/contracts/series-columns.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { Db, SqlRunner } from '../db/client.ts';
@@ -106,5 +106,5 @@ export async function insertUser(
 
 /** A readings answer checked against the contract and read as the web app reads it (every count column). */
 export function readingsAnswer(response: Pick<LightMyRequestResponse, 'json'>): LocationReadings {
-  return readingsWithCounts(locationReadingsSchema.parse(response.json()));
+  return readingsAsRead(locationReadingsSchema.parse(response.json()));
 }

@@ -3,6 +3,7 @@
 // Energies stay integers in millionths of the unit (mWh for kWh) until written as JSON.
 
 import { COUNT_COLUMNS, type Channel, type Granularity } from '@cm/contracts/check.ts';
+import { timeRuns } from '@cm/contracts/series-columns.ts';
 import { NumberColumn, MillionthsColumn } from '../../../json-columns.ts';
 import { m4Indices } from '../downsample.ts';
 import { HOUR_MS } from '@cm/contracts/zoned-time.ts';
@@ -48,7 +49,8 @@ export interface ChannelSeriesColumns {
 
 /** The contract's series as typed columns (`JSON.stringify` or `jsonBytes` give its arrays). */
 export interface SeriesColumns extends ChannelSeriesColumns {
-  t: NumberColumn;
+  /** Each point's time as runs of equal steps (a few numbers: plain arrays). */
+  tRuns: ReturnType<typeof timeRuns>;
   /** Raw only: the points whose span does not start at the previous point's t (spanStartsOf). */
   spanStarts?: { index: NumberColumn; from: NumberColumn };
   hours?: NumberColumn;
@@ -105,7 +107,7 @@ export function computeReadings(input: ChannelSegments, options: ComputeOptions)
     downsampled = true;
   }
   const series: SeriesColumns = {
-    t: new NumberColumn(a.t),
+    tRuns: timeRuns(a.t),
     ...(a.from ? { spanStarts: spanStartsOf(a.t, a.from) } : {}),
     ...(isRaw ? {} : { hours: new NumberColumn(hoursOf(edges)) }),
     ...channelColumns(a),

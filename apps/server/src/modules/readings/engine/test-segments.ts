@@ -2,7 +2,7 @@
 // answers as the API writes it (series as plain arrays, units as kWh).
 
 import { seriesSchema, type Granularity } from '@cm/contracts/check.ts';
-import { seriesWithCounts } from '@cm/contracts/series-columns.ts';
+import { seriesAsRead } from '@cm/contracts/series-columns.ts';
 import { resolveRange } from '../range.ts';
 import { presentReadings } from '../readings.presenter.ts';
 import { computeReadings, type ChannelSegments } from './compute.ts';
@@ -121,6 +121,6 @@ export function runRange(
   );
   return {
     ...computed,
-    series: seriesWithCounts(seriesSchema.parse(JSON.parse(JSON.stringify(computed.series)))),
+    series: seriesAsRead(seriesSchema.parse(JSON.parse(JSON.stringify(computed.series)))),
   };
 }

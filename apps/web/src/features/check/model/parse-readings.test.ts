@@ -1,7 +1,14 @@
-import { locationReadingsSchema } from '@cm/contracts/check.ts';
+import { locationReadingsSchema, type MeterReadings } from '@cm/contracts/check.ts';
+import { readingsAsRead, timeRuns } from '@cm/contracts/series-columns.ts';
 import { describe, expect, it } from 'vitest';
 import { parseLocationReadings, parseSeries } from './parse-readings.ts';
 import { rawReadings } from '@/test-support/check-fixtures.ts';
+
+/** A meter's readings as the API writes them: times as runs. */
+function written(readings: MeterReadings) {
+  const { t, ...columns } = readings.series;
+  return { ...readings, series: { ...columns, tRuns: timeRuns(t) } };
+}
 
 const answer = () => ({
   location: {
@@ -14,13 +21,13 @@ const answer = () => ({
   from: '2026-03-28T23:00:00.000Z',
   to: '2026-03-29T22:00:00.000Z',
   granularity: 'raw',
-  meters: [rawReadings('2026-03-28T23:00:00Z', '2026-03-29T22:00:00Z')],
+  meters: [written(rawReadings('2026-03-28T23:00:00Z', '2026-03-29T22:00:00Z'))],
 });
 
 describe('parseLocationReadings', () => {
   it('gives what the contract schema gives', () => {
     const raw = answer();
-    expect(parseLocationReadings(raw)).toEqual(locationReadingsSchema.parse(raw));
+    expect(parseLocationReadings(raw)).toEqual(readingsAsRead(locationReadingsSchema.parse(raw)));
   });
 
   it('refuses what the contract refuses, in the columns too', () => {
@@ -28,7 +35,12 @@ describe('parseLocationReadings', () => {
       { ...answer(), granularity: 'minute' },
       {
         ...answer(),
-        meters: [{ ...answer().meters[0], series: { ...answer().meters[0]?.series, t: ['1'] } }],
+        meters: [
+          {
+            ...answer().meters[0],
+            series: { ...answer().meters[0]?.series, tRuns: { start: ['1'], step: [0], count: [1] } },
+          },
+        ],
       },
     ];
     for (const raw of bad) {
@@ -38,8 +50,9 @@ describe('parseLocationReadings', () => {
   });
 
   it('checks each column: numbers, nulls where allowed, whole counts, equal lengths', () => {
+    const times = { tRuns: { start: [1], step: [1], count: [2] } };
     const good = {
-      t: [1, 2],
+      ...times,
       value: [1, null],
       consumption: [null, 0.5],
       missing: [0, 2],
@@ -47,7 +60,10 @@ describe('parseLocationReadings', () => {
       substituted: [0, 1],
       corrected: [0, 0],
     };
-    expect(parseSeries(good)).toEqual(good);
+    const { tRuns, ...columns } = good;
+    const read = { ...columns, t: [1, 2] };
+    expect(tRuns).toEqual(times.tRuns);
+    expect(parseSeries(good)).toEqual(read);
     const other = {
       value: [null, null],
       consumption: [0, 0.25],
@@ -58,7 +74,7 @@ describe('parseLocationReadings', () => {
     };
     const spanStarts = { index: [0], from: [null] };
     expect(parseSeries({ ...good, other, net: [null, 0.25], spanStarts })).toEqual({
-      ...good,
+      ...read,
       other,
       net: [null, 0.25],
       spanStarts,
@@ -72,10 +88,11 @@ describe('parseLocationReadings', () => {
     ])
       expect(() => parseSeries({ ...good, spanStarts: wrong })).toThrow(/series.spanStarts/);
     // A count column left out is all zeros.
-    const clean = { t: [1, 2], value: [1, 2], consumption: [null, 1] };
+    const clean = { value: [1, 2], consumption: [null, 1] };
     const zeros = [0, 0];
-    expect(parseSeries(clean)).toEqual({
+    expect(parseSeries({ ...clean, ...times })).toEqual({
       ...clean,
+      t: [1, 2],
       missing: zeros,
       estimated: zeros,
       substituted: zeros,
@@ -86,7 +103,18 @@ describe('parseLocationReadings', () => {
       /series.other.consumption/,
     );
     expect(parseSeries({ ...good, hours: [23, 24] }).hours).toEqual([23, 24]);
-    expect(() => parseSeries({ ...good, t: [1, null] })).toThrow(/series.t/);
+    for (const wrong of [
+      { start: [1, null], step: [1, 0], count: [1, 1] },
+      { start: [1], step: [1], count: [1.5] },
+      { start: [1], step: [1], count: [0] },
+      { start: [1], step: [], count: [2] },
+      [1, 2],
+    ])
+      expect(() => parseSeries({ ...good, tRuns: wrong })).toThrow(/series.tRuns/);
+    // Runs longer or shorter than the columns.
+    expect(() => parseSeries({ ...good, tRuns: { start: [1], step: [1], count: [3] } })).toThrow(
+      /series\.\w+ must/,
+    );
     expect(() => parseSeries({ ...good, missing: [0, 1.5] })).toThrow(/series.missing/);
     expect(() => parseSeries({ ...good, consumption: [0.5] })).toThrow(/series.consumption/);
     expect(() => parseSeries({ ...good, value: [1, 'x'] })).toThrow(/series.value/);

@@ -11,7 +11,7 @@ import {
   type MeterReadings,
   type Series,
 } from '@cm/contracts/check.ts';
-import { countsOf } from '@cm/contracts/series-columns.ts';
+import { countsOf, timesOf } from '@cm/contracts/series-columns.ts';
 import { z } from 'zod';
 
 /*
@@ -84,13 +84,21 @@ function parseSpanStarts(value: unknown, n: number): NonNullable<Series['spanSta
   return starts;
 }
 
-/** A series as the contract describes it (`seriesSchema`), with every column as long as `t`. */
+/** A series as the contract describes it (`seriesSchema`), with every column as long as its times. */
 export function parseSeries(value: unknown): Series {
-  if (!isRecord(value) || !Array.isArray(value.t)) throw new Error('readings answer: series.t is not a list');
-  const n = value.t.length;
-  const { t, hours, spanStarts, other, net } = value;
-  if (!isNumberColumn(t, n)) throw new Error('readings answer: series.t must hold numbers');
-  const series: Series = { t, ...parseChannelColumns(value, n, 'series') };
+  if (!isRecord(value)) throw new Error('readings answer: series is not an object');
+  const { tRuns, hours, spanStarts, other, net } = value;
+  const runs = seriesSchema.shape.tRuns.safeParse(tRuns);
+  if (
+    !runs.success ||
+    runs.data.step.length !== runs.data.start.length ||
+    runs.data.count.length !== runs.data.start.length
+  )
+    throw new Error('readings answer: series.tRuns must list runs, each with its start, step and count');
+  const n = runs.data.count.reduce((sum, count) => sum + count, 0);
+  // The columns are checked first: they are as long as the runs say only if the runs are honest.
+  const columns = parseChannelColumns(value, n, 'series');
+  const series: Series = { t: timesOf(runs.data), ...columns };
   if (hours !== undefined) {
     if (!isNumberColumn(hours, n)) throw new Error('readings answer: series.hours must hold numbers');
     series.hours = hours;
