@@ -276,6 +276,10 @@ type LastInMonths = {
   found: boolean;
 };
 
+/** The dates that are there, in epoch ms. */
+const instantsOf = (dates: readonly (Date | null)[]) =>
+  dates.filter((date): date is Date => date !== null).map((date) => date.getTime());
+
 /**
  * findCoverage's sums as SQL, over expressions for the meter, the window [since, until] and the
  * nominal interval; `within`, parameters around the window, lets planning prune partitions.
@@ -329,7 +333,7 @@ export async function findLastReadingsFromMonths(
   // From the earliest of the months to the end of the newest one (nothing was written after it), or
   // to the bound if sooner.
   const bounds = (months: (Date | null)[]) => {
-    const known = months.filter((month): month is Date => month !== null).map((month) => month.getTime());
+    const known = instantsOf(months);
     if (known.length === 0) return [null, null];
     const monthEnd = nextUtcMonth(Math.max(...known)) - 1;
     return [new Date(Math.min(...known)), new Date(Math.min(untilMs, monthEnd))];
@@ -365,11 +369,9 @@ export async function findLastReadingsFromMonths(
     );
   // The window starts at most windowMs before the last data, which lies in or after the earliest
   // month, and ends at the last data, at most the latest bound but for a record ending later.
-  const known = (dates: (Date | null)[]) =>
-    dates.filter((date): date is Date => date !== null).map((date) => date.getTime());
   const windowFrom =
-    Math.min(...known([registerBounds[0] ?? null, intervalBounds[0] ?? null])) - coverage.windowMs;
-  const windowTo = Math.max(...known([registerBounds[1] ?? null, intervalBounds[1] ?? null]));
+    Math.min(...instantsOf([registerBounds[0] ?? null, intervalBounds[0] ?? null])) - coverage.windowMs;
+  const windowTo = Math.max(...instantsOf([registerBounds[1] ?? null, intervalBounds[1] ?? null]));
   params.push(
     meters.map((meter) => meter.installedAt),
     meters.map((meter) => meter.intervalMs),
