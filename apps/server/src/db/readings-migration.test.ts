@@ -7,7 +7,7 @@ import { openDatabase, prepare } from '../bootstrap.ts';
 import { loadConfig } from '../config.ts';
 import { insertLocation, insertMeter } from '../test/factories.ts';
 import { createScratchDatabase } from '../test/test-db.ts';
-import { openPostgres, type SqlRunner } from './client.ts';
+import { openPostgres, type Db, type SqlRunner } from './client.ts';
 import { openLegacyPglite } from './legacy-pglite.ts';
 import { migrate } from './migrate.ts';
 
@@ -152,18 +152,31 @@ describe('migration 0005 (readings model)', () => {
   }, 120_000);
 });
 
+/** Runs `work` on a scratch database migrated up to `lastTag`, holding one meter (dropped afterwards). */
+async function withMeterMigratedUpTo(
+  lastTag: string,
+  work: (db: Db, meterId: number) => Promise<void>,
+): Promise<void> {
+  const scratch = await createScratchDatabase();
+  const db = await openPostgres({ url: scratch.url, poolSize: 2, statementTimeoutMs: 30_000 });
+  try {
+    await migrate(db, await migrationsUpTo(lastTag));
+    const meterId = await insertMeter(db, {
+      meterNumber: 'OLD-CHUNK',
+      locationId: await insertLocation(db, 'Old chunk site'),
+      meterInd: 1,
+      installedAt: new Date(T0),
+    });
+    await work(db, meterId);
+  } finally {
+    await db.close();
+    await scratch.drop();
+  }
+}
+
 describe('migration 0019 (packed chunk columns)', () => {
   it('queues the months packed in the old format to be packed again, and drops them', async () => {
-    const scratch = await createScratchDatabase();
-    const db = await openPostgres({ url: scratch.url, poolSize: 2, statementTimeoutMs: 30_000 });
-    try {
-      await migrate(db, await migrationsUpTo('0018_readings_without_row_fk'));
-      const registerMeter = await insertMeter(db, {
-        meterNumber: 'OLD-CHUNK',
-        locationId: await insertLocation(db, 'Old chunk site'),
-        meterInd: 1,
-        installedAt: new Date(T0),
-      });
+    await withMeterMigratedUpTo('0018_readings_without_row_fk', async (db, registerMeter) => {
       const month = new Date('2024-03-01T00:00:00Z');
       await db.query('SELECT cm_ensure_reading_partitions($1, $1)', [month]);
       await db.query('DELETE FROM reading_chunk_queue');
@@ -179,9 +192,44 @@ describe('migration 0019 (packed chunk columns)', () => {
       expect(await db.query('SELECT meter_id, channel, month_start FROM reading_chunk_queue')).toEqual([
         { meter_id: registerMeter, channel: 1, month_start: month },
       ]);
-    } finally {
-      await db.close();
-      await scratch.drop();
-    }
+    });
+  });
+});
+
+describe('migration 0022 (chunk cache by year)', () => {
+  it('moves every stored month, versions and bytes as they were, into yearly partitions', async () => {
+    await withMeterMigratedUpTo('0021_meters_latest_month', async (db, meterId) => {
+      const months = ['2023-12-01T00:00:00Z', '2024-01-01T00:00:00Z', '2024-03-01T00:00:00Z'];
+      await db.query('SELECT cm_ensure_reading_partitions($1, $2)', [months[0], months[2]]);
+      const stored =
+        'SELECT channel, month_start, readings, rt, version FROM reading_chunks ORDER BY month_start';
+      for (const [i, month] of months.entries())
+        await db.query(
+          `INSERT INTO reading_chunks (meter_id, channel, month_start, readings, rt, rv, rq, it, ie, iv, iq)
+           VALUES ($1, 1, $2, $3, $4, '', '', '', '', '', '')`,
+          [meterId, month, i + 1, Buffer.from([i, 7])],
+        );
+      const before = await db.query<{ version: number }>(stored);
+
+      expect(await migrate(db)).toEqual({ applied: 1 });
+      expect(await db.query(stored)).toEqual(before);
+      const partitions = await db.query<{ name: string }>(
+        `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+         WHERE i.inhparent = 'reading_chunks'::regclass ORDER BY 1`,
+      );
+      expect(partitions.map((row) => row.name)).toEqual(['reading_chunks_p2023', 'reading_chunks_p2024']);
+      // New months get versions after the moved ones, and a meter's deletion still takes its chunks.
+      await db.query(
+        `INSERT INTO reading_chunks (meter_id, channel, month_start, readings, rt, rv, rq, it, ie, iv, iq)
+         VALUES ($1, 1, '2024-02-01T00:00:00Z', 1, '', '', '', '', '', '', '')`,
+        [meterId],
+      );
+      const versions = await db.query<{ version: number }>(
+        'SELECT version FROM reading_chunks ORDER BY version',
+      );
+      expect(versions.at(-1)?.version).toBeGreaterThan(Math.max(...before.map((row) => Number(row.version))));
+      await db.query('DELETE FROM meters WHERE device_id = $1', [meterId]);
+      expect(await db.query('SELECT meter_id FROM reading_chunks')).toEqual([]);
+    });
   });
 });

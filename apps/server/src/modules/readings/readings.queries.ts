@@ -137,7 +137,9 @@ export async function dequeueMonth(db: SqlRunner, month: QueuedMonth): Promise<b
 
 /**
  * Stores a packed month; answers its version, or undefined when another request stored it first
- * or the month has no partition (then it holds no readings either, and nothing is stored).
+ * or the month has no readings partition attached (archived, or never written: then it holds no
+ * readings either, and nothing is stored; the cache's year partition exists whenever the month's
+ * readings partition is attached).
  */
 export async function insertChunk(
   db: SqlRunner,
@@ -147,7 +149,9 @@ export async function insertChunk(
   const rows = await db.query<{ version: number }>(
     `INSERT INTO reading_chunks (meter_id, channel, month_start, readings, rt, rv, rq, it, ie, iv, iq)
      SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11
-     WHERE to_regclass('reading_chunks' || to_char($3::timestamptz AT TIME ZONE 'UTC', '"_p"YYYY_MM')) IS NOT NULL
+     WHERE EXISTS (SELECT 1 FROM pg_inherits
+                   WHERE inhparent = 'register_readings'::regclass
+                     AND inhrelid = to_regclass('register_readings' || to_char($3::timestamptz AT TIME ZONE 'UTC', '"_p"YYYY_MM')))
      ON CONFLICT (meter_id, channel, month_start) DO NOTHING RETURNING version`,
     [
       meterId,
@@ -187,41 +191,47 @@ export async function ensurePartitions(
   });
 }
 
-/** A monthly partition of a readings table (or of the chunk cache). */
-export interface MonthPartition {
+/** A partition of a readings table (a UTC month) or of the chunk cache (a UTC year). */
+export interface ReadingsPartition {
   parent: 'register_readings' | 'interval_readings' | 'reading_chunks';
   name: string;
-  /** Its first instant (a UTC month's start). */
-  month_start: Date;
+  /** Its range [starts_at, ends_at). */
+  starts_at: Date;
+  ends_at: Date;
 }
 
-/** The monthly partitions attached to the readings tables and the chunk cache whose month ends by `before`. */
-export function findPartitionsBefore(db: SqlRunner, before: Date): Promise<MonthPartition[]> {
-  return db.query<MonthPartition>(
-    `SELECT parent.relname AS parent, child.relname AS name,
-            to_date(substring(child.relname from '_p(\\d{4}_\\d{2})$'), 'YYYY_MM')::timestamp AT TIME ZONE 'UTC' AS month_start
-     FROM pg_inherits i
-     JOIN pg_class parent ON parent.oid = i.inhparent
-     JOIN pg_class child ON child.oid = i.inhrelid
-     WHERE parent.relname IN ('register_readings', 'interval_readings', 'reading_chunks')
-       AND child.relname ~ '_p\\d{4}_\\d{2}$'
-       AND (to_date(substring(child.relname from '_p(\\d{4}_\\d{2})$'), 'YYYY_MM')::timestamp AT TIME ZONE 'UTC') + interval '1 month' <= $1
-     ORDER BY month_start, parent.relname`,
+/** The partitions of the readings tables and the chunk cache whose range ends by `before`, oldest first. */
+export function findPartitionsBefore(db: SqlRunner, before: Date): Promise<ReadingsPartition[]> {
+  return db.query<ReadingsPartition>(
+    `SELECT parent, name, bounds[1]::timestamptz AS starts_at, bounds[2]::timestamptz AS ends_at
+     FROM (SELECT parent.relname AS parent, child.relname AS name,
+                  regexp_match(pg_get_expr(child.relpartbound, child.oid), 'FROM \\(''([^'']+)''\\) TO \\(''([^'']+)''\\)') AS bounds
+           FROM pg_inherits i
+           JOIN pg_class parent ON parent.oid = i.inhparent
+           JOIN pg_class child ON child.oid = i.inhrelid
+           WHERE parent.relname IN ('register_readings', 'interval_readings', 'reading_chunks')) p
+     WHERE bounds[2]::timestamptz <= $1
+     ORDER BY starts_at, parent`,
     [before],
   );
 }
 
 /**
- * Takes one month out of the readings tables for archiving: a readings partition becomes a table
- * of its own (same name, same rows, to dump and drop), a chunk partition (a cache) is dropped.
+ * Takes a partition out for archiving: a readings month becomes a table of its own (same name,
+ * same rows, to dump and drop) and its chunks leave the cache; a chunk-cache year is dropped.
  */
-export async function detachPartition(db: SqlRunner, partition: MonthPartition): Promise<void> {
+export async function detachPartition(db: SqlRunner, partition: ReadingsPartition): Promise<void> {
   const child = `"${partition.name.replaceAll('"', '""')}"`;
   if (partition.parent === 'reading_chunks') {
     await db.query(`DROP TABLE ${child}`);
     return;
   }
   await db.query(`ALTER TABLE "${partition.parent}" DETACH PARTITION ${child}`);
+  // The cache's year outlives its months: reads must not answer an archived month from it.
+  await db.query('DELETE FROM reading_chunks WHERE month_start >= $1 AND month_start < $2', [
+    partition.starts_at,
+    partition.ends_at,
+  ]);
 }
 
 /**

@@ -33,7 +33,7 @@ export const readings = {
   /** Runs the code of a year's answer on made-up readings, so the first clients find it optimised (at start). */
   warmUpCode,
 
-  /** Creates the monthly partitions [from, to] needs before readings are written there. */
+  /** Creates the partitions [from, to] needs (readings months, chunk-cache years) before readings are written there. */
   makeRoom: (db: Pick<Db, 'transaction'>, from: Date, to: Date) => ensurePartitions(db, from, to),
 
   /** Creates this month's partitions and those of the next PARTITIONS_AHEAD_MONTHS ahead of their data (housekeeping). */
@@ -42,9 +42,10 @@ export const readings = {
 
   /**
    * Takes every month that ended by `before` out of the readings tables, for archiving: each month's
-   * readings partitions become tables of their own (answered: dump them, then drop them), its chunk
-   * partition (a cache) is dropped. Reads no longer see those months. One month at a time, each in a
-   * short transaction that waits at most `lockTimeoutMs` for the tables.
+   * readings partitions become tables of their own (answered: dump them, then drop them), its chunks
+   * leave the cache, and a chunk-cache year that ended by then is dropped. Reads no longer see those
+   * months. One partition at a time, each in a short transaction that waits at most
+   * `lockTimeoutMs` for the tables.
    */
   async archiveBefore(db: Db, before: Date, lockTimeoutMs = 10_000): Promise<string[]> {
     const partitions = await findPartitionsBefore(db, before);
