@@ -1,19 +1,24 @@
 import { defineConfig } from 'vitest/config';
 
-// One test command for the whole repo. The server suite runs against the PostgreSQL server at
-// 127.0.0.1:5432 (CM_TEST_POSTGRES_URL), each file in a database of its own; the browser suite starts
-// CM as `npm start` does, on the embedded PostgreSQL. CI requires both.
+// One test command for the whole repo, on a machine with Node alone. The server suite runs on the
+// embedded PostgreSQL from npm (or the server CM_TEST_POSTGRES_URL names), each file in a database of
+// its own; the browser suite starts CM as `npm start` does and drives a Chromium it finds (system or
+// npm, e2e/support/browser.ts). Neither skips itself: a missing database or browser fails the run.
 export default defineConfig({
   test: {
     reporters: ['default', './scripts/summary-reporter.ts'],
     projects: [
-      { test: { name: 'contracts', include: ['packages/contracts/src/**/*.test.ts'] } },
+      {
+        test: { name: 'contracts', include: ['packages/contracts/src/**/*.test.ts'], testTimeout: 30_000 },
+      },
       {
         test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          globalSetup: ['apps/server/src/test/global-setup.ts'],
+          // Sized for a slow, busy machine: a test's own work is seconds at most on a quiet one.
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {
@@ -22,7 +27,10 @@ export default defineConfig({
           name: 'web',
           root: './apps/web',
           include: ['src/**/*.test.{ts,tsx}'],
-          environment: 'jsdom',
+          // A DOM costs about two seconds a file: only the files that say `@vitest-environment jsdom`
+          // in their first line get one.
+          environment: 'node',
+          testTimeout: 30_000,
         },
       },
       {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../bootstrap.ts';
 import { loadConfig } from '../config.ts';
+import { ADMIN_URL } from '../test/test-db.ts';
 import { openPostgres } from './client.ts';
 import { EmbeddedPostgresError, startEmbeddedPostgres } from './embedded-postgres.ts';
 
@@ -78,7 +79,7 @@ describe('embedded PostgreSQL', () => {
 describe('PostgreSQL server (DATABASE_URL)', () => {
   it('cancels a statement that runs longer than the limit too', async () => {
     const db = await openPostgres({
-      url: process.env.CM_TEST_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/postgres',
+      url: ADMIN_URL,
       poolSize: 1,
       statementTimeoutMs: 300,
     });

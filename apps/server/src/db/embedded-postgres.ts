@@ -216,9 +216,13 @@ async function waitUntilReady(socketDir: string, child: ChildProcess, logFile: s
 
 /**
  * Starts (creating it on first use) the PostgreSQL server kept in `dataDir`/postgres and answers
- * once CM's database accepts connections. Its log is `dataDir`/postgres.log.
+ * once CM's database accepts connections. Its log is `dataDir`/postgres.log. `settings` are more
+ * server settings (`name=value`), e.g. the test suite's `fsync=off`.
  */
-export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  settings: readonly string[] = [],
+): Promise<EmbeddedPostgres> {
   await mkdir(dataDir, { recursive: true });
   const clusterDir = path.join(dataDir, 'postgres');
   const logFile = path.join(dataDir, 'postgres.log');
@@ -242,6 +246,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedPo
     'wal_recycle=off',
     '-c',
     'min_wal_size=32MB',
+    ...settings.flatMap((setting) => ['-c', setting]),
   ]);
   const log = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(command.command, command.args, { stdio: ['ignore', 'pipe', 'pipe'] });

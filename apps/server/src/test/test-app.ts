@@ -44,6 +44,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     CM_DATA_DIR: dataDir,
     // Tests pack chunks when they ask to (packQueuedMonths): nothing changes under them.
     CM_PACK_EVERY_SECONDS: '86400',
+    // A busy machine must not make tests fail: shedding for event-loop delay is off unless a test
+    // sets a bound to test it (its in-flight bound stays, and its own tests drive it).
+    CM_MAX_EVENT_LOOP_DELAY_MS: '60000',
     ...env,
   });
   const app = await buildApp({

@@ -1,38 +1,31 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { inject } from 'vitest';
+import './provided-context.ts';
 import { openPostgres, type Db } from '../db/client.ts';
-import { migrate } from '../db/migrate.ts';
+import { createDatabase, databaseUrl, dropDatabase, TEST_DATABASE_PREFIX } from './databases.ts';
 
-const ADMIN_URL = process.env.CM_TEST_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
+/** The suite's PostgreSQL server (test/global-setup.ts): CM_TEST_POSTGRES_URL's, or the embedded one. */
+export const ADMIN_URL = inject('cmTestPostgresUrl');
 
-/** A database on the test PostgreSQL server, created now and dropped by `drop`. */
-export async function createScratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `cm_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const dropper = new pg.Client({ connectionString: ADMIN_URL });
-      await dropper.connect();
-      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await dropper.end();
-    },
-  };
+/**
+ * A database on the test PostgreSQL server, created now (empty, or as a copy of `template`) and
+ * dropped by `drop`.
+ */
+export async function createScratchDatabase(
+  template?: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${TEST_DATABASE_PREFIX}${randomBytes(6).toString('hex')}`;
+  await createDatabase(ADMIN_URL, name, template);
+  return { url: databaseUrl(ADMIN_URL, name), drop: () => dropDatabase(ADMIN_URL, name) };
 }
 
 /**
- * A fresh, migrated database for one test file on the PostgreSQL server (CM_TEST_POSTGRES_URL,
- * default 127.0.0.1:5432), dropped on close.
+ * A fresh database for one test file on the suite's PostgreSQL server, dropped on close: a copy of
+ * the run's template, which the global setup migrated once.
  */
 export async function createTestDb(): Promise<Db> {
-  const scratch = await createScratchDatabase();
+  const scratch = await createScratchDatabase(inject('cmTestTemplateDatabase'));
   const db = await openPostgres({ url: scratch.url, poolSize: 4, statementTimeoutMs: 30_000 });
-  await migrate(db);
   return {
     ...db,
     async close() {
