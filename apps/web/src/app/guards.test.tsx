@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { configureStore } from '@reduxjs/toolkit';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import type { UserRecord } from '@cm/contracts/auth.ts';

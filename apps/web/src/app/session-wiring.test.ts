@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { request, resetHttpClientState, setSessionLossHandler } from '@/lib/http-client.ts';
 import { storageKeys } from '@/lib/storage.ts';

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { act, cleanup, render } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';

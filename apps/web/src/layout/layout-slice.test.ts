@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import type { Suggestion } from '@cm/contracts/bookmarks.ts';
 import { shallowEqual } from 'react-redux';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { configureStore, isAction, type Middleware } from '@reduxjs/toolkit';
 import type { UserRecord } from '@cm/contracts/auth.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import type { LocationReadings, MeterInfo } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
 import { meterInfo, rawReadings } from '@/test-support/check-fixtures.ts';

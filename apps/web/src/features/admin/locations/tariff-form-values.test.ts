@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import type { Tariff } from '@cm/contracts/tariffs.ts';
 import { newWindow, tariffFormFrom, toTariffBody, validateTariffForm } from './tariff-form-values.ts';

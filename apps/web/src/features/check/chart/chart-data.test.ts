@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import '@/test-support/uplot-env.ts';
 import type { Granularity, MeterReadings } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';

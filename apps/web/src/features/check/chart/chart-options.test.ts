@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import '@/test-support/uplot-env.ts';
 import type uPlot from 'uplot';
 import { describe, expect, it } from 'vitest';
