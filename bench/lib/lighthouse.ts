@@ -4,8 +4,8 @@ import { launch, type LaunchedChrome } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium, type Page } from 'playwright-core';
+import { findChromium } from '../../e2e/support/chromium.ts';
 
-export const CHROMIUM = process.env.CM_CHROMIUM ?? '/usr/bin/chromium';
 const FLAGS = [
   '--headless=new',
   '--no-sandbox',
@@ -90,7 +90,13 @@ async function auditOnce(
 ): Promise<Audit> {
   let chrome: LaunchedChrome | undefined;
   try {
-    chrome = await launch({ chromePath: CHROMIUM, chromeFlags: FLAGS, logLevel: 'silent' });
+    const found = await findChromium();
+    chrome = await launch({
+      chromePath: found.executablePath,
+      envVars: { ...process.env, ...found.env },
+      chromeFlags: FLAGS,
+      logLevel: 'silent',
+    });
     if (prepare) {
       const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
       const context = browser.contexts()[0];

@@ -1,20 +1,23 @@
-import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { inject } from 'vitest';
+import type { FoundChromium } from './chromium.ts';
 
-const CHROMIUM = process.env.CM_CHROMIUM ?? '/usr/bin/chromium';
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The Chromium the global setup found (support/chromium.ts), with the environment it needs. */
+    cmChromium: FoundChromium;
+  }
+}
 
 /**
- * Debian's Chromium driven by playwright-core (never a downloaded browser). A missing Chromium is
- * an error, not a skip: the browser suite is required.
+ * The suite's Chromium (found once by the global setup: CM_CHROMIUM, the system's, or the npm
+ * package's; never a downloaded one) driven by playwright-core. None found fails the run there.
  */
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium) or set CM_CHROMIUM.`,
-    );
-  }
+  const found = inject('cmChromium');
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: found.executablePath,
+    env: { ...process.env, ...found.env },
     headless: true,
     args: [
       '--no-sandbox',

@@ -1,6 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { findChromium } from './chromium.ts';
 import { startMailbox } from './mailbox.ts';
 import { startServerProcess } from './server-process.ts';
 import type { TestProject } from 'vitest/node';
@@ -13,11 +14,15 @@ declare module 'vitest' {
   }
 }
 
-/** One real server (fresh embedded database with the demo data) for the whole browser suite, and an SMTP server for its e-mails. */
+/** The browser to drive, one real server (fresh embedded database with the demo data) for the whole browser suite, and an SMTP server for its e-mails. */
 export default async function setup(project: TestProject) {
+  const chromium = await findChromium();
+  console.log(`browser suite: Chromium from ${chromium.source}`);
+  project.provide('cmChromium', chromium);
   const mailFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'cm-e2e-mail-')), 'mails.jsonl');
   const mailbox = await startMailbox(mailFile);
-  const server = await startServerProcess({ CM_SMTP_URL: mailbox.url });
+  // Shedding for event-loop delay stays off: a page must not fail because the machine is busy.
+  const server = await startServerProcess({ CM_SMTP_URL: mailbox.url, CM_MAX_EVENT_LOOP_DELAY_MS: '60000' });
   project.provide('cmBaseUrl', server.url);
   project.provide('cmMailFile', mailFile);
   return async () => {
