@@ -3,7 +3,7 @@
 // conditions into episodes.
 
 import { USUAL_WEEKS, type AlertDetail, type AlertKind } from '@cm/contracts/alerts.ts';
-import { DAY_MS, HOUR_MS, localParts, startOfLocal } from '@cm/contracts/zoned-time.ts';
+import { DAY_MS, HOUR_MS, localDateOf, localParts, startOfLocal } from '@cm/contracts/zoned-time.ts';
 import type { DayAsk, DayRow } from '../readings/readings.service.ts';
 import { registerAdvanceMicro } from '../readings/register-value.ts';
 
@@ -99,11 +99,6 @@ export function dayEnergy(meter: WatchedMeter, ask: DayAsk, row: DayRow | undefi
   return advance === null ? null : advance * meter.multiplier;
 }
 
-const dateOf = (ask: DayAsk, timeZone: string) => {
-  const p = localParts(ask.start.getTime(), timeZone);
-  return `${String(p.year).padStart(4, '0')}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
-};
-
 /**
  * Yesterday above `threshold` kWh (dailyAbove), or above `threshold` × the usual day: the mean of
  * the same weekday over the weeks before, when at least two of them are known (usualAbove).
@@ -130,7 +125,7 @@ export function dailyCondition(
     holds,
     startedAt: yesterday?.start ?? new Date(0),
     detail: {
-      day: yesterday ? dateOf(yesterday, meter.timeZone) : '',
+      day: yesterday ? localDateOf(yesterday.start.getTime(), meter.timeZone) : '',
       consumption: energy === null ? 0 : energy / 1_000_000,
       usual: usual === null ? null : Math.round(usual) / 1_000_000,
     },
