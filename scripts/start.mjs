@@ -1,5 +1,6 @@
 // `npm start`: builds the web app and the server when they are missing or older than their
 // sources, then runs the server (plain JavaScript), which serves API and web app from one process.
+// Node reads the bundle's source map, so a stack trace names the TypeScript file and line.
 import { spawnSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -40,7 +41,7 @@ buildIfStale('@cm/web', path.join(web, 'dist/index.html'), [
 const server = path.join(root, 'apps/server');
 buildIfStale('@cm/server', path.join(server, 'dist/main.js'), [path.join(server, 'src'), contracts]);
 
-const child = spawn(process.execPath, [path.join(server, 'dist/main.js')], {
+const child = spawn(process.execPath, ['--enable-source-maps', path.join(server, 'dist/main.js')], {
   cwd: root,
   stdio: 'inherit',
   env: { NODE_ENV: 'production', ...process.env },

@@ -29,7 +29,7 @@ export interface ServerProcess {
  * free port, with `env` on top, and answers once it prints its URL. Never listens anywhere but loopback.
  */
 export async function startServer(env: Record<string, string>, timeoutMs = 170_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [serverBundle()], {
+  const child = spawn(process.execPath, ['--enable-source-maps', serverBundle()], {
     cwd: repoRoot,
     env: {
       ...process.env,

@@ -23,7 +23,10 @@ await build({
   format: 'esm',
   target: 'node20.19',
   external,
+  // Mappings only (0.5 MB, not 2.1 MB with the sources inside): `--enable-source-maps` parses the
+  // map at start, and reads a source line from src/ when it prints one.
   sourcemap: true,
+  sourcesContent: false,
   logLevel: 'warning',
 });
 console.log(`server built in ${Date.now() - started} ms: apps/server/dist/main.js`);

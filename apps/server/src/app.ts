@@ -1,5 +1,4 @@
 import path from 'node:path';
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
@@ -25,6 +24,7 @@ import { housekeeping } from './plugins/housekeeping.ts';
 import { inputGuard } from './plugins/input-guard.ts';
 import { loadShedding } from './plugins/load-shedding.ts';
 import { openApi } from './plugins/open-api.ts';
+import { securityHeaders } from './plugins/security-headers.ts';
 import { webApp } from './plugins/web-app.ts';
 import { AdminApiKeysService } from './modules/api-keys/api-keys-admin.service.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
@@ -132,29 +132,8 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
 
   // Plugins.
   await app.register(errorHandler);
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Mantine writes CSS variables in style attributes and <style> tags.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    // HSTS only means something over TLS: sent below when the request came through HTTPS.
-    strictTransportSecurity: false,
-  });
+  await app.register(securityHeaders);
   app.addHook('onSend', async (request, reply) => {
-    if (request.protocol === 'https')
-      reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
     // API answers hold tokens and client data: no browser or proxy cache may keep them (ASVS V14.3).
     if (isApiRequest(request)) reply.header('Cache-Control', 'no-store');
   });

@@ -7,6 +7,8 @@ import {
   instantsAtWall,
   isValidTimeZone,
   isoInZone,
+  localDateOf,
+  localDayNumber,
   localParts,
   offsetChanges,
   offsetSpans,
@@ -187,6 +189,68 @@ describe('isoInZone', () => {
   });
 });
 
+describe('localDateOf', () => {
+  // Each date read off the zone's offset by hand: local = UTC + offset.
+  it('changes date at local midnight on DST days (Brussels, +01:00 in winter, +02:00 in summer)', () => {
+    // Spring, Sunday 2026-03-29: midnight CET is 23:00Z the day before; the next midnight is CEST, 22:00Z.
+    expect(localDateOf(at('2026-03-28T22:59:59.999Z'), 'Europe/Brussels')).toBe('2026-03-28');
+    expect(localDateOf(at('2026-03-28T23:00:00Z'), 'Europe/Brussels')).toBe('2026-03-29');
+    expect(localDateOf(at('2026-03-29T01:00:00Z'), 'Europe/Brussels')).toBe('2026-03-29'); // 03:00 CEST, the jump
+    expect(localDateOf(at('2026-03-29T21:59:59.999Z'), 'Europe/Brussels')).toBe('2026-03-29');
+    expect(localDateOf(at('2026-03-29T22:00:00Z'), 'Europe/Brussels')).toBe('2026-03-30');
+    // Autumn, Sunday 2026-10-25: midnight CEST is 22:00Z the day before; 02:30 comes twice
+    // (00:30Z CEST, 01:30Z CET); the next midnight is CET, 23:00Z.
+    expect(localDateOf(at('2026-10-24T21:59:59.999Z'), 'Europe/Brussels')).toBe('2026-10-24');
+    expect(localDateOf(at('2026-10-24T22:00:00Z'), 'Europe/Brussels')).toBe('2026-10-25');
+    expect(localDateOf(at('2026-10-25T00:30:00Z'), 'Europe/Brussels')).toBe('2026-10-25');
+    expect(localDateOf(at('2026-10-25T01:30:00Z'), 'Europe/Brussels')).toBe('2026-10-25');
+    expect(localDateOf(at('2026-10-25T22:59:59.999Z'), 'Europe/Brussels')).toBe('2026-10-25');
+    expect(localDateOf(at('2026-10-25T23:00:00Z'), 'Europe/Brussels')).toBe('2026-10-26');
+  });
+
+  it('is the zone’s date, not UTC’s: behind it with a negative offset, ahead with a positive one', () => {
+    // 23:30Z on 28 March is already 29 March in Berlin (00:30 CET), still 28 March in New York.
+    expect(localDateOf(at('2026-03-28T23:30:00Z'), 'Europe/Berlin')).toBe('2026-03-29');
+    // New York, EDT (−04:00) from 8 March 2026: 23:30Z on the 28th is 19:30 the same day; local
+    // midnight of the 29th is 04:00Z.
+    expect(localDateOf(at('2026-03-28T23:30:00Z'), 'America/New_York')).toBe('2026-03-28');
+    expect(localDateOf(at('2026-03-29T03:59:59.999Z'), 'America/New_York')).toBe('2026-03-28');
+    expect(localDateOf(at('2026-03-29T04:00:00Z'), 'America/New_York')).toBe('2026-03-29');
+    // Pago Pago, −11:00 all year: 10:59Z on New Year's Day UTC is still 31 December.
+    expect(localDateOf(at('2026-01-01T10:59:59.999Z'), 'Pacific/Pago_Pago')).toBe('2025-12-31');
+    expect(localDateOf(at('2026-01-01T11:00:00Z'), 'Pacific/Pago_Pago')).toBe('2026-01-01');
+  });
+
+  it('turns the year at local midnight', () => {
+    // Kiritimati, +14:00: the new year begins at 10:00Z on 31 December.
+    expect(localDateOf(at('2025-12-31T09:59:59.999Z'), 'Pacific/Kiritimati')).toBe('2025-12-31');
+    expect(localDateOf(at('2025-12-31T10:00:00Z'), 'Pacific/Kiritimati')).toBe('2026-01-01');
+    // Kolkata, +05:30: at 18:30Z.
+    expect(localDateOf(at('2025-12-31T18:29:59.999Z'), 'Asia/Kolkata')).toBe('2025-12-31');
+    expect(localDateOf(at('2025-12-31T18:30:00Z'), 'Asia/Kolkata')).toBe('2026-01-01');
+    // Brussels, +01:00, before 1970 (negative milliseconds): 23:00Z on 31 December 1969.
+    expect(localDateOf(at('1969-12-31T22:59:59.999Z'), 'Europe/Brussels')).toBe('1969-12-31');
+    expect(localDateOf(at('1969-12-31T23:00:00Z'), 'Europe/Brussels')).toBe('1970-01-01');
+    expect(localDateOf(at('2026-12-31T23:59:59.999Z'), 'UTC')).toBe('2026-12-31');
+    expect(localDateOf(at('2027-01-01T00:00:00Z'), 'UTC')).toBe('2027-01-01');
+  });
+
+  it('skips the date a zone skipped', () => {
+    // Apia moved from −10:00 to +14:00 at the end of 29 December 2011 (10:00Z on the 30th): there
+    // was no 30 December.
+    expect(localDateOf(at('2011-12-30T09:59:59.999Z'), 'Pacific/Apia')).toBe('2011-12-29');
+    expect(localDateOf(at('2011-12-30T10:00:00Z'), 'Pacific/Apia')).toBe('2011-12-31');
+  });
+
+  it('gives the same date as a day number', () => {
+    // 2026-03-29 is 56 years after 1970 (14 of them leap: 1972 … 2024), 20,454 days to
+    // 1 January 2026, then 31 + 28 + 28 more: day 20,541.
+    expect(localDayNumber(at('2026-03-28T23:00:00Z'), 'Europe/Brussels')).toBe(20_541);
+    expect(localDayNumber(at('2026-03-29T21:59:59.999Z'), 'Europe/Brussels')).toBe(20_541);
+    expect(localDayNumber(at('1969-12-31T22:59:59.999Z'), 'Europe/Brussels')).toBe(-1);
+  });
+});
+
 // Instants from 2025 to 2040: the rules in force today.
 const instant = fc.integer({ min: Date.UTC(2025, 0, 1), max: Date.UTC(2040, 0, 1) });
 const zone = fc.constantFrom(...ZONES);
@@ -248,6 +312,9 @@ describe('properties', () => {
           expect(`${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`).toBe(
             text,
           );
+          expect(localDateOf(ms, timeZone)).toBe(text);
+          // What the import preview asked Intl before: the same text.
+          expect(localDateOf(ms, timeZone)).toBe(new Intl.DateTimeFormat('en-CA', { timeZone }).format(ms));
         },
       ),
       { numRuns: 500 },

@@ -334,6 +334,17 @@ export function startOfLocal(local: LocalDateTime, timeZone: string): number {
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
+/** The local calendar date of instant `ms` in `timeZone`, as days since 1970-01-01 (see {@link daysFromCivil}). */
+export function localDayNumber(ms: number, timeZone: string): number {
+  return Math.floor((ms + utcOffsetMs(ms, timeZone)) / DAY_MS);
+}
+
+/** The local calendar date of instant `ms` in `timeZone`: `YYYY-MM-DD`. */
+export function localDateOf(ms: number, timeZone: string): string {
+  const { year, month, day } = civilFromDays(localDayNumber(ms, timeZone));
+  return `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
+}
+
 /** `+02:00`, `-05:00`, `+05:45`, `+00:00` for an offset in minutes (ISO 8601: never `Z`, so a reader sees the local offset). */
 export function formatOffset(minutes: number): string {
   const abs = Math.abs(minutes);

@@ -14,9 +14,10 @@ import {
   DAY_MS,
   HOUR_MS,
   instantOfWall,
+  localDateOf,
+  localDayNumber,
   MINUTE_MS,
   offsetChanges,
-  utcOffsetMs,
 } from '@cm/contracts/zoned-time.ts';
 
 const STEPS_PER_DAY = DAY_MS / STEP_MS;
@@ -177,7 +178,6 @@ export interface DemoSummary {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const localDateOf = (timeZone: string, ms: number) => iso(ms + utcOffsetMs(ms, timeZone)).slice(0, 10);
 
 /**
  * A location's tariff versions with their dates: the first from the first day of the month the
@@ -185,8 +185,8 @@ const localDateOf = (timeZone: string, ms: number) => iso(ms + utcOffsetMs(ms, t
  * holidays (month-days) in every year of the data.
  */
 function planTariffs(loc: DemoLocation, startMs: number, nowMs: number): DemoPlan['tariffs'] {
-  const firstYear = Number(localDateOf(loc.timeZone, startMs).slice(0, 4));
-  const lastYear = Number(localDateOf(loc.timeZone, nowMs).slice(0, 4)) + 1;
+  const firstYear = Number(localDateOf(startMs, loc.timeZone).slice(0, 4));
+  const lastYear = Number(localDateOf(nowMs, loc.timeZone).slice(0, 4)) + 1;
   const planned = loc.tariffs.map(({ monthsAgo, ...tariff }) => {
     const from = monthsAgo === undefined ? startMs : monthsBefore(nowMs, monthsAgo);
     const holidays: string[] = [];
@@ -194,7 +194,7 @@ function planTariffs(loc: DemoLocation, startMs: number, nowMs: number): DemoPla
       for (const monthDay of tariff.holidays) holidays.push(`${year}-${monthDay}`);
     return {
       locationName: loc.publicName,
-      tariff: { ...tariff, holidays, effectiveFrom: `${localDateOf(loc.timeZone, from).slice(0, 7)}-01` },
+      tariff: { ...tariff, holidays, effectiveFrom: `${localDateOf(from, loc.timeZone).slice(0, 7)}-01` },
     };
   });
   // A history shorter than a price change starts with the later version: each starts no earlier
@@ -241,7 +241,7 @@ function localMoment(
   weekdaysOnly: boolean,
 ) {
   const approx = instantOf(grid, Math.round(fraction * (grid.count - 1)));
-  let localDay = Math.floor((approx + utcOffsetMs(approx, timeZone)) / DAY_MS);
+  let localDay = localDayNumber(approx, timeZone);
   const weekday = (day: number) => (((day + 4) % 7) + 7) % 7;
   while (weekdaysOnly && (weekday(localDay) === 0 || weekday(localDay) === 6)) localDay += 1;
   const utc = instantOfWall(localDay * DAY_MS + hour * HOUR_MS + minute * MINUTE_MS, timeZone);
@@ -422,7 +422,7 @@ function readingsTimeline(frame: PlanFrame, position: Position, isStale: boolean
       meterNumber,
       locationName: loc.publicName,
       meterInd,
-      localDate: localDateOf(loc.timeZone, instantOf(grid, from)),
+      localDate: localDateOf(instantOf(grid, from), loc.timeZone),
       lastBefore: iso(instantOf(grid, from - 1)),
       firstMissing: iso(instantOf(grid, from)),
       lastMissing: iso(instantOf(grid, missing.to - 1)),
@@ -659,7 +659,7 @@ function dstChangesOf(startMs: number, nowMs: number): DemoSummary['dstChanges']
     offsetChanges(startMs + 1, nowMs + 1, timeZone).map((c) => ({
       timeZone,
       at: iso(c.at),
-      localDate: localDateOf(timeZone, c.at),
+      localDate: localDateOf(c.at, timeZone),
       offsetBeforeMinutes: c.fromOffset,
       offsetAfterMinutes: c.toOffset,
       dayHours: 24 - (c.toOffset - c.fromOffset) / 60,

@@ -1,28 +1,12 @@
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '@cm/contracts/errors.ts';
 import { HttpError } from '../http-error.ts';
 
-const statusNames: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  406: 'Not Acceptable',
-  408: 'Request Timeout',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  414: 'URI Too Long',
-  415: 'Unsupported Media Type',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-};
-
 function body(statusCode: number, message: string, param?: string): ErrorBody {
-  return { statusCode, error: statusNames[statusCode] ?? 'Error', message, ...(param ? { param } : {}) };
+  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message, ...(param ? { param } : {}) };
 }
 
 // Fastify's own 4xx codes (bad JSON, body too large, wrong content type) in words a person can act on.

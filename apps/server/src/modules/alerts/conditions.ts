@@ -3,8 +3,9 @@
 // conditions into episodes.
 
 import { USUAL_WEEKS, type AlertDetail, type AlertKind } from '@cm/contracts/alerts.ts';
-import { DAY_MS, HOUR_MS, localParts, startOfLocal } from '@cm/contracts/zoned-time.ts';
+import { DAY_MS, HOUR_MS, localDateOf, localParts, startOfLocal } from '@cm/contracts/zoned-time.ts';
 import type { DayAsk, DayRow } from '../readings/readings.service.ts';
+import { registerAdvanceMicro } from '../readings/register-value.ts';
 
 /** A meter as the rules see it. */
 export interface WatchedMeter {
@@ -84,7 +85,8 @@ export function dayAsks(meter: WatchedMeter, nowMs: number): DayAsk[] {
 /**
  * A day's energy in millionths of the unit: its interval records, else the register difference
  * (across a rollover, and × the multiplier) when readings lie within an interval and a half of both
- * edges; null when the day's data does not tell.
+ * edges; null when the day's data does not tell, or the register went down without rolling over
+ * (the readings engine's rule, register-value.ts).
  */
 export function dayEnergy(meter: WatchedMeter, ask: DayAsk, row: DayRow | undefined): number | null {
   if (!row) return null;
@@ -93,15 +95,9 @@ export function dayEnergy(meter: WatchedMeter, ask: DayAsk, row: DayRow | undefi
   const slack = 1.5 * meter.intervalMinutes * 60_000;
   if (ask.start.getTime() - row.start_at.getTime() > slack) return null;
   if (ask.end.getTime() - row.end_at.getTime() > slack) return null;
-  let difference = row.end_micro - row.start_micro;
-  if (difference < 0) difference += 10 ** meter.registerDigits * 1_000_000;
-  return difference * meter.multiplier;
+  const advance = registerAdvanceMicro(row.start_micro, row.end_micro, meter.registerDigits);
+  return advance === null ? null : advance * meter.multiplier;
 }
-
-const dateOf = (ask: DayAsk, timeZone: string) => {
-  const p = localParts(ask.start.getTime(), timeZone);
-  return `${String(p.year).padStart(4, '0')}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`;
-};
 
 /**
  * Yesterday above `threshold` kWh (dailyAbove), or above `threshold` × the usual day: the mean of
@@ -129,7 +125,7 @@ export function dailyCondition(
     holds,
     startedAt: yesterday?.start ?? new Date(0),
     detail: {
-      day: yesterday ? dateOf(yesterday, meter.timeZone) : '',
+      day: yesterday ? localDateOf(yesterday.start.getTime(), meter.timeZone) : '',
       consumption: energy === null ? 0 : energy / 1_000_000,
       usual: usual === null ? null : Math.round(usual) / 1_000_000,
     },

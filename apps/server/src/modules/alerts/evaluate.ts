@@ -11,7 +11,7 @@ import { readings } from '../readings/readings.service.ts';
 import type { DayAsk } from '../readings/readings.service.ts';
 import type { Bill } from '@cm/contracts/check.ts';
 import { billingPeriod } from '@cm/contracts/billing-period.ts';
-import { isoInZone, startOfLocal } from '@cm/contracts/zoned-time.ts';
+import { localDateOf, startOfLocal } from '@cm/contracts/zoned-time.ts';
 import {
   billCondition,
   dailyCondition,
@@ -138,7 +138,7 @@ async function conditionsOf(
       const [first] = meters;
       if (rule.kind !== 'billAbove' || !first || billed.has(rule.location_id)) continue;
       const location = { id: rule.location_id, timeZone: first.timeZone, billingDay: first.billingDay };
-      const from = billingPeriod(isoInZone(nowMs, first.timeZone).slice(0, 10), first.billingDay).from;
+      const from = billingPeriod(localDateOf(nowMs, first.timeZone), first.billingDay).from;
       const [year = 1970, month = 1, day = 1] = from.split('-').map(Number);
       billed.set(rule.location_id, {
         bills: await billsOf(location, nowMs),

@@ -40,7 +40,7 @@ import {
 import { locationPrices } from '../tariffs/tariffs.service.ts';
 import type { RangePrices } from '../tariffs/location-prices.ts';
 import { billingPeriod } from '@cm/contracts/billing-period.ts';
-import { isoInZone } from '@cm/contracts/zoned-time.ts';
+import { localDateOf } from '@cm/contracts/zoned-time.ts';
 import { billOf } from '../tariffs/bill.ts';
 
 /** The readings answer with each series as typed columns; written as JSON it is the contract's `LocationReadings`. */
@@ -172,7 +172,7 @@ export class CheckService {
     location: { id: number; timeZone: string; billingDay: number | null },
     nowMs: number,
   ): Promise<Map<number, Bill>> {
-    const period = billingPeriod(isoInZone(nowMs, location.timeZone).slice(0, 10), location.billingDay);
+    const period = billingPeriod(localDateOf(nowMs, location.timeZone), location.billingDay);
     const range = {
       ...resolveRange({ From: period.from, To: period.to }, location.timeZone, 'day'),
       granularity: 'day' as const,

@@ -4,7 +4,7 @@ import type { ExportQuery } from '@cm/contracts/admin.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError } from '../../http-error.ts';
 import { RangeInputError, resolveRange } from '../readings/range.ts';
-import { isoInZone } from '@cm/contracts/zoned-time.ts';
+import { isoInZone, localDateOf } from '@cm/contracts/zoned-time.ts';
 import { readings } from '../readings/readings.service.ts';
 import { meters, type ExportMeterRow } from '../directory/meters.service.ts';
 import { espiDocument } from './espi-writer.ts';
@@ -43,8 +43,8 @@ export class ExportsService {
     const { fromMs, toMs } = range;
     const registers = () => this.pages(meter.device_id, fromMs, toMs);
     // The meter and the local dates asked for: EM-10009-2026-03-01-to-2026-03-31.csv
-    const lastDay = isoInZone(Math.max(fromMs, toMs - 1), meter.time_zone).slice(0, 10);
-    const base = `${meter.meter_number.replace(/[^\w.-]/g, '_')}-${isoInZone(fromMs, meter.time_zone).slice(0, 10)}-to-${lastDay}`;
+    const lastDay = localDateOf(Math.max(fromMs, toMs - 1), meter.time_zone);
+    const base = `${meter.meter_number.replace(/[^\w.-]/g, '_')}-${localDateOf(fromMs, meter.time_zone)}-to-${lastDay}`;
     if (query.format === 'csv') {
       return {
         contentType: 'text/csv; charset=utf-8',

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { readingQualities } from '@cm/contracts/check-limits.ts';
 import type { ImportPreview } from '@cm/contracts/import-jobs.ts';
+import { localDateOf } from '@cm/contracts/zoned-time.ts';
 import type { MeterFacts } from '../directory/meters.service.ts';
 import { ImportRefusal, rejectedLine, type ParseContext, type StagedRow } from './import-rows.ts';
 import { parserFor, type ReadOptions } from './parsers.ts';
@@ -73,12 +74,6 @@ export async function previewImport(
   };
   const byId = new Map<number, MeterTally>();
   const days = new Map<string, { import: number; export: number }>();
-  const dayFormats = new Map<string, Intl.DateTimeFormat>();
-  const dayOf = (ms: number, zone: string) => {
-    let format = dayFormats.get(zone);
-    if (!format) dayFormats.set(zone, (format = new Intl.DateTimeFormat('en-CA', { timeZone: zone })));
-    return format.format(ms);
-  };
   const show = (row: StagedRow, meter: MeterFacts) => ({
     line: row.line,
     meterNumber: meter.meterNumber,
@@ -115,7 +110,7 @@ export async function previewImport(
           preview.last.push(shown);
           if (preview.last.length > SHOWN_ROWS) preview.last.shift();
         }
-        const day = dayOf(row.atMs, tally.meter.timeZone);
+        const day = localDateOf(row.atMs, tally.meter.timeZone);
         const count = days.get(day) ?? { import: 0, export: 0 };
         if (row.channel === 2) count.export++;
         else count.import++;

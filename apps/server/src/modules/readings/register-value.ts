@@ -88,5 +88,16 @@ export function isImplausibleDecrease(previous: number, next: number, registerDi
   return next < previous && previous - next <= registerRangeMicro(registerDigits) / 2;
 }
 
+/**
+ * What a register counted from `previous` to `next` (millionths, before the multiplier): the
+ * difference, across a rollover when it fell by more than half its range; null when it fell less,
+ * an implausible decrease whose energy the readings engine leaves unknown.
+ */
+export function registerAdvanceMicro(previous: number, next: number, registerDigits: number): number | null {
+  if (next >= previous) return next - previous;
+  if (isImplausibleDecrease(previous, next, registerDigits)) return null;
+  return next - previous + registerRangeMicro(registerDigits);
+}
+
 /** Millionths as kWh for a message: "12.2271". */
 export const microToKwhText = (micro: number): string => String(micro / SCALE);

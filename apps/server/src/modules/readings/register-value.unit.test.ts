@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { kwhToMicro, parseDecimalMicro } from './register-value.ts';
+import { kwhToMicro, parseDecimalMicro, registerAdvanceMicro } from './register-value.ts';
 
 // Millionths by integer arithmetic on the text, rounding half up on the seventh decimal: an
 // independent reading of the rule (BigInt, no shared code).
@@ -40,5 +40,21 @@ describe('parseDecimalMicro', () => {
     expect(kwhToMicro(1e-7)).toBe(0);
     expect(kwhToMicro(5e-7)).toBe(1);
     expect(kwhToMicro(Number.NaN)).toBeNaN();
+  });
+});
+
+describe('registerAdvanceMicro', () => {
+  // A 6-digit register wraps at 1,000,000 kWh = 10^12 millionths; half the range is 5 × 10^11.
+  it('counts a rise, a rollover (a fall of more than half the range) and nothing for a smaller fall', () => {
+    expect(registerAdvanceMicro(100_000_000_000, 100_005_000_000, 6)).toBe(5_000_000); // +5 kWh
+    expect(registerAdvanceMicro(7, 7, 6)).toBe(0);
+    // 999,998 kWh → 3 kWh: 2 kWh to the wrap, 3 after it, 5 kWh.
+    expect(registerAdvanceMicro(999_998_000_000, 3_000_000, 6)).toBe(5_000_000);
+    // 100,000 → 99,995 kWh: a fall of 5 kWh is a fault, not 999,995 kWh.
+    expect(registerAdvanceMicro(100_000_000_000, 99_995_000_000, 6)).toBeNull();
+    // A fall of exactly half the range is still a decrease; one millionth more is a rollover:
+    // 10^12 − (5 × 10^11 + 1) = 499,999,999,999.
+    expect(registerAdvanceMicro(500_000_000_000, 0, 6)).toBeNull();
+    expect(registerAdvanceMicro(500_000_000_001, 0, 6)).toBe(499_999_999_999);
   });
 });

@@ -5,7 +5,7 @@
 // millionth, when written; the reader's currency format rounds to cents.
 
 import type { Bill } from '@cm/contracts/check.ts';
-import { DAY_MS, utcOffsetMs } from '@cm/contracts/zoned-time.ts';
+import { localDayNumber } from '@cm/contracts/zoned-time.ts';
 import type { CostTotals } from '../readings/engine/cost.ts';
 import { bucketEdges } from '../readings/zoned-time.ts';
 import { versionOn, type PricedVersion } from './price-timeline.ts';
@@ -28,7 +28,7 @@ export function billingDays(
   timeZone: string,
 ): BillingDays {
   const edges = bucketEdges(fromMs, toMs, 'day', timeZone);
-  const version = edges.slice(0, -1).map((edge) => versionOn(versions, localDay(edge, timeZone)));
+  const version = edges.slice(0, -1).map((edge) => versionOn(versions, localDayNumber(edge, timeZone)));
   return { edges, version };
 }
 
@@ -127,9 +127,4 @@ export function billOf(input: BillInput): Bill | null {
     standingDays: Math.round(standingDays * 1000) / 1000,
     projection,
   };
-}
-
-/** The local date (days since 1970-01-01) of a local midnight. */
-function localDay(midnight: number, timeZone: string): number {
-  return Math.floor((midnight + utcOffsetMs(midnight, timeZone)) / DAY_MS);
 }

@@ -1,7 +1,7 @@
 import type { LocationTariffs, Tariff, TariffDraft } from '@cm/contracts/tariffs.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { conflict, HttpError, notFound } from '../../http-error.ts';
-import { isoInZone } from '@cm/contracts/zoned-time.ts';
+import { localDateOf } from '@cm/contracts/zoned-time.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { AdminLocationsService } from '../directory/locations.service.ts';
 import { meters as directory } from '../directory/meters.service.ts';
@@ -39,9 +39,6 @@ function presentTariff(row: TariffRow): Tariff {
   };
 }
 
-/** Today's date at a location: `YYYY-MM-DD` on its clock. */
-const localToday = (timeZone: string, nowMs: number) => isoInZone(nowMs, timeZone).slice(0, 10);
-
 /** Tariff versions of the locations: administrators add and schedule them, clients read their own. */
 export class TariffsService {
   private readonly locations: AdminLocationsService;
@@ -53,7 +50,7 @@ export class TariffsService {
   async list(locationId: number, nowMs = Date.now()): Promise<LocationTariffs> {
     const location = await this.locations.get(locationId);
     const rows = await findTariffs(this.db, locationId);
-    return { locationId, today: localToday(location.timeZone, nowMs), items: rows.map(presentTariff) };
+    return { locationId, today: localDateOf(nowMs, location.timeZone), items: rows.map(presentTariff) };
   }
 
   /** A client's (or administrator's) view of a location it may see; the same 404 for one it may not. */
@@ -63,7 +60,7 @@ export class TariffsService {
     const rows = await findTariffs(this.db, location.id);
     return {
       locationId: location.id,
-      today: localToday(location.time_zone, Date.now()),
+      today: localDateOf(Date.now(), location.time_zone),
       items: rows.map(presentTariff),
     };
   }
@@ -75,7 +72,7 @@ export class TariffsService {
    */
   async create(actor: Actor, locationId: number, draft: TariffDraft, nowMs = Date.now()): Promise<Tariff> {
     const location = await this.locations.get(locationId);
-    const today = localToday(location.timeZone, nowMs);
+    const today = localDateOf(nowMs, location.timeZone);
     const id = await this.db
       .transaction(async (tx) => {
         await lockLocationTariffs(tx, locationId);
@@ -123,7 +120,7 @@ export class TariffsService {
   /** Removes a scheduled version (one not in force yet); versions that priced the past stay. */
   async remove(actor: Actor, locationId: number, tariffId: number, nowMs = Date.now()): Promise<void> {
     const location = await this.locations.get(locationId);
-    const today = localToday(location.timeZone, nowMs);
+    const today = localDateOf(nowMs, location.timeZone);
     await this.db.transaction(async (tx) => {
       await lockLocationTariffs(tx, locationId);
       const row = (await findTariffs(tx, locationId)).find((candidate) => candidate.id === tariffId);

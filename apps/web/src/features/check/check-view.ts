@@ -1,5 +1,6 @@
 import type { Granularity, LocationReadings, MeterInfo, MeterReadings } from '@cm/contracts/check.ts';
 import { MAX_RAW_RANGE_DAYS } from '@cm/contracts/check-limits.ts';
+import { localDateOf } from '@cm/contracts/zoned-time.ts';
 import type { Failure } from '@/lib/http-client.ts';
 import type { ReadingsArgs } from './api.ts';
 import { comparisonPlans, type ComparisonPlan } from './model/comparison.ts';
@@ -13,7 +14,6 @@ import {
   type DateRange,
 } from './model/date-range.ts';
 import { serializeCheckUrl, type CheckTarget, type CheckUrlState } from './model/url-state.ts';
-import { localDateOf } from './model/zoned-time.ts';
 import type { ComparisonTotal } from './totals/comparison-tiles.tsx';
 import { locationBill } from './model/bill.ts';
 

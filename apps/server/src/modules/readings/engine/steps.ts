@@ -6,6 +6,7 @@
 // multiplier; NaN where the data does not tell.
 
 import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
+import { isImplausibleDecrease, registerRangeMicro } from '../register-value.ts';
 
 /** A register's readings: instants (ms, ascending), values in millionths before the multiplier. */
 export interface RegisterColumns {
@@ -162,7 +163,7 @@ export interface RegisterWalk {
  */
 export function registerSteps(input: RegisterStepInput, out: Steps): RegisterWalk {
   const { t, micro, quality, revised } = input.registers;
-  const range = 10 ** input.registerDigits * 1e6;
+  const range = registerRangeMicro(input.registerDigits);
   const gapThreshold = GAP_FACTOR * input.intervalMs;
   const begin = lowerBound(t, input.fromMs);
   const end = upperBound(t, input.toMs, begin);
@@ -183,7 +184,7 @@ export function registerSteps(input: RegisterStepInput, out: Steps): RegisterWal
     } else {
       const dt = ti - prevT;
       let diff = mi - prevMicro;
-      if (diff < 0 && -diff > range / 2) {
+      if (diff < 0 && !isImplausibleDecrease(prevMicro, mi, input.registerDigits)) {
         diff += range;
         wraps++;
         events.push({ atMs: ti, type: 'rollover', fromMicro: prevMicro, toMicro: mi });

@@ -1,4 +1,4 @@
-import { instantOfWall, localParts, wallOf } from '@cm/contracts/zoned-time.ts';
+import { instantOfWall, localDateOf, localParts, wallOf } from '@cm/contracts/zoned-time.ts';
 import {
   LAST_YEAR,
   previousShift,
@@ -8,7 +8,7 @@ import {
   type DateRange,
   type PeriodShift,
 } from './date-range.ts';
-import { localDateOf, parseLocalDate, type LocalDate } from './zoned-time.ts';
+import { parseLocalDate, type LocalDate } from './zoned-time.ts';
 
 /*
  * What the check page compares the range with, like with like (issue 17.1): a period still going

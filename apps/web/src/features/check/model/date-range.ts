@@ -1,15 +1,8 @@
 import type { Granularity, LocationReadings } from '@cm/contracts/check.ts';
 import { MAX_RAW_RANGE_DAYS } from '@cm/contracts/check-limits.ts';
 import { billingPeriod } from '@cm/contracts/billing-period.ts';
-import {
-  addDays,
-  addMonths,
-  daysBetween,
-  endOfMonth,
-  localDateOf,
-  parseLocalDate,
-  type LocalDate,
-} from './zoned-time.ts';
+import { localDateOf } from '@cm/contracts/zoned-time.ts';
+import { addDays, addMonths, daysBetween, endOfMonth, parseLocalDate, type LocalDate } from './zoned-time.ts';
 
 /** Date range presets; each resolves against "today" in the location's time zone. */
 export const presetIds = [

@@ -1,4 +1,4 @@
-import { DAY_MS, MINUTE_MS, localParts, offsetSpans, utcOffsetMs } from '@cm/contracts/zoned-time.ts';
+import { DAY_MS, MINUTE_MS, offsetSpans, utcOffsetMs } from '@cm/contracts/zoned-time.ts';
 
 /*
  * Calendar dates of a location and its DST days, for the check page. Meter data is always shown
@@ -18,12 +18,6 @@ export function offsetMinutes(ms: number, timeZone: string): number {
 export type LocalDate = string;
 
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** The local calendar date of an instant in the zone. */
-export function localDateOf(ms: number, timeZone: string): LocalDate {
-  const p = localParts(ms, timeZone);
-  return `${p.year}-${pad2(p.month)}-${pad2(p.day)}`;
-}
 
 /** Reads `YYYY-MM-DD` when it is a real calendar date. */
 export function parseLocalDate(text: string): { year: number; month: number; day: number } | null {
