@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -62,16 +63,31 @@ async function inflate(file: string, target: string, tarInto?: string): Promise<
   await pipeline(Readable.from([bytes]), extract(tarInto));
 }
 
+/** The installed package's folder (wherever npm put it), or undefined. */
+function npmPackageDir(): string | undefined {
+  let entry: string;
+  try {
+    entry = createRequire(import.meta.url).resolve(NPM_PACKAGE);
+  } catch {
+    return undefined;
+  }
+  for (let dir = path.dirname(entry); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'bin', 'chromium.br'))) return dir;
+  }
+  return undefined;
+}
+
 /**
  * The npm package's Chromium, unpacked into node_modules/.cache/cm-chromium/<version> the first time
  * (into a temporary folder renamed when whole, so that a cut run leaves no half browser).
  */
 async function npmChromium(): Promise<FoundChromium | undefined> {
   if (process.platform !== 'linux' || process.arch !== 'x64') return undefined;
-  const packageDir = path.join(repoRoot, 'node_modules', NPM_PACKAGE);
-  const manifest = await readFile(path.join(packageDir, 'package.json'), 'utf8').catch(() => undefined);
-  if (manifest === undefined) return undefined;
-  const { version } = JSON.parse(manifest) as { version: string };
+  const packageDir = npmPackageDir();
+  if (packageDir === undefined) return undefined;
+  const { version } = JSON.parse(await readFile(path.join(packageDir, 'package.json'), 'utf8')) as {
+    version: string;
+  };
   const cache = path.join(repoRoot, 'node_modules/.cache/cm-chromium', version);
   const binary = path.join(cache, 'chromium');
   if (!existsSync(binary)) {
