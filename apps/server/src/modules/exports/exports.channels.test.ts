@@ -144,3 +144,42 @@ describe('exports of a meter with an export channel', () => {
     expect(of(1, 4)).toEqual(Array.from({ length: 24 }, () => 1_000_000));
   });
 });
+
+describe("the import reads CM's export layout, and checks it", () => {
+  const upload = async (body: string) =>
+    (
+      await t.call('POST', '/api/admin/imports', {
+        token: admin,
+        body,
+        headers: { 'content-type': 'text/csv' },
+      })
+    ).json<ImportReport>();
+
+  it('refuses a row of no known kind and an interval whose end is not after its start, line by line', async () => {
+    const report = await upload(
+      [
+        'meter_number,channel,kind,start,end,value_kwh,quality',
+        'INT-1,import,reading,2026-05-05T00:00:00+02:00,2026-05-05T00:15:00+02:00,0.001,actual',
+        'INT-1,import,interval,2026-05-05T00:15:00+02:00,2026-05-05T00:15:00+02:00,0.002,actual',
+        'INT-1,import,register,2026-05-05T00:00:00+02:00,2026-05-05T00:15:00+02:00,1.000,actual',
+        'INT-1,import,interval,2026-05-05T00:30:00+02:00,2026-05-05T00:45:00+02:00,0.003,actual',
+      ].join('\n'),
+    );
+    expect(report).toMatchObject({ committed: true, unchanged: 1, rejectedCount: 3 });
+    expect(report.rejected.map((line) => [line.line, line.code])).toEqual([
+      [2, 'notAReading'],
+      [3, 'badIntervalSpan'],
+      [4, 'badIntervalSpan'],
+    ]);
+  });
+
+  it('refuses a header that mixes the documented columns with the export’s', async () => {
+    const response = await t.call('POST', '/api/admin/imports', {
+      token: admin,
+      body: 'meter_number,timestamp,kind,end,value_kwh\nINT-1,2026-05-05T00:15:00+02:00,interval,2026-05-05T00:15:00+02:00,0.001\n',
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(response.statusCode).toBe(422);
+    expect(response.json<{ report: ImportReport }>().report.refusal).toMatch(/^Wrong columns/);
+  });
+});
