@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportReport } from '@cm/contracts/admin.ts';
 import { Role } from '@cm/contracts/enums.ts';
 import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
-import { insertLocation, insertMeter, insertReadings, linkUserToLocation } from '../../test/factories.ts';
+import {
+  insertIntervals,
+  insertLocation,
+  insertMeter,
+  insertReadings,
+  linkUserToLocation,
+} from '../../test/factories.ts';
 import { validateEspi } from './espi-validate.ts';
 
 // Issue 32 ("Interval data cannot get out again") and issue 34 item 3 (Download My Data drops a
@@ -182,4 +188,59 @@ describe("the import reads CM's export layout, and checks it", () => {
     expect(response.statusCode).toBe(422);
     expect(response.json<{ report: ImportReport }>().report.refusal).toMatch(/^Wrong columns/);
   });
+});
+
+describe('a range longer than a page of 10,000 readings', () => {
+  it(
+    'is read page by page with nothing lost or doubled at the page edges',
+    { timeout: 120_000 },
+    async () => {
+      const [location] = await t.db.query<{ id: number }>(
+        "SELECT id FROM locations WHERE public_name = 'Channels site'",
+      );
+      const meter = await insertMeter(t.db, {
+        meterNumber: 'PAGES-1',
+        locationId: location?.id ?? 0,
+        meterInd: 3,
+        installedAt: new Date('2026-01-01T00:00:00Z'),
+        intervalMinutes: 1,
+        hasExport: true,
+      });
+      // 12,001 registers a minute apart from local midnight of 1 Jun (22:00 UTC on 31 May), rising
+      // 2 Wh a minute; 12,000 one-minute export records of 3 Wh each (both past a page of 10,000).
+      const start = Date.parse('2026-05-31T22:00:00Z');
+      const MINUTE = 60_000;
+      await insertReadings(
+        t.db,
+        meter,
+        Array.from({ length: 12_001 }, (_, i) => [start + i * MINUTE, 1_000_000 + 2 * i] as const),
+        1,
+      );
+      await insertIntervals(
+        t.db,
+        meter,
+        Array.from(
+          { length: 12_000 },
+          (_, i) => [start + i * MINUTE, start + (i + 1) * MINUTE, 3_000] as const,
+        ),
+        2,
+      );
+      // 12,000 minutes = 8 days and 8 hours: the local days 1 to 9 June hold everything.
+      const range = { meterNumber: 'PAGES-1', From: '2026-06-01', To: '2026-06-09' };
+      const csv = await t.call('GET', exportUrl(range), { token: admin });
+      const rows = csv.body.trim().split('\r\n').slice(1);
+      expect(rows.filter((row) => row.includes(',import,register,'))).toHaveLength(12_001);
+      expect(rows.filter((row) => row.includes(',export,interval,'))).toHaveLength(12_000);
+      expect(new Set(rows).size).toBe(rows.length);
+
+      const xml = (await t.call('GET', exportUrl({ ...range, format: 'espi' }), { token: admin })).body;
+      const readings = meterReadings(xml);
+      const of = (flow: number, accumulation: number) =>
+        readings.find((m) => m.flow === flow && m.accumulation === accumulation)?.values ?? [];
+      expect(of(1, 1)).toHaveLength(12_001);
+      // Between 12,001 registers: 12,000 minutes of 2 Wh = 2,000 mWh each, none lost between pages.
+      expect(of(1, 4)).toEqual(Array.from({ length: 12_000 }, () => 2_000));
+      expect(of(19, 4)).toEqual(Array.from({ length: 12_000 }, () => 3_000));
+    },
+  );
 });
