@@ -61,13 +61,16 @@ function intervals(
   );
 }
 
-/** The days hold energy on both channels: the new meter's days are not compared with empty ones. */
-const withEnergy = (days: { import: unknown; export: unknown }) =>
+/** The days hold energy on both channels: the new meter's days are not compared with empty ones… */
+const withEnergy = (days: { import: unknown; export: unknown; qualities: unknown[] }) => {
   expect(
     [days.import, days.export].map(
       (kWh) => Array.isArray(kWh) && kWh.some((v) => typeof v === 'number' && v > 0),
     ),
   ).toEqual([true, true]);
+  // …and estimated or substituted values, so that a quality lost on the way would show.
+  expect(days.qualities.flat().some((n) => typeof n === 'number' && n > 0)).toBe(true);
+};
 
 const everyNth = (n: number, q: number) => (i: number) => (i % n === 0 ? q : 0);
 const qualities = (i: number) => (i % 7 === 3 ? 1 : i % 11 === 5 ? 2 : 0);

@@ -28,7 +28,7 @@ export interface RoundTripCase {
 const readingsCount = (channels: ChannelData[]) =>
   channels.reduce((sum, c) => sum + c.registers.length + c.intervals.length, 0);
 
-/** A meter's days as the check API answers them: per channel, each day's energy. */
+/** A meter's days as the check API answers them: per channel, each day's energy and its estimated and substituted values. */
 async function dailyTotals(
   t: TestApp,
   token: string,
@@ -45,7 +45,14 @@ async function dailyTotals(
   );
   expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
   const series = readingsAnswer(response).meters[0]?.series;
-  return { t: series?.t, import: series?.consumption, export: series?.other?.consumption ?? null };
+  const other = series?.other;
+  return {
+    t: series?.t,
+    import: series?.consumption,
+    export: other?.consumption ?? null,
+    // How many estimated and substituted values each day holds, per channel.
+    qualities: [series?.estimated, series?.substituted, other?.estimated, other?.substituted],
+  };
 }
 
 async function importFile(t: TestApp, token: string, body: string, query: string): Promise<ImportReport> {
