@@ -550,7 +550,8 @@ export type ImportFormat = (typeof importFormats)[number];
 /**
  * `POST /api/admin/imports` query. The file is the raw request body (`Content-Type: text/csv`
  * or `application/atom+xml`). CSV columns: `meter_number,timestamp,register_kwh` or
- * `meter_number,timestamp,interval_kwh`, optional `time_zone` and `quality` (0 measured, 1 estimated).
+ * `meter_number,timestamp,interval_kwh`, optional `time_zone` and `quality` (0 measured, 1 estimated);
+ * or CM's export, `meter_number,channel,kind,start,end,value_kwh,quality`.
  * A timestamp without offset is local time in the row's `time_zone` or the `timeZone` option;
  * an interval row's timestamp is the END of its interval. ESPI files need `meterNumber`.
  */
@@ -630,7 +631,7 @@ export const importRefusedSchema = z.object({
 /** Export formats: CSV and Green Button ESPI Atom XML. */
 export const exportFormats = ['csv', 'espi'] as const;
 
-/** `GET /api/admin/exports/readings` query. From/To are dates (local days) or instants with offset, as in the check API. */
+/** `GET /api/admin/exports/readings` query (every stored reading, README "Exports"). From/To are dates (local days) or instants with offset, as in the check API. */
 export const exportQuerySchema = z.object({
   meterNumber: textParam('meterNumber', 64),
   From: textParam('From', 40),

@@ -2,22 +2,38 @@ import { DAY_MS, localParts, startOfLocal } from '@cm/contracts/zoned-time.ts';
 import type { ExportMeterRow } from '../directory/meters.service.ts';
 import { registerSteps, StepFlag, StepKind, Steps } from '../readings/engine/steps.ts';
 import { localTimeParameters } from './espi-time.ts';
+import { readingQualities } from '@cm/contracts/check-limits.ts';
 
 /*
  * Green Button ESPI Atom feed of one meter (NAESB REQ.21, usage.xsd v3.3), linked the way Green
  * Button consumers follow it: UsagePoint → MeterReading → ReadingType and IntervalBlocks, and the
- * UsagePoint's LocalTimeParameters (its zone's offsets and DST rules).
- * - MeterReading 1: the register as stored, cumulative (accumulationBehaviour 1), one IntervalBlock
- *   per page of readings: what an import reads back unchanged.
- * - MeterReading 2 (Download My Data): the energy of each interval (deltaData, 4, with its
- *   intervalLength), one IntervalBlock per local day, from the readings engine's own register walk
- *   (rollovers counted, a register that went down left out, readings missing in between: one
- *   reading over the longer span).
- * Energies in mWh (uom 72 Wh, powerOfTenMultiplier -3) after the CT multiplier.
+ * UsagePoint's LocalTimeParameters (its zone's offsets and DST rules). For every channel the meter
+ * has readings of (flowDirection 1 import, 19 export):
+ * - the register as stored, cumulative (accumulationBehaviour 1), where the channel has registers;
+ * - the energy of each interval (deltaData, 4, with its intervalLength): the interval records as
+ *   stored where the channel has them, else the energies between its registers, from the readings
+ *   engine's own register walk (rollovers counted, a register that went down left out, readings
+ *   missing in between: one reading over the longer span). Those derived energies carry
+ *   `defaultQuality` 11 (derived), which tells an import (CM's own among them) that they are the
+ *   registers' differences, not readings of their own.
+ * One IntervalBlock per local day (23 or 25 hours on DST days); ReadingQuality where a value is
+ * not actual. Energies in mWh (uom 72 Wh, powerOfTenMultiplier -3) after the CT multiplier.
  */
 
 /** Register readings as stored: [instant ms, millionths of a kWh, quality 0/1/2]. */
 export type RegisterPage = Array<[number, number, number]>;
+/** Interval records as stored: [start ms, end ms, millionths of a kWh, quality 0/1/2]. */
+export type IntervalPage = Array<[number, number, number, number]>;
+
+/** A channel's stored readings, read page by page as they are written out. */
+export interface ChannelSource {
+  /** 1 import, 2 export. */
+  channel: number;
+  /** The registers in [fromMs, toMs], or none when the channel has no register there. */
+  registers: (() => AsyncIterable<RegisterPage>) | undefined;
+  /** The interval records starting in [fromMs, toMs), or none when the channel has none there. */
+  intervals: (() => AsyncIterable<IntervalPage>) | undefined;
+}
 
 export interface EspiRequest {
   meter: ExportMeterRow;
@@ -25,10 +41,8 @@ export interface EspiRequest {
   toMs: number;
   /** The address the document came from (the feed's self link). */
   selfHref: string;
-  /** Reads the registers in [fromMs, toMs] page by page; called once per MeterReading. */
-  registers: () => AsyncIterable<RegisterPage>;
-  /** Adds MeterReading 2, the energy per interval. */
-  withIntervals: boolean;
+  /** The channels with readings in the range, import first. */
+  channels: ChannelSource[];
 }
 
 const BASE = '/espi/1_1/resource';
@@ -82,10 +96,67 @@ function entry(
 `;
 }
 
-function readingType(kind: 'cumulative' | 'delta', intervalSeconds: number): string {
+/** ESPI flowDirection of a stored channel: 1 forward (delivered, import), 19 reverse (received, export). */
+const FLOW_OF_CHANNEL: Record<number, number> = { 1: 1, 2: 19 };
+/** QualityOfReading 11: derived (the interval energies computed from registers). */
+const DERIVED_QUALITY = 11;
+
+function readingType(
+  kind: 'cumulative' | 'delta',
+  channel: number,
+  intervalSeconds: number,
+  isDerived: boolean,
+): string {
   const accumulation = kind === 'cumulative' ? 1 : 4;
+  const quality = isDerived ? `<espi:defaultQuality>${DERIVED_QUALITY}</espi:defaultQuality>` : '';
   const interval = kind === 'delta' ? `<espi:intervalLength>${intervalSeconds}</espi:intervalLength>` : '';
-  return `<espi:ReadingType><espi:accumulationBehaviour>${accumulation}</espi:accumulationBehaviour><espi:commodity>1</espi:commodity><espi:flowDirection>1</espi:flowDirection>${interval}<espi:kind>12</espi:kind><espi:powerOfTenMultiplier>-3</espi:powerOfTenMultiplier><espi:uom>72</espi:uom></espi:ReadingType>`;
+  return `<espi:ReadingType><espi:accumulationBehaviour>${accumulation}</espi:accumulationBehaviour><espi:commodity>1</espi:commodity>${quality}<espi:flowDirection>${FLOW_OF_CHANNEL[channel] ?? 1}</espi:flowDirection>${interval}<espi:kind>12</espi:kind><espi:powerOfTenMultiplier>-3</espi:powerOfTenMultiplier><espi:uom>72</espi:uom></espi:ReadingType>`;
+}
+
+/** One MeterReading of the feed: a channel's registers, or its energy per interval. */
+interface MeterReadingPlan {
+  /** Its number in the feed's links: 1/2 import registers/energies, 3/4 export. */
+  index: number;
+  channel: number;
+  kind: 'cumulative' | 'delta';
+  /** Energies computed from the registers (no interval records). */
+  isDerived: boolean;
+  title: string;
+  blocks: () => AsyncIterable<Block>;
+}
+
+function plans(request: EspiRequest): MeterReadingPlan[] {
+  const { meter } = request;
+  const list: MeterReadingPlan[] = [];
+  for (const source of request.channels) {
+    const { channel, registers, intervals } = source;
+    const name = channel === 2 ? 'export' : 'import';
+    const base = channel === 2 ? 2 : 0;
+    if (registers)
+      list.push({
+        index: base + 1,
+        channel,
+        kind: 'cumulative',
+        isDerived: false,
+        title: `Register (${name}) of meter ${meter.meter_number}`,
+        blocks: () => dayBlocks(meter.time_zone, registerReadings(meter, registers())),
+      });
+    const energies = intervals
+      ? () => recordReadings(intervals())
+      : registers
+        ? () => registerEnergies(request, registers)
+        : undefined;
+    if (energies)
+      list.push({
+        index: base + 2,
+        channel,
+        kind: 'delta',
+        isDerived: !intervals,
+        title: `Energy per interval (${name}) of meter ${meter.meter_number}${intervals ? '' : ', from its registers'}`,
+        blocks: () => dayBlocks(meter.time_zone, energies()),
+      });
+  }
+  return list;
 }
 
 /** The feed, written as it is read. */
@@ -93,7 +164,6 @@ export async function* espiDocument(request: EspiRequest): AsyncGenerator<string
   const { meter } = request;
   const now = new Date().toISOString();
   const time = localTimeParameters(meter.time_zone, localParts(request.fromMs, meter.time_zone).year);
-  const meterReadings = request.withIntervals ? [1, 2] : [1];
   yield `<?xml version="1.0" encoding="UTF-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom" xmlns:espi="http://naesb.org/espi">
   <id>urn:cm:${xmlEscape(request.selfHref)}</id>
@@ -121,10 +191,9 @@ export async function* espiDocument(request: EspiRequest): AsyncGenerator<string
     `<espi:LocalTimeParameters><espi:dstEndRule>${time.dstEndRule}</espi:dstEndRule><espi:dstOffset>${time.dstOffset}</espi:dstOffset><espi:dstStartRule>${time.dstStartRule}</espi:dstStartRule><espi:tzOffset>${time.tzOffset}</espi:tzOffset></espi:LocalTimeParameters>`,
     now,
   );
-  for (const index of meterReadings) {
-    const reading = `${POINT}/MeterReading/${index}`;
-    const type = `${BASE}/ReadingType/${index}`;
-    const isRegister = index === 1;
+  for (const plan of plans(request)) {
+    const reading = `${POINT}/MeterReading/${plan.index}`;
+    const type = `${BASE}/ReadingType/${plan.index}`;
     yield entry(
       'MeterReading',
       {
@@ -134,22 +203,19 @@ export async function* espiDocument(request: EspiRequest): AsyncGenerator<string
           { href: `${reading}/IntervalBlock`, kind: 'IntervalBlock', isFeed: true },
         ],
       },
-      isRegister
-        ? `Register of meter ${meter.meter_number}`
-        : `Energy per interval of meter ${meter.meter_number}`,
+      plan.title,
       '<espi:MeterReading/>',
       now,
     );
     yield entry(
       'ReadingType',
       { self: type },
-      isRegister ? 'Cumulative energy, mWh' : 'Energy per interval, mWh',
-      readingType(isRegister ? 'cumulative' : 'delta', meter.interval_minutes * 60),
+      `${plan.kind === 'cumulative' ? 'Cumulative energy' : 'Energy per interval'}, mWh`,
+      readingType(plan.kind, plan.channel, meter.interval_minutes * 60, plan.isDerived),
       now,
     );
-    const blocks = isRegister ? registerBlocks(request) : intervalBlocks(request);
     let block = 0;
-    for await (const { startMs, durationMs, readings } of blocks) {
+    for await (const { startMs, durationMs, readings } of plan.blocks()) {
       block++;
       yield entry(
         'IntervalBlock',
@@ -169,34 +235,62 @@ interface Block {
   readings: string;
 }
 
-const QUALITY_OF_CODE = ['actual', 'estimated', 'substituted'] as const;
+/** One value to write: its time, value in mWh and quality code (0 actual, 1 estimated, 2 substituted). */
+interface Value {
+  startMs: number;
+  durationMs: number;
+  value: number;
+  quality: number;
+}
 
-/** The register as stored, one block per page: a reading is the register at an instant (duration 0). */
-async function* registerBlocks({ meter, registers }: EspiRequest): AsyncGenerator<Block> {
-  for await (const page of registers()) {
-    const first = page[0]?.[0] ?? 0;
-    const last = page[page.length - 1]?.[0] ?? first;
-    let readings = '';
+/** The register as stored, after the CT multiplier: a reading is the register at an instant (duration 0). */
+async function* registerReadings(
+  meter: ExportMeterRow,
+  pages: AsyncIterable<RegisterPage>,
+): AsyncGenerator<Value> {
+  for await (const page of pages)
     for (const [ms, micro, quality] of page)
-      readings += intervalReading(
-        ms,
-        0,
-        micro * meter.multiplier,
-        qualityXml(QUALITY_OF_CODE[quality] ?? 'actual'),
-      );
-    yield { startMs: first, durationMs: last - first, readings };
+      yield { startMs: ms, durationMs: 0, value: micro * meter.multiplier, quality };
+}
+
+/** The interval records as stored (energies already after the multiplier). */
+async function* recordReadings(pages: AsyncIterable<IntervalPage>): AsyncGenerator<Value> {
+  for await (const page of pages)
+    for (const [startMs, endMs, micro, quality] of page)
+      yield { startMs, durationMs: endMs - startMs, value: micro, quality };
+}
+
+/** Values grouped in one block per local day of `zone` (each value in the day it starts in). */
+async function* dayBlocks(zone: string, values: AsyncIterable<Value>): AsyncGenerator<Block> {
+  let day: Block | undefined;
+  for await (const { startMs, durationMs, value, quality } of values) {
+    if (!day || startMs < day.startMs || startMs >= day.startMs + day.durationMs) {
+      if (day) yield day;
+      const dayStart = startOfLocal({ ...localParts(startMs, zone), hour: 0, minute: 0, second: 0 }, zone);
+      const next = localParts(dayStart + DAY_MS + 12 * 3_600_000, zone);
+      const dayEnd = startOfLocal({ year: next.year, month: next.month, day: next.day }, zone);
+      day = { startMs: dayStart, durationMs: dayEnd - dayStart, readings: '' };
+    }
+    day.readings += intervalReading(
+      startMs,
+      durationMs,
+      value,
+      qualityXml(readingQualities[quality] ?? 'actual'),
+    );
   }
+  if (day) yield day;
 }
 
 /**
- * The energy of each interval, one block per local day (23 or 25 hours on DST days). Each page is
- * walked with the last reading of the page before it, so no interval is lost between pages.
+ * The energy between a channel's registers. Each page is walked with the last reading of the page
+ * before it, so no interval is lost between pages.
  */
-async function* intervalBlocks({ meter, registers, fromMs, toMs }: EspiRequest): AsyncGenerator<Block> {
-  const zone = meter.time_zone;
+async function* registerEnergies(
+  { meter, fromMs, toMs }: EspiRequest,
+  registers: () => AsyncIterable<RegisterPage>,
+): AsyncGenerator<Value> {
   const steps = new Steps();
   let carried: [number, number, number] | undefined;
-  let day: Block | undefined;
   for await (const page of registers()) {
     const rows = carried ? [carried, ...page] : page;
     carried = page[page.length - 1];
@@ -221,19 +315,13 @@ async function* intervalBlocks({ meter, registers, fromMs, toMs }: EspiRequest):
       const kind = steps.kind[i];
       if (kind !== StepKind.interval && kind !== StepKind.registerGap) continue;
       const start = steps.start[i] ?? 0;
-      const end = steps.end[i] ?? start;
-      const dayStart = startOfLocal({ ...localParts(start, zone), hour: 0, minute: 0, second: 0 }, zone);
-      if (day && day.startMs !== dayStart) yield day;
-      if (!day || day.startMs !== dayStart) {
-        const next = localParts(dayStart + DAY_MS + 12 * 3_600_000, zone);
-        const dayEnd = startOfLocal({ year: next.year, month: next.month, day: next.day }, zone);
-        day = { startMs: dayStart, durationMs: dayEnd - dayStart, readings: '' };
-      }
       const flags = steps.flags[i] ?? 0;
-      const quality =
-        flags & StepFlag.substituted ? 'substituted' : flags & StepFlag.estimated ? 'estimated' : 'actual';
-      day.readings += intervalReading(start, end - start, steps.energy[i] ?? 0, qualityXml(quality));
+      yield {
+        startMs: start,
+        durationMs: (steps.end[i] ?? start) - start,
+        value: steps.energy[i] ?? 0,
+        quality: flags & StepFlag.substituted ? 2 : flags & StepFlag.estimated ? 1 : 0,
+      };
     }
   }
-  if (day) yield day;
 }

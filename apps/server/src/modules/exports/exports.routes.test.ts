@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { validateXML } from 'xmllint-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportReport } from '@cm/contracts/admin.ts';
 import { Role } from '@cm/contracts/enums.ts';
@@ -12,32 +9,7 @@ import {
   linkUserToLocation,
   regularReadings,
 } from '../../test/factories.ts';
-
-const XSD_DIR = path.resolve(import.meta.dirname, '../../../../../fixtures/real/espi-xsd');
-const W3C_XML_XSD = 'https://www.w3.org/2001/03/xml.xsd';
-
-/**
- * Validates against the ESPI v3.3 schema with libxml2 (compiled to WebAssembly: no system tool),
- * offline: atom.xsd's import of the W3C xml.xsd from the web points at a minimal local copy
- * (xml:lang and xml:base only). Answers the errors, empty when valid.
- */
-async function validateEspi(xml: string): Promise<string> {
-  const result = await validateXML({
-    xml: [{ fileName: 'export.xml', contents: xml }],
-    schema: [readFileSync(path.join(XSD_DIR, 'usage.xsd'), 'utf8')],
-    preload: [
-      {
-        fileName: 'atom.xsd',
-        contents: readFileSync(path.join(XSD_DIR, 'atom.xsd'), 'utf8').replace(W3C_XML_XSD, 'xml.xsd'),
-      },
-      {
-        fileName: 'xml.xsd',
-        contents: `<?xml version="1.0"?><xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="http://www.w3.org/XML/1998/namespace"><xs:attribute name="lang" type="xs:language"/><xs:attribute name="base" type="xs:anyURI"/></xs:schema>`,
-      },
-    ],
-  });
-  return result.valid ? '' : result.rawOutput;
-}
+import { validateEspi } from './espi-validate.ts';
 
 let t: TestApp;
 let admin: string;
@@ -102,16 +74,17 @@ describe('export readings', () => {
     );
     expect(response.body.endsWith('\r\n')).toBe(true);
     const lines = response.body.trim().split('\r\n');
-    expect(lines[0]).toBe('meter_number,timestamp,register_kwh,quality');
+    expect(lines[0]).toBe('meter_number,channel,kind,start,end,value_kwh,quality');
     // 29 March in Berlin has 23 hours: 24 readings from local midnight to the next midnight, inclusive.
     expect(lines).toHaveLength(1 + 24);
+    const register = (at: string, kwh: string) => `EXP-1,import,register,${at},${at},${kwh},actual`;
     expect(lines.slice(1, 5)).toEqual([
-      'EXP-1,2026-03-29T00:00:00+01:00,1000.000,0',
-      'EXP-1,2026-03-29T01:00:00+01:00,1001.500,0',
-      'EXP-1,2026-03-29T03:00:00+02:00,1003.000,0',
-      'EXP-1,2026-03-29T04:00:00+02:00,1004.500,0',
+      register('2026-03-29T00:00:00+01:00', '1000.000'),
+      register('2026-03-29T01:00:00+01:00', '1001.500'),
+      register('2026-03-29T03:00:00+02:00', '1003.000'),
+      register('2026-03-29T04:00:00+02:00', '1004.500'),
     ]);
-    expect(lines.at(-1)).toBe('EXP-1,2026-03-30T00:00:00+02:00,1034.500,0');
+    expect(lines.at(-1)).toBe(register('2026-03-30T00:00:00+02:00', '1034.500'));
     const back = await t.call('POST', '/api/admin/imports', {
       token: admin,
       body: response.body,
@@ -142,7 +115,9 @@ describe('export readings', () => {
         token: admin,
       });
       const row = response.body.split('\r\n')[1] ?? '';
-      expect(row, meterNumber).toBe(`'${meterNumber},2026-03-29T12:00:00+02:00,5.000,0`);
+      expect(row, meterNumber).toBe(
+        `'${meterNumber},import,register,2026-03-29T12:00:00+02:00,2026-03-29T12:00:00+02:00,5.000,actual`,
+      );
       const back = await t.call('POST', '/api/admin/imports', {
         token: admin,
         body: response.body,
@@ -160,7 +135,9 @@ describe('export readings', () => {
     );
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/atom\+xml/);
-    expect(response.body.match(/<espi:IntervalReading>/g)).toHaveLength(24);
+    // The 24 registers, and the 23 hours' energies between them (derived: defaultQuality 11).
+    expect(response.body.match(/<espi:IntervalReading>/g)).toHaveLength(24 + 23);
+    expect(response.body).toContain('<espi:defaultQuality>11</espi:defaultQuality>');
     // Energy in mWh (powerOfTenMultiplier -3) after the CT multiplier of 2: 1,000 kWh × 2.
     expect(response.body).toContain('<espi:powerOfTenMultiplier>-3</espi:powerOfTenMultiplier>');
     expect(response.body).toContain('<espi:value>2000000000</espi:value>');
@@ -176,12 +153,15 @@ describe('export readings', () => {
       body: response.body,
       headers: { 'content-type': 'application/atom+xml' },
     });
-    expect(back.json<ImportReport>()).toMatchObject({
+    // The derived energies are not stored as readings of their own: only the registers come back.
+    const report = back.json<ImportReport>();
+    expect(report).toMatchObject({
       committed: true,
       inserted: 0,
       unchanged: 24,
       rejectedCount: 0,
     });
+    expect(report.notes.join(' ')).toMatch(/derived from the registers/);
   });
 
   it('the validator really rejects an invalid document', async () => {
@@ -262,10 +242,12 @@ describe('Download My Data', () => {
     );
     expect(values).toEqual(Array.from({ length: 23 }, () => 3_000_000));
     expect(xml.match(/<espi:duration>3600<\/espi:duration>/g)).toHaveLength(23);
-    // …beside the register as stored: 24 readings from midnight to midnight.
-    const registerBlock =
-      /MeterReading\/1\/IntervalBlock\/1"\/>[\s\S]*?<\/espi:IntervalBlock>/.exec(xml)?.[0] ?? '';
-    expect(registerBlock.match(/<espi:IntervalReading>/g)).toHaveLength(24);
+    // …beside the register as stored: 24 readings from midnight to midnight, 23 in the 29th's
+    // block and the closing one at the next midnight in the 30th's.
+    const registerBlocks = [
+      ...xml.matchAll(/MeterReading\/1\/IntervalBlock\/\d+"\/>[\s\S]*?<\/espi:IntervalBlock>/g),
+    ].map((m) => m[0]);
+    expect(registerBlocks.map((block) => block.match(/<espi:IntervalReading>/g)?.length)).toEqual([23, 1]);
   });
 
   it('spans a gap with one reading over the longer time, and leaves a register that went down out', async () => {
@@ -322,6 +304,8 @@ describe('Download My Data', () => {
       param: 'From',
     });
     const csv = await t.call('GET', downloadUrl({ ...asked, format: 'csv' }), { token: owner });
-    expect(csv.body.split('\r\n')[1]).toBe('EXP-1,2026-03-29T00:00:00+01:00,1000.000,0');
+    expect(csv.body.split('\r\n')[1]).toBe(
+      'EXP-1,import,register,2026-03-29T00:00:00+01:00,2026-03-29T00:00:00+01:00,1000.000,actual',
+    );
   });
 });

@@ -5,12 +5,12 @@ import { errorBodySchema } from '@cm/contracts/errors.ts';
 import { z } from 'zod';
 import { adminOnly } from '../../plugins/admin-only.ts';
 import { callerOf } from '../../plugins/authentication.ts';
-import type { ExportFile, ExportsService } from './exports.service.ts';
+import { EXPORT_CSV_HEADER, type ExportFile, type ExportsService } from './exports.service.ts';
 
 const fileResponse = {
   description: 'The readings file, as an attachment.',
   content: {
-    'text/csv': { schema: z.string().describe('CSV: meter_number,timestamp,register_kwh,quality') },
+    'text/csv': { schema: z.string().describe(`CSV: ${EXPORT_CSV_HEADER}`) },
     'application/atom+xml': { schema: z.string().describe('Green Button ESPI Atom feed') },
   },
 };
@@ -23,7 +23,7 @@ function sendFile(reply: FastifyReply, file: ExportFile) {
     .send(file.body);
 }
 
-/** `GET /api/admin/exports/readings`: a meter's readings as CSV or Green Button ESPI XML, streamed. Administrators only. */
+/** `GET /api/admin/exports/readings`: a meter's stored readings, every channel and kind, as CSV or Green Button ESPI XML, streamed. Administrators only. */
 export const exportsRoutes: FastifyPluginAsyncZod<{ exports: ExportsService }> = async (app, { exports }) => {
   adminOnly(app);
   app.get(
@@ -32,7 +32,7 @@ export const exportsRoutes: FastifyPluginAsyncZod<{ exports: ExportsService }> =
       schema: {
         tags: ['admin'],
         summary:
-          "A meter's readings from From to To (dates are local days of the meter's location; To inclusive) as CSV (times with the location's offset) or Green Button ESPI Atom XML.",
+          "A meter's stored readings from From to To (dates are local days of the meter's location; To inclusive), every channel and kind: as CSV, one row per reading (meter_number, channel, kind, start, end, value_kwh, quality; times with the location's offset), or as Green Button ESPI Atom XML (per channel the registers and the energy of each interval).",
         querystring: exportQuerySchema,
         response: {
           // The file is streamed as it is read (never serialized); the schemas document its media types.
@@ -45,10 +45,7 @@ export const exportsRoutes: FastifyPluginAsyncZod<{ exports: ExportsService }> =
       },
     },
     async (request, reply) =>
-      sendFile(
-        reply,
-        await exports.exportReadings(request.query, { selfHref: request.url, withIntervals: false }),
-      ),
+      sendFile(reply, await exports.exportReadings(request.query, { selfHref: request.url })),
   );
 };
 
@@ -67,7 +64,7 @@ export const downloadRoutes: FastifyPluginAsyncZod<{ exports: ExportsService }> 
       schema: {
         tags: ['check'],
         summary:
-          "Download My Data: one of the caller's meters from From to To (local days, To inclusive) as Green Button ESPI XML — the register and the energy of each interval, with the location's time parameters — or as CSV.",
+          "Download My Data: one of the caller's meters from From to To (local days, To inclusive) as Green Button ESPI XML — for every channel (flowDirection 1 import, 19 export) the registers and the energy of each interval, one IntervalBlock per local day, with the location's time parameters — or as CSV.",
         querystring: downloadMyDataQuerySchema,
         response: { 200: fileResponse, 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema },
       },

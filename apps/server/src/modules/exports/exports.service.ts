@@ -7,7 +7,9 @@ import { RangeInputError, resolveRange } from '../readings/range.ts';
 import { isoInZone, localDateOf } from '@cm/contracts/zoned-time.ts';
 import { readings } from '../readings/readings.service.ts';
 import { meters, type ExportMeterRow } from '../directory/meters.service.ts';
-import { espiDocument } from './espi-writer.ts';
+import { espiDocument, type ChannelSource } from './espi-writer.ts';
+import { ReadingKind } from '../readings/channels.ts';
+import { readingQualities } from '@cm/contracts/check-limits.ts';
 import type { AuthContext } from '../auth/auth.service.ts';
 import { scopeOf } from '../auth/scope.ts';
 
@@ -23,14 +25,8 @@ export interface ExportFile {
 export class ExportsService {
   constructor(private readonly db: Db) {}
 
-  /**
-   * A meter's readings as a file. `selfHref` is the address asked (the ESPI feed's self link);
-   * `withIntervals` adds the energy per interval to the ESPI feed (Download My Data).
-   */
-  async exportReadings(
-    query: ExportQuery,
-    options: { selfHref: string; withIntervals: boolean },
-  ): Promise<ExportFile> {
+  /** A meter's stored readings, every channel and kind, as a file. `selfHref` is the address asked (the ESPI feed's self link). */
+  async exportReadings(query: ExportQuery, options: { selfHref: string }): Promise<ExportFile> {
     const meter = await meters.forExport(this.db, query.meterNumber);
     if (!meter) throw new HttpError(404, 'Meter not found. Check the meter number.', 'meterNumber');
     let range;
@@ -41,7 +37,7 @@ export class ExportsService {
       throw error;
     }
     const { fromMs, toMs } = range;
-    const registers = () => this.pages(meter.device_id, fromMs, toMs);
+    const channels = await this.channelSources(meter.device_id, fromMs, toMs);
     // The meter and the local dates asked for: EM-10009-2026-03-01-to-2026-03-31.csv
     const lastDay = localDateOf(Math.max(fromMs, toMs - 1), meter.time_zone);
     const base = `${meter.meter_number.replace(/[^\w.-]/g, '_')}-${localDateOf(fromMs, meter.time_zone)}-to-${lastDay}`;
@@ -49,36 +45,61 @@ export class ExportsService {
       return {
         contentType: 'text/csv; charset=utf-8',
         fileName: `${base}.csv`,
-        body: Readable.from(csvLines(meter, registers())),
+        body: Readable.from(csvLines(meter, channels)),
       };
     }
     return {
       contentType: 'application/atom+xml; charset=utf-8',
       fileName: `${base}.xml`,
-      body: Readable.from(espiDocument({ meter, fromMs, toMs, registers, ...options })),
+      body: Readable.from(espiDocument({ meter, fromMs, toMs, channels, ...options })),
     };
   }
 
-  /** Download My Data: the caller's own meter, the ESPI feed with the energy per interval. */
+  /** Download My Data: the caller's own meter, Green Button ESPI unless CSV is asked. */
   async downloadMyData(caller: AuthContext, query: ExportQuery, selfHref: string): Promise<ExportFile> {
     if (!(await meters.visibleItem(this.db, scopeOf(caller), 'meter', query.meterNumber)))
       throw new HttpError(404, 'Meter not found. Check the meter number.', 'meterNumber');
-    return this.exportReadings(query, { selfHref, withIntervals: true });
+    return this.exportReadings(query, { selfHref });
   }
 
-  // Readings in [fromMs, toMs]: the reading at `to` closes the last interval, as in the check API.
-  private async *pages(
-    meterId: number,
+  /**
+   * The channels with readings in [fromMs, toMs], import first, each with readers of its registers
+   * (the reading at `to` closes the last interval, as in the check API) and its interval records
+   * (those starting before `to`), page by page.
+   */
+  private async channelSources(meterId: number, fromMs: number, toMs: number): Promise<ChannelSource[]> {
+    const kinds = await readings.storedKinds(this.db, meterId, fromMs, toMs);
+    const has = (channel: number, kind: number) =>
+      kinds.some((found) => found.channel === channel && found.kind === kind);
+    return [...new Set(kinds.map((found) => found.channel))]
+      .sort((a, b) => a - b)
+      .map((channel) => {
+        const ask = (afterMs: number) => ({ meterId, channel, afterMs, toMs, limit: PAGE_ROWS });
+        return {
+          channel,
+          registers: has(channel, ReadingKind.register)
+            ? () => this.pages((after) => readings.registersPage(this.db, ask(after)), fromMs)
+            : undefined,
+          intervals: has(channel, ReadingKind.interval)
+            ? () => this.pages((after) => readings.intervalsPage(this.db, ask(after)), fromMs)
+            : undefined,
+        };
+      });
+  }
+
+  /** Pages of rows keyed by their first column (an instant), each page after the last one's key. */
+  private async *pages<Row extends [number, ...number[]]>(
+    page: (afterMs: number) => Promise<Row[]>,
     fromMs: number,
-    toMs: number,
-  ): AsyncGenerator<Array<[number, number, number]>> {
+  ): AsyncGenerator<Row[]> {
     let after = fromMs - 1;
     for (;;) {
-      const page = await readings.registersPage(this.db, meterId, after, toMs, PAGE_ROWS);
-      if (page.length === 0) return;
-      yield page;
-      after = page[page.length - 1]?.[0] ?? toMs;
-      if (page.length < PAGE_ROWS) return;
+      const rows = await page(after);
+      if (rows.length === 0) return;
+      yield rows;
+      const last = rows[rows.length - 1];
+      if (rows.length < PAGE_ROWS || !last) return;
+      after = last[0];
     }
   }
 }
@@ -89,17 +110,38 @@ function kwhText(micro: number): string {
   return text.replace(/(\.\d{3}\d*?)0+$/, '$1');
 }
 
-/** CSV in the import's own columns (so an export can be imported again); times in the location's zone with offset. */
-async function* csvLines(
-  meter: ExportMeterRow,
-  pages: AsyncIterable<Array<[number, number, number]>>,
-): AsyncGenerator<string> {
-  yield `meter_number,timestamp,register_kwh,quality${CSV_LINE_END}`;
-  const number = csvText(meter.meter_number);
-  for await (const page of pages) {
-    let chunk = '';
-    for (const [ms, micro, quality] of page)
-      chunk += `${number},${isoInZone(ms, meter.time_zone)},${kwhText(micro)},${quality}${CSV_LINE_END}`;
-    yield chunk;
+/** The export's columns (README, "Exports"): one row per stored reading. */
+export const EXPORT_CSV_HEADER = 'meter_number,channel,kind,start,end,value_kwh,quality';
+const CHANNEL_NAMES: Record<number, string> = { 1: 'import', 2: 'export' };
+
+/**
+ * CSV of every stored reading, channel by channel (import first), each channel's registers then
+ * its interval records, in time order; times in the location's zone with their offset. A register
+ * row's start and end are its instant and its value is the register as the meter shows it (before
+ * the CT multiplier); an interval row's value is the energy of [start, end) after it. CM's CSV
+ * import reads the file back (csv-source.ts).
+ */
+async function* csvLines(meter: ExportMeterRow, channels: ChannelSource[]): AsyncGenerator<string> {
+  yield `${EXPORT_CSV_HEADER}${CSV_LINE_END}`;
+  const zone = meter.time_zone;
+  for (const { channel, registers, intervals } of channels) {
+    const lead = `${csvText(meter.meter_number)},${CHANNEL_NAMES[channel] ?? channel}`;
+    const quality = (code: number) => readingQualities[code] ?? 'actual';
+    if (registers)
+      for await (const page of registers()) {
+        let chunk = '';
+        for (const [ms, micro, code] of page) {
+          const at = isoInZone(ms, zone);
+          chunk += `${lead},register,${at},${at},${kwhText(micro)},${quality(code)}${CSV_LINE_END}`;
+        }
+        yield chunk;
+      }
+    if (intervals)
+      for await (const page of intervals()) {
+        let chunk = '';
+        for (const [startMs, endMs, micro, code] of page)
+          chunk += `${lead},interval,${isoInZone(startMs, zone)},${isoInZone(endMs, zone)},${kwhText(micro)},${quality(code)}${CSV_LINE_END}`;
+        yield chunk;
+      }
   }
 }

@@ -13,7 +13,11 @@ import {
 import { readLines } from './read-lines.ts';
 import { parseTimestamp } from './timestamp.ts';
 
-/** The documented CSV columns: meter_number, timestamp and one of register_kwh / interval_kwh; time_zone, quality and channel optional. */
+/**
+ * The documented CSV columns: meter_number, timestamp and one of register_kwh / interval_kwh;
+ * time_zone, quality and channel optional. Or CM's own export (exports.service.ts): meter_number,
+ * kind (register or interval, per row), start, end and value_kwh, with channel and quality.
+ */
 export const CSV_COLUMNS = [
   'meter_number',
   'timestamp',
@@ -22,9 +26,14 @@ export const CSV_COLUMNS = [
   'time_zone',
   'quality',
   'channel',
+  'kind',
+  'start',
+  'end',
+  'value_kwh',
 ] as const;
+const EXPORT_COLUMNS = ['kind', 'start', 'end', 'value_kwh'];
 const EXPECTED =
-  'meter_number,timestamp,register_kwh or meter_number,timestamp,interval_kwh (optional time_zone, quality, channel)';
+  'meter_number,timestamp,register_kwh or meter_number,timestamp,interval_kwh (optional time_zone, quality, channel), or meter_number,channel,kind,start,end,value_kwh,quality';
 /** Longest line any delimited file may have (longer ones are refused without being held). */
 export const MAX_LINE = 10_000;
 
@@ -60,6 +69,9 @@ interface Layout {
   timeZone: number;
   quality: number;
   channel: number;
+  /** CM's export: the kind of each row (register or interval) and the interval's start; -1 otherwise. */
+  kind: number;
+  start: number;
   width: number;
 }
 
@@ -78,14 +90,16 @@ export async function* parseCsv(input: Readable, context: ParseContext): AsyncGe
         const names = splitCsvLine(rawLine.replace(/^\uFEFF/, '')).map((name) => name.trim().toLowerCase());
         const columns = readHeader(names);
         const isInterval = columns.has('interval_kwh');
-        context.kind = isInterval ? 'interval' : 'register';
+        if (!columns.has('kind')) context.kind = isInterval ? 'interval' : 'register';
         layout = {
           meterNumber: columns.get('meter_number') ?? -1,
-          timestamp: columns.get('timestamp') ?? -1,
-          value: columns.get(isInterval ? 'interval_kwh' : 'register_kwh') ?? 0,
+          timestamp: columns.get('timestamp') ?? columns.get('end') ?? -1,
+          value: columns.get(isInterval ? 'interval_kwh' : 'register_kwh') ?? columns.get('value_kwh') ?? 0,
           timeZone: columns.get('time_zone') ?? -1,
           quality: columns.get('quality') ?? -1,
           channel: columns.get('channel') ?? -1,
+          kind: columns.get('kind') ?? -1,
+          start: columns.get('start') ?? -1,
           width: columns.size,
         };
         continue;
@@ -121,12 +135,22 @@ function parseLine(
         : because('emptyMeterNumber'),
     };
   }
-  const time = parseTimestamp(field(layout.timestamp), field(layout.timeZone) || context.timeZone);
+  const zone = field(layout.timeZone) || context.timeZone;
+  const time = parseTimestamp(field(layout.timestamp), zone);
   if (!time.ok) return { line, reason: time.reason };
+  const kindText = field(layout.kind).toLowerCase();
+  if (layout.kind >= 0 && kindText !== 'register' && kindText !== 'interval')
+    return { line, reason: because('notAReading', { value: kindText.slice(0, 60) }) };
+  const isInterval = layout.kind >= 0 ? kindText === 'interval' : context.kind === 'interval';
+  // CM's export: an interval's start as written; a register's start is its instant.
+  const start =
+    layout.start >= 0 && field(layout.start) !== '' ? parseTimestamp(field(layout.start), zone) : undefined;
+  if (start && !start.ok) return { line, reason: start.reason };
+  if (start && (isInterval ? start.ms >= time.ms : start.ms !== time.ms))
+    return { line, reason: because('badIntervalSpan') };
   const valueText = field(layout.value);
   const micro = parseDecimalMicro(valueText);
-  const isInterval = context.kind === 'interval';
-  const valueName = isInterval ? 'interval_kwh' : 'register_kwh';
+  const valueName = layout.kind >= 0 ? 'value_kwh' : isInterval ? 'interval_kwh' : 'register_kwh';
   if (micro === undefined)
     return { line, reason: because('notANumber', { field: valueName, value: valueText.slice(0, 40) }) };
   if (micro < 0) return { line, reason: because('negative', { field: valueName }) };
@@ -134,7 +158,7 @@ function parseLine(
     return {
       line,
       reason: because('registerTooLarge', {
-        field: 'register_kwh',
+        field: valueName,
         meterNumber: meter.meterNumber,
         digits: meter.registerDigits,
       }),
@@ -144,8 +168,9 @@ function parseLine(
   if (quality === undefined) return { line, reason: because('badQuality') };
   const channel = parseChannel(field(layout.channel));
   if (channel === undefined) return { line, reason: because('badChannel') };
-  // An interval row is the energy of the meter's nominal interval ending at the timestamp.
-  const startMs = isInterval ? time.ms - meter.intervalMinutes * 60_000 : time.ms;
+  // An interval row is the energy of its start to its end, or of the meter's nominal interval
+  // ending at the timestamp.
+  const startMs = isInterval ? (start?.ms ?? time.ms - meter.intervalMinutes * 60_000) : time.ms;
   const problem = checkInstant(meter, startMs, context.nowMs, time.ms);
   if (problem) return { line, reason: problem };
   return {
@@ -167,12 +192,15 @@ function readHeader(names: string[]): Map<string, number> {
   const duplicates = names.filter((name, i) => names.indexOf(name) !== i);
   const hasRegister = names.includes('register_kwh');
   const hasInterval = names.includes('interval_kwh');
+  const isExport = ['kind', 'end', 'value_kwh'].every((name) => names.includes(name));
+  const isDocumented = names.includes('timestamp') && hasRegister !== hasInterval;
   if (
     unknown.length > 0 ||
     duplicates.length > 0 ||
     !names.includes('meter_number') ||
-    !names.includes('timestamp') ||
-    hasRegister === hasInterval
+    isExport === isDocumented ||
+    (isDocumented && names.some((name) => EXPORT_COLUMNS.includes(name))) ||
+    (isExport && (names.includes('timestamp') || hasRegister || hasInterval))
   ) {
     const found = names.join(',').slice(0, 200);
     throw new ImportRefusal(`Wrong columns "${found}": expected ${EXPECTED}.`);

@@ -31,11 +31,15 @@ export function detectFormat(head: string, meterNumber: string | undefined): Det
   // The last line of the head may be cut short.
   if (head.length >= DETECTION_BYTES) lines.pop();
   const first = splitCsvLine(lines[0] ?? '').map((field) => field.trim().toLowerCase());
-  if (first.includes('meter_number') && first.includes('timestamp')) {
+  // Check Meter's own CSV: the documented columns, or those of CM's export (start, end, kind).
+  const isExport = first.includes('kind') && first.includes('end');
+  if (first.includes('meter_number') && (first.includes('timestamp') || isExport)) {
     return {
       format: 'csv',
       preset: null,
-      reason: 'Check Meter CSV: a header with meter_number and timestamp.',
+      reason: isExport
+        ? 'Check Meter CSV as CM exports it: meter_number, channel, kind, start, end, value_kwh, quality.'
+        : 'Check Meter CSV: a header with meter_number and timestamp.',
       mapping: null,
       needs: [],
     };

@@ -14,6 +14,8 @@ import {
 // ESPI codes (NAESB REQ.21 usage.xsd).
 const UOM_WH = 72;
 const DELTA_DATA = 4;
+// QualityOfReading 11: derived (computed from other readings).
+const DERIVED = 11;
 const CUMULATIVE = new Set([1, 3, 9]); // bulkQuantity, cumulative, summation
 const COMMODITY_ELECTRICITY = new Set([0, 1, 2]); // none given, electricity secondary / primary metered
 const COMMODITY_NAMES = new Map([
@@ -66,6 +68,8 @@ interface ReadingTypeFacts {
   accumulation: number | undefined;
   commodity: number | undefined;
   flowDirection: number | undefined;
+  /** QualityOfReading of values without a ReadingQuality (11: derived from other readings). */
+  defaultQuality: number | undefined;
 }
 
 /** One Atom entry, as far as the first pass needs it. */
@@ -131,8 +135,8 @@ async function* walkEspi(
   on: {
     /** At the end of each entry, with its position among the entries. */
     entry?: (entry: EntryFacts, index: number) => void;
-    /** At the end of each IntervalReading, with the position of its entry: what to hand on. */
-    reading?: (reading: RawReading, entryIndex: number) => ParsedItem;
+    /** At the end of each IntervalReading, with the position of its entry: what to hand on (nothing: passed over). */
+    reading?: (reading: RawReading, entryIndex: number) => ParsedItem | undefined;
   },
 ): AsyncGenerator<ParsedItem[]> {
   const parser = sax.parser(true, { trim: true, position: true });
@@ -198,6 +202,7 @@ async function* walkEspi(
         accumulation: undefined,
         commodity: undefined,
         flowDirection: undefined,
+        defaultQuality: undefined,
       };
     if (name === 'IntervalReading' && on.reading) reading = { line: parser.line + 1 };
   };
@@ -226,6 +231,7 @@ async function* walkEspi(
         if (name === 'accumulationBehaviour') type.accumulation = Number(text);
         if (name === 'commodity') type.commodity = Number(text);
         if (name === 'flowDirection') type.flowDirection = Number(text);
+        if (name === 'defaultQuality') type.defaultQuality = Number(text);
       }
       if (reading) {
         if (parent === 'timePeriod' && name === 'start') reading.start = text;
@@ -234,7 +240,8 @@ async function* walkEspi(
         if (parent === 'ReadingQuality' && name === 'quality') reading.quality = text;
       }
       if (name === 'IntervalReading' && reading) {
-        if (on.reading) pending.push(on.reading(reading, entries));
+        const item = on.reading?.(reading, entries);
+        if (item) pending.push(item);
         reading = undefined;
       }
       if (name === 'entry') {
@@ -340,9 +347,10 @@ export async function* parseEspi(
     }
     return facts;
   };
+  const isDerived = derivedFromRegisters(index, context);
   // A block's facts, found once per entry from the first pass.
-  let current: { at: number; facts: ReadingTypeFacts; meter: MeterFacts } | undefined;
-  const reading = (raw: RawReading, at: number): ParsedItem => {
+  let current: { at: number; facts: ReadingTypeFacts; meter: MeterFacts; isDerived: boolean } | undefined;
+  const reading = (raw: RawReading, at: number): ParsedItem | undefined => {
     if (current?.at !== at) {
       const block = index.blocks.get(at);
       if (!block) return { line: raw.line, reason: because('outsideBlock') };
@@ -351,12 +359,50 @@ export async function* parseEspi(
         at,
         facts: factsFor(block, at),
         meter: resolveMeter(usagePointOf(index, meterReading)),
+        isDerived: isDerived(meterReading),
       };
     }
+    if (current.isDerived) return undefined;
     const item = toItem(raw, current.facts, current.meter, context);
     return 'reason' in item ? item : { row: item };
   };
   yield* walkEspi(open(), { reading });
+}
+
+/**
+ * Whether a MeterReading's values are derived from registers the file holds beside them: interval
+ * deltas whose ReadingType says `defaultQuality` 11 (derived), of a UsagePoint and flowDirection
+ * whose cumulative registers are in the file too (as CM's own export writes the energy between
+ * registers). Those are passed over, with a note: storing them would add the registers' differences
+ * as readings of their own.
+ */
+function derivedFromRegisters(index: EspiIndex, context: ParseContext) {
+  const typeOf = (meterReading: string | undefined) => {
+    const href = meterReading ? index.meterReadings.get(meterReading)?.readingType : undefined;
+    return href ? index.readingTypes.get(href) : undefined;
+  };
+  const key = (meterReading: string, type: ReadingTypeFacts) =>
+    `${usagePointOf(index, meterReading) ?? ''} ${type.flowDirection ?? 1}`;
+  const withRegisters = new Set<string>();
+  for (const meterReading of index.meterReadings.keys()) {
+    const type = typeOf(meterReading);
+    if (type?.accumulation !== undefined && CUMULATIVE.has(type.accumulation))
+      withRegisters.add(key(meterReading, type));
+  }
+  const noted = new Set<string>();
+  return (meterReading: string | undefined): boolean => {
+    const type = typeOf(meterReading);
+    if (!meterReading || !type || type.accumulation !== DELTA_DATA || type.defaultQuality !== DERIVED)
+      return false;
+    if (!withRegisters.has(key(meterReading, type))) return false;
+    if (!noted.has(meterReading)) {
+      noted.add(meterReading);
+      context.notes.push(
+        `${meterReading}: energies derived from the registers of the same file (ReadingType defaultQuality 11) were not stored; the registers were.`,
+      );
+    }
+    return true;
+  };
 }
 
 /** The meter each UsagePoint's readings go to. */

@@ -522,19 +522,76 @@ export async function findCorrections(
 }
 
 /** One page of a meter's import-channel register readings after `afterMs` (exclusive) up to `toMs` (inclusive): keyset paging on the primary key. */
+/** One page of a channel's readings after `afterMs` (exclusive) up to `toMs`, at most `limit`, for an export. */
+export interface PageAsk {
+  meterId: number;
+  channel: number;
+  afterMs: number;
+  toMs: number;
+  limit: number;
+}
+
+const pageParams = (ask: PageAsk) => [ask.meterId, ask.channel, ask.afterMs, ask.toMs, ask.limit];
+
+/** Registers read at instants in (afterMs, toMs], oldest first: [instant ms, millionths, quality]. */
 export async function registersPage(
   db: SqlRunner,
-  meterId: number,
-  afterMs: number,
-  toMs: number,
-  limit: number,
+  ask: PageAsk,
 ): Promise<Array<[ms: number, micro: number, quality: number]>> {
   const rows = await db.queryArrays(
     `SELECT (extract(epoch FROM read_at) * 1000)::float8, value_micro, quality FROM register_readings
-     WHERE meter_id = $1 AND channel = 1 AND read_at > timestamptz 'epoch' + $2::int8 * interval '1 millisecond'
-       AND read_at <= timestamptz 'epoch' + $3::int8 * interval '1 millisecond'
-     ORDER BY read_at LIMIT $4`,
-    [meterId, afterMs, toMs, limit],
+     WHERE meter_id = $1 AND channel = $2 AND read_at > timestamptz 'epoch' + $3::int8 * interval '1 millisecond'
+       AND read_at <= timestamptz 'epoch' + $4::int8 * interval '1 millisecond'
+     ORDER BY read_at LIMIT $5`,
+    pageParams(ask),
   );
   return rows.map((row) => [Number(row[0]), Number(row[1]), Number(row[2])]);
+}
+
+/** Interval records starting in (afterMs, toMs), oldest first: [start ms, end ms, millionths, quality]. */
+export async function intervalsPage(
+  db: SqlRunner,
+  ask: PageAsk,
+): Promise<Array<[startMs: number, endMs: number, micro: number, quality: number]>> {
+  const rows = await db.queryArrays(
+    `SELECT (extract(epoch FROM start_at) * 1000)::float8, (extract(epoch FROM end_at) * 1000)::float8,
+       energy_micro, quality FROM interval_readings
+     WHERE meter_id = $1 AND channel = $2 AND start_at > timestamptz 'epoch' + $3::int8 * interval '1 millisecond'
+       AND start_at < timestamptz 'epoch' + $4::int8 * interval '1 millisecond'
+     ORDER BY start_at LIMIT $5`,
+    pageParams(ask),
+  );
+  return rows.map((row) => [Number(row[0]), Number(row[1]), Number(row[2]), Number(row[3])]);
+}
+
+/**
+ * Which channels hold which kinds of readings in [fromMs, toMs] (registers at instants in it,
+ * intervals starting in it, the end exclusive): one row per channel and kind found.
+ */
+export async function findStoredKinds(
+  db: SqlRunner,
+  meterId: number,
+  fromMs: number,
+  toMs: number,
+): Promise<Array<{ channel: number; kind: ReadingKind }>> {
+  const from = new Date(fromMs);
+  const to = new Date(toMs);
+  const exists = (table: string, column: string, end: string, channel: number) =>
+    `EXISTS (SELECT 1 FROM ${table} WHERE meter_id = $1 AND channel = ${channel} AND ${column} >= $2 AND ${column} ${end} $3)`;
+  const rows = await db.queryArrays(
+    `SELECT ${[1, 2]
+      .flatMap((channel) => [
+        exists('register_readings', 'read_at', '<=', channel),
+        exists('interval_readings', 'start_at', '<', channel),
+      ])
+      .join(', ')}`,
+    [meterId, from, to],
+  );
+  const found = rows[0] ?? [];
+  const kinds: Array<{ channel: number; kind: ReadingKind }> = [];
+  for (const [index, channel] of [1, 2].entries()) {
+    if (found[index * 2] === true) kinds.push({ channel, kind: 0 });
+    if (found[index * 2 + 1] === true) kinds.push({ channel, kind: 1 });
+  }
+  return kinds;
 }

@@ -18,7 +18,10 @@ import {
   findRegistersAround,
   insertRegister,
   READINGS_CATALOG_WARM_UP,
+  findStoredKinds,
+  intervalsPage,
   registersPage,
+  type PageAsk,
 } from './readings.queries.ts';
 
 /**
@@ -101,7 +104,13 @@ export const readings = {
   registerDecreases: (db: SqlRunner, meterIds: readonly number[], since: Date) =>
     findRegisterDecreases(db, meterIds, since),
 
-  /** One page of a meter's import registers in (afterMs, toMs], for an export. */
-  registersPage: (db: SqlRunner, meterId: number, afterMs: number, toMs: number, limit: number) =>
-    registersPage(db, meterId, afterMs, toMs, limit),
+  /** For an export: one page of a channel's registers at instants in (afterMs, toMs]: [instant ms, millionths, quality]. */
+  registersPage: (db: SqlRunner, ask: PageAsk) => registersPage(db, ask),
+
+  /** For an export: one page of a channel's interval records starting in (afterMs, toMs): [start, end, millionths, quality]. */
+  intervalsPage: (db: SqlRunner, ask: PageAsk) => intervalsPage(db, ask),
+
+  /** The channels and kinds (0 register, 1 interval) a meter has readings of in [fromMs, toMs]. */
+  storedKinds: (db: SqlRunner, meterId: number, fromMs: number, toMs: number) =>
+    findStoredKinds(db, meterId, fromMs, toMs),
 };

@@ -16,9 +16,9 @@ function downloadUrl(meterNumber: string, from: string, to: string, format: Data
 
 /**
  * Green Button's "Download My Data" (issue 17.10): the meter's data over the range on screen as
- * Green Button ESPI XML (the register and the energy of each interval, with the location's time
- * parameters) or as the register readings in CSV. After an exchange, each meter of the position has
- * its own files.
+ * Green Button ESPI XML (per channel the registers and the energy of each interval, with the
+ * location's time parameters) or as CSV, one row per stored reading of each channel. After an
+ * exchange, each meter of the position has its own files.
  */
 export function DownloadMyData({
   meterNumbers,
