@@ -90,6 +90,39 @@ class WallClock {
   }
 }
 
+/** Meters a refusal names at most. */
+const NAMED_METERS = 10;
+
+/**
+ * A meterNumber given to a file whose meter column names its meter: the file's one meter is the
+ * meter given, whatever the file calls it. A second meter in the file is refused once the whole
+ * file has been looked through (naming them), never put onto the one meter.
+ */
+class GivenMeter {
+  private readonly named = new Set<string>();
+
+  constructor(readonly meterNumber: string) {}
+
+  /** The meter the line's readings go to. */
+  resolve(fileName: string): string {
+    if (this.named.size < 1000) this.named.add(fileName);
+    return this.meterNumber;
+  }
+
+  get isRefused(): boolean {
+    return this.named.size > 1;
+  }
+
+  refusal(): ImportRefusal {
+    const names = [...this.named];
+    const shown = names.slice(0, NAMED_METERS).join(', ');
+    const more = names.length > NAMED_METERS ? `, and ${names.length - NAMED_METERS} more` : '';
+    return new ImportRefusal(
+      `This file names ${names.length} meters (${shown}${more}): meterNumber ${this.meterNumber.slice(0, 64)} would put all their readings on one meter. Leave meterNumber out to import each to the meter of its number.`,
+    );
+  }
+}
+
 /**
  * Reads a delimited file through a mapping (delimiter, decimal mark, header, date layout, units,
  * stamps, meter, channel, quality), a batch of lines at a time, never the whole file.
@@ -111,11 +144,19 @@ export async function* parseDelimited(
     if (!clock) clocks.set(zone, (clock = new WallClock(zone, context.notes)));
     return clock;
   };
+  const given =
+    'column' in mapping.meter && context.meterNumber ? new GivenMeter(context.meterNumber) : undefined;
   for await (const lines of readLines(input, MAX_LINE)) {
     const items: ParsedItem[] = [];
     for (const rawLine of lines) {
       lineNumber++;
       if (lineNumber <= mapping.skipLines) continue;
+      if (given?.isRefused && columns) {
+        // Refused already: the rest of the file is only looked through for the meters it names.
+        const name = splitCsvLine(rawLine, mapping.delimiter)[columns.meter]?.trim();
+        if (name) given.resolve(csvTextValue(name));
+        continue;
+      }
       if (!columns) {
         const fields = splitCsvLine(rawLine, mapping.delimiter).map(normal);
         if (wanted.every((name) => fields.includes(normal(name)))) columns = resolveColumns(mapping, fields);
@@ -125,12 +166,13 @@ export async function* parseDelimited(
           );
         continue;
       }
-      const item = parseRow(rawLine, lineNumber, mapping, columns, context, clockFor);
+      const item = parseRow(rawLine, lineNumber, mapping, columns, context, clockFor, given);
       if (item) items.push(item);
     }
-    if (items.length > 0) yield items;
+    if (items.length > 0 && !given?.isRefused) yield items;
   }
   if (!columns) throw new ImportRefusal('The file is empty, or holds no header row.');
+  if (given?.isRefused) throw given.refusal();
 }
 
 function parseRow(
@@ -140,6 +182,7 @@ function parseRow(
   columns: Columns,
   context: ParseContext,
   clockFor: (zone: string) => WallClock,
+  given: GivenMeter | undefined,
 ): ParsedItem | undefined {
   if (rawLine.trim() === '') return undefined;
   if (rawLine.length > MAX_LINE) return { line, reason: because('lineTooLong', { max: MAX_LINE }) };
@@ -158,8 +201,8 @@ function parseRow(
   if (valueText === '' || mapping.missingValues.some((word) => normal(word) === normal(valueText)))
     return undefined;
 
-  const meterNumber =
-    'fixed' in mapping.meter ? mapping.meter.fixed : csvTextValue(field(columns.meter) ?? '');
+  const fileMeter = 'fixed' in mapping.meter ? mapping.meter.fixed : csvTextValue(field(columns.meter) ?? '');
+  const meterNumber = given ? given.resolve(fileMeter) : fileMeter;
   const meter = context.meters.get(meterNumber);
   if (!meter) return { line, reason: because('unknownMeter', { meterNumber: meterNumber.slice(0, 64) }) };
   const channel = channelOf(mapping, field(columns.channel) ?? '');

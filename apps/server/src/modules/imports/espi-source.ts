@@ -388,6 +388,12 @@ function meterResolver(index: EspiIndex, context: ParseContext, options: EspiOpt
     const meter = known(context.meterNumber);
     return () => meter;
   }
+  if (context.meterNumber) {
+    const named = points.map(([href, point]) => `"${point.title || (pointId(href) ?? href)}"`.slice(0, 62));
+    throw new ImportRefusal(
+      `This file holds ${points.length} UsagePoints (${named.slice(0, 10).join(', ')}${points.length > 10 ? ', …' : ''}): meterNumber ${context.meterNumber.slice(0, 64)} would put all their readings on one meter. Map each to a meter instead (usagePoints option, by id or title).`,
+    );
+  }
   const byPoint = new Map<string, MeterFacts>();
   const unmapped: string[] = [];
   for (const [href, point] of points) {

@@ -267,6 +267,48 @@ describe('CSV import: what the review stored', () => {
   });
 });
 
+describe('a meterNumber given to a file', () => {
+  const lcl = readFileSync(
+    path.resolve(
+      import.meta.dirname,
+      '../../../../../fixtures/real/lcl-london-halfhourly/lcl_2013_halfhourly_6meters.csv',
+    ),
+    'utf8',
+  );
+  let lclMeter: number;
+  beforeAll(async () => {
+    const london = await insertLocation(t.db, 'London Homes', 'Europe/London');
+    lclMeter = await insertMeter(t.db, {
+      meterNumber: 'IMP-LCL',
+      locationId: london,
+      meterInd: 1,
+      intervalMinutes: 30,
+      installedAt: new Date('2012-01-01T00:00:00Z'),
+    });
+  });
+
+  it('is refused, naming them, when the file names several meters (the LCL preset)', async () => {
+    // The fixture holds six households (its LCLid column; see its SOURCE.md).
+    const response = await importFile(lcl, 'preset=lcl&meterNumber=IMP-LCL');
+    expect(response.statusCode).toBe(422);
+    expect(response.json<{ report: ImportReport }>().report.refusal).toBe(
+      'This file names 6 meters (MAC000002, MAC000005, MAC000015, MAC000016, MAC000028, MAC000031): meterNumber IMP-LCL would put all their readings on one meter. Leave meterNumber out to import each to the meter of its number.',
+    );
+    expect(await storedIntervals(lclMeter)).toEqual([]);
+  });
+
+  it('puts a file of one meter onto the meter given, whatever the file calls it', async () => {
+    // The header and MAC000002's first two half hours (0.219 and 0.241 kWh, UTC starts).
+    const oneMeter = lcl.split('\n').slice(0, 3).join('\n');
+    const report = (await importFile(oneMeter, 'preset=lcl&meterNumber=IMP-LCL')).json<ImportReport>();
+    expect(report).toMatchObject({ committed: true, inserted: 2, rejectedCount: 0 });
+    expect(await storedIntervals(lclMeter)).toEqual([
+      { from: '2013-01-01T00:00', to: '2013-01-01T00:30', micro: 219_000, channel: 1 },
+      { from: '2013-01-01T00:30', to: '2013-01-01T01:00', micro: 241_000, channel: 1 },
+    ]);
+  });
+});
+
 describe('ESPI import', () => {
   const espi = (readingType: string, readings: string) => `<?xml version="1.0" encoding="UTF-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
@@ -412,6 +454,13 @@ ${readings}
       block('1', reading(t0, 3600, '1000')),
       block('2', reading(t0, 3600, '2000')),
     ]);
+    // A meterNumber given to it would put both points on one meter: refused, naming them.
+    const oneMeter = await importFile(file, 'meterNumber=IMP-B', 'application/xml');
+    expect(oneMeter.statusCode).toBe(422);
+    expect(oneMeter.json().report.refusal).toMatch(
+      /^This file holds 2 UsagePoints \("IMP-A", "IMP-B"\): meterNumber IMP-B would put all their readings on one meter/,
+    );
+    expect(await storedIntervals(meterB)).toEqual([]);
     const report = (await importFile(file, '', 'application/xml')).json<ImportReport>();
     expect(report).toMatchObject({ committed: true, inserted: 2 });
     expect((await storedIntervals(meterA)).map((row) => row.micro)).toEqual([1_000_000]);
