@@ -88,6 +88,8 @@ interface EspiIndex {
   readingTypeOrder: Array<{ at: number; facts: ReadingTypeFacts }>;
   /** The IntervalBlock entries, by their position among the entries. */
   blocks: Map<number, EntryFacts>;
+  /** Every MeterReading in document order, with the entry index it came at. */
+  meterReadingOrder: Array<{ at: number; href: string; readingType: string | undefined }>;
 }
 
 /** Options the file needs from the administrator. */
@@ -276,9 +278,16 @@ async function indexEspi(input: Readable): Promise<EspiIndex> {
     readingTypes: new Map(),
     readingTypeOrder: [],
     blocks: new Map(),
+    meterReadingOrder: [],
   };
   const entry = (entry: EntryFacts, at: number) => {
     const self = entry.self ?? `#entry-${at}`;
+    if (entry.kind === 'MeterReading')
+      index.meterReadingOrder.push({
+        at,
+        href: self,
+        readingType: entry.related.find((href) => /\/ReadingType\//.test(href)),
+      });
     if (entry.kind === 'UsagePoint')
       index.usagePoints.set(self, {
         title: entry.title,
@@ -301,6 +310,62 @@ async function indexEspi(input: Readable): Promise<EspiIndex> {
   return index;
 }
 
+/**
+ * The ReadingType href of each IntervalBlock whose MeterReading link names several MeterReadings
+ * (a feed with its ids redacted writes every MeterReading as `…/MeterReading/REDACTED`): by
+ * document order, each MeterReading's blocks following it, with a note. Refused, naming the
+ * ambiguity, when that order cannot tell them apart: a block before them, a MeterReading no block
+ * follows, or ReadingTypes that do not tell them apart either. Never merged or swapped.
+ */
+function readingTypesByOrder(index: EspiIndex, notes: string[]): Map<number, string> {
+  const byBlock = new Map<number, string>();
+  const groups = new Map<string, EspiIndex['meterReadingOrder']>();
+  for (const reading of index.meterReadingOrder) {
+    const group = groups.get(reading.href) ?? [];
+    group.push(reading);
+    groups.set(reading.href, group);
+  }
+  for (const [href, group] of groups) {
+    if (group.length < 2) continue;
+    const shared = `${group.length} MeterReadings share the link "${href.slice(0, 120)}"`;
+    const types = group.map((reading) => reading.readingType);
+    if (
+      types.some((type) => type === undefined || !index.readingTypes.has(type)) ||
+      new Set(types).size < types.length
+    )
+      throw new ImportRefusal(
+        `${shared}, and their ReadingType links do not name distinct ReadingTypes of the file: which readings are which cannot be told.`,
+      );
+    const blocks = [...index.blocks.entries()].filter(([, block]) => meterReadingOf(block) === href);
+    const followed = new Set<number>();
+    for (const [at] of blocks) {
+      const owner = group.filter((reading) => reading.at < at).at(-1);
+      if (!owner)
+        throw new ImportRefusal(
+          `${shared}, and an IntervalBlock (entry ${at + 1}) comes before all of them: which one it belongs to cannot be told.`,
+        );
+      followed.add(owner.at);
+      byBlock.set(at, owner.readingType ?? '');
+    }
+    const alone = group.find((reading) => !followed.has(reading.at));
+    if (alone)
+      throw new ImportRefusal(
+        `${shared}, and no IntervalBlock follows the one at entry ${alone.at + 1}: which blocks are whose cannot be told.`,
+      );
+    notes.push(
+      `${shared}: told apart by the order of the file, each MeterReading's IntervalBlocks following it (${group
+        .map((reading) => describeFlow(index.readingTypes.get(reading.readingType ?? '')))
+        .join(', then ')}).`,
+    );
+  }
+  return byBlock;
+}
+
+const describeFlow = (type: ReadingTypeFacts | undefined) =>
+  type?.flowDirection === 19
+    ? 'received (flowDirection 19)'
+    : `delivered (flowDirection ${type?.flowDirection ?? 1})`;
+
 const describeUom = (uom: number | undefined) =>
   uom === undefined ? 'no unit' : `uom ${uom}${UOM_NAMES.has(uom) ? ` (${UOM_NAMES.get(uom)})` : ''}`;
 
@@ -318,10 +383,12 @@ export async function* parseEspi(
 ): AsyncGenerator<ParsedItem[]> {
   const index = await indexEspi(open());
   const resolveMeter = meterResolver(index, context, options);
+  const byOrder = readingTypesByOrder(index, context.notes);
   const checked = new Set<ReadingTypeFacts>();
   const factsFor = (block: EntryFacts, at: number): ReadingTypeFacts => {
     const meterReading = meterReadingOf(block);
-    const href = meterReading ? index.meterReadings.get(meterReading)?.readingType : undefined;
+    const href =
+      byOrder.get(at) ?? (meterReading ? index.meterReadings.get(meterReading)?.readingType : undefined);
     const linked = href ? index.readingTypes.get(href) : undefined;
     const facts =
       linked ??

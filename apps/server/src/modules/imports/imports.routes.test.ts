@@ -479,6 +479,66 @@ ${readings}
     );
   });
 
+  /**
+   * A net-metered feed laid out as PG&E's Green Button exports are, with their hrefs redacted the
+   * way shared PG&E files are (every id written "REDACTED"): the ReadingTypes first, then the
+   * UsagePoint, then each MeterReading followed by its IntervalBlocks. Both MeterReadings, and
+   * both their blocks' links, read ".../UsagePoint/REDACTED/MeterReading/REDACTED".
+   */
+  const PGE = 'https://api.pge.com/GreenButtonConnect/espi/1_1/resource';
+  const pgePoint = `${PGE}/Subscription/REDACTED/UsagePoint/REDACTED`;
+  const pgeReadingType = (id: string, flow: number) =>
+    `<entry><link href="${PGE}/ReadingType/${id}" rel="self"/><content><ReadingType xmlns="http://naesb.org/espi"><accumulationBehaviour>4</accumulationBehaviour><commodity>1</commodity><flowDirection>${flow}</flowDirection><powerOfTenMultiplier>-3</powerOfTenMultiplier><uom>72</uom></ReadingType></content></entry>`;
+  const pgeMeterReading = (readingTypeId: string) =>
+    `<entry><link href="${pgePoint}/MeterReading" rel="up"/><link href="${pgePoint}/MeterReading/REDACTED" rel="self"/><link href="${pgePoint}/MeterReading/REDACTED/IntervalBlock" rel="related"/><link href="${PGE}/ReadingType/${readingTypeId}" rel="related"/><content><MeterReading xmlns="http://naesb.org/espi"/></content></entry>`;
+  const pgeBlock = (values: number[]) =>
+    `<entry><link href="${pgePoint}/MeterReading/REDACTED/IntervalBlock" rel="up"/><link href="${pgePoint}/MeterReading/REDACTED/IntervalBlock/${t0}" rel="self"/><content><IntervalBlock xmlns="http://naesb.org/espi">${values.map((value, i) => reading(t0 + 3600 * i, 3600, String(value))).join('')}</IntervalBlock></content></entry>`;
+  const pgeUsagePoint = `<entry><link href="${pgePoint}" rel="self"/><link href="${pgePoint}/MeterReading" rel="related"/><title>Green Button Data File</title><content><UsagePoint xmlns="http://naesb.org/espi"><ServiceCategory><kind>0</kind></ServiceCategory></UsagePoint></content></entry>`;
+
+  it('tells apart two MeterReadings with the same href by document order, and says so', async () => {
+    const file = linkedFeed([
+      pgeReadingType('delivered', 1),
+      pgeReadingType('received', 19),
+      pgeUsagePoint,
+      pgeMeterReading('delivered'),
+      pgeBlock([1500, 2500]),
+      pgeMeterReading('received'),
+      pgeBlock([0, 700]),
+    ]);
+    const report = (await importFile(file, 'meterNumber=IMP-B', 'application/atom+xml')).json<ImportReport>();
+    expect(report).toMatchObject({ committed: true, inserted: 4, conflictCount: 0, rejectedCount: 0 });
+    // Values in mWh (powerOfTenMultiplier −3): 1500 → 1.5 Wh = 1,500 millionths of a kWh.
+    expect(await storedIntervals(meterB)).toEqual([
+      { from: '2024-01-01T00:00', to: '2024-01-01T01:00', micro: 1_500, channel: 1 },
+      { from: '2024-01-01T01:00', to: '2024-01-01T02:00', micro: 2_500, channel: 1 },
+      { from: '2024-01-01T00:00', to: '2024-01-01T01:00', micro: 0, channel: 2 },
+      { from: '2024-01-01T01:00', to: '2024-01-01T02:00', micro: 700, channel: 2 },
+    ]);
+    expect(report.notes).toEqual([
+      expect.stringMatching(
+        /^2 MeterReadings share the link ".*\/MeterReading\/REDACTED": told apart by the order of the file/,
+      ),
+    ]);
+  });
+
+  it('refuses MeterReadings with the same href whose blocks do not follow each of them, naming the ambiguity', async () => {
+    const file = linkedFeed([
+      pgeReadingType('delivered', 1),
+      pgeReadingType('received', 19),
+      pgeUsagePoint,
+      pgeMeterReading('delivered'),
+      pgeMeterReading('received'),
+      pgeBlock([1500, 2500]),
+      pgeBlock([0, 700]),
+    ]);
+    const response = await importFile(file, 'meterNumber=IMP-B', 'application/atom+xml');
+    expect(response.statusCode).toBe(422);
+    expect(response.json<{ report: ImportReport }>().report.refusal).toMatch(
+      /^2 MeterReadings share the link ".*\/MeterReading\/REDACTED", and no IntervalBlock follows the one at entry 4/,
+    );
+    expect(await storedIntervals(meterB)).toEqual([]);
+  });
+
   it('reads a ReadingType without accumulationBehaviour as interval deltas, and says so in the report', async () => {
     const file = espi('<uom>72</uom>', reading(t0, 3600, '250'));
     const report = (await importFile(file, 'meterNumber=IMP-B', 'application/atom+xml')).json<ImportReport>();
