@@ -6,6 +6,7 @@ import { registerRangeMicro } from '../readings/register-value.ts';
 import {
   checkInstant,
   ImportRefusal,
+  mostCommon,
   type ParseContext,
   type ParsedItem,
   type StagedRow,
@@ -66,6 +67,9 @@ interface ReadingTypeFacts {
   accumulation: number | undefined;
   commodity: number | undefined;
   flowDirection: number | undefined;
+  intervalLength: number | undefined;
+  /** Read by its evidence as interval energies: the seconds a reading of duration 0 covers. */
+  evidenceSeconds?: number;
 }
 
 /** One Atom entry, as far as the first pass needs it. */
@@ -88,6 +92,8 @@ interface EspiIndex {
   readingTypeOrder: Array<{ at: number; facts: ReadingTypeFacts }>;
   /** The IntervalBlock entries, by their position among the entries. */
   blocks: Map<number, EntryFacts>;
+  /** What the IntervalReadings of each IntervalBlock look like, by the block's position. */
+  blockStats: Map<number, BlockStats>;
   /** Every MeterReading in document order, with the entry index it came at. */
   meterReadingOrder: Array<{ at: number; href: string; readingType: string | undefined }>;
 }
@@ -134,7 +140,7 @@ async function* walkEspi(
     /** At the end of each entry, with its position among the entries. */
     entry?: (entry: EntryFacts, index: number) => void;
     /** At the end of each IntervalReading, with the position of its entry: what to hand on. */
-    reading?: (reading: RawReading, entryIndex: number) => ParsedItem;
+    reading?: (reading: RawReading, entryIndex: number) => ParsedItem | undefined;
   },
 ): AsyncGenerator<ParsedItem[]> {
   const parser = sax.parser(true, { trim: true, position: true });
@@ -200,6 +206,7 @@ async function* walkEspi(
         accumulation: undefined,
         commodity: undefined,
         flowDirection: undefined,
+        intervalLength: undefined,
       };
     if (name === 'IntervalReading' && on.reading) reading = { line: parser.line + 1 };
   };
@@ -228,6 +235,7 @@ async function* walkEspi(
         if (name === 'accumulationBehaviour') type.accumulation = Number(text);
         if (name === 'commodity') type.commodity = Number(text);
         if (name === 'flowDirection') type.flowDirection = Number(text);
+        if (name === 'intervalLength') type.intervalLength = Number(text);
       }
       if (reading) {
         if (parent === 'timePeriod' && name === 'start') reading.start = text;
@@ -236,7 +244,8 @@ async function* walkEspi(
         if (parent === 'ReadingQuality' && name === 'quality') reading.quality = text;
       }
       if (name === 'IntervalReading' && reading) {
-        if (on.reading) pending.push(on.reading(reading, entries));
+        const item = on.reading?.(reading, entries);
+        if (item) pending.push(item);
         reading = undefined;
       }
       if (name === 'entry') {
@@ -270,6 +279,48 @@ interface RawReading {
   quality?: string;
 }
 
+/** How the values of a block's IntervalReadings run, in document order (the evidence of what they are). */
+interface BlockStats {
+  count: number;
+  zeroDurations: number;
+  /** Steps from one value to the next, and how many of them fall. */
+  steps: number;
+  falls: number;
+  firstValue: number;
+  lastValue: number;
+  lastStart: number;
+  /** How often each spacing between consecutive starts (seconds) occurs. */
+  spacing: Map<number, number>;
+}
+
+const newStats = (): BlockStats => ({
+  count: 0,
+  zeroDurations: 0,
+  steps: 0,
+  falls: 0,
+  firstValue: Number.NaN,
+  lastValue: Number.NaN,
+  lastStart: Number.NaN,
+  spacing: new Map(),
+});
+
+function noteReading(stats: BlockStats, raw: RawReading): void {
+  const value = Number(raw.value);
+  const start = Number(raw.start);
+  if (!Number.isFinite(value) || !Number.isFinite(start)) return;
+  if (stats.count === 0) stats.firstValue = value;
+  else {
+    stats.steps++;
+    if (value < stats.lastValue) stats.falls++;
+    const spacing = start - stats.lastStart;
+    if (spacing > 0) stats.spacing.set(spacing, (stats.spacing.get(spacing) ?? 0) + 1);
+  }
+  stats.count++;
+  if (Number(raw.duration ?? 0) === 0) stats.zeroDurations++;
+  stats.lastValue = value;
+  stats.lastStart = start;
+}
+
 /** The first pass: every UsagePoint, MeterReading and ReadingType, wherever they are in the file. */
 async function indexEspi(input: Readable): Promise<EspiIndex> {
   const index: EspiIndex = {
@@ -278,6 +329,7 @@ async function indexEspi(input: Readable): Promise<EspiIndex> {
     readingTypes: new Map(),
     readingTypeOrder: [],
     blocks: new Map(),
+    blockStats: new Map(),
     meterReadingOrder: [],
   };
   const entry = (entry: EntryFacts, at: number) => {
@@ -304,7 +356,13 @@ async function indexEspi(input: Readable): Promise<EspiIndex> {
     }
     if (entry.kind === 'IntervalBlock') index.blocks.set(at, entry);
   };
-  const walk = walkEspi(input, { entry });
+  const reading = (raw: RawReading, at: number) => {
+    let stats = index.blockStats.get(at);
+    if (!stats) index.blockStats.set(at, (stats = newStats()));
+    noteReading(stats, raw);
+    return undefined;
+  };
+  const walk = walkEspi(input, { entry, reading });
   // The first pass yields nothing: run it to the end.
   while (!(await walk.next()).done);
   return index;
@@ -361,6 +419,65 @@ function readingTypesByOrder(index: EspiIndex, notes: string[]): Map<number, str
   return byBlock;
 }
 
+// A register falls only at a rollover or an exchange: values that fall at least once in 20 steps
+// (and 3 times) are not a register's, whatever the ReadingType says.
+const FALLS_OFTEN = (falls: number, steps: number) => falls >= 3 && falls * 20 >= steps;
+
+const describeSeconds = (seconds: number) =>
+  seconds % 60 === 0 ? `${seconds / 60}-minute` : `${seconds}-second`;
+
+/**
+ * Reads a ReadingType labelled cumulative by its evidence: when its values fall often and every
+ * reading's duration is 0, they are the energies of intervals (of its intervalLength, else the
+ * spacing of their starts), said in a note; when they fall often but readings have durations, the
+ * evidence is mixed and the file is refused. Never stored as a falling register.
+ */
+function readByEvidence(
+  index: EspiIndex,
+  typeOf: (block: EntryFacts, at: number) => ReadingTypeFacts | undefined,
+  notes: string[],
+): void {
+  const tallies = new Map<ReadingTypeFacts, BlockStats>();
+  for (const [at, block] of index.blocks) {
+    const facts = typeOf(block, at);
+    const stats = index.blockStats.get(at);
+    if (!facts || !stats || stats.count === 0 || !CUMULATIVE.has(facts.accumulation ?? Number.NaN)) continue;
+    const tally = tallies.get(facts);
+    if (!tally) {
+      tallies.set(facts, { ...stats, spacing: new Map(stats.spacing) });
+      continue;
+    }
+    // The step from the last value of the block before to the first of this one.
+    tally.steps += stats.steps + 1;
+    tally.falls += stats.falls + (stats.firstValue < tally.lastValue ? 1 : 0);
+    tally.count += stats.count;
+    tally.zeroDurations += stats.zeroDurations;
+    tally.lastValue = stats.lastValue;
+    for (const [spacing, n] of stats.spacing)
+      tally.spacing.set(spacing, (tally.spacing.get(spacing) ?? 0) + n);
+  }
+  for (const [facts, tally] of tallies) {
+    if (!FALLS_OFTEN(tally.falls, tally.steps)) continue;
+    const label = `The ReadingType says cumulative (accumulationBehaviour ${facts.accumulation}), but its values fall ${tally.falls} times in ${tally.steps} steps`;
+    if (tally.zeroDurations < tally.count)
+      throw new ImportRefusal(
+        `${label}, and ${tally.count - tally.zeroDurations} of its ${tally.count} readings have a duration: whether they are registers or interval energies cannot be told from the file.`,
+      );
+    const given =
+      facts.intervalLength !== undefined && facts.intervalLength > 0 ? facts.intervalLength : undefined;
+    const seconds = given ?? mostCommon(tally.spacing);
+    if (seconds === null || !Number.isSafeInteger(seconds))
+      throw new ImportRefusal(
+        `${label}, and its readings have no duration nor a regular spacing: they cannot be read.`,
+      );
+    facts.accumulation = DELTA_DATA;
+    facts.evidenceSeconds = seconds;
+    notes.push(
+      `${label} and every reading's duration is 0: they were read as the energy of each ${describeSeconds(seconds)} interval (${given ? 'its intervalLength' : 'the spacing of their starts'}), not as a register.`,
+    );
+  }
+}
+
 const describeFlow = (type: ReadingTypeFacts | undefined) =>
   type?.flowDirection === 19
     ? 'received (flowDirection 19)'
@@ -385,15 +502,20 @@ export async function* parseEspi(
   const resolveMeter = meterResolver(index, context, options);
   const byOrder = readingTypesByOrder(index, context.notes);
   const checked = new Set<ReadingTypeFacts>();
-  const factsFor = (block: EntryFacts, at: number): ReadingTypeFacts => {
+  const typeOf = (block: EntryFacts, at: number): ReadingTypeFacts | undefined => {
     const meterReading = meterReadingOf(block);
     const href =
       byOrder.get(at) ?? (meterReading ? index.meterReadings.get(meterReading)?.readingType : undefined);
     const linked = href ? index.readingTypes.get(href) : undefined;
-    const facts =
+    return (
       linked ??
       (index.readingTypes.size === 1 ? [...index.readingTypes.values()][0] : undefined) ??
-      index.readingTypeOrder.filter((type) => type.at < at).at(-1)?.facts;
+      index.readingTypeOrder.filter((type) => type.at < at).at(-1)?.facts
+    );
+  };
+  readByEvidence(index, typeOf, context.notes);
+  const factsFor = (block: EntryFacts, at: number): ReadingTypeFacts => {
+    const facts = typeOf(block, at);
     if (!facts) {
       throw new ImportRefusal(
         index.readingTypes.size === 0
@@ -542,9 +664,11 @@ function toItem(
     return { line: r.line, reason: because('notAWholeNumber', { value: (r.value ?? '').slice(0, 30) }) };
   if (value < 0) return { line: r.line, reason: because('negative', { field: 'value' }) };
   const isInterval = isIntervalType(type);
-  if (isInterval && duration === 0) return { line: r.line, reason: because('needsDuration') };
+  // A reading read by the evidence as an interval energy covers the interval its ReadingType found.
+  const span = isInterval && duration === 0 ? (type.evidenceSeconds ?? 0) : duration;
+  if (isInterval && span === 0) return { line: r.line, reason: because('needsDuration') };
   const startMs = start * 1000;
-  const endMs = (start + duration) * 1000;
+  const endMs = (start + span) * 1000;
   // Cumulative readings stand at the end of their period; interval readings cover it.
   const problem = isInterval
     ? checkInstant(meter, startMs, context.nowMs, endMs)

@@ -229,4 +229,38 @@ describe('imports as jobs', () => {
       ),
     ).toHaveLength(96);
   });
+
+  it('previews a Green Button feed labelled cumulative by its evidence: minute energies, with the note', async () => {
+    const paris = await insertLocation(t.db, 'Jobs Paris', 'Europe/Paris');
+    await insertMeter(t.db, {
+      meterNumber: 'JOB-MIN',
+      locationId: paris,
+      meterInd: 1,
+      intervalMinutes: 15,
+      installedAt: new Date('2006-01-01T00:00:00Z'),
+    });
+    const dir = path.join(REAL, 'uci-household-power');
+    const want = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as {
+      readings: number;
+      falls: number;
+    };
+    const uploaded = await upload(
+      readFileSync(path.join(dir, 'uci_minutes_labelled_cumulative.xml')),
+      'gb.xml',
+    );
+    expect(uploaded.detection).toMatchObject({ format: 'espi' });
+    const previewed = await post(`/api/admin/imports/jobs/${uploaded.id}/preview`, {
+      meterNumber: 'JOB-MIN',
+    });
+    expect(previewed.statusCode, previewed.body.slice(0, 300)).toBe(200);
+    const preview = previewed.json<ImportPreview>();
+    expect(preview).toMatchObject({ refusal: null, rejectedCount: 0, readings: want.readings });
+    expect(preview.meters).toEqual([
+      expect.objectContaining({ meterNumber: 'JOB-MIN', channels: ['import'], intervalMinutes: 1 }),
+    ]);
+    expect(preview.first[0]).toMatchObject({ kind: 'interval' });
+    expect(preview.notes).toEqual([
+      expect.stringContaining(`its values fall ${want.falls} times in ${want.readings - 1} steps`),
+    ]);
+  });
 });

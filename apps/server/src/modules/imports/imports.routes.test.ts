@@ -396,6 +396,20 @@ ${readings}
     expect(await stored(meterB)).toEqual([]);
   });
 
+  it('refuses a feed labelled cumulative whose values fall often while its readings have durations (mixed evidence)', async () => {
+    // 5, 3, 6, 2, 7, 1: five steps, three of them down; every reading lasts an hour.
+    const file = espi(
+      '<accumulationBehaviour>1</accumulationBehaviour><uom>72</uom>',
+      [5, 3, 6, 2, 7, 1].map((value, i) => reading(t0 + 3600 * i, 3600, String(value))).join('\n'),
+    );
+    const response = await importFile(file, 'meterNumber=IMP-B', 'application/atom+xml');
+    expect(response.statusCode).toBe(422);
+    expect(response.json<{ report: ImportReport }>().report.refusal).toBe(
+      'The ReadingType says cumulative (accumulationBehaviour 1), but its values fall 3 times in 5 steps, and 6 of its 6 readings have a duration: whether they are registers or interval energies cannot be told from the file.',
+    );
+    expect(await stored(meterB)).toEqual([]);
+  });
+
   it("refuses a cumulative reading that does not fit the meter's register digits, line by line", async () => {
     // The review stored 5,000,000,000 kWh on a 6-digit meter and showed it as consumption. IMP-A has 5 digits.
     const file = espi(
