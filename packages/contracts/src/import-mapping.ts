@@ -11,8 +11,12 @@ export const columnRefSchema = z.union([
 ]);
 export type ColumnRef = z.infer<typeof columnRefSchema>;
 
-/** Order of a date's parts; `iso` is ISO 8601 (a `T` or space before the time, an offset allowed); `excel` a serial day number. */
-export const dateLayouts = ['iso', 'ymd', 'dmy', 'mdy', 'excel'] as const;
+/**
+ * Order of a date's parts; `iso` is ISO 8601 (a `T` or space before the time, an offset allowed);
+ * `yyyymmdd` the compact date (`20241004`, with `HHMM` or `HHMMSS` after it or a time column);
+ * `excel` a serial day number.
+ */
+export const dateLayouts = ['iso', 'ymd', 'dmy', 'mdy', 'yyyymmdd', 'excel'] as const;
 export type DateLayout = (typeof dateLayouts)[number];
 
 /** Units a value may come in: energy, or average power over the interval (turned into energy). */
@@ -35,7 +39,7 @@ export const delimitedMappingSchema = z
       column: columnRefSchema,
       /** A separate time-of-day column, when the date column holds the date only. */
       timeColumn: columnRefSchema.optional(),
-      layout: z.enum(dateLayouts, { message: 'time.layout must be iso, ymd, dmy, mdy or excel.' }),
+      layout: z.enum(dateLayouts, { message: 'time.layout must be iso, ymd, dmy, mdy, yyyymmdd or excel.' }),
       /** Whether the time is the start or the end of the interval (a register: the instant of the reading). */
       stamp: z.enum(['start', 'end']),
       /** A second column with the interval's end (date and time, or the time only with the date of `column`). */
