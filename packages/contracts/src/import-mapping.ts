@@ -56,6 +56,27 @@ export const delimitedMappingSchema = z
       unit: z.enum(valueUnits, { message: 'value.unit must be Wh, kWh, MWh, W, kW or MW.' }),
       kind: z.enum(['interval', 'register']),
     }),
+    /**
+     * One row per day, one column per interval (48 or 96 values, as many utilities export): the
+     * date is `time.column`, `value.column` the first interval column, and the values run from it
+     * (`count` of them, else to the row's end), each `intervalMinutes` long from the day's local
+     * midnight (time elapsed, so a 23-hour day has 92 quarter hours and a 25-hour one 100). An
+     * empty cell is a missing interval.
+     */
+    wide: z
+      .object({
+        intervalMinutes: z
+          .number()
+          .int()
+          .min(1)
+          .max(1440)
+          .refine(
+            (minutes) => 1440 % minutes === 0,
+            'wide.intervalMinutes must divide a day (5, 15, 30, 60…).',
+          ),
+        count: z.number().int().min(1).max(1500).optional(),
+      })
+      .optional(),
     /** Texts that mean "no value": the interval is missing (unknown energy), the row is not a reading. */
     missingValues: words('missingValues').default([]),
     // A fixed meter may be left empty while a mapping is being worked out (detection of a file that
@@ -85,6 +106,17 @@ export const delimitedMappingSchema = z
     message: 'time.stamp must be start when time.endColumn gives the end.',
     path: ['time', 'stamp'],
   })
+  .refine(
+    (mapping) =>
+      mapping.wide === undefined ||
+      (mapping.value.kind === 'interval' &&
+        mapping.time.endColumn === undefined &&
+        mapping.time.timeColumn === undefined),
+    {
+      message: 'wide rows hold interval values, one column per interval, with the date only.',
+      path: ['wide'],
+    },
+  )
   .refine((mapping) => mapping.header || columnRefs(mapping).every((ref) => typeof ref === 'number'), {
     message: 'without a header row, columns are given by position (0, 1, …).',
     path: ['header'],

@@ -3,7 +3,14 @@ import type { Readable } from 'node:stream';
 import { columnRefs, type ColumnRef, type DelimitedMapping } from '@cm/contracts/import-mapping.ts';
 import { csvTextValue } from '@cm/contracts/csv.ts';
 import type { MeterFacts } from '../directory/meters.service.ts';
-import { isValidTimeZone, MINUTE_MS } from '@cm/contracts/zoned-time.ts';
+import {
+  civilFromDays,
+  DAY_MS,
+  HOUR_MS,
+  instantOfWall,
+  isValidTimeZone,
+  MINUTE_MS,
+} from '@cm/contracts/zoned-time.ts';
 import { registerRangeMicro } from '../readings/register-value.ts';
 import { MAX_LINE, splitCsvLine } from './csv-source.ts';
 import { energyMicro, readCellTime } from './delimited-values.ts';
@@ -167,7 +174,8 @@ export async function* parseDelimited(
         continue;
       }
       const item = parseRow(rawLine, lineNumber, mapping, columns, context, clockFor, given);
-      if (item) items.push(item);
+      if (Array.isArray(item)) items.push(...item);
+      else if (item) items.push(item);
     }
     if (items.length > 0 && !given?.isRefused) yield items;
   }
@@ -183,7 +191,7 @@ function parseRow(
   context: ParseContext,
   clockFor: (zone: string) => WallClock,
   given: GivenMeter | undefined,
-): ParsedItem | undefined {
+): ParsedItem | ParsedItem[] | undefined {
   if (rawLine.trim() === '') return undefined;
   if (rawLine.length > MAX_LINE) return { line, reason: because('lineTooLong', { max: MAX_LINE }) };
   const fields = splitCsvLine(rawLine, mapping.delimiter);
@@ -196,24 +204,13 @@ function parseRow(
       line,
       reason: because('notAReading', { value: (field(columns.only) ?? '').slice(0, 60) }),
     };
+  if (mapping.wide) return parseWideRow(fields, line, mapping, mapping.wide, columns, context, given);
   const valueText = field(columns.value) ?? '';
   // A missing value is a missing interval: its energy is unknown, and it is no reading.
-  if (valueText === '' || mapping.missingValues.some((word) => normal(word) === normal(valueText)))
-    return undefined;
-
-  const fileMeter = 'fixed' in mapping.meter ? mapping.meter.fixed : csvTextValue(field(columns.meter) ?? '');
-  const meterNumber = given ? given.resolve(fileMeter) : fileMeter;
-  const meter = context.meters.get(meterNumber);
-  if (!meter) return { line, reason: because('unknownMeter', { meterNumber: meterNumber.slice(0, 64) }) };
-  const channel = channelOf(mapping, field(columns.channel) ?? '');
-  if (channel === undefined)
-    return {
-      line,
-      reason: because('unknownChannel', { value: (field(columns.channel) ?? '').slice(0, 60) }),
-    };
-  const quality = qualityOf(mapping, field(columns.quality) ?? '');
-
-  const zone = mapping.timeZone ?? context.timeZone ?? meter.timeZone;
+  if (isMissing(mapping, valueText)) return undefined;
+  const facts = rowFacts(field, line, mapping, columns, context, given);
+  if ('reason' in facts) return facts;
+  const { meter, channel, quality, zone } = facts;
   const clockKey = `${meter.id} ${channel}`;
   const time = instantOf(
     field(columns.time) ?? '',
@@ -256,6 +253,93 @@ function parseRow(
       quality,
     },
   };
+}
+
+const isMissing = (mapping: DelimitedMapping, text: string) =>
+  text === '' || mapping.missingValues.some((word) => normal(word) === normal(text));
+
+/** A row's meter, channel, quality and time zone, or why it is refused. */
+function rowFacts(
+  field: (index: number) => string | undefined,
+  line: number,
+  mapping: DelimitedMapping,
+  columns: Columns,
+  context: ParseContext,
+  given: GivenMeter | undefined,
+):
+  | { meter: MeterFacts; channel: number; quality: number; zone: string }
+  | { line: number; reason: ImportReason } {
+  const fileMeter = 'fixed' in mapping.meter ? mapping.meter.fixed : csvTextValue(field(columns.meter) ?? '');
+  const meterNumber = given ? given.resolve(fileMeter) : fileMeter;
+  const meter = context.meters.get(meterNumber);
+  if (!meter) return { line, reason: because('unknownMeter', { meterNumber: meterNumber.slice(0, 64) }) };
+  const channel = channelOf(mapping, field(columns.channel) ?? '');
+  if (channel === undefined)
+    return {
+      line,
+      reason: because('unknownChannel', { value: (field(columns.channel) ?? '').slice(0, 60) }),
+    };
+  const quality = qualityOf(mapping, field(columns.quality) ?? '');
+  return { meter, channel, quality, zone: mapping.timeZone ?? context.timeZone ?? meter.timeZone };
+}
+
+/**
+ * A wide row: the day in the date column, then one value per interval from the value column on,
+ * each `intervalMinutes` long from the day's local midnight (time elapsed: a 23-hour day holds
+ * fewer intervals, a 25-hour one more). An empty cell is a missing interval; a value past the
+ * day's end is refused, never moved into the next day.
+ */
+function parseWideRow(
+  fields: string[],
+  line: number,
+  mapping: DelimitedMapping,
+  wide: { intervalMinutes: number; count?: number | undefined },
+  columns: Columns,
+  context: ParseContext,
+  given: GivenMeter | undefined,
+): ParsedItem[] {
+  const field = (index: number) => (index < 0 ? undefined : fields[index]?.trim());
+  const facts = rowFacts(field, line, mapping, columns, context, given);
+  if ('reason' in facts) return [facts];
+  const { meter, channel, quality, zone } = facts;
+  const read = readCellTime(field(columns.time) ?? '', undefined, mapping.time.layout);
+  if ('error' in read) return [{ line, reason: read.error }];
+  // A date with an offset is the day from that instant; a local date, from its local midnight.
+  const midnight = 'wall' in read ? Math.floor(read.wall / DAY_MS) * DAY_MS : undefined;
+  const dayStart = 'instant' in read ? read.instant : instantOfWall(midnight ?? 0, zone);
+  const dayEnd = midnight === undefined ? dayStart + DAY_MS : instantOfWall(midnight + DAY_MS, zone);
+  const civil = civilFromDays(Math.floor((midnight ?? dayStart) / DAY_MS));
+  const date = `${civil.year}-${String(civil.month).padStart(2, '0')}-${String(civil.day).padStart(2, '0')}`;
+  const stepMs = wide.intervalMinutes * MINUTE_MS;
+  const stop = wide.count === undefined ? fields.length : Math.min(fields.length, columns.value + wide.count);
+  const items: ParsedItem[] = [];
+  for (let k = 0; columns.value + k < stop; k++) {
+    const text = field(columns.value + k) ?? '';
+    if (isMissing(mapping, text)) continue;
+    const startMs = dayStart + k * stepMs;
+    const endMs = startMs + stepMs;
+    if (endMs > dayEnd) {
+      const hours = Math.round((dayEnd - dayStart) / HOUR_MS);
+      items.push({ line, reason: because('beyondDay', { column: k + 1, date, hours, zone }) });
+      continue;
+    }
+    const micro = energyMicro(text, mapping.decimal, mapping.value.unit, wide.intervalMinutes);
+    if (micro === undefined) {
+      items.push({ line, reason: because('notANumber', { field: 'value', value: text.slice(0, 40) }) });
+      continue;
+    }
+    if (micro < 0) {
+      items.push({ line, reason: because('negativeExport') });
+      continue;
+    }
+    const problem = checkInstant(meter, startMs, context.nowMs, endMs);
+    if (problem) items.push({ line, reason: problem });
+    else
+      items.push({
+        row: { line, meterId: meter.id, channel, kind: 'interval', atMs: startMs, endMs, micro, quality },
+      });
+  }
+  return items;
 }
 
 function channelOf(mapping: DelimitedMapping, text: string): number | undefined {
