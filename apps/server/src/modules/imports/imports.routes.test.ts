@@ -535,7 +535,7 @@ ${readings}
     ]);
   });
 
-  it('refuses MeterReadings with the same href whose blocks do not follow each of them, naming the ambiguity', async () => {
+  it('refuses MeterReadings with the same href that neither order nor ReadingType links tell apart, naming it', async () => {
     const file = linkedFeed([
       pgeReadingType('delivered', 1),
       pgeReadingType('received', 19),
@@ -549,6 +549,22 @@ ${readings}
     expect(response.statusCode).toBe(422);
     expect(response.json<{ report: ImportReport }>().report.refusal).toMatch(
       /^2 MeterReadings share the link ".*\/MeterReading\/REDACTED", and no IntervalBlock follows the one at entry 4/,
+    );
+    expect(await storedIntervals(meterB)).toEqual([]);
+    // Their ReadingType links redacted too: nothing tells delivered from received.
+    const redacted = linkedFeed([
+      pgeReadingType('delivered', 1),
+      pgeReadingType('received', 19),
+      pgeUsagePoint,
+      pgeMeterReading('REDACTED'),
+      pgeBlock([1500, 2500]),
+      pgeMeterReading('REDACTED'),
+      pgeBlock([0, 700]),
+    ]);
+    const unknown = await importFile(redacted, 'meterNumber=IMP-B', 'application/atom+xml');
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json<{ report: ImportReport }>().report.refusal).toMatch(
+      /^2 MeterReadings share the link ".*", and their ReadingType links do not name distinct ReadingTypes of the file/,
     );
     expect(await storedIntervals(meterB)).toEqual([]);
   });
