@@ -419,9 +419,10 @@ function readingTypesByOrder(index: EspiIndex, notes: string[]): Map<number, str
   return byBlock;
 }
 
-// A register falls only at a rollover or an exchange: values that fall at least once in 20 steps
-// (and 3 times) are not a register's, whatever the ReadingType says.
-const FALLS_OFTEN = (falls: number, steps: number) => falls >= 3 && falls * 20 >= steps;
+// A register falls only at a rollover or an exchange, interval energies about every other step:
+// values that fall in at least one step of 5 (and 3 times) are not a register's, whatever the
+// ReadingType says. Fewer falls stay a register's, each falling line refused on its own.
+const FALLS_OFTEN = (falls: number, steps: number) => falls >= 3 && falls * 5 >= steps;
 
 const describeSeconds = (seconds: number) =>
   seconds % 60 === 0 ? `${seconds / 60}-minute` : `${seconds}-second`;

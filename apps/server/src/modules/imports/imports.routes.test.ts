@@ -410,6 +410,26 @@ ${readings}
     expect(await stored(meterB)).toEqual([]);
   });
 
+  it('keeps a feed labelled cumulative that falls now and then a register, refusing each fall', async () => {
+    // 21 hourly registers rising by 1 kWh, three of them 0.5 kWh below the one before: 3 falls in
+    // 20 steps, fewer than one in five, so a register's values with three bad lines.
+    const values = Array.from({ length: 21 }, (_, i) =>
+      i % 7 === 3 ? 100_000 + i * 1000 - 1500 : 100_000 + i * 1000,
+    );
+    const file = espi(
+      '<accumulationBehaviour>1</accumulationBehaviour><uom>72</uom>',
+      values.map((value, i) => reading(t0 + 3600 * i, 0, String(value))).join('\n'),
+    );
+    const report = (await importFile(file, 'meterNumber=IMP-B', 'application/atom+xml')).json<ImportReport>();
+    expect(report).toMatchObject({ committed: true, inserted: 18, rejectedCount: 3, notes: [] });
+    expect(report.rejected.map((line) => line.code)).toEqual([
+      'belowPrevious',
+      'belowPrevious',
+      'belowPrevious',
+    ]);
+    expect(await storedIntervals(meterB)).toEqual([]);
+  });
+
   it("refuses a cumulative reading that does not fit the meter's register digits, line by line", async () => {
     // The review stored 5,000,000,000 kWh on a 6-digit meter and showed it as consumption. IMP-A has 5 digits.
     const file = espi(
