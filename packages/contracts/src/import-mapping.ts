@@ -11,8 +11,12 @@ export const columnRefSchema = z.union([
 ]);
 export type ColumnRef = z.infer<typeof columnRefSchema>;
 
-/** Order of a date's parts; `iso` is ISO 8601 (a `T` or space before the time, an offset allowed); `excel` a serial day number. */
-export const dateLayouts = ['iso', 'ymd', 'dmy', 'mdy', 'excel'] as const;
+/**
+ * Order of a date's parts; `iso` is ISO 8601 (a `T` or space before the time, an offset allowed);
+ * `yyyymmdd` the compact date (`20241004`, with `HHMM` or `HHMMSS` after it or a time column);
+ * `excel` a serial day number.
+ */
+export const dateLayouts = ['iso', 'ymd', 'dmy', 'mdy', 'yyyymmdd', 'excel'] as const;
 export type DateLayout = (typeof dateLayouts)[number];
 
 /** Units a value may come in: energy, or average power over the interval (turned into energy). */
@@ -35,7 +39,7 @@ export const delimitedMappingSchema = z
       column: columnRefSchema,
       /** A separate time-of-day column, when the date column holds the date only. */
       timeColumn: columnRefSchema.optional(),
-      layout: z.enum(dateLayouts, { message: 'time.layout must be iso, ymd, dmy, mdy or excel.' }),
+      layout: z.enum(dateLayouts, { message: 'time.layout must be iso, ymd, dmy, mdy, yyyymmdd or excel.' }),
       /** Whether the time is the start or the end of the interval (a register: the instant of the reading). */
       stamp: z.enum(['start', 'end']),
       /** A second column with the interval's end (date and time, or the time only with the date of `column`). */
@@ -52,6 +56,27 @@ export const delimitedMappingSchema = z
       unit: z.enum(valueUnits, { message: 'value.unit must be Wh, kWh, MWh, W, kW or MW.' }),
       kind: z.enum(['interval', 'register']),
     }),
+    /**
+     * One row per day, one column per interval (48 or 96 values, as many utilities export): the
+     * date is `time.column`, `value.column` the first interval column, and the values run from it
+     * (`count` of them, else to the row's end), each `intervalMinutes` long from the day's local
+     * midnight (time elapsed, so a 23-hour day has 92 quarter hours and a 25-hour one 100). An
+     * empty cell is a missing interval.
+     */
+    wide: z
+      .object({
+        intervalMinutes: z
+          .number()
+          .int()
+          .min(1)
+          .max(1440)
+          .refine(
+            (minutes) => 1440 % minutes === 0,
+            'wide.intervalMinutes must divide a day (5, 15, 30, 60…).',
+          ),
+        count: z.number().int().min(1).max(1500).optional(),
+      })
+      .optional(),
     /** Texts that mean "no value": the interval is missing (unknown energy), the row is not a reading. */
     missingValues: words('missingValues').default([]),
     // A fixed meter may be left empty while a mapping is being worked out (detection of a file that
@@ -81,6 +106,17 @@ export const delimitedMappingSchema = z
     message: 'time.stamp must be start when time.endColumn gives the end.',
     path: ['time', 'stamp'],
   })
+  .refine(
+    (mapping) =>
+      mapping.wide === undefined ||
+      (mapping.value.kind === 'interval' &&
+        mapping.time.endColumn === undefined &&
+        mapping.time.timeColumn === undefined),
+    {
+      message: 'wide rows hold interval values, one column per interval, with the date only.',
+      path: ['wide'],
+    },
+  )
   .refine((mapping) => mapping.header || columnRefs(mapping).every((ref) => typeof ref === 'number'), {
     message: 'without a header row, columns are given by position (0, 1, …).',
     path: ['header'],

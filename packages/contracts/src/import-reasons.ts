@@ -55,6 +55,7 @@ export const importReasonTexts = {
     'register {{value}} is above the next stored register {{next}} (at {{nextAt}}): a register never goes down.',
   overlapsStored: 'the interval overlaps a stored interval from {{at}}.',
   overlapsLine: 'the interval overlaps line {{line}}.',
+  beyondDay: 'column {{column}} starts after the end of {{date}} ({{hours}} hours in {{zone}}).',
 } as const;
 
 /** A refusal's code. */

@@ -3,7 +3,14 @@ import type { Readable } from 'node:stream';
 import { columnRefs, type ColumnRef, type DelimitedMapping } from '@cm/contracts/import-mapping.ts';
 import { csvTextValue } from '@cm/contracts/csv.ts';
 import type { MeterFacts } from '../directory/meters.service.ts';
-import { isValidTimeZone, MINUTE_MS } from '@cm/contracts/zoned-time.ts';
+import {
+  civilFromDays,
+  DAY_MS,
+  HOUR_MS,
+  instantOfWall,
+  isValidTimeZone,
+  MINUTE_MS,
+} from '@cm/contracts/zoned-time.ts';
 import { registerRangeMicro } from '../readings/register-value.ts';
 import { MAX_LINE, splitCsvLine } from './csv-source.ts';
 import { energyMicro, readCellTime } from './delimited-values.ts';
@@ -90,6 +97,39 @@ class WallClock {
   }
 }
 
+/** Meters a refusal names at most. */
+const NAMED_METERS = 10;
+
+/**
+ * A meterNumber given to a file whose meter column names its meter: the file's one meter is the
+ * meter given, whatever the file calls it. A second meter in the file is refused once the whole
+ * file has been looked through (naming them), never put onto the one meter.
+ */
+class GivenMeter {
+  private readonly named = new Set<string>();
+
+  constructor(readonly meterNumber: string) {}
+
+  /** The meter the line's readings go to. */
+  resolve(fileName: string): string {
+    if (this.named.size < 1000) this.named.add(fileName);
+    return this.meterNumber;
+  }
+
+  get isRefused(): boolean {
+    return this.named.size > 1;
+  }
+
+  refusal(): ImportRefusal {
+    const names = [...this.named];
+    const shown = names.slice(0, NAMED_METERS).join(', ');
+    const more = names.length > NAMED_METERS ? `, and ${names.length - NAMED_METERS} more` : '';
+    return new ImportRefusal(
+      `This file names ${names.length} meters (${shown}${more}): meterNumber ${this.meterNumber.slice(0, 64)} would put all their readings on one meter. Leave meterNumber out to import each to the meter of its number.`,
+    );
+  }
+}
+
 /**
  * Reads a delimited file through a mapping (delimiter, decimal mark, header, date layout, units,
  * stamps, meter, channel, quality), a batch of lines at a time, never the whole file.
@@ -111,11 +151,19 @@ export async function* parseDelimited(
     if (!clock) clocks.set(zone, (clock = new WallClock(zone, context.notes)));
     return clock;
   };
+  const given =
+    'column' in mapping.meter && context.meterNumber ? new GivenMeter(context.meterNumber) : undefined;
   for await (const lines of readLines(input, MAX_LINE)) {
     const items: ParsedItem[] = [];
     for (const rawLine of lines) {
       lineNumber++;
       if (lineNumber <= mapping.skipLines) continue;
+      if (given?.isRefused && columns) {
+        // Refused already: the rest of the file is only looked through for the meters it names.
+        const name = splitCsvLine(rawLine, mapping.delimiter)[columns.meter]?.trim();
+        if (name) given.resolve(csvTextValue(name));
+        continue;
+      }
       if (!columns) {
         const fields = splitCsvLine(rawLine, mapping.delimiter).map(normal);
         if (wanted.every((name) => fields.includes(normal(name)))) columns = resolveColumns(mapping, fields);
@@ -125,12 +173,14 @@ export async function* parseDelimited(
           );
         continue;
       }
-      const item = parseRow(rawLine, lineNumber, mapping, columns, context, clockFor);
-      if (item) items.push(item);
+      const item = parseRow(rawLine, lineNumber, mapping, columns, context, clockFor, given);
+      if (Array.isArray(item)) items.push(...item);
+      else if (item) items.push(item);
     }
-    if (items.length > 0) yield items;
+    if (items.length > 0 && !given?.isRefused) yield items;
   }
   if (!columns) throw new ImportRefusal('The file is empty, or holds no header row.');
+  if (given?.isRefused) throw given.refusal();
 }
 
 function parseRow(
@@ -140,7 +190,8 @@ function parseRow(
   columns: Columns,
   context: ParseContext,
   clockFor: (zone: string) => WallClock,
-): ParsedItem | undefined {
+  given: GivenMeter | undefined,
+): ParsedItem | ParsedItem[] | undefined {
   if (rawLine.trim() === '') return undefined;
   if (rawLine.length > MAX_LINE) return { line, reason: because('lineTooLong', { max: MAX_LINE }) };
   const fields = splitCsvLine(rawLine, mapping.delimiter);
@@ -153,24 +204,13 @@ function parseRow(
       line,
       reason: because('notAReading', { value: (field(columns.only) ?? '').slice(0, 60) }),
     };
+  if (mapping.wide) return parseWideRow(fields, line, mapping, mapping.wide, columns, context, given);
   const valueText = field(columns.value) ?? '';
   // A missing value is a missing interval: its energy is unknown, and it is no reading.
-  if (valueText === '' || mapping.missingValues.some((word) => normal(word) === normal(valueText)))
-    return undefined;
-
-  const meterNumber =
-    'fixed' in mapping.meter ? mapping.meter.fixed : csvTextValue(field(columns.meter) ?? '');
-  const meter = context.meters.get(meterNumber);
-  if (!meter) return { line, reason: because('unknownMeter', { meterNumber: meterNumber.slice(0, 64) }) };
-  const channel = channelOf(mapping, field(columns.channel) ?? '');
-  if (channel === undefined)
-    return {
-      line,
-      reason: because('unknownChannel', { value: (field(columns.channel) ?? '').slice(0, 60) }),
-    };
-  const quality = qualityOf(mapping, field(columns.quality) ?? '');
-
-  const zone = mapping.timeZone ?? context.timeZone ?? meter.timeZone;
+  if (isMissing(mapping, valueText)) return undefined;
+  const facts = rowFacts(field, line, mapping, columns, context, given);
+  if ('reason' in facts) return facts;
+  const { meter, channel, quality, zone } = facts;
   const clockKey = `${meter.id} ${channel}`;
   const time = instantOf(
     field(columns.time) ?? '',
@@ -213,6 +253,93 @@ function parseRow(
       quality,
     },
   };
+}
+
+const isMissing = (mapping: DelimitedMapping, text: string) =>
+  text === '' || mapping.missingValues.some((word) => normal(word) === normal(text));
+
+/** A row's meter, channel, quality and time zone, or why it is refused. */
+function rowFacts(
+  field: (index: number) => string | undefined,
+  line: number,
+  mapping: DelimitedMapping,
+  columns: Columns,
+  context: ParseContext,
+  given: GivenMeter | undefined,
+):
+  | { meter: MeterFacts; channel: number; quality: number; zone: string }
+  | { line: number; reason: ImportReason } {
+  const fileMeter = 'fixed' in mapping.meter ? mapping.meter.fixed : csvTextValue(field(columns.meter) ?? '');
+  const meterNumber = given ? given.resolve(fileMeter) : fileMeter;
+  const meter = context.meters.get(meterNumber);
+  if (!meter) return { line, reason: because('unknownMeter', { meterNumber: meterNumber.slice(0, 64) }) };
+  const channel = channelOf(mapping, field(columns.channel) ?? '');
+  if (channel === undefined)
+    return {
+      line,
+      reason: because('unknownChannel', { value: (field(columns.channel) ?? '').slice(0, 60) }),
+    };
+  const quality = qualityOf(mapping, field(columns.quality) ?? '');
+  return { meter, channel, quality, zone: mapping.timeZone ?? context.timeZone ?? meter.timeZone };
+}
+
+/**
+ * A wide row: the day in the date column, then one value per interval from the value column on,
+ * each `intervalMinutes` long from the day's local midnight (time elapsed: a 23-hour day holds
+ * fewer intervals, a 25-hour one more). An empty cell is a missing interval; a value past the
+ * day's end is refused, never moved into the next day.
+ */
+function parseWideRow(
+  fields: string[],
+  line: number,
+  mapping: DelimitedMapping,
+  wide: { intervalMinutes: number; count?: number | undefined },
+  columns: Columns,
+  context: ParseContext,
+  given: GivenMeter | undefined,
+): ParsedItem[] {
+  const field = (index: number) => (index < 0 ? undefined : fields[index]?.trim());
+  const facts = rowFacts(field, line, mapping, columns, context, given);
+  if ('reason' in facts) return [facts];
+  const { meter, channel, quality, zone } = facts;
+  const read = readCellTime(field(columns.time) ?? '', undefined, mapping.time.layout);
+  if ('error' in read) return [{ line, reason: read.error }];
+  // A date with an offset is the day from that instant; a local date, from its local midnight.
+  const midnight = 'wall' in read ? Math.floor(read.wall / DAY_MS) * DAY_MS : undefined;
+  const dayStart = 'instant' in read ? read.instant : instantOfWall(midnight ?? 0, zone);
+  const dayEnd = midnight === undefined ? dayStart + DAY_MS : instantOfWall(midnight + DAY_MS, zone);
+  const civil = civilFromDays(Math.floor((midnight ?? dayStart) / DAY_MS));
+  const date = `${civil.year}-${String(civil.month).padStart(2, '0')}-${String(civil.day).padStart(2, '0')}`;
+  const stepMs = wide.intervalMinutes * MINUTE_MS;
+  const stop = wide.count === undefined ? fields.length : Math.min(fields.length, columns.value + wide.count);
+  const items: ParsedItem[] = [];
+  for (let k = 0; columns.value + k < stop; k++) {
+    const text = field(columns.value + k) ?? '';
+    if (isMissing(mapping, text)) continue;
+    const startMs = dayStart + k * stepMs;
+    const endMs = startMs + stepMs;
+    if (endMs > dayEnd) {
+      const hours = Math.round((dayEnd - dayStart) / HOUR_MS);
+      items.push({ line, reason: because('beyondDay', { column: k + 1, date, hours, zone }) });
+      continue;
+    }
+    const micro = energyMicro(text, mapping.decimal, mapping.value.unit, wide.intervalMinutes);
+    if (micro === undefined) {
+      items.push({ line, reason: because('notANumber', { field: 'value', value: text.slice(0, 40) }) });
+      continue;
+    }
+    if (micro < 0) {
+      items.push({ line, reason: because('negativeExport') });
+      continue;
+    }
+    const problem = checkInstant(meter, startMs, context.nowMs, endMs);
+    if (problem) items.push({ line, reason: problem });
+    else
+      items.push({
+        row: { line, meterId: meter.id, channel, kind: 'interval', atMs: startMs, endMs, micro, quality },
+      });
+  }
+  return items;
 }
 
 function channelOf(mapping: DelimitedMapping, text: string): number | undefined {

@@ -64,7 +64,10 @@ const DATE_PATTERNS: Record<Exclude<DateLayout, 'excel'>, RegExp> = {
   ymd: /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})/,
   dmy: /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})/,
   mdy: /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})/,
+  yyyymmdd: /^(\d{4})(\d{2})(\d{2})/,
 };
+// The time right after a compact date: HHMM or HHMMSS.
+const COMPACT_TIME = /^(\d{2})(\d{2})(\d{2})?$/;
 // Excel's day 0 is 1899-12-30 (it counts a 29 February 1900 that never was).
 const EXCEL_EPOCH_DAYS = daysFromCivil(1899, 12, 30);
 
@@ -90,6 +93,8 @@ export function readCellTime(dateText: string, timeText: string | undefined, lay
         ? [Number(c), Number(a), Number(b)]
         : [Number(a), Number(b), Number(c)];
   let rest = text.slice(date[0].length).replace(/^[T ]+/, '');
+  const compact = layout === 'yyyymmdd' ? COMPACT_TIME.exec(rest) : null;
+  if (compact) rest = `${compact[1] ?? ''}:${compact[2] ?? ''}${compact[3] ? `:${compact[3]}` : ''}`;
   let offset: string | undefined;
   const offsetMatch = OFFSET.exec(rest);
   if (offsetMatch && rest.length > 0 && (layout === 'iso' || rest.includes(':'))) {

@@ -6,6 +6,7 @@ import { registerRangeMicro } from '../readings/register-value.ts';
 import {
   checkInstant,
   ImportRefusal,
+  mostCommon,
   type ParseContext,
   type ParsedItem,
   type StagedRow,
@@ -70,6 +71,9 @@ interface ReadingTypeFacts {
   flowDirection: number | undefined;
   /** QualityOfReading of values without a ReadingQuality (11: derived from other readings). */
   defaultQuality: number | undefined;
+  intervalLength: number | undefined;
+  /** Read by its evidence as interval energies: the seconds a reading of duration 0 covers. */
+  evidenceSeconds?: number;
 }
 
 /** One Atom entry, as far as the first pass needs it. */
@@ -92,6 +96,10 @@ interface EspiIndex {
   readingTypeOrder: Array<{ at: number; facts: ReadingTypeFacts }>;
   /** The IntervalBlock entries, by their position among the entries. */
   blocks: Map<number, EntryFacts>;
+  /** What the IntervalReadings of each IntervalBlock look like, by the block's position. */
+  blockStats: Map<number, BlockStats>;
+  /** Every MeterReading in document order, with the entry index it came at. */
+  meterReadingOrder: Array<{ at: number; href: string; readingType: string | undefined }>;
 }
 
 /** Options the file needs from the administrator. */
@@ -203,6 +211,7 @@ async function* walkEspi(
         commodity: undefined,
         flowDirection: undefined,
         defaultQuality: undefined,
+        intervalLength: undefined,
       };
     if (name === 'IntervalReading' && on.reading) reading = { line: parser.line + 1 };
   };
@@ -232,6 +241,7 @@ async function* walkEspi(
         if (name === 'commodity') type.commodity = Number(text);
         if (name === 'flowDirection') type.flowDirection = Number(text);
         if (name === 'defaultQuality') type.defaultQuality = Number(text);
+        if (name === 'intervalLength') type.intervalLength = Number(text);
       }
       if (reading) {
         if (parent === 'timePeriod' && name === 'start') reading.start = text;
@@ -275,6 +285,48 @@ interface RawReading {
   quality?: string;
 }
 
+/** How the values of a block's IntervalReadings run, in document order (the evidence of what they are). */
+interface BlockStats {
+  count: number;
+  zeroDurations: number;
+  /** Steps from one value to the next, and how many of them fall. */
+  steps: number;
+  falls: number;
+  firstValue: number;
+  lastValue: number;
+  lastStart: number;
+  /** How often each spacing between consecutive starts (seconds) occurs. */
+  spacing: Map<number, number>;
+}
+
+const newStats = (): BlockStats => ({
+  count: 0,
+  zeroDurations: 0,
+  steps: 0,
+  falls: 0,
+  firstValue: Number.NaN,
+  lastValue: Number.NaN,
+  lastStart: Number.NaN,
+  spacing: new Map(),
+});
+
+function noteReading(stats: BlockStats, raw: RawReading): void {
+  const value = Number(raw.value);
+  const start = Number(raw.start);
+  if (!Number.isFinite(value) || !Number.isFinite(start)) return;
+  if (stats.count === 0) stats.firstValue = value;
+  else {
+    stats.steps++;
+    if (value < stats.lastValue) stats.falls++;
+    const spacing = start - stats.lastStart;
+    if (spacing > 0) stats.spacing.set(spacing, (stats.spacing.get(spacing) ?? 0) + 1);
+  }
+  stats.count++;
+  if (Number(raw.duration ?? 0) === 0) stats.zeroDurations++;
+  stats.lastValue = value;
+  stats.lastStart = start;
+}
+
 /** The first pass: every UsagePoint, MeterReading and ReadingType, wherever they are in the file. */
 async function indexEspi(input: Readable): Promise<EspiIndex> {
   const index: EspiIndex = {
@@ -283,9 +335,17 @@ async function indexEspi(input: Readable): Promise<EspiIndex> {
     readingTypes: new Map(),
     readingTypeOrder: [],
     blocks: new Map(),
+    blockStats: new Map(),
+    meterReadingOrder: [],
   };
   const entry = (entry: EntryFacts, at: number) => {
     const self = entry.self ?? `#entry-${at}`;
+    if (entry.kind === 'MeterReading')
+      index.meterReadingOrder.push({
+        at,
+        href: self,
+        readingType: entry.related.find((href) => /\/ReadingType\//.test(href)),
+      });
     if (entry.kind === 'UsagePoint')
       index.usagePoints.set(self, {
         title: entry.title,
@@ -302,11 +362,133 @@ async function indexEspi(input: Readable): Promise<EspiIndex> {
     }
     if (entry.kind === 'IntervalBlock') index.blocks.set(at, entry);
   };
-  const walk = walkEspi(input, { entry });
+  const reading = (raw: RawReading, at: number) => {
+    let stats = index.blockStats.get(at);
+    if (!stats) index.blockStats.set(at, (stats = newStats()));
+    noteReading(stats, raw);
+    return undefined;
+  };
+  const walk = walkEspi(input, { entry, reading });
   // The first pass yields nothing: run it to the end.
   while (!(await walk.next()).done);
   return index;
 }
+
+/**
+ * The ReadingType href of each IntervalBlock whose MeterReading link names several MeterReadings
+ * (a feed with its ids redacted writes every MeterReading as `…/MeterReading/REDACTED`): by
+ * document order, each MeterReading's blocks following it, with a note. Refused, naming the
+ * ambiguity, when that order cannot tell them apart: a block before them, a MeterReading no block
+ * follows, or ReadingTypes that do not tell them apart either. Never merged or swapped.
+ */
+function readingTypesByOrder(index: EspiIndex, notes: string[]): Map<number, string> {
+  const byBlock = new Map<number, string>();
+  const groups = new Map<string, EspiIndex['meterReadingOrder']>();
+  for (const reading of index.meterReadingOrder) {
+    const group = groups.get(reading.href) ?? [];
+    group.push(reading);
+    groups.set(reading.href, group);
+  }
+  for (const [href, group] of groups) {
+    if (group.length < 2) continue;
+    const shared = `${group.length} MeterReadings share the link "${href.slice(0, 120)}"`;
+    const types = group.map((reading) => reading.readingType);
+    if (
+      types.some((type) => type === undefined || !index.readingTypes.has(type)) ||
+      new Set(types).size < types.length
+    )
+      throw new ImportRefusal(
+        `${shared}, and their ReadingType links do not name distinct ReadingTypes of the file: which readings are which cannot be told.`,
+      );
+    const blocks = [...index.blocks.entries()].filter(([, block]) => meterReadingOf(block) === href);
+    const followed = new Set<number>();
+    for (const [at] of blocks) {
+      const owner = group.filter((reading) => reading.at < at).at(-1);
+      if (!owner)
+        throw new ImportRefusal(
+          `${shared}, and an IntervalBlock (entry ${at + 1}) comes before all of them: which one it belongs to cannot be told.`,
+        );
+      followed.add(owner.at);
+      byBlock.set(at, owner.readingType ?? '');
+    }
+    const alone = group.find((reading) => !followed.has(reading.at));
+    if (alone)
+      throw new ImportRefusal(
+        `${shared}, and no IntervalBlock follows the one at entry ${alone.at + 1}: which blocks are whose cannot be told.`,
+      );
+    notes.push(
+      `${shared}: told apart by the order of the file, each MeterReading's IntervalBlocks following it (${group
+        .map((reading) => describeFlow(index.readingTypes.get(reading.readingType ?? '')))
+        .join(', then ')}).`,
+    );
+  }
+  return byBlock;
+}
+
+// A register falls only at a rollover or an exchange, interval energies about every other step:
+// values that fall in at least one step of 5 (and 3 times) are not a register's, whatever the
+// ReadingType says. Fewer falls stay a register's, each falling line refused on its own.
+const FALLS_OFTEN = (falls: number, steps: number) => falls >= 3 && falls * 5 >= steps;
+
+const describeSeconds = (seconds: number) =>
+  seconds % 60 === 0 ? `${seconds / 60}-minute` : `${seconds}-second`;
+
+/**
+ * Reads a ReadingType labelled cumulative by its evidence: when its values fall often and every
+ * reading's duration is 0, they are the energies of intervals (of its intervalLength, else the
+ * spacing of their starts), said in a note; when they fall often but readings have durations, the
+ * evidence is mixed and the file is refused. Never stored as a falling register.
+ */
+function readByEvidence(
+  index: EspiIndex,
+  typeOf: (block: EntryFacts, at: number) => ReadingTypeFacts | undefined,
+  notes: string[],
+): void {
+  const tallies = new Map<ReadingTypeFacts, BlockStats>();
+  for (const [at, block] of index.blocks) {
+    const facts = typeOf(block, at);
+    const stats = index.blockStats.get(at);
+    if (!facts || !stats || stats.count === 0 || !CUMULATIVE.has(facts.accumulation ?? Number.NaN)) continue;
+    const tally = tallies.get(facts);
+    if (!tally) {
+      tallies.set(facts, { ...stats, spacing: new Map(stats.spacing) });
+      continue;
+    }
+    // The step from the last value of the block before to the first of this one.
+    tally.steps += stats.steps + 1;
+    tally.falls += stats.falls + (stats.firstValue < tally.lastValue ? 1 : 0);
+    tally.count += stats.count;
+    tally.zeroDurations += stats.zeroDurations;
+    tally.lastValue = stats.lastValue;
+    for (const [spacing, n] of stats.spacing)
+      tally.spacing.set(spacing, (tally.spacing.get(spacing) ?? 0) + n);
+  }
+  for (const [facts, tally] of tallies) {
+    if (!FALLS_OFTEN(tally.falls, tally.steps)) continue;
+    const label = `The ReadingType says cumulative (accumulationBehaviour ${facts.accumulation}), but its values fall ${tally.falls} times in ${tally.steps} steps`;
+    if (tally.zeroDurations < tally.count)
+      throw new ImportRefusal(
+        `${label}, and ${tally.count - tally.zeroDurations} of its ${tally.count} readings have a duration: whether they are registers or interval energies cannot be told from the file.`,
+      );
+    const given =
+      facts.intervalLength !== undefined && facts.intervalLength > 0 ? facts.intervalLength : undefined;
+    const seconds = given ?? mostCommon(tally.spacing);
+    if (seconds === null || !Number.isSafeInteger(seconds))
+      throw new ImportRefusal(
+        `${label}, and its readings have no duration nor a regular spacing: they cannot be read.`,
+      );
+    facts.accumulation = DELTA_DATA;
+    facts.evidenceSeconds = seconds;
+    notes.push(
+      `${label} and every reading's duration is 0: they were read as the energy of each ${describeSeconds(seconds)} interval (${given ? 'its intervalLength' : 'the spacing of their starts'}), not as a register.`,
+    );
+  }
+}
+
+const describeFlow = (type: ReadingTypeFacts | undefined) =>
+  type?.flowDirection === 19
+    ? 'received (flowDirection 19)'
+    : `delivered (flowDirection ${type?.flowDirection ?? 1})`;
 
 const describeUom = (uom: number | undefined) =>
   uom === undefined ? 'no unit' : `uom ${uom}${UOM_NAMES.has(uom) ? ` (${UOM_NAMES.get(uom)})` : ''}`;
@@ -325,15 +507,22 @@ export async function* parseEspi(
 ): AsyncGenerator<ParsedItem[]> {
   const index = await indexEspi(open());
   const resolveMeter = meterResolver(index, context, options);
+  const byOrder = readingTypesByOrder(index, context.notes);
   const checked = new Set<ReadingTypeFacts>();
-  const factsFor = (block: EntryFacts, at: number): ReadingTypeFacts => {
+  const typeOf = (block: EntryFacts, at: number): ReadingTypeFacts | undefined => {
     const meterReading = meterReadingOf(block);
-    const href = meterReading ? index.meterReadings.get(meterReading)?.readingType : undefined;
+    const href =
+      byOrder.get(at) ?? (meterReading ? index.meterReadings.get(meterReading)?.readingType : undefined);
     const linked = href ? index.readingTypes.get(href) : undefined;
-    const facts =
+    return (
       linked ??
       (index.readingTypes.size === 1 ? [...index.readingTypes.values()][0] : undefined) ??
-      index.readingTypeOrder.filter((type) => type.at < at).at(-1)?.facts;
+      index.readingTypeOrder.filter((type) => type.at < at).at(-1)?.facts
+    );
+  };
+  readByEvidence(index, typeOf, context.notes);
+  const factsFor = (block: EntryFacts, at: number): ReadingTypeFacts => {
+    const facts = typeOf(block, at);
     if (!facts) {
       throw new ImportRefusal(
         index.readingTypes.size === 0
@@ -434,6 +623,12 @@ function meterResolver(index: EspiIndex, context: ParseContext, options: EspiOpt
     const meter = known(context.meterNumber);
     return () => meter;
   }
+  if (context.meterNumber) {
+    const named = points.map(([href, point]) => `"${point.title || (pointId(href) ?? href)}"`.slice(0, 62));
+    throw new ImportRefusal(
+      `This file holds ${points.length} UsagePoints (${named.slice(0, 10).join(', ')}${points.length > 10 ? ', …' : ''}): meterNumber ${context.meterNumber.slice(0, 64)} would put all their readings on one meter. Map each to a meter instead (usagePoints option, by id or title).`,
+    );
+  }
   const byPoint = new Map<string, MeterFacts>();
   const unmapped: string[] = [];
   for (const [href, point] of points) {
@@ -515,9 +710,11 @@ function toItem(
     return { line: r.line, reason: because('notAWholeNumber', { value: (r.value ?? '').slice(0, 30) }) };
   if (value < 0) return { line: r.line, reason: because('negative', { field: 'value' }) };
   const isInterval = isIntervalType(type);
-  if (isInterval && duration === 0) return { line: r.line, reason: because('needsDuration') };
+  // A reading read by the evidence as an interval energy covers the interval its ReadingType found.
+  const span = isInterval && duration === 0 ? (type.evidenceSeconds ?? 0) : duration;
+  if (isInterval && span === 0) return { line: r.line, reason: because('needsDuration') };
   const startMs = start * 1000;
-  const endMs = (start + duration) * 1000;
+  const endMs = (start + span) * 1000;
   // Cumulative readings stand at the end of their period; interval readings cover it.
   const problem = isInterval
     ? checkInstant(meter, startMs, context.nowMs, endMs)

@@ -72,3 +72,16 @@ export function parseChannel(text: string): number | undefined {
 export function rejectedLine(line: number, reason: ImportReason): RejectedLine {
   return { line, reason: reasonText(reason), code: reason.code, params: { ...reason.params } };
 }
+
+/** The value counted most often (the first of equals), or null when none is. */
+export function mostCommon(counts: ReadonlyMap<number, number>): number | null {
+  let best: number | null = null;
+  let bestCount = 0;
+  for (const [value, count] of counts) {
+    if (count > bestCount) {
+      best = value;
+      bestCount = count;
+    }
+  }
+  return best;
+}

@@ -229,4 +229,101 @@ describe('imports as jobs', () => {
       ),
     ).toHaveLength(96);
   });
+
+  it('previews a Green Button feed labelled cumulative by its evidence: minute energies, with the note', async () => {
+    const paris = await insertLocation(t.db, 'Jobs Paris', 'Europe/Paris');
+    await insertMeter(t.db, {
+      meterNumber: 'JOB-MIN',
+      locationId: paris,
+      meterInd: 1,
+      intervalMinutes: 15,
+      installedAt: new Date('2006-01-01T00:00:00Z'),
+    });
+    const dir = path.join(REAL, 'uci-household-power');
+    const want = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as {
+      readings: number;
+      falls: number;
+    };
+    const uploaded = await upload(
+      readFileSync(path.join(dir, 'uci_minutes_labelled_cumulative.xml')),
+      'gb.xml',
+    );
+    expect(uploaded.detection).toMatchObject({ format: 'espi' });
+    const previewed = await post(`/api/admin/imports/jobs/${uploaded.id}/preview`, {
+      meterNumber: 'JOB-MIN',
+    });
+    expect(previewed.statusCode, previewed.body.slice(0, 300)).toBe(200);
+    const preview = previewed.json<ImportPreview>();
+    expect(preview).toMatchObject({ refusal: null, rejectedCount: 0, readings: want.readings });
+    expect(preview.meters).toEqual([
+      expect.objectContaining({ meterNumber: 'JOB-MIN', channels: ['import'], intervalMinutes: 1 }),
+    ]);
+    expect(preview.first[0]).toMatchObject({ kind: 'interval' });
+    expect(preview.notes).toEqual([
+      expect.stringContaining(`its values fall ${want.falls} times in ${want.readings - 1} steps`),
+    ]);
+  });
+
+  it('reads wide rows (one row a day, one column a half hour) with compact dates, 23- and 25-hour days', async () => {
+    // Europe/Dublin: 2024-03-31 has 23 hours (46 half hours), 2024-10-27 has 25 (50). Columns
+    // H1…H50 from the day's midnight; a normal day leaves H49–H50 empty. By hand: Mar 30 48 × 0.1
+    // = 4.8 kWh; Mar 31 46 × 0.2 = 9.2 kWh, and its H47 (past the 23 hours) refused; Oct 27 50 ×
+    // 0.05 = 2.5 kWh.
+    const row = (date: string, values: string[]) =>
+      ['JOB-WIDE-MPRN', date, ...values, ...Array<string>(50 - values.length).fill('')].join(',');
+    const file = [
+      ['MPRN', 'Date', ...Array.from({ length: 50 }, (_, i) => `H${i + 1}`)].join(','),
+      row('20240330', Array<string>(48).fill('0.1')),
+      row('20240331', [...Array<string>(46).fill('0.2'), '0.3']),
+      row('20241027', Array<string>(50).fill('0.05')),
+    ].join('\n');
+    const dublin = await insertLocation(t.db, 'Jobs Wide', 'Europe/Dublin');
+    const meterId = await insertMeter(t.db, {
+      meterNumber: 'JOB-WIDE',
+      locationId: dublin,
+      meterInd: 1,
+      intervalMinutes: 30,
+      installedAt: new Date('2020-01-01T00:00:00Z'),
+    });
+    const uploaded = await upload(file, 'wide.csv');
+    const mapping = {
+      delimiter: ',',
+      decimal: '.',
+      header: true,
+      time: { column: 'Date', layout: 'yyyymmdd', stamp: 'start' },
+      value: { column: 'H1', unit: 'kWh', kind: 'interval' },
+      wide: { intervalMinutes: 30, count: 50 },
+      meter: { column: 'MPRN' },
+    };
+    const started = await post(`/api/admin/imports/jobs/${uploaded.id}/start`, {
+      mapping,
+      meterNumber: 'JOB-WIDE',
+    });
+    expect(started.statusCode, started.body).toBe(202);
+    const done = await finished(uploaded.id);
+    expect(done.report).toMatchObject({ committed: true, inserted: 48 + 46 + 50, rejectedCount: 1 });
+    expect(done.report?.rejected[0]).toMatchObject({
+      line: 3,
+      code: 'beyondDay',
+      params: { column: 47, date: '2024-03-31', hours: 23, zone: 'Europe/Dublin' },
+    });
+    const days = await t.db.query<{ day: string; n: number; micro: string }>(
+      `SELECT to_char(start_at AT TIME ZONE 'Europe/Dublin', 'YYYY-MM-DD') AS day, count(*)::int AS n,
+              sum(energy_micro)::text AS micro
+       FROM interval_readings WHERE meter_id = $1 GROUP BY 1 ORDER BY 1`,
+      [meterId],
+    );
+    expect(days).toEqual([
+      { day: '2024-03-30', n: 48, micro: '4800000' },
+      { day: '2024-03-31', n: 46, micro: '9200000' },
+      { day: '2024-10-27', n: 50, micro: '2500000' },
+    ]);
+    // On the 23-hour day the third half hour starts at 01:00 UTC, 02:00 Irish summer time.
+    const third = await t.db.query<{ at: string }>(
+      `SELECT to_char(start_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI') AS at FROM interval_readings
+       WHERE meter_id = $1 AND start_at >= '2024-03-31T00:00:00Z' ORDER BY start_at LIMIT 1 OFFSET 2`,
+      [meterId],
+    );
+    expect(third).toEqual([{ at: '2024-03-31T01:00' }]);
+  });
 });

@@ -45,14 +45,20 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function addMeter(site: string, timeZone: string, meterNumber: string, intervalMinutes: number) {
+async function addMeter(
+  site: string,
+  timeZone: string,
+  meterNumber: string,
+  intervalMinutes: number,
+  installedAt = new Date('2010-01-01T00:00:00Z'),
+) {
   const locationId = await insertLocation(t.db, site, timeZone);
   await insertMeter(t.db, {
     meterNumber,
     locationId,
     meterInd: 1,
     intervalMinutes,
-    installedAt: new Date('2010-01-01T00:00:00Z'),
+    installedAt,
   });
 }
 
@@ -223,6 +229,27 @@ describe('real data, totals and days exactly as the files say', () => {
     const meter = await days('GB Coastal', dayList[0] ?? '', dayList.at(-1) ?? '');
     expect(micro(meter.totals.consumption)).toBe(micro(want.total));
     expectDays('America/Los_Angeles', meter.series.t, meter.series, meter.series.hours, want);
+  });
+
+  it('Green Button labelled cumulative whose values are minute energies: read by its evidence, with a note', async () => {
+    await addMeter('GB Minutes', 'Europe/Paris', 'GB-MINUTES', 15, new Date('2006-01-01T00:00:00Z'));
+    const file = fixture('uci-household-power', 'uci_minutes_labelled_cumulative.xml');
+    const want = JSON.parse(readFileSync(fixture('uci-household-power', 'expected.json'), 'utf8')) as {
+      readings: number;
+      falls: number;
+      total: string;
+      days: Record<string, string>;
+    };
+    const report = await upload(fileBody(file), 'meterNumber=GB-MINUTES', 'application/atom+xml');
+    expect(report).toMatchObject({ committed: true, inserted: want.readings, rejectedCount: 0 });
+    expect(report.notes).toEqual([
+      `The ReadingType says cumulative (accumulationBehaviour 1), but its values fall ${want.falls} times in ${want.readings - 1} steps and every reading's duration is 0: they were read as the energy of each 1-minute interval (the spacing of their starts), not as a register.`,
+    ]);
+    const dayList = Object.keys(want.days);
+    const meter = await days('GB Minutes', dayList[0] ?? '', dayList.at(-1) ?? '');
+    expect(micro(meter.totals.consumption)).toBe(micro(want.total));
+    expect(meter.series.consumption.map(micro)).toEqual(dayList.map((day) => micro(want.days[day] ?? null)));
+    expect(meter.series.missing).toEqual([0, 0]);
   });
 
   it('Green Button: daily readings, 23- and 25-hour days included', { timeout: 120_000 }, async () => {

@@ -267,6 +267,48 @@ describe('CSV import: what the review stored', () => {
   });
 });
 
+describe('a meterNumber given to a file', () => {
+  const lcl = readFileSync(
+    path.resolve(
+      import.meta.dirname,
+      '../../../../../fixtures/real/lcl-london-halfhourly/lcl_2013_halfhourly_6meters.csv',
+    ),
+    'utf8',
+  );
+  let lclMeter: number;
+  beforeAll(async () => {
+    const london = await insertLocation(t.db, 'London Homes', 'Europe/London');
+    lclMeter = await insertMeter(t.db, {
+      meterNumber: 'IMP-LCL',
+      locationId: london,
+      meterInd: 1,
+      intervalMinutes: 30,
+      installedAt: new Date('2012-01-01T00:00:00Z'),
+    });
+  });
+
+  it('is refused, naming them, when the file names several meters (the LCL preset)', async () => {
+    // The fixture holds six households (its LCLid column; see its SOURCE.md).
+    const response = await importFile(lcl, 'preset=lcl&meterNumber=IMP-LCL');
+    expect(response.statusCode).toBe(422);
+    expect(response.json<{ report: ImportReport }>().report.refusal).toBe(
+      'This file names 6 meters (MAC000002, MAC000005, MAC000015, MAC000016, MAC000028, MAC000031): meterNumber IMP-LCL would put all their readings on one meter. Leave meterNumber out to import each to the meter of its number.',
+    );
+    expect(await storedIntervals(lclMeter)).toEqual([]);
+  });
+
+  it('puts a file of one meter onto the meter given, whatever the file calls it', async () => {
+    // The header and MAC000002's first two half hours (0.219 and 0.241 kWh, UTC starts).
+    const oneMeter = lcl.split('\n').slice(0, 3).join('\n');
+    const report = (await importFile(oneMeter, 'preset=lcl&meterNumber=IMP-LCL')).json<ImportReport>();
+    expect(report).toMatchObject({ committed: true, inserted: 2, rejectedCount: 0 });
+    expect(await storedIntervals(lclMeter)).toEqual([
+      { from: '2013-01-01T00:00', to: '2013-01-01T00:30', micro: 219_000, channel: 1 },
+      { from: '2013-01-01T00:30', to: '2013-01-01T01:00', micro: 241_000, channel: 1 },
+    ]);
+  });
+});
+
 describe('ESPI import', () => {
   const espi = (readingType: string, readings: string) => `<?xml version="1.0" encoding="UTF-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
@@ -354,6 +396,40 @@ ${readings}
     expect(await stored(meterB)).toEqual([]);
   });
 
+  it('refuses a feed labelled cumulative whose values fall often while its readings have durations (mixed evidence)', async () => {
+    // 5, 3, 6, 2, 7, 1: five steps, three of them down; every reading lasts an hour.
+    const file = espi(
+      '<accumulationBehaviour>1</accumulationBehaviour><uom>72</uom>',
+      [5, 3, 6, 2, 7, 1].map((value, i) => reading(t0 + 3600 * i, 3600, String(value))).join('\n'),
+    );
+    const response = await importFile(file, 'meterNumber=IMP-B', 'application/atom+xml');
+    expect(response.statusCode).toBe(422);
+    expect(response.json<{ report: ImportReport }>().report.refusal).toBe(
+      'The ReadingType says cumulative (accumulationBehaviour 1), but its values fall 3 times in 5 steps, and 6 of its 6 readings have a duration: whether they are registers or interval energies cannot be told from the file.',
+    );
+    expect(await stored(meterB)).toEqual([]);
+  });
+
+  it('keeps a feed labelled cumulative that falls now and then a register, refusing each fall', async () => {
+    // 21 hourly registers rising by 1 kWh, three of them 0.5 kWh below the one before: 3 falls in
+    // 20 steps, fewer than one in five, so a register's values with three bad lines.
+    const values = Array.from({ length: 21 }, (_, i) =>
+      i % 7 === 3 ? 100_000 + i * 1000 - 1500 : 100_000 + i * 1000,
+    );
+    const file = espi(
+      '<accumulationBehaviour>1</accumulationBehaviour><uom>72</uom>',
+      values.map((value, i) => reading(t0 + 3600 * i, 0, String(value))).join('\n'),
+    );
+    const report = (await importFile(file, 'meterNumber=IMP-B', 'application/atom+xml')).json<ImportReport>();
+    expect(report).toMatchObject({ committed: true, inserted: 18, rejectedCount: 3, notes: [] });
+    expect(report.rejected.map((line) => line.code)).toEqual([
+      'belowPrevious',
+      'belowPrevious',
+      'belowPrevious',
+    ]);
+    expect(await storedIntervals(meterB)).toEqual([]);
+  });
+
   it("refuses a cumulative reading that does not fit the meter's register digits, line by line", async () => {
     // The review stored 5,000,000,000 kWh on a 6-digit meter and showed it as consumption. IMP-A has 5 digits.
     const file = espi(
@@ -412,6 +488,13 @@ ${readings}
       block('1', reading(t0, 3600, '1000')),
       block('2', reading(t0, 3600, '2000')),
     ]);
+    // A meterNumber given to it would put both points on one meter: refused, naming them.
+    const oneMeter = await importFile(file, 'meterNumber=IMP-B', 'application/xml');
+    expect(oneMeter.statusCode).toBe(422);
+    expect(oneMeter.json().report.refusal).toMatch(
+      /^This file holds 2 UsagePoints \("IMP-A", "IMP-B"\): meterNumber IMP-B would put all their readings on one meter/,
+    );
+    expect(await storedIntervals(meterB)).toEqual([]);
     const report = (await importFile(file, '', 'application/xml')).json<ImportReport>();
     expect(report).toMatchObject({ committed: true, inserted: 2 });
     expect((await storedIntervals(meterA)).map((row) => row.micro)).toEqual([1_000_000]);
@@ -428,6 +511,82 @@ ${readings}
     expect(refused.json().report.refusal).toMatch(
       /holds 2 UsagePoints.*"Flat 1" \(UsagePoint 1\), "Flat 2" \(UsagePoint 2\)/,
     );
+  });
+
+  /**
+   * A net-metered feed laid out as PG&E's Green Button exports are, with their hrefs redacted the
+   * way shared PG&E files are (every id written "REDACTED"): the ReadingTypes first, then the
+   * UsagePoint, then each MeterReading followed by its IntervalBlocks. Both MeterReadings, and
+   * both their blocks' links, read ".../UsagePoint/REDACTED/MeterReading/REDACTED".
+   */
+  const PGE = 'https://api.pge.com/GreenButtonConnect/espi/1_1/resource';
+  const pgePoint = `${PGE}/Subscription/REDACTED/UsagePoint/REDACTED`;
+  const pgeReadingType = (id: string, flow: number) =>
+    `<entry><link href="${PGE}/ReadingType/${id}" rel="self"/><content><ReadingType xmlns="http://naesb.org/espi"><accumulationBehaviour>4</accumulationBehaviour><commodity>1</commodity><flowDirection>${flow}</flowDirection><powerOfTenMultiplier>-3</powerOfTenMultiplier><uom>72</uom></ReadingType></content></entry>`;
+  const pgeMeterReading = (readingTypeId: string) =>
+    `<entry><link href="${pgePoint}/MeterReading" rel="up"/><link href="${pgePoint}/MeterReading/REDACTED" rel="self"/><link href="${pgePoint}/MeterReading/REDACTED/IntervalBlock" rel="related"/><link href="${PGE}/ReadingType/${readingTypeId}" rel="related"/><content><MeterReading xmlns="http://naesb.org/espi"/></content></entry>`;
+  const pgeBlock = (values: number[]) =>
+    `<entry><link href="${pgePoint}/MeterReading/REDACTED/IntervalBlock" rel="up"/><link href="${pgePoint}/MeterReading/REDACTED/IntervalBlock/${t0}" rel="self"/><content><IntervalBlock xmlns="http://naesb.org/espi">${values.map((value, i) => reading(t0 + 3600 * i, 3600, String(value))).join('')}</IntervalBlock></content></entry>`;
+  const pgeUsagePoint = `<entry><link href="${pgePoint}" rel="self"/><link href="${pgePoint}/MeterReading" rel="related"/><title>Green Button Data File</title><content><UsagePoint xmlns="http://naesb.org/espi"><ServiceCategory><kind>0</kind></ServiceCategory></UsagePoint></content></entry>`;
+
+  it('tells apart two MeterReadings with the same href by document order, and says so', async () => {
+    const file = linkedFeed([
+      pgeReadingType('delivered', 1),
+      pgeReadingType('received', 19),
+      pgeUsagePoint,
+      pgeMeterReading('delivered'),
+      pgeBlock([1500, 2500]),
+      pgeMeterReading('received'),
+      pgeBlock([0, 700]),
+    ]);
+    const report = (await importFile(file, 'meterNumber=IMP-B', 'application/atom+xml')).json<ImportReport>();
+    expect(report).toMatchObject({ committed: true, inserted: 4, conflictCount: 0, rejectedCount: 0 });
+    // Values in mWh (powerOfTenMultiplier −3): 1500 → 1.5 Wh = 1,500 millionths of a kWh.
+    expect(await storedIntervals(meterB)).toEqual([
+      { from: '2024-01-01T00:00', to: '2024-01-01T01:00', micro: 1_500, channel: 1 },
+      { from: '2024-01-01T01:00', to: '2024-01-01T02:00', micro: 2_500, channel: 1 },
+      { from: '2024-01-01T00:00', to: '2024-01-01T01:00', micro: 0, channel: 2 },
+      { from: '2024-01-01T01:00', to: '2024-01-01T02:00', micro: 700, channel: 2 },
+    ]);
+    expect(report.notes).toEqual([
+      expect.stringMatching(
+        /^2 MeterReadings share the link ".*\/MeterReading\/REDACTED": told apart by the order of the file/,
+      ),
+    ]);
+  });
+
+  it('refuses MeterReadings with the same href that neither order nor ReadingType links tell apart, naming it', async () => {
+    const file = linkedFeed([
+      pgeReadingType('delivered', 1),
+      pgeReadingType('received', 19),
+      pgeUsagePoint,
+      pgeMeterReading('delivered'),
+      pgeMeterReading('received'),
+      pgeBlock([1500, 2500]),
+      pgeBlock([0, 700]),
+    ]);
+    const response = await importFile(file, 'meterNumber=IMP-B', 'application/atom+xml');
+    expect(response.statusCode).toBe(422);
+    expect(response.json<{ report: ImportReport }>().report.refusal).toMatch(
+      /^2 MeterReadings share the link ".*\/MeterReading\/REDACTED", and no IntervalBlock follows the one at entry 4/,
+    );
+    expect(await storedIntervals(meterB)).toEqual([]);
+    // Their ReadingType links redacted too: nothing tells delivered from received.
+    const redacted = linkedFeed([
+      pgeReadingType('delivered', 1),
+      pgeReadingType('received', 19),
+      pgeUsagePoint,
+      pgeMeterReading('REDACTED'),
+      pgeBlock([1500, 2500]),
+      pgeMeterReading('REDACTED'),
+      pgeBlock([0, 700]),
+    ]);
+    const unknown = await importFile(redacted, 'meterNumber=IMP-B', 'application/atom+xml');
+    expect(unknown.statusCode).toBe(422);
+    expect(unknown.json<{ report: ImportReport }>().report.refusal).toMatch(
+      /^2 MeterReadings share the link ".*", and their ReadingType links do not name distinct ReadingTypes of the file/,
+    );
+    expect(await storedIntervals(meterB)).toEqual([]);
   });
 
   it('reads a ReadingType without accumulationBehaviour as interval deltas, and says so in the report', async () => {

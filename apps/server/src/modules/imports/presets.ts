@@ -22,7 +22,7 @@ const headerOf = (lines: readonly string[], test: (fields: string[]) => boolean)
 };
 
 /** ESB Networks HDF: MPRN, serial, value, read type (import/export, kWh or kW), Irish local interval end (DD-MM-YYYY HH:MM), newest first. */
-function esbHdf(lines: readonly string[], meterNumber: string | undefined): Detection | undefined {
+function esbHdf(lines: readonly string[], _meterNumber: string | undefined): Detection | undefined {
   const header = headerOf(
     lines,
     (f) => f.includes('read value') && f.includes('read type') && f.includes('read date and end time'),
@@ -43,7 +43,8 @@ function esbHdf(lines: readonly string[], meterNumber: string | undefined): Dete
       timeZone: 'Europe/Dublin',
       intervalMinutes: 30,
       value: { column: 'Read Value', unit: isPower ? 'kW' : 'kWh', kind: 'interval' },
-      meter: meterNumber ? { fixed: meterNumber } : { column: 0 },
+      // A meterNumber given names the file's one MPRN (a second is refused, naming them).
+      meter: { column: 0 },
       channel: { column: 'Read Type', import: ['Import'], export: ['Export'] },
       quality: { column: 'Read Type', estimated: ['Estimate'], substituted: [] },
     },
@@ -117,7 +118,7 @@ function octopus(lines: readonly string[], meterNumber: string | undefined): Det
 }
 
 /** Low Carbon London: LCLid, tstp (UTC half-hour starts), energy(kWh/hh), Null where missing. */
-function lcl(lines: readonly string[], meterNumber: string | undefined): Detection | undefined {
+function lcl(lines: readonly string[], _meterNumber: string | undefined): Detection | undefined {
   const header = headerOf(lines, (f) => f[0] === 'lclid');
   if (!header) return undefined;
   const time = header.fields.find((f) => /^(tstp|datetime)$/i.test(f)) ?? 'tstp';
@@ -136,7 +137,8 @@ function lcl(lines: readonly string[], meterNumber: string | undefined): Detecti
       intervalMinutes: 30,
       value: { column: value, unit: 'kWh', kind: 'interval' },
       missingValues: ['Null'],
-      meter: meterNumber ? { fixed: meterNumber } : { column: 'LCLid' },
+      // A meterNumber given names the file's one household (several are refused, naming them).
+      meter: { column: 'LCLid' },
       channel: { fixed: 'import' },
     },
   };

@@ -4,7 +4,7 @@ import { readingQualities } from '@cm/contracts/check-limits.ts';
 import type { ImportPreview } from '@cm/contracts/import-jobs.ts';
 import { localDateOf } from '@cm/contracts/zoned-time.ts';
 import type { MeterFacts } from '../directory/meters.service.ts';
-import { ImportRefusal, rejectedLine, type ParseContext, type StagedRow } from './import-rows.ts';
+import { ImportRefusal, mostCommon, rejectedLine, type ParseContext, type StagedRow } from './import-rows.ts';
 import { parserFor, type ReadOptions } from './parsers.ts';
 import type { Detection } from './presets.ts';
 
@@ -186,16 +186,4 @@ function noteSpacing(tally: MeterTally, row: StagedRow) {
     tally.lastRegister.set(row.channel, row.atMs);
   }
   if (minutes !== undefined && minutes > 0) tally.spacing.set(minutes, (tally.spacing.get(minutes) ?? 0) + 1);
-}
-
-function mostCommon(counts: ReadonlyMap<number, number>): number | null {
-  let best: number | null = null;
-  let bestCount = 0;
-  for (const [value, count] of counts) {
-    if (count > bestCount) {
-      best = value;
-      bestCount = count;
-    }
-  }
-  return best;
 }

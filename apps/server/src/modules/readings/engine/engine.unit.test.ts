@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MeterSegment } from './channel.ts';
-import { NO_INTERVALS, registers, regularSegment, run } from './test-segments.ts';
+import { intervalSegment, NO_INTERVALS, registers, regularSegment, run } from './test-segments.ts';
 
 const MIN = 60_000;
 const HOUR = 3_600_000;
@@ -337,7 +337,9 @@ describe('gaps', () => {
       },
     ]);
     expect(hour.series.consumption.slice(1, 6)).toEqual([0.4, 0.3, null, 0.3, 0.4]);
-    expect(hour.series.missing.slice(1, 6)).toEqual([0, 0, 4, 1, 0]);
+    // The missing readings 03:00 … 04:00 close the intervals starting 02:45 … 03:45: one in the
+    // 02 h, four in the 03 h (the 04:15 reading closes 04:00–04:15, which is not missing).
+    expect(hour.series.missing.slice(1, 6)).toEqual([0, 1, 4, 0, 0]);
     expect(hour.totals).toMatchObject({ consumption: 9.6, gapConsumption: 0.6, agrees: true });
     expect(hour.series.consumption.reduce<number>((a, b) => a + (b ?? 0) * 1000, 0)).toBe(9600 - 600);
     // The day holds the whole gap: both its ends are inside it.
@@ -395,6 +397,32 @@ describe('gaps', () => {
     expect(at(20, 31).gaps).toMatchObject([
       { from: '2026-06-01T20:00:00.000Z', to: '2026-06-01T20:15:00.000Z', missingIntervals: 1 },
     ]);
+  });
+
+  it('counts a register gap at a local midnight in the days its missing intervals lie in, as interval records count it', () => {
+    // Europe/Berlin, 15-minute registers from 2026-03-27 22:00Z; 2026-03-29 is the 23-hour day
+    // (local midnights 2026-03-27T23:00Z, 03-28T23:00Z, 03-29T22:00Z, 03-30T22:00Z). A register at
+    // t closes the interval [t − 15 min, t), so a missing reading at t is a missing interval there.
+    const startMs = Date.UTC(2026, 2, 27, 22);
+    const at = (iso: string) => (Date.parse(iso) - startMs) / (15 * MIN);
+    // Gap A: readings 23:00Z … 23:45Z on Mar 28 missing, so intervals 22:45Z … 23:45Z: the first is
+    // 23:45–24:00 local on Mar 28, the other three on Mar 29. Gap B: readings 21:15Z … 22:00Z on
+    // Mar 29 missing: intervals 21:00Z … 22:00Z, the last four of Mar 29 (22:00Z is Mar 30 00:00).
+    const gapA = [at('2026-03-28T23:00:00Z'), at('2026-03-28T23:45:00Z')];
+    const gapB = [at('2026-03-29T21:15:00Z'), at('2026-03-29T22:00:00Z')];
+    const inGap = (i: number) => (i >= gapA[0]! && i <= gapA[1]!) || (i >= gapB[0]! && i <= gapB[1]!);
+    const registerMeter = regularSegment({ startMs, count: 4 * 24 * 4, skip: inGap });
+    // The same data as interval records: each reading after its predecessor closes its interval.
+    const t = Array.from(registerMeter.registers.t).slice(1);
+    const intervalMeter = intervalSegment(
+      t.map((end) => [end - 15 * MIN, end, 100_000] as const),
+      { intervalMinutes: 15 },
+    );
+    const range = { From: '2026-03-28', To: '2026-03-30' };
+    // By hand: Mar 28 one (gap A's first), Mar 29 three + four = 7, Mar 30 none.
+    expect(run([intervalMeter], range, 'Europe/Berlin', 'day').series.missing).toEqual([1, 7, 0]);
+    expect(run([registerMeter], range, 'Europe/Berlin', 'day').series.missing).toEqual([1, 7, 0]);
+    expect(run([registerMeter], range, 'Europe/Berlin', 'hour').totals.missingIntervals).toBe(8);
   });
 
   it('answers a range without readings with unknown totals', () => {

@@ -191,20 +191,12 @@ export function registerSteps(input: RegisterStepInput, out: Steps): RegisterWal
       }
       const isGap = dt > gapThreshold;
       const missing = isGap ? Math.round(dt / input.intervalMs) - 1 : 0;
+      // A reading at t closes [t − interval, t): the missing readings prevT + interval, … close the
+      // intervals starting at prevT, …, which is where they are counted (as interval records are).
+      const slotFrom = prevT;
       if (diff < 0) {
         events.push({ atMs: ti, type: 'registerDecrease', fromMicro: prevMicro, toMicro: mi });
-        out.push(
-          StepKind.unknown,
-          prevT,
-          ti,
-          Number.NaN,
-          mi,
-          missing,
-          prevT + input.intervalMs,
-          input.intervalMs,
-          flags,
-          1,
-        );
+        out.push(StepKind.unknown, prevT, ti, Number.NaN, mi, missing, slotFrom, input.intervalMs, flags, 1);
       } else {
         out.push(
           isGap ? StepKind.registerGap : StepKind.interval,
@@ -213,7 +205,7 @@ export function registerSteps(input: RegisterStepInput, out: Steps): RegisterWal
           diff * input.multiplier,
           mi,
           missing,
-          prevT + input.intervalMs,
+          slotFrom,
           input.intervalMs,
           flags,
           1,
