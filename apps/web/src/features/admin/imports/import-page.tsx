@@ -28,7 +28,7 @@ import {
   useListImportMappingsQuery,
   usePreviewImportMutation,
   useStartImportMutation,
-} from '../api.ts';
+} from './imports-api.ts';
 import { timeZoneOptions } from '../time-zones.ts';
 import classes from '../admin.module.css';
 import { MappingEditor } from './mapping-editor.tsx';
