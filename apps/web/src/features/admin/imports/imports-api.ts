@@ -11,7 +11,7 @@ import {
 import { adminApi } from '../admin-api.ts';
 
 /** Imports as jobs and the saved column mappings (the upload itself goes through upload.ts, for its progress). */
-const importsApi = adminApi.injectEndpoints({
+export const importsApi = adminApi.injectEndpoints({
   endpoints: (build) => ({
     listImportJobs: build.query<ImportJob[], void>({
       query: () => '/api/admin/imports/jobs',
