@@ -20,7 +20,7 @@ import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatRelative, formatZonedDateTime, readerTimeZone } from '@/lib/format.ts';
 import { toFailure, type Failure } from '@/lib/http-client.ts';
-import { useCreateApiKeyMutation, useListApiKeysQuery, useRevokeApiKeyMutation } from './api.ts';
+import { useCreateApiKeyMutation, useListApiKeysQuery, useRevokeApiKeyMutation } from './api-keys-api.ts';
 import {
   AdminPageHeader,
   AdminPanel,

@@ -5,7 +5,7 @@ import { DeviceType } from '@cm/contracts/enums.ts';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
-import { useListDevicesQuery } from './api.ts';
+import { useListDevicesQuery } from './devices/devices-api.ts';
 import { AdminPageHeader, AdminPanel, FailureAlert } from './admin-ui.tsx';
 import { downloadExport } from './download.ts';
 import classes from './admin.module.css';

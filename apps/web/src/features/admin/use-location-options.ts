@@ -1,6 +1,6 @@
 import { MAX_PAGE_SIZE } from '@cm/contracts/admin.ts';
 import { useMemo } from 'react';
-import { useListLocationsQuery } from './api.ts';
+import { useListLocationsQuery } from './locations/locations-api.ts';
 
 /** A location as selects show it. */
 export interface LocationOption {

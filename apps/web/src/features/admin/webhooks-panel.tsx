@@ -25,7 +25,7 @@ import {
   useListWebhookDeliveriesQuery,
   useListWebhooksQuery,
   useRemoveWebhookMutation,
-} from './api.ts';
+} from './webhooks-api.ts';
 
 const STATUS_COLOR = { pending: 'yellow', delivered: 'teal', failed: 'red' } as const;
 

@@ -2,7 +2,7 @@ import type { AdminDevice, DeviceNode } from '@cm/contracts/admin.ts';
 import type { TFunction } from 'i18next';
 import { toFailure } from '@/lib/http-client.ts';
 import { FailureAlert } from '../admin-ui.tsx';
-import { useGetDeviceTreeQuery } from '../api.ts';
+import { useGetDeviceTreeQuery } from './devices-api.ts';
 import { deviceName } from './device-tree.ts';
 import { EditDeviceForm } from './edit-device-form.tsx';
 import { ExchangeMeterForm } from './exchange-meter-form.tsx';

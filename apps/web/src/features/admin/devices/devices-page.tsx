@@ -14,7 +14,7 @@ import {
 import { toFailure } from '@/lib/http-client.ts';
 import { AdminPanel, AdminTable, FailureAlert } from '../admin-ui.tsx';
 import classes from '../admin.module.css';
-import { useGetDeviceTreeQuery, useListDevicesQuery } from '../api.ts';
+import { useGetDeviceTreeQuery, useListDevicesQuery } from './devices-api.ts';
 import { AdminListPage } from '../list/admin-list-page.tsx';
 import { SearchField } from '../list/search-field.tsx';
 import { useListState } from '../list/use-list-state.ts';

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { formatNumber, formatZonedDateTime } from '@/lib/format.ts';
-import { useExchangeMeterMutation } from '../api.ts';
+import { useExchangeMeterMutation } from './devices-api.ts';
 import { FormFooter } from '../forms/form-footer.tsx';
 import { KwhInput } from '../forms/kwh-input.tsx';
 import { useAdminForm } from '../forms/use-admin-form.ts';

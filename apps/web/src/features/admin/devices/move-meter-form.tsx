@@ -3,7 +3,7 @@ import type { AdminDevice, DeviceNode } from '@cm/contracts/admin.ts';
 import { DeviceType } from '@cm/contracts/enums.ts';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
-import { useMoveMeterMutation } from '../api.ts';
+import { useMoveMeterMutation } from './devices-api.ts';
 import { FormFooter } from '../forms/form-footer.tsx';
 import { useAdminForm } from '../forms/use-admin-form.ts';
 import { deviceName, devicesOfType } from './device-tree.ts';

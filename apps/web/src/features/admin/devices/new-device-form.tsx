@@ -3,7 +3,7 @@ import type { DeviceNode } from '@cm/contracts/admin.ts';
 import { DevicePriority, DeviceType } from '@cm/contracts/enums.ts';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
-import { useCreateDeviceMutation } from '../api.ts';
+import { useCreateDeviceMutation } from './devices-api.ts';
 import { FormFooter } from '../forms/form-footer.tsx';
 import { useAdminForm } from '../forms/use-admin-form.ts';
 import { validateNewDevice, type DeviceFormValues } from './device-form-values.ts';

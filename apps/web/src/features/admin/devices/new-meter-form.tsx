@@ -4,7 +4,7 @@ import { DevicePriority, DeviceType } from '@cm/contracts/enums.ts';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
-import { useCreateMeterMutation } from '../api.ts';
+import { useCreateMeterMutation } from './devices-api.ts';
 import { FormFooter } from '../forms/form-footer.tsx';
 import { useAdminForm } from '../forms/use-admin-form.ts';
 import { instantToZonedLocal } from '../zoned-time.ts';

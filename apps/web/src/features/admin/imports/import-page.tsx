@@ -24,19 +24,18 @@ import { toFailure, type Failure } from '@/lib/http-client.ts';
 import { AdminPageHeader, AdminPanel, FailureAlert } from '../admin-ui.tsx';
 import {
   useCancelImportMutation,
-  useGetImportJobQuery,
   useListImportMappingsQuery,
   usePreviewImportMutation,
   useStartImportMutation,
-} from '../api.ts';
+} from './imports-api.ts';
 import { timeZoneOptions } from '../time-zones.ts';
 import classes from '../admin.module.css';
 import { MappingEditor } from './mapping-editor.tsx';
 import { PreviewPanel } from './preview-panel.tsx';
 import { ImportReportView } from './report-view.tsx';
 import { uploadImportFile } from './upload.ts';
+import { isRunning, useImportJob } from './use-import-job.ts';
 
-const isRunning = (job: ImportJob) => job.status === 'queued' || job.status === 'running';
 const AUTO = 'auto';
 
 /** The upload's progress, then the running job's: the bar and what it says. */
@@ -94,7 +93,7 @@ export function ImportPage() {
   const [startImport, startState] = useStartImportMutation();
   const [cancelImport] = useCancelImportMutation();
   const mappings = useListImportMappingsQuery();
-  const job = useGetImportJobQuery(runningId ?? '', { skip: runningId === null, pollingInterval: 500 });
+  const job = useImportJob(runningId);
   const current = job.data ?? null;
   const isDone = current !== null && !isRunning(current);
 

@@ -10,10 +10,10 @@ import { toFailure } from '@/lib/http-client.ts';
 import { AdminTable, FailureAlert } from '../admin-ui.tsx';
 import {
   useAddAlertRuleMutation,
-  useGetLocationMetersQuery,
   useListAlertRulesQuery,
   useRemoveAlertRuleMutation,
-} from '../api.ts';
+} from './alert-rules-api.ts';
+import { useGetLocationMetersQuery } from './locations-api.ts';
 
 /** What a kind's threshold is, for its field and the list; none for a register going down. */
 const THRESHOLD_UNIT: Record<AlertKind, 'hours' | 'kwh' | 'factor' | 'amount' | null> = {

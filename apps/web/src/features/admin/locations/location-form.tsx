@@ -5,7 +5,7 @@ import { useMemo, useState } from 'react';
 import { formatNumber } from '@/lib/format.ts';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
-import { useCreateLocationMutation, useUpdateLocationMutation } from '../api.ts';
+import { useCreateLocationMutation, useUpdateLocationMutation } from './locations-api.ts';
 import { FormFooter } from '../forms/form-footer.tsx';
 import { useAdminForm } from '../forms/use-admin-form.ts';
 import { timeZoneOptions } from '../time-zones.ts';

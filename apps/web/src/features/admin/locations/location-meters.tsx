@@ -7,7 +7,7 @@ import { formatDate } from '@/lib/format.ts';
 import { toFailure } from '@/lib/http-client.ts';
 import { FailureAlert } from '../admin-ui.tsx';
 import classes from '../admin.module.css';
-import { useGetLocationMetersQuery } from '../api.ts';
+import { useGetLocationMetersQuery } from './locations-api.ts';
 
 /** A location's meters, current and removed, with a way to its device tree. */
 export function LocationMeters({ location }: { location: AdminLocation }) {

@@ -9,7 +9,7 @@ import { formatNumber } from '@/lib/format.ts';
 import { toFailure } from '@/lib/http-client.ts';
 import { AdminTable, FailureAlert } from '../admin-ui.tsx';
 import classes from '../admin.module.css';
-import { useGetLocationTariffsQuery, useWithdrawTariffMutation } from '../api.ts';
+import { useGetLocationTariffsQuery, useWithdrawTariffMutation } from './tariffs-api.ts';
 import { TariffForm } from './tariff-form.tsx';
 
 /** Which versions priced the past, which one is in force today, which are scheduled. */

@@ -6,7 +6,7 @@ import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { toFailure } from '@/lib/http-client.ts';
 import { AdminTable, ConfirmDialog, useFailureToast } from '../admin-ui.tsx';
-import { useListLocationsQuery, useSetLocationArchivedMutation } from '../api.ts';
+import { useListLocationsQuery, useSetLocationArchivedMutation } from './locations-api.ts';
 import { AdminListPage } from '../list/admin-list-page.tsx';
 import { SearchField } from '../list/search-field.tsx';
 import { useListState } from '../list/use-list-state.ts';

@@ -15,7 +15,7 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { tariffDays, type Tariff } from '@cm/contracts/tariffs.ts';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
-import { useAddTariffMutation } from '../api.ts';
+import { useAddTariffMutation } from './tariffs-api.ts';
 import { FormFooter } from '../forms/form-footer.tsx';
 import { useAdminForm } from '../forms/use-admin-form.ts';
 import {

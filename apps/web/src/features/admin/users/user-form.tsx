@@ -3,7 +3,7 @@ import { MIN_PASSWORD_LENGTH, type AdminUser } from '@cm/contracts/admin.ts';
 import { Role } from '@cm/contracts/enums.ts';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
-import { useCreateUserMutation, useUpdateUserMutation } from '../api.ts';
+import { useCreateUserMutation, useUpdateUserMutation } from './users-api.ts';
 import { FormFooter } from '../forms/form-footer.tsx';
 import { useAdminForm } from '../forms/use-admin-form.ts';
 import { usePasswordWeakness } from '@/lib/use-password-weakness.ts';

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { toFailure } from '@/lib/http-client.ts';
 import { AdminTable, ConfirmDialog, OneTimeSecret, useFailureToast } from '../admin-ui.tsx';
 import classes from '../admin.module.css';
-import { useListUsersQuery, useResetPasswordMutation, useSetUserDisabledMutation } from '../api.ts';
+import { useListUsersQuery, useResetPasswordMutation, useSetUserDisabledMutation } from './users-api.ts';
 import { AdminListPage } from '../list/admin-list-page.tsx';
 import { SearchField } from '../list/search-field.tsx';
 import { useListState } from '../list/use-list-state.ts';
