@@ -39,6 +39,7 @@ import {
 import { CANCELLED, ImportRefused, type ImportsService } from './imports.service.ts';
 import { previewImport } from './preview.ts';
 import { resolveSource, type ResolvedSource } from './source.ts';
+import { openUpload } from './upload-open.ts';
 import { spooledFile, spoolUpload } from './upload-spool.ts';
 
 const JOB_NOT_FOUND = 'Import job not found.';
@@ -116,17 +117,24 @@ export class ImportJobsService {
     maxBytes: number,
   ): Promise<ImportJob> {
     const id = randomUUID();
-    const file = await spoolUpload(body, this.dir, maxBytes, id);
-    const detection = detectFormat(await file.head(DETECTION_BYTES), undefined);
-    const row = await insertJob(this.db, {
-      id,
-      fileName: fileName ?? null,
-      bytes: file.bytes,
-      detection,
-      createdBy: actor.userId,
-      apiKeyId: actor.apiKeyId,
-    });
-    return present(row);
+    const spooled = await spoolUpload(body, this.dir, maxBytes, id);
+    try {
+      // A ZIP or gzip opened, UTF-16 made UTF-8, binary refused: the job's file is text.
+      const { file, note } = await openUpload(spooled, maxBytes);
+      const detection = detectFormat(await file.head(DETECTION_BYTES), undefined);
+      const row = await insertJob(this.db, {
+        id,
+        fileName: fileName ?? null,
+        bytes: file.bytes,
+        detection: note ? { ...detection, reason: `${note} ${detection.reason}` } : detection,
+        createdBy: actor.userId,
+        apiKeyId: actor.apiKeyId,
+      });
+      return present(row);
+    } catch (error) {
+      await spooled.remove();
+      throw error;
+    }
   }
 
   async get(id: string): Promise<ImportJob> {
