@@ -11,7 +11,9 @@ import { textParam } from './text.ts';
 /** How to read the file: all optional, the file's content decides the rest. */
 export const importSourceSchema = z.object({
   format: z
-    .enum([...importFormats, 'auto'], { message: 'format must be auto, csv, espi or delimited.' })
+    .enum([...importFormats, 'auto'], {
+      message: 'format must be auto, csv, espi, delimited, nem12 or nem13.',
+    })
     .optional(),
   preset: z.enum(importPresets, { message: `preset must be one of ${importPresets.join(', ')}.` }).optional(),
   /** A delimited file's mapping (a preset's, changed; or one of a file of no known layout). */
@@ -24,6 +26,8 @@ export const importSourceSchema = z.object({
   usagePoints: z.record(z.string().max(200), z.string().trim().min(1).max(64)).optional(),
   /** ESPI: what values of a ReadingType without accumulationBehaviour are (default delta). */
   accumulation: z.enum(['delta', 'cumulative']).optional(),
+  /** NEM12/NEM13: NMI (or NMI and suffix, `NMI/E1`) → meter number; by default the meter named by the NMI. */
+  nmis: z.record(z.string().trim().min(1).max(20), z.string().trim().min(1).max(64)).optional(),
 });
 export type ImportSource = z.infer<typeof importSourceSchema>;
 
@@ -100,6 +104,34 @@ export const previewRowSchema = z.object({
   quality: z.enum(readingQualities),
 });
 
+/** What a NEM12/NEM13 file holds, per NMI and suffix (at most 100 of them, 400 days each). */
+export const mdffSummarySchema = z.object({
+  version: z.enum(['NEM12', 'NEM13']),
+  /** "Times in AEST (UTC+10), no daylight saving." */
+  timeNote: z.string(),
+  series: z.array(
+    z.object({
+      nmi: z.string(),
+      suffix: z.string(),
+      /** E… import, B… export (NEM13: the direction indicator); null: not an energy channel, passed over. */
+      channel: z.enum(channels).nullable(),
+      unit: z.string(),
+      /** NEM12: 5, 15 or 30; NEM13: null. */
+      intervalMinutes: z.number().int().nullable(),
+      /** The meter it goes to (the nmis option, the meterNumber, or the meter named by the NMI), and whether it exists. */
+      meterNumber: z.string().nullable(),
+      known: z.boolean(),
+      /** Values (NEM12 intervals with a value, NEM13 register reads). */
+      values: z.number().int(),
+      from: z.string().nullable(),
+      to: z.string().nullable(),
+      /** Values per day (the file's dates, AEST). */
+      days: z.array(z.object({ date: z.string(), values: z.number().int() })),
+    }),
+  ),
+});
+export type MdffSummary = z.infer<typeof mdffSummarySchema>;
+
 /** `POST /api/admin/imports/jobs/:id/preview` answer: the whole file read as it would be imported, nothing stored. */
 export const importPreviewSchema = z.object({
   format: z.enum(importFormats),
@@ -135,6 +167,8 @@ export const importPreviewSchema = z.object({
   /** How the clock changes were read, and other choices made. */
   notes: z.array(z.string()),
   problems: z.array(rejectedLineSchema),
+  /** NEM12/NEM13: what the file holds per NMI and suffix, whether or not a meter is chosen yet. */
+  mdff: mdffSummarySchema.nullable().optional(),
 });
 export type ImportPreview = z.infer<typeof importPreviewSchema>;
 

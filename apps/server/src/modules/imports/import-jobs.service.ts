@@ -161,7 +161,7 @@ export class ImportJobsService {
     const resolved = await this.resolve(row, source);
     return previewImport(
       spooledFile(this.fileOf(id), row.bytes),
-      { ...source, format: resolved.format, mapping: resolved.mapping, espi: source },
+      { ...source, format: resolved.format, mapping: resolved.mapping, espi: source, mdff: source },
       resolved.detection,
       await meters.facts(this.db),
     );
@@ -283,6 +283,7 @@ export class ImportJobsService {
           format: resolved.format,
           mapping: resolved.mapping,
           espi: request,
+          mdff: request,
           signal: abort.signal,
           onProgress: (progress) => report(progress.phase, progress.rowsRead, progress.phase !== 'reading'),
         },
