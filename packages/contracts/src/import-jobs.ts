@@ -8,6 +8,12 @@ import { textParam } from './text.ts';
 // mapping the administrator may change, then run in the background with progress, cancellable;
 // its report is kept.
 
+/** NEM12/NEM13: NMI (or NMI and suffix, `NMI/E1`) → meter number. */
+export const nmiMapSchema = z
+  .record(z.string().trim().min(1).max(20), z.string().trim().min(1).max(64))
+  .refine((map) => Object.keys(map).length <= 1000, 'nmis holds at most 1,000 NMIs.');
+export type NmiMap = z.infer<typeof nmiMapSchema>;
+
 /** How to read the file: all optional, the file's content decides the rest. */
 export const importSourceSchema = z.object({
   format: z
@@ -27,7 +33,7 @@ export const importSourceSchema = z.object({
   /** ESPI: what values of a ReadingType without accumulationBehaviour are (default delta). */
   accumulation: z.enum(['delta', 'cumulative']).optional(),
   /** NEM12/NEM13: NMI (or NMI and suffix, `NMI/E1`) → meter number; by default the meter named by the NMI. */
-  nmis: z.record(z.string().trim().min(1).max(20), z.string().trim().min(1).max(64)).optional(),
+  nmis: nmiMapSchema.optional(),
 });
 export type ImportSource = z.infer<typeof importSourceSchema>;
 
@@ -35,7 +41,7 @@ export type ImportSource = z.infer<typeof importSourceSchema>;
 export const startImportBodySchema = importSourceSchema.extend({
   strict: z.boolean().default(false),
   corrections: z.boolean().default(false),
-  /** Save the mapping under this name, for next month's file from the same source. */
+  /** Save the mapping (NEM12/NEM13: the nmis) under this name, for next month's file from the same source. */
   saveMappingAs: textParam('saveMappingAs', 100).optional(),
 });
 export type StartImportBody = z.input<typeof startImportBodySchema>;
@@ -172,10 +178,17 @@ export const importPreviewSchema = z.object({
 });
 export type ImportPreview = z.infer<typeof importPreviewSchema>;
 
+/** A saved mapping: a delimited file's, or (NEM12/NEM13) which meter each NMI is. */
 export const importMappingSchema = z.object({
   name: z.string(),
-  mapping: delimitedMappingSchema,
+  /** Null for a saved NMI map. */
+  mapping: delimitedMappingSchema.nullable(),
+  nmis: nmiMapSchema.nullable().optional(),
   updatedAt: z.string(),
 });
 export const importMappingListSchema = z.object({ items: z.array(importMappingSchema) });
-export const saveMappingBodySchema = z.object({ mapping: delimitedMappingSchema });
+export const saveMappingBodySchema = z
+  .object({ mapping: delimitedMappingSchema.optional(), nmis: nmiMapSchema.optional() })
+  .refine((body) => (body.mapping === undefined) !== (body.nmis === undefined), {
+    message: 'Give either a mapping or nmis.',
+  });

@@ -11,6 +11,7 @@ import {
   type ImportJob,
   type ImportPreview,
   type ImportSource,
+  type NmiMap,
   type StartImportBody,
 } from '@cm/contracts/import-jobs.ts';
 import { importReportSchema } from '@cm/contracts/admin.ts';
@@ -35,6 +36,7 @@ import {
   requeueStale,
   upsertMapping,
   type ImportJobRow,
+  type ImportMappingRow,
 } from './imports.queries.ts';
 import { CANCELLED, ImportRefused, type ImportsService } from './imports.service.ts';
 import { previewImport } from './preview.ts';
@@ -176,6 +178,8 @@ export class ImportJobsService {
     const resolved = await this.resolve(row, request);
     if (request.saveMappingAs && resolved.mapping)
       await upsertMapping(this.db, request.saveMappingAs, resolved.mapping);
+    else if (request.saveMappingAs && request.nmis && isMdff(resolved.format))
+      await upsertMapping(this.db, request.saveMappingAs, { nmis: request.nmis });
     if (!(await queueJob(this.db, id, request))) throw conflict('This import has already started.');
     this.enqueue(id);
     return this.get(id);
@@ -209,22 +213,14 @@ export class ImportJobsService {
   }
 
   async mappings() {
-    return {
-      items: (await listMappings(this.db)).map((row) => ({
-        name: row.name,
-        mapping: row.mapping as DelimitedMapping,
-        updatedAt: row.updated_at.toISOString(),
-      })),
-    };
+    return { items: (await listMappings(this.db)).map(presentMapping) };
   }
 
-  async saveMapping(name: string, mapping: DelimitedMapping) {
-    const row = await upsertMapping(this.db, name, mapping);
-    return {
-      name: row.name,
-      mapping: row.mapping as DelimitedMapping,
-      updatedAt: row.updated_at.toISOString(),
-    };
+  async saveMapping(
+    name: string,
+    saved: { mapping?: DelimitedMapping | undefined; nmis?: NmiMap | undefined },
+  ) {
+    return presentMapping(await upsertMapping(this.db, name, saved.mapping ?? { nmis: saved.nmis ?? {} }));
   }
 
   async removeMapping(name: string): Promise<void> {
@@ -309,6 +305,20 @@ export class ImportJobsService {
       this.running = undefined;
     }
   }
+}
+
+const isMdff = (format: string) => format === 'nem12' || format === 'nem13';
+
+/** A saved mapping: a delimited file's, or an NMI map (stored as `{ nmis }`). */
+function presentMapping(row: ImportMappingRow) {
+  const stored = row.mapping as DelimitedMapping | { nmis: NmiMap };
+  const isNmiMap = 'nmis' in stored && !('delimiter' in stored);
+  return {
+    name: row.name,
+    mapping: isNmiMap ? null : (stored as DelimitedMapping),
+    nmis: isNmiMap ? stored.nmis : null,
+    updatedAt: row.updated_at.toISOString(),
+  };
 }
 
 function present(row: ImportJobRow): ImportJob {

@@ -198,7 +198,10 @@ describe('NEM12', () => {
       intervalMinutes: 5,
     });
 
-    const started = await post(`/api/admin/imports/jobs/${job.id}/start`, source);
+    const started = await post(`/api/admin/imports/jobs/${job.id}/start`, {
+      ...source,
+      saveMappingAs: 'Retailer NEM12',
+    });
     expect(started.statusCode, started.body.slice(0, 300)).toBe(202);
     const done = await finished(job.id);
     expect(done.status, JSON.stringify(done.report?.refusal ?? done.error)).toBe('done');
@@ -228,6 +231,11 @@ describe('NEM12', () => {
         expect(await storedQualities(check.meterNumber, 2), check.export).toEqual(wantQuality(exportSeries));
       }
     }
+    // Which meter each NMI is, saved for the next file from this source.
+    const saved = await t.call('GET', '/api/admin/imports/mappings', { token: admin });
+    expect(saved.json<{ items: unknown[] }>().items).toContainEqual(
+      expect.objectContaining({ name: 'Retailer NEM12', mapping: null, nmis: source.nmis }),
+    );
     // The script's totals, as SOURCE.md lists them.
     expect(series12('NCDE001111/E1').total).toBe('108.583');
     expect(series12('QB00000002/E1').total).toBe('37.7875');
@@ -254,6 +262,23 @@ describe('NEM12', () => {
     expect(response.statusCode).toBe(422);
     const { message } = response.json<{ message: string }>();
     expect(message).toContain('several NMIs (NCDE001111, QB00000002)');
+  });
+});
+
+describe('saved NMI maps', () => {
+  it('are saved, listed and deleted beside delimited mappings; a body of neither is a 400', async () => {
+    const put = (body: unknown) =>
+      t.call('PUT', '/api/admin/imports/mappings/Distributor%20B', { token: admin, body });
+    const saved = await put({ nmis: { QB00000002: 'AU-QB-2', 'NCDE001111/B1': 'NCDE001111' } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({
+      name: 'Distributor B',
+      mapping: null,
+      nmis: { QB00000002: 'AU-QB-2' },
+    });
+    expect((await put({})).statusCode).toBe(400);
+    const removed = await t.call('DELETE', '/api/admin/imports/mappings/Distributor%20B', { token: admin });
+    expect(removed.statusCode).toBe(204);
   });
 });
 

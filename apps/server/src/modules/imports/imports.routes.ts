@@ -257,13 +257,14 @@ export const importsRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags,
-        summary: 'Save a mapping under a name (replacing one of that name).',
+        summary:
+          'Save a mapping, or (NEM12/NEM13) an NMI → meter number map, under a name (replacing one of that name).',
         params: z.object({ name: textParam('name', 100) }),
         body: saveMappingBodySchema,
         response: { 200: importMappingSchema, ...errors },
       },
     },
-    async (request) => jobs.saveMapping(request.params.name, request.body.mapping),
+    async (request) => jobs.saveMapping(request.params.name, request.body),
   );
   app.delete(
     '/api/admin/imports/mappings/:name',

@@ -261,17 +261,19 @@ export function ImportPage() {
                         value: name,
                         label: t(`admin.import.presets.${name}`),
                       })),
-                      ...(mappings.data ?? []).map((saved) => ({
-                        value: `saved:${saved.name}`,
-                        label: t('admin.import.saved', { name: saved.name }),
-                      })),
+                      ...(mappings.data ?? [])
+                        .flatMap((saved) => (saved.mapping ? [saved] : []))
+                        .map((saved) => ({
+                          value: `saved:${saved.name}`,
+                          label: t('admin.import.saved', { name: saved.name }),
+                        })),
                     ]}
                     value={preset}
                     onChange={(value) => {
                       const next = value ?? AUTO;
                       setPreset(next);
                       const saved = mappings.data?.find((item) => `saved:${item.name}` === next);
-                      setMapping(saved ? saved.mapping : null);
+                      setMapping(saved?.mapping ?? null);
                     }}
                     allowDeselect={false}
                     w={280}
