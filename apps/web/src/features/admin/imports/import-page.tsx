@@ -11,6 +11,7 @@ import {
   Text,
   TextInput,
   Title,
+  Textarea,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconFileUpload, IconPlayerPlay, IconRefresh, IconUpload, IconX } from '@tabler/icons-react';
@@ -32,6 +33,7 @@ import {
 import { timeZoneOptions } from '../time-zones.ts';
 import classes from '../admin.module.css';
 import { MappingEditor } from './mapping-editor.tsx';
+import { nmiMapText, parseNmiMap } from './nmi-map.ts';
 import { PreviewPanel } from './preview-panel.tsx';
 import { ImportReportView } from './report-view.tsx';
 import { uploadImportFile } from './upload.ts';
@@ -88,6 +90,7 @@ export function ImportPage() {
   const [isStrict, setIsStrict] = useState(false);
   const [corrections, setCorrections] = useState(false);
   const [saveAs, setSaveAs] = useState('');
+  const [nmisText, setNmisText] = useState('');
   const [runningId, setRunningId] = useState<string | null>(null);
   const upload = useRef<AbortController | null>(null);
   const [preview, previewState] = usePreviewImportMutation();
@@ -98,15 +101,16 @@ export function ImportPage() {
   const current = job.data ?? null;
   const isDone = current !== null && !isRunning(current);
 
-  const source: ImportSource = useMemo(
-    () => ({
+  const source: ImportSource = useMemo(() => {
+    const nmis = parseNmiMap(nmisText);
+    return {
       ...(preset !== AUTO && !mapping ? { preset: preset as ImportPreset } : {}),
       ...(mapping ? { mapping } : {}),
       ...(meterNumber.trim() ? { meterNumber: meterNumber.trim() } : {}),
       ...(timeZone ? { timeZone } : {}),
-    }),
-    [preset, mapping, meterNumber, timeZone],
-  );
+      ...(nmis ? { nmis } : {}),
+    };
+  }, [preset, mapping, meterNumber, timeZone, nmisText]);
   // The preview follows the options as they are typed, a moment after the last key.
   const [settled] = useDebouncedValue(source, 400);
   useEffect(() => {
@@ -119,6 +123,7 @@ export function ImportPage() {
     setUploaded(null);
     setRunningId(null);
     setMapping(null);
+    setNmisText('');
     setPreset(AUTO);
     setFailure(null);
     setSent(0);
@@ -157,7 +162,7 @@ export function ImportPage() {
           ...source,
           strict: isStrict,
           corrections,
-          ...(saveAs.trim() && mapping ? { saveMappingAs: saveAs.trim() } : {}),
+          ...(saveAs.trim() && (mapping || source.nmis) ? { saveMappingAs: saveAs.trim() } : {}),
         },
       }).unwrap();
       setRunningId(started.id);
@@ -169,6 +174,10 @@ export function ImportPage() {
   const detection = uploaded?.detection;
   const shownMapping = mapping ?? previewState.data?.mapping ?? null;
   const needsMeter = detection?.needs.includes('meterNumber') || detection?.format === 'espi';
+  const isMdff = detection?.format === 'nem12' || detection?.format === 'nem13';
+  const savedNmiMaps = (mappings.data ?? []).flatMap((saved) =>
+    saved.nmis ? [{ name: saved.name, nmis: saved.nmis }] : [],
+  );
   const progressLabel = (running: ImportJob) =>
     running.status === 'queued'
       ? t('admin.import.job.queued')
@@ -315,6 +324,31 @@ export function ImportPage() {
                 ) : null}
               </Group>
               {mapping ? <MappingEditor mapping={mapping} onChange={setMapping} zones={zones} /> : null}
+              {isMdff ? (
+                <Group gap="md" align="flex-start" wrap="wrap">
+                  {savedNmiMaps.length > 0 ? (
+                    <Select
+                      label={t('admin.import.savedNmis')}
+                      data={savedNmiMaps.map((saved) => saved.name)}
+                      onChange={(name) => {
+                        const saved = savedNmiMaps.find((item) => item.name === name);
+                        if (saved) setNmisText(nmiMapText(saved.nmis));
+                      }}
+                      w={240}
+                    />
+                  ) : null}
+                  <Textarea
+                    label={t('admin.import.nmis')}
+                    description={t('admin.import.nmisHint')}
+                    value={nmisText}
+                    onChange={(event) => setNmisText(event.currentTarget.value)}
+                    autosize
+                    minRows={2}
+                    className={classes.mono}
+                    w={420}
+                  />
+                </Group>
+              ) : null}
               <Group gap="lg" wrap="wrap">
                 <Switch
                   label={t('admin.import.strict')}
@@ -329,7 +363,7 @@ export function ImportPage() {
                   onChange={(event) => setCorrections(event.currentTarget.checked)}
                 />
               </Group>
-              {mapping ? (
+              {mapping || source.nmis ? (
                 <TextInput
                   label={t('admin.import.saveMappingAs')}
                   description={t('admin.import.saveMappingHint')}
