@@ -81,7 +81,7 @@ function expansionLimit(maxBytes: number, compressed: number, what: string): Tra
 }
 
 /** UTF-16 (either byte order) to UTF-8, a chunk at a time; the byte-order mark dropped. */
-function utf16ToUtf8(bigEndian: boolean): Transform {
+export function utf16ToUtf8(bigEndian: boolean): Transform {
   const decoder = new TextDecoder('utf-16le');
   let carry: Buffer | undefined;
   return new Transform({
