@@ -255,6 +255,17 @@ describe('NEM12', () => {
       rejectedCount: 2,
     });
     expect(report.rejected[0]?.reason).toBe('unknown meter number "QB00000002".');
+
+    // As a job: opened on upload, detected as NEM12, its NMIs in the preview.
+    const upload = await send('/api/admin/imports/jobs?fileName=nem12.zip', 'nem12-three-nmis.zip');
+    expect(upload.statusCode, upload.body.slice(0, 300)).toBe(201);
+    const job = upload.json<ImportJob>();
+    expect(job.detection.format).toBe('nem12');
+    expect(job.detection.reason).toContain('ZIP archive ("nem12#0000000000001#MDPUPLOAD#RETAILER.csv")');
+    const preview = (await post(`/api/admin/imports/jobs/${job.id}/preview`, {})).json<ImportPreview>();
+    expect(preview.mdff?.series.map((s) => `${s.nmi}/${s.suffix}`).sort()).toEqual(
+      Object.keys(zipped).sort(),
+    );
   });
 
   it('one meterNumber for a file of several NMIs is refused, naming them', async () => {
