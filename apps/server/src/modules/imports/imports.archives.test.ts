@@ -144,6 +144,26 @@ describe('archives and encodings on upload', () => {
     expect(await spooled()).toEqual(before);
   });
 
+  it('a NUL past the first bytes never reaches a jsonb column: the job finishes, its report shows the line', async () => {
+    let text = 'meter_number,timestamp,interval_kwh\n';
+    for (let i = 0; text.length < 20_000; i++)
+      text += `ZIP-1,${new Date(Date.UTC(2024, 4, 1) + i * 900_000).toISOString()},0.1\n`;
+    text += 'ZIP-1,2024-06-01T00:00:00Z,0.5\u0000\n';
+    const upload = await uploadJob(Buffer.from(text), 'late-nul.csv');
+    expect(upload.statusCode, upload.body.slice(0, 300)).toBe(201);
+    const { id } = upload.json<ImportJob>();
+    const started = await t.call('POST', `/api/admin/imports/jobs/${id}/start`, { token: admin, body: {} });
+    expect(started.statusCode, started.body.slice(0, 300)).toBe(202);
+    let job = started.json<ImportJob>();
+    for (let tries = 0; ['queued', 'running'].includes(job.status) && tries < 600; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      job = (await t.call('GET', `/api/admin/imports/jobs/${id}`, { token: admin })).json<ImportJob>();
+    }
+    expect(job.status, job.error ?? '').toBe('done');
+    expect(job.report?.rejectedCount).toBe(1);
+    expectPrintable(job.report?.rejected[0]?.reason ?? '');
+  });
+
   it('a zip bomb is refused while it inflates (413), storing and keeping nothing', async () => {
     const before = await spooled();
     // bomb.zip: 50 MiB of "0" in 51 kB, past MAX_RATIO (500-fold).

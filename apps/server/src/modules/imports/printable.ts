@@ -17,3 +17,14 @@ export function printable(text: string, max = 80): string {
   }
   return out;
 }
+
+/**
+ * A value as JSON for a jsonb column, every NUL in its strings written as \x00: PostgreSQL's
+ * jsonb refuses the character (22P05), and a file's text (a refused line's value, a column name)
+ * may hold one anywhere.
+ */
+export function jsonbText(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    typeof item === 'string' && item.includes('\u0000') ? item.replaceAll('\u0000', '\\x00') : item,
+  );
+}
