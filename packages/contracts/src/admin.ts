@@ -542,9 +542,10 @@ export type AuditList = z.infer<typeof auditListSchema>;
 
 /**
  * File formats an import reads: Check Meter's CSV (documented columns), Green Button ESPI Atom XML,
- * and any delimited file through a mapping or a preset (import-mapping.ts).
+ * any delimited file through a mapping or a preset (import-mapping.ts), and AEMO's MDFF: NEM12
+ * (interval data) and NEM13 (register reads).
  */
-export const importFormats = ['csv', 'espi', 'delimited'] as const;
+export const importFormats = ['csv', 'espi', 'delimited', 'nem12', 'nem13'] as const;
 export type ImportFormat = (typeof importFormats)[number];
 
 /**
@@ -558,7 +559,9 @@ export type ImportFormat = (typeof importFormats)[number];
 export const importQuerySchema = z.object({
   /** By default (`auto`) the content decides, never the file's name or Content-Type. */
   format: z
-    .enum([...importFormats, 'auto'], { message: 'format must be auto, csv, espi or delimited.' })
+    .enum([...importFormats, 'auto'], {
+      message: 'format must be auto, csv, espi, delimited, nem12 or nem13.',
+    })
     .optional(),
   /** Read the file as a utility's layout (import-mapping.ts). */
   preset: z.enum(importPresets, { message: `preset must be one of ${importPresets.join(', ')}.` }).optional(),

@@ -8,10 +8,18 @@ import { textParam } from './text.ts';
 // mapping the administrator may change, then run in the background with progress, cancellable;
 // its report is kept.
 
+/** NEM12/NEM13: NMI (or NMI and suffix, `NMI/E1`) → meter number. */
+export const nmiMapSchema = z
+  .record(z.string().trim().min(1).max(20), z.string().trim().min(1).max(64))
+  .refine((map) => Object.keys(map).length <= 1000, 'nmis holds at most 1,000 NMIs.');
+export type NmiMap = z.infer<typeof nmiMapSchema>;
+
 /** How to read the file: all optional, the file's content decides the rest. */
 export const importSourceSchema = z.object({
   format: z
-    .enum([...importFormats, 'auto'], { message: 'format must be auto, csv, espi or delimited.' })
+    .enum([...importFormats, 'auto'], {
+      message: 'format must be auto, csv, espi, delimited, nem12 or nem13.',
+    })
     .optional(),
   preset: z.enum(importPresets, { message: `preset must be one of ${importPresets.join(', ')}.` }).optional(),
   /** A delimited file's mapping (a preset's, changed; or one of a file of no known layout). */
@@ -24,6 +32,8 @@ export const importSourceSchema = z.object({
   usagePoints: z.record(z.string().max(200), z.string().trim().min(1).max(64)).optional(),
   /** ESPI: what values of a ReadingType without accumulationBehaviour are (default delta). */
   accumulation: z.enum(['delta', 'cumulative']).optional(),
+  /** NEM12/NEM13: NMI (or NMI and suffix, `NMI/E1`) → meter number; by default the meter named by the NMI. */
+  nmis: nmiMapSchema.optional(),
 });
 export type ImportSource = z.infer<typeof importSourceSchema>;
 
@@ -31,7 +41,7 @@ export type ImportSource = z.infer<typeof importSourceSchema>;
 export const startImportBodySchema = importSourceSchema.extend({
   strict: z.boolean().default(false),
   corrections: z.boolean().default(false),
-  /** Save the mapping under this name, for next month's file from the same source. */
+  /** Save the mapping (NEM12/NEM13: the nmis) under this name, for next month's file from the same source. */
   saveMappingAs: textParam('saveMappingAs', 100).optional(),
 });
 export type StartImportBody = z.input<typeof startImportBodySchema>;
@@ -100,6 +110,34 @@ export const previewRowSchema = z.object({
   quality: z.enum(readingQualities),
 });
 
+/** What a NEM12/NEM13 file holds, per NMI and suffix (at most 100 of them, 400 days each). */
+export const mdffSummarySchema = z.object({
+  version: z.enum(['NEM12', 'NEM13']),
+  /** "Times in AEST (UTC+10), no daylight saving." */
+  timeNote: z.string(),
+  series: z.array(
+    z.object({
+      nmi: z.string(),
+      suffix: z.string(),
+      /** E… import, B… export (NEM13: the direction indicator); null: not an energy channel, passed over. */
+      channel: z.enum(channels).nullable(),
+      unit: z.string(),
+      /** NEM12: 5, 15 or 30; NEM13: null. */
+      intervalMinutes: z.number().int().nullable(),
+      /** The meter it goes to (the nmis option, the meterNumber, or the meter named by the NMI), and whether it exists. */
+      meterNumber: z.string().nullable(),
+      known: z.boolean(),
+      /** Values (NEM12 intervals with a value, NEM13 register reads). */
+      values: z.number().int(),
+      from: z.string().nullable(),
+      to: z.string().nullable(),
+      /** Values per day (the file's dates, AEST). */
+      days: z.array(z.object({ date: z.string(), values: z.number().int() })),
+    }),
+  ),
+});
+export type MdffSummary = z.infer<typeof mdffSummarySchema>;
+
 /** `POST /api/admin/imports/jobs/:id/preview` answer: the whole file read as it would be imported, nothing stored. */
 export const importPreviewSchema = z.object({
   format: z.enum(importFormats),
@@ -135,13 +173,22 @@ export const importPreviewSchema = z.object({
   /** How the clock changes were read, and other choices made. */
   notes: z.array(z.string()),
   problems: z.array(rejectedLineSchema),
+  /** NEM12/NEM13: what the file holds per NMI and suffix, whether or not a meter is chosen yet. */
+  mdff: mdffSummarySchema.nullable().optional(),
 });
 export type ImportPreview = z.infer<typeof importPreviewSchema>;
 
+/** A saved mapping: a delimited file's, or (NEM12/NEM13) which meter each NMI is. */
 export const importMappingSchema = z.object({
   name: z.string(),
-  mapping: delimitedMappingSchema,
+  /** Null for a saved NMI map. */
+  mapping: delimitedMappingSchema.nullable(),
+  nmis: nmiMapSchema.nullable().optional(),
   updatedAt: z.string(),
 });
 export const importMappingListSchema = z.object({ items: z.array(importMappingSchema) });
-export const saveMappingBodySchema = z.object({ mapping: delimitedMappingSchema });
+export const saveMappingBodySchema = z
+  .object({ mapping: delimitedMappingSchema.optional(), nmis: nmiMapSchema.optional() })
+  .refine((body) => (body.mapping === undefined) !== (body.nmis === undefined), {
+    message: 'Give either a mapping or nmis.',
+  });

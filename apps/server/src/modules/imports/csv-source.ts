@@ -10,6 +10,7 @@ import {
   type ParseContext,
   type ParsedItem,
 } from './import-rows.ts';
+import { printable } from './printable.ts';
 import { readLines } from './read-lines.ts';
 import { parseTimestamp } from './timestamp.ts';
 
@@ -202,7 +203,7 @@ function readHeader(names: string[]): Map<string, number> {
     (isDocumented && names.some((name) => EXPORT_COLUMNS.includes(name))) ||
     (isExport && (names.includes('timestamp') || hasRegister || hasInterval))
   ) {
-    const found = names.join(',').slice(0, 200);
+    const found = printable(names.join(','), 200);
     throw new ImportRefusal(`Wrong columns "${found}": expected ${EXPECTED}.`);
   }
   return new Map(names.map((name, i) => [name, i]));

@@ -27,6 +27,16 @@ export function detectFormat(head: string, meterNumber: string | undefined): Det
       needs: [],
     };
   }
+  const mdff = /^\s*100,(NEM12|NEM13),/i.exec(text)?.[1]?.toUpperCase();
+  if (mdff === 'NEM12' || mdff === 'NEM13') {
+    return {
+      format: mdff === 'NEM12' ? 'nem12' : 'nem13',
+      preset: null,
+      reason: `AEMO MDFF ${mdff} (a 100 header record naming ${mdff}): ${mdff === 'NEM12' ? 'interval data' : 'register reads'} per NMI and suffix; times in AEST (UTC+10), no daylight saving.`,
+      mapping: null,
+      needs: [],
+    };
+  }
   const lines = text.split(/\r\n|\n|\r/).slice(0, 200);
   // The last line of the head may be cut short.
   if (head.length >= DETECTION_BYTES) lines.pop();

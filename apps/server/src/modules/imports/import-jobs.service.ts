@@ -11,6 +11,7 @@ import {
   type ImportJob,
   type ImportPreview,
   type ImportSource,
+  type NmiMap,
   type StartImportBody,
 } from '@cm/contracts/import-jobs.ts';
 import { importReportSchema } from '@cm/contracts/admin.ts';
@@ -35,10 +36,12 @@ import {
   requeueStale,
   upsertMapping,
   type ImportJobRow,
+  type ImportMappingRow,
 } from './imports.queries.ts';
 import { CANCELLED, ImportRefused, type ImportsService } from './imports.service.ts';
 import { previewImport } from './preview.ts';
 import { resolveSource, type ResolvedSource } from './source.ts';
+import { openUpload } from './upload-open.ts';
 import { spooledFile, spoolUpload } from './upload-spool.ts';
 
 const JOB_NOT_FOUND = 'Import job not found.';
@@ -116,17 +119,24 @@ export class ImportJobsService {
     maxBytes: number,
   ): Promise<ImportJob> {
     const id = randomUUID();
-    const file = await spoolUpload(body, this.dir, maxBytes, id);
-    const detection = detectFormat(await file.head(DETECTION_BYTES), undefined);
-    const row = await insertJob(this.db, {
-      id,
-      fileName: fileName ?? null,
-      bytes: file.bytes,
-      detection,
-      createdBy: actor.userId,
-      apiKeyId: actor.apiKeyId,
-    });
-    return present(row);
+    const spooled = await spoolUpload(body, this.dir, maxBytes, id);
+    try {
+      // A ZIP or gzip opened, UTF-16 made UTF-8, binary refused: the job's file is text.
+      const { file, note } = await openUpload(spooled, maxBytes);
+      const detection = detectFormat(await file.head(DETECTION_BYTES), undefined);
+      const row = await insertJob(this.db, {
+        id,
+        fileName: fileName ?? null,
+        bytes: file.bytes,
+        detection: note ? { ...detection, reason: `${note} ${detection.reason}` } : detection,
+        createdBy: actor.userId,
+        apiKeyId: actor.apiKeyId,
+      });
+      return present(row);
+    } catch (error) {
+      await spooled.remove();
+      throw error;
+    }
   }
 
   async get(id: string): Promise<ImportJob> {
@@ -153,7 +163,7 @@ export class ImportJobsService {
     const resolved = await this.resolve(row, source);
     return previewImport(
       spooledFile(this.fileOf(id), row.bytes),
-      { ...source, format: resolved.format, mapping: resolved.mapping, espi: source },
+      { ...source, format: resolved.format, mapping: resolved.mapping, espi: source, mdff: source },
       resolved.detection,
       await meters.facts(this.db),
     );
@@ -168,6 +178,8 @@ export class ImportJobsService {
     const resolved = await this.resolve(row, request);
     if (request.saveMappingAs && resolved.mapping)
       await upsertMapping(this.db, request.saveMappingAs, resolved.mapping);
+    else if (request.saveMappingAs && request.nmis && isMdff(resolved.format))
+      await upsertMapping(this.db, request.saveMappingAs, { nmis: request.nmis });
     if (!(await queueJob(this.db, id, request))) throw conflict('This import has already started.');
     this.enqueue(id);
     return this.get(id);
@@ -201,22 +213,14 @@ export class ImportJobsService {
   }
 
   async mappings() {
-    return {
-      items: (await listMappings(this.db)).map((row) => ({
-        name: row.name,
-        mapping: row.mapping as DelimitedMapping,
-        updatedAt: row.updated_at.toISOString(),
-      })),
-    };
+    return { items: (await listMappings(this.db)).map(presentMapping) };
   }
 
-  async saveMapping(name: string, mapping: DelimitedMapping) {
-    const row = await upsertMapping(this.db, name, mapping);
-    return {
-      name: row.name,
-      mapping: row.mapping as DelimitedMapping,
-      updatedAt: row.updated_at.toISOString(),
-    };
+  async saveMapping(
+    name: string,
+    saved: { mapping?: DelimitedMapping | undefined; nmis?: NmiMap | undefined },
+  ) {
+    return presentMapping(await upsertMapping(this.db, name, saved.mapping ?? { nmis: saved.nmis ?? {} }));
   }
 
   async removeMapping(name: string): Promise<void> {
@@ -275,6 +279,7 @@ export class ImportJobsService {
           format: resolved.format,
           mapping: resolved.mapping,
           espi: request,
+          mdff: request,
           signal: abort.signal,
           onProgress: (progress) => report(progress.phase, progress.rowsRead, progress.phase !== 'reading'),
         },
@@ -300,6 +305,20 @@ export class ImportJobsService {
       this.running = undefined;
     }
   }
+}
+
+const isMdff = (format: string) => format === 'nem12' || format === 'nem13';
+
+/** A saved mapping: a delimited file's, or an NMI map (stored as `{ nmis }`). */
+function presentMapping(row: ImportMappingRow) {
+  const stored = row.mapping as DelimitedMapping | { nmis: NmiMap };
+  const isNmiMap = 'nmis' in stored && !('delimiter' in stored);
+  return {
+    name: row.name,
+    mapping: isNmiMap ? null : (stored as DelimitedMapping),
+    nmis: isNmiMap ? stored.nmis : null,
+    updatedAt: row.updated_at.toISOString(),
+  };
 }
 
 function present(row: ImportJobRow): ImportJob {

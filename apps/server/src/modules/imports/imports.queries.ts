@@ -1,6 +1,7 @@
 import type { SqlRunner } from '../../db/client.ts';
 import type { RowOf } from '../../db/rows.ts';
 import type { importJobs, importMappings } from '../../db/schema.ts';
+import { jsonbText } from './printable.ts';
 
 // The only SQL on import_jobs and import_mappings.
 
@@ -24,7 +25,7 @@ export async function insertJob(
   const rows = await db.query<ImportJobRow>(
     `INSERT INTO import_jobs (id, status, file_name, bytes, detection, created_by, api_key_id)
      VALUES ($1, 'uploaded', $2, $3, $4, $5, $6) RETURNING ${jobColumns}`,
-    [job.id, job.fileName, job.bytes, JSON.stringify(job.detection), job.createdBy, job.apiKeyId],
+    [job.id, job.fileName, job.bytes, jsonbText(job.detection), job.createdBy, job.apiKeyId],
   );
   const row = rows[0];
   if (!row) throw new Error('insert into import_jobs returned no row');
@@ -47,7 +48,7 @@ export async function listJobs(db: SqlRunner, limit: number): Promise<ImportJobR
 export async function queueJob(db: SqlRunner, id: string, source: unknown): Promise<boolean> {
   const rows = await db.query(
     `UPDATE import_jobs SET status = 'queued', source = $2 WHERE id = $1 AND status = 'uploaded' RETURNING 1`,
-    [id, JSON.stringify(source)],
+    [id, jsonbText(source)],
   );
   return rows.length > 0;
 }
@@ -85,7 +86,7 @@ export async function finishJob(
   await db.query(
     `UPDATE import_jobs SET status = $2, report = $3, error = $4, phase = NULL, finished_at = now(), heartbeat_at = NULL
      WHERE id = $1`,
-    [id, outcome.status, outcome.report === null ? null : JSON.stringify(outcome.report), outcome.error],
+    [id, outcome.status, outcome.report === null ? null : jsonbText(outcome.report), outcome.error],
   );
 }
 
@@ -140,7 +141,7 @@ export async function upsertMapping(
     `INSERT INTO import_mappings (name, mapping) VALUES ($1, $2)
      ON CONFLICT (name) DO UPDATE SET mapping = excluded.mapping, updated_at = now()
      RETURNING name, mapping, updated_at`,
-    [name, JSON.stringify(mapping)],
+    [name, jsonbText(mapping)],
   );
   const row = rows[0];
   if (!row) throw new Error('upsert into import_mappings returned no row');

@@ -22,6 +22,7 @@ import { ImportRefused, type ImportsService } from './imports.service.ts';
 import { DETECTION_BYTES } from './detect.ts';
 import { resolveSource } from './source.ts';
 import { drainUpload, uploadTooLarge } from './upload-limit.ts';
+import { openUpload } from './upload-open.ts';
 import { removeLeftoverUploads, spoolUpload } from './upload-spool.ts';
 
 const CSV_TYPES = ['text/csv', 'application/csv'];
@@ -87,8 +88,9 @@ export const importsRoutes: FastifyPluginAsyncZod<{
       const upload = request.body;
       try {
         if (Number(request.headers['content-length']) > maxBytes) throw uploadTooLarge(maxBytes);
-        const file = await spoolUpload(upload, spoolDir, maxBytes);
+        const spooled = await spoolUpload(upload, spoolDir, maxBytes);
         try {
+          const { file } = await openUpload(spooled, maxBytes);
           const source = resolveSource(await file.head(DETECTION_BYTES), request.query);
           return await imports.importReadings(actorOf(request), file, {
             ...request.query,
@@ -96,7 +98,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{
             mapping: source.mapping,
           });
         } finally {
-          await file.remove();
+          await spooled.remove();
         }
       } catch (error) {
         if (!(error instanceof ImportRefused)) throw error;
@@ -133,7 +135,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{
         querystring: z.object({ fileName: z.string().max(255).optional() }),
         consumes: FILE_TYPES,
         body: z.unknown().describe('The readings file, as it came from the meter or the utility.'),
-        response: { 201: importJobSchema, 413: errorBodySchema, ...errors },
+        response: { 201: importJobSchema, 413: errorBodySchema, 415: errorBodySchema, ...errors },
       },
     },
     async (request, reply) => {
@@ -255,13 +257,14 @@ export const importsRoutes: FastifyPluginAsyncZod<{
     {
       schema: {
         tags,
-        summary: 'Save a mapping under a name (replacing one of that name).',
+        summary:
+          'Save a mapping, or (NEM12/NEM13) an NMI → meter number map, under a name (replacing one of that name).',
         params: z.object({ name: textParam('name', 100) }),
         body: saveMappingBodySchema,
         response: { 200: importMappingSchema, ...errors },
       },
     },
-    async (request) => jobs.saveMapping(request.params.name, request.body.mapping),
+    async (request) => jobs.saveMapping(request.params.name, request.body),
   );
   app.delete(
     '/api/admin/imports/mappings/:name',

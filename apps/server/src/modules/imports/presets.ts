@@ -1,3 +1,4 @@
+import type { ImportFormat } from '@cm/contracts/admin.ts';
 import type { DelimitedMappingInput, ImportPreset } from '@cm/contracts/import-mapping.ts';
 import { splitCsvLine } from './csv-source.ts';
 
@@ -6,7 +7,7 @@ import { splitCsvLine } from './csv-source.ts';
 
 /** What detection found: the format, why, and for a delimited file the mapping to read it with. */
 export interface Detection {
-  format: 'csv' | 'espi' | 'delimited';
+  format: ImportFormat;
   preset: ImportPreset | null;
   reason: string;
   mapping: DelimitedMappingInput | null;

@@ -5,6 +5,7 @@ import type { ImportPreview } from '@cm/contracts/import-jobs.ts';
 import { localDateOf } from '@cm/contracts/zoned-time.ts';
 import type { MeterFacts } from '../directory/meters.service.ts';
 import { ImportRefusal, mostCommon, rejectedLine, type ParseContext, type StagedRow } from './import-rows.ts';
+import { summarizeMdff } from './mdff-source.ts';
 import { parserFor, type ReadOptions } from './parsers.ts';
 import type { Detection } from './presets.ts';
 
@@ -122,6 +123,15 @@ export async function previewImport(
   } catch (error) {
     if (!(error instanceof ImportRefusal)) throw error;
     preview.refusal = error.message;
+  }
+  if (read.format === 'nem12' || read.format === 'nem13') {
+    // What the file holds per NMI, meters chosen or not (a refused file has shown why already).
+    preview.mdff = await summarizeMdff(file.open(), { ...context, meters: knownMeters }, read.mdff).catch(
+      (error: unknown) => {
+        if (error instanceof ImportRefusal) return null;
+        throw error;
+      },
+    );
   }
   preview.notes = [...new Set(context.notes)];
   preview.meters = [

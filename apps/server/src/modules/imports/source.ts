@@ -88,5 +88,6 @@ export function resolveSource(head: string, request: SourceRequest): ResolvedSou
   if (detection.format === 'delimited' && detection.preset && detection.mapping) {
     return { format: 'delimited', mapping: parseMapping(detection.mapping, request.meterNumber), detection };
   }
-  return { format: detection.format === 'espi' ? 'espi' : 'csv', mapping: undefined, detection };
+  const read = detection.format === 'delimited' ? 'csv' : detection.format;
+  return { format: read, mapping: undefined, detection };
 }

@@ -11,6 +11,7 @@ import {
   Text,
   TextInput,
   Title,
+  Textarea,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconFileUpload, IconPlayerPlay, IconRefresh, IconUpload, IconX } from '@tabler/icons-react';
@@ -31,6 +32,7 @@ import {
 import { timeZoneOptions } from '../time-zones.ts';
 import classes from '../admin.module.css';
 import { MappingEditor } from './mapping-editor.tsx';
+import { nmiMapText, parseNmiMap } from './nmi-map.ts';
 import { PreviewPanel } from './preview-panel.tsx';
 import { ImportReportView } from './report-view.tsx';
 import { uploadImportFile } from './upload.ts';
@@ -87,6 +89,7 @@ export function ImportPage() {
   const [isStrict, setIsStrict] = useState(false);
   const [corrections, setCorrections] = useState(false);
   const [saveAs, setSaveAs] = useState('');
+  const [nmisText, setNmisText] = useState('');
   const [runningId, setRunningId] = useState<string | null>(null);
   const upload = useRef<AbortController | null>(null);
   const [preview, previewState] = usePreviewImportMutation();
@@ -97,15 +100,16 @@ export function ImportPage() {
   const current = job.data ?? null;
   const isDone = current !== null && !isRunning(current);
 
-  const source: ImportSource = useMemo(
-    () => ({
+  const source: ImportSource = useMemo(() => {
+    const nmis = parseNmiMap(nmisText);
+    return {
       ...(preset !== AUTO && !mapping ? { preset: preset as ImportPreset } : {}),
       ...(mapping ? { mapping } : {}),
       ...(meterNumber.trim() ? { meterNumber: meterNumber.trim() } : {}),
       ...(timeZone ? { timeZone } : {}),
-    }),
-    [preset, mapping, meterNumber, timeZone],
-  );
+      ...(nmis ? { nmis } : {}),
+    };
+  }, [preset, mapping, meterNumber, timeZone, nmisText]);
   // The preview follows the options as they are typed, a moment after the last key.
   const [settled] = useDebouncedValue(source, 400);
   useEffect(() => {
@@ -118,6 +122,7 @@ export function ImportPage() {
     setUploaded(null);
     setRunningId(null);
     setMapping(null);
+    setNmisText('');
     setPreset(AUTO);
     setFailure(null);
     setSent(0);
@@ -156,7 +161,7 @@ export function ImportPage() {
           ...source,
           strict: isStrict,
           corrections,
-          ...(saveAs.trim() && mapping ? { saveMappingAs: saveAs.trim() } : {}),
+          ...(saveAs.trim() && (mapping || source.nmis) ? { saveMappingAs: saveAs.trim() } : {}),
         },
       }).unwrap();
       setRunningId(started.id);
@@ -168,6 +173,10 @@ export function ImportPage() {
   const detection = uploaded?.detection;
   const shownMapping = mapping ?? previewState.data?.mapping ?? null;
   const needsMeter = detection?.needs.includes('meterNumber') || detection?.format === 'espi';
+  const isMdff = detection?.format === 'nem12' || detection?.format === 'nem13';
+  const savedNmiMaps = (mappings.data ?? []).flatMap((saved) =>
+    saved.nmis ? [{ name: saved.name, nmis: saved.nmis }] : [],
+  );
   const progressLabel = (running: ImportJob) =>
     running.status === 'queued'
       ? t('admin.import.job.queued')
@@ -260,17 +269,19 @@ export function ImportPage() {
                         value: name,
                         label: t(`admin.import.presets.${name}`),
                       })),
-                      ...(mappings.data ?? []).map((saved) => ({
-                        value: `saved:${saved.name}`,
-                        label: t('admin.import.saved', { name: saved.name }),
-                      })),
+                      ...(mappings.data ?? [])
+                        .flatMap((saved) => (saved.mapping ? [saved] : []))
+                        .map((saved) => ({
+                          value: `saved:${saved.name}`,
+                          label: t('admin.import.saved', { name: saved.name }),
+                        })),
                     ]}
                     value={preset}
                     onChange={(value) => {
                       const next = value ?? AUTO;
                       setPreset(next);
                       const saved = mappings.data?.find((item) => `saved:${item.name}` === next);
-                      setMapping(saved ? saved.mapping : null);
+                      setMapping(saved?.mapping ?? null);
                     }}
                     allowDeselect={false}
                     w={280}
@@ -312,6 +323,31 @@ export function ImportPage() {
                 ) : null}
               </Group>
               {mapping ? <MappingEditor mapping={mapping} onChange={setMapping} zones={zones} /> : null}
+              {isMdff ? (
+                <Group gap="md" align="flex-start" wrap="wrap">
+                  {savedNmiMaps.length > 0 ? (
+                    <Select
+                      label={t('admin.import.savedNmis')}
+                      data={savedNmiMaps.map((saved) => saved.name)}
+                      onChange={(name) => {
+                        const saved = savedNmiMaps.find((item) => item.name === name);
+                        if (saved) setNmisText(nmiMapText(saved.nmis));
+                      }}
+                      w={240}
+                    />
+                  ) : null}
+                  <Textarea
+                    label={t('admin.import.nmis')}
+                    description={t('admin.import.nmisHint')}
+                    value={nmisText}
+                    onChange={(event) => setNmisText(event.currentTarget.value)}
+                    autosize
+                    minRows={2}
+                    className={classes.mono}
+                    w={420}
+                  />
+                </Group>
+              ) : null}
               <Group gap="lg" wrap="wrap">
                 <Switch
                   label={t('admin.import.strict')}
@@ -326,7 +362,7 @@ export function ImportPage() {
                   onChange={(event) => setCorrections(event.currentTarget.checked)}
                 />
               </Group>
-              {mapping ? (
+              {mapping || source.nmis ? (
                 <TextInput
                   label={t('admin.import.saveMappingAs')}
                   description={t('admin.import.saveMappingHint')}

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { formatEnergy, formatNumber, formatZonedDateTime, readerTimeZone } from '@/lib/format.ts';
 import classes from '../admin.module.css';
 import { DetailTable, LineProblems } from './detail-table.tsx';
+import { MdffSummaryTable } from './mdff-summary.tsx';
 import { AdminPanel } from '../admin-ui.tsx';
 
 type PreviewRow = ImportPreview['first'][number];
@@ -149,6 +150,7 @@ export function PreviewPanel({ preview }: { preview: ImportPreview }) {
                 </Table.Tr>
               ))}
             </DetailTable>
+            {preview.mdff ? <MdffSummaryTable summary={preview.mdff} /> : null}
             {preview.notes.length > 0 ? (
               <Stack gap={4}>
                 <Text size="sm" fw={600}>
