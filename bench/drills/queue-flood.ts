@@ -23,7 +23,8 @@ async function main() {
     metersPerLocation: 4,
     days: 365,
   });
-  const server = await startBenchServer({ DATABASE_URL: site.url });
+  // One address opens all the flood's connections: no per-address cap here: this drill measures shedding.
+  const server = await startBenchServer({ DATABASE_URL: site.url, CM_CONNECTIONS_PER_ADDRESS: '0' });
   const client = site.clients[0];
   if (!client) throw new Error('no client');
   const token = await login(server.url, client.email, client.password);

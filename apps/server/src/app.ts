@@ -23,7 +23,7 @@ import { authentication } from './plugins/authentication.ts';
 import { errorHandler, frameworkErrors } from './plugins/error-handler.ts';
 import { housekeeping } from './plugins/housekeeping.ts';
 import { inputGuard } from './plugins/input-guard.ts';
-import { loadShedding } from './plugins/load-shedding.ts';
+import { LoadGauge, loadShedding } from './plugins/load-shedding.ts';
 import { openApi } from './plugins/open-api.ts';
 import { webApp } from './plugins/web-app.ts';
 import { AdminApiKeysService } from './modules/api-keys/api-keys-admin.service.ts';
@@ -69,7 +69,8 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     trustProxy: proxyTrust(config.trustProxy),
     // A slow client must not hold a connection for ever: 60 s for headers and of silence, and one
     // hour for a whole request, body included, so that a large import (CM_IMPORT_MAX_BYTES) can
-    // finish uploading on a slow link.
+    // finish uploading on a slow link; a body must also keep arriving at a minimum rate
+    // (plugins/load-shedding.ts, CM_BODY_MIN_BYTES_PER_SECOND).
     requestTimeout: 3_600_000,
     connectionTimeout: 60_000,
     return503OnClosing: true,
@@ -80,7 +81,9 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const replicas = await openReplicas(config, db);
+  const replicas = await openReplicas(config, db, (name, problem) =>
+    app.log.warn({ replica: name, problem }, 'read replica down'),
+  );
   app.addHook('onReady', async () => replicas.start());
   app.addHook('onClose', async () => replicas.close());
   const imports = new ImportsService(db);
@@ -158,10 +161,14 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     // API answers hold tokens and client data: no browser or proxy cache may keep them (ASVS V14.3).
     if (isApiRequest(request)) reply.header('Cache-Control', 'no-store');
   });
+  const load = new LoadGauge();
   // Enough to keep every database connection busy with a queue behind it, bounded (queue-flood drill).
   await app.register(loadShedding, {
     maxInFlight: Math.max(32, 8 * (config.database.kind === 'postgres' ? config.database.poolSize : 4)),
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
+    gauge: load,
+    bodyLimit: config.bodyLimitBytes,
+    ...config.slowClients,
   });
   await app.register(readRouting, { replicas });
   await app.register(openApi);
@@ -183,7 +190,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   });
 
   // Modules.
-  await app.register(healthRoutes, { db, replicas });
+  await app.register(healthRoutes, { db, replicas, load });
   await app.register(authRoutes, { auth: services.auth });
   await app.register(checkRoutes, { check: services.check, disabledLayers: config.disabledLayers });
   await app.register(bookmarksRoutes, { bookmarks: services.bookmarks });

@@ -18,7 +18,8 @@ const durationSeconds = (fallback: number) => z.coerce.number().int().positive()
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  // Loopback unless told otherwise: serving a network is a choice (README "Running it for real").
+  HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   DATABASE_URL: z
     .string()
@@ -98,6 +99,18 @@ const envSchema = z.object({
       }
       return new Set(names.filter(isPerformanceLayer));
     }),
+  // A request body of at most CM_BODY_LIMIT_BYTES must arrive whole within this; any body must
+  // keep arriving at CM_BODY_MIN_BYTES_PER_SECOND at least. Slower ones are ended with 408.
+  CM_BODY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  CM_BODY_MIN_BYTES_PER_SECOND: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1024 ** 3)
+    .default(1024),
+  // Open connections one client address may hold (0: no cap; the default behind a trusted proxy,
+  // whose address all connections come from).
+  CM_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(100_000).optional(),
   // Past this event-loop delay, API requests (health excepted) are answered 503 at once.
   CM_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   // Alert e-mails: an SMTP URL (smtp://user:pass@host:587, smtps://…); none: alerts stay in the app.
@@ -134,6 +147,8 @@ export interface Config {
   tokenTtlSeconds: number;
   bodyLimitBytes: number;
   importMaxBytes: number;
+  /** Slow bodies end with 408; connections per client address are capped (plugins/load-shedding.ts). */
+  slowClients: { bodyTimeoutMs: number; minBodyBytesPerSecond: number; maxConnectionsPerAddress: number };
   /** Whose X-Forwarded-* to believe: nobody, the nearest `hops` proxies, or proxies at these addresses/ranges. */
   trustProxy: false | number | string[];
   webDist: string;
@@ -194,6 +209,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenTtlSeconds: e.CM_TOKEN_TTL_SECONDS,
     bodyLimitBytes: e.CM_BODY_LIMIT_BYTES,
     importMaxBytes: e.CM_IMPORT_MAX_BYTES,
+    slowClients: {
+      bodyTimeoutMs: e.CM_BODY_TIMEOUT_SECONDS * 1000,
+      minBodyBytesPerSecond: e.CM_BODY_MIN_BYTES_PER_SECOND,
+      maxConnectionsPerAddress: e.CM_CONNECTIONS_PER_ADDRESS ?? (e.CM_TRUST_PROXY === false ? 256 : 0),
+    },
     trustProxy: e.CM_TRUST_PROXY,
     webDist: e.CM_WEB_DIST ? path.resolve(e.CM_WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
     maxEventLoopDelayMs: e.CM_MAX_EVENT_LOOP_DELAY_MS,

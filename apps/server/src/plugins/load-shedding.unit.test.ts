@@ -1,13 +1,22 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { errorHandler } from './error-handler.ts';
-import { loadShedding } from './load-shedding.ts';
+import { LoadGauge, loadShedding } from './load-shedding.ts';
 
 describe('load shedding', () => {
   it('answers 503 with Retry-After past the bound, never for health, and frees a slot when a client goes away', async () => {
     const app = Fastify();
     await app.register(errorHandler);
-    await app.register(loadShedding, { maxInFlight: 2, maxEventLoopDelayMs: 60_000 });
+    const gauge = new LoadGauge();
+    await app.register(loadShedding, {
+      maxInFlight: 2,
+      maxEventLoopDelayMs: 60_000,
+      gauge,
+      bodyTimeoutMs: 60_000,
+      bodyLimit: 1024 * 1024,
+      minBodyBytesPerSecond: 1024,
+      maxConnectionsPerAddress: 0,
+    });
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => (release = resolve));
     app.get('/api/slow', async () => {
@@ -30,6 +39,7 @@ describe('load shedding', () => {
         message: expect.stringMatching(/too busy/),
       });
       expect((await fetch(`${base}/api/health`)).status).toBe(200);
+      expect(gauge.shedding()).toBe(true);
       aborted.abort();
       await second;
       await new Promise((resolve) => setTimeout(resolve, 100));
