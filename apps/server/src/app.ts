@@ -17,6 +17,7 @@ import { readRouting } from './plugins/read-routing.ts';
 import { readings } from './modules/readings/readings.service.ts';
 import { packQueuedMonths } from './modules/readings/readings-store.ts';
 import { openReplicas } from './db/open-replicas.ts';
+import { OutboundPolicy } from './outbound.ts';
 import { apiKeyGuard } from './plugins/api-key.ts';
 import { isApiRequest } from './plugins/api-route.ts';
 import { authentication } from './plugins/authentication.ts';
@@ -94,6 +95,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     smtpMailer(config.alerts.smtpUrl, config.alerts.from),
     app.log,
     (location, nowMs) => check.billsToDate(location, nowMs),
+    new OutboundPolicy(config.outboundAllow),
   );
   const services = {
     apiKeys: new ApiKeyVerifier(db),

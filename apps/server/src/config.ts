@@ -1,6 +1,6 @@
-import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseCidrs } from './outbound.ts';
 import { repoRoot } from './paths.ts';
 
 /**
@@ -116,6 +116,19 @@ const envSchema = z.object({
   // Alert e-mails: an SMTP URL (smtp://user:pass@host:587, smtps://…); none: alerts stay in the app.
   CM_SMTP_URL: z.string().url('must be an smtp:// or smtps:// URL').optional(),
   CM_SMTP_FROM: z.string().min(3).default('Check Meter <alerts@checkmeter.invalid>'),
+  // Networks outbound requests (webhooks) may reach although private, loopback or link-local:
+  // comma-separated addresses and CIDR ranges; none by default (outbound.ts).
+  CM_OUTBOUND_ALLOW_CIDRS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const ranges = parseCidrs(value);
+      if (!ranges) {
+        context.addIssue({ code: 'custom', message: 'each entry must be an IP address or a CIDR range.' });
+        return z.NEVER;
+      }
+      return ranges;
+    }),
   // How often the settled months whose readings changed are packed into chunks in the background.
   CM_PACK_EVERY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
   // How often alert rules are evaluated (they are also evaluated after imports and device batches).
@@ -155,6 +168,8 @@ export interface Config {
   maxEventLoopDelayMs: number;
   /** How often changed settled months are packed into chunks (readings-store.ts). */
   packEverySeconds: number;
+  /** Networks outbound requests may reach although not public (CM_OUTBOUND_ALLOW_CIDRS). */
+  outboundAllow: { address: string; prefix: number }[];
   /** Alert e-mails (no URL: in the app only) and how often rules are evaluated. */
   alerts: { smtpUrl: string | undefined; from: string; everySeconds: number };
   /** Performance layers turned off (CM_DEBUG_DISABLE): the plain path answers the same, slower. */
@@ -218,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.CM_WEB_DIST ? path.resolve(e.CM_WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
     maxEventLoopDelayMs: e.CM_MAX_EVENT_LOOP_DELAY_MS,
     packEverySeconds: e.CM_PACK_EVERY_SECONDS,
+    outboundAllow: e.CM_OUTBOUND_ALLOW_CIDRS,
     alerts: { smtpUrl: e.CM_SMTP_URL, from: e.CM_SMTP_FROM, everySeconds: e.CM_ALERT_EVERY_SECONDS },
     disabledLayers: e.CM_DEBUG_DISABLE,
     logLevel: e.LOG_LEVEL,
@@ -256,10 +272,5 @@ export function parseTrustProxy(value: string): { trust: Config['trustProxy'] } 
 }
 
 function isProxyAddress(entry: string): boolean {
-  if (NAMED_RANGES.has(entry)) return true;
-  const [address = '', prefix, ...rest] = entry.split('/');
-  const family = isIP(address);
-  if (family === 0 || rest.length > 0) return false;
-  if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+  return NAMED_RANGES.has(entry) || (entry !== '' && parseCidrs(entry) !== undefined);
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { deliverWebhooks } from './webhooks.ts';
+import { OutboundPolicy } from '../../outbound.ts';
 import { Role } from '@cm/contracts/enums.ts';
 import type { AlertInbox, AlertRule } from '@cm/contracts/alerts.ts';
 import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
@@ -45,7 +46,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
   hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/cm-alerts`;
-  t = await createTestApp({ CM_SMTP_URL: smtp.url, CM_ALERT_EVERY_SECONDS: '86400' });
+  // The endpoint is on loopback, where webhooks go only when a network allows it.
+  t = await createTestApp({
+    CM_SMTP_URL: smtp.url,
+    CM_ALERT_EVERY_SECONDS: '86400',
+    CM_OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
+  });
   await insertUser(t.db, { email: 'admin@test.cm', password: 'Admin!pass1', role: Role.Admin });
   const a = await insertUser(t.db, { email: 'a@test.cm', password: 'Client!passA' });
   await insertUser(t.db, { email: 'b@test.cm', password: 'Client!passB' });
@@ -89,6 +95,7 @@ afterAll(async () => {
 
 let secret = '';
 let webhookId = 0;
+const loopbackAllowed = new OutboundPolicy([{ address: '127.0.0.0', prefix: 8 }]);
 
 const evaluate = async () =>
   (await t.call('POST', '/api/admin/alerts/evaluate', { token: admin })).json<{
@@ -194,7 +201,7 @@ describe('alerts', () => {
         lastResult: 'HTTP 503',
       }),
     ]);
-    expect(await deliverWebhooks(t.db, Date.now() + 61_000)).toBe(1);
+    expect(await deliverWebhooks(t.db, Date.now() + 61_000, loopbackAllowed)).toBe(1);
     const [first, second] = hooked;
     expect(second?.body).toBe(first?.body);
     const signature = String(second?.headers['x-cm-signature']);

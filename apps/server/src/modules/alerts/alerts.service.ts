@@ -10,7 +10,8 @@ import {
 import type { alertRuleBodySchema } from '@cm/contracts/alerts.ts';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { HttpError, notFound } from '../../http-error.ts';
+import { badRequest, HttpError, notFound } from '../../http-error.ts';
+import { AddressNotAllowed, OutboundPolicy } from '../../outbound.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import type { AuthContext } from '../auth/auth.service.ts';
 import { userLanguage } from '../auth/users.service.ts';
@@ -68,6 +69,8 @@ export class AlertsService {
     private readonly log: { warn: (object: object, message: string) => void } = { warn: () => {} },
     /** Bills to date for billAbove rules (the check service's). */
     private readonly billsOf?: BillsOf,
+    /** Where webhooks may be sent (CM_OUTBOUND_ALLOW_CIDRS). */
+    private readonly outbound: OutboundPolicy = new OutboundPolicy(),
   ) {
     this.locations = new AdminLocationsService(db);
   }
@@ -180,6 +183,14 @@ export class AlertsService {
 
   /** A new webhook and its secret, shown this once. */
   async addWebhook(actor: Actor, url: string): Promise<{ webhook: Webhook; secret: string }> {
+    // Told at once; every delivery checks the address again as it connects (names may change).
+    await this.outbound.check(url).catch((error: unknown) => {
+      if (!(error instanceof AddressNotAllowed)) throw error;
+      throw badRequest(
+        'url: this address is loopback, private, link-local or Check Meter’s own, where webhooks are not sent. An administrator of the server may allow a network with CM_OUTBOUND_ALLOW_CIDRS.',
+        'url',
+      );
+    });
     const secret = newWebhookSecret();
     const id = await this.db.transaction(async (tx) => {
       const webhookId = await insertWebhook(tx, url, secret);
@@ -222,7 +233,7 @@ export class AlertsService {
 
   /** Sends the webhook deliveries due now. */
   deliver(nowMs = Date.now()): Promise<number> {
-    return deliverWebhooks(this.db, nowMs);
+    return deliverWebhooks(this.db, nowMs, this.outbound);
   }
 
   /** Evaluates now (after the one running, if any), then sends what it queued for webhooks. */
