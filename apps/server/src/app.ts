@@ -169,6 +169,8 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     maxInFlight: Math.max(32, 8 * (config.database.kind === 'postgres' ? config.database.poolSize : 4)),
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
     gauge: load,
+    // A user's own heavy requests (HEAVY_ROUTES) queue behind each other: 2 worked on, 4 waiting.
+    heavy: { active: 2, queued: 4 },
     bodyLimit: config.bodyLimitBytes,
     ...config.slowClients,
   });

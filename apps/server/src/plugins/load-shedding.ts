@@ -31,7 +31,23 @@ export class LoadGauge {
   }
 }
 
+/**
+ * The heavy requests (a long stretch of readings, a whole export, an import answered at once): each
+ * user may have `heavy.active` of them worked on at a time and `heavy.queued` more waiting their
+ * turn, without a shared slot; past that, 429. One client's ten parallel downloads once pushed
+ * everyone else's p99 to 5.9 s (security probe 2026-11-27, finding 3).
+ */
+export const HEAVY_ROUTES: ReadonlySet<string> = new Set([
+  '/api/CheckMeter/GetElectricMeterInformationByLocationPublicName',
+  '/api/CheckMeter/GetReadingCorrections',
+  '/api/CheckMeter/DownloadMyData',
+  '/api/admin/exports/readings',
+  '/api/admin/imports',
+]);
+
 export interface LoadSheddingOptions {
+  /** Heavy requests (HEAVY_ROUTES) per user: worked on at once, and waiting. */
+  heavy: { active: number; queued: number };
   maxInFlight: number;
   maxEventLoopDelayMs: number;
   gauge: LoadGauge;
@@ -107,8 +123,84 @@ export const loadShedding = fp(async (app: FastifyInstance, options: LoadSheddin
   });
   app.addHook('onClose', async () => watch.stop());
 
+  // Runs after the route's own preHandlers, which tell who the caller is.
+  const heavyTurn = userLanes(options.heavy, {
+    pause: (request) => {
+      const had = holding.has(request);
+      giveBack(request);
+      return had;
+    },
+    resume: (request) => take(request),
+  });
+  app.addHook('onRoute', (route) => {
+    if (
+      !HEAVY_ROUTES.has(route.url) ||
+      route.method !== (route.url === '/api/admin/imports' ? 'POST' : 'GET')
+    )
+      return;
+    const own = route.preHandler === undefined ? [] : [route.preHandler].flat();
+    route.preHandler = [...own, heavyTurn];
+  });
+
   if (options.maxConnectionsPerAddress > 0) capConnections(app, options.maxConnectionsPerAddress);
 });
+
+/**
+ * A preHandler giving each user's heavy requests turns: `active` at once, `queued` waiting (their
+ * shared slot handed back through `slots.pause` while they wait), 429 with Retry-After past that.
+ */
+function userLanes(
+  limits: { active: number; queued: number },
+  slots: { pause: (request: FastifyRequest) => boolean; resume: (request: FastifyRequest) => void },
+) {
+  const lanes = new Map<number, { active: number; waiting: (() => void)[] }>();
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const user = request.auth?.user.id;
+    if (user === undefined) return;
+    let lane = lanes.get(user);
+    if (!lane) {
+      lane = { active: 0, waiting: [] };
+      lanes.set(user, lane);
+    }
+    const own = lane;
+    const finished = () => {
+      own.active -= 1;
+      const next = own.waiting.shift();
+      if (next) next();
+      else if (own.active === 0) lanes.delete(user);
+    };
+    if (own.active < limits.active) {
+      own.active += 1;
+      reply.raw.once('close', finished);
+      return;
+    }
+    if (own.waiting.length >= limits.queued) {
+      throw new HttpError(
+        429,
+        `You already have ${limits.active + limits.queued} large requests running or waiting. Wait for them to finish, then try again.`,
+        undefined,
+        { 'Retry-After': '5' },
+      );
+    }
+    const hadSlot = slots.pause(request);
+    await new Promise<void>((resolve, reject) => {
+      const gone = () => {
+        own.waiting.splice(own.waiting.indexOf(turn), 1);
+        if (own.active === 0 && own.waiting.length === 0) lanes.delete(user);
+        reject(new HttpError(408, 'The request was abandoned while it waited its turn.'));
+      };
+      const turn = () => {
+        reply.raw.off('close', gone);
+        own.active += 1;
+        reply.raw.once('close', finished);
+        resolve();
+      };
+      own.waiting.push(turn);
+      reply.raw.once('close', gone);
+    });
+    if (hadSlot) slots.resume(request);
+  };
+}
 
 function bodyStillArriving(request: FastifyRequest): boolean {
   const { headers } = request;
