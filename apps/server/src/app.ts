@@ -92,7 +92,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   const check = new CheckService(replicas.routed(), { useChunks: !config.disabledLayers.has('chunks') });
   const alerts = new AlertsService(
     db,
-    smtpMailer(config.alerts.smtpUrl, config.alerts.from),
+    smtpMailer(config.alerts.smtpUrl, config.alerts.from, { allowPlainAuth: config.alerts.allowPlainAuth }),
     app.log,
     (location, nowMs) => check.billsToDate(location, nowMs),
     new OutboundPolicy(config.outboundAllow),

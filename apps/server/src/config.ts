@@ -116,6 +116,8 @@ const envSchema = z.object({
   // Alert e-mails: an SMTP URL (smtp://user:pass@host:587, smtps://…); none: alerts stay in the app.
   CM_SMTP_URL: z.string().url('must be an smtp:// or smtps:// URL').optional(),
   CM_SMTP_FROM: z.string().min(3).default('Check Meter <alerts@checkmeter.invalid>'),
+  // An smtp:// URL with a password needs STARTTLS, unless this says the password may go in clear.
+  CM_SMTP_ALLOW_PLAIN_AUTH: z.enum(['true', 'false']).default('false'),
   // Networks outbound requests (webhooks) may reach although private, loopback or link-local:
   // comma-separated addresses and CIDR ranges; none by default (outbound.ts).
   CM_OUTBOUND_ALLOW_CIDRS: z
@@ -171,7 +173,7 @@ export interface Config {
   /** Networks outbound requests may reach although not public (CM_OUTBOUND_ALLOW_CIDRS). */
   outboundAllow: { address: string; prefix: number }[];
   /** Alert e-mails (no URL: in the app only) and how often rules are evaluated. */
-  alerts: { smtpUrl: string | undefined; from: string; everySeconds: number };
+  alerts: { smtpUrl: string | undefined; from: string; allowPlainAuth: boolean; everySeconds: number };
   /** Performance layers turned off (CM_DEBUG_DISABLE): the plain path answers the same, slower. */
   disabledLayers: ReadonlySet<PerformanceLayer>;
   logLevel: string;
@@ -234,7 +236,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxEventLoopDelayMs: e.CM_MAX_EVENT_LOOP_DELAY_MS,
     packEverySeconds: e.CM_PACK_EVERY_SECONDS,
     outboundAllow: e.CM_OUTBOUND_ALLOW_CIDRS,
-    alerts: { smtpUrl: e.CM_SMTP_URL, from: e.CM_SMTP_FROM, everySeconds: e.CM_ALERT_EVERY_SECONDS },
+    alerts: {
+      smtpUrl: e.CM_SMTP_URL,
+      from: e.CM_SMTP_FROM,
+      allowPlainAuth: e.CM_SMTP_ALLOW_PLAIN_AUTH === 'true',
+      everySeconds: e.CM_ALERT_EVERY_SECONDS,
+    },
     disabledLayers: e.CM_DEBUG_DISABLE,
     logLevel: e.LOG_LEVEL,
   };
