@@ -113,6 +113,8 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
       path.join(config.dataDir, 'imports', 'jobs'),
       app.log,
       () => alerts.soon(),
+      // Two uploads arriving at once per administrator (security probe 2026-11-27, finding 6).
+      { maxBytes: config.importSpoolMaxBytes, uploadsPerUser: 2 },
     ),
     alerts,
   };

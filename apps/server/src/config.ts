@@ -68,6 +68,13 @@ const envSchema = z.object({
     .min(1024)
     .max(2 ** 40)
     .default(2 * 1024 ** 3),
+  // Uploads waiting to be imported (import jobs) may take this much disk in all; 8 GiB by default.
+  CM_IMPORT_SPOOL_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(2 ** 44)
+    .default(8 * 1024 ** 3),
   CM_TRUST_PROXY: z
     .string()
     .default('false')
@@ -162,6 +169,8 @@ export interface Config {
   tokenTtlSeconds: number;
   bodyLimitBytes: number;
   importMaxBytes: number;
+  /** The import jobs' upload spool: its total size (CM_IMPORT_SPOOL_MAX_BYTES). */
+  importSpoolMaxBytes: number;
   /** Slow bodies end with 408; connections per client address are capped (plugins/load-shedding.ts). */
   slowClients: { bodyTimeoutMs: number; minBodyBytesPerSecond: number; maxConnectionsPerAddress: number };
   /** Whose X-Forwarded-* to believe: nobody, the nearest `hops` proxies, or proxies at these addresses/ranges. */
@@ -226,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenTtlSeconds: e.CM_TOKEN_TTL_SECONDS,
     bodyLimitBytes: e.CM_BODY_LIMIT_BYTES,
     importMaxBytes: e.CM_IMPORT_MAX_BYTES,
+    importSpoolMaxBytes: e.CM_IMPORT_SPOOL_MAX_BYTES,
     slowClients: {
       bodyTimeoutMs: e.CM_BODY_TIMEOUT_SECONDS * 1000,
       minBodyBytesPerSecond: e.CM_BODY_MIN_BYTES_PER_SECOND,

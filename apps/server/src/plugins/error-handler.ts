@@ -19,6 +19,7 @@ const statusNames: Record<number, string> = {
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
+  507: 'Insufficient Storage',
 };
 
 function body(statusCode: number, message: string, param?: string): ErrorBody {
