@@ -171,8 +171,8 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     maxInFlight: Math.max(32, 8 * (config.database.kind === 'postgres' ? config.database.poolSize : 4)),
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
     gauge: load,
-    // A user's own heavy requests (HEAVY_ROUTES) queue behind each other: 2 worked on, 4 waiting.
-    heavy: { active: 2, queued: 4 },
+    // A user's own heavy requests (HEAVY_ROUTES) queue behind each other: 2 worked on, 16 waiting.
+    heavy: config.heavyPerUser,
     bodyLimit: config.bodyLimitBytes,
     ...config.slowClients,
   });

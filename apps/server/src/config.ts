@@ -118,6 +118,10 @@ const envSchema = z.object({
   // Open connections one client address may hold (0: no cap; the default behind a trusted proxy,
   // whose address all connections come from).
   CM_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(100_000).optional(),
+  // A user's heavy requests (a location's readings, exports, imports) worked on at once; eight
+  // times as many may wait their turn (holding no shared slot), and past that 429
+  // (plugins/load-shedding.ts). The check page asks for up to six at once.
+  CM_HEAVY_PER_USER: z.coerce.number().int().min(1).max(1000).default(2),
   // Past this event-loop delay, API requests (health excepted) are answered 503 at once.
   CM_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   // Alert e-mails: an SMTP URL (smtp://user:pass@host:587, smtps://…); none: alerts stay in the app.
@@ -173,6 +177,8 @@ export interface Config {
   importSpoolMaxBytes: number;
   /** Slow bodies end with 408; connections per client address are capped (plugins/load-shedding.ts). */
   slowClients: { bodyTimeoutMs: number; minBodyBytesPerSecond: number; maxConnectionsPerAddress: number };
+  /** A user's heavy requests worked on at once, and waiting (CM_HEAVY_PER_USER, eight times as many waiting). */
+  heavyPerUser: { active: number; queued: number };
   /** Whose X-Forwarded-* to believe: nobody, the nearest `hops` proxies, or proxies at these addresses/ranges. */
   trustProxy: false | number | string[];
   webDist: string;
@@ -241,6 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       minBodyBytesPerSecond: e.CM_BODY_MIN_BYTES_PER_SECOND,
       maxConnectionsPerAddress: e.CM_CONNECTIONS_PER_ADDRESS ?? (e.CM_TRUST_PROXY === false ? 256 : 0),
     },
+    heavyPerUser: { active: e.CM_HEAVY_PER_USER, queued: 8 * e.CM_HEAVY_PER_USER },
     trustProxy: e.CM_TRUST_PROXY,
     webDist: e.CM_WEB_DIST ? path.resolve(e.CM_WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
     maxEventLoopDelayMs: e.CM_MAX_EVENT_LOOP_DELAY_MS,

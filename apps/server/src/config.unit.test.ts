@@ -25,6 +25,8 @@ describe('configuration', () => {
     expect(loadConfig({ CM_TRUST_PROXY: '1' }).slowClients.maxConnectionsPerAddress).toBe(0);
     expect(loadConfig({ CM_CONNECTIONS_PER_ADDRESS: '8' }).slowClients.maxConnectionsPerAddress).toBe(8);
     expect(() => loadConfig({ CM_BODY_TIMEOUT_SECONDS: '0' })).toThrow(/CM_BODY_TIMEOUT_SECONDS/);
+    expect(loadConfig({}).heavyPerUser).toEqual({ active: 2, queued: 16 });
+    expect(loadConfig({ CM_HEAVY_PER_USER: '3' }).heavyPerUser).toEqual({ active: 3, queued: 24 });
   });
 
   it('takes the import size limit from CM_IMPORT_MAX_BYTES, at least 1 KiB', () => {
