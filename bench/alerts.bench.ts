@@ -90,7 +90,7 @@ async function main() {
 
   const time = async () => {
     const t0 = performance.now();
-    const result = await evaluateAlerts(db, nowMs, null);
+    const result = await evaluateAlerts(db, nowMs);
     return { seconds: (performance.now() - t0) / 1000, result };
   };
   const loadBefore = load();

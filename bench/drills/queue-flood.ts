@@ -23,7 +23,13 @@ async function main() {
     metersPerLocation: 4,
     days: 365,
   });
-  const server = await startBenchServer({ DATABASE_URL: site.url });
+  // One client at one address opens all the flood's connections: no per-address cap and no per-user
+  // turns here (they would answer it 429 first): this drill measures the shared shedding.
+  const server = await startBenchServer({
+    DATABASE_URL: site.url,
+    CM_CONNECTIONS_PER_ADDRESS: '0',
+    CM_HEAVY_PER_USER: '1000',
+  });
   const client = site.clients[0];
   if (!client) throw new Error('no client');
   const token = await login(server.url, client.email, client.password);

@@ -16,13 +16,14 @@ import { readRouting } from './plugins/read-routing.ts';
 import { readings } from './modules/readings/readings.service.ts';
 import { packQueuedMonths } from './modules/readings/readings-store.ts';
 import { openReplicas } from './db/open-replicas.ts';
+import { OutboundPolicy } from './outbound.ts';
 import { apiKeyGuard } from './plugins/api-key.ts';
 import { isApiRequest } from './plugins/api-route.ts';
 import { authentication } from './plugins/authentication.ts';
 import { errorHandler, frameworkErrors } from './plugins/error-handler.ts';
 import { housekeeping } from './plugins/housekeeping.ts';
 import { inputGuard } from './plugins/input-guard.ts';
-import { loadShedding } from './plugins/load-shedding.ts';
+import { LoadGauge, loadShedding } from './plugins/load-shedding.ts';
 import { openApi } from './plugins/open-api.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { webApp } from './plugins/web-app.ts';
@@ -69,7 +70,8 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     trustProxy: proxyTrust(config.trustProxy),
     // A slow client must not hold a connection for ever: 60 s for headers and of silence, and one
     // hour for a whole request, body included, so that a large import (CM_IMPORT_MAX_BYTES) can
-    // finish uploading on a slow link.
+    // finish uploading on a slow link; a body must also keep arriving at a minimum rate
+    // (plugins/load-shedding.ts, CM_BODY_MIN_BYTES_PER_SECOND).
     requestTimeout: 3_600_000,
     connectionTimeout: 60_000,
     return503OnClosing: true,
@@ -80,7 +82,9 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const replicas = await openReplicas(config, db);
+  const replicas = await openReplicas(config, db, (name, problem) =>
+    app.log.warn({ replica: name, problem }, 'read replica down'),
+  );
   app.addHook('onReady', async () => replicas.start());
   app.addHook('onClose', async () => replicas.close());
   const imports = new ImportsService(db);
@@ -88,9 +92,10 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   const check = new CheckService(replicas.routed(), { useChunks: !config.disabledLayers.has('chunks') });
   const alerts = new AlertsService(
     db,
-    smtpMailer(config.alerts.smtpUrl, config.alerts.from),
+    smtpMailer(config.alerts.smtpUrl, config.alerts.from, { allowPlainAuth: config.alerts.allowPlainAuth }),
     app.log,
     (location, nowMs) => check.billsToDate(location, nowMs),
+    new OutboundPolicy(config.outboundAllow),
   );
   const services = {
     apiKeys: new ApiKeyVerifier(db),
@@ -108,6 +113,8 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
       path.join(config.dataDir, 'imports', 'jobs'),
       app.log,
       () => alerts.soon(),
+      // Two uploads arriving at once per administrator (security probe 2026-11-27, finding 6).
+      { maxBytes: config.importSpoolMaxBytes, uploadsPerUser: 2 },
     ),
     alerts,
   };
@@ -137,10 +144,16 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
     // API answers hold tokens and client data: no browser or proxy cache may keep them (ASVS V14.3).
     if (isApiRequest(request)) reply.header('Cache-Control', 'no-store');
   });
+  const load = new LoadGauge();
   // Enough to keep every database connection busy with a queue behind it, bounded (queue-flood drill).
   await app.register(loadShedding, {
     maxInFlight: Math.max(32, 8 * (config.database.kind === 'postgres' ? config.database.poolSize : 4)),
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
+    gauge: load,
+    // A user's own heavy requests (HEAVY_ROUTES) queue behind each other: 2 worked on, 16 waiting.
+    heavy: config.heavyPerUser,
+    bodyLimit: config.bodyLimitBytes,
+    ...config.slowClients,
   });
   await app.register(readRouting, { replicas });
   await app.register(openApi);
@@ -162,7 +175,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   });
 
   // Modules.
-  await app.register(healthRoutes, { db, replicas });
+  await app.register(healthRoutes, { db, replicas, load });
   await app.register(authRoutes, { auth: services.auth });
   await app.register(checkRoutes, { check: services.check, disabledLayers: config.disabledLayers });
   await app.register(bookmarksRoutes, { bookmarks: services.bookmarks });

@@ -1,6 +1,6 @@
-import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseCidrs } from './outbound.ts';
 import { repoRoot } from './paths.ts';
 
 /**
@@ -18,7 +18,8 @@ const durationSeconds = (fallback: number) => z.coerce.number().int().positive()
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  // Loopback unless told otherwise: serving a network is a choice (README "Running it for real").
+  HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   DATABASE_URL: z
     .string()
@@ -67,6 +68,13 @@ const envSchema = z.object({
     .min(1024)
     .max(2 ** 40)
     .default(2 * 1024 ** 3),
+  // Uploads waiting to be imported (import jobs) may take this much disk in all; 8 GiB by default.
+  CM_IMPORT_SPOOL_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(2 ** 44)
+    .default(8 * 1024 ** 3),
   CM_TRUST_PROXY: z
     .string()
     .default('false')
@@ -98,11 +106,42 @@ const envSchema = z.object({
       }
       return new Set(names.filter(isPerformanceLayer));
     }),
+  // A request body of at most CM_BODY_LIMIT_BYTES must arrive whole within this; any body must
+  // keep arriving at CM_BODY_MIN_BYTES_PER_SECOND at least. Slower ones are ended with 408.
+  CM_BODY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  CM_BODY_MIN_BYTES_PER_SECOND: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1024 ** 3)
+    .default(1024),
+  // Open connections one client address may hold (0: no cap; the default behind a trusted proxy,
+  // whose address all connections come from).
+  CM_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(100_000).optional(),
+  // A user's heavy requests (a location's readings, exports, imports) worked on at once; eight
+  // times as many may wait their turn (holding no shared slot), and past that 429
+  // (plugins/load-shedding.ts). The check page asks for up to six at once.
+  CM_HEAVY_PER_USER: z.coerce.number().int().min(1).max(1000).default(2),
   // Past this event-loop delay, API requests (health excepted) are answered 503 at once.
   CM_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   // Alert e-mails: an SMTP URL (smtp://user:pass@host:587, smtps://…); none: alerts stay in the app.
   CM_SMTP_URL: z.string().url('must be an smtp:// or smtps:// URL').optional(),
   CM_SMTP_FROM: z.string().min(3).default('Check Meter <alerts@checkmeter.invalid>'),
+  // An smtp:// URL with a password needs STARTTLS, unless this says the password may go in clear.
+  CM_SMTP_ALLOW_PLAIN_AUTH: z.enum(['true', 'false']).default('false'),
+  // Networks outbound requests (webhooks) may reach although private, loopback or link-local:
+  // comma-separated addresses and CIDR ranges; none by default (outbound.ts).
+  CM_OUTBOUND_ALLOW_CIDRS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const ranges = parseCidrs(value);
+      if (!ranges) {
+        context.addIssue({ code: 'custom', message: 'each entry must be an IP address or a CIDR range.' });
+        return z.NEVER;
+      }
+      return ranges;
+    }),
   // How often the settled months whose readings changed are packed into chunks in the background.
   CM_PACK_EVERY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
   // How often alert rules are evaluated (they are also evaluated after imports and device batches).
@@ -134,14 +173,22 @@ export interface Config {
   tokenTtlSeconds: number;
   bodyLimitBytes: number;
   importMaxBytes: number;
+  /** The import jobs' upload spool: its total size (CM_IMPORT_SPOOL_MAX_BYTES). */
+  importSpoolMaxBytes: number;
+  /** Slow bodies end with 408; connections per client address are capped (plugins/load-shedding.ts). */
+  slowClients: { bodyTimeoutMs: number; minBodyBytesPerSecond: number; maxConnectionsPerAddress: number };
+  /** A user's heavy requests worked on at once, and waiting (CM_HEAVY_PER_USER, eight times as many waiting). */
+  heavyPerUser: { active: number; queued: number };
   /** Whose X-Forwarded-* to believe: nobody, the nearest `hops` proxies, or proxies at these addresses/ranges. */
   trustProxy: false | number | string[];
   webDist: string;
   maxEventLoopDelayMs: number;
   /** How often changed settled months are packed into chunks (readings-store.ts). */
   packEverySeconds: number;
+  /** Networks outbound requests may reach although not public (CM_OUTBOUND_ALLOW_CIDRS). */
+  outboundAllow: { address: string; prefix: number }[];
   /** Alert e-mails (no URL: in the app only) and how often rules are evaluated. */
-  alerts: { smtpUrl: string | undefined; from: string; everySeconds: number };
+  alerts: { smtpUrl: string | undefined; from: string; allowPlainAuth: boolean; everySeconds: number };
   /** Performance layers turned off (CM_DEBUG_DISABLE): the plain path answers the same, slower. */
   disabledLayers: ReadonlySet<PerformanceLayer>;
   logLevel: string;
@@ -194,11 +241,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenTtlSeconds: e.CM_TOKEN_TTL_SECONDS,
     bodyLimitBytes: e.CM_BODY_LIMIT_BYTES,
     importMaxBytes: e.CM_IMPORT_MAX_BYTES,
+    importSpoolMaxBytes: e.CM_IMPORT_SPOOL_MAX_BYTES,
+    slowClients: {
+      bodyTimeoutMs: e.CM_BODY_TIMEOUT_SECONDS * 1000,
+      minBodyBytesPerSecond: e.CM_BODY_MIN_BYTES_PER_SECOND,
+      maxConnectionsPerAddress: e.CM_CONNECTIONS_PER_ADDRESS ?? (e.CM_TRUST_PROXY === false ? 256 : 0),
+    },
+    heavyPerUser: { active: e.CM_HEAVY_PER_USER, queued: 8 * e.CM_HEAVY_PER_USER },
     trustProxy: e.CM_TRUST_PROXY,
     webDist: e.CM_WEB_DIST ? path.resolve(e.CM_WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
     maxEventLoopDelayMs: e.CM_MAX_EVENT_LOOP_DELAY_MS,
     packEverySeconds: e.CM_PACK_EVERY_SECONDS,
-    alerts: { smtpUrl: e.CM_SMTP_URL, from: e.CM_SMTP_FROM, everySeconds: e.CM_ALERT_EVERY_SECONDS },
+    outboundAllow: e.CM_OUTBOUND_ALLOW_CIDRS,
+    alerts: {
+      smtpUrl: e.CM_SMTP_URL,
+      from: e.CM_SMTP_FROM,
+      allowPlainAuth: e.CM_SMTP_ALLOW_PLAIN_AUTH === 'true',
+      everySeconds: e.CM_ALERT_EVERY_SECONDS,
+    },
     disabledLayers: e.CM_DEBUG_DISABLE,
     logLevel: e.LOG_LEVEL,
   };
@@ -236,10 +296,5 @@ export function parseTrustProxy(value: string): { trust: Config['trustProxy'] } 
 }
 
 function isProxyAddress(entry: string): boolean {
-  if (NAMED_RANGES.has(entry)) return true;
-  const [address = '', prefix, ...rest] = entry.split('/');
-  const family = isIP(address);
-  if (family === 0 || rest.length > 0) return false;
-  if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+  return NAMED_RANGES.has(entry) || (entry !== '' && parseCidrs(entry) !== undefined);
 }

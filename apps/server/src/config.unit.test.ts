@@ -11,6 +11,24 @@ describe('configuration', () => {
     expect(config.importMaxBytes).toBe(2 * 1024 ** 3);
   });
 
+  it('listens on loopback unless HOST says otherwise (probe 2026-11-27, finding 7)', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+  });
+
+  it('ends slow bodies and caps connections per address, with no cap by default behind a proxy', () => {
+    expect(loadConfig({}).slowClients).toEqual({
+      bodyTimeoutMs: 60_000,
+      minBodyBytesPerSecond: 1024,
+      maxConnectionsPerAddress: 256,
+    });
+    expect(loadConfig({ CM_TRUST_PROXY: '1' }).slowClients.maxConnectionsPerAddress).toBe(0);
+    expect(loadConfig({ CM_CONNECTIONS_PER_ADDRESS: '8' }).slowClients.maxConnectionsPerAddress).toBe(8);
+    expect(() => loadConfig({ CM_BODY_TIMEOUT_SECONDS: '0' })).toThrow(/CM_BODY_TIMEOUT_SECONDS/);
+    expect(loadConfig({}).heavyPerUser).toEqual({ active: 2, queued: 16 });
+    expect(loadConfig({ CM_HEAVY_PER_USER: '3' }).heavyPerUser).toEqual({ active: 3, queued: 24 });
+  });
+
   it('takes the import size limit from CM_IMPORT_MAX_BYTES, at least 1 KiB', () => {
     expect(loadConfig({ CM_IMPORT_MAX_BYTES: '5000' }).importMaxBytes).toBe(5000);
     expect(() => loadConfig({ CM_IMPORT_MAX_BYTES: '10' })).toThrow(/CM_IMPORT_MAX_BYTES/);

@@ -4,6 +4,9 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DEMO_LOGINS, isDatabaseEmpty, seedDemo } from './demo/seed.ts';
 import { readings } from './modules/readings/readings.service.ts';
 
+/** Whether `host` is reachable from this machine only. */
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);
+
 function readConfig(): Config {
   try {
     return loadConfig();
@@ -74,6 +77,11 @@ async function main() {
             ...DEMO_LOGINS.map(
               (login) => `  ${login.role.padEnd(8)} ${login.email.padEnd(22)} ${login.password}`,
             ),
+            ...(isLoopback(config.host)
+              ? []
+              : [
+                  `HOST=${config.host} serves a network: sign in as each demo account and change its password now (README "Running it for real").`,
+                ]),
           ]
         : []),
       '',

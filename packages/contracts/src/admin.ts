@@ -493,6 +493,10 @@ export const auditActions = [
   'api-key.revoke',
   'readings.import',
   'readings.ingest',
+  'import-job.upload',
+  'import-job.cancel',
+  'import-mapping.save',
+  'import-mapping.delete',
 ] as const;
 
 /** Why a sign-in failed, as `user.sign-in-failed` records it. */

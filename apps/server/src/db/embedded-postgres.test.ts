@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -26,10 +26,16 @@ describe('embedded PostgreSQL', () => {
     expect(first.kind).toBe('embedded');
     await first.query('CREATE TABLE kept (n int)');
     await first.query('INSERT INTO kept VALUES (42)');
+    // Security probe 2026-11-27, finding 13: the log (failed statements, e-mail addresses) was 644.
+    expect((await stat(path.join(dir, 'postgres.log'))).mode & 0o777).toBe(0o600);
     await first.close();
+    // An earlier version's log, readable by all: made private at the next start.
+    await writeFile(path.join(dir, 'postgres.log'), 'old lines\n', { mode: 0o644, flag: 'a' });
+    await chmod(path.join(dir, 'postgres.log'), 0o644);
     const second = await openDatabase(loadConfig({ CM_DATA_DIR: dir }));
     try {
       expect(await second.query('SELECT n FROM kept')).toEqual([{ n: 42 }]);
+      expect((await stat(path.join(dir, 'postgres.log'))).mode & 0o777).toBe(0o600);
     } finally {
       await second.close();
     }

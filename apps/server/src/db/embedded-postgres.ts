@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -223,9 +223,13 @@ export async function startEmbeddedPostgres(
   dataDir: string,
   settings: readonly string[] = [],
 ): Promise<EmbeddedPostgres> {
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const clusterDir = path.join(dataDir, 'postgres');
   const logFile = path.join(dataDir, 'postgres.log');
+  // The log holds failed statements and their details (e-mail addresses): CM's user's only, and
+  // made so when an earlier version left it readable by all (security probe 2026-11-27, finding 13).
+  await writeFile(logFile, '', { flag: 'a', mode: 0o600 });
+  await chmod(logFile, 0o600);
   const binaries = await findBinaries();
   const as = launcher();
   await takeOver(dataDir, clusterDir);

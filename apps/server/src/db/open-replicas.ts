@@ -1,13 +1,17 @@
 import type { Config } from '../config.ts';
 import { openPostgres, type Db } from './client.ts';
-import { ReplicaSet } from './replicas.ts';
+import { ReplicaSet, type ReplicaOptions } from './replicas.ts';
 
 // How often each replica's replayed position is read: a caller's next read after its write may go
 // to a replica from the first check after the replica replayed it.
 const POLL_MS = 500;
 
 /** The replicas DATABASE_REPLICA_URLS names (none for the embedded database), not checked yet. */
-export async function openReplicas(config: Config, primary: Db): Promise<ReplicaSet> {
+export async function openReplicas(
+  config: Config,
+  primary: Db,
+  onDown?: ReplicaOptions['onDown'],
+): Promise<ReplicaSet> {
   const { database } = config;
   if (database.kind !== 'postgres') return new ReplicaSet(primary, [], { maxLagMs: 0, pollMs: POLL_MS });
   const replicas = await Promise.all(
@@ -20,5 +24,5 @@ export async function openReplicas(config: Config, primary: Db): Promise<Replica
       }),
     })),
   );
-  return new ReplicaSet(primary, replicas, { maxLagMs: database.replicas.maxLagMs, pollMs: POLL_MS });
+  return new ReplicaSet(primary, replicas, { maxLagMs: database.replicas.maxLagMs, pollMs: POLL_MS, onDown });
 }

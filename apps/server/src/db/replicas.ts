@@ -84,6 +84,8 @@ export interface ReplicaOptions {
   maxLagMs: number;
   /** How often the primary's position and each replica's are read. */
   pollMs: number;
+  /** Told why a replica went down (for the log: the open health answer names no address or role). */
+  onDown?: (name: string, problem: string) => void;
 }
 
 /** The primary and its streaming replicas: where each read goes, and how far each replica lags. */
@@ -195,9 +197,11 @@ export class ReplicaSet {
   }
 
   private markDown(replica: Replica, error: unknown) {
+    const problem = error instanceof Error ? error.message : String(error);
+    if (replica.state !== 'down' || replica.problem !== problem) this.options.onDown?.(replica.name, problem);
     replica.state = 'down';
     replica.lagMs = null;
-    replica.problem = error instanceof Error ? error.message : String(error);
+    replica.problem = problem;
   }
 
   /** Samples the primary's position, then each replica's replayed position and lag. */

@@ -528,6 +528,11 @@ export const alertNotifications = pgTable(
     emailStatus: text('email_status'),
     // The recipient's language when the alert was queued: the e-mail is written in it.
     emailLanguage: text('email_language').notNull().default('en'),
+    // Tries so far, when the next is due (null: at once), and why the last one failed; a pending
+    // e-mail is tried again with the webhooks' backoff, then marked failed.
+    emailAttempts: integer('email_attempts').notNull().default(0),
+    emailNextAt: instant('email_next_at'),
+    emailLastError: text('email_last_error'),
   },
   (t) => [
     check('alert_notifications_event_check', sql`${t.event} in ('fired', 'cleared')`),

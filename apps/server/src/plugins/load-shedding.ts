@@ -1,3 +1,5 @@
+import type { Socket } from 'node:net';
+import { Transform, type Readable } from 'node:stream';
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -6,44 +8,311 @@ import { apiRouteOf } from './api-route.ts';
 
 const TOO_BUSY = 'The server is too busy right now. Please try again in a few seconds.';
 
+/** How long after the last shed request health still says the server is shedding. */
+const SHEDDING_SHOWN_MS = 10_000;
+
 /** Health probes are never shed: an orchestrator must still see the process alive, with its real state. */
 const isShed = (request: FastifyRequest) => {
   const route = apiRouteOf(request);
   return route !== undefined && route !== '/api/health';
 };
 
+/** What load shedding has seen lately, for /api/health. */
+export class LoadGauge {
+  private lastShedAt = Number.NEGATIVE_INFINITY;
+
+  shed(now = Date.now()): void {
+    this.lastShedAt = now;
+  }
+
+  /** Whether a request was shed (503) within the last few seconds. */
+  shedding(now = Date.now()): boolean {
+    return now - this.lastShedAt < SHEDDING_SHOWN_MS;
+  }
+}
+
 /**
- * Two bounds that answer 503 at once (Retry-After) instead of letting every user wait:
+ * The heavy requests (a long stretch of readings, a whole export, an import answered at once): each
+ * user may have `heavy.active` of them worked on at a time and `heavy.queued` more waiting their
+ * turn, without a shared slot; past that, 429. One client's ten parallel downloads once pushed
+ * everyone else's p99 to 5.9 s (security probe 2026-11-27, finding 3).
+ */
+export const HEAVY_ROUTES: ReadonlySet<string> = new Set([
+  '/api/CheckMeter/GetElectricMeterInformationByLocationPublicName',
+  '/api/CheckMeter/GetReadingCorrections',
+  '/api/CheckMeter/DownloadMyData',
+  '/api/admin/exports/readings',
+  '/api/admin/imports',
+]);
+
+export interface LoadSheddingOptions {
+  /** Heavy requests (HEAVY_ROUTES) per user: worked on at once, and waiting. */
+  heavy: { active: number; queued: number };
+  maxInFlight: number;
+  maxEventLoopDelayMs: number;
+  gauge: LoadGauge;
+  /** A body of at most `bodyLimit` bytes (declared) must arrive whole within this. */
+  bodyTimeoutMs: number;
+  bodyLimit: number;
+  /** Every body, however large, must keep arriving at this rate at least (measured per window). */
+  minBodyBytesPerSecond: number;
+  /** Open connections one client address may hold; 0: no cap (behind a proxy, all come from it). */
+  maxConnectionsPerAddress: number;
+}
+
+/**
+ * Three bounds that answer at once instead of letting every user wait:
  * - requests being worked on: past `maxInFlight`, a newcomer would join a queue in front of the
  *   database pool whose wait grows with every newcomer (the queue-flood drill showed p50 latencies
- *   of 7 s for 300 concurrent heavy readings requests, with the event loop never lagging);
- * - the event loop's delay: past `maxEventLoopDelayMs`, the process is too busy to answer in time.
- * /api/health is exempt from both and always answers its own body (it once answered 500 here: the
- * overload body did not match its schema).
+ *   of 7 s for 300 concurrent heavy readings requests, with the event loop never lagging). A
+ *   request holds its slot while it works, not while its body is still arriving: 32 bodies
+ *   trickling in once shut the API for everyone (security probe 2026-11-27, finding 1);
+ * - the event loop's delay: past `maxEventLoopDelayMs`, the process is too busy to answer in time;
+ * - bodies that arrive too slowly are ended with 408 (bodyWatch), and one client address may hold
+ *   only so many connections.
+ * /api/health is exempt and always answers its own body (it once answered 500 here: the overload
+ * body did not match its schema); it says "degraded" while requests are being shed.
  */
-export const loadShedding = fp(
-  async (app: FastifyInstance, options: { maxInFlight: number; maxEventLoopDelayMs: number }) => {
-    await app.register(underPressure, {
-      maxEventLoopDelay: options.maxEventLoopDelayMs,
-      sampleInterval: Math.min(1000, options.maxEventLoopDelayMs),
-      exposeStatusRoute: false,
-      // Thrown, the 503 is answered by the error handler in the usual error shape.
-      pressureHandler: async (request: FastifyRequest) => {
-        if (isShed(request)) throw new HttpError(503, TOO_BUSY, undefined, { 'Retry-After': '5' });
-      },
-    });
+export const loadShedding = fp(async (app: FastifyInstance, options: LoadSheddingOptions) => {
+  const { gauge } = options;
+  const tooBusy = (retryAfter: string) => {
+    gauge.shed();
+    return new HttpError(503, TOO_BUSY, undefined, { 'Retry-After': retryAfter });
+  };
+  await app.register(underPressure, {
+    maxEventLoopDelay: options.maxEventLoopDelayMs,
+    sampleInterval: Math.min(1000, options.maxEventLoopDelayMs),
+    exposeStatusRoute: false,
+    // Thrown, the 503 is answered by the error handler in the usual error shape.
+    pressureHandler: async (request: FastifyRequest) => {
+      if (isShed(request)) throw tooBusy('5');
+    },
+  });
 
-    let inFlight = 0;
-    app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-      if (!isShed(request)) return;
-      if (inFlight >= options.maxInFlight) {
-        throw new HttpError(503, TOO_BUSY, undefined, { 'Retry-After': '2' });
-      }
-      inFlight += 1;
-      // 'close' fires once whether the answer was sent or the client went away.
-      reply.raw.once('close', () => {
-        inFlight -= 1;
-      });
+  let inFlight = 0;
+  // Requests holding a slot; a request waiting for its body gives its slot back until it is in.
+  const holding = new WeakSet<FastifyRequest>();
+  const waiting = new WeakSet<FastifyRequest>();
+  const take = (request: FastifyRequest) => {
+    if (inFlight >= options.maxInFlight) throw tooBusy('2');
+    inFlight += 1;
+    holding.add(request);
+  };
+  const giveBack = (request: FastifyRequest) => {
+    if (!holding.delete(request)) return;
+    inFlight -= 1;
+  };
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!isShed(request)) return;
+    take(request);
+    // 'close' fires once whether the answer was sent or the client went away.
+    reply.raw.once('close', () => giveBack(request));
+  });
+  const watch = bodyWatch(options);
+  app.addHook('preParsing', async (request: FastifyRequest, _reply: FastifyReply, payload: Readable) => {
+    if (!bodyStillArriving(request)) return payload;
+    if (holding.has(request)) {
+      giveBack(request);
+      waiting.add(request);
+    }
+    return watch(request, payload);
+  });
+  app.addHook('preValidation', async (request: FastifyRequest) => {
+    if (waiting.delete(request)) take(request);
+  });
+  app.addHook('onClose', async () => watch.stop());
+
+  // Runs after the route's own preHandlers, which tell who the caller is.
+  const heavyTurn = userLanes(options.heavy, {
+    pause: (request) => {
+      const had = holding.has(request);
+      giveBack(request);
+      return had;
+    },
+    resume: (request) => take(request),
+  });
+  app.addHook('onRoute', (route) => {
+    if (
+      !HEAVY_ROUTES.has(route.url) ||
+      route.method !== (route.url === '/api/admin/imports' ? 'POST' : 'GET')
+    )
+      return;
+    const own = route.preHandler === undefined ? [] : [route.preHandler].flat();
+    route.preHandler = [...own, heavyTurn];
+  });
+
+  if (options.maxConnectionsPerAddress > 0) capConnections(app, options.maxConnectionsPerAddress);
+});
+
+/**
+ * A preHandler giving each user's heavy requests turns: `active` at once, `queued` waiting (their
+ * shared slot handed back through `slots.pause` while they wait), 429 with Retry-After past that.
+ */
+function userLanes(
+  limits: { active: number; queued: number },
+  slots: { pause: (request: FastifyRequest) => boolean; resume: (request: FastifyRequest) => void },
+) {
+  const lanes = new Map<number, { active: number; waiting: (() => void)[] }>();
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const user = request.auth?.user.id;
+    if (user === undefined) return;
+    let lane = lanes.get(user);
+    if (!lane) {
+      lane = { active: 0, waiting: [] };
+      lanes.set(user, lane);
+    }
+    const own = lane;
+    const finished = () => {
+      own.active -= 1;
+      const next = own.waiting.shift();
+      if (next) next();
+      else if (own.active === 0) lanes.delete(user);
+    };
+    if (own.active < limits.active) {
+      own.active += 1;
+      reply.raw.once('close', finished);
+      return;
+    }
+    if (own.waiting.length >= limits.queued) {
+      throw new HttpError(
+        429,
+        `You already have ${limits.active + limits.queued} large requests running or waiting. Wait for them to finish, then try again.`,
+        undefined,
+        { 'Retry-After': '5' },
+      );
+    }
+    const hadSlot = slots.pause(request);
+    await new Promise<void>((resolve, reject) => {
+      const gone = () => {
+        own.waiting.splice(own.waiting.indexOf(turn), 1);
+        if (own.active === 0 && own.waiting.length === 0) lanes.delete(user);
+        reject(new HttpError(408, 'The request was abandoned while it waited its turn.'));
+      };
+      const turn = () => {
+        reply.raw.off('close', gone);
+        own.active += 1;
+        reply.raw.once('close', finished);
+        resolve();
+      };
+      own.waiting.push(turn);
+      reply.raw.once('close', gone);
     });
-  },
-);
+    if (hadSlot) slots.resume(request);
+  };
+}
+
+function bodyStillArriving(request: FastifyRequest): boolean {
+  const { headers } = request;
+  const declared = Number(headers['content-length'] ?? 0);
+  return (declared > 0 || headers['transfer-encoding'] !== undefined) && !request.raw.complete;
+}
+
+interface Watched {
+  body: Transform;
+  declared: number | undefined;
+  started: number;
+  bytes: number;
+  windowStarted: number;
+  bytesAtWindow: number;
+}
+
+/**
+ * A body is read through a counter checked a few times a second: one that has not arrived whole
+ * within `bodyTimeoutMs` (when it declared at most `bodyLimit` bytes), or that brought fewer than
+ * `minBodyBytesPerSecond` in the last window (and was not finished), fails with 408, answered with
+ * `Connection: close` so that its socket and everything it held are freed.
+ */
+function bodyWatch(options: LoadSheddingOptions) {
+  const windowMs = Math.min(10_000, options.bodyTimeoutMs);
+  const perWindow = Math.ceil((options.minBodyBytesPerSecond * windowMs) / 1000);
+  const watched = new Set<Watched>();
+  let timer: NodeJS.Timeout | undefined;
+
+  const end = (entry: Watched, message: string) => {
+    watched.delete(entry);
+    entry.body.destroy(new HttpError(408, message, undefined, { Connection: 'close' }));
+  };
+  const check = () => {
+    const now = Date.now();
+    for (const entry of watched) {
+      const { declared } = entry;
+      if (declared !== undefined && declared <= options.bodyLimit) {
+        if (now - entry.started >= options.bodyTimeoutMs) {
+          end(
+            entry,
+            `The request body did not arrive within ${Math.round(options.bodyTimeoutMs / 1000)} s, so it was not read.`,
+          );
+          continue;
+        }
+      }
+      if (now - entry.windowStarted < windowMs) continue;
+      const due = Math.min(perWindow, (declared ?? Infinity) - entry.bytesAtWindow);
+      if (entry.bytes - entry.bytesAtWindow < due) {
+        end(
+          entry,
+          `The request body arrived too slowly (less than ${options.minBodyBytesPerSecond} bytes a second), so it was not read.`,
+        );
+        continue;
+      }
+      entry.windowStarted = now;
+      entry.bytesAtWindow = entry.bytes;
+    }
+    if (watched.size === 0 && timer) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+
+  const watch = (request: FastifyRequest, payload: Readable): Readable => {
+    const declaredHeader = request.headers['content-length'];
+    const now = Date.now();
+    const entry: Watched = {
+      body: new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          entry.bytes += chunk.length;
+          done(null, chunk);
+        },
+      }),
+      declared: declaredHeader === undefined ? undefined : Number(declaredHeader),
+      started: now,
+      bytes: 0,
+      windowStarted: now,
+      bytesAtWindow: 0,
+    };
+    const forget = () => watched.delete(entry);
+    payload.once('end', forget);
+    entry.body.once('close', forget);
+    // A client that goes away ends the watch and the body with it.
+    payload.once('error', (error) => entry.body.destroy(error));
+    payload.pipe(entry.body);
+    watched.add(entry);
+    timer ??= setInterval(check, Math.max(50, Math.min(1000, windowMs / 4))).unref();
+    return entry.body;
+  };
+  watch.stop = () => {
+    if (timer) clearInterval(timer);
+    timer = undefined;
+    watched.clear();
+  };
+  return watch;
+}
+
+/** Connections past `max` from one address are closed as they open. */
+function capConnections(app: FastifyInstance, max: number) {
+  const open = new Map<string, number>();
+  app.server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > max) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left === 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
+}

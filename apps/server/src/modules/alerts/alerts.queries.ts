@@ -173,13 +173,14 @@ export interface NotificationRow extends EpisodeFields {
   user_id: number;
   email_to: string | null;
   email_language: Language;
+  email_attempts: number;
   event: 'fired' | 'cleared';
   created_at: Date;
   read_at: Date | null;
   episode_id: number;
 }
 
-const notificationColumns = `n.id, n.user_id, n.email_to, n.email_language, n.event, n.created_at, n.read_at, e.id AS episode_id,
+const notificationColumns = `n.id, n.user_id, n.email_to, n.email_language, n.email_attempts, n.event, n.created_at, n.read_at, e.id AS episode_id,
   r.kind, r.threshold::float8 AS threshold, e.meter_number, e.location_name, e.time_zone,
   e.started_at, e.cleared_at, e.detail
   FROM alert_notifications n
@@ -209,18 +210,39 @@ export async function markRead(db: SqlRunner, userId: number, ids: readonly numb
   );
 }
 
-export function findPendingEmails(db: SqlRunner, limit: number): Promise<NotificationRow[]> {
-  return db.query<NotificationRow>(
-    `SELECT ${notificationColumns} WHERE n.email_status = 'pending' ORDER BY n.id LIMIT $1`,
-    [limit],
+/**
+ * E-mails due now (pending, their next try come), oldest first, claimed for a minute (their next
+ * try moved on) so that two runs or two processes do not send one twice.
+ */
+export function claimDueEmails(db: SqlRunner, now: Date, limit: number): Promise<NotificationRow[]> {
+  return db.query(
+    `WITH due AS (
+       SELECT id FROM alert_notifications
+       WHERE email_status = 'pending' AND (email_next_at IS NULL OR email_next_at <= $1)
+       ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED),
+     claimed AS (
+       UPDATE alert_notifications c SET email_next_at = $1::timestamptz + interval '1 minute'
+       FROM due WHERE c.id = due.id RETURNING c.id)
+     SELECT ${notificationColumns.replace('FROM alert_notifications n', 'FROM claimed JOIN alert_notifications n ON n.id = claimed.id')}
+     ORDER BY n.id`,
+    [now, limit],
   );
 }
 
-export async function setEmailStatus(db: SqlRunner, id: number, status: string): Promise<void> {
-  await db.query('UPDATE alert_notifications SET email_status = $2 WHERE id = $1', [
-    id,
-    status.slice(0, 500),
-  ]);
+/** One try's outcome: sent, failed for good, or pending until `nextAt`; `error` says why it failed. */
+export async function recordEmailAttempt(
+  db: SqlRunner,
+  id: number,
+  outcome: { status: 'sent' | 'pending' | 'failed'; error: string | null; nextAt: Date | null },
+): Promise<void> {
+  const error = outcome.error?.slice(0, 500) ?? null;
+  await db.query(
+    `UPDATE alert_notifications
+     SET email_attempts = email_attempts + 1, email_next_at = $3, email_last_error = $4,
+         email_status = CASE WHEN $2 = 'failed' THEN 'failed: ' || $4 ELSE $2 END
+     WHERE id = $1`,
+    [id, outcome.status, outcome.nextAt, error],
+  );
 }
 
 /** Episodes with their rule, as webhooks carry them. */

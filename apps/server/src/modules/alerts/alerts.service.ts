@@ -10,7 +10,8 @@ import {
 import type { alertRuleBodySchema } from '@cm/contracts/alerts.ts';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { HttpError, notFound } from '../../http-error.ts';
+import { badRequest, HttpError, notFound } from '../../http-error.ts';
+import { AddressNotAllowed, OutboundPolicy } from '../../outbound.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import type { AuthContext } from '../auth/auth.service.ts';
 import { userLanguage } from '../auth/users.service.ts';
@@ -38,10 +39,13 @@ import {
   type WebhookRow,
 } from './webhooks.queries.ts';
 import type { Mailer } from './mailer.ts';
+import { sendDueEmails } from './mail-queue.ts';
 
 const ADMIN_SCOPE = { isAdmin: true, userId: 0 };
 /** Most deliveries one answer lists. */
 const MAX_DELIVERIES = 100;
+/** How long shutdown waits for an e-mail being sent (the SMTP time-outs bound it too). */
+const MAIL_STOP_WAIT_MS = 3_000;
 
 function presentWebhook(row: WebhookRow): Webhook {
   return {
@@ -61,6 +65,9 @@ export class AlertsService {
   private timer: NodeJS.Timeout | undefined;
   private retries: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
+  private mailing: Promise<void> | undefined;
+  private mailAgain = false;
+  private stopping = false;
 
   constructor(
     private readonly db: Db,
@@ -68,6 +75,8 @@ export class AlertsService {
     private readonly log: { warn: (object: object, message: string) => void } = { warn: () => {} },
     /** Bills to date for billAbove rules (the check service's). */
     private readonly billsOf?: BillsOf,
+    /** Where webhooks may be sent (CM_OUTBOUND_ALLOW_CIDRS). */
+    private readonly outbound: OutboundPolicy = new OutboundPolicy(),
   ) {
     this.locations = new AdminLocationsService(db);
   }
@@ -180,6 +189,14 @@ export class AlertsService {
 
   /** A new webhook and its secret, shown this once. */
   async addWebhook(actor: Actor, url: string): Promise<{ webhook: Webhook; secret: string }> {
+    // Told at once; every delivery checks the address again as it connects (names may change).
+    await this.outbound.check(url).catch((error: unknown) => {
+      if (!(error instanceof AddressNotAllowed)) throw error;
+      throw badRequest(
+        'url: this address is loopback, private, link-local or Check Meter’s own, where webhooks are not sent. An administrator of the server may allow a network with CM_OUTBOUND_ALLOW_CIDRS.',
+        'url',
+      );
+    });
     const secret = newWebhookSecret();
     const id = await this.db.transaction(async (tx) => {
       const webhookId = await insertWebhook(tx, url, secret);
@@ -222,18 +239,41 @@ export class AlertsService {
 
   /** Sends the webhook deliveries due now. */
   deliver(nowMs = Date.now()): Promise<number> {
-    return deliverWebhooks(this.db, nowMs);
+    return deliverWebhooks(this.db, nowMs, this.outbound);
   }
 
   /** Evaluates now (after the one running, if any), then sends what it queued for webhooks. */
   evaluate(nowMs = Date.now()): Promise<EvaluationResult> {
     const next = this.running.then(async () => {
-      const result = await evaluateAlerts(this.db, nowMs, this.mailer, this.billsOf);
+      const result = await evaluateAlerts(this.db, nowMs, this.billsOf);
+      this.mailSoon();
       await this.deliver();
-      return result;
+      return { ...result, emailed: this.mailer ? result.emailed : 0 };
     });
     this.running = next.catch(() => undefined);
     return next;
+  }
+
+  /**
+   * Sends the e-mails due in the background, apart from evaluations: one run at a time, and once
+   * more after it when asked again meanwhile.
+   */
+  mailSoon(): void {
+    const mailer = this.mailer;
+    if (!mailer || this.stopping) return;
+    if (this.mailing) {
+      this.mailAgain = true;
+      return;
+    }
+    this.mailing = (async () => {
+      do {
+        this.mailAgain = false;
+        await sendDueEmails(this.db, mailer, Date.now(), () => this.stopping).catch((error: unknown) =>
+          this.log.warn({ err: error }, 'alerts: e-mails failed'),
+        );
+      } while (this.mailAgain && !this.stopping);
+      this.mailing = undefined;
+    })();
   }
 
   /** Evaluates a moment from now: after an import or a device batch (several in a row, once). */
@@ -246,27 +286,32 @@ export class AlertsService {
     this.pending.unref();
   }
 
-  /** Evaluates a few seconds after start, then every `everySeconds`; webhook retries every minute. */
+  /** Evaluates a few seconds after start, then every `everySeconds`; webhook and e-mail retries every minute. */
   start(everySeconds: number): void {
     this.soon(5_000);
     this.timer = setInterval(() => this.soon(0), everySeconds * 1000);
     this.timer.unref();
-    this.retries = setInterval(
-      () =>
-        void this.deliver().catch((error: unknown) =>
-          this.log.warn({ err: error }, 'alerts: webhooks failed'),
-        ),
-      60_000,
-    );
+    this.retries = setInterval(() => {
+      this.mailSoon();
+      void this.deliver().catch((error: unknown) => this.log.warn({ err: error }, 'alerts: webhooks failed'));
+    }, 60_000);
     this.retries.unref();
   }
 
+  /** Stops the timers; waits for the evaluation running, and for an e-mail being sent a few seconds at most. */
   async stop(): Promise<void> {
+    this.stopping = true;
     if (this.timer) clearInterval(this.timer);
     if (this.retries) clearInterval(this.retries);
     if (this.pending) clearTimeout(this.pending);
     this.pending = undefined;
     await this.running;
+    let waited: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.mailing,
+      new Promise((resolve) => (waited = setTimeout(resolve, MAIL_STOP_WAIT_MS))),
+    ]);
+    clearTimeout(waited);
   }
 
   private async present(rows: AlertRuleRow[]): Promise<AlertRule[]> {

@@ -27,17 +27,13 @@ import {
   findAlertRules,
   findEpisodes,
   findOpenEpisodes,
-  findPendingEmails,
   findPreferences,
   insertNotifications,
   openEpisodes,
-  setEmailStatus,
   type AlertRuleRow,
   type NewNotification,
 } from './alerts.queries.ts';
-import { alertEmail } from './alert-text.ts';
 import { queueDeliveries } from './webhooks.queries.ts';
-import type { Mailer } from './mailer.ts';
 
 /** Items by key (Map.groupBy arrives after Node 20). */
 function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {
@@ -53,8 +49,6 @@ function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> 
 
 /** How far back a register decrease keeps its episode open. */
 const DECREASE_WINDOW_MS = 48 * 3_600_000;
-/** E-mails sent per evaluation at most (the rest wait for the next). */
-const EMAILS_PER_RUN = 500;
 
 /** Each current meter's bill of its location's billing period so far (the check module's billsToDate). */
 export type BillsOf = (
@@ -67,6 +61,7 @@ export interface EvaluationResult {
   meters: number;
   fired: number;
   cleared: number;
+  /** E-mails queued (sent apart from the evaluation: mail-queue.ts). */
   emailed: number;
 }
 
@@ -165,14 +160,10 @@ async function conditionsOf(
 
 /**
  * One evaluation. Two at once (the schedule and an import finishing together) would tell people
- * twice: the second waits for nothing and returns at once.
+ * twice: the second waits for nothing and returns at once. E-mails are only queued here: a mail
+ * server that stalls never holds the next evaluation back (security probe 2026-11-27, finding 4).
  */
-export async function evaluateAlerts(
-  db: Db,
-  nowMs: number,
-  mailer: Mailer | null,
-  billsOf?: BillsOf,
-): Promise<EvaluationResult> {
+export async function evaluateAlerts(db: Db, nowMs: number, billsOf?: BillsOf): Promise<EvaluationResult> {
   const rules = await findAlertRules(db);
   if (rules.length === 0) return { rules: 0, meters: 0, fired: 0, cleared: 0, emailed: 0 };
   const { conditions, watched } = await conditionsOf(db, rules, nowMs, billsOf);
@@ -215,17 +206,16 @@ export async function evaluateAlerts(
       ...opened.map((e) => ({ episodeId: e.id, ruleId: e.rule_id, event: 'fired' as const })),
       ...ended.map((e) => ({ episodeId: e.id, ruleId: e.rule_id, event: 'cleared' as const })),
     ];
-    await notify(tx, events, ruleOf);
+    const emailed = await notify(tx, events, ruleOf);
     await queueWebhooks(tx, events);
-    return { fired: opened.length, cleared: ended.length };
+    return { fired: opened.length, cleared: ended.length, emailed };
   });
-  const emailed = mailer ? await sendPendingEmails(db, mailer) : 0;
   return {
     rules: rules.length,
     meters: watched.length,
     fired: outcome?.fired ?? 0,
     cleared: outcome?.cleared ?? 0,
-    emailed,
+    emailed: outcome?.emailed ?? 0,
   };
 }
 
@@ -234,8 +224,8 @@ async function notify(
   tx: SqlRunner,
   events: readonly { episodeId: number; ruleId: number; event: 'fired' | 'cleared' }[],
   ruleOf: ReadonlyMap<number, AlertRuleRow>,
-): Promise<void> {
-  if (events.length === 0) return;
+): Promise<number> {
+  if (events.length === 0) return 0;
   const locationIds = [...new Set(events.map((e) => ruleOf.get(e.ruleId)?.location_id ?? 0))];
   const recipients = await alertRecipients(tx, locationIds);
   const preferences = await findPreferences(
@@ -264,6 +254,7 @@ async function notify(
     }
   }
   await insertNotifications(tx, notifications);
+  return notifications.filter((notification) => notification.emailTo !== null).length;
 }
 
 /** Queues each event for every webhook: the episode as it stands, with its rule. */
@@ -306,32 +297,4 @@ async function queueWebhooks(
       ];
     }),
   );
-}
-
-/** Sends the e-mails waiting, each marked sent or with the SMTP server's reason. */
-export async function sendPendingEmails(db: SqlRunner, mailer: Mailer): Promise<number> {
-  const pending = await findPendingEmails(db, EMAILS_PER_RUN);
-  let sent = 0;
-  for (const row of pending) {
-    if (!row.email_to) continue;
-    const { subject, text } = alertEmail(row.email_language, {
-      event: row.event,
-      kind: row.kind,
-      threshold: row.threshold,
-      meterNumber: row.meter_number,
-      locationName: row.location_name,
-      timeZone: row.time_zone,
-      startedAt: row.started_at,
-      clearedAt: row.cleared_at,
-      detail: row.detail,
-    });
-    try {
-      await mailer.send({ to: row.email_to, subject, text });
-      await setEmailStatus(db, row.id, 'sent');
-      sent++;
-    } catch (error) {
-      await setEmailStatus(db, row.id, `failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
-  return sent;
 }

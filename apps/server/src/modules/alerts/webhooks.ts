@@ -7,6 +7,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { WEBHOOK_BACKOFF_SECONDS } from '@cm/contracts/alerts.ts';
 import type { SqlRunner } from '../../db/client.ts';
+import { outboundFailure, type OutboundPolicy } from '../../outbound.ts';
 import { claimDueDeliveries, recordAttempt } from './webhooks.queries.ts';
 
 /** Deliveries sent per run at most (the rest wait for the next). */
@@ -23,8 +24,15 @@ export function webhookSignature(secret: string, unixSeconds: number, body: stri
   return `t=${unixSeconds},v1=${mac}`;
 }
 
-/** Sends the deliveries due now; returns how many the endpoints accepted. */
-export async function deliverWebhooks(db: SqlRunner, nowMs: number): Promise<number> {
+/**
+ * Sends the deliveries due now, only to addresses `outbound` allows (checked as each connects);
+ * returns how many the endpoints accepted.
+ */
+export async function deliverWebhooks(
+  db: SqlRunner,
+  nowMs: number,
+  outbound: OutboundPolicy,
+): Promise<number> {
   const due = await claimDueDeliveries(db, new Date(nowMs), DELIVERIES_PER_RUN);
   let delivered = 0;
   await Promise.all(
@@ -34,9 +42,10 @@ export async function deliverWebhooks(db: SqlRunner, nowMs: number): Promise<num
       let result: string;
       let isOk = false;
       try {
-        const response = await fetch(delivery.url, {
-          method: 'POST',
-          headers: {
+        // Redirects are not followed: a 3xx is the endpoint's answer, and a failure.
+        const status = await outbound.post(
+          delivery.url,
+          {
             'Content-Type': 'application/json',
             'User-Agent': 'CheckMeter-Webhooks/1',
             'X-CM-Event': delivery.event,
@@ -44,14 +53,12 @@ export async function deliverWebhooks(db: SqlRunner, nowMs: number): Promise<num
             'X-CM-Signature': webhookSignature(delivery.secret, sentAt, body),
           },
           body,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(TIMEOUT_MS),
-        });
-        await response.body?.cancel();
-        isOk = response.status >= 200 && response.status < 300;
-        result = `HTTP ${response.status}`;
+          TIMEOUT_MS,
+        );
+        isOk = status >= 200 && status < 300;
+        result = `HTTP ${status}`;
       } catch (error) {
-        result = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+        result = outboundFailure(error, TIMEOUT_MS);
       }
       const tries = delivery.attempts + 1;
       const wait = WEBHOOK_BACKOFF_SECONDS[tries - 1];

@@ -20,10 +20,14 @@ describe('health', () => {
   it('answers its own body without a key', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ status: 'ok', database: { kind: 'postgres', ready: true } });
+    expect(response.json()).toMatchObject({
+      status: 'ok',
+      database: { kind: 'postgres', ready: true },
+      load: 'ok',
+    });
   });
 
-  it('keeps answering its own body while other API requests are shed for event-loop delay', async () => {
+  it('keeps answering its own body, 200 "degraded", while other API requests are shed for event-loop delay', async () => {
     // The finding: under pressure, health answered 500 (the overload body failed its schema).
     let shed: { statusCode: number; headers: Record<string, unknown> } | undefined;
     let health: { statusCode: number; body: string } | undefined;
@@ -41,6 +45,30 @@ describe('health', () => {
     expect(shed?.statusCode).toBe(503);
     expect(shed?.headers['retry-after']).toBe('5');
     expect(health?.statusCode).toBe(200);
-    expect(JSON.parse(health?.body ?? '{}')).toMatchObject({ status: 'ok', database: { ready: true } });
+    // Security probe 2026-11-27, finding 1: health said "ok" while every other request was shed.
+    expect(JSON.parse(health?.body ?? '{}')).toMatchObject({
+      status: 'degraded',
+      load: 'shedding',
+      database: { ready: true },
+    });
+  });
+});
+
+describe('health with a read replica down', () => {
+  it('names no address, role or driver message to its anonymous callers (probe 2026-11-27, finding 11)', async () => {
+    const withReplica = await createTestApp({
+      DATABASE_URL: 'postgres://root@127.0.0.1:5432/unused',
+      // Nothing listens on port 1: the replica is down with "connect ECONNREFUSED 127.0.0.1:1".
+      DATABASE_REPLICA_URLS: 'postgres://nosuchrole@127.0.0.1:1/cm',
+    });
+    try {
+      const response = await withReplica.app.inject({ method: 'GET', url: '/api/health' });
+      expect(response.json()).toMatchObject({
+        database: { replicas: [{ name: 'replica-1', state: 'down', lagMs: null, reads: 0 }] },
+      });
+      expect(response.body).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|nosuchrole|problem/);
+    } finally {
+      await withReplica.close();
+    }
   });
 });

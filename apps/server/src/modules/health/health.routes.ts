@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import type { ReplicaSet } from '../../db/replicas.ts';
+import type { LoadGauge } from '../../plugins/load-shedding.ts';
 
 const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
@@ -18,21 +19,24 @@ const healthSchema = z.object({
           state: z.enum(['ok', 'lagging', 'down']),
           lagMs: z.number().nullable(),
           reads: z.number().int(),
-          problem: z.string().optional(),
         }),
       )
       .optional(),
   }),
+  /** `shedding`: requests were answered 503 "too busy" in the last few seconds. */
+  load: z.enum(['ok', 'shedding']),
   uptimeSeconds: z.number(),
 });
 
 /**
- * Liveness and database readiness; the only /api route that needs no API key. A replica down or
- * lagging does not make the service degraded: its reads go to the primary.
+ * Liveness and database readiness; the only /api route that needs no API key, so it names no
+ * address, role or driver message (why a replica is down goes to the log). A replica down or
+ * lagging does not make the service degraded: its reads go to the primary. Shedding requests does,
+ * though the process is alive: 200 "degraded".
  */
-export const healthRoutes: FastifyPluginAsyncZod<{ db: Db; replicas: ReplicaSet }> = async (
+export const healthRoutes: FastifyPluginAsyncZod<{ db: Db; replicas: ReplicaSet; load: LoadGauge }> = async (
   app,
-  { db, replicas },
+  { db, replicas, load },
 ) => {
   app.get(
     '/api/health',
@@ -48,9 +52,24 @@ export const healthRoutes: FastifyPluginAsyncZod<{ db: Db; replicas: ReplicaSet 
         () => true,
         () => false,
       );
+      const shedding = load.shedding();
+      const replicaStatus = replicas.size > 0 ? replicas.status() : undefined;
       return reply.status(ready ? 200 : 503).send({
-        status: ready ? 'ok' : 'degraded',
-        database: { kind: db.kind, ready, ...(replicas.size > 0 ? replicas.status() : {}) },
+        status: ready && !shedding ? 'ok' : 'degraded',
+        database: {
+          kind: db.kind,
+          ready,
+          ...(replicaStatus && {
+            primaryReads: replicaStatus.primaryReads,
+            replicas: replicaStatus.replicas.map(({ name, state, lagMs, reads }) => ({
+              name,
+              state,
+              lagMs,
+              reads,
+            })),
+          }),
+        },
+        load: shedding ? 'shedding' : 'ok',
         uptimeSeconds: Math.round(process.uptime()),
       });
     },

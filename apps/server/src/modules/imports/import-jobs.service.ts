@@ -17,8 +17,8 @@ import {
 import { importReportSchema } from '@cm/contracts/admin.ts';
 import type { DelimitedMapping } from '@cm/contracts/import-mapping.ts';
 import type { Db } from '../../db/client.ts';
-import { conflict, notFound } from '../../http-error.ts';
-import type { Actor } from '../audit/audit.service.ts';
+import { conflict, HttpError, notFound } from '../../http-error.ts';
+import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { meters } from '../directory/meters.service.ts';
 import { DETECTION_BYTES, detectFormat } from './detect.ts';
 import {
@@ -28,6 +28,7 @@ import {
   findJob,
   finishJob,
   insertJob,
+  liveJobIds,
   listJobs,
   listMappings,
   noteProgress,
@@ -42,7 +43,8 @@ import { CANCELLED, ImportRefused, type ImportsService } from './imports.service
 import { previewImport } from './preview.ts';
 import { resolveSource, type ResolvedSource } from './source.ts';
 import { openUpload } from './upload-open.ts';
-import { spooledFile, spoolUpload } from './upload-spool.ts';
+import { formatBytes } from './upload-limit.ts';
+import { spooledFile, spooledUploads, spoolUpload } from './upload-spool.ts';
 
 const JOB_NOT_FOUND = 'Import job not found.';
 // A running job whose process has not reported for this long is taken over by another.
@@ -50,6 +52,15 @@ const STALE_SECONDS = 120;
 const PROGRESS_EVERY_MS = 500;
 // An upload that is never started is removed after a day.
 const UPLOAD_KEPT_HOURS = 24;
+// A file no live job names is removed once nothing has written to it for this long (an upload
+// still arriving, in this process or another on the same data folder, keeps writing).
+const ORPHAN_AFTER_MS = 10 * 60_000;
+
+/** Bounds of the upload spool: its total size, and uploads one administrator may have arriving at once. */
+export interface SpoolLimits {
+  maxBytes: number;
+  uploadsPerUser: number;
+}
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
@@ -77,6 +88,8 @@ export class ImportJobsService {
   private running: { id: string; abort: AbortController } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private idle: Promise<void> = Promise.resolve();
+  /** Uploads arriving now, per administrator. */
+  private readonly uploading = new Map<number | null, number>();
 
   constructor(
     private readonly db: Db,
@@ -85,6 +98,7 @@ export class ImportJobsService {
     private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
     /** Told when a job has stored its readings (alerts are evaluated again). */
     private readonly onImported: () => void = () => {},
+    private readonly spool: SpoolLimits = { maxBytes: Infinity, uploadsPerUser: Infinity },
   ) {}
 
   private fileOf(id: string) {
@@ -98,6 +112,9 @@ export class ImportJobsService {
         this.log.warn({ err: error }, 'import jobs: requeue failed'),
       );
     tick();
+    void this.sweepSpool().catch((error: unknown) =>
+      this.log.warn({ err: error }, 'import jobs: spool not swept'),
+    );
     this.timer = setInterval(tick, 60_000);
     this.timer.unref();
   }
@@ -117,26 +134,62 @@ export class ImportJobsService {
     body: Readable,
     fileName: string | undefined,
     maxBytes: number,
+    declaredBytes?: number,
   ): Promise<ImportJob> {
     const id = randomUUID();
-    const spooled = await spoolUpload(body, this.dir, maxBytes, id);
+    const arriving = this.uploading.get(actor.userId) ?? 0;
+    if (arriving >= this.spool.uploadsPerUser)
+      throw new HttpError(
+        429,
+        `You already have ${arriving} uploads arriving. Wait for them to finish, then send this one.`,
+        undefined,
+        { 'Retry-After': '10' },
+      );
+    // Counted at once, before anything is awaited, so that two arriving together both count.
+    this.uploading.set(actor.userId, arriving + 1);
+    const spooled = await this.spoolWithin(body, maxBytes, id, declaredBytes).finally(() => {
+      const left = (this.uploading.get(actor.userId) ?? 1) - 1;
+      if (left > 0) this.uploading.set(actor.userId, left);
+      else this.uploading.delete(actor.userId);
+    });
     try {
       // A ZIP or gzip opened, UTF-16 made UTF-8, binary refused: the job's file is text.
       const { file, note } = await openUpload(spooled, maxBytes);
       const detection = detectFormat(await file.head(DETECTION_BYTES), undefined);
-      const row = await insertJob(this.db, {
-        id,
-        fileName: fileName ?? null,
-        bytes: file.bytes,
-        detection: note ? { ...detection, reason: `${note} ${detection.reason}` } : detection,
-        createdBy: actor.userId,
-        apiKeyId: actor.apiKeyId,
+      const row = await this.db.transaction(async (tx) => {
+        const inserted = await insertJob(tx, {
+          id,
+          fileName: fileName ?? null,
+          bytes: file.bytes,
+          detection: note ? { ...detection, reason: `${note} ${detection.reason}` } : detection,
+          createdBy: actor.userId,
+          apiKeyId: actor.apiKeyId,
+        });
+        await recordAudit(tx, actor, {
+          action: 'import-job.upload',
+          targetType: 'import-job',
+          targetId: id,
+          detail: { fileName: fileName ?? null, bytes: file.bytes },
+        });
+        return inserted;
       });
       return present(row);
     } catch (error) {
       await spooled.remove();
       throw error;
     }
+  }
+
+  /** Spools an upload within the room the spool has left (507 when there is none for it). */
+  private async spoolWithin(body: Readable, maxBytes: number, id: string, declaredBytes?: number) {
+    const used = (await spooledUploads(this.dir)).reduce((sum, file) => sum + file.bytes, 0);
+    const room = this.spool.maxBytes - used;
+    if (room <= 0 || (declaredBytes ?? 0) > room)
+      throw new HttpError(
+        507,
+        `The space for uploads is full (${formatBytes(used)} of ${formatBytes(this.spool.maxBytes)} used by uploads not imported yet). Start or cancel some import jobs, then send this file again.`,
+      );
+    return spoolUpload(body, this.dir, Math.min(maxBytes, room), id);
   }
 
   async get(id: string): Promise<ImportJob> {
@@ -185,12 +238,18 @@ export class ImportJobsService {
     return this.get(id);
   }
 
-  async cancel(id: string): Promise<ImportJob> {
+  async cancel(actor: Actor, id: string): Promise<ImportJob> {
     const row = await findJob(this.db, id);
     if (!row) throw notFound(JOB_NOT_FOUND);
-    await requestCancel(this.db, id);
+    await this.db.transaction(async (tx) => {
+      await requestCancel(tx, id);
+      await recordAudit(tx, actor, { action: 'import-job.cancel', targetType: 'import-job', targetId: id });
+    });
     if (this.running?.id === id) this.running.abort.abort();
-    return this.get(id);
+    const job = await this.get(id);
+    // Cancelled before it ran: its file is no longer needed (a running job removes its own).
+    if (job.status === 'cancelled') await spooledFile(this.fileOf(id), 0).remove();
+    return job;
   }
 
   /** The refused lines of a finished job's report, as CSV (line, reason). */
@@ -205,11 +264,25 @@ export class ImportJobsService {
     return lines.join(CSV_LINE_END) + CSV_LINE_END;
   }
 
-  /** Removes the files of uploads nobody started within a day. */
+  /** Removes the files of uploads nobody started within a day, and those no live job needs. */
   async expireUploads(): Promise<number> {
     const expired = await expireUploads(this.db, UPLOAD_KEPT_HOURS);
     await Promise.all(expired.map((id) => spooledFile(this.fileOf(id), 0).remove()));
+    await this.sweepSpool();
     return expired.length;
+  }
+
+  /**
+   * Removes the spooled files no job waiting or running names (cancelled, failed, refused, or cut
+   * by a crash before their job was written), once nothing has written to them for a while.
+   * Answers how many were removed.
+   */
+  async sweepSpool(nowMs = Date.now()): Promise<number> {
+    const files = await spooledUploads(this.dir);
+    const live = await liveJobIds(this.db);
+    const orphans = files.filter((file) => !live.has(file.id) && nowMs - file.modifiedMs >= ORPHAN_AFTER_MS);
+    await Promise.all(orphans.map((file) => spooledFile(this.fileOf(file.id), 0).remove()));
+    return orphans.length;
   }
 
   async mappings() {
@@ -217,14 +290,32 @@ export class ImportJobsService {
   }
 
   async saveMapping(
+    actor: Actor,
     name: string,
     saved: { mapping?: DelimitedMapping | undefined; nmis?: NmiMap | undefined },
   ) {
-    return presentMapping(await upsertMapping(this.db, name, saved.mapping ?? { nmis: saved.nmis ?? {} }));
+    const row = await this.db.transaction(async (tx) => {
+      const stored = await upsertMapping(tx, name, saved.mapping ?? { nmis: saved.nmis ?? {} });
+      await recordAudit(tx, actor, {
+        action: 'import-mapping.save',
+        targetType: 'import-mapping',
+        targetId: name,
+        detail: { format: saved.mapping ? 'delimited' : 'nmis' },
+      });
+      return stored;
+    });
+    return presentMapping(row);
   }
 
-  async removeMapping(name: string): Promise<void> {
-    if (!(await deleteMapping(this.db, name))) throw notFound('No mapping has this name.');
+  async removeMapping(actor: Actor, name: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      if (!(await deleteMapping(tx, name))) throw notFound('No mapping has this name.');
+      await recordAudit(tx, actor, {
+        action: 'import-mapping.delete',
+        targetType: 'import-mapping',
+        targetId: name,
+      });
+    });
   }
 
   private enqueue(id: string) {

@@ -128,6 +128,14 @@ export async function expireUploads(db: SqlRunner, hours: number): Promise<strin
   return rows.map((row) => row.id);
 }
 
+/** Jobs whose file is still needed: not started yet, waiting to run, or running. */
+export async function liveJobIds(db: SqlRunner): Promise<Set<string>> {
+  const rows = await db.query<{ id: string }>(
+    "SELECT id FROM import_jobs WHERE status IN ('uploaded', 'queued', 'running')",
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
 export async function listMappings(db: SqlRunner): Promise<ImportMappingRow[]> {
   return db.query<ImportMappingRow>('SELECT name, mapping, updated_at FROM import_mappings ORDER BY name');
 }

@@ -135,7 +135,14 @@ export const importsRoutes: FastifyPluginAsyncZod<{
         querystring: z.object({ fileName: z.string().max(255).optional() }),
         consumes: FILE_TYPES,
         body: z.unknown().describe('The readings file, as it came from the meter or the utility.'),
-        response: { 201: importJobSchema, 413: errorBodySchema, 415: errorBodySchema, ...errors },
+        response: {
+          201: importJobSchema,
+          413: errorBodySchema,
+          415: errorBodySchema,
+          429: errorBodySchema,
+          507: errorBodySchema,
+          ...errors,
+        },
       },
     },
     async (request, reply) => {
@@ -145,7 +152,15 @@ export const importsRoutes: FastifyPluginAsyncZod<{
         if (Number(request.headers['content-length']) > maxBytes) throw uploadTooLarge(maxBytes);
         return reply
           .status(201)
-          .send(await jobs.upload(actorOf(request), upload, request.query.fileName, maxBytes));
+          .send(
+            await jobs.upload(
+              actorOf(request),
+              upload,
+              request.query.fileName,
+              maxBytes,
+              Number(request.headers['content-length']) || undefined,
+            ),
+          );
       } finally {
         drainUpload(upload);
       }
@@ -222,7 +237,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{
         response: { 200: importJobSchema, ...errors },
       },
     },
-    async (request) => jobs.cancel(request.params.id),
+    async (request) => jobs.cancel(actorOf(request), request.params.id),
   );
   app.get(
     '/api/admin/imports/jobs/:id/rejected.csv',
@@ -264,7 +279,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{
         response: { 200: importMappingSchema, ...errors },
       },
     },
-    async (request) => jobs.saveMapping(request.params.name, request.body),
+    async (request) => jobs.saveMapping(actorOf(request), request.params.name, request.body),
   );
   app.delete(
     '/api/admin/imports/mappings/:name',
@@ -277,7 +292,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request, reply) => {
-      await jobs.removeMapping(request.params.name);
+      await jobs.removeMapping(actorOf(request), request.params.name);
       return reply.status(204).send(null);
     },
   );

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open as openFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, open as openFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -68,4 +68,18 @@ export async function removeLeftoverUploads(dir: string): Promise<void> {
   await Promise.all(
     names.filter((name) => name.endsWith(SUFFIX)).map((name) => rm(path.join(dir, name), { force: true })),
   );
+}
+
+/** The uploads in `dir`: each one's id (its name without the suffix), size and last write. */
+export async function spooledUploads(
+  dir: string,
+): Promise<{ id: string; bytes: number; modifiedMs: number }[]> {
+  const names = (await readdir(dir).catch(() => [])).filter((name) => name.endsWith(SUFFIX));
+  const files = await Promise.all(
+    names.map(async (name) => {
+      const info = await stat(path.join(dir, name)).catch(() => undefined);
+      return info && { id: name.slice(0, -SUFFIX.length), bytes: info.size, modifiedMs: info.mtimeMs };
+    }),
+  );
+  return files.filter((file) => file !== undefined);
 }
