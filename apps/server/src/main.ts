@@ -19,7 +19,13 @@ function readConfig(): Config {
 async function main() {
   const config = readConfig();
   const started = Date.now();
-  const db = await openDatabase(config);
+  // The embedded database is restarted should it die; past its restarts, CM exits for a supervisor to restart it.
+  const db = await openDatabase(config, {
+    onGiveUp(error) {
+      console.error(`${error.message} Check Meter exits.`);
+      process.exit(1);
+    },
+  });
   const { migrations, legacyReadings, webApiKey, jwtSecret } = await prepare(db, config);
   if (legacyReadings !== undefined) {
     console.log(
