@@ -3,7 +3,9 @@ import { openPostgres, type Db } from './db/client.ts';
 import { startEmbeddedPostgres, type WatchOptions } from './db/embedded-postgres.ts';
 import { importLegacyPglite } from './db/legacy-pglite.ts';
 import { migrate } from './db/migrate.ts';
-import { provisionJwtSecret } from './modules/auth/auth.service.ts';
+import { checkSecretsKey, provisionJwtSecret } from './modules/auth/auth.service.ts';
+import { sealWebhookSecrets } from './modules/alerts/webhooks.ts';
+import { openSecretBox } from './secrets.ts';
 import { provisionWebApiKey } from './modules/api-keys/api-keys.service.ts';
 
 /**
@@ -36,13 +38,17 @@ export async function openDatabase(config: Config, watch?: Partial<WatchOptions>
 
 /**
  * Everything start-up does before listening: migrations, the earlier version's embedded database
- * copied in (once), the web app's key and the token secret.
+ * copied in (once), the web app's key, the secrets key (checked against the database's sealed
+ * secrets, and sealing those an earlier version kept in clear) and the token secret.
  */
 export async function prepare(db: Db, config: Config) {
   const migrations = await migrate(db);
   const legacyReadings =
     config.database.kind === 'embedded' ? await importLegacyPglite(config.dataDir, db) : undefined;
   const webApiKey = await provisionWebApiKey(db, config.dataDir, config.webApiKey);
-  const jwtSecret = await provisionJwtSecret(db, config.jwtSecret);
-  return { migrations, legacyReadings, webApiKey, jwtSecret };
+  const secrets = await openSecretBox(config.secretsKey, config.dataDir);
+  await checkSecretsKey(db, secrets);
+  await sealWebhookSecrets(db, secrets);
+  const jwtSecret = await provisionJwtSecret(db, config.jwtSecret, secrets);
+  return { migrations, legacyReadings, webApiKey, jwtSecret, secrets };
 }

@@ -26,7 +26,7 @@ async function main() {
       process.exit(1);
     },
   });
-  const { migrations, legacyReadings, webApiKey, jwtSecret } = await prepare(db, config);
+  const { migrations, legacyReadings, webApiKey, jwtSecret, secrets } = await prepare(db, config);
   if (legacyReadings !== undefined) {
     console.log(
       `Copied the embedded database of an earlier version (PGlite, ${legacyReadings.toLocaleString('en')} readings) into PostgreSQL; the old folder is kept as pglite.imported.`,
@@ -45,7 +45,7 @@ async function main() {
       `Demo data ready: ${summary.readings.toLocaleString('en')} readings for ${summary.meters} meters.`,
     );
   }
-  const app = await buildApp({ config, db, webApiKey, jwtSecret });
+  const app = await buildApp({ config, db, webApiKey, jwtSecret, secrets });
   await readings.warmUpConnections(db);
   readings.warmUpCode();
 

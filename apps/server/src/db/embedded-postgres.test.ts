@@ -111,8 +111,8 @@ describe('embedded PostgreSQL that dies', () => {
       log: (message) => said.push(message),
       onGiveUp: (error) => gaveUp.push(error),
     });
-    const { webApiKey, jwtSecret } = await prepare(db, config);
-    const app = await buildApp({ config, db, webApiKey, jwtSecret });
+    const { webApiKey, jwtSecret, secrets } = await prepare(db, config);
+    const app = await buildApp({ config, db, webApiKey, jwtSecret, secrets });
     const login = () =>
       app.inject({
         method: 'POST',

@@ -7,7 +7,13 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { WEBHOOK_BACKOFF_SECONDS } from '@cm/contracts/alerts.ts';
 import type { SqlRunner } from '../../db/client.ts';
-import { claimDueDeliveries, recordAttempt } from './webhooks.queries.ts';
+import { SecretBox } from '../../secrets.ts';
+import {
+  claimDueDeliveries,
+  findClearWebhookSecrets,
+  recordAttempt,
+  replaceWebhookSecret,
+} from './webhooks.queries.ts';
 
 /** Deliveries sent per run at most (the rest wait for the next). */
 const DELIVERIES_PER_RUN = 200;
@@ -17,6 +23,16 @@ const TIMEOUT_MS = 10_000;
 /** A new webhook secret: 32 random bytes, hex. */
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('hex')}`;
 
+/** What a webhook's secret is sealed as (secrets.ts): it is stored encrypted. */
+export const WEBHOOK_SECRET = 'webhooks.secret';
+
+/** Start-up: seals the webhook secrets an earlier version stored in clear (sealed ones are left). */
+export async function sealWebhookSecrets(db: SqlRunner, secrets: SecretBox): Promise<void> {
+  for (const { id, secret } of await findClearWebhookSecrets(db, SecretBox.prefix)) {
+    await replaceWebhookSecret(db, id, secret, secrets.seal(secret, WEBHOOK_SECRET));
+  }
+}
+
 /** The signature header of `body` sent at `unixSeconds`. */
 export function webhookSignature(secret: string, unixSeconds: number, body: string): string {
   const mac = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
@@ -24,7 +40,7 @@ export function webhookSignature(secret: string, unixSeconds: number, body: stri
 }
 
 /** Sends the deliveries due now; returns how many the endpoints accepted. */
-export async function deliverWebhooks(db: SqlRunner, nowMs: number): Promise<number> {
+export async function deliverWebhooks(db: SqlRunner, secrets: SecretBox, nowMs: number): Promise<number> {
   const due = await claimDueDeliveries(db, new Date(nowMs), DELIVERIES_PER_RUN);
   let delivered = 0;
   await Promise.all(
@@ -41,7 +57,7 @@ export async function deliverWebhooks(db: SqlRunner, nowMs: number): Promise<num
             'User-Agent': 'CheckMeter-Webhooks/1',
             'X-CM-Event': delivery.event,
             'X-CM-Delivery': String(delivery.id),
-            'X-CM-Signature': webhookSignature(delivery.secret, sentAt, body),
+            'X-CM-Signature': webhookSignature(secrets.open(delivery.secret, WEBHOOK_SECRET), sentAt, body),
           },
           body,
           redirect: 'manual',
