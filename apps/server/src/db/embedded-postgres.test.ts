@@ -169,6 +169,57 @@ describe('embedded PostgreSQL that dies', () => {
   }, 120_000);
 });
 
+describe('Check Meter whose embedded PostgreSQL keeps dying', () => {
+  it('restarts it five times, then exits with status 1 for a supervisor', async () => {
+    const dir = await dataDir();
+    const cm = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, '..', 'main.ts')], {
+      env: {
+        ...process.env,
+        CM_DATA_DIR: dir,
+        CM_SEED_DEMO: 'never',
+        CM_WEB_DIST: '/nonexistent',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    cm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    cm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => cm.once('exit', resolve));
+    try {
+      await until('listening', async () => /running: http:\/\/localhost:\d+/.test(output), 60_000);
+      const port = /running: http:\/\/localhost:(\d+)/.exec(output)?.[1];
+      const health = () =>
+        fetch(`http://127.0.0.1:${port}/api/health`).then(
+          (response) => response.status,
+          () => 0,
+        );
+      // Five deaths, each restarted (DEFAULT_RESTARTS: ½, 1, 2, 5 and 10 s), within ten minutes.
+      for (let death = 1; death <= 5; death += 1) {
+        await killPostmaster(dir);
+        await until(
+          `restart ${death} begun`,
+          async () => (output.match(/restarting it in/g) ?? []).length === death,
+          5_000,
+        );
+        await until(
+          `back after death ${death}`,
+          async () => (output.match(/running again/g) ?? []).length === death && (await health()) === 200,
+          60_000,
+        );
+      }
+      // The sixth: CM gives up and exits non-zero.
+      await killPostmaster(dir);
+      expect(await exited).toBe(1);
+      expect(output).toMatch(/after 5 restarts in 10 minutes: giving up .* Check Meter exits\./);
+    } finally {
+      cm.kill('SIGKILL');
+    }
+  }, 180_000);
+});
+
 describe('PostgreSQL server (DATABASE_URL)', () => {
   it('cancels a statement that runs longer than the limit too', async () => {
     const db = await openPostgres({

@@ -200,7 +200,14 @@ async function waitUntilReady(socketDir: string, child: ChildProcess, logFile: s
       const log = await readFile(logFile, 'utf8').catch(() => '');
       throw new EmbeddedPostgresError(`The embedded PostgreSQL stopped while starting:\n${log.slice(-3000)}`);
     }
-    const client = new pg.Client({ host: socketDir, user: SUPERUSER, database: 'postgres' });
+    // Time limits: a server killed while it starts must not leave this waiting on its socket.
+    const client = new pg.Client({
+      host: socketDir,
+      user: SUPERUSER,
+      database: 'postgres',
+      connectionTimeoutMillis: 2_000,
+      query_timeout: 60_000,
+    });
     const ready = await client.connect().then(
       async () => {
         const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
@@ -325,17 +332,22 @@ export async function startEmbeddedPostgres(
           child = next;
           if (state === 'stopped') return;
           state = 'running';
-          watchExit(next);
           say('The embedded PostgreSQL is running again.');
+          watchExit(next);
         },
         () => restart('did not start again'),
       );
     }, delay);
   };
-  const watchExit = (server: ChildProcess) =>
-    server.once('exit', (code, signal) => {
-      if (state === 'running' && server === child) restart(`stopped (${signal ?? `exit code ${code}`})`);
-    });
+  const watchExit = (server: ChildProcess) => {
+    const died = () => {
+      if (state === 'running' && server === child)
+        restart(`stopped (${server.signalCode ?? `exit code ${server.exitCode}`})`);
+    };
+    // Dead already (killed between answering and now): its exit event has gone by.
+    if (server.exitCode !== null || server.signalCode !== null) died();
+    else server.once('exit', died);
+  };
   watchExit(child);
   let stopped: Promise<void> | undefined;
   return {
