@@ -9,7 +9,7 @@ import { openPostgres, type Db } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { registerReadings } from '../apps/server/src/db/schema.ts';
 import { createApiKey } from '../apps/server/src/modules/api-keys/api-keys.service.ts';
-import { insertUser } from '../apps/server/src/test/test-app.ts';
+import { insertUser, TEST_SECRETS } from '../apps/server/src/test/test-app.ts';
 import { insertLocation, insertMeter } from '../apps/server/src/test/factories.ts';
 import { benchDatabase, withEmbeddedPostgres } from './lib/postgres.ts';
 import { ms, percentile, percentileOf, sample } from './lib/stats.ts';
@@ -98,7 +98,7 @@ async function seed(db: Db): Promise<void> {
 async function prepareApp(db: Db) {
   const { key } = await createApiKey(db, 'Bench', ['web']);
   const config = loadConfig({ LOG_LEVEL: 'silent', CM_WEB_DIST: '/nonexistent' });
-  const app = await buildApp({ config, db, webApiKey: key, jwtSecret: SECRET });
+  const app = await buildApp({ config, db, webApiKey: key, jwtSecret: SECRET, secrets: TEST_SECRETS });
   // A route with the same hooks as the real ones (API key + bearer token) and no work: the ceiling.
   app.get('/api/bench/bare', { preHandler: app.requireUser }, async () => ({ ok: true }));
   // Server time of each answer: from the request's arrival to its last byte handed to the socket.

@@ -21,6 +21,7 @@ import { openPostgres, type Db } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { createApiKey } from '../apps/server/src/modules/api-keys/api-keys.service.ts';
 import { ImportsService, type ImportOptions } from '../apps/server/src/modules/imports/imports.service.ts';
+import { TEST_SECRETS } from '../apps/server/src/test/test-app.ts';
 import type { DelimitedMapping } from '@cm/contracts/import-mapping.ts';
 import { withEmbeddedPostgres } from './lib/postgres.ts';
 import { printTable } from './lib/table.ts';
@@ -300,6 +301,7 @@ async function main() {
       db,
       webApiKey: 'unused-web-key-unused-web-key',
       jwtSecret: 'bench-secret-bench-secret-bench-secret-0',
+      secrets: TEST_SECRETS,
     });
     const address = await app.listen({ host: '127.0.0.1', port: 0 });
     const { key } = await createApiKey(db, 'Bench gateway', ['ingest']);

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
+import type { SecretBox } from './secrets.ts';
 import { ApiKeyVerifier } from './modules/api-keys/api-keys.service.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { bookmarksRoutes } from './modules/bookmarks/bookmarks.routes.ts';
@@ -60,10 +61,18 @@ export interface AppDeps {
   webApiKey: string;
   /** The secret access tokens are signed with. */
   jwtSecret: string;
+  /** Seals the secrets kept in the database (secrets.ts). */
+  secrets: SecretBox;
 }
 
 /** The whole HTTP application: plugins first, then modules, in the order they are listed here. */
-export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  webApiKey,
+  jwtSecret,
+  secrets,
+}: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] },
     bodyLimit: config.bodyLimitBytes,
@@ -92,6 +101,7 @@ export async function buildApp({ config, db, webApiKey, jwtSecret }: AppDeps): P
   const check = new CheckService(replicas.routed(), { useChunks: !config.disabledLayers.has('chunks') });
   const alerts = new AlertsService(
     db,
+    secrets,
     smtpMailer(config.alerts.smtpUrl, config.alerts.from, { allowPlainAuth: config.alerts.allowPlainAuth }),
     app.log,
     (location, nowMs) => check.billsToDate(location, nowMs),

@@ -1,16 +1,25 @@
 import type { Config } from './config.ts';
 import { openPostgres, type Db } from './db/client.ts';
-import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
+import { startEmbeddedPostgres, type WatchOptions } from './db/embedded-postgres.ts';
 import { importLegacyPglite } from './db/legacy-pglite.ts';
 import { migrate } from './db/migrate.ts';
-import { provisionJwtSecret } from './modules/auth/auth.service.ts';
+import { checkSecretsKey, provisionJwtSecret } from './modules/auth/auth.service.ts';
+import { sealWebhookSecrets } from './modules/alerts/webhooks.ts';
+import { openSecretBox } from './secrets.ts';
 import { provisionWebApiKey } from './modules/api-keys/api-keys.service.ts';
 
-/** CM's database: the embedded PostgreSQL server (started here) or the one DATABASE_URL names. `close` ends both. */
-export async function openDatabase(config: Config): Promise<Db> {
+/**
+ * CM's database: the embedded PostgreSQL server (started here, and restarted should it die) or the
+ * one DATABASE_URL names. `close` ends both. Once the embedded server's restarts are used up,
+ * `watch.onGiveUp` is called (main.ts exits; by default the error is logged and the database stays down).
+ */
+export async function openDatabase(config: Config, watch?: Partial<WatchOptions>): Promise<Db> {
   const { database } = config;
   if (database.kind === 'postgres') return openPostgres(database);
-  const server = await startEmbeddedPostgres(database.dataDir);
+  const server = await startEmbeddedPostgres(database.dataDir, [], {
+    onGiveUp: (error) => console.error(error.message),
+    ...watch,
+  });
   const db = await openPostgres({ ...database, url: server.url, kind: 'embedded' }).catch(
     async (error: unknown) => {
       await server.stop();
@@ -19,6 +28,7 @@ export async function openDatabase(config: Config): Promise<Db> {
   );
   return {
     ...db,
+    serverState: () => server.state,
     async close() {
       await db.close();
       await server.stop();
@@ -28,13 +38,17 @@ export async function openDatabase(config: Config): Promise<Db> {
 
 /**
  * Everything start-up does before listening: migrations, the earlier version's embedded database
- * copied in (once), the web app's key and the token secret.
+ * copied in (once), the web app's key, the secrets key (checked against the database's sealed
+ * secrets, and sealing those an earlier version kept in clear) and the token secret.
  */
 export async function prepare(db: Db, config: Config) {
   const migrations = await migrate(db);
   const legacyReadings =
     config.database.kind === 'embedded' ? await importLegacyPglite(config.dataDir, db) : undefined;
   const webApiKey = await provisionWebApiKey(db, config.dataDir, config.webApiKey);
-  const jwtSecret = await provisionJwtSecret(db, config.jwtSecret);
-  return { migrations, legacyReadings, webApiKey, jwtSecret };
+  const secrets = await openSecretBox(config.secretsKey, config.dataDir);
+  await checkSecretsKey(db, secrets);
+  await sealWebhookSecrets(db, secrets);
+  const jwtSecret = await provisionJwtSecret(db, config.jwtSecret, secrets);
+  return { migrations, legacyReadings, webApiKey, jwtSecret, secrets };
 }

@@ -52,6 +52,14 @@ const envSchema = z.object({
   CM_SEED_DEMO: z.enum(['auto', 'always', 'never']).default('auto'),
   CM_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   CM_WEB_API_KEY: z.string().min(24, 'must be at least 24 characters').optional(),
+  // The key of the secrets kept in the database; unset: $CM_DATA_DIR/secrets.key, made on first start.
+  CM_SECRETS_KEY: z
+    .string()
+    .refine(
+      (value) => /^[A-Za-z0-9+/]+={0,2}$/.test(value) && Buffer.from(value, 'base64').length === 32,
+      'must be 32 bytes in base64 (openssl rand -base64 32)',
+    )
+    .optional(),
   CM_SESSION_IDLE_SECONDS: durationSeconds(30 * 60),
   CM_SESSION_MAX_SECONDS: durationSeconds(12 * 60 * 60),
   CM_TOKEN_TTL_SECONDS: durationSeconds(15 * 60),
@@ -168,6 +176,8 @@ export interface Config {
   seedDemo: 'auto' | 'always' | 'never';
   jwtSecret: string | undefined;
   webApiKey: string | undefined;
+  /** CM_SECRETS_KEY (secrets.ts); unset: the data folder's key file. */
+  secretsKey: string | undefined;
   sessionIdleSeconds: number;
   sessionMaxSeconds: number;
   tokenTtlSeconds: number;
@@ -236,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.CM_SEED_DEMO,
     jwtSecret: e.CM_JWT_SECRET,
     webApiKey: e.CM_WEB_API_KEY,
+    secretsKey: e.CM_SECRETS_KEY,
     sessionIdleSeconds: e.CM_SESSION_IDLE_SECONDS,
     sessionMaxSeconds: e.CM_SESSION_MAX_SECONDS,
     tokenTtlSeconds: e.CM_TOKEN_TTL_SECONDS,

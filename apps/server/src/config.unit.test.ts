@@ -35,6 +35,16 @@ describe('configuration', () => {
     expect(() => loadConfig({ CM_IMPORT_MAX_BYTES: '2GB' })).toThrow(/CM_IMPORT_MAX_BYTES/);
   });
 
+  it('takes the secrets key from CM_SECRETS_KEY: 32 bytes in base64, nothing else', () => {
+    const key = Buffer.alloc(32, 9).toString('base64');
+    expect(loadConfig({ CM_SECRETS_KEY: key }).secretsKey).toBe(key);
+    expect(loadConfig({}).secretsKey).toBeUndefined();
+    expect(() => loadConfig({ CM_SECRETS_KEY: Buffer.alloc(16).toString('base64') })).toThrow(
+      /CM_SECRETS_KEY: must be 32 bytes in base64/,
+    );
+    expect(() => loadConfig({ CM_SECRETS_KEY: 'not base64 at all!' })).toThrow(/CM_SECRETS_KEY/);
+  });
+
   it('uses a PostgreSQL server when DATABASE_URL is set', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://root@127.0.0.1:5432/cm', DATABASE_POOL_SIZE: '4' });
     expect(config.database).toMatchObject({ kind: 'postgres', poolSize: 4 });

@@ -22,8 +22,14 @@ function readConfig(): Config {
 async function main() {
   const config = readConfig();
   const started = Date.now();
-  const db = await openDatabase(config);
-  const { migrations, legacyReadings, webApiKey, jwtSecret } = await prepare(db, config);
+  // The embedded database is restarted should it die; past its restarts, CM exits for a supervisor to restart it.
+  const db = await openDatabase(config, {
+    onGiveUp(error) {
+      console.error(`${error.message} Check Meter exits.`);
+      process.exit(1);
+    },
+  });
+  const { migrations, legacyReadings, webApiKey, jwtSecret, secrets } = await prepare(db, config);
   if (legacyReadings !== undefined) {
     console.log(
       `Copied the embedded database of an earlier version (PGlite, ${legacyReadings.toLocaleString('en')} readings) into PostgreSQL; the old folder is kept as pglite.imported.`,
@@ -42,7 +48,7 @@ async function main() {
       `Demo data ready: ${summary.readings.toLocaleString('en')} readings for ${summary.meters} meters.`,
     );
   }
-  const app = await buildApp({ config, db, webApiKey, jwtSecret });
+  const app = await buildApp({ config, db, webApiKey, jwtSecret, secrets });
   await readings.warmUpConnections(db);
   readings.warmUpCode();
 

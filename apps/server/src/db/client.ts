@@ -26,6 +26,8 @@ export interface SqlRunner {
 /** A pool of connections to CM's database: the embedded PostgreSQL server, or one named by DATABASE_URL. */
 export interface Db extends SqlRunner {
   readonly kind: DatabaseKind;
+  /** The embedded server's state: `restarting` while CM starts it again after it died (db/embedded-postgres.ts). */
+  serverState?(): 'running' | 'restarting' | 'stopped';
   readonly orm: Orm;
   /** Runs `work` in one transaction: everything it does is kept, or nothing. */
   transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
@@ -82,6 +84,9 @@ export async function openPostgres(options: PostgresOptions): Promise<Db> {
   });
   // An idle client that loses its server must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  // Nor one checked out between two queries (the embedded server killed then): its holder's next
+  // query fails, and the pool drops it when released.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const orm = drizzlePostgres({ client: pool, schema, casing: 'snake_case' });
   const runner = (target: pg.Pool | pg.PoolClient): SqlRunner => ({
     async query<T extends object>(

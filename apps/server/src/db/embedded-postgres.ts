@@ -24,6 +24,8 @@ const SOCKET_PATH_MAX = 100;
 export interface EmbeddedPostgres {
   /** Connection URL (Unix socket) of the database CM uses. */
   readonly url: string;
+  /** `restarting` between a death and the restart (see `WatchOptions`); `stopped` once stopped or given up. */
+  readonly state: 'running' | 'restarting' | 'stopped';
   /** Fast shutdown: ends the connections, writes a checkpoint, waits for the server to exit. */
   stop(): Promise<void>;
 }
@@ -198,7 +200,14 @@ async function waitUntilReady(socketDir: string, child: ChildProcess, logFile: s
       const log = await readFile(logFile, 'utf8').catch(() => '');
       throw new EmbeddedPostgresError(`The embedded PostgreSQL stopped while starting:\n${log.slice(-3000)}`);
     }
-    const client = new pg.Client({ host: socketDir, user: SUPERUSER, database: 'postgres' });
+    // Time limits: a server killed while it starts must not leave this waiting on its socket.
+    const client = new pg.Client({
+      host: socketDir,
+      user: SUPERUSER,
+      database: 'postgres',
+      connectionTimeoutMillis: 2_000,
+      query_timeout: 60_000,
+    });
     const ready = await client.connect().then(
       async () => {
         const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
@@ -214,14 +223,38 @@ async function waitUntilReady(socketDir: string, child: ChildProcess, logFile: s
   }
 }
 
+/** How often CM restarts an embedded server that died before giving up. */
+export interface RestartPolicy {
+  /** The wait before each restart: as many restarts as waits are allowed within `windowMs`. */
+  delaysMs: readonly number[];
+  windowMs: number;
+}
+
+/** Five restarts in ten minutes, after ½, 1, 2, 5 and 10 s; a sixth death in that window is the end. */
+export const DEFAULT_RESTARTS: RestartPolicy = {
+  delaysMs: [500, 1_000, 2_000, 5_000, 10_000],
+  windowMs: 10 * 60_000,
+};
+
+export interface WatchOptions {
+  restarts?: RestartPolicy;
+  /** Told when the server dies and when it is back (default: console.warn). */
+  log?: (message: string) => void;
+  /** Called once when the restarts are used up (main.ts exits non-zero); the server stays down. */
+  onGiveUp: (error: EmbeddedPostgresError) => void;
+}
+
 /**
  * Starts (creating it on first use) the PostgreSQL server kept in `dataDir`/postgres and answers
  * once CM's database accepts connections. Its log is `dataDir`/postgres.log. `settings` are more
- * server settings (`name=value`), e.g. the test suite's `fsync=off`.
+ * server settings (`name=value`), e.g. the test suite's `fsync=off`. With `watch`, a server that
+ * dies (killed, crashed) is started again after a short wait, within the restart policy's bounds;
+ * meanwhile `state` is `restarting` and connections are refused.
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
   settings: readonly string[] = [],
+  watch?: WatchOptions,
 ): Promise<EmbeddedPostgres> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const clusterDir = path.join(dataDir, 'postgres');
@@ -252,20 +285,86 @@ export async function startEmbeddedPostgres(
     'min_wal_size=32MB',
     ...settings.flatMap((setting) => ['-c', setting]),
   ]);
-  const log = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(command.command, command.args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.pipe(log);
-  child.stderr.pipe(log);
+  const launch = async (): Promise<ChildProcess> => {
+    const log = createWriteStream(logFile, { flags: 'a' });
+    const started = spawn(command.command, command.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    started.stdout?.pipe(log);
+    started.stderr?.pipe(log);
+    try {
+      await waitUntilReady(socketDir, started, logFile);
+    } catch (error) {
+      started.kill('SIGKILL');
+      throw error;
+    }
+    return started;
+  };
+  let child = await launch();
+  let state: EmbeddedPostgres['state'] = 'running';
   // Should CM end without stopping it (an uncaught error), the server is asked to stop too.
   const stopOnExit = () => child.kill('SIGINT');
   process.once('exit', stopOnExit);
-  await waitUntilReady(socketDir, child, logFile);
+  const restarts: number[] = [];
+  const policy = watch?.restarts ?? DEFAULT_RESTARTS;
+  const say = watch?.log ?? ((message: string) => console.warn(message));
+  let wait: NodeJS.Timeout | undefined;
+  let launching: Promise<void> | undefined;
+  // Restarts the server after the policy's next wait; gives up once the window's restarts are used.
+  const restart = (why: string) => {
+    if (!watch || state === 'stopped') return;
+    const now = Date.now();
+    while (restarts.length > 0 && (restarts[0] ?? now) <= now - policy.windowMs) restarts.shift();
+    const delay = policy.delaysMs[restarts.length];
+    if (delay === undefined) {
+      state = 'stopped';
+      process.off('exit', stopOnExit);
+      watch.onGiveUp(
+        new EmbeddedPostgresError(
+          `The embedded PostgreSQL ${why}, after ${restarts.length} restarts in ${Math.round(policy.windowMs / 60_000)} minutes: giving up (see ${logFile}).`,
+        ),
+      );
+      return;
+    }
+    state = 'restarting';
+    restarts.push(now);
+    say(`The embedded PostgreSQL ${why}; restarting it in ${delay} ms (see ${logFile}).`);
+    wait = setTimeout(() => {
+      wait = undefined;
+      if (state === 'stopped') return;
+      launching = launch().then(
+        (next) => {
+          // Stopped meanwhile: stop() waits for this launch, then stops `next`.
+          child = next;
+          if (state === 'stopped') return;
+          state = 'running';
+          say('The embedded PostgreSQL is running again.');
+          watchExit(next);
+        },
+        () => restart('did not start again'),
+      );
+    }, delay);
+  };
+  const watchExit = (server: ChildProcess) => {
+    const died = () => {
+      if (state === 'running' && server === child)
+        restart(`stopped (${server.signalCode ?? `exit code ${server.exitCode}`})`);
+    };
+    // Dead already (killed between answering and now): its exit event has gone by.
+    if (server.exitCode !== null || server.signalCode !== null) died();
+    else server.once('exit', died);
+  };
+  watchExit(child);
   let stopped: Promise<void> | undefined;
   return {
     url: `postgres://${SUPERUSER}@${encodeURIComponent(socketDir)}/${DATABASE}`,
+    get state() {
+      return state;
+    },
     stop() {
       stopped ??= (async () => {
+        state = 'stopped';
+        clearTimeout(wait);
         process.off('exit', stopOnExit);
+        await launching;
         if (child.exitCode === null && child.signalCode === null) {
           const exited = new Promise((resolve) => child.once('exit', resolve));
           child.kill('SIGINT');

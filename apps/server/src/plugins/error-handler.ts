@@ -77,10 +77,26 @@ export const errorHandler = fp(async (app: FastifyInstance) => {
   });
 });
 
-function isDatabaseUnavailable(error: Error & { code?: string }): boolean {
+// A database that is down, restarting or cut off: connection refused or reset, the socket gone
+// while the embedded server restarts, PostgreSQL shutting down (57P01–57P03), a lost connection.
+const UNAVAILABLE_CODES = [
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08006',
+  '08001',
+];
+
+function isDatabaseUnavailable(error: Error & { code?: string; syscall?: string }): boolean {
   return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001'].includes(
-      error.code ?? '',
-    ) || /timeout exceeded when trying to connect|Connection terminated/i.test(error.message)
+    UNAVAILABLE_CODES.includes(error.code ?? '') ||
+    (error.code === 'ENOENT' && error.syscall === 'connect') ||
+    /timeout exceeded when trying to connect|Connection terminated|connection error and is not queryable/i.test(
+      error.message,
+    )
   );
 }

@@ -10,11 +10,14 @@ import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { Db, SqlRunner } from '../db/client.ts';
 import { createApiKey } from '../modules/api-keys/api-keys.service.ts';
+import { SecretBox } from '../secrets.ts';
 import { hashPassword } from '../modules/auth/password.ts';
 import { createTestDb } from './test-db.ts';
 
 /** The token secret of every test app. */
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
+/** The secrets key of every test app (secrets.ts). */
+export const TEST_SECRETS = new SecretBox(Buffer.alloc(32, 7), 'the test key');
 
 export interface TestApp {
   app: FastifyInstance;
@@ -54,6 +57,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     db,
     webApiKey: apiKey,
     jwtSecret: TEST_SECRET,
+    secrets: TEST_SECRETS,
   });
   await app.ready();
   const call: TestApp['call'] = (method, url, options = {}) =>

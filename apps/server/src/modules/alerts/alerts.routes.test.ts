@@ -6,7 +6,7 @@ import { deliverWebhooks } from './webhooks.ts';
 import { OutboundPolicy } from '../../outbound.ts';
 import { Role } from '@cm/contracts/enums.ts';
 import type { AlertInbox, AlertRule } from '@cm/contracts/alerts.ts';
-import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
+import { createTestApp, insertUser, TEST_SECRETS, type TestApp } from '../../test/test-app.ts';
 import { startSmtpSink, type ReceivedMail } from '../../test/smtp-sink.ts';
 import {
   insertDevice,
@@ -134,6 +134,12 @@ describe('alerts', () => {
     expect(added.statusCode).toBe(201);
     secret = added.json<{ secret: string }>().secret;
     webhookId = added.json<{ webhook: { id: number } }>().webhook.id;
+    // Kept sealed (secrets.ts), not in clear: the deliveries below are still signed with `secret`.
+    const [stored] = await t.db.query<{ secret: string }>('SELECT secret FROM webhooks WHERE id = $1', [
+      webhookId,
+    ]);
+    expect(stored?.secret).toMatch(/^cmenc:v1:/);
+    expect(stored?.secret).not.toContain(secret.slice(6));
     const created = await t.call('POST', '/api/admin/alert-rules', {
       token: admin,
       body: { locationId: north, kind: 'silent', threshold: 6 },
@@ -203,7 +209,7 @@ describe('alerts', () => {
         lastResult: 'HTTP 503',
       }),
     ]);
-    expect(await deliverWebhooks(t.db, Date.now() + 61_000, loopbackAllowed)).toBe(1);
+    expect(await deliverWebhooks(t.db, TEST_SECRETS, Date.now() + 61_000, loopbackAllowed)).toBe(1);
     const [first, second] = hooked;
     expect(second?.body).toBe(first?.body);
     const signature = String(second?.headers['x-cm-signature']);

@@ -30,7 +30,7 @@ import {
   type AlertRuleRow,
 } from './alerts.queries.ts';
 import { evaluateAlerts, type BillsOf, type EvaluationResult } from './evaluate.ts';
-import { deliverWebhooks, newWebhookSecret } from './webhooks.ts';
+import { deliverWebhooks, newWebhookSecret, WEBHOOK_SECRET } from './webhooks.ts';
 import {
   deleteWebhook,
   findDeliveries,
@@ -40,6 +40,7 @@ import {
 } from './webhooks.queries.ts';
 import type { Mailer } from './mailer.ts';
 import { sendDueEmails } from './mail-queue.ts';
+import type { SecretBox } from '../../secrets.ts';
 
 const ADMIN_SCOPE = { isAdmin: true, userId: 0 };
 /** Most deliveries one answer lists. */
@@ -71,6 +72,8 @@ export class AlertsService {
 
   constructor(
     private readonly db: Db,
+    /** Seals webhook secrets for storage and opens them to sign. */
+    private readonly secrets: SecretBox,
     private readonly mailer: Mailer | null,
     private readonly log: { warn: (object: object, message: string) => void } = { warn: () => {} },
     /** Bills to date for billAbove rules (the check service's). */
@@ -199,7 +202,7 @@ export class AlertsService {
     });
     const secret = newWebhookSecret();
     const id = await this.db.transaction(async (tx) => {
-      const webhookId = await insertWebhook(tx, url, secret);
+      const webhookId = await insertWebhook(tx, url, this.secrets.seal(secret, WEBHOOK_SECRET));
       await recordAudit(tx, actor, {
         action: 'webhook.create',
         targetType: 'webhook',
@@ -239,7 +242,7 @@ export class AlertsService {
 
   /** Sends the webhook deliveries due now. */
   deliver(nowMs = Date.now()): Promise<number> {
-    return deliverWebhooks(this.db, nowMs, this.outbound);
+    return deliverWebhooks(this.db, this.secrets, nowMs, this.outbound);
   }
 
   /** Evaluates now (after the one running, if any), then sends what it queued for webhooks. */

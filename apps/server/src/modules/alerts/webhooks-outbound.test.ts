@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '@cm/contracts/enums.ts';
 import type { WebhookDelivery } from '@cm/contracts/alerts.ts';
 import { OutboundPolicy } from '../../outbound.ts';
-import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
-import { deliverWebhooks } from './webhooks.ts';
+import { createTestApp, insertUser, TEST_SECRETS, type TestApp } from '../../test/test-app.ts';
+import { deliverWebhooks, WEBHOOK_SECRET } from './webhooks.ts';
 import { insertWebhook, queueDeliveries } from './webhooks.queries.ts';
 
 // Security probe 2026-11-27, finding 2: webhooks reached every internal address (loopback in any
@@ -70,7 +70,8 @@ const deliveriesOf = async (id: number) =>
 async function storedWebhooks(urls: string[]): Promise<number[]> {
   await t.db.query('DELETE FROM webhooks');
   const ids: number[] = [];
-  for (const url of urls) ids.push(await insertWebhook(t.db, url, 'whsec_test'));
+  for (const url of urls)
+    ids.push(await insertWebhook(t.db, url, TEST_SECRETS.seal('whsec_test', WEBHOOK_SECRET)));
   await queueDeliveries(t.db, [{ event: 'alert.fired', payload: { alert: { kind: 'silent' } } }]);
   return ids;
 }
@@ -90,7 +91,7 @@ describe('webhooks to internal addresses', () => {
 
   it('are never sent, even when stored: the address is checked as each delivery connects', async () => {
     const ids = await storedWebhooks(internal());
-    expect(await deliverWebhooks(t.db, Date.now(), new OutboundPolicy())).toBe(0);
+    expect(await deliverWebhooks(t.db, TEST_SECRETS, Date.now(), new OutboundPolicy())).toBe(0);
     expect(received).toBe(0);
     for (const id of ids) {
       expect(await deliveriesOf(id)).toEqual([
@@ -112,7 +113,7 @@ describe('webhooks to internal addresses', () => {
       // Port 1: nothing listens there.
       'http://127.0.0.1:1/',
     ]);
-    expect(await deliverWebhooks(t.db, Date.now(), allowed)).toBe(2);
+    expect(await deliverWebhooks(t.db, TEST_SECRETS, Date.now(), allowed)).toBe(2);
     // localhost may also resolve to ::1, not allowed here: then it is refused as a whole.
     expect(received).toBeGreaterThanOrEqual(2);
     expect((await deliveriesOf(direct ?? 0))[0]).toMatchObject({

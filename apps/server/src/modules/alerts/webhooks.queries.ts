@@ -31,6 +31,24 @@ export async function insertWebhook(db: SqlRunner, url: string, secret: string):
   return id;
 }
 
+/** Webhooks whose secret is stored in clear (written before secrets were sealed). */
+export function findClearWebhookSecrets(
+  db: SqlRunner,
+  sealedPrefix: string,
+): Promise<{ id: number; secret: string }[]> {
+  return db.query('SELECT id, secret FROM webhooks WHERE NOT starts_with(secret, $1)', [sealedPrefix]);
+}
+
+/** Replaces a webhook's stored secret, if it is still `from`. */
+export async function replaceWebhookSecret(
+  db: SqlRunner,
+  id: number,
+  from: string,
+  to: string,
+): Promise<void> {
+  await db.query('UPDATE webhooks SET secret = $3 WHERE id = $1 AND secret = $2', [id, from, to]);
+}
+
 export async function deleteWebhook(db: SqlRunner, id: number): Promise<boolean> {
   return (await db.query('DELETE FROM webhooks WHERE id = $1 RETURNING id', [id])).length > 0;
 }

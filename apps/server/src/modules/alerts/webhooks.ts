@@ -8,7 +8,13 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { WEBHOOK_BACKOFF_SECONDS } from '@cm/contracts/alerts.ts';
 import type { SqlRunner } from '../../db/client.ts';
 import { outboundFailure, type OutboundPolicy } from '../../outbound.ts';
-import { claimDueDeliveries, recordAttempt } from './webhooks.queries.ts';
+import { SecretBox } from '../../secrets.ts';
+import {
+  claimDueDeliveries,
+  findClearWebhookSecrets,
+  recordAttempt,
+  replaceWebhookSecret,
+} from './webhooks.queries.ts';
 
 /** Deliveries sent per run at most (the rest wait for the next). */
 const DELIVERIES_PER_RUN = 200;
@@ -18,6 +24,16 @@ const TIMEOUT_MS = 10_000;
 /** A new webhook secret: 32 random bytes, hex. */
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('hex')}`;
 
+/** What a webhook's secret is sealed as (secrets.ts): it is stored encrypted. */
+export const WEBHOOK_SECRET = 'webhooks.secret';
+
+/** Start-up: seals the webhook secrets an earlier version stored in clear (sealed ones are left). */
+export async function sealWebhookSecrets(db: SqlRunner, secrets: SecretBox): Promise<void> {
+  for (const { id, secret } of await findClearWebhookSecrets(db, SecretBox.prefix)) {
+    await replaceWebhookSecret(db, id, secret, secrets.seal(secret, WEBHOOK_SECRET));
+  }
+}
+
 /** The signature header of `body` sent at `unixSeconds`. */
 export function webhookSignature(secret: string, unixSeconds: number, body: string): string {
   const mac = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
@@ -25,11 +41,12 @@ export function webhookSignature(secret: string, unixSeconds: number, body: stri
 }
 
 /**
- * Sends the deliveries due now, only to addresses `outbound` allows (checked as each connects);
- * returns how many the endpoints accepted.
+ * Sends the deliveries due now, signed with each webhook's secret (kept sealed in `secrets`), only
+ * to addresses `outbound` allows (checked as each connects); returns how many the endpoints accepted.
  */
 export async function deliverWebhooks(
   db: SqlRunner,
+  secrets: SecretBox,
   nowMs: number,
   outbound: OutboundPolicy,
 ): Promise<number> {
@@ -50,7 +67,7 @@ export async function deliverWebhooks(
             'User-Agent': 'CheckMeter-Webhooks/1',
             'X-CM-Event': delivery.event,
             'X-CM-Delivery': String(delivery.id),
-            'X-CM-Signature': webhookSignature(delivery.secret, sentAt, body),
+            'X-CM-Signature': webhookSignature(secrets.open(delivery.secret, WEBHOOK_SECRET), sentAt, body),
           },
           body,
           TIMEOUT_MS,

@@ -111,6 +111,15 @@ export async function insertSettingOnce<T>(db: SqlRunner, key: string, value: T)
   return stored ?? value;
 }
 
+/** Replaces a setting's value, if it is still `from` (two processes starting at once change it once). */
+export async function replaceSetting<T>(db: SqlRunner, key: string, from: T, to: T): Promise<void> {
+  await db.query('UPDATE settings SET value = $3 WHERE key = $1 AND value = $2', [
+    key,
+    JSON.stringify(from),
+    JSON.stringify(to),
+  ]);
+}
+
 /** Ends every session of the user but `keepSessionId` (a password change signs the other devices out). */
 export async function revokeOtherSessions(
   db: SqlRunner,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
-import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
+import { createTestApp, insertUser, TEST_SECRETS, type TestApp } from '../../test/test-app.ts';
 import { createApiKey } from '../api-keys/api-keys.service.ts';
 import { TokenSigner } from './tokens.ts';
 
@@ -237,7 +237,13 @@ describe('housekeeping', () => {
     );
     // Another server process on the same database: it purges when ready, and again every hour.
     const config = loadConfig({ LOG_LEVEL: 'silent', CM_WEB_DIST: '/nonexistent', CM_DATA_DIR: os.tmpdir() });
-    const other = await buildApp({ config, db: t.db, webApiKey: t.apiKey, jwtSecret: SECRET });
+    const other = await buildApp({
+      config,
+      db: t.db,
+      webApiKey: t.apiKey,
+      jwtSecret: SECRET,
+      secrets: TEST_SECRETS,
+    });
     await other.ready();
     await other.close();
 

@@ -7,13 +7,16 @@ import type { Language } from '@cm/contracts/languages.ts';
 import type { Db } from '../../db/client.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { HttpError, unauthorized } from '../../http-error.ts';
+import { SecretBox } from '../../secrets.ts';
 import {
   findSession,
+  findSetting,
   findSessionWithUser,
   findUserByEmail,
   findUserById,
   insertSession,
   insertSettingOnce,
+  replaceSetting,
   purgeEndedSessions,
   recordLogin,
   revokeOtherSessions,
@@ -241,7 +244,32 @@ function formatWait(seconds: number): string {
   return seconds < 60 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
 }
 
-/** The token-signing secret: `fromEnv` (CM_JWT_SECRET), or one generated on first start and kept in the database so that every API process shares it. */
-export async function provisionJwtSecret(db: Db, fromEnv: string | undefined): Promise<string> {
-  return fromEnv ?? (await insertSettingOnce(db, 'jwt_secret', TokenSigner.newSecret()));
+const JWT_SECRET = 'jwt_secret';
+const KEY_CHECK = 'secrets_key_check';
+
+/**
+ * Start-up: refuses a secrets key other than the one the stored secrets were sealed with, in
+ * words, before anything fails quietly (tokens no longer verifying, webhooks badly signed).
+ */
+export async function checkSecretsKey(db: Db, secrets: SecretBox): Promise<void> {
+  secrets.open(await insertSettingOnce(db, KEY_CHECK, secrets.seal(KEY_CHECK, KEY_CHECK)), KEY_CHECK);
+}
+
+/**
+ * The token-signing secret: `fromEnv` (CM_JWT_SECRET), or one generated on first start and kept,
+ * sealed (secrets.ts), in the database so that every API process shares it. One kept in clear by an
+ * earlier version is sealed now: the same secret, so tokens signed before still verify.
+ */
+export async function provisionJwtSecret(
+  db: Db,
+  fromEnv: string | undefined,
+  secrets: SecretBox,
+): Promise<string> {
+  const stored = fromEnv
+    ? await findSetting<string>(db, JWT_SECRET)
+    : await insertSettingOnce(db, JWT_SECRET, secrets.seal(TokenSigner.newSecret(), JWT_SECRET));
+  if (stored !== undefined && !SecretBox.isSealed(stored)) {
+    await replaceSetting(db, JWT_SECRET, stored, secrets.seal(stored, JWT_SECRET));
+  }
+  return fromEnv ?? secrets.open(stored ?? '', JWT_SECRET);
 }

@@ -4,7 +4,14 @@ import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
 import { meterInfoSchema, type MeterInfo } from '@cm/contracts/check.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
-import { createTestApp, insertUser, readingsAnswer, TEST_SECRET, type TestApp } from '../../test/test-app.ts';
+import {
+  createTestApp,
+  insertUser,
+  readingsAnswer,
+  TEST_SECRET,
+  TEST_SECRETS,
+  type TestApp,
+} from '../../test/test-app.ts';
 import {
   insertDevice,
   insertLocation,
@@ -517,7 +524,13 @@ describe('performance layers off (CM_DEBUG_DISABLE)', () => {
       CM_DEBUG_DISABLE: 'chunks, json-writer, schema-json',
     });
     expect([...config.disabledLayers]).toEqual(['chunks', 'json-writer', 'schema-json']);
-    const plain = await buildApp({ config, db: t.db, webApiKey: t.apiKey, jwtSecret: TEST_SECRET });
+    const plain = await buildApp({
+      config,
+      db: t.db,
+      webApiKey: t.apiKey,
+      jwtSecret: TEST_SECRET,
+      secrets: TEST_SECRETS,
+    });
     try {
       const urls = [
         '/api/CheckMeter/GetMeterInfo?meterNumber=EM-A2',

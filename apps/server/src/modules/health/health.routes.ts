@@ -9,6 +9,8 @@ const healthSchema = z.object({
   database: z.object({
     kind: z.enum(['embedded', 'postgres']),
     ready: z.boolean(),
+    /** Why the database is not ready, when CM knows: "database restarting" (the embedded server died and is being started again). */
+    problem: z.string().optional(),
     /** Reads the primary answered for the check page (with replicas: those no replica could take). */
     primaryReads: z.number().int().optional(),
     /** Streaming replicas (DATABASE_REPLICA_URLS): whether each is read from, and how far it lags. */
@@ -54,11 +56,14 @@ export const healthRoutes: FastifyPluginAsyncZod<{ db: Db; replicas: ReplicaSet;
       );
       const shedding = load.shedding();
       const replicaStatus = replicas.size > 0 ? replicas.status() : undefined;
+      const restarting = !ready && db.serverState?.() === 'restarting';
+      if (restarting) void reply.header('Retry-After', '5');
       return reply.status(ready ? 200 : 503).send({
         status: ready && !shedding ? 'ok' : 'degraded',
         database: {
           kind: db.kind,
           ready,
+          ...(restarting ? { problem: 'database restarting' } : {}),
           ...(replicaStatus && {
             primaryReads: replicaStatus.primaryReads,
             replicas: replicaStatus.replicas.map(({ name, state, lagMs, reads }) => ({
