@@ -22,6 +22,7 @@ const bill = (energy: number, projection: number | null): Bill => ({
           feedIn: 0,
           total: projection + 1.2,
           averagedDays: 1,
+          to: '2026-11-30T23:00:00.000Z',
         },
 });
 

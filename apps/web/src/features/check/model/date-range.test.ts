@@ -3,6 +3,7 @@ import {
   autoGranularity,
   effectiveGranularity,
   previousPeriod,
+  projectionEnd,
   rangeDays,
   resolvePreset,
   samePeriodLastYear,
@@ -32,6 +33,41 @@ describe('presets', () => {
 describe('this bill so far', () => {
   it('is the billing period holding today', () => {
     expect(resolvePreset('thisBill', '2026-11-26', 28)).toEqual({ from: '2026-10-28', to: '2026-11-27' });
+  });
+});
+
+describe('projectionEnd (issue 34)', () => {
+  // Today 2026-11-27, the review's morning: November has 30 days, the billing day is 17.
+  const today = '2026-11-27';
+  const end = (preset: Parameters<typeof resolvePreset>[0]) =>
+    projectionEnd(preset, resolvePreset(preset, today, 17), today);
+
+  it('projects a calendar period so far to its end', () => {
+    expect(end('thisMonth')).toBe('2026-11-30');
+    expect(end('thisYear')).toBe('2026-12-31');
+    // This bill: Nov 17 – Dec 16, its own end.
+    expect(end('thisBill')).toBe('2026-12-16');
+    // February of a leap year, and the month's last day itself.
+    expect(projectionEnd('thisMonth', { from: '2028-02-01', to: '2028-02-10' }, '2028-02-10')).toBe(
+      '2028-02-29',
+    );
+    expect(projectionEnd('thisMonth', { from: '2026-11-01', to: '2026-11-30' }, '2026-11-30')).toBe(
+      '2026-11-30',
+    );
+  });
+
+  it('projects no rolling or finished range', () => {
+    expect(end('last7')).toBeNull();
+    expect(end('last12Months')).toBeNull();
+    expect(end('today')).toBeNull();
+    expect(end('yesterday')).toBeNull();
+    expect(end('lastMonth')).toBeNull();
+    // Custom dates: ending today (rolling) or in the past, no; running past today, to their end.
+    expect(projectionEnd(null, { from: '2026-11-01', to: today }, today)).toBeNull();
+    expect(projectionEnd(null, { from: '2026-09-01', to: '2026-09-03' }, today)).toBeNull();
+    expect(projectionEnd(null, { from: '2026-11-20', to: '2026-12-05' }, today)).toBe('2026-12-05');
+    // A range wholly in the future has nothing so far to project from.
+    expect(projectionEnd(null, { from: '2026-12-01', to: '2026-12-05' }, today)).toBeNull();
   });
 });
 

@@ -88,6 +88,20 @@ export function resolvePreset(
   }
 }
 
+/**
+ * The last day of the period a range is the part so far of, for the bill's projection (issue 34):
+ * this month so far → the month's last day, this year so far → 31 December, and a range running
+ * past today (this bill, a custom one) → its own end. Rolling ranges (last 7 days, last 12 months,
+ * a custom range ending today) and finished ones are not projected: null. `preset` is null for
+ * custom dates.
+ */
+export function projectionEnd(preset: PresetId | null, range: DateRange, today: LocalDate): LocalDate | null {
+  if (preset === 'thisMonth') return endOfMonth(today);
+  if (preset === 'thisYear') return `${today.slice(0, 4)}-12-31`;
+  if (preset === 'last7' || preset === 'last12Months') return null;
+  return daysBetween(today, range.to) > 0 && daysBetween(range.from, today) >= 0 ? range.to : null;
+}
+
 /** Number of local days in the range, both ends included. */
 export function rangeDays(range: DateRange): number {
   return daysBetween(range.from, range.to) + 1;
