@@ -1,16 +1,9 @@
 import type { Suggestion } from '@cm/contracts/bookmarks.ts';
 import { describe, expect, it } from 'vitest';
 import { meterNumberOf } from './meter-text.ts';
+import { meterSuggestion } from '@/test-support/suggestions.ts';
 
-const meter = (number: string, subtitle: string): Suggestion => ({
-  id: `meter:${number}`,
-  kind: 'meter',
-  title: number,
-  subtitle,
-  link: `/check?meter=${number}`,
-  icon: 'meter',
-  isBookmarked: false,
-});
+const meter = meterSuggestion;
 
 // The review's Harbour View: EM-10001 is "Apt C-101", client A calls it "My flat"; EM-10004 is "Apt C-202".
 const flat = meter('EM-10001', 'My flat · Apt C-101 · Harbour View / Block C');
