@@ -154,6 +154,31 @@ describe('CSV of a meter with an export channel', () => {
   });
 });
 
+describe('CSV of a location where one meter has no export channel (issue 34)', () => {
+  it('writes no export for that meter and its import as its net, not "unknown"', () => {
+    const solar = withExport(rawReadings('2026-06-01T10:00:00Z', '2026-06-01T10:15:00Z'), 0.1);
+    const plain = rawReadings('2026-06-01T10:00:00Z', '2026-06-01T10:15:00Z');
+    const end = Date.parse('2026-06-01T10:15:00Z');
+    const text = buildCsv({
+      blocks: [
+        { meterInd: 1, rows: buildRows(solar, 'raw', end) },
+        { meterInd: 2, rows: buildRows(plain, 'raw', end) },
+      ],
+      granularity: 'raw',
+      timeZone: 'UTC',
+      headers,
+      kinds,
+      format: defaultCsvFormat('en'),
+    });
+    const lines = text.slice(1, -CSV_LINE_END.length).split(CSV_LINE_END);
+    // Meter 1: 0.25 in, 0.1 out, 0.15 net. Meter 2 measures import only: no export, net 0.25.
+    expect(lines.slice(1)).toEqual([
+      '1,EM-10009,2026-06-01T10:00:00+00:00,2026-06-01T10:15:00+00:00,interval,0.25,0.1,0.15,1000.25,0,0,0,0',
+      '2,EM-10009,2026-06-01T10:00:00+00:00,2026-06-01T10:15:00+00:00,interval,0.25,,0.25,1000.25,0,0,0,0',
+    ]);
+  });
+});
+
 describe('cells and names', () => {
   it('quotes separators and defuses formulas in text cells', () => {
     const readings = rawReadings('2026-01-01T00:00:00Z', '2026-01-01T00:15:00Z');
