@@ -12,7 +12,7 @@ import classes from '../check.module.css';
  * charges, tax, export credit), how much rests on estimated values, and for a calendar period
  * still going the projection to its end, saying to which day and how it is projected.
  */
-export function BillPanel({ bill, basis, count, timeZone }: LocationBill & { timeZone: string }) {
+export function BillPanel({ bill, basis, count, partial, timeZone }: LocationBill & { timeZone: string }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const money = (amount: number) => formatMoney(amount, bill.currency, locale);
@@ -31,6 +31,13 @@ export function BillPanel({ bill, basis, count, timeZone }: LocationBill & { tim
           ) : count > 1 ? (
             <Text size="xs" c="dimmed">
               {t('check.bill.meters', { count })}
+            </Text>
+          ) : null}
+          {partial ? (
+            // As the energy total: only the meters with data are billed here (issue 34).
+            <Text size="xs" c="dimmed" data-testid="bill-partial">
+              {t('check.all.atLeast', { amount: money(bill.total) })}{' '}
+              {t('check.all.partial', { count: partial.known, of: count })}
             </Text>
           ) : null}
         </div>
