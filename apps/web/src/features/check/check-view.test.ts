@@ -217,8 +217,8 @@ describe('deriveCheckView', () => {
     expect(stale.comparisons).toMatchObject([
       {
         kind: 'previous',
-        // A range starting on the 1st moves by a month.
-        range: { from: '2026-05-01', to: '2026-05-07' },
+        // A finished week is set against the week just before, even from the 1st (issue 34).
+        range: { from: '2026-05-25', to: '2026-05-31' },
         basis: 'whole',
         consumption: 4.5,
         // 48 intervals read, 48 missing.

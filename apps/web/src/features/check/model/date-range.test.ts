@@ -85,15 +85,35 @@ describe('comparison periods', () => {
     });
   });
   it('this month so far → the same days of last month', () => {
-    expect(previousPeriod({ from: '2026-03-01', to: '2026-03-10' })).toEqual({
+    expect(previousPeriod({ from: '2026-03-01', to: '2026-03-10' }, true)).toEqual({
       from: '2026-02-01',
       to: '2026-02-10',
     });
   });
   it('this year so far → the same part of last year', () => {
-    expect(previousPeriod({ from: '2026-01-01', to: '2026-03-10' })).toEqual({
+    expect(previousPeriod({ from: '2026-01-01', to: '2026-03-10' }, true)).toEqual({
       from: '2025-01-01',
       to: '2025-03-10',
+    });
+  });
+  it('a finished custom range from the 1st → the days just before it (issue 34)', () => {
+    // Sep 1–3 (Tue–Thu): the 3 days before are Aug 29–31, not Aug 1–3 (Sat–Mon).
+    expect(previousPeriod({ from: '2026-09-01', to: '2026-09-03' })).toEqual({
+      from: '2026-08-29',
+      to: '2026-08-31',
+    });
+  });
+  it('a billing period → the bill before it, to the day (issue 34)', () => {
+    // Billing day 17: Nov 17 – Dec 16, going or not, against Oct 17 – Nov 16 (not Oct 18 – Nov 16).
+    for (const isGoing of [true, false])
+      expect(previousPeriod({ from: '2026-11-17', to: '2026-12-16' }, isGoing)).toEqual({
+        from: '2026-10-17',
+        to: '2026-11-16',
+      });
+    // A quarter from the 1st, and a whole year: whole months back.
+    expect(previousPeriod({ from: '2026-01-01', to: '2026-03-31' })).toEqual({
+      from: '2025-10-01',
+      to: '2025-12-31',
     });
   });
   it('a single day → the day before', () => {
