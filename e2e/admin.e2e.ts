@@ -581,7 +581,7 @@ describe('administration', () => {
       await page.locator('select[name="preset"]').selectOption('thisBill');
       await page.getByTestId('bill-projection').waitFor({ timeout: 20_000 });
       expect(await page.getByTestId('bill-projection').textContent()).toMatch(
-        /^Projected for the whole period: €[\d,.]+If the rest of the period uses energy like the average of the [\d.]+ days so far/,
+        /^Projected to the period's end, [A-Z][a-z]{2} \d{1,2}, \d{4}: €[\d,.]+If the rest of the period uses energy like the average of the [\d.]+ days so far/,
       );
       // The table's cost column and the chart's cost bars.
       const costs = await page.getByTestId('row-cost').allTextContents();

@@ -104,6 +104,13 @@ export const locationReadingsQuerySchema = z.object({
     .optional(),
   /** The channel `series` and `totals` are about (default `import`); a meter's other channel comes beside it. */
   channel: z.enum(channels, { message: 'channel must be import or export.' }).optional(),
+  /**
+   * The end of the period the range is the part so far of (a date: that local day included, or an
+   * instant), at or after To: with it, a range still going gets a bill `projection` to that end
+   * (this month so far → the month's last day). Without it, no projection: only the caller knows
+   * whether a range is a calendar period or a rolling one.
+   */
+  ProjectTo: textParam('ProjectTo', 40).optional(),
   maxPoints: z.coerce
     .number({ message: 'maxPoints must be a whole number.' })
     .int('maxPoints must be a whole number.')
@@ -297,11 +304,12 @@ export const billSchema = chargesSchema.extend({
   /** Local days charged a standing charge: up to now for a range still going. */
   standingDays: z.number(),
   /**
-   * For a range still going (it ends after now): the whole range's bill if the rest uses energy
-   * like the average day so far (`averagedDays` days of data), standing charges and tax at the
-   * tariffs in force on those days. `null` for a finished range or before a whole day of data.
+   * Asked with `ProjectTo`, for a range still going (it ends after now): the bill from the range's
+   * start to `to` if the rest uses energy like the average day so far (`averagedDays` days of
+   * data), standing charges and tax at the tariffs in force on those days. `null` when not asked,
+   * for a finished range or before a whole day of data.
    */
-  projection: chargesSchema.extend({ averagedDays: z.number() }).nullable(),
+  projection: chargesSchema.extend({ averagedDays: z.number(), to: z.string() }).nullable(),
 });
 /** A bill. */
 export type Bill = z.infer<typeof billSchema>;

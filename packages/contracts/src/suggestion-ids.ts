@@ -27,5 +27,12 @@ export function meterSubtitle(label: string, locationName: string, nickname = ''
   return [...new Set([nickname, label])]
     .filter((name) => name !== '')
     .concat(locationName)
-    .join(' · ');
+    .join(SUBTITLE_SEPARATOR);
+}
+
+const SUBTITLE_SEPARATOR = ' · ';
+
+/** The names a meter's subtitle gives it (the caller's own, then its label), its location left out. */
+export function meterSubtitleNames(subtitle: string): string[] {
+  return subtitle.split(SUBTITLE_SEPARATOR).slice(0, -1);
 }

@@ -1,16 +1,8 @@
-import type { Suggestion } from '@cm/contracts/bookmarks.ts';
 import { describe, expect, it } from 'vitest';
 import { mergeResults } from './search-results.ts';
+import { meterSuggestion } from '@/test-support/suggestions.ts';
 
-const meter = (number: string, subtitle: string): Suggestion => ({
-  id: `meter:${number}`,
-  kind: 'meter',
-  title: number,
-  subtitle,
-  link: `/check?meter=${number}`,
-  icon: 'meter',
-  isBookmarked: false,
-});
+const meter = meterSuggestion;
 
 describe('mergeResults', () => {
   const hvac = meter('EM-10009', 'HVAC · Riverside Campus – Library');

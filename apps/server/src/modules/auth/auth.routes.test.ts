@@ -52,12 +52,18 @@ describe('login', () => {
     expect(unknown.json().message).toBe(wrong.json().message);
   });
 
-  it('refuses a disabled account', async () => {
+  it('refuses a disabled account as disabled, not as a wrong password (issue 34)', async () => {
     const response = await t.call('POST', '/api/auth/login', {
       body: { email: 'gone@test.cm', password: 'Gone!pass1' },
     });
-    expect(response.statusCode).toBe(401);
-    expect(response.json().message).toMatch(/disabled/);
+    expect(response.statusCode).toBe(403);
+    expect(response.json().message).toBe('This account is disabled. Ask an administrator to enable it.');
+    // With a wrong password it is only a wrong password: nothing said about the account.
+    const wrong = await t.call('POST', '/api/auth/login', {
+      body: { email: 'gone@test.cm', password: 'Gone!pass2' },
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json().message).toBe('Email or password is incorrect.');
   });
 
   it.each([

@@ -6,7 +6,7 @@ import { Role, type RoleId } from '@cm/contracts/enums.ts';
 import type { Language } from '@cm/contracts/languages.ts';
 import type { Db } from '../../db/client.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { HttpError, unauthorized } from '../../http-error.ts';
+import { forbidden, HttpError, unauthorized } from '../../http-error.ts';
 import { SecretBox } from '../../secrets.ts';
 import {
   findSession,
@@ -86,7 +86,8 @@ export class AuthService {
     }
     if (user.is_disabled) {
       await this.auditSignInFailure(email, user.id, 'disabled');
-      throw unauthorized('This account is disabled. Ask an administrator to enable it.');
+      // The right password of a disabled account: refused as such (403), not as a wrong password.
+      throw forbidden('This account is disabled. Ask an administrator to enable it.');
     }
     await recordSuccess(this.db, { ...attempt, userId: user.id });
     await recordAudit(

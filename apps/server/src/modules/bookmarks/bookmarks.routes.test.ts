@@ -140,6 +140,16 @@ describe('search', () => {
     const data = (await t.call('GET', '/api/bookmarks/data', { token: clientA })).json<BookmarksData>();
     expect(data.nicknames).toEqual({ 'EM-100': 'My flat' });
     expect(data.suggestions.find((s) => s.id === 'meter:EM-100')?.subtitle).toBe('My flat · North Pier');
+    // …and the search finds the meter by it (issue 34: the check page's field offers what it finds).
+    const byNickname = (
+      await t.call('GET', '/api/search?q=my%20fl', { token: clientA })
+    ).json<SearchResult>();
+    expect(byNickname.results.map((r) => [r.id, r.subtitle])).toEqual([
+      ['meter:EM-100', 'My flat · North Pier'],
+    ]);
+    expect(
+      (await t.call('GET', '/api/search?q=my%20fl', { token: clientB })).json<SearchResult>().results,
+    ).toEqual([]);
     // The administrator sees no client's names.
     const adminData = (await t.call('GET', '/api/bookmarks/data', { token: admin })).json<BookmarksData>();
     expect(adminData.nicknames).toEqual({});

@@ -99,11 +99,34 @@ export class BookmarksService {
     return { id, isBookmarked: await toggleBookmark(this.db, caller.user.id, id) };
   }
 
+  /**
+   * The caller's meters and locations matching q: first the meters it named so (its own names,
+   * issue 34: "My flat" finds its meter in the check page's field too), then by number, name or
+   * public name.
+   */
   async search(caller: AuthContext, q: string): Promise<Suggestion[]> {
+    const scope = scopeOf(caller);
     const bookmarked = new Set(await listBookmarkIds(this.db, caller.user.id));
     const nicknames = await listNicknames(this.db, caller.user.id);
-    const items = await meters.searchVisible(this.db, scopeOf(caller), q, SEARCH_LIMIT);
-    return items.map((item) => toSuggestion(item, bookmarked, nicknames));
+    const needle = q.toLocaleLowerCase();
+    const named = Object.keys(nicknames)
+      .filter((meterNumber) => nicknames[meterNumber]?.toLocaleLowerCase().includes(needle))
+      .slice(0, SEARCH_LIMIT);
+    const [byNickname, found] = await Promise.all([
+      Promise.all(named.map((meterNumber) => meters.visibleItem(this.db, scope, 'meter', meterNumber))),
+      meters.searchVisible(this.db, scope, q, SEARCH_LIMIT),
+    ]);
+    const items = [...byNickname.flatMap((item) => (item ? [item] : [])), ...found];
+    const seen = new Set<string>();
+    return items
+      .filter((item) => {
+        const id = itemSuggestionId(item.kind, item.key);
+        if (seen.has(id)) return false;
+        seen.add(id);
+        return true;
+      })
+      .slice(0, SEARCH_LIMIT)
+      .map((item) => toSuggestion(item, bookmarked, nicknames));
   }
 
   private async visibleSuggestion(

@@ -22,7 +22,7 @@ import {
   type MeterSegment,
   type SeriesColumns,
 } from '../readings/engine/compute.ts';
-import { RangeInputError, resolveRange, type ResolvedRange } from '../readings/range.ts';
+import { RangeInputError, resolveProjectTo, resolveRange, type ResolvedRange } from '../readings/range.ts';
 import { presentReadings } from '../readings/readings.presenter.ts';
 import { CHANNEL_NUMBER } from '../readings/channels.ts';
 import { readings } from '../readings/readings.service.ts';
@@ -128,8 +128,11 @@ export class CheckService {
     refuseOversizeAnswer(query, range, current);
     // Prices are read while the readings load (and only when some will be).
     const where = { id: location.id, timeZone: location.time_zone };
+    const projectToMs = range.projectToMs ?? range.toMs;
     const prices =
-      current.length === 0 ? Promise.resolve(null) : locationPrices(this.db, where, range.fromMs, range.toMs);
+      current.length === 0
+        ? Promise.resolve(null)
+        : locationPrices(this.db, where, range.fromMs, projectToMs);
     const nowMs = Date.now();
     // Each meter's card (latest reading, completeness: one round trip) is read while its readings load.
     const latestOfAll = this.latest.of(current, COMPLETENESS_WINDOW_MS);
@@ -204,6 +207,8 @@ export class CheckService {
       timeZone: string;
       nowMs: number;
       prices: Promise<RangePrices | null>;
+      /** Where a range still going is projected to (ProjectTo); absent: not projected. */
+      projectToMs?: number | undefined;
     },
     options: { primary: Channel; maxPoints?: number },
   ) {
@@ -239,6 +244,7 @@ export class CheckService {
       days: prices?.days ?? NO_DAYS,
       fromMs: where.fromMs,
       toMs: where.toMs,
+      projectToMs: where.projectToMs,
       nowMs: where.nowMs,
       imported: byChannel.import?.cost,
       exported: byChannel.export?.cost,
@@ -303,15 +309,20 @@ function refuseOversizeAnswer(
  * cover are answered raw and longer ones by day, so a plain query never fails for its length.
  */
 function resolveQueryRange(
-  query: Pick<LocationReadingsQuery, 'From' | 'To' | 'granularity'>,
+  query: Pick<LocationReadingsQuery, 'From' | 'To' | 'granularity' | 'ProjectTo'>,
   timeZone: string,
-): ResolvedRange & { granularity: Granularity } {
+): ResolvedRange & { granularity: Granularity; projectToMs?: number } {
   try {
-    if (query.granularity)
-      return { ...resolveRange(query, timeZone, query.granularity), granularity: query.granularity };
-    const range = resolveRange(query, timeZone, 'day');
+    const range = resolveRange(query, timeZone, query.granularity ?? 'day');
     const isShort = range.toMs - range.fromMs <= MAX_RAW_RANGE_DAYS * 86_400_000;
-    return { ...range, granularity: isShort ? 'raw' : 'day' };
+    const granularity = query.granularity ?? (isShort ? 'raw' : 'day');
+    return {
+      ...range,
+      granularity,
+      ...(query.ProjectTo === undefined
+        ? {}
+        : { projectToMs: resolveProjectTo(query.ProjectTo, range, timeZone) }),
+    };
   } catch (error) {
     if (error instanceof RangeInputError) throw new HttpError(400, error.message, error.param);
     throw error;

@@ -11,7 +11,7 @@ import {
 } from '@cm/contracts/zoned-time.ts';
 
 /** The query parameter a range error is about, so the HTTP layer can name it in a 400 answer. */
-export type RangeParam = 'From' | 'To' | 'granularity';
+export type RangeParam = 'From' | 'To' | 'ProjectTo' | 'granularity';
 
 /** A `From`/`To`/`granularity` combination that cannot be answered; `message` says which parameter and why. */
 export class RangeInputError extends Error {
@@ -59,7 +59,7 @@ function checkDate(param: RangeParam, year: number, month: number, day: number):
 
 // Returns the instant the parameter stands for: a date is the start of that local day, or of
 // the next one when it ends the range (so `To=2026-03-31` includes the whole of March 31).
-function parseBound(param: 'From' | 'To', input: string, timeZone: string): number {
+function parseBound(param: 'From' | 'To' | 'ProjectTo', input: string, timeZone: string): number {
   const text = input.trim();
   if (text.length === 0) throw new RangeInputError(param, `${param} is required: give ${EXAMPLES}.`);
   if (text.length > MAX_INPUT_LENGTH) {
@@ -153,4 +153,17 @@ export function resolveRange(
     );
   }
   return { fromMs, toMs };
+}
+
+/**
+ * The end of the period a range is the part so far of (`ProjectTo`, read as `To` is): at or after
+ * the range's end and, counted from its start, no longer than a range may be.
+ */
+export function resolveProjectTo(input: string, range: ResolvedRange, timeZone: string): number {
+  const endMs = parseBound('ProjectTo', input, timeZone);
+  if (endMs < range.toMs) throw new RangeInputError('ProjectTo', 'ProjectTo must not be before To.');
+  if (localDays(range.fromMs, endMs, timeZone) > MAX_RANGE_DAYS) {
+    throw new RangeInputError('ProjectTo', `ProjectTo may be at most ${MAX_RANGE_DAYS} days after From.`);
+  }
+  return endMs;
 }

@@ -1,5 +1,6 @@
 // A range's bill from the priced energy the readings engine returns: standing charges per local
-// day, tax per tariff version, the feed-in credit, and for a range still going, its projection.
+// day, tax per tariff version, the feed-in credit, and for a range still going, its projection to
+// the end of the period it is the part so far of.
 // Energy charges arrive exact (10^-12 of the currency, per version); standing charges of part of a
 // day and tax are shares, kept as doubles in the same unit. Everything is rounded once, to the
 // millionth, when written; the reader's currency format rounds to cents.
@@ -34,10 +35,12 @@ export function billingDays(
 
 export interface BillInput {
   versions: readonly PricedVersion[];
-  /** The range's days (billingDays), computed once per range. */
+  /** The days of [fromMs, projectToMs ?? toMs) (billingDays), computed once per range. */
   days: BillingDays;
   fromMs: number;
   toMs: number;
+  /** Where a range still going is projected to (at or after toMs); absent: no projection. */
+  projectToMs?: number | undefined;
   nowMs: number;
   /** The import channel's priced energy (absent when the meter has none in the range). */
   imported?: CostTotals | undefined;
@@ -67,7 +70,8 @@ function worded(charges: Charges) {
 
 /** The bill of [fromMs, toMs); `null` when the location has no tariff. */
 export function billOf(input: BillInput): Bill | null {
-  const { versions, fromMs, toMs, nowMs } = input;
+  const { versions, fromMs, toMs, nowMs, projectToMs } = input;
+  const endMs = Math.max(toMs, projectToMs ?? toMs);
   const { edges } = input.days;
   const first = versions[0];
   if (!first) return null;
@@ -81,11 +85,11 @@ export function billOf(input: BillInput): Bill | null {
   const future: { version: number; share: number; dataShare: number }[] = [];
   for (let i = 0; i + 1 < edges.length; i++) {
     const start = Math.max(fromMs, edges[i] ?? 0);
-    const end = Math.min(toMs, edges[i + 1] ?? 0);
+    const end = Math.min(endMs, edges[i + 1] ?? 0);
     const length = (edges[i + 1] ?? 0) - (edges[i] ?? 0);
     if (end <= start || length <= 0) continue;
     const v = input.days.version[i] ?? -1;
-    const charged = Math.max(0, Math.min(end, nowMs) - start) / length;
+    const charged = Math.max(0, Math.min(end, toMs, nowMs) - start) / length;
     const withData = Math.max(0, Math.min(end, dataEnd) - start) / length;
     averagedDays += withData;
     if (v >= 0 && charged > 0) {
@@ -105,7 +109,7 @@ export function billOf(input: BillInput): Bill | null {
 
   const isGoing = toMs > nowMs && nowMs > fromMs;
   let projection: Bill['projection'] = null;
-  if (isGoing && averagedDays >= 1) {
+  if (projectToMs !== undefined && isGoing && averagedDays >= 1) {
     const energyPerDay = energy / averagedDays;
     const creditPerDay = feedIn / averagedDays;
     const projected = { ...charges };
@@ -117,7 +121,11 @@ export function billOf(input: BillInput): Bill | null {
       projected.tax += taxOf(day.version, moreEnergy + moreStanding);
       projected.feedIn += creditPerDay * day.dataShare;
     }
-    projection = { ...worded(projected), averagedDays: Math.round(averagedDays * 1000) / 1000 };
+    projection = {
+      ...worded(projected),
+      averagedDays: Math.round(averagedDays * 1000) / 1000,
+      to: new Date(endMs).toISOString(),
+    };
   }
   return {
     currency: first.currency,

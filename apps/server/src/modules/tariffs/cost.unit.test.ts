@@ -4,7 +4,7 @@ import type { Granularity } from '@cm/contracts/check.ts';
 import { tariffBodySchema, type Tariff, type TariffBody, type TariffDay } from '@cm/contracts/tariffs.ts';
 import { computeReadings } from '../readings/engine/compute.ts';
 import { intervalSegment } from '../readings/engine/test-segments.ts';
-import { resolveRange } from '../readings/range.ts';
+import { resolveProjectTo, resolveRange } from '../readings/range.ts';
 import { billOf, billingDays } from './bill.ts';
 import { energyProfile, feedInProfile, priceTimeline, pricedVersions } from './price-timeline.ts';
 
@@ -51,9 +51,12 @@ function priced(
   granularity: Granularity,
   data: { fromMs: number; toMs: number; micro?: number; exportMicro?: number },
   nowMs = Date.UTC(2100, 0, 1),
+  projectTo?: string,
 ) {
   const versions = pricedVersions(tariffs);
   const { fromMs, toMs } = resolveRange(range, BERLIN, granularity);
+  const projectToMs =
+    projectTo === undefined ? undefined : resolveProjectTo(projectTo, { fromMs, toMs }, BERLIN);
   const input = {
     import: [quarters(data.fromMs, data.toMs, data.micro)],
     ...(data.exportMicro === undefined
@@ -74,9 +77,10 @@ function priced(
   });
   const bill = billOf({
     versions,
-    days: billingDays(versions, fromMs, toMs, BERLIN),
+    days: billingDays(versions, fromMs, projectToMs ?? toMs, BERLIN),
     fromMs,
     toMs,
+    projectToMs,
     nowMs,
     imported: computed.primary.cost,
     exported: computed.other?.cost,
@@ -278,9 +282,55 @@ describe('tariff versions', () => {
       'day',
       { fromMs: utc('2026-05-31T22:00:00Z'), toMs: now },
       now,
+      '2026-06-30',
     );
     expect(bill).toMatchObject({ energy: 288, standingCharge: 5, total: 293, standingDays: 10 });
-    expect(bill?.projection).toMatchObject({ energy: 864, standingCharge: 15, total: 879, averagedDays: 10 });
+    expect(bill?.projection).toMatchObject({
+      energy: 864,
+      standingCharge: 15,
+      total: 879,
+      averagedDays: 10,
+      to: '2026-06-30T22:00:00.000Z',
+    });
+  });
+
+  it('projects this month so far to the end of the month, not of today (issue 34)', () => {
+    // This month so far: the range is 2026-06-01 … 06-11 (today), now 06-11 00:00 local, with 10
+    // days of 96 × 1 kWh at 0.30 and 0.50 standing. ProjectTo 06-30: the 20 days to come at the
+    // average day (28.80) and each with its 0.50: 30 × 28.80 + 30 × 0.50 = 864 + 15 = 879.00,
+    // not the 11 days to the end of today (11 × 28.80 + 11 × 0.50 = 322.30).
+    const flat = [tariff({ effectiveFrom: '2026-01-01', standingChargePerDay: '0.50' })];
+    const now = utc('2026-06-10T22:00:00Z');
+    const month = priced(
+      flat,
+      { From: '2026-06-01', To: '2026-06-11' },
+      'day',
+      { fromMs: utc('2026-05-31T22:00:00Z'), toMs: now },
+      now,
+      '2026-06-30',
+    );
+    expect(month.bill).toMatchObject({ energy: 288, standingCharge: 5, total: 293, standingDays: 10 });
+    expect(month.bill?.projection).toMatchObject({
+      energy: 864,
+      standingCharge: 15,
+      total: 879,
+      to: '2026-06-30T22:00:00.000Z',
+    });
+    // A rolling range (no ProjectTo) is not projected at all.
+    const rolling = priced(
+      flat,
+      { From: '2026-06-01', To: '2026-06-11' },
+      'day',
+      { fromMs: utc('2026-05-31T22:00:00Z'), toMs: now },
+      now,
+    );
+    expect(rolling.bill?.projection).toBeNull();
+    expect(rolling.bill?.total).toBe(293);
+  });
+
+  it('refuses a ProjectTo before To', () => {
+    const range = resolveRange({ From: '2026-06-01', To: '2026-06-11' }, BERLIN, 'day');
+    expect(() => resolveProjectTo('2026-06-10', range, BERLIN)).toThrow('ProjectTo must not be before To.');
   });
 
   it('adds up over split ranges, exactly', () => {

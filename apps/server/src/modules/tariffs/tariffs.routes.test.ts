@@ -176,6 +176,19 @@ describe('tariff versions', () => {
     expect(readingsAnswer(response).location.billingDay).toBeNull();
   });
 
+  it('refuses a ProjectTo before To, naming it (issue 34)', async () => {
+    const response = await t.call(
+      'GET',
+      '/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?name=North%20Pier&From=2026-03-01&To=2026-03-04&ProjectTo=2026-03-03&granularity=day',
+      { token: client },
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      param: 'ProjectTo',
+      message: 'ProjectTo must not be before To.',
+    });
+  });
+
   it('sets a billing day on the location, 1 to 28', async () => {
     const bad = await t.call('PATCH', `/api/admin/locations/${north}`, {
       token: admin,

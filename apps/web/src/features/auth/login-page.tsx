@@ -5,7 +5,7 @@ import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { defaultRouteForRole, LOGIN_ROUTE, PRODUCT_NAME } from '@/lib/config.ts';
-import { isHttpError, type HttpError } from '@/lib/http-client.ts';
+import { isHttpError } from '@/lib/http-client.ts';
 import {
   consumeReturnTo,
   consumeSessionMessage,
@@ -17,9 +17,7 @@ import {
 import { AuthPage, FormErrorAlert } from './auth-page.tsx';
 import classes from './auth-page.module.css';
 import { useAuthDispatch, useAuthSelector } from './auth-hooks.ts';
-
-type Field = 'email' | 'password';
-type FieldErrors = Partial<Record<Field, string>>;
+import { describeFailure, type FieldErrors } from './login-failure.ts';
 
 /** Client-side checks use the contract's login schema; messages come from i18n by field. */
 async function validate(email: string, password: string): Promise<FieldErrors> {
@@ -35,30 +33,6 @@ async function validate(email: string, password: string): Promise<FieldErrors> {
     if (field === 'password' && !errors.password) errors.password = 'auth.login.errors.passwordRequired';
   }
   return errors;
-}
-
-/** The message to show for a failed login, by meaning (never the server's raw English text). */
-function describeFailure(error: HttpError): { form?: string; fields?: FieldErrors; retryMinutes?: number } {
-  if (error.status === 400 && (error.body?.param === 'email' || error.body?.param === 'password')) {
-    const field = error.body.param;
-    return {
-      fields: {
-        [field]: field === 'email' ? 'auth.login.errors.emailInvalid' : 'auth.login.errors.passwordInvalid',
-      },
-    };
-  }
-  if (error.status === 400) return { form: 'auth.login.errors.badRequest' };
-  if (error.status === 401) return { form: 'auth.login.errors.invalidCredentials' };
-  if (error.status === 429) {
-    const minutes =
-      error.retryAfterSeconds === null ? undefined : Math.max(1, Math.ceil(error.retryAfterSeconds / 60));
-    return {
-      form: minutes === undefined ? 'auth.login.errors.throttled' : 'auth.login.errors.throttledFor',
-      retryMinutes: minutes,
-    };
-  }
-  if (error.status === 'NETWORK_ERROR') return { form: 'auth.login.errors.network' };
-  return { form: 'auth.login.errors.server' };
 }
 
 /** The login page: email and password, inline errors, a language switcher. No demo hint. */

@@ -25,7 +25,7 @@ export const perfMarks = {
 } as const;
 
 /** A readings request: the contract's query, with the granularity the page always names. */
-export type ReadingsArgs = Pick<LocationReadingsQuery, 'name' | 'From' | 'To' | 'meterInd'> &
+export type ReadingsArgs = Pick<LocationReadingsQuery, 'name' | 'From' | 'To' | 'meterInd' | 'ProjectTo'> &
   Required<Pick<LocationReadingsQuery, 'granularity'>>;
 
 /** Check page endpoints, injected into the app's one API. */
@@ -44,6 +44,7 @@ export const checkApi = api.injectEndpoints({
           To: args.To,
           meterInd: args.meterInd,
           granularity: args.granularity,
+          ProjectTo: args.ProjectTo,
         },
       }),
       transformResponse: async (raw: unknown, _meta, args) => {

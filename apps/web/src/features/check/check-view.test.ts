@@ -113,6 +113,24 @@ describe('deriveCheckView', () => {
     expect(known.subject).toBe('EM-10009');
   });
 
+  it('asks the bill projected to the end of this month or year, and for no rolling range (issue 34)', () => {
+    // Now 2026-06-15 12:00 in Berlin: June ends on the 30th, the year on December 31.
+    const asked = (preset: string) =>
+      view(`meter=EM-10009&preset=${preset}`, { meter: loaded(meterInfo()) }).requests.readings;
+    expect(asked('thisMonth')).toMatchObject({
+      From: '2026-06-01',
+      To: '2026-06-15',
+      ProjectTo: '2026-06-30',
+    });
+    expect(asked('thisYear')).toMatchObject({
+      From: '2026-01-01',
+      To: '2026-06-15',
+      ProjectTo: '2026-12-31',
+    });
+    expect(asked('last7')).not.toHaveProperty('ProjectTo');
+    expect(asked('last12Months')).not.toHaveProperty('ProjectTo');
+  });
+
   it('says a meter is not found, and offers no range for it', () => {
     const missing = view('meter=EM-0', { meter: failed(404) });
     expect(missing.notFoundMeter).toBe('EM-0');
@@ -200,8 +218,8 @@ describe('deriveCheckView', () => {
     expect(stale.comparisons).toMatchObject([
       {
         kind: 'previous',
-        // A range starting on the 1st moves by a month.
-        range: { from: '2026-05-01', to: '2026-05-07' },
+        // A finished week is set against the week just before, even from the 1st (issue 34).
+        range: { from: '2026-05-25', to: '2026-05-31' },
         basis: 'whole',
         consumption: 4.5,
         // 48 intervals read, 48 missing.

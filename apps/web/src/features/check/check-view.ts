@@ -8,6 +8,7 @@ import { locationTotal } from './model/location-total.ts';
 import {
   answerRange,
   effectiveGranularity,
+  projectionEnd,
   rangeDays,
   resolvePreset,
   validateRange,
@@ -89,7 +90,11 @@ function rangeOf(url: CheckUrlState, timeZone: string | null, now: number, billi
   const days = range ? rangeDays(range) : 0;
   const isTooLong = (chosen === 'raw' || chosen === 'hour') && days > MAX_RAW_RANGE_DAYS;
   const tooLong = isTooLong ? { granularity: chosen, days } : null;
-  return { range, problem, granularity: isTooLong ? null : chosen, tooLong };
+  const projectTo =
+    range && today && !problem
+      ? projectionEnd(url.range.kind === 'preset' ? url.range.preset : null, range, today)
+      : null;
+  return { range, problem, granularity: isTooLong ? null : chosen, tooLong, projectTo };
 }
 
 /** What the answers so far say about the target: its zone, its location and meter indicator. */
@@ -124,7 +129,14 @@ export function checkRequests(
   return {
     ...lookupRequests(url, now),
     readings: asked?.granularity
-      ? { ...asked.base, From: asked.range.from, To: asked.range.to, granularity: asked.granularity }
+      ? {
+          ...asked.base,
+          From: asked.range.from,
+          To: asked.range.to,
+          granularity: asked.granularity,
+          // The bill is projected to the end of a calendar period so far, never of a rolling range.
+          ...(asked.projectTo === null ? {} : { ProjectTo: asked.projectTo }),
+        }
       : null,
   };
 }
@@ -161,10 +173,10 @@ function askedRange(
     answers.meter,
     answers.meters,
   );
-  const { range, problem, granularity } = rangeOf(url, timeZone, now, billingDay);
+  const { range, problem, granularity, projectTo } = rangeOf(url, timeZone, now, billingDay);
   if (!locationName || !timeZone || hasUnknownMeterInd || !range || problem) return null;
   const base = { name: locationName, ...(meterInd === undefined ? {} : { meterInd }) };
-  return { base, range, granularity, timeZone };
+  return { base, range, granularity, timeZone, projectTo };
 }
 
 /** Where the range's answer ends its data; undefined until the answer on screen is the range's own. */

@@ -105,7 +105,7 @@ export function ReadingsSection({
       ) : (
         <MetersSummary readings={readings} comparisons={comparisons} onPickMeter={onPickMeter} />
       )}
-      {bill ? <BillPanel {...bill} /> : null}
+      {bill ? <BillPanel {...bill} timeZone={tz} /> : null}
       <ChartPanel
         readings={readings}
         ariaLabel={chartSummary}

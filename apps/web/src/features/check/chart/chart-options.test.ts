@@ -61,7 +61,8 @@ describe('buildChartOptions', () => {
     for (const mode of ['bars', 'line'] as const) {
       const series = buildChartOptions({ ...spec, mode }, callbacks).series[1];
       expect(series?.spanGaps).toBe(false);
-      expect(typeof series?.paths === 'function').toBe(mode === 'bars');
+      // Both drawn by the chart's own paths: bars over their buckets, a line through their centres.
+      expect(typeof series?.paths).toBe('function');
     }
   });
 
@@ -98,8 +99,10 @@ describe('buildChartOptions', () => {
       'Register',
     ]);
     expect(options.series[3]?.scale).toBe('energy');
-    expect(options.series[3]?.paths).toBeUndefined();
+    // Net through the buckets' centres; the register at its instants (uPlot's own line).
+    expect(typeof options.series[3]?.paths).toBe('function');
     expect(options.series[4]?.scale).toBe('register');
+    expect(options.series[4]?.paths).toBeUndefined();
   });
 
   it('shades a whole DST bucket under the bars, and no band for a DST instant of a raw view', () => {
@@ -219,6 +222,8 @@ function observe(build: (recorder: ChartCallbacks) => uPlot.Options, markers: Ch
     ctx,
     bbox: { left: 0, top: 10, width: 1000, height: 300 },
     valToPos: (value: number) => value / 100,
+    posToVal: (px: number) => px * 100,
+    data: [[0, 1_000, 2_000, 3_000, 4_000, 5_000]],
     cursor: { idx: 3, left: 40, top: 12 },
     scales: { x: { min: 1_000, max: 9_000 } },
   } as unknown as uPlot;
@@ -391,6 +396,76 @@ describe('time ticks', () => {
     expect(dataIdx(u, 1, 2, 199)).toBe(2);
     expect(dataIdx(u, 1, 0, 0)).toBe(1);
     expect(dataIdx(u, 1, 3, 300)).toBe(3);
-    expect(buildChartOptions({ ...spec, mode: 'line' }, callbacks).cursor?.dataIdx).toBeUndefined();
+    // A line's values sit at their buckets' centres: the same bucket is under the cursor.
+    const lineIdx = buildChartOptions({ ...spec, mode: 'line' }, callbacks).cursor?.dataIdx;
+    expect(lineIdx?.(u, 1, 1, 120)).toBe(2);
+  });
+
+  it('tells the tooltip the bucket under the pointer, not the nearest bucket end (issue 34)', () => {
+    // Sep 1–3 by day (UTC for the arithmetic): x = Sep 1 00:00, then the ends Sep 2, 3 and 4 00:00,
+    // one pixel per hour. The Sep 2 bar spans pixels 24–48: at 30 (Sep 2 06:00) the nearest end is
+    // Sep 2 00:00 (point 1, Sep 1's), but the bar is point 2's. Pixel 6, in the first half of the
+    // first bar, is nearest to the leading point 0 (no row), but lies in Sep 1 (point 1).
+    const HOUR = 3_600_000;
+    const start = Date.parse('2026-09-01T00:00:00Z');
+    const xs = [0, 24, 48, 72].map((hours) => start + hours * HOUR);
+    const seen: (number | null)[] = [];
+    const options = buildChartOptions(
+      { ...spec, granularity: 'day' },
+      { ...callbacks, onCursor: (index) => seen.push(index) },
+    );
+    const [setCursor] = options.hooks?.setCursor ?? [];
+    if (!setCursor) throw new Error('no setCursor hook');
+    const hover = (left: number, nearest: number) =>
+      setCursor({
+        data: [xs, [null, 7.567, 8, 9]],
+        cursor: { idx: nearest, left, top: 10 },
+        posToVal: (px: number) => start + px * HOUR,
+      } as unknown as uPlot);
+    hover(30, 1);
+    hover(6, 0);
+    hover(47, 2);
+    hover(-10, 0);
+    expect(seen).toEqual([2, 1, 2, null]);
+  });
+
+  it('draws the net line (and energy drawn as a line) through the centres of the buckets (issue 34)', () => {
+    class RecordingPath {
+      readonly moves: [string, number, number][] = [];
+      moveTo(x: number, y: number) {
+        this.moves.push(['M', x, y]);
+      }
+      lineTo(x: number, y: number) {
+        this.moves.push(['L', x, y]);
+      }
+    }
+    const saved = globalThis.Path2D;
+    globalThis.Path2D = RecordingPath as unknown as typeof Path2D;
+    try {
+      // Buckets 0–100, 100–200, 200–300, 300–400 (x = each end after the leading 0), a hole in the
+      // third: centres 50, 150 | 350; y is drawn at 100 − value.
+      const xs = [0, 100, 200, 300, 400];
+      const net = [null, 1, 2, null, 4];
+      const u = {
+        data: [xs, net, net],
+        series: [{}, { scale: 'energy' }, { scale: 'energy' }],
+        valToPos: (value: number, scale: string) => (scale === 'x' ? value : 100 - value),
+      } as unknown as uPlot;
+      const withNet = buildChartOptions({ ...spec, granularity: 'day', netLabel: 'Net' }, callbacks);
+      const line = buildChartOptions({ ...spec, granularity: 'day', mode: 'line' }, callbacks);
+      for (const paths of [withNet.series[2]?.paths, line.series[1]?.paths]) {
+        if (typeof paths !== 'function') throw new Error('no line paths');
+        const drawn = paths(u, paths === line.series[1]?.paths ? 1 : 2, 0, 4) as unknown as {
+          stroke: RecordingPath;
+        };
+        expect(drawn.stroke.moves).toEqual([
+          ['M', 50, 99],
+          ['L', 150, 98],
+          ['M', 350, 96],
+        ]);
+      }
+    } finally {
+      globalThis.Path2D = saved;
+    }
   });
 });

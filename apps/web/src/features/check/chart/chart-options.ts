@@ -11,7 +11,8 @@ import type { HatchedBar } from './chart-data.ts';
  *
  * Data layout (columns, x first; chart-data.ts): [end of each interval or bucket, consumption of
  * meter 1..n, register?]. Bars are drawn to the left of their x, so a bar covers exactly its
- * interval and the register line sits at the instant the register was read.
+ * interval; energy lines (net, and consumption drawn as a line) put each value at its interval's
+ * centre, over its bar; the register line sits at the instant the register was read.
  */
 
 /** Colours of the chart; picked by the caller from the skin (light or dark). */
@@ -278,11 +279,67 @@ function spanBars(getWithin: () => ChartMarkers['barsWithin']): uPlot.Series.Pat
   };
 }
 
-/** The point whose bar lies under x: the first at or after it (never the leading point 0). */
-const barUnderCursor: uPlot.Cursor.DataIdxRefiner = (u, _seriesIdx, closestIdx, xValue) => {
-  const xs = u.data[0];
-  if (xs.length < 2) return closestIdx;
+/**
+ * The point whose interval or bucket lies under x (issue 34): point i ≥ 1 spans x[i − 1] … x[i],
+ * so it is the first point at or after x, never the leading point 0 and never the nearest end
+ * (over a bar's left half that is the bucket before). Null without a bucket.
+ */
+function pointUnder(xs: ArrayLike<number>, xValue: number): number | null {
+  if (xs.length < 2 || !Number.isFinite(xValue)) return null;
   return Math.min(xs.length - 1, Math.max(1, lowerBound(xs, xValue)));
+}
+
+/** The middle of point i's interval or bucket, where an energy line puts its value. */
+function bucketCentre(xs: ArrayLike<number | null | undefined>, i: number): number {
+  const end = Number(xs[i]);
+  return i > 0 ? (Number(xs[i - 1]) + end) / 2 : end;
+}
+
+const barUnderCursor: uPlot.Cursor.DataIdxRefiner = (u, _seriesIdx, closestIdx, xValue) =>
+  pointUnder(u.data[0], xValue) ?? closestIdx;
+
+/**
+ * An energy line: each value at its interval's centre, so the line runs over the middle of its
+ * bars (not half a bar to the right, at the bucket ends); unknown energy breaks it.
+ */
+const centreLine: uPlot.Series.PathBuilder = (u, seriesIdx, idx0, idx1) => {
+  const xs = u.data[0];
+  const ys = u.data[seriesIdx] ?? [];
+  const scale = u.series[seriesIdx]?.scale ?? 'energy';
+  const stroke = new Path2D();
+  let isDrawing = false;
+  for (let i = Math.max(idx0 - 1, 1); i <= Math.min(idx1 + 1, xs.length - 1); i += 1) {
+    const y = ys[i];
+    if (y === null || y === undefined) {
+      isDrawing = false;
+      continue;
+    }
+    const x = u.valToPos(bucketCentre(xs, i), 'x', true);
+    const top = u.valToPos(y, scale, true);
+    if (isDrawing) stroke.lineTo(x, top);
+    else stroke.moveTo(x, top);
+    isDrawing = true;
+  }
+  return { stroke, fill: null, clip: null, band: null, flags: 0 };
+};
+
+/** Size of the hover point on a line (CSS pixels). */
+const HOVER_POINT = 8;
+
+/** The hover point of a line series: on its value, at the centre of the bucket (the register: at its instant). */
+const hoverPoint = (u: uPlot, seriesIdx: number) => {
+  const idx = u.cursor.idxs?.[seriesIdx];
+  const y = idx === null || idx === undefined ? null : u.data[seriesIdx]?.[idx];
+  const scale = u.series[seriesIdx]?.scale ?? 'energy';
+  if (idx === null || idx === undefined || y === null || y === undefined)
+    return { left: -10, top: -10, width: 0, height: 0 };
+  const x = scale === 'register' ? Number(u.data[0][idx]) : bucketCentre(u.data[0], idx);
+  return {
+    left: u.valToPos(x, 'x') - HOVER_POINT / 2,
+    top: u.valToPos(y, scale) - HOVER_POINT / 2,
+    width: HOVER_POINT,
+    height: HOVER_POINT,
+  };
 };
 
 /** Diagonal stripes over the bars of estimated or substituted values (as the legend shows them). */
@@ -415,7 +472,7 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
       // Unknown energy stays a hole: never joined across, never drawn as zero.
       spanGaps: false,
       points: { show: false },
-      ...(isBars ? { paths: barPaths } : {}),
+      paths: isBars ? barPaths : centreLine,
     };
   });
   const net: uPlot.Series[] =
@@ -429,6 +486,7 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
             width: 2,
             spanGaps: false,
             points: { show: false },
+            paths: centreLine,
           },
         ];
   const register: uPlot.Series[] = hasRegister
@@ -506,12 +564,12 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
     series: [{ label: 'time' }, ...consumption, ...net, ...register],
     axes,
     cursor: {
-      // Over a bar, the bar's own interval or bucket: the first point at or after the cursor (x is
-      // each one's end), not the nearest, which over a bar's left half is the bucket before.
-      ...(isBars ? { dataIdx: barUnderCursor } : {}),
+      // The interval or bucket under the cursor: the first point at or after it (x is each one's
+      // end), not the nearest, which over a bar's left half is the bucket before.
+      dataIdx: barUnderCursor,
       // Drag across to zoom in on x; double-click (or the reset button) zooms out.
       drag: { x: true, y: false, setScale: true },
-      points: { show: !isBars },
+      points: { show: !isBars, bbox: hoverPoint },
       y: false,
     },
     select: { show: true, left: 0, top: 0, width: 0, height: 0 },
@@ -527,8 +585,11 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
       ],
       setCursor: [
         (u) => {
-          const index = u.cursor.idx;
-          callbacks.onCursor?.(index ?? null, u.cursor.left ?? -1, u.cursor.top ?? -1);
+          // uPlot's own cursor.idx is the nearest point, half a bucket off: the bucket under the
+          // pointer is asked for by position.
+          const left = u.cursor.left ?? -1;
+          const index = left < 0 ? null : pointUnder(u.data[0], u.posToVal(left, 'x'));
+          callbacks.onCursor?.(index, left, u.cursor.top ?? -1);
         },
       ],
       setScale: [

@@ -10,6 +10,7 @@ import type { CheckTarget } from '../model/url-state.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import classes from '../check.module.css';
 import { meterOptionText } from '../meter/meter-name.ts';
+import { meterNumberOf } from './meter-text.ts';
 
 const SEARCH_DEBOUNCE_MS = 200;
 
@@ -31,17 +32,26 @@ interface LookupPanelProps {
   onSubmit: (target: CheckTarget) => void;
 }
 
-/** The typeahead's options: titles (what the field takes), each with its subtitle to show beside it. */
+/**
+ * The typeahead's options: titles (what the field takes), each with its subtitle to show beside
+ * it, and the items offered with the text they answer (what Check resolves a typed name with).
+ */
 function useTypeahead(kind: Suggestion['kind'], query: string, suggestions: Suggestion[]) {
   const [debounced] = useDebouncedValue(query.trim(), SEARCH_DEBOUNCE_MS);
-  const { data } = useSearchQuery(debounced, { skip: debounced === '' });
+  const { data, isFetching } = useSearchQuery(debounced, { skip: debounced === '' });
   return useMemo(() => {
     const subtitles = new Map<string, string>();
     const source = debounced === '' ? suggestions : (data ?? []);
-    for (const item of source)
-      if (item.kind === kind && !subtitles.has(item.title)) subtitles.set(item.title, item.subtitle);
-    return { titles: [...subtitles.keys()].slice(0, 20), subtitles };
-  }, [data, debounced, kind, suggestions]);
+    const items = source.filter((item) => item.kind === kind);
+    for (const item of items) if (!subtitles.has(item.title)) subtitles.set(item.title, item.subtitle);
+    // While a newer search is on its way, the items answer an earlier text.
+    return {
+      titles: [...subtitles.keys()].slice(0, 20),
+      subtitles,
+      items,
+      forText: isFetching ? '' : debounced,
+    };
+  }, [data, debounced, isFetching, kind, suggestions]);
 }
 
 /** An option as the typeahead lists it: "EM-10009" above "HVAC · Riverside Campus – Library". */
@@ -97,7 +107,8 @@ export const LookupPanel = memo(function LookupPanel(props: LookupPanelProps) {
 
   function handleMeterSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const meterNumber = meterText.trim();
+    // A meter's name or the caller's own name for it, as the typeahead offers it, is that meter.
+    const meterNumber = meterNumberOf(meterText, meterOptions);
     if (meterNumber === '') {
       setEmptyField('meter');
       return;

@@ -22,12 +22,13 @@ const bill = (energy: number, projection: number | null): Bill => ({
           feedIn: 0,
           total: projection + 1.2,
           averagedDays: 1,
+          to: '2026-11-30T23:00:00.000Z',
         },
 });
 
 describe('a location bill', () => {
   it('adds each meter’s charges; projects only when every meter does', () => {
-    const sub = { meter: { mainSupply: false } };
+    const sub = { meter: { mainSupply: false }, totals: { consumption: 1 } };
     const both = locationBill([
       { ...sub, bill: bill(1.1, 2.2) },
       { ...sub, bill: bill(2.2, 4.4) },
@@ -53,13 +54,30 @@ describe('a location bill', () => {
   });
 
   it('is the main supply’s bill where the other meters are behind it', () => {
-    const main = { meter: { mainSupply: true }, bill: bill(10, null) };
-    const sub = { meter: { mainSupply: false }, bill: bill(4, null) };
+    const main = { meter: { mainSupply: true }, totals: { consumption: 1 }, bill: bill(10, null) };
+    const sub = { meter: { mainSupply: false }, totals: { consumption: 1 }, bill: bill(4, null) };
     expect(locationBill([main, sub, sub])).toMatchObject({
       basis: 'mainSupply',
       count: 1,
       bill: { energy: 10 },
     });
     expect(billCurrency({ meters: [{ bill: null }, { bill: bill(1, null) }] })).toBe('EUR');
+  });
+
+  it('bills the meters the energy total counts: those with data, said to be partial (issue 34)', () => {
+    // Elm Street, today: two meters report, two sent nothing. Energy 1.1 + 2.2 = 3.3 and total
+    // (energy + 0.6 each) 1.7 + 2.8 = 4.5, from 2 of 4 meters; the silent ones' standing charges are
+    // not added, as their energy is not.
+    const reporting = (energy: number) => ({
+      meter: { mainSupply: false },
+      totals: { consumption: energy * 10 },
+      bill: bill(energy, null),
+    });
+    const silent = { meter: { mainSupply: false }, totals: { consumption: null }, bill: bill(0, null) };
+    const partial = locationBill([reporting(1.1), silent, reporting(2.2), silent]);
+    expect(partial).toMatchObject({ basis: 'allMeters', count: 4, partial: { known: 2 } });
+    expect(partial?.bill).toMatchObject({ energy: 3.3, total: 4.5 });
+    expect(locationBill([reporting(1.1), reporting(2.2)])?.partial).toBeNull();
+    expect(locationBill([silent, silent])).toBeNull();
   });
 });

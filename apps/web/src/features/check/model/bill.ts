@@ -1,4 +1,5 @@
 import type { Bill, MeterReadings } from '@cm/contracts/check.ts';
+import { countedMeters, metersWithData } from './location-total.ts';
 
 /** The currency the answer's costs are in: its meters' bills (a location has one), null without a tariff. */
 export function billCurrency(readings: { meters: readonly Pick<MeterReadings, 'bill'>[] }): string | null {
@@ -27,21 +28,31 @@ export interface LocationBill {
   basis: 'mainSupply' | 'allMeters';
   /** Meters counted. */
   count: number;
+  /** As the energy total (location-total.ts): only `known` of the `count` meters have data, and only they are billed here. */
+  partial: { known: number } | null;
 }
 
 /**
- * The bill of a view's meters. Where a meter is the main supply, the location pays what it
- * measured (its sub-meters' energy is inside it); otherwise each meter is its own supply and the
- * charges add up. A projection is only given when every counted meter has one. Null when no
- * counted meter has a bill.
+ * The bill of a view's meters, counted as the energy total counts them (location-total.ts). Where
+ * a meter is the main supply, the location pays what it measured (its sub-meters' energy is
+ * inside it); otherwise each meter is its own supply and the charges add up. Meters without data in
+ * the range are left out, as the energy total leaves them out (a partial bill, said so). A
+ * projection is only given when every billed meter has one. Null when no counted meter has data
+ * and a bill.
  */
 export function locationBill(
-  meters: readonly (Pick<MeterReadings, 'bill'> & { meter: Pick<MeterReadings['meter'], 'mainSupply'> })[],
+  meters: readonly (Pick<MeterReadings, 'bill'> & {
+    meter: Pick<MeterReadings['meter'], 'mainSupply'>;
+    totals: Pick<MeterReadings['totals'], 'consumption'>;
+  })[],
 ): LocationBill | null {
-  const mains = meters.filter((m) => m.meter.mainSupply);
-  const counted = mains.length > 0 ? mains : meters;
-  const bill = combinedBill(counted);
-  return bill ? { bill, basis: mains.length > 0 ? 'mainSupply' : 'allMeters', count: counted.length } : null;
+  const { basis, counted } = countedMeters(meters);
+  const partial = metersWithData(counted);
+  const billed = partial ? partial.known : counted.filter((m) => m.totals.consumption !== null);
+  const bill = combinedBill(billed);
+  return bill
+    ? { bill, basis, count: counted.length, partial: partial ? { known: partial.known.length } : null }
+    : null;
 }
 
 function combinedBill(meters: readonly Pick<MeterReadings, 'bill'>[]): Bill | null {

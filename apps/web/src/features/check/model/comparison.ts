@@ -59,13 +59,13 @@ export function comparisonPlans(
   nowMs: number,
   current: RangeData | undefined,
 ): ComparisonPlan[] {
-  const previous = previousShift(range);
+  const isGoing = range.to >= localDateOf(nowMs, timeZone);
+  const previous = previousShift(range, isGoing);
   const isSameAsLastYear = previous.unit === LAST_YEAR.unit && previous.count === LAST_YEAR.count;
   const shifts: Array<[ComparisonPlan['kind'], PeriodShift]> = [
     ...(isSameAsLastYear ? [] : [['previous', previous] as [ComparisonPlan['kind'], PeriodShift]]),
     ['lastYear', LAST_YEAR],
   ];
-  const isGoing = range.to >= localDateOf(nowMs, timeZone);
   return shifts.map(([kind, shift]) => {
     const period = shiftRange(range, shift);
     const base = { kind, range: period, days: rangeDays(period), rangeDays: rangeDays(range) };

@@ -3,6 +3,7 @@ import {
   autoGranularity,
   effectiveGranularity,
   previousPeriod,
+  projectionEnd,
   rangeDays,
   resolvePreset,
   samePeriodLastYear,
@@ -35,6 +36,41 @@ describe('this bill so far', () => {
   });
 });
 
+describe('projectionEnd (issue 34)', () => {
+  // Today 2026-11-27, the review's morning: November has 30 days, the billing day is 17.
+  const today = '2026-11-27';
+  const end = (preset: Parameters<typeof resolvePreset>[0]) =>
+    projectionEnd(preset, resolvePreset(preset, today, 17), today);
+
+  it('projects a calendar period so far to its end', () => {
+    expect(end('thisMonth')).toBe('2026-11-30');
+    expect(end('thisYear')).toBe('2026-12-31');
+    // This bill: Nov 17 – Dec 16, its own end.
+    expect(end('thisBill')).toBe('2026-12-16');
+    // February of a leap year, and the month's last day itself.
+    expect(projectionEnd('thisMonth', { from: '2028-02-01', to: '2028-02-10' }, '2028-02-10')).toBe(
+      '2028-02-29',
+    );
+    expect(projectionEnd('thisMonth', { from: '2026-11-01', to: '2026-11-30' }, '2026-11-30')).toBe(
+      '2026-11-30',
+    );
+  });
+
+  it('projects no rolling or finished range', () => {
+    expect(end('last7')).toBeNull();
+    expect(end('last12Months')).toBeNull();
+    expect(end('today')).toBeNull();
+    expect(end('yesterday')).toBeNull();
+    expect(end('lastMonth')).toBeNull();
+    // Custom dates: ending today (rolling) or in the past, no; running past today, to their end.
+    expect(projectionEnd(null, { from: '2026-11-01', to: today }, today)).toBeNull();
+    expect(projectionEnd(null, { from: '2026-09-01', to: '2026-09-03' }, today)).toBeNull();
+    expect(projectionEnd(null, { from: '2026-11-20', to: '2026-12-05' }, today)).toBe('2026-12-05');
+    // A range wholly in the future has nothing so far to project from.
+    expect(projectionEnd(null, { from: '2026-12-01', to: '2026-12-05' }, today)).toBeNull();
+  });
+});
+
 describe('comparison periods', () => {
   it('a week → the week before', () => {
     expect(previousPeriod({ from: '2026-03-04', to: '2026-03-10' })).toEqual({
@@ -49,15 +85,35 @@ describe('comparison periods', () => {
     });
   });
   it('this month so far → the same days of last month', () => {
-    expect(previousPeriod({ from: '2026-03-01', to: '2026-03-10' })).toEqual({
+    expect(previousPeriod({ from: '2026-03-01', to: '2026-03-10' }, true)).toEqual({
       from: '2026-02-01',
       to: '2026-02-10',
     });
   });
   it('this year so far → the same part of last year', () => {
-    expect(previousPeriod({ from: '2026-01-01', to: '2026-03-10' })).toEqual({
+    expect(previousPeriod({ from: '2026-01-01', to: '2026-03-10' }, true)).toEqual({
       from: '2025-01-01',
       to: '2025-03-10',
+    });
+  });
+  it('a finished custom range from the 1st → the days just before it (issue 34)', () => {
+    // Sep 1–3 (Tue–Thu): the 3 days before are Aug 29–31, not Aug 1–3 (Sat–Mon).
+    expect(previousPeriod({ from: '2026-09-01', to: '2026-09-03' })).toEqual({
+      from: '2026-08-29',
+      to: '2026-08-31',
+    });
+  });
+  it('a billing period → the bill before it, to the day (issue 34)', () => {
+    // Billing day 17: Nov 17 – Dec 16, going or not, against Oct 17 – Nov 16 (not Oct 18 – Nov 16).
+    for (const isGoing of [true, false])
+      expect(previousPeriod({ from: '2026-11-17', to: '2026-12-16' }, isGoing)).toEqual({
+        from: '2026-10-17',
+        to: '2026-11-16',
+      });
+    // A quarter from the 1st, and a whole year: whole months back.
+    expect(previousPeriod({ from: '2026-01-01', to: '2026-03-31' })).toEqual({
+      from: '2025-10-01',
+      to: '2025-12-31',
     });
   });
   it('a single day → the day before', () => {

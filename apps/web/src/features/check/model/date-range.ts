@@ -81,6 +81,20 @@ export function resolvePreset(
   }
 }
 
+/**
+ * The last day of the period a range is the part so far of, for the bill's projection (issue 34):
+ * this month so far → the month's last day, this year so far → 31 December, and a range running
+ * past today (this bill, a custom one) → its own end. Rolling ranges (last 7 days, last 12 months,
+ * a custom range ending today) and finished ones are not projected: null. `preset` is null for
+ * custom dates.
+ */
+export function projectionEnd(preset: PresetId | null, range: DateRange, today: LocalDate): LocalDate | null {
+  if (preset === 'thisMonth') return endOfMonth(today);
+  if (preset === 'thisYear') return `${today.slice(0, 4)}-12-31`;
+  if (preset === 'last7' || preset === 'last12Months') return null;
+  return daysBetween(today, range.to) > 0 && daysBetween(range.from, today) >= 0 ? range.to : null;
+}
+
 /** Number of local days in the range, both ends included. */
 export function rangeDays(range: DateRange): number {
   return daysBetween(range.from, range.to) + 1;
@@ -134,14 +148,26 @@ export interface PeriodShift {
 /** The same dates one year earlier (29 February → 28 February; a month's last day stays the last day). */
 export const LAST_YEAR: PeriodShift = { unit: 'months', count: 12 };
 
+/** How many whole months the range is, starting on any day (a calendar month, a billing period); null if it is not. */
+function wholeMonths(range: DateRange): number | null {
+  const next = addDays(range.to, 1);
+  const months =
+    (Number(next.slice(0, 4)) - Number(range.from.slice(0, 4))) * 12 +
+    (Number(next.slice(5, 7)) - Number(range.from.slice(5, 7)));
+  return months >= 1 && addMonths(range.from, months) === next ? months : null;
+}
+
 /**
- * The period just before, as a person would compare it: a range starting on the 1st moves by
- * whole months (this month so far → the same days of last month; March → February; this year so far
- * → the same part of last year), any other range by its length in days (last 7 days → the 7 days
- * before).
+ * The period just before, as a person would compare it: whole months by whole months, whatever
+ * day they start on (March → February; a bill Nov 17 – Dec 16 → the bill before, Oct 17 – Nov 16);
+ * a range still going from the 1st by months (this month so far → the same days of last month;
+ * this year so far → the same part of last year); any other range by its length in days (last 7
+ * days → the 7 days before; Sep 1–3 → Aug 29–31, not Aug 1–3: issue 34).
  */
-export function previousShift(range: DateRange): PeriodShift {
-  if (range.from.endsWith('-01')) {
+export function previousShift(range: DateRange, isGoing = false): PeriodShift {
+  const whole = wholeMonths(range);
+  if (whole !== null) return { unit: 'months', count: whole };
+  if (isGoing && range.from.endsWith('-01')) {
     const spanned =
       (Number(range.to.slice(0, 4)) - Number(range.from.slice(0, 4))) * 12 +
       (Number(range.to.slice(5, 7)) - Number(range.from.slice(5, 7))) +
@@ -166,8 +192,8 @@ export function shiftRange(range: DateRange, shift: PeriodShift): DateRange {
 }
 
 /** The period just before (see `previousShift`). */
-export function previousPeriod(range: DateRange): DateRange {
-  return shiftRange(range, previousShift(range));
+export function previousPeriod(range: DateRange, isGoing = false): DateRange {
+  return shiftRange(range, previousShift(range, isGoing));
 }
 
 /** The same dates one year earlier. */

@@ -36,6 +36,18 @@ describe('locationTotal', () => {
     expect(locationTotal([meter(1, 10, true), meter(2, 12)]).unaccounted).toBe(-2);
   });
 
+  it('gives a partial total, at least the sum of the meters with data (issue 34)', () => {
+    // Elm Street Lofts, today: 15.264 + 23.214 = 38.478 kWh from 2 of 4 meters (two sent nothing).
+    const total = locationTotal([meter(1, 15.264), meter(2, null), meter(3, 23.214), meter(4, null)]);
+    expect(total.consumption).toBeNull();
+    expect(total.atLeast).toEqual({ consumption: 38.478, known: 2, of: 4 });
+    // Whole or empty: no partial total.
+    expect(locationTotal([meter(1, 1), meter(2, 2)]).atLeast).toBeNull();
+    expect(locationTotal([meter(1, null), meter(2, null)]).atLeast).toBeNull();
+    // A main supply with data: the location's total is whole, whatever the sub-meters.
+    expect(locationTotal([meter(1, 5, true), meter(2, null)]).atLeast).toBeNull();
+  });
+
   it('knows no total when a counted meter has no known energy, and no share of nothing', () => {
     expect(locationTotal([meter(1, 5), meter(2, null)]).consumption).toBeNull();
     // An unknown sub-meter leaves the main supply's total known, the rest unknown.

@@ -29,6 +29,31 @@ export interface LocationTotal {
   shares: ReadonlyMap<number, number | null>;
   /** Share of the counted meters' intervals that have readings (1 = complete); null without intervals. */
   coverage: number | null;
+  /**
+   * When `consumption` is null because some counted meters have no data in the range while others
+   * have: the sum of those that have, the location used at least that (`known` of `of` meters).
+   */
+  atLeast: { consumption: number; known: number; of: number } | null;
+}
+
+/** The meters a location's totals count, energy and cost alike: its main supplies, else all of them. */
+export function countedMeters<T extends { meter: Pick<MeterInfo, 'mainSupply'> }>(
+  meters: readonly T[],
+): { basis: LocationTotal['basis']; counted: readonly T[] } {
+  const mains = meters.filter((m) => m.meter.mainSupply);
+  return mains.length > 0 ? { basis: 'mainSupply', counted: mains } : { basis: 'allMeters', counted: meters };
+}
+
+/**
+ * Which counted meters a partial total adds up (issue 34: one meter without data left the energy
+ * total "—" while the cost total was shown): those with data in the range, when some but not all
+ * have; null when all have (the total is whole) or none has (there is no total).
+ */
+export function metersWithData<T extends { totals: Pick<ChannelTotals, 'consumption'> }>(
+  counted: readonly T[],
+): { known: readonly T[]; of: number } | null {
+  const known = counted.filter((m) => m.totals.consumption !== null);
+  return known.length > 0 && known.length < counted.length ? { known, of: counted.length } : null;
 }
 
 /** Energies are added in whole Wh, so that a total is the exact sum of what the rows show. */
@@ -56,25 +81,29 @@ export function coverageOf(meters: readonly Pick<MeterEnergy, 'totals'>[]): numb
 
 /** The location's energy from its meters' totals over one range. */
 export function locationTotal(meters: readonly MeterEnergy[]): LocationTotal {
-  const mains = meters.filter((m) => m.meter.mainSupply);
-  const counted = mains.length > 0 ? mains : meters;
+  const { basis, counted } = countedMeters(meters);
   const consumption = meters.length === 0 ? null : sumOf(counted);
+  const partial = metersWithData(counted);
+  const atLeast = partial
+    ? { consumption: sumOf(partial.known) ?? 0, known: partial.known.length, of: partial.of }
+    : null;
   const shares = new Map<number, number | null>();
   for (const { meterInd, totals } of meters) {
     const hasShare = consumption !== null && consumption !== 0 && totals.consumption !== null;
     shares.set(meterInd, hasShare ? toWh(totals.consumption ?? 0) / toWh(consumption) : null);
   }
-  if (mains.length === 0)
+  if (basis === 'allMeters')
     return {
-      basis: 'allMeters',
+      basis,
       consumption,
       subMeters: null,
       unaccounted: null,
       shares,
       coverage: coverageOf(counted),
+      atLeast,
     };
   const subMeters = sumOf(meters.filter((m) => !m.meter.mainSupply));
   const unaccounted =
     consumption === null || subMeters === null ? null : (toWh(consumption) - toWh(subMeters)) / 1000;
-  return { basis: 'mainSupply', consumption, subMeters, unaccounted, shares, coverage: coverageOf(counted) };
+  return { basis, consumption, subMeters, unaccounted, shares, coverage: coverageOf(counted), atLeast };
 }

@@ -132,24 +132,46 @@ describe('CSV with a gap', () => {
   });
 });
 
+/** The lines (no BOM, no last line end) of raw blocks in UTC, in English. */
+function utcCsvLines(blocks: CsvInput['blocks']): string[] {
+  const text = buildCsv({
+    blocks,
+    granularity: 'raw',
+    timeZone: 'UTC',
+    headers,
+    kinds,
+    format: defaultCsvFormat('en'),
+  });
+  return text.slice(1, -CSV_LINE_END.length).split(CSV_LINE_END);
+}
+
 describe('CSV of a meter with an export channel', () => {
   it('writes import, export and net side by side', () => {
     const readings = withExport(rawReadings('2026-06-01T10:00:00Z', '2026-06-01T10:30:00Z'), 0.1);
     const rows = buildRows(readings, 'raw', Date.parse('2026-06-01T10:30:00Z'));
-    const text = buildCsv({
-      blocks: [{ meterInd: 3, rows }],
-      granularity: 'raw',
-      timeZone: 'UTC',
-      headers,
-      kinds,
-      format: defaultCsvFormat('en'),
-    });
-    const lines = text.slice(1, -CSV_LINE_END.length).split(CSV_LINE_END);
+    const lines = utcCsvLines([{ meterInd: 3, rows }]);
     // 0.25 kWh in and 0.1 kWh out each quarter hour: 0.15 kWh net.
     expect(lines).toEqual([
       'Meter,Start,End,Type,Import (kWh),Export (kWh),Net (kWh),Register,Missing readings,Estimated readings,Substituted values,Corrected values',
       'EM-10009,2026-06-01T10:00:00+00:00,2026-06-01T10:15:00+00:00,interval,0.25,0.1,0.15,1000.25,0,0,0,0',
       'EM-10009,2026-06-01T10:15:00+00:00,2026-06-01T10:30:00+00:00,interval,0.25,0.1,0.15,1000.5,0,0,0,0',
+    ]);
+  });
+});
+
+describe('CSV of a location where one meter has no export channel (issue 34)', () => {
+  it('writes no export for that meter and its import as its net, not "unknown"', () => {
+    const solar = withExport(rawReadings('2026-06-01T10:00:00Z', '2026-06-01T10:15:00Z'), 0.1);
+    const plain = rawReadings('2026-06-01T10:00:00Z', '2026-06-01T10:15:00Z');
+    const end = Date.parse('2026-06-01T10:15:00Z');
+    const lines = utcCsvLines([
+      { meterInd: 1, rows: buildRows(solar, 'raw', end) },
+      { meterInd: 2, rows: buildRows(plain, 'raw', end) },
+    ]);
+    // Meter 1: 0.25 in, 0.1 out, 0.15 net. Meter 2 measures import only: no export, net 0.25.
+    expect(lines.slice(1)).toEqual([
+      '1,EM-10009,2026-06-01T10:00:00+00:00,2026-06-01T10:15:00+00:00,interval,0.25,0.1,0.15,1000.25,0,0,0,0',
+      '2,EM-10009,2026-06-01T10:00:00+00:00,2026-06-01T10:15:00+00:00,interval,0.25,,0.25,1000.25,0,0,0,0',
     ]);
   });
 });

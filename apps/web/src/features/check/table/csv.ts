@@ -2,6 +2,7 @@ import type { Granularity } from '@cm/contracts/check.ts';
 import type { ReadingRows, RowKind } from '../model/reading-rows.ts';
 import { CSV_LINE_END, csvText } from '@cm/contracts/csv.ts';
 import { isoInZone } from '@cm/contracts/zoned-time.ts';
+import { exportAndNet } from './row-notes.ts';
 
 /** `,` with a decimal point (en), or `;` with a decimal comma (fr, de, pt: what their spreadsheets expect). */
 export interface CsvFormat {
@@ -58,6 +59,12 @@ const BOM = '\uFEFF';
 
 const textCell = (value: string, format: CsvFormat) => csvText(value, format.separator);
 
+/** Export and net of a row; a meter without an export channel: no export, net = import. */
+function exportCells(rows: ReadingRows, i: number, format: CsvFormat): string[] {
+  const { exported, net } = exportAndNet(rows, i);
+  return [exported === 'none' ? '' : numberCell(exported, format), numberCell(net, format)];
+}
+
 function numberCell(value: number | null | undefined, format: CsvFormat, decimals = 3): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '';
   // Energies are exact to the Wh: at most 3 decimals, no thousands separators, no exponent.
@@ -102,7 +109,7 @@ export function buildCsv(input: CsvInput): string {
         isoInZone(rows.end[i] ?? 0, timeZone),
         textCell(kinds[rows.kind[i] ?? 'interval'], format),
         numberCell(rows.consumption[i], format),
-        ...(hasExport ? [numberCell(rows.exported?.[i], format), numberCell(rows.net?.[i], format)] : []),
+        ...(hasExport ? exportCells(rows, i, format) : []),
         ...(hasCost ? [numberCell(rows.cost?.[i], format, 6)] : []),
         numberCell(rows.register[i], format),
         String(rows.missing[i] ?? 0),

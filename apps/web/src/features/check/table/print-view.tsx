@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { formatMoney } from '@/lib/format.ts';
 import { formatLocal, formatPeriod, formatUtcOffset } from '../model/local-format.ts';
 import type { ReadingRows } from '../model/reading-rows.ts';
-import { consumptionCell, consumptionText, energyText, rowNotes } from './row-notes.ts';
+import { consumptionCell, consumptionText, energyText, exportAndNet, rowNotes } from './row-notes.ts';
 import { formatRegister } from '../totals/totals.ts';
 import classes from '../check.module.css';
 
@@ -99,8 +99,10 @@ export function PrintView({
                     <td className={classes.num}>{consumptionText(cell, locale, t)}</td>
                     {hasExport ? (
                       <>
-                        <td className={classes.num}>{energyText(rows.exported?.[i] ?? null, locale, t)}</td>
-                        <td className={classes.num}>{energyText(rows.net?.[i] ?? null, locale, t)}</td>
+                        <td className={classes.num}>
+                          {energyText(exportAndNet(rows, i).exported, locale, t)}
+                        </td>
+                        <td className={classes.num}>{energyText(exportAndNet(rows, i).net, locale, t)}</td>
                       </>
                     ) : null}
                     {costCurrency ? (

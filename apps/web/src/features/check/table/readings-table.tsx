@@ -12,7 +12,7 @@ import { perfMarks } from '../api.ts';
 import type { ReadingRows } from '../model/reading-rows.ts';
 import { sortRows, type SortDirection, type SortKey } from './row-order.ts';
 import { formatRegister } from '../totals/totals.ts';
-import { consumptionCell, consumptionText, energyText, rowNotes } from './row-notes.ts';
+import { consumptionCell, consumptionText, energyText, exportAndNet, rowNotes } from './row-notes.ts';
 import { ToneBadge } from '../ui/tone-badge.tsx';
 import classes from '../check.module.css';
 
@@ -218,8 +218,8 @@ export const ReadingsTable = memo(function ReadingsTable({
                   {hasExport && isPhone ? (
                     <Text size="xs" c="dimmed" className={classes.nowrap}>
                       {t('check.table.exportNetShort', {
-                        exported: energyText(rows.exported?.[i] ?? null, locale, t),
-                        net: energyText(rows.net?.[i] ?? null, locale, t),
+                        exported: energyText(exportAndNet(rows, i).exported, locale, t),
+                        net: energyText(exportAndNet(rows, i).net, locale, t),
                       })}
                     </Text>
                   ) : null}
@@ -231,8 +231,8 @@ export const ReadingsTable = memo(function ReadingsTable({
                 </td>
                 {hasExport && !isPhone ? (
                   <>
-                    <td className={classes.num}>{energyText(rows.exported?.[i] ?? null, locale, t)}</td>
-                    <td className={classes.num}>{energyText(rows.net?.[i] ?? null, locale, t)}</td>
+                    <td className={classes.num}>{energyText(exportAndNet(rows, i).exported, locale, t)}</td>
+                    <td className={classes.num}>{energyText(exportAndNet(rows, i).net, locale, t)}</td>
                   </>
                 ) : null}
                 {costCurrency && !isPhone ? (

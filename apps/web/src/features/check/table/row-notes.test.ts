@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildRows, type ReadingRows } from '../model/reading-rows.ts';
-import { consumptionCell, consumptionText, rowNotes } from './row-notes.ts';
-import { dailyReadings, rawReadings } from '@/test-support/check-fixtures.ts';
+import { consumptionCell, consumptionText, energyText, exportAndNet, rowNotes } from './row-notes.ts';
+import { dailyReadings, rawReadings, withExport } from '@/test-support/check-fixtures.ts';
 
 const t = (key: string) => `<${key}>`;
 
@@ -113,5 +113,23 @@ describe('consumptionCell', () => {
     expect(consumptionText(consumptionCell(rows, 3, 'day'), 'en', t)).toBe('—');
     const unknownGap = { ...rows, inBucket: rows.inBucket.map(() => false) };
     expect(consumptionText(consumptionCell(unknownGap, 2, 'day'), 'en', t)).toBe('<check.table.unknown>');
+  });
+});
+
+describe('export and net beside meters without an export channel (issue 34)', () => {
+  it('shows no export ("—") and the import as net, where the meter has no export channel', () => {
+    const end = Date.parse('2026-06-01T10:15:00Z');
+    const plain = buildRows(rawReadings('2026-06-01T10:00:00Z', '2026-06-01T10:15:00Z'), 'raw', end);
+    const solar = buildRows(
+      withExport(rawReadings('2026-06-01T10:00:00Z', '2026-06-01T10:15:00Z'), 0.1),
+      'raw',
+      end,
+    );
+    // 0.25 kWh in each quarter hour; the solar meter sends 0.1 out: net 0.15.
+    expect(exportAndNet(plain, 0)).toEqual({ exported: 'none', net: 0.25 });
+    expect(exportAndNet(solar, 0)).toEqual({ exported: 0.1, net: 0.15 });
+    expect(energyText(exportAndNet(plain, 0).exported, 'en', t)).toBe('—');
+    expect(energyText(exportAndNet(plain, 0).net, 'en', t)).toBe('0.250');
+    expect(energyText(null, 'en', t)).toBe('<check.table.unknown>');
   });
 });

@@ -88,7 +88,25 @@ export function consumptionText(cell: ConsumptionCell, locale: string, t: (key: 
   return cell.kind === 'unknown' ? t('check.table.unknown') : '—';
 }
 
-/** An export or net cell: three decimals, or "unknown" where that channel has no value. */
-export function energyText(value: number | null, locale: string, t: (key: string) => string): string {
+/** An export or net cell: three decimals, "unknown" where that channel has no value, "—" for no export channel. */
+export function energyText(
+  value: number | null | 'none',
+  locale: string,
+  t: (key: string) => string,
+): string {
+  if (value === 'none') return '—';
   return value === null ? t('check.table.unknown') : consumptionText({ kind: 'value', value }, locale, t);
+}
+
+/**
+ * A row's export and net beside meters that have an export channel (issue 34): a meter with one,
+ * its values (null: unknown); a meter without one exports nothing it could measure ('none', not
+ * "unknown") and its net is its import.
+ */
+export function exportAndNet(
+  rows: ReadingRows,
+  i: number,
+): { exported: number | null | 'none'; net: number | null } {
+  if (rows.exported === null) return { exported: 'none', net: rows.consumption[i] ?? null };
+  return { exported: rows.exported[i] ?? null, net: rows.net?.[i] ?? null };
 }

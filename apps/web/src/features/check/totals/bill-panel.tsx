@@ -2,16 +2,17 @@ import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { LocationBill } from '../model/bill.ts';
 import { useTranslation } from 'react-i18next';
 import { formatEnergy, formatMoney, formatNumber } from '@/lib/format.ts';
+import { formatLocal } from '../model/local-format.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import { Stat } from '../ui/stat.tsx';
 import classes from '../check.module.css';
 
 /**
  * What the range costs at the location's tariff: the total with its parts (energy, standing
- * charges, tax, export credit), how much rests on estimated values, and for a period still going
- * the projection to its end, saying how it is projected.
+ * charges, tax, export credit), how much rests on estimated values, and for a calendar period
+ * still going the projection to its end, saying to which day and how it is projected.
  */
-export function BillPanel({ bill, basis, count }: LocationBill) {
+export function BillPanel({ bill, basis, count, partial, timeZone }: LocationBill & { timeZone: string }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const money = (amount: number) => formatMoney(amount, bill.currency, locale);
@@ -30,6 +31,13 @@ export function BillPanel({ bill, basis, count }: LocationBill) {
           ) : count > 1 ? (
             <Text size="xs" c="dimmed">
               {t('check.bill.meters', { count })}
+            </Text>
+          ) : null}
+          {partial ? (
+            // As the energy total: only the meters with data are billed here (issue 34).
+            <Text size="xs" c="dimmed" data-testid="bill-partial">
+              {t('check.all.atLeast', { amount: money(bill.total) })}{' '}
+              {t('check.all.partial', { count: partial.known, of: count })}
             </Text>
           ) : null}
         </div>
@@ -63,7 +71,11 @@ export function BillPanel({ bill, basis, count }: LocationBill) {
         {projection ? (
           <div className={classes.agreement} data-testid="bill-projection">
             <Text size="sm" fw={600}>
-              {t('check.bill.projection', { total: money(projection.total) })}
+              {t('check.bill.projectionTo', {
+                total: money(projection.total),
+                // `to` is the end instant: the period's last day is the day before it.
+                end: formatLocal(Date.parse(projection.to) - 1, locale, timeZone, 'date'),
+              })}
             </Text>
             <Text size="sm" c="dimmed">
               {t('check.bill.projectionHow', {

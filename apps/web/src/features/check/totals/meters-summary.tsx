@@ -31,6 +31,11 @@ export const MetersSummary = memo(function MetersSummary({
   const locale = i18n.language;
   const total = useMemo(() => locationTotal(readings.meters), [readings.meters]);
   const energy = (value: number | null) => (value === null ? '—' : formatEnergy(value, locale));
+  // Some meters without data in the range: at least what the others used (issue 34).
+  const { atLeast } = total;
+  const totalText = atLeast
+    ? t('check.all.atLeast', { amount: formatEnergy(atLeast.consumption, locale) })
+    : energy(total.consumption);
   const share = (value: number | null | undefined) =>
     value === null || value === undefined ? '—' : formatPercent(value, locale);
   const ofMain = (value: number | null) =>
@@ -53,9 +58,14 @@ export const MetersSummary = memo(function MetersSummary({
       <Group gap="xs" align="baseline" mb={4}>
         <Text fw={600}>{t('check.all.locationTotal')}</Text>
         <Text fw={700} fz="lg" className={classes.num} data-testid="location-total">
-          {energy(total.consumption)}
+          {totalText}
         </Text>
       </Group>
+      {atLeast ? (
+        <Text size="sm" c="dimmed" data-testid="location-total-partial">
+          {t('check.all.partial', { count: atLeast.known, of: atLeast.of })}
+        </Text>
+      ) : null}
       <Text size="sm" c="dimmed" mb="sm" data-testid="location-total-basis">
         {total.basis === 'mainSupply'
           ? t('check.all.basisMain')
@@ -153,7 +163,7 @@ export const MetersSummary = memo(function MetersSummary({
             ) : (
               <tr data-testid="meters-summary-total">
                 <th scope="row">{t('check.all.locationTotal')}</th>
-                <td className={classes.num}>{energy(total.consumption)}</td>
+                <td className={classes.num}>{totalText}</td>
                 <td className={classes.num}>{share(total.consumption === null ? null : 1)}</td>
                 <td colSpan={currency ? 4 : 3} />
               </tr>
