@@ -111,6 +111,12 @@ export async function insertUser(
   return id;
 }
 
+/** Adds the administrator admin@test.cm to the app's database and answers its sign-in token. */
+export async function signInNewAdmin(t: TestApp): Promise<string> {
+  await insertUser(t.db, { email: 'admin@test.cm', password: 'Admin!pass1', role: Role.Admin });
+  return (await t.login('admin@test.cm', 'Admin!pass1')).token;
+}
+
 /** A readings answer checked against the contract and read as the web app reads it (every count column). */
 export function readingsAnswer(response: Pick<LightMyRequestResponse, 'json'>): LocationReadings {
   return readingsAsRead(locationReadingsSchema.parse(response.json()));

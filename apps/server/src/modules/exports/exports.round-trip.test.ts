@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Role } from '@cm/contracts/enums.ts';
 import { startOfLocal } from '@cm/contracts/zoned-time.ts';
-import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
+import { createTestApp, type TestApp, signInNewAdmin } from '../../test/test-app.ts';
 import { expectRoundTrip, type ChannelData } from './round-trip.ts';
 
 // Issue 32, "Round trip": what CM exports (CSV and ESPI), imported again into the same meter,
@@ -16,8 +15,7 @@ let admin: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  await insertUser(t.db, { email: 'admin@test.cm', password: 'Admin!pass1', role: Role.Admin });
-  admin = (await t.login('admin@test.cm', 'Admin!pass1')).token;
+  admin = await signInNewAdmin(t);
 });
 afterAll(() => t.close());
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportReport } from '@cm/contracts/admin.ts';
 import type { ImportJob } from '@cm/contracts/import-jobs.ts';
 import { Role } from '@cm/contracts/enums.ts';
-import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
+import { createTestApp, insertUser, type TestApp, signInNewAdmin } from '../../test/test-app.ts';
 import { insertLocation, insertMeter } from '../../test/factories.ts';
 
 // Uploads that are not plain UTF-8 text (issue 32, probe finding 8): a ZIP or gzip of one file is
@@ -27,8 +27,7 @@ let admin: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  await insertUser(t.db, { email: 'admin@test.cm', password: 'Admin!pass1', role: Role.Admin });
-  admin = (await t.login('admin@test.cm', 'Admin!pass1')).token;
+  admin = await signInNewAdmin(t);
   const site = await insertLocation(t.db, 'Archive site', 'Europe/Berlin');
   await insertMeter(t.db, {
     meterNumber: 'ZIP-1',

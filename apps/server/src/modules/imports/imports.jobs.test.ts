@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportJob, ImportPreview } from '@cm/contracts/import-jobs.ts';
-import { Role } from '@cm/contracts/enums.ts';
-import { createTestApp, insertUser, type TestApp } from '../../test/test-app.ts';
+import { createTestApp, type TestApp, signInNewAdmin } from '../../test/test-app.ts';
 import { insertLocation, insertMeter } from '../../test/factories.ts';
 import { ImportJobsService } from './import-jobs.service.ts';
 import { ImportsService } from './imports.service.ts';
@@ -23,8 +22,7 @@ let admin: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  await insertUser(t.db, { email: 'admin@test.cm', password: 'Admin!pass1', role: Role.Admin });
-  admin = (await t.login('admin@test.cm', 'Admin!pass1')).token;
+  admin = await signInNewAdmin(t);
   const dublin = await insertLocation(t.db, 'Jobs Dublin', 'Europe/Dublin');
   const installedAt = new Date('2010-01-01T00:00:00Z');
   await insertMeter(t.db, {

@@ -5,9 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportReport } from '@cm/contracts/admin.ts';
 import type { LocationReadings } from '@cm/contracts/check.ts';
 import type { ImportJob, ImportPreview } from '@cm/contracts/import-jobs.ts';
-import { Role } from '@cm/contracts/enums.ts';
 import { parseDecimalMicro } from '../readings/register-value.ts';
-import { createTestApp, insertUser, readingsAnswer, type TestApp } from '../../test/test-app.ts';
+import { createTestApp, readingsAnswer, type TestApp, signInNewAdmin } from '../../test/test-app.ts';
 import { insertLocation, insertMeter } from '../../test/factories.ts';
 
 // AEMO MDFF (issue 32): NEM12 interval data and NEM13 register reads, plain and zipped. Every
@@ -74,8 +73,7 @@ let admin: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  await insertUser(t.db, { email: 'admin@test.cm', password: 'Admin!pass1', role: Role.Admin });
-  admin = (await t.login('admin@test.cm', 'Admin!pass1')).token;
+  admin = await signInNewAdmin(t);
   for (const [i, meter] of METERS.entries()) {
     // Brisbane keeps AEST all year: its days are the file's days.
     const locationId = await insertLocation(t.db, meter.site, 'Australia/Brisbane');

@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportReport } from '@cm/contracts/admin.ts';
-import { Role } from '@cm/contracts/enums.ts';
 import { parseDecimalMicro } from '../readings/register-value.ts';
-import { createTestApp, insertUser, readingsAnswer, type TestApp } from '../../test/test-app.ts';
+import { createTestApp, readingsAnswer, type TestApp, signInNewAdmin } from '../../test/test-app.ts';
 import { insertLocation, insertMeter } from '../../test/factories.ts';
 
 // The utility layouts of FORMATS.md, imported as they come (detected from their content), with
@@ -21,8 +20,7 @@ let admin: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  await insertUser(t.db, { email: 'admin@test.cm', password: 'Admin!pass1', role: Role.Admin });
-  admin = (await t.login('admin@test.cm', 'Admin!pass1')).token;
+  admin = await signInNewAdmin(t);
 });
 afterAll(() => t.close());
 

@@ -4,9 +4,8 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportReport } from '@cm/contracts/admin.ts';
 import type { LocationReadings } from '@cm/contracts/check.ts';
-import { Role } from '@cm/contracts/enums.ts';
 import { parseDecimalMicro } from '../readings/register-value.ts';
-import { createTestApp, insertUser, readingsAnswer, type TestApp } from '../../test/test-app.ts';
+import { createTestApp, readingsAnswer, type TestApp, signInNewAdmin } from '../../test/test-app.ts';
 import { insertLocation, insertMeter } from '../../test/factories.ts';
 
 // Real public files, copied into fixtures/real with their SOURCE.md. Every expected figure comes
@@ -40,8 +39,7 @@ let admin: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  await insertUser(t.db, { email: 'admin@test.cm', password: 'Admin!pass1', role: Role.Admin });
-  admin = (await t.login('admin@test.cm', 'Admin!pass1')).token;
+  admin = await signInNewAdmin(t);
 });
 afterAll(() => t.close());
 
