@@ -211,7 +211,7 @@ describe('migration 0022 (chunk cache by year)', () => {
         );
       const before = await db.query<{ version: number }>(stored);
 
-      expect(await migrate(db)).toEqual({ applied: 1 });
+      expect(await migrate(db, await migrationsUpTo('0022_reading_chunks_by_year'))).toEqual({ applied: 1 });
       expect(await db.query(stored)).toEqual(before);
       const partitions = await db.query<{ name: string }>(
         `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
