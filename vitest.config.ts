@@ -7,6 +7,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     reporters: ['default', './scripts/summary-reporter.ts'],
+    // Vitest's default is one worker less than the cores: one worker on a 2-core machine, which made
+    // the run serial. Most files wait on PostgreSQL or a browser, so three share two cores well.
+    maxWorkers: 3,
     projects: [
       {
         test: { name: 'contracts', include: ['packages/contracts/src/**/*.test.ts'], testTimeout: 30_000 },

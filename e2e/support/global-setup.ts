@@ -22,7 +22,7 @@ export default async function setup(project: TestProject) {
   const mailFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'cm-e2e-mail-')), 'mails.jsonl');
   const mailbox = await startMailbox(mailFile);
   // Shedding for event-loop delay stays off: a page must not fail because the machine is busy.
-  const server = await startServerProcess({ CM_SMTP_URL: mailbox.url, CM_MAX_EVENT_LOOP_DELAY_MS: '60000' });
+  const server = await startServerProcess({ CM_SMTP_URL: mailbox.url, CM_MAX_EVENT_LOOP_DELAY_MS: '0' });
   project.provide('cmBaseUrl', server.url);
   project.provide('cmMailFile', mailFile);
   return async () => {

@@ -130,8 +130,12 @@ const envSchema = z.object({
   // times as many may wait their turn (holding no shared slot), and past that 429
   // (plugins/load-shedding.ts). The check page asks for up to six at once.
   CM_HEAVY_PER_USER: z.coerce.number().int().min(1).max(1000).default(2),
-  // Past this event-loop delay, API requests (health excepted) are answered 503 at once.
-  CM_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  // Past this event-loop delay, API requests (health excepted) are answered 503 at once; 0: never.
+  CM_MAX_EVENT_LOOP_DELAY_MS: z.coerce
+    .number()
+    .int()
+    .refine((ms) => ms === 0 || (ms >= 10 && ms <= 60_000), 'must be 0 (off) or from 10 to 60000')
+    .default(1000),
   // Alert e-mails: an SMTP URL (smtp://user:pass@host:587, smtps://…); none: alerts stay in the app.
   CM_SMTP_URL: z.string().url('must be an smtp:// or smtps:// URL').optional(),
   CM_SMTP_FROM: z.string().min(3).default('Check Meter <alerts@checkmeter.invalid>'),

@@ -29,6 +29,14 @@ describe('configuration', () => {
     expect(loadConfig({ CM_HEAVY_PER_USER: '3' }).heavyPerUser).toEqual({ active: 3, queued: 24 });
   });
 
+  it('turns shedding for event-loop delay off with 0, and takes a bound from 10 ms to 60 s', () => {
+    expect(loadConfig({}).maxEventLoopDelayMs).toBe(1000);
+    expect(loadConfig({ CM_MAX_EVENT_LOOP_DELAY_MS: '0' }).maxEventLoopDelayMs).toBe(0);
+    expect(loadConfig({ CM_MAX_EVENT_LOOP_DELAY_MS: '10' }).maxEventLoopDelayMs).toBe(10);
+    expect(() => loadConfig({ CM_MAX_EVENT_LOOP_DELAY_MS: '5' })).toThrow(/CM_MAX_EVENT_LOOP_DELAY_MS/);
+    expect(() => loadConfig({ CM_MAX_EVENT_LOOP_DELAY_MS: '60001' })).toThrow(/CM_MAX_EVENT_LOOP_DELAY_MS/);
+  });
+
   it('takes the import size limit from CM_IMPORT_MAX_BYTES, at least 1 KiB', () => {
     expect(loadConfig({ CM_IMPORT_MAX_BYTES: '5000' }).importMaxBytes).toBe(5000);
     expect(() => loadConfig({ CM_IMPORT_MAX_BYTES: '10' })).toThrow(/CM_IMPORT_MAX_BYTES/);

@@ -79,15 +79,18 @@ export const loadShedding = fp(async (app: FastifyInstance, options: LoadSheddin
     gauge.shed();
     return new HttpError(503, TOO_BUSY, undefined, { 'Retry-After': retryAfter });
   };
-  await app.register(underPressure, {
-    maxEventLoopDelay: options.maxEventLoopDelayMs,
-    sampleInterval: Math.min(1000, options.maxEventLoopDelayMs),
-    exposeStatusRoute: false,
-    // Thrown, the 503 is answered by the error handler in the usual error shape.
-    pressureHandler: async (request: FastifyRequest) => {
-      if (isShed(request)) throw tooBusy('5');
-    },
-  });
+  // Off with 0. A bound, however high, is not "off": a sample in which the loop never turned (a
+  // starved process on a busy machine) reads as an infinite delay and sheds everything for a second.
+  if (options.maxEventLoopDelayMs > 0)
+    await app.register(underPressure, {
+      maxEventLoopDelay: options.maxEventLoopDelayMs,
+      sampleInterval: Math.min(1000, options.maxEventLoopDelayMs),
+      exposeStatusRoute: false,
+      // Thrown, the 503 is answered by the error handler in the usual error shape.
+      pressureHandler: async (request: FastifyRequest) => {
+        if (isShed(request)) throw tooBusy('5');
+      },
+    });
 
   let inFlight = 0;
   // Requests holding a slot; a request waiting for its body gives its slot back until it is in.
