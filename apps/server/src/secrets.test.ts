@@ -29,6 +29,8 @@ const config = (env: Record<string, string> = {}) =>
     CM_DATA_DIR: dataDir,
     CM_WEB_DIST: '/nonexistent',
     LOG_LEVEL: 'silent',
+    // Not shed on a busy machine (test/test-app.ts).
+    CM_MAX_EVENT_LOOP_DELAY_MS: '0',
     ...env,
   });
 const stored = async () => ({

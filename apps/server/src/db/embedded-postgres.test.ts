@@ -104,6 +104,7 @@ describe('embedded PostgreSQL that dies', () => {
   it('is restarted: 503 with Retry-After meanwhile, then the data is served again; past its restarts CM gives up', async () => {
     const dir = await dataDir();
     const config = loadConfig({
+      CM_MAX_EVENT_LOOP_DELAY_MS: '0',
       CM_DATA_DIR: dir,
       CM_WEB_DIST: '/nonexistent',
       LOG_LEVEL: 'silent',

@@ -242,7 +242,12 @@ describe('housekeeping', () => {
       [userId],
     );
     // Another server process on the same database: it purges when ready, and again every hour.
-    const config = loadConfig({ LOG_LEVEL: 'silent', CM_WEB_DIST: '/nonexistent', CM_DATA_DIR: os.tmpdir() });
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      CM_WEB_DIST: '/nonexistent',
+      CM_DATA_DIR: os.tmpdir(),
+      CM_MAX_EVENT_LOOP_DELAY_MS: '0',
+    });
     const other = await buildApp({
       config,
       db: t.db,

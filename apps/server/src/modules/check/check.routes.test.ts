@@ -518,6 +518,7 @@ describe('GET /api/CheckMeter/GetReadingCorrections', () => {
 describe('performance layers off (CM_DEBUG_DISABLE)', () => {
   it('answers byte for byte the same without chunks, the byte writer or the compiled serializer', async () => {
     const config = loadConfig({
+      CM_MAX_EVENT_LOOP_DELAY_MS: '0',
       LOG_LEVEL: 'silent',
       CM_WEB_DIST: '/nonexistent',
       CM_DATA_DIR: os.tmpdir(),
