@@ -1,7 +1,11 @@
 import { lazy, startTransition, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { LoadingScreen } from './components/loading-screen.tsx';
+import { repairBrowserLanguage } from './lib/browser-language.ts';
 import { startI18n } from './lib/i18n.ts';
+
+// First of all: libraries read navigator.language when they load (lib/browser-language.ts).
+repairBrowserLanguage();
 
 // No offline mode: any service worker left by an older app on this origin is removed (spec §2).
 if ('serviceWorker' in navigator) {

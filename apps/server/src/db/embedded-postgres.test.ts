@@ -8,7 +8,7 @@ import { buildApp } from '../app.ts';
 import { openDatabase, prepare } from '../bootstrap.ts';
 import { loadConfig } from '../config.ts';
 import { insertUser } from '../test/test-app.ts';
-import { ADMIN_URL } from '../test/test-db.ts';
+import { adminUrl } from '../test/test-db.ts';
 import { openPostgres } from './client.ts';
 import { EmbeddedPostgresError, startEmbeddedPostgres } from './embedded-postgres.ts';
 
@@ -230,7 +230,7 @@ describe('Check Meter whose embedded PostgreSQL keeps dying', () => {
 describe('PostgreSQL server (DATABASE_URL)', () => {
   it('cancels a statement that runs longer than the limit too', async () => {
     const db = await openPostgres({
-      url: ADMIN_URL,
+      url: adminUrl(),
       poolSize: 1,
       statementTimeoutMs: 300,
     });

@@ -4,8 +4,11 @@ import './provided-context.ts';
 import { openPostgres, type Db } from '../db/client.ts';
 import { createDatabase, databaseUrl, dropDatabase, TEST_DATABASE_PREFIX } from './databases.ts';
 
-/** The suite's PostgreSQL server (test/global-setup.ts): CM_TEST_POSTGRES_URL's, or the embedded one. */
-export const ADMIN_URL = inject('cmTestPostgresUrl');
+/**
+ * The suite's PostgreSQL server (test/global-setup.ts): CM_TEST_POSTGRES_URL's, or the embedded one.
+ * Asked for when needed, so benches and drills may import the test helpers outside vitest.
+ */
+export const adminUrl = () => inject('cmTestPostgresUrl');
 
 /**
  * A database on the test PostgreSQL server, created now (empty, or as a copy of `template`) and
@@ -15,8 +18,9 @@ export async function createScratchDatabase(
   template?: string,
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${TEST_DATABASE_PREFIX}${randomBytes(6).toString('hex')}`;
-  await createDatabase(ADMIN_URL, name, template);
-  return { url: databaseUrl(ADMIN_URL, name), drop: () => dropDatabase(ADMIN_URL, name) };
+  const admin = adminUrl();
+  await createDatabase(admin, name, template);
+  return { url: databaseUrl(admin, name), drop: () => dropDatabase(admin, name) };
 }
 
 /**
