@@ -6,8 +6,6 @@
 # path), so that the suite must find its database, and then its browser, in npm packages. Linux, as
 # root (CI) or where unprivileged user namespaces are allowed.
 # Usage: scripts/fresh-machine.sh [--hide-chromium] [folder to clone into]
-# (--hide-chromium is not in CI yet: under load the npm Chromium failed 9 of the 13 check-page
-# tests, each after a 30 s wait, for a cause not found yet; the system Chromium passed them.)
 set -euo pipefail
 repo=$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)
 hide_chromium=0
