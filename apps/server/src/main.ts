@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { openDatabase, prepare } from './bootstrap.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { requireNewPublishedPasswords } from './demo/published-passwords.ts';
 import { DEMO_LOGINS, isDatabaseEmpty, seedDemo } from './demo/seed.ts';
 import { readings } from './modules/readings/readings.service.ts';
 
@@ -48,6 +49,9 @@ async function main() {
       `Demo data ready: ${summary.readings.toLocaleString('en')} readings for ${summary.meters} meters.`,
     );
   }
+  // Serving a network: no account opens with a password the README publishes.
+  const servesNetwork = !isLoopback(config.host);
+  const mustChange = servesNetwork ? await requireNewPublishedPasswords(db) : [];
   const app = await buildApp({ config, db, webApiKey, jwtSecret, secrets });
   await readings.warmUpConnections(db);
   readings.warmUpCode();
@@ -83,11 +87,11 @@ async function main() {
             ...DEMO_LOGINS.map(
               (login) => `  ${login.role.padEnd(8)} ${login.email.padEnd(22)} ${login.password}`,
             ),
-            ...(isLoopback(config.host)
-              ? []
-              : [
-                  `HOST=${config.host} serves a network: sign in as each demo account and change its password now (README "Running it for real").`,
-                ]),
+            ...(servesNetwork
+              ? [
+                  `HOST=${config.host} serves a network: ${mustChange.length > 0 ? `${mustChange.join(', ')} must choose a new password at their next sign-in` : 'no demo account is left on its published password'} (README "Running it for real").`,
+                ]
+              : []),
           ]
         : []),
       '',

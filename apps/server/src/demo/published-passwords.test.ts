@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Role } from '@cm/contracts/enums.ts';
+import { createTestApp, insertUser, type TestApp } from '../test/test-app.ts';
+import { requireNewPublishedPasswords } from './published-passwords.ts';
+import { DEMO_LOGINS } from './seed.ts';
+
+// Probe 2026-11-27, finding 7: `npm start` with HOST serving a network kept the demo accounts'
+// published passwords usable. Start-up now makes each account still on its published password
+// choose a new one at its next sign-in.
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t?.close());
+
+describe('published demo passwords on a network', () => {
+  it('makes only the accounts still on a published password change it, once', async () => {
+    const [admin, clientA, clientB] = DEMO_LOGINS;
+    if (!admin || !clientA || !clientB) throw new Error('three demo logins expected');
+    await insertUser(t.db, { email: admin.email, password: admin.password, role: Role.Admin });
+    await insertUser(t.db, { email: clientA.email, password: 'Changed!Secret-42' });
+    await insertUser(t.db, { email: clientB.email, password: clientB.password });
+    await insertUser(t.db, { email: 'someone@example.org', password: admin.password });
+
+    expect((await requireNewPublishedPasswords(t.db)).sort()).toEqual([admin.email, clientB.email].sort());
+    expect(await requireNewPublishedPasswords(t.db)).toEqual([]);
+
+    const flags = await t.db.query<{ email: string; must_change_password: boolean }>(
+      'SELECT email, must_change_password FROM users ORDER BY email',
+    );
+    expect(Object.fromEntries(flags.map((row) => [row.email, row.must_change_password]))).toEqual({
+      [admin.email]: true,
+      [clientA.email]: false,
+      [clientB.email]: true,
+      'someone@example.org': false,
+    });
+    // The published password still signs in, but only to choose a new one.
+    const session = await t.login(admin.email, admin.password);
+    expect(session.user.mustChangePassword).toBe(true);
+  });
+});
