@@ -21,8 +21,13 @@ export default async function setup(project: TestProject) {
   project.provide('cmChromium', chromium);
   const mailFile = path.join(await mkdtemp(path.join(os.tmpdir(), 'cm-e2e-mail-')), 'mails.jsonl');
   const mailbox = await startMailbox(mailFile);
-  // Shedding for event-loop delay stays off: a page must not fail because the machine is busy.
-  const server = await startServerProcess({ CM_SMTP_URL: mailbox.url, CM_MAX_EVENT_LOOP_DELAY_MS: '0' });
+  // Shedding for event-loop delay stays off, and health's low-disk bound too: a page must not fail
+  // because the machine is busy or its disk nearly full.
+  const server = await startServerProcess({
+    CM_SMTP_URL: mailbox.url,
+    CM_MAX_EVENT_LOOP_DELAY_MS: '0',
+    CM_DISK_LOW_BYTES: '0',
+  });
   project.provide('cmBaseUrl', server.url);
   project.provide('cmMailFile', mailFile);
   return async () => {

@@ -185,7 +185,16 @@ export async function buildApp({
   });
 
   // Modules.
-  await app.register(healthRoutes, { db, replicas, load });
+  await app.register(healthRoutes, {
+    db,
+    replicas,
+    load,
+    disk: { dir: config.dataDir, lowBytes: config.diskLowBytes },
+    backlog: async (lateMs) => ({
+      ...(await alerts.overdue(lateMs)),
+      imports: services.importJobs.backlog(),
+    }),
+  });
   await app.register(authRoutes, { auth: services.auth });
   await app.register(checkRoutes, { check: services.check, disabledLayers: config.disabledLayers });
   await app.register(bookmarksRoutes, { bookmarks: services.bookmarks });

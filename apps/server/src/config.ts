@@ -83,6 +83,13 @@ const envSchema = z.object({
     .min(1024)
     .max(2 ** 44)
     .default(8 * 1024 ** 3),
+  // Health says "degraded", "disk space low", below this many free bytes where CM_DATA_DIR is; 1 GiB by default.
+  CM_DISK_LOW_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 50)
+    .default(1024 ** 3),
   CM_TRUST_PROXY: z
     .string()
     .default('false')
@@ -189,6 +196,8 @@ export interface Config {
   importMaxBytes: number;
   /** The import jobs' upload spool: its total size (CM_IMPORT_SPOOL_MAX_BYTES). */
   importSpoolMaxBytes: number;
+  /** Free bytes in the data folder below which health says "disk space low" (CM_DISK_LOW_BYTES). */
+  diskLowBytes: number;
   /** Slow bodies end with 408; connections per client address are capped (plugins/load-shedding.ts). */
   slowClients: { bodyTimeoutMs: number; minBodyBytesPerSecond: number; maxConnectionsPerAddress: number };
   /** A user's heavy requests worked on at once, and waiting (CM_HEAVY_PER_USER, eight times as many waiting). */
@@ -257,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: e.CM_BODY_LIMIT_BYTES,
     importMaxBytes: e.CM_IMPORT_MAX_BYTES,
     importSpoolMaxBytes: e.CM_IMPORT_SPOOL_MAX_BYTES,
+    diskLowBytes: e.CM_DISK_LOW_BYTES,
     slowClients: {
       bodyTimeoutMs: e.CM_BODY_TIMEOUT_SECONDS * 1000,
       minBodyBytesPerSecond: e.CM_BODY_MIN_BYTES_PER_SECOND,

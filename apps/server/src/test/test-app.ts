@@ -50,6 +50,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     // A busy machine must not make tests fail: shedding for event-loop delay is off unless a test
     // sets a bound to test it (its in-flight bound stays, and its own tests drive it).
     CM_MAX_EVENT_LOOP_DELAY_MS: '0',
+    // Nor may a nearly full disk: health's low-disk bound is off unless a test sets one.
+    CM_DISK_LOW_BYTES: '0',
     ...env,
   });
   const app = await buildApp({

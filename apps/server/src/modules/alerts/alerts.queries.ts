@@ -229,6 +229,25 @@ export function claimDueEmails(db: SqlRunner, now: Date, limit: number): Promise
   );
 }
 
+/**
+ * E-mails and webhook deliveries still pending although they were due before `before`: what their
+ * senders have not caught up with (a retry waiting for its time is not counted).
+ */
+export async function countOverdue(
+  db: SqlRunner,
+  before: Date,
+): Promise<{ emails: number; webhooks: number }> {
+  const rows = await db.query<{ emails: number; webhooks: number }>(
+    `SELECT
+       (SELECT count(*)::int FROM alert_notifications
+        WHERE email_status = 'pending' AND COALESCE(email_next_at, created_at) < $1) AS emails,
+       (SELECT count(*)::int FROM webhook_deliveries
+        WHERE status = 'pending' AND next_attempt_at < $1) AS webhooks`,
+    [before],
+  );
+  return rows[0] ?? { emails: 0, webhooks: 0 };
+}
+
 /** One try's outcome: sent, failed for good, or pending until `nextAt`; `error` says why it failed. */
 export async function recordEmailAttempt(
   db: SqlRunner,

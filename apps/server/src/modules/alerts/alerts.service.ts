@@ -19,6 +19,7 @@ import { AdminLocationsService, locationNames } from '../directory/locations.ser
 import { deviceNames } from '../directory/devices.service.ts';
 import { meters as directory } from '../directory/meters.service.ts';
 import {
+  countOverdue,
   countUnread,
   deleteAlertRule,
   findAlertRules,
@@ -238,6 +239,15 @@ export class AlertsService {
       nextAttemptAt: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
       deliveredAt: row.delivered_at?.toISOString() ?? null,
     }));
+  }
+
+  /**
+   * E-mails and webhook deliveries due more than `lateMs` ago and still not tried (e-mails only
+   * when a mail server is configured: without one they are not sent at all).
+   */
+  async overdue(lateMs: number, nowMs = Date.now()): Promise<{ emails: number; webhooks: number }> {
+    const counts = await countOverdue(this.db, new Date(nowMs - lateMs));
+    return { emails: this.mailer ? counts.emails : 0, webhooks: counts.webhooks };
   }
 
   /** Sends the webhook deliveries due now. */

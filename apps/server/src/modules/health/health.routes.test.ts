@@ -54,6 +54,59 @@ describe('health', () => {
   });
 });
 
+describe('health reports what would fail next (probe 2026-11-27, finding 6)', () => {
+  // An app of its own: the shedding above leaves the first one "degraded" for a few seconds.
+  let calm: TestApp;
+  beforeAll(async () => {
+    calm = await createTestApp();
+  });
+  afterAll(() => calm.close());
+
+  it('says "disk space low" and degraded below CM_DISK_LOW_BYTES free where the data folder is', async () => {
+    // No file system has 2^50 bytes (1 PiB) free: the bound is above any free space.
+    const nearlyFull = await createTestApp({ CM_DISK_LOW_BYTES: String(2 ** 50) });
+    try {
+      const response = await nearlyFull.app.inject({ method: 'GET', url: '/api/health' });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({
+        status: 'degraded',
+        disk: 'low',
+        problems: ['disk space low'],
+      });
+    } finally {
+      await nearlyFull.close();
+    }
+    expect((await calm.app.inject({ method: 'GET', url: '/api/health' })).json()).toMatchObject({
+      status: 'ok',
+      disk: 'ok',
+      problems: [],
+    });
+  });
+
+  it('counts webhook deliveries overdue by 15 minutes, not a retry waiting for its time', async () => {
+    const [hook] = await calm.db.query<{ id: number }>(
+      "INSERT INTO webhooks (url, secret) VALUES ('https://hooks.example.org/cm', 'x') RETURNING id",
+    );
+    await calm.db.query(
+      `INSERT INTO webhook_deliveries (webhook_id, event, payload, next_attempt_at)
+       VALUES ($1, 'alert.fired', '{}', now() - interval '20 minutes'),
+              ($1, 'alert.fired', '{}', now() - interval '14 minutes'),
+              ($1, 'alert.fired', '{}', now() + interval '1 hour')`,
+      [hook?.id],
+    );
+    try {
+      const response = await calm.app.inject({ method: 'GET', url: '/api/health' });
+      expect(response.json()).toMatchObject({
+        status: 'degraded',
+        queues: { emailsOverdue: 0, webhooksOverdue: 1, importsRunning: 0, importsWaiting: 0 },
+        problems: ['webhook deliveries overdue'],
+      });
+    } finally {
+      await calm.db.query('DELETE FROM webhooks WHERE id = $1', [hook?.id]);
+    }
+  });
+});
+
 describe('health with a read replica down', () => {
   it('names no address, role or driver message to its anonymous callers (probe 2026-11-27, finding 11)', async () => {
     const withReplica = await createTestApp({
@@ -66,7 +119,7 @@ describe('health with a read replica down', () => {
       expect(response.json()).toMatchObject({
         database: { replicas: [{ name: 'replica-1', state: 'down', lagMs: null, reads: 0 }] },
       });
-      expect(response.body).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|nosuchrole|problem/);
+      expect(response.body).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|nosuchrole|"problem"/);
     } finally {
       await withReplica.close();
     }

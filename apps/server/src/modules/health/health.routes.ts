@@ -3,6 +3,17 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import type { ReplicaSet } from '../../db/replicas.ts';
 import type { LoadGauge } from '../../plugins/load-shedding.ts';
+import { freeBytes } from './disk-space.ts';
+
+/** A queued e-mail or webhook delivery this late and still not tried means its sender is stuck. */
+export const OVERDUE_MS = 15 * 60_000;
+
+/** What waits to be done: e-mails and webhook deliveries overdue by `lateMs`, import jobs. */
+export interface Backlog {
+  emails: number;
+  webhooks: number;
+  imports: { running: number; waiting: number };
+}
 
 const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
@@ -27,6 +38,19 @@ const healthSchema = z.object({
   }),
   /** `shedding`: requests were answered 503 "too busy" in the last few seconds. */
   load: z.enum(['ok', 'shedding']),
+  /** `low`: less than CM_DISK_LOW_BYTES free where the data folder is (database, upload spool). */
+  disk: z.enum(['ok', 'low', 'unknown']),
+  /** E-mails and webhook deliveries overdue by 15 minutes (their sender is stuck), and import jobs. */
+  queues: z
+    .object({
+      emailsOverdue: z.number().int(),
+      webhooksOverdue: z.number().int(),
+      importsRunning: z.number().int(),
+      importsWaiting: z.number().int(),
+    })
+    .nullable(),
+  /** Why the status is "degraded", in words: "database restarting", "disk space low", … */
+  problems: z.array(z.string()),
   uptimeSeconds: z.number(),
 });
 
@@ -34,18 +58,23 @@ const healthSchema = z.object({
  * Liveness and database readiness; the only /api route that needs no API key, so it names no
  * address, role or driver message (why a replica is down goes to the log). A replica down or
  * lagging does not make the service degraded: its reads go to the primary. Shedding requests does,
- * though the process is alive: 200 "degraded".
+ * though the process is alive: 200 "degraded"; so do low disk space and a stuck e-mail or webhook
+ * sender (security probe 2026-11-27, finding 6: writes failed on a full disk while health said "ok").
  */
-export const healthRoutes: FastifyPluginAsyncZod<{ db: Db; replicas: ReplicaSet; load: LoadGauge }> = async (
-  app,
-  { db, replicas, load },
-) => {
+export const healthRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  replicas: ReplicaSet;
+  load: LoadGauge;
+  disk: { dir: string; lowBytes: number };
+  backlog: (lateMs: number) => Promise<Backlog>;
+}> = async (app, { db, replicas, load, disk, backlog }) => {
   app.get(
     '/api/health',
     {
       schema: {
         tags: ['health'],
-        summary: 'Liveness, database readiness, and each read replica’s state and lag.',
+        summary:
+          'Liveness, database readiness, each read replica’s state and lag, disk space and queue backlogs.',
         response: { 200: healthSchema, 503: healthSchema },
       },
     },
@@ -58,8 +87,18 @@ export const healthRoutes: FastifyPluginAsyncZod<{ db: Db; replicas: ReplicaSet;
       const replicaStatus = replicas.size > 0 ? replicas.status() : undefined;
       const restarting = !ready && db.serverState?.() === 'restarting';
       if (restarting) void reply.header('Retry-After', '5');
+      const free = await freeBytes(disk.dir);
+      const diskState = free === null ? 'unknown' : free < disk.lowBytes ? 'low' : 'ok';
+      const queues = ready ? await backlog(OVERDUE_MS).catch(() => null) : null;
+      const problems = [
+        ...(ready ? [] : [restarting ? 'database restarting' : 'database not ready']),
+        ...(shedding ? ['shedding load'] : []),
+        ...(diskState === 'low' ? ['disk space low'] : []),
+        ...(queues && queues.emails > 0 ? ['e-mails overdue'] : []),
+        ...(queues && queues.webhooks > 0 ? ['webhook deliveries overdue'] : []),
+      ];
       return reply.status(ready ? 200 : 503).send({
-        status: ready && !shedding ? 'ok' : 'degraded',
+        status: problems.length === 0 ? 'ok' : 'degraded',
         database: {
           kind: db.kind,
           ready,
@@ -75,6 +114,14 @@ export const healthRoutes: FastifyPluginAsyncZod<{ db: Db; replicas: ReplicaSet;
           }),
         },
         load: shedding ? 'shedding' : 'ok',
+        disk: diskState,
+        queues: queues && {
+          emailsOverdue: queues.emails,
+          webhooksOverdue: queues.webhooks,
+          importsRunning: queues.imports.running,
+          importsWaiting: queues.imports.waiting,
+        },
+        problems,
         uptimeSeconds: Math.round(process.uptime()),
       });
     },

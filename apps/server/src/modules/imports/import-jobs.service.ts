@@ -105,6 +105,11 @@ export class ImportJobsService {
     return path.join(this.dir, `${id}.upload`);
   }
 
+  /** Import jobs this process is running (0 or 1) and those waiting behind it. */
+  backlog(): { running: number; waiting: number } {
+    return { running: this.running ? 1 : 0, waiting: this.queue.length };
+  }
+
   /** Takes up queued jobs, and those a stopped process left running; then checks every minute. */
   start(): void {
     const tick = () =>
