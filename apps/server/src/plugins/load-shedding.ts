@@ -45,6 +45,10 @@ export const HEAVY_ROUTES: ReadonlySet<string> = new Set([
   '/api/admin/imports',
 ]);
 
+/** Whether a route (its URL pattern and method) is one of HEAVY_ROUTES. */
+const isHeavy = (url: string | undefined, method: string | string[]) =>
+  url !== undefined && HEAVY_ROUTES.has(url) && method === (url === '/api/admin/imports' ? 'POST' : 'GET');
+
 export interface LoadSheddingOptions {
   /** Heavy requests (HEAVY_ROUTES) per user: worked on at once, and waiting. */
   heavy: { active: number; queued: number };
@@ -108,9 +112,11 @@ export const loadShedding = fp(async (app: FastifyInstance, options: LoadSheddin
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isShed(request)) return;
-    take(request);
     // 'close' fires once whether the answer was sent or the client went away.
     reply.raw.once('close', () => giveBack(request));
+    // A heavy request takes its slot only when its user's lane lets it work (heavyTurn): forty sent
+    // at once by one client must not fill the slots while they wait to be told who sent them.
+    if (!isHeavy(request.routeOptions.url, request.method)) take(request);
   });
   const watch = bodyWatch(options);
   app.addHook('preParsing', async (request: FastifyRequest, _reply: FastifyReply, payload: Readable) => {
@@ -126,21 +132,10 @@ export const loadShedding = fp(async (app: FastifyInstance, options: LoadSheddin
   });
   app.addHook('onClose', async () => watch.stop());
 
-  // Runs after the route's own preHandlers, which tell who the caller is.
-  const heavyTurn = userLanes(options.heavy, {
-    pause: (request) => {
-      const had = holding.has(request);
-      giveBack(request);
-      return had;
-    },
-    resume: (request) => take(request),
-  });
+  // Runs after the route's own preHandlers, which tell who the caller is; then takes the slot.
+  const heavyTurn = userLanes(options.heavy, take);
   app.addHook('onRoute', (route) => {
-    if (
-      !HEAVY_ROUTES.has(route.url) ||
-      route.method !== (route.url === '/api/admin/imports' ? 'POST' : 'GET')
-    )
-      return;
+    if (!isHeavy(route.url, route.method)) return;
     const own = route.preHandler === undefined ? [] : [route.preHandler].flat();
     route.preHandler = [...own, heavyTurn];
   });
@@ -149,17 +144,15 @@ export const loadShedding = fp(async (app: FastifyInstance, options: LoadSheddin
 });
 
 /**
- * A preHandler giving each user's heavy requests turns: `active` at once, `queued` waiting (their
- * shared slot handed back through `slots.pause` while they wait), 429 with Retry-After past that.
+ * A preHandler giving each user's heavy requests turns: `active` at once, `queued` waiting (holding
+ * no shared slot), 429 with Retry-After past that; a request whose turn has come takes its shared
+ * slot with `takeSlot` (which answers 503 when the server is full).
  */
-function userLanes(
-  limits: { active: number; queued: number },
-  slots: { pause: (request: FastifyRequest) => boolean; resume: (request: FastifyRequest) => void },
-) {
+function userLanes(limits: { active: number; queued: number }, takeSlot: (request: FastifyRequest) => void) {
   const lanes = new Map<number, { active: number; waiting: (() => void)[] }>();
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const user = request.auth?.user.id;
-    if (user === undefined) return;
+    if (user === undefined) return takeSlot(request);
     let lane = lanes.get(user);
     if (!lane) {
       lane = { active: 0, waiting: [] };
@@ -175,7 +168,7 @@ function userLanes(
     if (own.active < limits.active) {
       own.active += 1;
       reply.raw.once('close', finished);
-      return;
+      return takeSlot(request);
     }
     if (own.waiting.length >= limits.queued) {
       throw new HttpError(
@@ -185,7 +178,6 @@ function userLanes(
         { 'Retry-After': '5' },
       );
     }
-    const hadSlot = slots.pause(request);
     await new Promise<void>((resolve, reject) => {
       const gone = () => {
         own.waiting.splice(own.waiting.indexOf(turn), 1);
@@ -201,7 +193,7 @@ function userLanes(
       own.waiting.push(turn);
       reply.raw.once('close', gone);
     });
-    if (hadSlot) slots.resume(request);
+    takeSlot(request);
   };
 }
 
