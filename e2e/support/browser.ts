@@ -15,7 +15,7 @@ declare module 'vitest' {
  */
 export async function launchBrowser(): Promise<Browser> {
   const found = inject('cmChromium');
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: found.executablePath,
     env: { ...process.env, ...found.env },
     headless: true,
@@ -28,4 +28,18 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-gpu',
     ],
   });
+  // An error no page code caught is a bug whatever the test checks: each is printed with its stack,
+  // so that a test waiting in vain for an element says why (a chart library once threw at load).
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    // A page on a machine loaded far past its cores may take many seconds to show what it shows in
+    // one when quiet: waits fail after a minute, not Playwright's 30 s (a passing test waits no longer).
+    context.setDefaultTimeout(60_000);
+    context.on('weberror', (error) =>
+      console.error(`[browser] uncaught in ${error.page()?.url() ?? 'a page'}: ${error.error().stack}`),
+    );
+    return context;
+  };
+  return browser;
 }
