@@ -138,14 +138,21 @@ async function firstSignIn(page: Page, email: string, temporary: string, own: st
  * colours fail contrast; a busy machine draws a toast's fade slowly): no serious or critical problem.
  */
 async function expectAccessible(page: Page, where: string, include?: string) {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every(
-        (animation) =>
-          animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity,
-      ),
-  );
+  // Still for three looks 100 ms apart: a toast mounts invisible and starts its fade a frame later.
+  const still = () =>
+    page.evaluate(() =>
+      document
+        .getAnimations()
+        .every(
+          (animation) =>
+            animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity,
+        ),
+    );
+  const until = Date.now() + 30_000;
+  for (let looks = 0; looks < 3 && Date.now() < until;) {
+    looks = (await still()) ? looks + 1 : 0;
+    await page.waitForTimeout(100);
+  }
   const builder = new AxeBuilder({ page });
   const results = await (include ? builder.include(include) : builder).analyze();
   const bad = results.violations
