@@ -9,6 +9,8 @@ describe('configuration', () => {
     expect(config.sessionIdleSeconds).toBe(1800);
     expect(config.sessionMaxSeconds).toBe(43_200);
     expect(config.importMaxBytes).toBe(2 * 1024 ** 3);
+    // Probe N59: SMTP credentials never go in clear unless a setting says so.
+    expect(config.alerts.allowPlainAuth).toBe(false);
   });
 
   it('listens on loopback unless HOST says otherwise (probe 2026-11-27, finding 7)', () => {

@@ -1,12 +1,9 @@
 import { buildApp } from './app.ts';
 import { openDatabase, prepare } from './bootstrap.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { requireNewPublishedPasswords } from './demo/published-passwords.ts';
+import { guardPublishedPasswords } from './demo/published-passwords.ts';
 import { DEMO_LOGINS, isDatabaseEmpty, seedDemo } from './demo/seed.ts';
 import { readings } from './modules/readings/readings.service.ts';
-
-/** Whether `host` is reachable from this machine only. */
-const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);
 
 function readConfig(): Config {
   try {
@@ -50,8 +47,7 @@ async function main() {
     );
   }
   // Serving a network: no account opens with a password the README publishes.
-  const servesNetwork = !isLoopback(config.host);
-  const mustChange = servesNetwork ? await requireNewPublishedPasswords(db) : [];
+  const networkNotice = await guardPublishedPasswords(db, config.host);
   const app = await buildApp({ config, db, webApiKey, jwtSecret, secrets });
   await readings.warmUpConnections(db);
   readings.warmUpCode();
@@ -87,13 +83,9 @@ async function main() {
             ...DEMO_LOGINS.map(
               (login) => `  ${login.role.padEnd(8)} ${login.email.padEnd(22)} ${login.password}`,
             ),
-            ...(servesNetwork
-              ? [
-                  `HOST=${config.host} serves a network: ${mustChange.length > 0 ? `${mustChange.join(', ')} must choose a new password at their next sign-in` : 'no demo account is left on its published password'} (README "Running it for real").`,
-                ]
-              : []),
           ]
         : []),
+      ...(networkNotice ? [networkNotice] : []),
       '',
     ].join('\n'),
   );

@@ -115,6 +115,22 @@ describe('secrets at rest', () => {
     await expect(prepare(db, config())).rejects.toThrow(/encrypted with another key than .*secrets\.key/);
   });
 
+  it('seals the signing secret it makes on a new database (probe N60)', async () => {
+    const fresh = await createTestDb();
+    const freshDir = await mkdtemp(path.join(os.tmpdir(), 'cm-secrets-fresh-'));
+    try {
+      const started = await prepare(fresh, { ...config(), dataDir: freshDir });
+      const [row] = await fresh.query<{ value: string }>(
+        "SELECT value FROM settings WHERE key = 'jwt_secret'",
+      );
+      expect(row?.value).toMatch(/^cmenc:v1:/);
+      expect(row?.value).not.toContain(started.jwtSecret);
+    } finally {
+      await fresh.close();
+      await rm(freshDir, { recursive: true, force: true });
+    }
+  });
+
   it('binds each sealed value to what it is for, and never seals the same way twice', () => {
     const box = new SecretBox(Buffer.alloc(32, 2), 'a key');
     const sealed = box.seal('s3cret', 'webhooks.secret');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Role } from '@cm/contracts/enums.ts';
 import { createTestApp, insertUser, type TestApp } from '../test/test-app.ts';
-import { requireNewPublishedPasswords } from './published-passwords.ts';
+import { guardPublishedPasswords, requireNewPublishedPasswords } from './published-passwords.ts';
 import { DEMO_LOGINS } from './seed.ts';
 
 // Probe 2026-11-27, finding 7: `npm start` with HOST serving a network kept the demo accounts'
@@ -37,5 +37,21 @@ describe('published demo passwords on a network', () => {
     // The published password still signs in, but only to choose a new one.
     const session = await t.login(admin.email, admin.password);
     expect(session.user.mustChangePassword).toBe(true);
+  });
+
+  it('is what start-up does on a HOST serving a network, and only there', async () => {
+    const clientA = DEMO_LOGINS[1];
+    if (!clientA) throw new Error('client A expected');
+    await t.db.query('UPDATE users SET must_change_password = false');
+    await t.db.query('DELETE FROM users WHERE email = $1', [clientA.email]);
+    await insertUser(t.db, { email: clientA.email, password: clientA.password });
+    expect(await guardPublishedPasswords(t.db, '127.0.0.1')).toBeUndefined();
+    expect(await guardPublishedPasswords(t.db, 'localhost')).toBeUndefined();
+    const notice = await guardPublishedPasswords(t.db, '0.0.0.0');
+    expect(notice).toContain('HOST=0.0.0.0 serves a network');
+    expect(notice).toContain(clientA.email);
+    expect((await t.login(clientA.email, clientA.password)).user.mustChangePassword).toBe(true);
+    // Told once: the next start finds nobody left on a published password.
+    expect(await guardPublishedPasswords(t.db, '192.0.2.10')).toBeUndefined();
   });
 });

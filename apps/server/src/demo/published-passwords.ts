@@ -23,3 +23,18 @@ export async function requireNewPublishedPasswords(db: SqlRunner): Promise<strin
   }
   return flagged;
 }
+
+/** Whether `host` is reachable from this machine only. */
+export const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);
+
+/**
+ * Start-up's guard: on a HOST that serves a network, the demo accounts still on their published
+ * passwords must choose new ones. Answers the line start-up prints about them, or undefined when
+ * there are none (or on loopback).
+ */
+export async function guardPublishedPasswords(db: SqlRunner, host: string): Promise<string | undefined> {
+  if (isLoopback(host)) return undefined;
+  const flagged = await requireNewPublishedPasswords(db);
+  if (flagged.length === 0) return undefined;
+  return `HOST=${host} serves a network: ${flagged.join(', ')} must choose a new password at their next sign-in (README "Running it for real").`;
+}

@@ -54,6 +54,7 @@ const internal = () => [
   `http://2130706433:${port}/g`,
   `http://0177.0.0.1:${port}/h`,
   `http://0x7f000001:${port}/i`,
+  `http://0x7f.0.0.1:${port}/j`,
   'http://169.254.169.254/latest/meta-data/',
   'http://[fd00:ec2::254]/latest/meta-data/',
   'http://10.0.0.1/',

@@ -76,12 +76,18 @@ export interface DueDeliveryRow {
   attempts: number;
 }
 
-/** Pending deliveries due now, oldest first, claimed (moved a minute on) so two runs do not send one twice. */
+/**
+ * Pending deliveries due at `now`, oldest first, claimed (moved a minute on) so two runs do not send
+ * one twice. Due by the database's clock too: a delivery queued
+ * a moment ago has `next_attempt_at` = the database's now(), in microseconds, which a `now` read in
+ * whole milliseconds just after may still precede (it then waited for the next run, a minute later).
+ */
 export function claimDueDeliveries(db: SqlRunner, now: Date, limit: number): Promise<DueDeliveryRow[]> {
   return db.query<DueDeliveryRow>(
     `UPDATE webhook_deliveries d SET next_attempt_at = $1::timestamptz + interval '1 minute'
      FROM webhooks w
-     WHERE d.id IN (SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1
+     WHERE d.id IN (SELECT id FROM webhook_deliveries
+                    WHERE status = 'pending' AND next_attempt_at <= GREATEST($1::timestamptz, now())
                     ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
        AND w.id = d.webhook_id
      RETURNING d.id, d.webhook_id, w.url, w.secret, d.event, d.payload, d.attempts`,
