@@ -43,30 +43,63 @@ async function adminOf(t: TestApp): Promise<string> {
 
 const evaluate = (t: TestApp, token: string) => t.call('POST', '/api/admin/alerts/evaluate', { token });
 
-describe('a mail server that stalls', () => {
-  let tarpit: net.Server;
+/** A mail server that accepts connections and stalls: `silent` never greets; `afterData` takes the message and never answers it. */
+async function stallingServer(kind: 'silent' | 'afterData') {
   const held: net.Socket[] = [];
+  if (kind === 'silent') {
+    const server = net.createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      port: (server.address() as AddressInfo).port,
+      reached: () => held.length > 0,
+      stop: async () => {
+        for (const socket of held) socket.destroy();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+  let messages = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    // Closing at the end does not wait for the stalled client.
+    closeTimeout: 100,
+    onData(stream) {
+      messages += 1;
+      // Reads the message and never says 250: the probe's sink "stalls after DATA" (N32).
+      stream.resume();
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    reached: () => messages > 0,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe.each(['silent', 'afterData'] as const)('a mail server that stalls (%s)', (kind) => {
+  let tarpit: Awaited<ReturnType<typeof stallingServer>>;
   let t: TestApp | undefined;
 
   beforeAll(async () => {
-    // Accepts and never says a word: no greeting, no answer.
-    tarpit = net.createServer((socket) => held.push(socket));
-    await new Promise<void>((resolve) => tarpit.listen(0, '127.0.0.1', resolve));
+    tarpit = await stallingServer(kind);
   });
   afterAll(async () => {
-    for (const socket of held) socket.destroy();
-    await new Promise<void>((resolve) => tarpit.close(() => resolve()));
     await t?.close();
+    await tarpit.stop();
   });
 
   it('holds back neither the next evaluation nor shutdown (done within 10 s)', async () => {
-    const port = (tarpit.address() as AddressInfo).port;
-    t = await createTestApp({ CM_SMTP_URL: `smtp://127.0.0.1:${port}`, CM_ALERT_EVERY_SECONDS: '86400' });
+    t = await createTestApp({
+      CM_SMTP_URL: `smtp://127.0.0.1:${tarpit.port}`,
+      CM_ALERT_EVERY_SECONDS: '86400',
+    });
     const admin = await adminOf(t);
     await silentMeter(t, admin, 'First');
     const first = await evaluate(t, admin);
     expect(first.json()).toMatchObject({ fired: 1, emailed: 1 });
-    await expect.poll(() => held.length).toBeGreaterThan(0);
+    await expect.poll(() => tarpit.reached()).toBe(true);
     // The e-mail hangs in the tarpit; a second rule still fires at once.
     await silentMeter(t, admin, 'Second');
     const started = Date.now();
