@@ -5,6 +5,10 @@
 // mapped path: a 1,000,000-row delimited file as utilities write them (semicolons, decimal commas,
 // local dates and times in separate columns, Wh per interval, a status column) imported with a
 // column mapping, on this PostgreSQL and on the embedded one, each with its peak RSS.
+// Then AEMO's NEM12 as retailers send it, zipped (1,103,040 intervals: 99 NMIs of 30-minute data for
+// 210 days and one of 5-minute data for a year), uploaded, started and run as an import job over
+// HTTP; and the export of that 5-minute meter's year (105,120 intervals) as CSV and ESPI, streamed,
+// with rows/s and peak RSS.
 // Prints the detailed table, then the summary table `npm run bench` collects; asserts nothing. Run: npm run bench:ingest (needs postgres://root@127.0.0.1:5432).
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, statSync } from 'node:fs';
@@ -21,9 +25,13 @@ import { openPostgres, type Db } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { createApiKey } from '../apps/server/src/modules/api-keys/api-keys.service.ts';
 import { ImportsService, type ImportOptions } from '../apps/server/src/modules/imports/imports.service.ts';
-import { TEST_SECRETS } from '../apps/server/src/test/test-app.ts';
+import { insertLocation, insertMeter } from '../apps/server/src/test/factories.ts';
+import { insertUser, TEST_SECRETS } from '../apps/server/src/test/test-app.ts';
+import { Role } from '@cm/contracts/enums.ts';
 import type { DelimitedMapping } from '@cm/contracts/import-mapping.ts';
+import { nem12File, type Nem12Stream } from './lib/nem12-file.ts';
 import { withEmbeddedPostgres } from './lib/postgres.ts';
+import { zipOf } from './lib/zip-file.ts';
 import { printTable } from './lib/table.ts';
 
 const ADMIN_URL = process.env.CM_BENCH_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
@@ -172,6 +180,182 @@ async function measuredImport(db: Db, file: string, read: Pick<ImportOptions, 'f
     return { report, ms, rssBefore, peakRss, phaseText };
   } finally {
     clearInterval(sampler);
+  }
+}
+
+/** Samples this process's RSS every 25 ms until `stop`: the peak, and the value at the start. */
+function rssSampler() {
+  global.gc?.();
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 25);
+  return {
+    before,
+    stop: () => {
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}
+
+const NEM12_STREAMS: Nem12Stream[] = [
+  ...Array.from({ length: 99 }, (_v, i) => ({
+    nmi: `BN${String(i).padStart(8, '0')}`,
+    intervalMinutes: 30,
+    days: 210,
+  })),
+  { nmi: 'BN00000099', intervalMinutes: 5, days: 365 },
+];
+const EXPORT_NMI = 'BN00000099';
+
+/**
+ * The zipped NEM12 file through the import-job routes (upload, start, poll), then the export of one
+ * meter's year as CSV and ESPI, over HTTP on the server in this process.
+ */
+async function nem12AndExport(db: Db, rows: Array<[string, string]>, summary: string[][]) {
+  const generated = nem12File(NEM12_STREAMS, '2025-01-01');
+  const text = Buffer.from(generated.text);
+  const zipped = zipOf('bench-nem12.csv', text);
+  rows.push([
+    'NEM12 generated',
+    `${generated.intervals.toLocaleString('en-US')} intervals, ${mb(text.length)}, zipped ${mb(zipped.length)}; ${(generated.totalWh / 1000).toLocaleString('en-US')} kWh in all`,
+  ]);
+  for (const [i, stream] of NEM12_STREAMS.entries()) {
+    const locationId = await insertLocation(db, `NEM12 bench ${i}`, 'Australia/Brisbane');
+    await insertMeter(db, {
+      meterNumber: stream.nmi,
+      locationId,
+      meterInd: 1,
+      intervalMinutes: stream.intervalMinutes,
+      installedAt: new Date('2024-12-01T00:00:00Z'),
+    });
+  }
+  await insertUser(db, { email: 'bench@bench.cm', password: 'Bench!admin-2026', role: Role.Admin });
+  const { key } = await createApiKey(db, 'Bench web', ['web']);
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'cm-bench-nem12-'));
+  const app = await buildApp({
+    config: loadConfig({ LOG_LEVEL: 'silent', CM_WEB_DIST: '/nonexistent', CM_DATA_DIR: dataDir }),
+    db,
+    webApiKey: key,
+    jwtSecret: 'bench-secret-bench-secret-bench-secret-0',
+    secrets: TEST_SECRETS,
+  });
+  try {
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const ask = async (method: string, url: string, body?: unknown, token?: string) => {
+      const response = await fetch(`${base}${url}`, {
+        method,
+        headers: {
+          [API_KEY_HEADER]: key,
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body instanceof Buffer
+            ? { 'content-type': 'application/octet-stream' }
+            : body !== undefined
+              ? { 'content-type': 'application/json' }
+              : {}),
+        },
+        ...(body instanceof Buffer ? { body } : body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      const answer = (await response.json()) as Record<string, unknown>;
+      if (response.status >= 300)
+        throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(answer)}`);
+      return answer;
+    };
+    const { token } = (await ask('POST', '/api/auth/login', {
+      email: 'bench@bench.cm',
+      password: 'Bench!admin-2026',
+    })) as { token: string };
+
+    const rss = rssSampler();
+    const t0 = performance.now();
+    const job = (await ask('POST', '/api/admin/imports/jobs?fileName=bench-nem12.zip', zipped, token)) as {
+      id: string;
+    };
+    await ask('POST', `/api/admin/imports/jobs/${job.id}/start`, {}, token);
+    let done: { status: string; report?: { inserted: number; rejectedCount: number } } | undefined;
+    for (;;) {
+      done = (await ask('GET', `/api/admin/imports/jobs/${job.id}`, undefined, token)) as typeof done;
+      if (done && !['queued', 'running', 'uploaded'].includes(done.status)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const importMs = performance.now() - t0;
+    const importPeak = rss.stop();
+    const inserted = done?.report?.inserted ?? 0;
+    rows.push([
+      'NEM12 zipped, import job over HTTP',
+      `${done?.status}: ${(importMs / 1000).toFixed(1)} s, ${rate(inserted, importMs)}; inserted ${inserted.toLocaleString('en-US')} of ${generated.intervals.toLocaleString('en-US')}, rejected ${done?.report?.rejectedCount}; RSS ${mb(rss.before)} → ${mb(importPeak)}`,
+    ]);
+    // Micro-kWh are milli-Wh: the file's Wh × 1,000, exactly.
+    const [stored] = await db.query<{ n: number; micro: string }>(
+      'SELECT count(*)::int AS n, sum(energy_micro)::text AS micro FROM interval_readings',
+    );
+    const storedWh = Number(stored?.micro ?? 0) / 1000;
+    rows.push([
+      '  stored against the file',
+      `${stored?.n.toLocaleString('en-US')} intervals, ${storedWh} Wh (file: ${generated.intervals.toLocaleString('en-US')}, ${generated.totalWh} Wh)`,
+    ]);
+    summary.push(
+      [
+        `NEM12 import job, zipped, ${generated.intervals.toLocaleString('en-US')} intervals (upload → done)`,
+        'report rows/s',
+        `${(importMs / 1000).toFixed(1)} s, ${rate(inserted, importMs)}`,
+        `stored ${stored?.n.toLocaleString('en-US')} = file ${generated.intervals.toLocaleString('en-US')}: ${stored?.n === generated.intervals && stored?.micro === String(generated.totalWh * 1000) ? 'equal' : 'DIFFERENT'}`,
+        '—',
+      ],
+      [
+        'peak RSS during the NEM12 import job',
+        '< 300 MB',
+        mb(importPeak),
+        `before: ${mb(rss.before)}`,
+        `+${mb(importPeak - rss.before)}`,
+      ],
+    );
+
+    for (const format of ['csv', 'espi'] as const) {
+      const exportRss = rssSampler();
+      const t1 = performance.now();
+      const response = await fetch(
+        `${base}/api/admin/exports/readings?meterNumber=${EXPORT_NMI}&From=2025-01-01&To=2025-12-31&format=${format}`,
+        { headers: { [API_KEY_HEADER]: key, authorization: `Bearer ${token}` } },
+      );
+      let bytes = 0;
+      let records = 0;
+      // CSV: lines; ESPI: IntervalReading elements, a marker cut between two chunks counted once.
+      const marker = '<espi:IntervalReading>';
+      const decoder = new TextDecoder();
+      let tail = '';
+      for await (const chunk of response.body ?? []) {
+        const piece = chunk as Uint8Array;
+        bytes += piece.length;
+        if (format === 'csv') {
+          for (const byte of piece) if (byte === 0x0a) records += 1;
+        } else {
+          const text = tail + decoder.decode(piece, { stream: true });
+          records += text.split(marker).length - 1;
+          tail = text.slice(-(marker.length - 1));
+        }
+      }
+      const exportMs = performance.now() - t1;
+      const exportPeak = exportRss.stop();
+      // The CSV: a header line and one line per interval; ESPI: one IntervalReading per interval.
+      const intervals = format === 'csv' ? records - 1 : records;
+      rows.push([
+        `export of one meter-year (5-minute), ${format.toUpperCase()}`,
+        `${response.status}: ${(exportMs / 1000).toFixed(2)} s, ${mb(bytes)}, ${intervals.toLocaleString('en-US')} intervals, ${rate(intervals, exportMs)}; RSS ${mb(exportRss.before)} → ${mb(exportPeak)}`,
+      ]);
+      summary.push([
+        `export of one meter-year of 5-minute intervals (105,120), ${format.toUpperCase()}, streamed`,
+        'report rows/s; RSS < 300 MB',
+        `${(exportMs / 1000).toFixed(2)} s, ${rate(intervals, exportMs)}`,
+        `${intervals.toLocaleString('en-US')} intervals, ${mb(bytes)}`,
+        `peak RSS ${mb(exportPeak)}`,
+      ]);
+    }
+  } finally {
+    await app.close();
+    await rm(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -385,6 +569,10 @@ async function main() {
         `+${mb(onPostgres.peakRss - onPostgres.rssBefore)} / +${mb(onEmbedded.peakRss - onEmbedded.rssBefore)}`,
       ],
     );
+
+    // Readings so far are in the way of the stored-against-file check: the tables are emptied first.
+    await db.query('TRUNCATE register_readings, interval_readings');
+    await nem12AndExport(db, rows, summary);
   } finally {
     await db.close();
     await rm(dir, { recursive: true, force: true });

@@ -136,15 +136,17 @@ async function refusingOnce(received: string[]): Promise<{ url: string; stop(): 
   };
 }
 
-describe('an alert e-mail the server refuses once', () => {
+describe('an alert e-mail that cannot go out at once', () => {
   let t: TestApp;
   let sink: Awaited<ReturnType<typeof refusingOnce>>;
+  let admin: string;
   const mails: string[] = [];
 
   beforeAll(async () => {
     sink = await refusingOnce(mails);
     // No SMTP server configured: evaluation only queues the e-mails, sent below by hand.
     t = await createTestApp({ CM_ALERT_EVERY_SECONDS: '86400' });
+    admin = await adminOf(t);
   });
   afterAll(async () => {
     await t.close();
@@ -152,7 +154,6 @@ describe('an alert e-mail the server refuses once', () => {
   });
 
   it('is tried again after the backoff and sent', async () => {
-    const admin = await adminOf(t);
     await silentMeter(t, admin, 'Retry');
     expect((await evaluate(t, admin)).json()).toMatchObject({ fired: 1 });
     const mailer = smtpMailer(sink.url, 'CM <cm@test.cm>', { allowPlainAuth: false });
@@ -181,6 +182,35 @@ describe('an alert e-mail the server refuses once', () => {
       'SELECT email_status, email_attempts FROM alert_notifications',
     );
     expect(done).toEqual({ email_status: 'sent', email_attempts: 2 });
+  });
+
+  it('waits out a mail server nobody answers at, then is sent (probe N37)', async () => {
+    // A port nobody listens on: taken and closed again, so the connection is refused at once.
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await silentMeter(t, admin, 'Outage');
+    expect((await evaluate(t, admin)).json()).toMatchObject({ fired: 1 });
+    const down = smtpMailer(`smtp://127.0.0.1:${port}`, 'CM <cm@test.cm>', { allowPlainAuth: false });
+    const up = smtpMailer(sink.url, 'CM <cm@test.cm>', { allowPlainAuth: false });
+    if (!down || !up) throw new Error('no mailer');
+    const now = Date.now();
+    expect(await sendDueEmails(t.db, down, now)).toBe(0);
+    const [tried] = await t.db.query<{
+      email_status: string;
+      email_attempts: number;
+      email_last_error: string;
+    }>(
+      `SELECT email_status, email_attempts, email_last_error FROM alert_notifications
+       WHERE email_status <> 'sent'`,
+    );
+    expect(tried).toMatchObject({ email_status: 'pending', email_attempts: 1 });
+    expect(tried?.email_last_error).toMatch(/ECONNREFUSED|connect/i);
+    // The server is back: after the backoff the e-mail goes out, once.
+    const before = mails.length;
+    expect(await sendDueEmails(t.db, up, now + (WEBHOOK_BACKOFF_SECONDS[0] + 1) * 1000)).toBe(1);
+    expect(mails.length - before).toBe(1);
   });
 });
 
