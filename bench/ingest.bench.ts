@@ -145,18 +145,30 @@ async function createMeters(db: Db): Promise<number[]> {
   return meterIds;
 }
 
+/** Samples this process's RSS every 25 ms until `stop`: the peak, and the value at the start. */
+function rssSampler() {
+  global.gc?.();
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 25);
+  return {
+    before,
+    stop: () => {
+      clearInterval(timer);
+      return peak;
+    },
+  };
+}
+
 /**
  * Imports `file` through the import service, as POST /api/admin/imports runs it, sampling the
  * process's RSS meanwhile and noting when each phase began: reading (parse and stage), checking
  * (against what is stored), storing.
  */
 async function measuredImport(db: Db, file: string, read: Pick<ImportOptions, 'format' | 'mapping'>) {
-  global.gc?.();
-  const rssBefore = process.memoryUsage().rss;
-  let peakRss = rssBefore;
-  const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, process.memoryUsage().rss);
-  }, 25);
+  const rss = rssSampler();
   const phases = new Map<string, number>();
   const t0 = performance.now();
   try {
@@ -177,27 +189,10 @@ async function measuredImport(db: Db, file: string, read: Pick<ImportOptions, 'f
     const phaseText = [...phases.keys()]
       .map((phase, i) => `${phase} ${(((ends[i + 1] ?? 0) - (ends[i] ?? 0)) / 1000).toFixed(1)} s`)
       .join(', ');
-    return { report, ms, rssBefore, peakRss, phaseText };
+    return { report, ms, rssBefore: rss.before, peakRss: rss.stop(), phaseText };
   } finally {
-    clearInterval(sampler);
+    rss.stop();
   }
-}
-
-/** Samples this process's RSS every 25 ms until `stop`: the peak, and the value at the start. */
-function rssSampler() {
-  global.gc?.();
-  const before = process.memoryUsage().rss;
-  let peak = before;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 25);
-  return {
-    before,
-    stop: () => {
-      clearInterval(timer);
-      return peak;
-    },
-  };
 }
 
 const NEM12_STREAMS: Nem12Stream[] = [
