@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildWeb, measureBundle, type BundleSizes, type JsShare } from './lib/bundle.ts';
 import { auditMedian, type Audit } from './lib/lighthouse.ts';
+import { traceLongTasks } from './lib/long-tasks.ts';
 import { repoRoot } from '../e2e/support/server-process.ts';
 import { BENCH_WEB_API_KEY, startBenchServer } from './lib/server-process.ts';
 import { printTable } from './lib/table.ts';
@@ -158,6 +159,34 @@ function lighthouseRows(page: string, targets: PageTargets, desktop: Audit, mobi
   ];
 }
 
+/** The meter view's long tasks on the phone profile, by cause (lib/long-tasks.ts): a table, and a summary row. */
+async function meterViewLongTasks(origin: string) {
+  const page = '/check?meter=EM-10001';
+  const report = await traceLongTasks(`${origin}${page}`, signIn, '[data-testid="readings-table"]');
+  const total = report.tasks.reduce((sum, ms) => sum + ms, 0);
+  printTable(
+    `Long tasks of ${page} on a phone (412 px, CPU 4× slower): ${report.tasks.length} tasks, ${total.toFixed(0)} ms (${report.tasks.map((ms) => ms.toFixed(0)).join(', ')} ms); load average ${os.loadavg()[0]?.toFixed(1)}`,
+    ['cause', 'time in long tasks', 'share', 'in tasks'],
+    report.causes.map((c) => [
+      c.cause,
+      `${c.ms.toFixed(1)} ms`,
+      `${((c.ms / total) * 100).toFixed(0)} %`,
+      String(c.tasks),
+    ]),
+  );
+  const top = report.causes[0];
+  summary.push({
+    source: 'long tasks',
+    row: [
+      `${page}: long tasks on a phone (CPU 4×)`,
+      'report',
+      `${report.tasks.length} tasks, ${total.toFixed(0)} ms`,
+      top ? `most: ${top.cause} ${top.ms.toFixed(0)} ms` : '—',
+      '—',
+    ],
+  });
+}
+
 /** Bundle figures of the build, then Lighthouse on /login and the signed-in views served from it. */
 async function webAndLighthouse(distDir: string) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cm-bench-data-'));
@@ -203,6 +232,7 @@ async function webAndLighthouse(distDir: string) {
             summary.push({ source: 'lighthouse', row });
         }
       }
+      await meterViewLongTasks(server.url);
     } finally {
       await server.stop();
     }
