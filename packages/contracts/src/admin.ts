@@ -547,9 +547,10 @@ export type AuditList = z.infer<typeof auditListSchema>;
 /**
  * File formats an import reads: Check Meter's CSV (documented columns), Green Button ESPI Atom XML,
  * any delimited file through a mapping or a preset (import-mapping.ts), and AEMO's MDFF: NEM12
- * (interval data) and NEM13 (register reads).
+ * (interval data) and NEM13 (register reads); `blocks`, a CSV of a block per day and direction
+ * (SCE's "Energy Usage Information").
  */
-export const importFormats = ['csv', 'espi', 'delimited', 'nem12', 'nem13'] as const;
+export const importFormats = ['csv', 'espi', 'delimited', 'nem12', 'nem13', 'blocks'] as const;
 export type ImportFormat = (typeof importFormats)[number];
 
 /**
@@ -564,7 +565,7 @@ export const importQuerySchema = z.object({
   /** By default (`auto`) the content decides, never the file's name or Content-Type. */
   format: z
     .enum([...importFormats, 'auto'], {
-      message: 'format must be auto, csv, espi, delimited, nem12 or nem13.',
+      message: 'format must be auto, csv, espi, delimited, nem12, nem13 or blocks.',
     })
     .optional(),
   /** Read the file as a utility's layout (import-mapping.ts). */

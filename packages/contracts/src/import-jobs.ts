@@ -18,7 +18,7 @@ export type NmiMap = z.infer<typeof nmiMapSchema>;
 export const importSourceSchema = z.object({
   format: z
     .enum([...importFormats, 'auto'], {
-      message: 'format must be auto, csv, espi, delimited, nem12 or nem13.',
+      message: 'format must be auto, csv, espi, delimited, nem12, nem13 or blocks.',
     })
     .optional(),
   preset: z.enum(importPresets, { message: `preset must be one of ${importPresets.join(', ')}.` }).optional(),
