@@ -110,6 +110,41 @@ export const previewRowSchema = z.object({
   quality: z.enum(readingQualities),
 });
 
+/**
+ * `POST /api/admin/imports/jobs/:id/meters` body: the meters the file names that are not on the
+ * site, each to be created at a location, in one step (all or none). Read as the preview reads it.
+ */
+export const createImportMetersBodySchema = importSourceSchema.extend({
+  meters: z
+    .array(
+      z.object({
+        meterNumber: textParam('meterNumber', 64),
+        locationId: z
+          .number({ message: 'locationId must be a whole number of at least 1.' })
+          .int('locationId must be a whole number of at least 1.')
+          .min(1, 'locationId must be a whole number of at least 1.'),
+      }),
+    )
+    .min(1, 'meters: name at least one meter.')
+    .max(100, 'meters: at most 100 at once.'),
+});
+export type CreateImportMetersBody = z.infer<typeof createImportMetersBodySchema>;
+
+/** The meters created from an import's file: where, since when (the local midnight of its first reading), and their interval. */
+export const createdImportMetersSchema = z.object({
+  items: z.array(
+    z.object({
+      meterNumber: z.string(),
+      locationId: z.number().int(),
+      meterInd: z.number().int(),
+      installedAt: z.string(),
+      intervalMinutes: z.number().int(),
+      channels: z.array(z.enum(channels)),
+    }),
+  ),
+});
+export type CreatedImportMeters = z.infer<typeof createdImportMetersSchema>;
+
 /** What a NEM12/NEM13 file holds, per NMI and suffix (at most 100 of them, 400 days each). */
 export const mdffSummarySchema = z.object({
   version: z.enum(['NEM12', 'NEM13']),

@@ -8,6 +8,8 @@ import {
   importDetectionSchema,
   importJobSchema,
   startImportBodySchema,
+  type CreatedImportMeters,
+  type CreateImportMetersBody,
   type ImportJob,
   type ImportPreview,
   type ImportSource,
@@ -40,6 +42,7 @@ import {
   type ImportMappingRow,
 } from './imports.queries.ts';
 import { CANCELLED, ImportRefused, type ImportsService } from './imports.service.ts';
+import { createImportMeters } from './import-meters.ts';
 import { previewImport } from './preview.ts';
 import { resolveSource, type ResolvedSource } from './source.ts';
 import { openUpload } from './upload-open.ts';
@@ -219,6 +222,21 @@ export class ImportJobsService {
       { ...source, format: resolved.format, mapping: resolved.mapping, espi: source, mdff: source },
       resolved.detection,
       await meters.facts(this.db),
+    );
+  }
+
+  /** Creates the meters the file names that are not on the site (import-meters.ts), before the import. */
+  async createMeters(actor: Actor, id: string, body: CreateImportMetersBody): Promise<CreatedImportMeters> {
+    const row = await findJob(this.db, id);
+    if (!row) throw notFound(JOB_NOT_FOUND);
+    if (row.status !== 'uploaded') throw conflict('This import has started: create its meters before.');
+    const resolved = await this.resolve(row, body);
+    return createImportMeters(
+      this.db,
+      actor,
+      spooledFile(this.fileOf(id), row.bytes),
+      { ...body, format: resolved.format, mapping: resolved.mapping, espi: body, mdff: body },
+      body,
     );
   }
 

@@ -197,3 +197,75 @@ function noteSpacing(tally: MeterTally, row: StagedRow) {
   }
   if (minutes !== undefined && minutes > 0) tally.spacing.set(minutes, (tally.spacing.get(minutes) ?? 0) + 1);
 }
+
+/** A meter the file names that is not on the site yet, as it would be: at a location, in its zone. */
+export interface NewMeter {
+  meterNumber: string;
+  timeZone: string;
+  locationName: string;
+}
+
+/** What the file holds for a meter not on the site yet. */
+export interface NewMeterReadings {
+  fromMs: number;
+  channels: number[];
+  intervalMinutes: number | null;
+}
+
+/**
+ * Reads the file as the import would, as if the new meters were on the site already (installed
+ * since ever, at their location's zone): each one's first reading, channels and interval. A new
+ * meter the file holds no reading of is missing from the answer.
+ */
+export async function readingsOfNewMeters(
+  file: { open(): Readable },
+  read: ReadOptions & { timeZone?: string | undefined; meterNumber?: string | undefined },
+  knownMeters: ReadonlyMap<string, MeterFacts>,
+  wanted: readonly NewMeter[],
+): Promise<Map<string, NewMeterReadings>> {
+  const meters = new Map(knownMeters);
+  // Ids no stored meter has: the parse only hands them back.
+  for (const [i, meter] of wanted.entries())
+    meters.set(meter.meterNumber, {
+      id: -1 - i,
+      meterNumber: meter.meterNumber,
+      multiplier: 1,
+      registerDigits: 9,
+      intervalMinutes: 15,
+      installedAtMs: -Infinity,
+      removedAtMs: null,
+      channels: [1, 2],
+      timeZone: meter.timeZone,
+      locationName: meter.locationName,
+    });
+  const context: ParseContext = {
+    meters,
+    timeZone: read.timeZone,
+    meterNumber: read.meterNumber,
+    nowMs: Date.now(),
+    kind: undefined,
+    notes: [],
+  };
+  const byId = new Map<number, MeterTally>();
+  for await (const items of parserFor(file, read, context)) {
+    for (const item of items) {
+      if (!('row' in item) || item.row.meterId >= 0) continue;
+      const tally = tallyOf(byId, meters, item.row.meterId);
+      if (!tally) continue;
+      tally.channels.add(item.row.channel);
+      tally.from = Math.min(tally.from, item.row.atMs);
+      noteSpacing(tally, item.row);
+    }
+    await nextTurn();
+  }
+  return new Map(
+    [...byId.values()].map((tally) => [
+      tally.meter.meterNumber,
+      {
+        fromMs: tally.from,
+        channels: [...tally.channels].sort(),
+        intervalMinutes: mostCommon(tally.spacing),
+      },
+    ]),
+  );
+}

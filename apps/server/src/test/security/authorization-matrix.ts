@@ -527,6 +527,14 @@ export const matrix: MatrixGroup[] = [
         },
       ),
       {
+        route: 'POST /api/admin/imports/jobs/:id/meters',
+        request: () => ({
+          url: `/api/admin/imports/jobs/${MISSING_JOB}/meters`,
+          body: { meters: [{ meterNumber: 'MATRIX-NEW', locationId: 1 }] },
+        }),
+        expect: { missing: ADMIN(404) },
+      },
+      {
         route: 'GET /api/admin/imports/mappings',
         request: () => ({ url: '/api/admin/imports/mappings' }),
         expect: { none: ADMIN(200) },
