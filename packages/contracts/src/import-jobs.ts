@@ -173,6 +173,35 @@ export const mdffSummarySchema = z.object({
 });
 export type MdffSummary = z.infer<typeof mdffSummarySchema>;
 
+/** Between two register reads: what the register counted against the summed intervals within. */
+export const reconciliationPeriodSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  /** The local date when the period is exactly one local day (midnight to midnight), else null. */
+  date: z.string().nullable(),
+  /** kWh the register advanced (after the multiplier); null: it fell, energy unknown. */
+  registerKwh: z.number().nullable(),
+  /** kWh of the interval records lying within the period, and the minutes they cover. */
+  intervalKwh: z.number(),
+  intervalMinutes: z.number().int(),
+  /** registerKwh − intervalKwh: what the intervals do not explain (missing intervals, a wrong value…). */
+  restKwh: z.number().nullable(),
+});
+
+/**
+ * Where registers and interval records of one meter and channel overlap: per period between
+ * consecutive register reads (a day, for daily reads) and over the whole range.
+ */
+export const reconciliationSchema = z.object({
+  meterNumber: z.string(),
+  channel: z.enum(channels),
+  periods: z.array(reconciliationPeriodSchema),
+  /** Periods left out of `periods` (at most 400 listed). */
+  morePeriods: z.number().int(),
+  total: reconciliationPeriodSchema,
+});
+export type Reconciliation = z.infer<typeof reconciliationSchema>;
+
 /** `POST /api/admin/imports/jobs/:id/preview` answer: the whole file read as it would be imported, nothing stored. */
 export const importPreviewSchema = z.object({
   format: z.enum(importFormats),
@@ -210,6 +239,8 @@ export const importPreviewSchema = z.object({
   problems: z.array(rejectedLineSchema),
   /** NEM12/NEM13: what the file holds per NMI and suffix, whether or not a meter is chosen yet. */
   mdff: mdffSummarySchema.nullable().optional(),
+  /** Where the file has registers and interval records of one meter and channel: how they agree. */
+  reconciliation: z.array(reconciliationSchema).optional(),
 });
 export type ImportPreview = z.infer<typeof importPreviewSchema>;
 

@@ -7,6 +7,7 @@ import type { MeterFacts } from '../directory/meters.service.ts';
 import { ImportRefusal, mostCommon, rejectedLine, type ParseContext, type StagedRow } from './import-rows.ts';
 import { summarizeMdff } from './mdff-source.ts';
 import { parserFor, type ReadOptions } from './parsers.ts';
+import { ChannelBoth, MAX_RECONCILED_INTERVALS, reconcile } from './reconcile.ts';
 import type { Detection } from './presets.ts';
 
 const SHOWN_ROWS = 10;
@@ -75,6 +76,9 @@ export async function previewImport(
   };
   const byId = new Map<number, MeterTally>();
   const days = new Map<string, { import: number; export: number }>();
+  // Registers and intervals of each meter and channel, for their reconciliation.
+  const both = new Map<string, { meter: MeterFacts; channel: number; readings: ChannelBoth }>();
+  let kept = 0;
   const show = (row: StagedRow, meter: MeterFacts) => ({
     line: row.line,
     meterNumber: meter.meterNumber,
@@ -105,6 +109,18 @@ export async function previewImport(
         tally.from = Math.min(tally.from, row.atMs);
         tally.to = Math.max(tally.to, end);
         noteSpacing(tally, row);
+        if (kept < MAX_RECONCILED_INTERVALS) {
+          const key = `${row.meterId} ${row.channel}`;
+          const entry = both.get(key) ?? {
+            meter: tally.meter,
+            channel: row.channel,
+            readings: new ChannelBoth(),
+          };
+          both.set(key, entry);
+          if (row.endMs === null) entry.readings.registers.push([row.atMs, row.micro]);
+          else entry.readings.intervals.push([row.atMs, row.endMs, row.micro]);
+          kept++;
+        }
         const shown = show(row, tally.meter);
         if (preview.first.length < SHOWN_ROWS) preview.first.push(shown);
         else {
@@ -133,6 +149,11 @@ export async function previewImport(
       },
     );
   }
+  const reconciled = [...both.values()].flatMap(({ meter, channel, readings }) => {
+    const result = kept < MAX_RECONCILED_INTERVALS ? reconcile(readings, meter, channel) : undefined;
+    return result ? [result] : [];
+  });
+  if (reconciled.length > 0) preview.reconciliation = reconciled;
   preview.notes = [...new Set(context.notes)];
   preview.meters = [
     ...[...byId.values()].map((tally) => ({

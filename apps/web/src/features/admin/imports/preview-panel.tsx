@@ -6,6 +6,7 @@ import { formatEnergy, formatNumber, formatZonedDateTime, readerTimeZone } from 
 import classes from '../admin.module.css';
 import { DetailTable, LineProblems } from './detail-table.tsx';
 import { MdffSummaryTable } from './mdff-summary.tsx';
+import { ReconciliationTable } from './reconciliation-table.tsx';
 import { AdminPanel } from '../admin-ui.tsx';
 
 type PreviewRow = ImportPreview['first'][number];
@@ -151,6 +152,15 @@ export function PreviewPanel({ preview }: { preview: ImportPreview }) {
               ))}
             </DetailTable>
             {preview.mdff ? <MdffSummaryTable summary={preview.mdff} /> : null}
+            {(preview.reconciliation ?? []).map((item) => (
+              <ReconciliationTable
+                key={`${item.meterNumber} ${item.channel}`}
+                item={item}
+                timeZone={
+                  preview.meters.find((meter) => meter.meterNumber === item.meterNumber)?.timeZone ?? timeZone
+                }
+              />
+            ))}
             {preview.notes.length > 0 ? (
               <Stack gap={4}>
                 <Text size="sm" fw={600}>
