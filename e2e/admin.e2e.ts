@@ -677,7 +677,7 @@ describe('administration', () => {
       // Downloaded as CSV: the file's five-minute energies, per channel, to the watt-hour.
       const download = async (format: 'CSV' | 'Green Button XML') => {
         await page.goto('/admin/export');
-        await page.getByLabel('Meter number').fill('VABC000003');
+        await page.getByRole('combobox', { name: 'Meter number' }).fill('VABC000003');
         await page.getByLabel('From (first day)').fill(day);
         await page.getByLabel('To (last day)').fill(day);
         await page.getByText(format, { exact: true }).click();
