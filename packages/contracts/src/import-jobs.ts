@@ -202,6 +202,22 @@ export const reconciliationSchema = z.object({
 });
 export type Reconciliation = z.infer<typeof reconciliationSchema>;
 
+/** `GET /api/admin/imports/reconciliation` query: a meter and whole local days (both included), as the export asks. */
+export const reconciliationQuerySchema = z.object({
+  meterNumber: textParam('meterNumber', 64),
+  From: textParam('From', 40),
+  To: textParam('To', 40),
+});
+export type ReconciliationQuery = z.infer<typeof reconciliationQuerySchema>;
+
+/** A meter's stored registers against its stored intervals, per channel that has both. */
+export const storedReconciliationSchema = z.object({
+  meterNumber: z.string(),
+  timeZone: z.string(),
+  items: z.array(reconciliationSchema),
+});
+export type StoredReconciliation = z.infer<typeof storedReconciliationSchema>;
+
 /** `POST /api/admin/imports/jobs/:id/preview` answer: the whole file read as it would be imported, nothing stored. */
 export const importPreviewSchema = z.object({
   format: z.enum(importFormats),

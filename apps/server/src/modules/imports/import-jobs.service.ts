@@ -14,6 +14,8 @@ import {
   type ImportPreview,
   type ImportSource,
   type NmiMap,
+  type ReconciliationQuery,
+  type StoredReconciliation,
   type StartImportBody,
 } from '@cm/contracts/import-jobs.ts';
 import { importReportSchema } from '@cm/contracts/admin.ts';
@@ -44,6 +46,7 @@ import {
 import { CANCELLED, ImportRefused, type ImportsService } from './imports.service.ts';
 import { createImportMeters } from './import-meters.ts';
 import { previewImport } from './preview.ts';
+import { addStored, reconcileStored } from './reconcile-stored.ts';
 import { resolveSource, type ResolvedSource } from './source.ts';
 import { openUpload } from './upload-open.ts';
 import { formatBytes } from './upload-limit.ts';
@@ -222,7 +225,13 @@ export class ImportJobsService {
       { ...source, format: resolved.format, mapping: resolved.mapping, espi: source, mdff: source },
       resolved.detection,
       await meters.facts(this.db),
+      (ask, kind, into) => addStored(this.db, ask, kind, into),
     );
+  }
+
+  /** A meter's stored registers against its stored intervals over local days (reconcile-stored.ts). */
+  async reconciliation(query: ReconciliationQuery): Promise<StoredReconciliation> {
+    return reconcileStored(this.db, query);
   }
 
   /** Creates the meters the file names that are not on the site (import-meters.ts), before the import. */

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportReport } from '@cm/contracts/admin.ts';
 import type { ImportJob, ImportPreview } from '@cm/contracts/import-jobs.ts';
 import { parseDecimalMicro } from '../readings/register-value.ts';
+import { finishedJob } from '../../test/import-jobs.ts';
 import { createTestApp, readingsAnswer, type TestApp, signInNewAdmin } from '../../test/test-app.ts';
 import { insertLocation, insertMeter } from '../../test/factories.ts';
 
@@ -47,15 +48,7 @@ afterAll(() => t.close());
 
 const post = (url: string, payload: unknown) => t.call('POST', url, { token: admin, body: payload });
 
-async function finished(id: string): Promise<ImportJob> {
-  const until = Date.now() + 60_000;
-  for (;;) {
-    const job = (await t.call('GET', `/api/admin/imports/jobs/${id}`, { token: admin })).json<ImportJob>();
-    if (!['queued', 'running'].includes(job.status)) return job;
-    if (Date.now() > until) throw new Error(`job ${id} still ${job.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const finished = (id: string) => finishedJob(t, admin, id);
 
 async function dailyEnergy(day: string) {
   const query = new URLSearchParams({ name: SITE, From: day, To: day, granularity: 'day' });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportJob, ImportPreview } from '@cm/contracts/import-jobs.ts';
+import { finishedJob } from '../../test/import-jobs.ts';
 import { createTestApp, type TestApp, signInNewAdmin } from '../../test/test-app.ts';
 import { insertLocation, insertMeter } from '../../test/factories.ts';
 
@@ -22,6 +23,13 @@ beforeAll(async () => {
   admin = await signInNewAdmin(t);
   const locationId = await insertLocation(t.db, 'Reconcile depot', 'Europe/Berlin');
   await insertMeter(t.db, {
+    meterNumber: 'REC-2',
+    locationId: await insertLocation(t.db, 'Reconcile shed', 'Europe/Berlin'),
+    meterInd: 1,
+    intervalMinutes: 60,
+    installedAt: new Date('2024-01-01T00:00:00Z'),
+  });
+  await insertMeter(t.db, {
     meterNumber: 'REC-1',
     locationId,
     meterInd: 1,
@@ -31,6 +39,18 @@ beforeAll(async () => {
   });
 });
 afterAll(() => t.close());
+
+/** Uploads a file as an import job. */
+async function upload(name: string, body: string): Promise<ImportJob> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/api/admin/imports/jobs?fileName=${name}`,
+    headers: { 'x-api-key': t.apiKey, authorization: `Bearer ${admin}`, 'content-type': 'text/csv' },
+    payload: body,
+  });
+  expect(response.statusCode, response.body.slice(0, 300)).toBe(201);
+  return response.json<ImportJob>();
+}
 
 function file(): string {
   const lines = ['meter_number,channel,kind,start,end,value_kwh,quality'];
@@ -48,6 +68,38 @@ function file(): string {
     }
   return `${lines.join('\n')}\n`;
 }
+
+const EXPECTED_PERIODS = [
+  {
+    from: '2024-06-09T22:00:00.000Z',
+    to: '2024-06-10T22:00:00.000Z',
+    date: '2024-06-10',
+    registerKwh: 48,
+    intervalKwh: 48,
+    intervalMinutes: 1440,
+    restKwh: 0,
+  },
+  {
+    from: '2024-06-10T22:00:00.000Z',
+    to: '2024-06-11T22:00:00.000Z',
+    date: '2024-06-11',
+    registerKwh: 48.5,
+    intervalKwh: 46.5,
+    intervalMinutes: 1380,
+    restKwh: 2,
+  },
+];
+const EXPECTED_TOTAL = {
+  from: '2024-06-09T22:00:00.000Z',
+  to: '2024-06-11T22:00:00.000Z',
+  date: null,
+  registerKwh: 96.5,
+  intervalKwh: 94.5,
+  intervalMinutes: 2820,
+  restKwh: 2,
+};
+
+const finished = (id: string) => finishedJob(t, admin, id);
 
 describe('reconciliation in the preview', () => {
   it('per day and over the range: register advance, summed intervals, unexplained rest', async () => {
@@ -68,36 +120,85 @@ describe('reconciliation in the preview', () => {
         meterNumber: 'REC-1',
         channel: 'import',
         morePeriods: 0,
-        periods: [
-          {
-            from: '2024-06-09T22:00:00.000Z',
-            to: '2024-06-10T22:00:00.000Z',
-            date: '2024-06-10',
-            registerKwh: 48,
-            intervalKwh: 48,
-            intervalMinutes: 1440,
-            restKwh: 0,
-          },
-          {
-            from: '2024-06-10T22:00:00.000Z',
-            to: '2024-06-11T22:00:00.000Z',
-            date: '2024-06-11',
-            registerKwh: 48.5,
-            intervalKwh: 46.5,
-            intervalMinutes: 1380,
-            restKwh: 2,
-          },
-        ],
-        total: {
-          from: '2024-06-09T22:00:00.000Z',
-          to: '2024-06-11T22:00:00.000Z',
-          date: null,
-          registerKwh: 96.5,
-          intervalKwh: 94.5,
-          intervalMinutes: 2820,
-          restKwh: 2,
-        },
+        periods: EXPECTED_PERIODS,
+        total: EXPECTED_TOTAL,
       },
     ]);
+
+    // Imported, the meter's stored registers and intervals answer the same over those local days.
+    const started = await t.call('POST', `/api/admin/imports/jobs/${job.id}/start`, {
+      token: admin,
+      body: {},
+    });
+    expect(started.statusCode, started.body.slice(0, 300)).toBe(202);
+    expect((await finished(job.id)).report).toMatchObject({ committed: true, rejectedCount: 0 });
+    const stored = await t.call(
+      'GET',
+      '/api/admin/imports/reconciliation?meterNumber=REC-1&From=2024-06-10&To=2024-06-11',
+      { token: admin },
+    );
+    expect(stored.statusCode, stored.body.slice(0, 300)).toBe(200);
+    expect(stored.json()).toEqual({
+      meterNumber: 'REC-1',
+      timeZone: 'Europe/Berlin',
+      items: [
+        {
+          meterNumber: 'REC-1',
+          channel: 'import',
+          morePeriods: 0,
+          periods: EXPECTED_PERIODS,
+          total: EXPECTED_TOTAL,
+        },
+      ],
+    });
+    const unknown = await t.call(
+      'GET',
+      '/api/admin/imports/reconciliation?meterNumber=NOPE&From=2024-06-10&To=2024-06-11',
+      { token: admin },
+    );
+    expect(unknown.statusCode).toBe(404);
+    const backwards = await t.call(
+      'GET',
+      '/api/admin/imports/reconciliation?meterNumber=REC-1&From=2024-06-11&To=2024-06-10',
+      { token: admin },
+    );
+    expect(backwards.statusCode).toBe(400);
+  });
+
+  it("a file of registers only is reconciled against the meter's stored intervals", async () => {
+    // Stored first: hourly intervals of 1.0 kWh on 2024-06-10 (Berlin), 24 kWh.
+    // The file: registers 10.0 at 00:00, 22.5 at 12:00, 34.0 at 24:00 (multiplier 1).
+    // By hand: 00–12: 12.5 against 12, rest 0.5; 12–24: 11.5 against 12, rest −0.5; the day: 24
+    // against 24, rest 0, 1440 minutes.
+    const at = (hour: number) =>
+      hour === 24 ? '2024-06-11T00:00:00+02:00' : `2024-06-10T${String(hour).padStart(2, '0')}:00:00+02:00`;
+    const head = 'meter_number,channel,kind,start,end,value_kwh,quality';
+    const intervals = Array.from(
+      { length: 24 },
+      (_, h) => `REC-2,import,interval,${at(h)},${at(h + 1)},1.0,actual`,
+    );
+    const first = await upload('intervals.csv', [head, ...intervals, ''].join('\n'));
+    await t.call('POST', `/api/admin/imports/jobs/${first.id}/start`, { token: admin, body: {} });
+    expect((await finished(first.id)).report).toMatchObject({ committed: true, inserted: 24 });
+
+    const registers = [0, 12, 24].map(
+      (h, i) => `REC-2,import,register,${at(h)},${at(h)},${['10.0', '22.5', '34.0'][i]},actual`,
+    );
+    const job = await upload('registers.csv', [head, ...registers, ''].join('\n'));
+    const preview = (
+      await t.call('POST', `/api/admin/imports/jobs/${job.id}/preview`, { token: admin, body: {} })
+    ).json<ImportPreview>();
+    expect(preview.notes).toContain(
+      "Meter REC-2 (import): the file's registers reconciled against the intervals stored for it.",
+    );
+    const half = { date: null, intervalKwh: 12, intervalMinutes: 720 };
+    expect(preview.reconciliation?.[0]).toMatchObject({
+      meterNumber: 'REC-2',
+      periods: [
+        { ...half, from: '2024-06-09T22:00:00.000Z', registerKwh: 12.5, restKwh: 0.5 },
+        { ...half, to: '2024-06-10T22:00:00.000Z', registerKwh: 11.5, restKwh: -0.5 },
+      ],
+      total: { date: '2024-06-10', registerKwh: 24, intervalKwh: 24, intervalMinutes: 1440, restKwh: 0 },
+    });
   });
 });

@@ -5,6 +5,8 @@ import {
   createdImportMetersSchema,
   createImportMetersBodySchema,
   importJobListSchema,
+  reconciliationQuerySchema,
+  storedReconciliationSchema,
   importJobSchema,
   importMappingListSchema,
   importMappingSchema,
@@ -210,6 +212,19 @@ export const importsRoutes: FastifyPluginAsyncZod<{
       refuseUnknownZone(request.body.timeZone);
       return jobs.preview(request.params.id, request.body);
     },
+  );
+  app.get(
+    '/api/admin/imports/reconciliation',
+    {
+      schema: {
+        tags,
+        summary:
+          "A meter's stored registers against its stored interval records, per channel, over whole local days (From, To: both included): per period between consecutive register reads (a day for daily reads) and over the range, the register's advance, the summed intervals and the unexplained rest.",
+        querystring: reconciliationQuerySchema,
+        response: { 200: storedReconciliationSchema, 413: errorBodySchema, ...errors },
+      },
+    },
+    async (request) => jobs.reconciliation(request.query),
   );
   app.post(
     '/api/admin/imports/jobs/:id/meters',

@@ -48,6 +48,12 @@ export async function previewImport(
   read: ReadOptions & { timeZone?: string | undefined; meterNumber?: string | undefined },
   detection: Detection,
   knownMeters: ReadonlyMap<string, MeterFacts>,
+  /** Adds a meter channel's stored registers or intervals over a range (reconcile-stored.ts): the file's other kind is reconciled with them. */
+  addStored?: (
+    ask: { meterId: number; channel: number; fromMs: number; toMs: number },
+    kind: 'register' | 'interval',
+    into: ChannelBoth,
+  ) => Promise<boolean>,
 ): Promise<ImportPreview> {
   const meters = new RecordingMeters(knownMeters);
   const context: ParseContext = {
@@ -149,6 +155,24 @@ export async function previewImport(
       },
     );
   }
+  if (addStored && kept < MAX_RECONCILED_INTERVALS)
+    for (const { meter, channel, readings } of both.values()) {
+      // The file holds one kind only: the other is the meter's stored readings over the file's span.
+      const missing =
+        readings.registers.length === 0
+          ? 'register'
+          : readings.intervals.length === 0
+            ? 'interval'
+            : undefined;
+      if (!missing) continue;
+      const span = spanOf(readings);
+      const before = readings.registers.length + readings.intervals.length;
+      await addStored({ meterId: meter.id, channel, ...span }, missing, readings);
+      if (readings.registers.length + readings.intervals.length > before)
+        context.notes.push(
+          `Meter ${meter.meterNumber} (${channel === 2 ? 'export' : 'import'}): the file's ${missing === 'register' ? 'intervals' : 'registers'} reconciled against the ${missing === 'register' ? 'registers' : 'intervals'} stored for it.`,
+        );
+    }
   const reconciled = [...both.values()].flatMap(({ meter, channel, readings }) => {
     const result = kept < MAX_RECONCILED_INTERVALS ? reconcile(readings, meter, channel) : undefined;
     return result ? [result] : [];
@@ -188,6 +212,21 @@ export async function previewImport(
     .slice(0, SHOWN_DAYS)
     .map(([date, count]) => ({ date, ...count }));
   return preview;
+}
+
+/** The first and last instant the readings cover. */
+function spanOf(readings: ChannelBoth): { fromMs: number; toMs: number } {
+  let fromMs = Infinity;
+  let toMs = -Infinity;
+  for (const [at] of readings.registers) {
+    fromMs = Math.min(fromMs, at);
+    toMs = Math.max(toMs, at);
+  }
+  for (const [start, end] of readings.intervals) {
+    fromMs = Math.min(fromMs, start);
+    toMs = Math.max(toMs, end);
+  }
+  return { fromMs, toMs };
 }
 
 function tallyOf(byId: Map<number, MeterTally>, known: ReadonlyMap<string, MeterFacts>, meterId: number) {
