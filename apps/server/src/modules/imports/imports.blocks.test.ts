@@ -133,4 +133,32 @@ describe('block-per-day CSV (SCE "Energy Usage Information")', () => {
     });
     expect(again.json<ImportReport>()).toMatchObject({ format: 'blocks', inserted: 0, rejectedCount: 0 });
   });
+
+  it('a meterNumber not on the site: the preview names it, the meter is created from it at a location', async () => {
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/imports/jobs?fileName=SCE_Usage.csv',
+      headers: { 'x-api-key': t.apiKey, authorization: `Bearer ${admin}`, 'content-type': 'text/csv' },
+      payload: body,
+    });
+    const job = upload.json<ImportJob>();
+    const source = { meterNumber: 'SCE-NEW' };
+    const preview = (await post(`/api/admin/imports/jobs/${job.id}/preview`, source)).json<ImportPreview>();
+    expect(preview.meters).toMatchObject([{ meterNumber: 'SCE-NEW', known: false }]);
+    const locationId = await insertLocation(t.db, 'SCE new site', ZONE);
+    const created = await post(`/api/admin/imports/jobs/${job.id}/meters`, {
+      ...source,
+      meters: [{ meterNumber: 'SCE-NEW', locationId }],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    // The file's first day is 2024-03-10: its Pacific midnight is 08:00 UTC (PST, UTC−8).
+    expect(created.json()).toMatchObject({
+      items: [{ meterNumber: 'SCE-NEW', installedAt: '2024-03-10T08:00:00.000Z', intervalMinutes: 15 }],
+    });
+    const again = (await post(`/api/admin/imports/jobs/${job.id}/preview`, source)).json<ImportPreview>();
+    expect(again.meters).toMatchObject([
+      { meterNumber: 'SCE-NEW', known: true, channels: ['import', 'export'] },
+    ]);
+    expect(again.readings).toBe(expected.Delivered.intervals + expected.Received.intervals);
+  });
 });
