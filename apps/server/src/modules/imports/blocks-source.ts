@@ -63,7 +63,9 @@ async function* flatLines(input: Readable, found: { unit?: 'kWh' | 'Wh' }): Asyn
       const isBlank = fields.every((field) => field.trim() === '') || PERIOD.test(fields[0]?.trim() ?? '');
       if (!direction || (!span && isBlank)) out.push('');
       // A row that is no interval keeps its text where the start goes: refused as no time, by its line.
-      else if (!span) out.push([direction, cell(fields[0]?.slice(0, 60)), '""', '""', '""'].join(','));
+      // (Its value cell is kept, or made non-empty: an empty value would read as a missing interval.)
+      else if (!span)
+        out.push([direction, cell(fields[0]?.slice(0, 60)), '""', cell(fields[1] || '?'), '""'].join(','));
       else out.push([direction, span[1], span[2], cell(fields[1]), cell(fields[2])].join(','));
     }
     yield `${out.join('\n')}\n`;
