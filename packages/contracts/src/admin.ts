@@ -343,12 +343,14 @@ const registerDigitsSchema = z
   .int('registerDigits must be a whole number from 3 to 9.')
   .min(3, 'registerDigits must be a whole number from 3 to 9.')
   .max(9, 'registerDigits must be a whole number from 3 to 9.');
+/** The longest nominal time between a meter's readings: a billing period, 31 days. */
+export const MAX_METER_INTERVAL_MINUTES = 44_640;
 /** Nominal time between readings, from 1 minute to a billing period (44,640 minutes = 31 days). */
 const intervalMinutesSchema = z
   .number({ message: 'intervalMinutes must be a whole number from 1 to 44640 (31 days).' })
   .int('intervalMinutes must be a whole number from 1 to 44640 (31 days).')
   .min(1, 'intervalMinutes must be a whole number from 1 to 44640 (31 days).')
-  .max(44_640, 'intervalMinutes must be a whole number from 1 to 44640 (31 days).');
+  .max(MAX_METER_INTERVAL_MINUTES, 'intervalMinutes must be a whole number from 1 to 44640 (31 days).');
 /** An ISO 8601 instant with an offset (`2026-03-01T00:00:00Z`, `2026-03-01T01:00:00+01:00`). */
 export const instantSchema = (param: string) =>
   z.iso.datetime({

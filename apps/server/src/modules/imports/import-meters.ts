@@ -1,3 +1,4 @@
+import { MAX_METER_INTERVAL_MINUTES } from '@cm/contracts/admin.ts';
 import type { CreateImportMetersBody, CreatedImportMeters } from '@cm/contracts/import-jobs.ts';
 import { localParts, startOfLocal } from '@cm/contracts/zoned-time.ts';
 import type { Readable } from 'node:stream';
@@ -60,7 +61,8 @@ export async function createImportMeters(
         const { year, month, day } = localParts(readings.fromMs, zone);
         const installedAt = new Date(startOfLocal({ year, month, day }, zone)).toISOString();
         const meterInd = await freeMeterInd(tx, meter.locationId);
-        const intervalMinutes = readings.intervalMinutes ?? 15;
+        // Register reads months apart (NEM13) make a meter of the longest interval a meter has.
+        const intervalMinutes = Math.min(readings.intervalMinutes ?? 15, MAX_METER_INTERVAL_MINUTES);
         await addMeter(tx, actor, {
           meterNumber: meter.meterNumber,
           label: '',

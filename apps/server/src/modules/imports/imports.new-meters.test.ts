@@ -125,3 +125,26 @@ describe('meters created from the preview', () => {
     expect(rows).toHaveLength(0);
   });
 });
+
+describe('meters created from a file of register reads', () => {
+  it('NEM13: installed from the first read day, its interval at most a billing period', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/imports/jobs?fileName=nem13.csv',
+      headers: { 'x-api-key': t.apiKey, authorization: `Bearer ${admin}`, 'content-type': 'text/csv' },
+      payload: await promisify(readFile)(path.join(FIXTURES, 'nem13-two-nmis.csv')),
+    });
+    const job = response.json<ImportJob>();
+    const created = await post(`/api/admin/imports/jobs/${job.id}/meters`, {
+      meters: [{ meterNumber: 'NM13000002', locationId: brisbane }],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    // Its reads are three months apart (SOURCE.md): the interval is the longest a meter has,
+    // 44,640 minutes (31 days); installed from the AEST midnight of its first read, 2023-11-01.
+    expect(created.json<CreatedImportMeters>().items[0]).toMatchObject({
+      installedAt: new Date('2023-11-01T00:00:00+10:00').toISOString(),
+      intervalMinutes: 44_640,
+      channels: ['import'],
+    });
+  });
+});
