@@ -139,6 +139,8 @@ export const createdImportMetersSchema = z.object({
       meterInd: z.number().int(),
       installedAt: z.string(),
       intervalMinutes: z.number().int(),
+      /** Digits of the register's whole part: enough for the file's largest register, 6 at least. */
+      registerDigits: z.number().int(),
       channels: z.array(z.enum(channels)),
     }),
   ),

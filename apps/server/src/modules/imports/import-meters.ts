@@ -15,6 +15,12 @@ import { readingsOfNewMeters, type NewMeter } from './preview.ts';
 // its preview, each at the location the administrator chose, installed from the local midnight
 // of its first reading, with the interval the file has. One step: all of them or none.
 
+/** The register digits a meter needs to show `micro` (millionths): 6 to 9. */
+function digitsFor(micro: number): number {
+  const whole = Math.floor(micro / 1e6);
+  return Math.min(9, Math.max(6, String(whole).length));
+}
+
 /**
  * Creates the new meters of `body.meters`: 400 for an unknown location, for a meter the file holds
  * no reading of or one named twice; 409 for a meter already on the site; 422 for a file refused
@@ -61,6 +67,8 @@ export async function createImportMeters(
         const { year, month, day } = localParts(readings.fromMs, zone);
         const installedAt = new Date(startOfLocal({ year, month, day }, zone)).toISOString();
         const meterInd = await freeMeterInd(tx, meter.locationId);
+        // Digits enough for the file's largest register (6 at least, as the meter form's default).
+        const registerDigits = digitsFor(readings.maxRegisterMicro);
         // Register reads months apart (NEM13) make a meter of the longest interval a meter has.
         const intervalMinutes = Math.min(readings.intervalMinutes ?? 15, MAX_METER_INTERVAL_MINUTES);
         await addMeter(tx, actor, {
@@ -71,7 +79,7 @@ export async function createImportMeters(
           cubeId: null,
           meterInd,
           multiplier: 1,
-          registerDigits: 6,
+          registerDigits,
           intervalMinutes,
           installedAt,
           priority: 1,
@@ -83,6 +91,7 @@ export async function createImportMeters(
           meterInd,
           installedAt,
           intervalMinutes,
+          registerDigits,
           channels: readings.channels.map((channel) => (channel === 2 ? 'export' : 'import')),
         });
       }

@@ -75,6 +75,7 @@ describe('meters created from the preview', () => {
         meterInd: 1,
         installedAt: midnight(firstDay('VABC000003/E1')),
         intervalMinutes: series('VABC000003/E1').intervalMinutes,
+        registerDigits: 6,
         channels: ['import', 'export'],
       },
       {
@@ -83,6 +84,7 @@ describe('meters created from the preview', () => {
         meterInd: 2,
         installedAt: midnight(firstDay('QB00000002/E1')),
         intervalMinutes: series('QB00000002/E1').intervalMinutes,
+        registerDigits: 6,
         channels: ['import'],
       },
     ]);
@@ -146,5 +148,31 @@ describe('meters created from a file of register reads', () => {
       intervalMinutes: 44_640,
       channels: ['import'],
     });
+  });
+
+  it('Check Meter CSV of registers past 6 digits: a meter with digits enough, its readings then all stored', async () => {
+    // 1,234,567.25 kWh has 7 whole digits: a 6-digit register would refuse every line.
+    const csv = [
+      'meter_number,timestamp,register_kwh',
+      'BIG-REG,2024-03-01T00:00:00Z,1234567.25',
+      'BIG-REG,2024-03-02T00:00:00Z,1234590.5',
+      '',
+    ].join('\n');
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/imports/jobs?fileName=big.csv',
+      headers: { 'x-api-key': t.apiKey, authorization: `Bearer ${admin}`, 'content-type': 'text/csv' },
+      payload: csv,
+    });
+    const job = response.json<ImportJob>();
+    const created = await post(`/api/admin/imports/jobs/${job.id}/meters`, {
+      meters: [{ meterNumber: 'BIG-REG', locationId: brisbane }],
+    });
+    expect(created.json<CreatedImportMeters>().items[0]).toMatchObject({
+      registerDigits: 7,
+      intervalMinutes: 1440,
+    });
+    const preview = (await post(`/api/admin/imports/jobs/${job.id}/preview`, {})).json<ImportPreview>();
+    expect(preview).toMatchObject({ readings: 2, rejectedCount: 0 });
   });
 });

@@ -268,6 +268,8 @@ export interface NewMeter {
 /** What the file holds for a meter not on the site yet. */
 export interface NewMeterReadings {
   fromMs: number;
+  /** The largest register value (millionths, before the multiplier); 0 without registers. */
+  maxRegisterMicro: number;
   channels: number[];
   intervalMinutes: number | null;
 }
@@ -307,9 +309,12 @@ export async function readingsOfNewMeters(
     notes: [],
   };
   const byId = new Map<number, MeterTally>();
+  const maxRegister = new Map<number, number>();
   for await (const items of parserFor(file, read, context)) {
     for (const item of items) {
       if (!('row' in item) || item.row.meterId >= 0) continue;
+      if (item.row.endMs === null)
+        maxRegister.set(item.row.meterId, Math.max(maxRegister.get(item.row.meterId) ?? 0, item.row.micro));
       const tally = tallyOf(byId, meters, item.row.meterId);
       if (!tally) continue;
       tally.channels.add(item.row.channel);
@@ -323,6 +328,7 @@ export async function readingsOfNewMeters(
       tally.meter.meterNumber,
       {
         fromMs: tally.from,
+        maxRegisterMicro: maxRegister.get(tally.meter.id) ?? 0,
         channels: [...tally.channels].sort(),
         intervalMinutes: mostCommon(tally.spacing),
       },

@@ -35,6 +35,7 @@ describe('meters not on the site, from the preview', () => {
               meterInd: 1,
               installedAt: '2024-01-01T14:00:00.000Z',
               intervalMinutes: 5,
+              registerDigits: 6,
               channels: ['import', 'export'],
             },
           ],
