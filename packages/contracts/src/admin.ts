@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { apiKeyScopes, deviceStatuses, roleIds } from './enums.ts';
 import { importPresets } from './import-mapping.ts';
+import { reconciliationSchema } from './reconciliation.ts';
 import { optionalTextParam, textParam } from './text.ts';
 
 // Administration, data in/out and device ingestion (issue 6). Every /api/admin/* call needs an
@@ -624,6 +625,8 @@ export const importReportSchema = z.object({
   rejected: z.array(rejectedLineSchema),
   /** How the file was read where it left something open (e.g. an ESPI ReadingType without accumulationBehaviour). */
   notes: z.array(z.string()),
+  /** Where the meter now has registers and interval records of a channel over the file's time: how they agree. */
+  reconciliation: z.array(reconciliationSchema).optional(),
 });
 /** An import report. */
 export type ImportReport = z.infer<typeof importReportSchema>;

@@ -131,7 +131,18 @@ describe('reconciliation in the preview', () => {
       body: {},
     });
     expect(started.statusCode, started.body.slice(0, 300)).toBe(202);
-    expect((await finished(job.id)).report).toMatchObject({ committed: true, rejectedCount: 0 });
+    const report = (await finished(job.id)).report;
+    expect(report).toMatchObject({ committed: true, rejectedCount: 0 });
+    // The report says the same of what is now stored over the file's time.
+    expect(report?.reconciliation).toEqual([
+      {
+        meterNumber: 'REC-1',
+        channel: 'import',
+        morePeriods: 0,
+        periods: EXPECTED_PERIODS,
+        total: EXPECTED_TOTAL,
+      },
+    ]);
     const stored = await t.call(
       'GET',
       '/api/admin/imports/reconciliation?meterNumber=REC-1&From=2024-06-10&To=2024-06-11',

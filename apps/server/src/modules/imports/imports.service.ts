@@ -5,6 +5,7 @@ import type { importPhases } from '@cm/contracts/import-jobs.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { readings } from '../readings/readings.service.ts';
+import { reconcileImported } from './reconcile-stored.ts';
 import { parserFor, type ReadOptions } from './parsers.ts';
 import {
   ImportRefusal,
@@ -63,6 +64,8 @@ class ParseTally {
   /** Some row is an interval record. */
   hasIntervals = false;
   private readonly last = new Map<string, { atMs: number; micro: number; direction: number }>();
+  /** Each meter and channel the good rows name, as `meterId:channel`. */
+  readonly meterChannels = new Set<string>();
 
   /** The good rows of a batch; the refused lines are counted and kept for the report. */
   take(items: readonly ParsedItem[]): StagedRow[] {
@@ -82,6 +85,7 @@ class ParseTally {
 
   private note(row: StagedRow): void {
     if (row.kind === 'interval') this.hasIntervals = true;
+    this.meterChannels.add(`${row.meterId}:${row.channel}`);
     const key = `${row.meterId}:${row.channel}:${row.kind}`;
     const previous = this.last.get(key);
     if (!previous) {
@@ -175,6 +179,19 @@ export class ImportsService {
         if (report.corrected > 0)
           await stage.correct(tx, actor, `import (${options.format}) by ${actorName(actor)}`);
       });
+      if (report.committed && span.lo && span.hi) {
+        const byId = new Map([...context.meters.values()].map((meter) => [meter.id, meter]));
+        const asks = [...tally.meterChannels].flatMap((key) => {
+          const [meterId, channel] = key.split(':').map(Number);
+          const meter = byId.get(meterId ?? 0);
+          return meter ? [{ meter, channel: channel ?? 1 }] : [];
+        });
+        const reconciled = await reconcileImported(this.db, asks, {
+          fromMs: span.lo.getTime(),
+          toMs: span.hi.getTime(),
+        });
+        if (reconciled.length > 0) report.reconciliation = reconciled;
+      }
     } catch (error) {
       if (!(error instanceof ImportRefusal)) throw error;
       report.rowsRead = Math.max(report.rowsRead, tally.rowsRead);

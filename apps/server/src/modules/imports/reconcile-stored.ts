@@ -1,6 +1,7 @@
-import type { ReconciliationQuery, StoredReconciliation } from '@cm/contracts/import-jobs.ts';
+import type { Reconciliation, ReconciliationQuery, StoredReconciliation } from '@cm/contracts/import-jobs.ts';
 import type { SqlRunner } from '../../db/client.ts';
 import { HttpError } from '../../http-error.ts';
+import type { MeterFacts } from '../directory/meters.service.ts';
 import { meterDays } from '../exports/exports.service.ts';
 import { readings } from '../readings/readings.service.ts';
 import { ChannelBoth, MAX_RECONCILED_INTERVALS, reconcile } from './reconcile.ts';
@@ -67,4 +68,26 @@ export async function reconcileStored(
     if (result) items.push(result);
   }
   return { meterNumber: meter.meter_number, timeZone: meter.time_zone, items };
+}
+
+/**
+ * After an import: for each meter and channel of the file, its stored registers against its stored
+ * intervals over the file's time, where it now has both (two register reads at least).
+ */
+export async function reconcileImported(
+  db: SqlRunner,
+  asks: ReadonlyArray<{ meter: MeterFacts; channel: number }>,
+  span: { fromMs: number; toMs: number },
+): Promise<Reconciliation[]> {
+  const results: Reconciliation[] = [];
+  for (const { meter, channel } of asks) {
+    const both = new ChannelBoth();
+    const ask = { meterId: meter.id, channel, ...span };
+    // Registers first: without two of them there is nothing to reconcile, and no interval is read.
+    if (!(await addStored(db, ask, 'register', both)) || both.registers.length < 2) continue;
+    if (!(await addStored(db, ask, 'interval', both))) continue;
+    const result = reconcile(both, meter, channel);
+    if (result) results.push(result);
+  }
+  return results;
 }

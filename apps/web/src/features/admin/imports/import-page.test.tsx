@@ -4,6 +4,7 @@ import type { ImportJob, ImportPreview } from '@cm/contracts/import-jobs.ts';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stubServer } from '@/test-support/fetch-stub.ts';
+import { storedReport } from '@/test-support/import-fixtures.ts';
 import { renderPage } from '@/test-support/render-page.tsx';
 import { ImportPage } from './import-page.tsx';
 import { JOB_POLL_MS } from './use-import-job.ts';
@@ -40,20 +41,7 @@ const preview: ImportPreview = {
   problems: [],
 };
 
-const report: ImportReport = {
-  format: 'csv',
-  committed: true,
-  refusal: null,
-  rowsRead: 96,
-  inserted: 96,
-  unchanged: 0,
-  corrected: 0,
-  conflictCount: 0,
-  conflicts: [],
-  rejectedCount: 0,
-  rejected: [],
-  notes: [],
-};
+const report: ImportReport = storedReport;
 
 const source = { strict: false, corrections: false };
 const queued: ImportJob = { ...uploaded, status: 'queued', source };

@@ -1,22 +1,44 @@
 // @vitest-environment jsdom
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { storedReport } from '@/test-support/import-fixtures.ts';
 import { renderPage } from '@/test-support/render-page.tsx';
 import { ReconciliationTable } from './reconciliation-table.tsx';
+import { ImportReportView } from './report-view.tsx';
 
 afterEach(cleanup);
 
-describe('reconciliation in the preview', () => {
+/** 2024-06-11 in Berlin: the register advanced 48.5 kWh, the intervals 46.5 over 23 hours. */
+const day = {
+  from: '2024-06-10T22:00:00.000Z',
+  to: '2024-06-11T22:00:00.000Z',
+  date: '2024-06-11',
+  registerKwh: 48.5,
+  intervalKwh: 46.5,
+  intervalMinutes: 1380,
+  restKwh: 2,
+};
+
+describe('reconciliation in the preview and the report', () => {
+  it("is in an import's report where the meter now has both kinds", async () => {
+    await renderPage(
+      <ImportReportView
+        report={{
+          ...storedReport,
+          reconciliation: [
+            { meterNumber: 'REC-1', channel: 'export', periods: [day], morePeriods: 0, total: day },
+          ],
+        }}
+        fileName="both.csv"
+        isStrict={false}
+        zoneOf={() => 'Europe/Berlin'}
+        rejectedCsvUrl={null}
+      />,
+    );
+    screen.getByRole('region', { name: 'Registers against intervals: REC-1, Export' });
+  });
+
   it('shows per day and over the range the register advance, the intervals and the rest', async () => {
-    const day = {
-      from: '2024-06-10T22:00:00.000Z',
-      to: '2024-06-11T22:00:00.000Z',
-      date: '2024-06-11',
-      registerKwh: 48.5,
-      intervalKwh: 46.5,
-      intervalMinutes: 1380,
-      restKwh: 2,
-    };
     await renderPage(
       <ReconciliationTable
         item={{
