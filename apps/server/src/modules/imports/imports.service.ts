@@ -158,6 +158,13 @@ export class ImportsService {
       await this.db.transaction(async (tx) => {
         await tx.query(`SET LOCAL statement_timeout = '${IMPORT_STATEMENT_TIMEOUT}'`);
         await this.checkAndStore(tx, stage, tally, report, options);
+        if (report.committed && span.lo && span.hi) {
+          const reconciled = await reconcileImported(tx, meterChannelsOf(tally, context), {
+            fromMs: span.lo.getTime(),
+            toMs: span.hi.getTime(),
+          });
+          if (reconciled.length > 0) report.reconciliation = reconciled;
+        }
         await recordAudit(tx, actor, {
           action: 'readings.import',
           targetType: 'readings',
@@ -179,19 +186,6 @@ export class ImportsService {
         if (report.corrected > 0)
           await stage.correct(tx, actor, `import (${options.format}) by ${actorName(actor)}`);
       });
-      if (report.committed && span.lo && span.hi) {
-        const byId = new Map([...context.meters.values()].map((meter) => [meter.id, meter]));
-        const asks = [...tally.meterChannels].flatMap((key) => {
-          const [meterId, channel] = key.split(':').map(Number);
-          const meter = byId.get(meterId ?? 0);
-          return meter ? [{ meter, channel: channel ?? 1 }] : [];
-        });
-        const reconciled = await reconcileImported(this.db, asks, {
-          fromMs: span.lo.getTime(),
-          toMs: span.hi.getTime(),
-        });
-        if (reconciled.length > 0) report.reconciliation = reconciled;
-      }
     } catch (error) {
       if (!(error instanceof ImportRefusal)) throw error;
       report.rowsRead = Math.max(report.rowsRead, tally.rowsRead);
@@ -264,6 +258,16 @@ const actorName = (actor: Actor) =>
     : actor.apiKeyId !== null
       ? `API key ${actor.apiKeyId}`
       : 'system';
+
+/** The meters and channels the file's good rows name: what the report reconciles. */
+function meterChannelsOf(tally: ParseTally, context: ParseContext) {
+  const byId = new Map([...context.meters.values()].map((meter) => [meter.id, meter]));
+  return [...tally.meterChannels].flatMap((key) => {
+    const [meterId = 0, channel = 1] = key.split(':').map(Number);
+    const meter = byId.get(meterId);
+    return meter ? [{ meter, channel }] : [];
+  });
+}
 
 // One stream write per parsed batch (a read chunk's worth of lines), never one per row.
 async function* copyChunks(
