@@ -194,6 +194,22 @@ export const storedReconciliationSchema = z.object({
 });
 export type StoredReconciliation = z.infer<typeof storedReconciliationSchema>;
 
+/** What a block-per-day file holds per direction, read before any meter is chosen. */
+export const blocksSummarySchema = z.object({
+  directions: z.array(
+    z.object({
+      /** The block title's direction: Delivered (import) or Received (export). */
+      direction: z.string(),
+      channel: z.enum(channels),
+      unit: z.string(),
+      /** Interval rows, and per local date (the rows' own dates) how many. */
+      values: z.number().int(),
+      days: z.array(z.object({ date: z.string(), values: z.number().int() })),
+    }),
+  ),
+});
+export type BlocksSummary = z.infer<typeof blocksSummarySchema>;
+
 /** `POST /api/admin/imports/jobs/:id/preview` answer: the whole file read as it would be imported, nothing stored. */
 export const importPreviewSchema = z.object({
   format: z.enum(importFormats),
@@ -231,6 +247,8 @@ export const importPreviewSchema = z.object({
   problems: z.array(rejectedLineSchema),
   /** NEM12/NEM13: what the file holds per NMI and suffix, whether or not a meter is chosen yet. */
   mdff: mdffSummarySchema.nullable().optional(),
+  /** A block-per-day file: what it holds per direction, whether or not a meter is chosen yet. */
+  blocks: blocksSummarySchema.optional(),
   /** Where the file has registers and interval records of one meter and channel: how they agree. */
   reconciliation: z.array(reconciliationSchema).optional(),
 });

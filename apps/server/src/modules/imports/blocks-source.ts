@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Readable as ReadableStream } from 'node:stream';
+import type { BlocksSummary } from '@cm/contracts/import-jobs.ts';
 import { delimitedMappingSchema, type DelimitedMapping } from '@cm/contracts/import-mapping.ts';
 import { splitCsvLine } from './csv-source.ts';
 import { parseDelimited } from './delimited-source.ts';
@@ -113,4 +114,42 @@ export async function* parseBlocks(input: Readable, context: ParseContext): Asyn
     blocksMapping(context.meterNumber, found.unit ?? 'kWh'),
     context,
   );
+}
+
+/** Days listed per direction at most. */
+const SHOWN_DAYS = 400;
+
+/** What the file holds per direction (its interval rows per date), without any meter. */
+export async function summarizeBlocks(input: Readable): Promise<BlocksSummary> {
+  const byDirection = new Map<string, { unit: string; values: number; days: Map<string, number> }>();
+  let current: { unit: string; values: number; days: Map<string, number> } | undefined;
+  for await (const lines of readLines(input, MAX_LINE)) {
+    for (const raw of lines) {
+      const line = raw.replace(/^\uFEFF/, '').trim();
+      const title = DIRECTION.exec(line);
+      if (title) {
+        const direction = (title[1] ?? '').toLowerCase() === 'received' ? 'Received' : 'Delivered';
+        current = byDirection.get(direction) ?? { unit: unitOf(line), values: 0, days: new Map() };
+        byDirection.set(direction, current);
+        continue;
+      }
+      const span = current && line.length <= MAX_LINE ? SPAN.exec(splitCsvLine(line)[0]?.trim() ?? '') : null;
+      if (!current || !span) continue;
+      const date = (span[1] ?? '').slice(0, 10);
+      current.values++;
+      current.days.set(date, (current.days.get(date) ?? 0) + 1);
+    }
+  }
+  return {
+    directions: [...byDirection.entries()].map(([direction, found]) => ({
+      direction,
+      channel: direction === 'Received' ? 'export' : 'import',
+      unit: found.unit,
+      values: found.values,
+      days: [...found.days.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .slice(0, SHOWN_DAYS)
+        .map(([date, values]) => ({ date, values })),
+    })),
+  };
 }

@@ -76,6 +76,18 @@ describe('block-per-day CSV (SCE "Energy Usage Information")', () => {
     const job = upload.json<ImportJob>();
     expect(job.detection).toMatchObject({ format: 'blocks', needs: ['meterNumber'] });
 
+    // Before a meter is chosen: refused as naming none, and still what it holds per direction.
+    const first = (await post(`/api/admin/imports/jobs/${job.id}/preview`, {})).json<ImportPreview>();
+    expect(first.refusal).toContain('give the meterNumber');
+    const perDirection = (name: 'Delivered' | 'Received') => ({
+      direction: name,
+      channel: name === 'Delivered' ? 'import' : 'export',
+      unit: 'kWh',
+      values: expected[name].intervals,
+      days: Object.entries(expected[name].days).map(([date, day]) => ({ date, values: day.intervals })),
+    });
+    expect(first.blocks).toEqual({ directions: [perDirection('Delivered'), perDirection('Received')] });
+
     const preview = (
       await post(`/api/admin/imports/jobs/${job.id}/preview`, { meterNumber: 'SCE-1' })
     ).json<ImportPreview>();

@@ -5,6 +5,7 @@ import type { ImportPreview } from '@cm/contracts/import-jobs.ts';
 import { localDateOf } from '@cm/contracts/zoned-time.ts';
 import type { MeterFacts } from '../directory/meters.service.ts';
 import { ImportRefusal, mostCommon, rejectedLine, type ParseContext, type StagedRow } from './import-rows.ts';
+import { summarizeBlocks } from './blocks-source.ts';
 import { summarizeMdff } from './mdff-source.ts';
 import { parserFor, type ReadOptions } from './parsers.ts';
 import { ChannelBoth, MAX_RECONCILED_INTERVALS, reconcile } from './reconcile.ts';
@@ -146,6 +147,8 @@ export async function previewImport(
     if (!(error instanceof ImportRefusal)) throw error;
     preview.refusal = error.message;
   }
+  // A block file names no meter: what it holds per direction, a meter chosen or not.
+  if (read.format === 'blocks') preview.blocks = await summarizeBlocks(file.open());
   if (read.format === 'nem12' || read.format === 'nem13') {
     // What the file holds per NMI, meters chosen or not (a refused file has shown why already).
     preview.mdff = await summarizeMdff(file.open(), { ...context, meters: knownMeters }, read.mdff).catch(

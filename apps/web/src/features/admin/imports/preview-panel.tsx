@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { formatEnergy, formatNumber, formatZonedDateTime, readerTimeZone } from '@/lib/format.ts';
 import classes from '../admin.module.css';
 import { DetailTable, LineProblems } from './detail-table.tsx';
+import { BlocksSummaryTable } from './blocks-summary.tsx';
 import { MdffSummaryTable } from './mdff-summary.tsx';
 import { ReconciliationTable } from './reconciliation-table.tsx';
 import { AdminPanel } from '../admin-ui.tsx';
@@ -86,6 +87,7 @@ export function PreviewPanel({ preview }: { preview: ImportPreview }) {
             {preview.reason}
           </Text>
         </Alert>
+        {preview.blocks ? <BlocksSummaryTable summary={preview.blocks} /> : null}
         {preview.refusal ? (
           <Alert
             color="red"
