@@ -612,6 +612,131 @@ describe('administration', () => {
     }
   });
 
+  it('drops a zipped NEM12 file, creates its meter from the preview, imports, exports CSV and ESPI, and the ESPI gives another meter the same totals', async () => {
+    // fixtures/nem12 (SOURCE.md): AEMO's MDFF written from the public specification; the expected
+    // totals are expected.json, which sum_mdff.py computes from the file alone. NMI VABC000003 has
+    // five-minute import (E1) and export (B1) on 2024-01-02 (AEST). The suite's database is fresh,
+    // so the file's NMIs are on no site yet.
+    const zip = readFileSync(new URL('../fixtures/nem12/nem12-three-nmis.zip', import.meta.url));
+    const expected = JSON.parse(
+      readFileSync(new URL('../fixtures/nem12/expected.json', import.meta.url), 'utf8'),
+    ) as Record<string, Record<string, { total: string }>>;
+    const want = expected['nem12-three-nmis.zip'] ?? {};
+    const micro = (kwh: string | number | undefined) => Math.round(Number(kwh) * 1e6);
+    const day = '2024-01-02';
+    const siteName = `NEM site ${suffix}`;
+    const otherSite = `ESPI copy ${suffix}`;
+    const otherMeter = `ESPI-${suffix}`;
+    await withAdminPage(async (page) => {
+      const location = await api<{ id: number }>(page, '/api/admin/locations', {
+        method: 'POST',
+        body: { publicName: siteName, address: 'e2e', timeZone: 'Australia/Brisbane' },
+      });
+      expect(location.status).toBe(201);
+      // The other meter: five-minute, as the file's.
+      const other = await api<{ id: number }>(page, '/api/admin/locations', {
+        method: 'POST',
+        body: { publicName: otherSite, address: 'e2e', timeZone: 'Australia/Brisbane' },
+      });
+      expect(other.status).toBe(201);
+      const created = await api(page, '/api/admin/meters', {
+        method: 'POST',
+        body: {
+          meterNumber: otherMeter,
+          locationId: other.body.id,
+          meterInd: 1,
+          intervalMinutes: 5,
+          installedAt: '2023-01-01T00:00:00+10:00',
+        },
+      });
+      expect(created.status).toBe(201);
+
+      // Dropped as from the desktop, zipped as AEMO files are sent.
+      await page.goto('/admin/import');
+      const dataTransfer = await page.evaluateHandle(
+        ([bytes, name]) => {
+          const transfer = new DataTransfer();
+          transfer.items.add(new File([new Uint8Array(bytes)], name, { type: 'application/zip' }));
+          return transfer;
+        },
+        [[...zip], 'nem12-three-nmis.zip'] as const,
+      );
+      await page.getByTestId('import-drop-zone').dispatchEvent('drop', { dataTransfer });
+      await page.getByTestId('import-preview').waitFor();
+      expect(await page.getByTestId('import-detected').textContent()).toMatch(/NEM12/);
+      // Its NMIs and channels, before any meter is chosen.
+      const nmis = page.getByTestId('import-preview-nmis');
+      await nmis.getByText('VABC000003').first().waitFor();
+      expect(await nmis.textContent()).toMatch(/VABC000003.*Export|Export.*VABC000003/s);
+
+      // The meter is created from the preview: a location, then one confirmed step.
+      const panel = page.getByTestId('import-new-meters');
+      await panel.getByRole('combobox', { name: 'Location for VABC000003' }).click();
+      await page.getByRole('option', { name: siteName }).click();
+      await panel.getByRole('button', { name: 'Create 1 meter…' }).click();
+      await panel.getByRole('button', { name: 'Create the meter' }).click();
+      const meters = page.getByTestId('import-preview-meters');
+      await meters.getByText(siteName).waitFor();
+      await expectAccessible(page, 'import preview with new meters');
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      await page.getByTestId('import-report').waitFor({ timeout: 30_000 });
+
+      // Downloaded as CSV: the file's five-minute energies, per channel, to the watt-hour.
+      const download = async (format: 'CSV' | 'Green Button XML') => {
+        await page.goto('/admin/export');
+        await page.getByRole('combobox', { name: 'Meter number' }).fill('VABC000003');
+        await page.getByLabel('From (first day)').fill(day);
+        await page.getByLabel('To (last day)').fill(day);
+        await page.getByText(format, { exact: true }).click();
+        const [file] = await Promise.all([
+          page.waitForEvent('download'),
+          page.getByRole('button', { name: 'Download' }).click(),
+        ]);
+        return { name: file.suggestedFilename(), text: readFileSync(await file.path(), 'utf8') };
+      };
+      const csv = await download('CSV');
+      const sums = { import: 0, export: 0 };
+      for (const line of csv.text
+        .replace(/^\uFEFF/, '')
+        .split(/\r?\n/)
+        .slice(1)) {
+        const [, channel, kind, , , value] = line.split(',');
+        if (kind === 'interval' && (channel === 'import' || channel === 'export'))
+          sums[channel] += micro(value);
+      }
+      expect(sums.import).toBe(micro(want['VABC000003/E1']?.total));
+      expect(sums.export).toBe(micro(want['VABC000003/B1']?.total));
+
+      // Downloaded as Green Button ESPI and imported into another meter: the same totals.
+      const espi = await download('Green Button XML');
+      await page.goto('/admin/import');
+      await page
+        .locator('input[type="file"]')
+        .setInputFiles({ name: espi.name, mimeType: 'application/atom+xml', buffer: Buffer.from(espi.text) });
+      await page.getByTestId('import-preview').waitFor();
+      await page.getByRole('textbox', { name: 'Meter number' }).fill(otherMeter);
+      await page.getByTestId('import-preview-meters').getByText(otherSite).waitFor();
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      await page.getByTestId('import-report').waitFor({ timeout: 30_000 });
+      expect(await countOf(page, 'rejected')).toBe('0');
+      const totals = async (name: string) => {
+        const query = new URLSearchParams({ name, From: day, To: day, granularity: 'day' });
+        const answer = await api<{
+          meters: Array<{ totals: { consumption: number | null; other?: { consumption: number | null } } }>;
+        }>(page, `/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?${query.toString()}`);
+        expect(answer.status).toBe(200);
+        const meter = answer.body.meters[0];
+        return {
+          import: micro(meter?.totals.consumption ?? 0),
+          export: micro(meter?.totals.other?.consumption ?? 0),
+        };
+      };
+      const original = await totals(siteName);
+      expect(original).toEqual({ import: sums.import, export: sums.export });
+      expect(await totals(otherSite)).toEqual(original);
+    });
+  });
+
   it('works at 390 px without sideways scrolling', async () => {
     await withAdminPage(
       async (page) => {

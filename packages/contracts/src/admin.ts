@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { apiKeyScopes, deviceStatuses, roleIds } from './enums.ts';
 import { importPresets } from './import-mapping.ts';
+import { reconciliationSchema } from './reconciliation.ts';
 import { optionalTextParam, textParam } from './text.ts';
 
 // Administration, data in/out and device ingestion (issue 6). Every /api/admin/* call needs an
@@ -343,12 +344,14 @@ const registerDigitsSchema = z
   .int('registerDigits must be a whole number from 3 to 9.')
   .min(3, 'registerDigits must be a whole number from 3 to 9.')
   .max(9, 'registerDigits must be a whole number from 3 to 9.');
+/** The longest nominal time between a meter's readings: a billing period, 31 days. */
+export const MAX_METER_INTERVAL_MINUTES = 44_640;
 /** Nominal time between readings, from 1 minute to a billing period (44,640 minutes = 31 days). */
 const intervalMinutesSchema = z
   .number({ message: 'intervalMinutes must be a whole number from 1 to 44640 (31 days).' })
   .int('intervalMinutes must be a whole number from 1 to 44640 (31 days).')
   .min(1, 'intervalMinutes must be a whole number from 1 to 44640 (31 days).')
-  .max(44_640, 'intervalMinutes must be a whole number from 1 to 44640 (31 days).');
+  .max(MAX_METER_INTERVAL_MINUTES, 'intervalMinutes must be a whole number from 1 to 44640 (31 days).');
 /** An ISO 8601 instant with an offset (`2026-03-01T00:00:00Z`, `2026-03-01T01:00:00+01:00`). */
 export const instantSchema = (param: string) =>
   z.iso.datetime({
@@ -547,9 +550,10 @@ export type AuditList = z.infer<typeof auditListSchema>;
 /**
  * File formats an import reads: Check Meter's CSV (documented columns), Green Button ESPI Atom XML,
  * any delimited file through a mapping or a preset (import-mapping.ts), and AEMO's MDFF: NEM12
- * (interval data) and NEM13 (register reads).
+ * (interval data) and NEM13 (register reads); `blocks`, a CSV of a block per day and direction
+ * (SCE's "Energy Usage Information").
  */
-export const importFormats = ['csv', 'espi', 'delimited', 'nem12', 'nem13'] as const;
+export const importFormats = ['csv', 'espi', 'delimited', 'nem12', 'nem13', 'blocks'] as const;
 export type ImportFormat = (typeof importFormats)[number];
 
 /**
@@ -564,7 +568,7 @@ export const importQuerySchema = z.object({
   /** By default (`auto`) the content decides, never the file's name or Content-Type. */
   format: z
     .enum([...importFormats, 'auto'], {
-      message: 'format must be auto, csv, espi, delimited, nem12 or nem13.',
+      message: 'format must be auto, csv, espi, delimited, nem12, nem13 or blocks.',
     })
     .optional(),
   /** Read the file as a utility's layout (import-mapping.ts). */
@@ -621,6 +625,8 @@ export const importReportSchema = z.object({
   rejected: z.array(rejectedLineSchema),
   /** How the file was read where it left something open (e.g. an ESPI ReadingType without accumulationBehaviour). */
   notes: z.array(z.string()),
+  /** Where the meter now has registers and interval records of a channel over the file's time: how they agree. */
+  reconciliation: z.array(reconciliationSchema).optional(),
 });
 /** An import report. */
 export type ImportReport = z.infer<typeof importReportSchema>;

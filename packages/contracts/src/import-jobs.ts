@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { importFormats, importReportSchema, rejectedLineSchema } from './admin.ts';
 import { channels, readingQualities } from './check-limits.ts';
+import { reconciliationSchema } from './reconciliation.ts';
+
+export { reconciliationSchema, type Reconciliation } from './reconciliation.ts';
 import { delimitedMappingSchema, importPresets } from './import-mapping.ts';
 import { textParam } from './text.ts';
 
@@ -18,7 +21,7 @@ export type NmiMap = z.infer<typeof nmiMapSchema>;
 export const importSourceSchema = z.object({
   format: z
     .enum([...importFormats, 'auto'], {
-      message: 'format must be auto, csv, espi, delimited, nem12 or nem13.',
+      message: 'format must be auto, csv, espi, delimited, nem12, nem13 or blocks.',
     })
     .optional(),
   preset: z.enum(importPresets, { message: `preset must be one of ${importPresets.join(', ')}.` }).optional(),
@@ -110,6 +113,43 @@ export const previewRowSchema = z.object({
   quality: z.enum(readingQualities),
 });
 
+/**
+ * `POST /api/admin/imports/jobs/:id/meters` body: the meters the file names that are not on the
+ * site, each to be created at a location, in one step (all or none). Read as the preview reads it.
+ */
+export const createImportMetersBodySchema = importSourceSchema.extend({
+  meters: z
+    .array(
+      z.object({
+        meterNumber: textParam('meterNumber', 64),
+        locationId: z
+          .number({ message: 'locationId must be a whole number of at least 1.' })
+          .int('locationId must be a whole number of at least 1.')
+          .min(1, 'locationId must be a whole number of at least 1.'),
+      }),
+    )
+    .min(1, 'meters: name at least one meter.')
+    .max(100, 'meters: at most 100 at once.'),
+});
+export type CreateImportMetersBody = z.infer<typeof createImportMetersBodySchema>;
+
+/** The meters created from an import's file: where, since when (the local midnight of its first reading), and their interval. */
+export const createdImportMetersSchema = z.object({
+  items: z.array(
+    z.object({
+      meterNumber: z.string(),
+      locationId: z.number().int(),
+      meterInd: z.number().int(),
+      installedAt: z.string(),
+      intervalMinutes: z.number().int(),
+      /** Digits of the register's whole part: enough for the file's largest register, 6 at least. */
+      registerDigits: z.number().int(),
+      channels: z.array(z.enum(channels)),
+    }),
+  ),
+});
+export type CreatedImportMeters = z.infer<typeof createdImportMetersSchema>;
+
 /** What a NEM12/NEM13 file holds, per NMI and suffix (at most 100 of them, 400 days each). */
 export const mdffSummarySchema = z.object({
   version: z.enum(['NEM12', 'NEM13']),
@@ -137,6 +177,38 @@ export const mdffSummarySchema = z.object({
   ),
 });
 export type MdffSummary = z.infer<typeof mdffSummarySchema>;
+
+/** `GET /api/admin/imports/reconciliation` query: a meter and whole local days (both included), as the export asks. */
+export const reconciliationQuerySchema = z.object({
+  meterNumber: textParam('meterNumber', 64),
+  From: textParam('From', 40),
+  To: textParam('To', 40),
+});
+export type ReconciliationQuery = z.infer<typeof reconciliationQuerySchema>;
+
+/** A meter's stored registers against its stored intervals, per channel that has both. */
+export const storedReconciliationSchema = z.object({
+  meterNumber: z.string(),
+  timeZone: z.string(),
+  items: z.array(reconciliationSchema),
+});
+export type StoredReconciliation = z.infer<typeof storedReconciliationSchema>;
+
+/** What a block-per-day file holds per direction, read before any meter is chosen. */
+export const blocksSummarySchema = z.object({
+  directions: z.array(
+    z.object({
+      /** The block title's direction: Delivered (import) or Received (export). */
+      direction: z.string(),
+      channel: z.enum(channels),
+      unit: z.string(),
+      /** Interval rows, and per local date (the rows' own dates) how many. */
+      values: z.number().int(),
+      days: z.array(z.object({ date: z.string(), values: z.number().int() })),
+    }),
+  ),
+});
+export type BlocksSummary = z.infer<typeof blocksSummarySchema>;
 
 /** `POST /api/admin/imports/jobs/:id/preview` answer: the whole file read as it would be imported, nothing stored. */
 export const importPreviewSchema = z.object({
@@ -175,6 +247,10 @@ export const importPreviewSchema = z.object({
   problems: z.array(rejectedLineSchema),
   /** NEM12/NEM13: what the file holds per NMI and suffix, whether or not a meter is chosen yet. */
   mdff: mdffSummarySchema.nullable().optional(),
+  /** A block-per-day file: what it holds per direction, whether or not a meter is chosen yet. */
+  blocks: blocksSummarySchema.optional(),
+  /** Where the file has registers and interval records of one meter and channel: how they agree. */
+  reconciliation: z.array(reconciliationSchema).optional(),
 });
 export type ImportPreview = z.infer<typeof importPreviewSchema>;
 

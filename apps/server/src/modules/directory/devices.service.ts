@@ -137,37 +137,7 @@ export class AdminDevicesService {
   }
 
   async createMeter(actor: Actor, body: CreateMeterBody): Promise<AdminDevice> {
-    await this.db
-      .transaction(async (tx) => {
-        if (!(await findAdminLocation(tx, body.locationId)))
-          throw new HttpError(400, 'locationId: no such location.', 'locationId');
-        await checkParent(tx, DeviceType.Meter, body.cubeId, body.locationId, 'cubeId');
-        if (await findMeterDevice(tx, body.meterNumber)) {
-          throw conflict('Another meter already has this meter number.', 'meterNumber');
-        }
-        if (await currentMeterAtInd(tx, body.locationId, body.meterInd, 0)) {
-          throw conflict(
-            `meterInd: this location already has a current meter ${body.meterInd}; exchange that meter instead.`,
-            'meterInd',
-          );
-        }
-        const deviceId = await insertDevice(tx, {
-          type: DeviceType.Meter,
-          serial: body.serial ?? body.meterNumber,
-          parentId: body.cubeId,
-          locationId: body.locationId,
-          priority: body.priority,
-          status: body.status,
-        });
-        await insertMeter(tx, { deviceId, ...body, installedAt: new Date(body.installedAt) });
-        await recordAudit(tx, actor, {
-          action: 'meter.create',
-          targetType: 'meter',
-          targetId: body.meterNumber,
-          detail: body,
-        });
-      })
-      .catch(rethrowUnique);
+    await this.db.transaction((tx) => addMeter(tx, actor, body)).catch(rethrowUnique);
     return this.getMeter(body.meterNumber);
   }
 
@@ -353,7 +323,48 @@ async function checkParent(
     throw badRequest(`${param}: the parent device is at another location.`, param);
 }
 
-function rethrowUnique(error: unknown): never {
+/**
+ * A new meter at a location, audit-logged, inside the caller's transaction (the admin's meter form,
+ * or the meters an import's file names): 400 for no such location, 409 for a number or a current
+ * meterInd already taken.
+ */
+export async function addMeter(tx: SqlRunner, actor: Actor, body: CreateMeterBody): Promise<void> {
+  if (!(await findAdminLocation(tx, body.locationId)))
+    throw new HttpError(400, 'locationId: no such location.', 'locationId');
+  await checkParent(tx, DeviceType.Meter, body.cubeId, body.locationId, 'cubeId');
+  if (await findMeterDevice(tx, body.meterNumber)) {
+    throw conflict('Another meter already has this meter number.', 'meterNumber');
+  }
+  if (await currentMeterAtInd(tx, body.locationId, body.meterInd, 0)) {
+    throw conflict(
+      `meterInd: this location already has a current meter ${body.meterInd}; exchange that meter instead.`,
+      'meterInd',
+    );
+  }
+  const deviceId = await insertDevice(tx, {
+    type: DeviceType.Meter,
+    serial: body.serial ?? body.meterNumber,
+    parentId: body.cubeId,
+    locationId: body.locationId,
+    priority: body.priority,
+    status: body.status,
+  });
+  await insertMeter(tx, { deviceId, ...body, installedAt: new Date(body.installedAt) });
+  await recordAudit(tx, actor, {
+    action: 'meter.create',
+    targetType: 'meter',
+    targetId: body.meterNumber,
+    detail: body,
+  });
+}
+
+/** The lowest meter indicator no current meter of the location has. */
+export async function freeMeterInd(tx: SqlRunner, locationId: number): Promise<number> {
+  for (let ind = 1; ind < 9999; ind++) if (!(await currentMeterAtInd(tx, locationId, ind, 0))) return ind;
+  throw conflict('This location has no free meter indicator left.', 'meterInd');
+}
+
+export function rethrowUnique(error: unknown): never {
   const violated = uniqueViolation(error);
   if (violated?.includes('meter_number'))
     throw conflict('Another meter already has this meter number.', 'meterNumber');

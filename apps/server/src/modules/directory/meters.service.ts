@@ -26,6 +26,7 @@ export type {
   MeterRow,
 } from './meters.queries.ts';
 import type { LocationRow, MeterDetailsRow, MeterRow } from './meters.queries.ts';
+import { findAdminLocation } from './locations.queries.ts';
 
 /** What a readings file or batch is checked against, for one meter. */
 export interface MeterFacts {
@@ -88,6 +89,8 @@ export const meters = {
   /** A meter and its location's zone, for an export. */
   forExport: (db: SqlRunner, meterNumber: string) => findExportMeter(db, meterNumber),
   byNumbers: (db: SqlRunner, numbers: readonly string[]) => findMetersByNumber(db, numbers),
+  /** A location by id (archived ones too), with its zone. */
+  location: (db: SqlRunner, id: number) => findAdminLocation(db, id),
   /** Every meter's facts, by meter number. */
   facts: (db: SqlRunner) => loadMeterFacts(db),
   /** The meters, their Cubes and AccessPoints were heard from now. */

@@ -1,7 +1,7 @@
 import { CSV_LINE_END, csvText } from '@cm/contracts/csv.ts';
 import { Readable } from 'node:stream';
 import type { ExportQuery } from '@cm/contracts/admin.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, SqlRunner } from '../../db/client.ts';
 import { HttpError } from '../../http-error.ts';
 import { RangeInputError, resolveRange } from '../readings/range.ts';
 import { isoInZone, localDateOf } from '@cm/contracts/zoned-time.ts';
@@ -21,22 +21,32 @@ export interface ExportFile {
   body: Readable;
 }
 
+/**
+ * A meter by number and whole local days of its location (`From`, `To` both included), as the
+ * admin's meter-and-range asks read them: 404 for no such meter, 400 naming a bad bound.
+ */
+export async function meterDays(
+  db: SqlRunner,
+  query: { meterNumber: string; From: string; To: string },
+): Promise<{ meter: ExportMeterRow; fromMs: number; toMs: number }> {
+  const meter = await meters.forExport(db, query.meterNumber);
+  if (!meter) throw new HttpError(404, 'Meter not found. Check the meter number.', 'meterNumber');
+  try {
+    const { fromMs, toMs } = resolveRange(query, meter.time_zone, 'day');
+    return { meter, fromMs, toMs };
+  } catch (error) {
+    if (error instanceof RangeInputError) throw new HttpError(400, error.message, error.param);
+    throw error;
+  }
+}
+
 /** Readings out as CSV or Green Button ESPI Atom XML, streamed page by page (never the whole range in memory). */
 export class ExportsService {
   constructor(private readonly db: Db) {}
 
   /** A meter's stored readings, every channel and kind, as a file. `selfHref` is the address asked (the ESPI feed's self link). */
   async exportReadings(query: ExportQuery, options: { selfHref: string }): Promise<ExportFile> {
-    const meter = await meters.forExport(this.db, query.meterNumber);
-    if (!meter) throw new HttpError(404, 'Meter not found. Check the meter number.', 'meterNumber');
-    let range;
-    try {
-      range = resolveRange(query, meter.time_zone, 'day');
-    } catch (error) {
-      if (error instanceof RangeInputError) throw new HttpError(400, error.message, error.param);
-      throw error;
-    }
-    const { fromMs, toMs } = range;
+    const { meter, fromMs, toMs } = await meterDays(this.db, query);
     const channels = await this.channelSources(meter.device_id, fromMs, toMs);
     // The meter and the local dates asked for: EM-10009-2026-03-01-to-2026-03-31.csv
     const lastDay = localDateOf(Math.max(fromMs, toMs - 1), meter.time_zone);

@@ -1,4 +1,5 @@
 import type { DateLayout, DelimitedMappingInput } from '@cm/contracts/import-mapping.ts';
+import { isBlockFile } from './blocks-source.ts';
 import { splitCsvLine } from './csv-source.ts';
 import { detectPreset, type Detection } from './presets.ts';
 
@@ -40,6 +41,16 @@ export function detectFormat(head: string, meterNumber: string | undefined): Det
   const lines = text.split(/\r\n|\n|\r/).slice(0, 200);
   // The last line of the head may be cut short.
   if (head.length >= DETECTION_BYTES) lines.pop();
+  if (isBlockFile(lines)) {
+    return {
+      format: 'blocks',
+      preset: null,
+      reason:
+        'A block per day and direction ("Energy Usage Information", as Southern California Edison exports): Delivered read as import, Received as export; local times of the meter\'s location; the file names no meter.',
+      mapping: null,
+      needs: meterNumber ? [] : ['meterNumber'],
+    };
+  }
   const first = splitCsvLine(lines[0] ?? '').map((field) => field.trim().toLowerCase());
   // Check Meter's own CSV: the documented columns, or those of CM's export (start, end, kind).
   const isExport = first.includes('kind') && first.includes('end');

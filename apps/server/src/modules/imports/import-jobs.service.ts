@@ -8,10 +8,14 @@ import {
   importDetectionSchema,
   importJobSchema,
   startImportBodySchema,
+  type CreatedImportMeters,
+  type CreateImportMetersBody,
   type ImportJob,
   type ImportPreview,
   type ImportSource,
   type NmiMap,
+  type ReconciliationQuery,
+  type StoredReconciliation,
   type StartImportBody,
 } from '@cm/contracts/import-jobs.ts';
 import { importReportSchema } from '@cm/contracts/admin.ts';
@@ -40,7 +44,9 @@ import {
   type ImportMappingRow,
 } from './imports.queries.ts';
 import { CANCELLED, ImportRefused, type ImportsService } from './imports.service.ts';
+import { createImportMeters } from './import-meters.ts';
 import { previewImport } from './preview.ts';
+import { addStored, reconcileStored } from './reconcile-stored.ts';
 import { resolveSource, type ResolvedSource } from './source.ts';
 import { openUpload } from './upload-open.ts';
 import { formatBytes } from './upload-limit.ts';
@@ -224,6 +230,27 @@ export class ImportJobsService {
       { ...source, format: resolved.format, mapping: resolved.mapping, espi: source, mdff: source },
       resolved.detection,
       await meters.facts(this.db),
+      (ask, kind, into) => addStored(this.db, ask, kind, into),
+    );
+  }
+
+  /** A meter's stored registers against its stored intervals over local days (reconcile-stored.ts). */
+  async reconciliation(query: ReconciliationQuery): Promise<StoredReconciliation> {
+    return reconcileStored(this.db, query);
+  }
+
+  /** Creates the meters the file names that are not on the site (import-meters.ts), before the import. */
+  async createMeters(actor: Actor, id: string, body: CreateImportMetersBody): Promise<CreatedImportMeters> {
+    const row = await findJob(this.db, id);
+    if (!row) throw notFound(JOB_NOT_FOUND);
+    if (row.status !== 'uploaded') throw conflict('This import has started: create its meters before.');
+    const resolved = await this.resolve(row, body);
+    return createImportMeters(
+      this.db,
+      actor,
+      spooledFile(this.fileOf(id), row.bytes),
+      { ...body, format: resolved.format, mapping: resolved.mapping, espi: body, mdff: body },
+      body,
     );
   }
 

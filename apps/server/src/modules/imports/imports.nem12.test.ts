@@ -6,6 +6,7 @@ import type { ImportReport } from '@cm/contracts/admin.ts';
 import type { LocationReadings } from '@cm/contracts/check.ts';
 import type { ImportJob, ImportPreview } from '@cm/contracts/import-jobs.ts';
 import { parseDecimalMicro } from '../readings/register-value.ts';
+import { finishedJob } from '../../test/import-jobs.ts';
 import { createTestApp, readingsAnswer, type TestApp, signInNewAdmin } from '../../test/test-app.ts';
 import { insertLocation, insertMeter } from '../../test/factories.ts';
 
@@ -99,15 +100,7 @@ const headers = () => ({
 const send = async (url: string, name: string) =>
   t.app.inject({ method: 'POST', url, headers: headers(), payload: await file(name) });
 const post = (url: string, body: unknown) => t.call('POST', url, { token: admin, body });
-async function finished(id: string): Promise<ImportJob> {
-  const until = Date.now() + 60_000;
-  for (;;) {
-    const job = (await t.call('GET', `/api/admin/imports/jobs/${id}`, { token: admin })).json<ImportJob>();
-    if (!['queued', 'running'].includes(job.status)) return job;
-    if (Date.now() > until) throw new Error(`job ${id} still ${job.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const finished = (id: string) => finishedJob(t, admin, id);
 
 /** The meter of a site over [from, to] (local days), by day. */
 async function readings(site: string, from: string, to: string): Promise<LocationReadings['meters'][number]> {

@@ -2,7 +2,11 @@ import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { importQuerySchema, importRefusedSchema, importReportSchema } from '@cm/contracts/admin.ts';
 import {
+  createdImportMetersSchema,
+  createImportMetersBodySchema,
   importJobListSchema,
+  reconciliationQuerySchema,
+  storedReconciliationSchema,
   importJobSchema,
   importMappingListSchema,
   importMappingSchema,
@@ -207,6 +211,38 @@ export const importsRoutes: FastifyPluginAsyncZod<{
     async (request) => {
       refuseUnknownZone(request.body.timeZone);
       return jobs.preview(request.params.id, request.body);
+    },
+  );
+  app.get(
+    '/api/admin/imports/reconciliation',
+    {
+      schema: {
+        tags,
+        summary:
+          "A meter's stored registers against its stored interval records, per channel, over whole local days (From, To: both included): per period between consecutive register reads (a day for daily reads) and over the range, the register's advance, the summed intervals and the unexplained rest.",
+        querystring: reconciliationQuerySchema,
+        response: { 200: storedReconciliationSchema, 413: errorBodySchema, ...errors },
+      },
+    },
+    async (request) => jobs.reconciliation(request.query),
+  );
+  app.post(
+    '/api/admin/imports/jobs/:id/meters',
+    {
+      schema: {
+        tags,
+        summary:
+          "Create the meters the uploaded file names that are not on the site, each at a location, installed from the local midnight of its first reading, with the file's interval: all or none (201), audit-logged. Read as the preview reads it.",
+        params: jobParams,
+        body: createImportMetersBodySchema,
+        response: { 201: createdImportMetersSchema, 422: errorBodySchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      refuseUnknownZone(request.body.timeZone);
+      return reply
+        .status(201)
+        .send(await jobs.createMeters(actorOf(request), request.params.id, request.body));
     },
   );
   app.post(

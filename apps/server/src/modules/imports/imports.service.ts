@@ -5,6 +5,7 @@ import type { importPhases } from '@cm/contracts/import-jobs.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { recordAudit, type Actor } from '../audit/audit.service.ts';
 import { readings } from '../readings/readings.service.ts';
+import { reconcileImported } from './reconcile-stored.ts';
 import { parserFor, type ReadOptions } from './parsers.ts';
 import {
   ImportRefusal,
@@ -63,6 +64,8 @@ class ParseTally {
   /** Some row is an interval record. */
   hasIntervals = false;
   private readonly last = new Map<string, { atMs: number; micro: number; direction: number }>();
+  /** Each meter and channel the good rows name, as `meterId:channel`. */
+  readonly meterChannels = new Set<string>();
 
   /** The good rows of a batch; the refused lines are counted and kept for the report. */
   take(items: readonly ParsedItem[]): StagedRow[] {
@@ -82,6 +85,7 @@ class ParseTally {
 
   private note(row: StagedRow): void {
     if (row.kind === 'interval') this.hasIntervals = true;
+    this.meterChannels.add(`${row.meterId}:${row.channel}`);
     const key = `${row.meterId}:${row.channel}:${row.kind}`;
     const previous = this.last.get(key);
     if (!previous) {
@@ -154,6 +158,13 @@ export class ImportsService {
       await this.db.transaction(async (tx) => {
         await tx.query(`SET LOCAL statement_timeout = '${IMPORT_STATEMENT_TIMEOUT}'`);
         await this.checkAndStore(tx, stage, tally, report, options);
+        if (report.committed && span.lo && span.hi) {
+          const reconciled = await reconcileImported(tx, meterChannelsOf(tally, context), {
+            fromMs: span.lo.getTime(),
+            toMs: span.hi.getTime(),
+          });
+          if (reconciled.length > 0) report.reconciliation = reconciled;
+        }
         await recordAudit(tx, actor, {
           action: 'readings.import',
           targetType: 'readings',
@@ -247,6 +258,16 @@ const actorName = (actor: Actor) =>
     : actor.apiKeyId !== null
       ? `API key ${actor.apiKeyId}`
       : 'system';
+
+/** The meters and channels the file's good rows name: what the report reconciles. */
+function meterChannelsOf(tally: ParseTally, context: ParseContext) {
+  const byId = new Map([...context.meters.values()].map((meter) => [meter.id, meter]));
+  return [...tally.meterChannels].flatMap((key) => {
+    const [meterId = 0, channel = 1] = key.split(':').map(Number);
+    const meter = byId.get(meterId);
+    return meter ? [{ meter, channel }] : [];
+  });
+}
 
 // One stream write per parsed batch (a read chunk's worth of lines), never one per row.
 async function* copyChunks(

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { ImportFormat } from '@cm/contracts/admin.ts';
 import type { DelimitedMapping } from '@cm/contracts/import-mapping.ts';
+import { parseBlocks } from './blocks-source.ts';
 import { parseCsv } from './csv-source.ts';
 import { parseDelimited } from './delimited-source.ts';
 import { parseEspi, type EspiOptions } from './espi-source.ts';
@@ -25,6 +26,7 @@ export function parserFor(
   if (options.format === 'espi') return parseEspi(() => file.open(), context, options.espi);
   if (options.format === 'nem12' || options.format === 'nem13')
     return parseMdff(file.open(), context, options.mdff);
+  if (options.format === 'blocks') return parseBlocks(file.open(), context);
   if (!options.mapping) throw new ImportRefusal('A delimited file needs a mapping (or a preset).');
   return parseDelimited(file.open(), options.mapping, context);
 }

@@ -5,8 +5,10 @@ import type { ImportPreview } from '@cm/contracts/import-jobs.ts';
 import { localDateOf } from '@cm/contracts/zoned-time.ts';
 import type { MeterFacts } from '../directory/meters.service.ts';
 import { ImportRefusal, mostCommon, rejectedLine, type ParseContext, type StagedRow } from './import-rows.ts';
+import { summarizeBlocks } from './blocks-source.ts';
 import { summarizeMdff } from './mdff-source.ts';
 import { parserFor, type ReadOptions } from './parsers.ts';
+import { ChannelBoth, MAX_RECONCILED_INTERVALS, reconcile } from './reconcile.ts';
 import type { Detection } from './presets.ts';
 
 const SHOWN_ROWS = 10;
@@ -47,6 +49,12 @@ export async function previewImport(
   read: ReadOptions & { timeZone?: string | undefined; meterNumber?: string | undefined },
   detection: Detection,
   knownMeters: ReadonlyMap<string, MeterFacts>,
+  /** Adds a meter channel's stored registers or intervals over a range (reconcile-stored.ts): the file's other kind is reconciled with them. */
+  addStored?: (
+    ask: { meterId: number; channel: number; fromMs: number; toMs: number },
+    kind: 'register' | 'interval',
+    into: ChannelBoth,
+  ) => Promise<boolean>,
 ): Promise<ImportPreview> {
   const meters = new RecordingMeters(knownMeters);
   const context: ParseContext = {
@@ -75,6 +83,9 @@ export async function previewImport(
   };
   const byId = new Map<number, MeterTally>();
   const days = new Map<string, { import: number; export: number }>();
+  // Registers and intervals of each meter and channel, for their reconciliation.
+  const both = new Map<string, { meter: MeterFacts; channel: number; readings: ChannelBoth }>();
+  let kept = 0;
   const show = (row: StagedRow, meter: MeterFacts) => ({
     line: row.line,
     meterNumber: meter.meterNumber,
@@ -105,6 +116,18 @@ export async function previewImport(
         tally.from = Math.min(tally.from, row.atMs);
         tally.to = Math.max(tally.to, end);
         noteSpacing(tally, row);
+        if (kept < MAX_RECONCILED_INTERVALS) {
+          const key = `${row.meterId} ${row.channel}`;
+          const entry = both.get(key) ?? {
+            meter: tally.meter,
+            channel: row.channel,
+            readings: new ChannelBoth(),
+          };
+          both.set(key, entry);
+          if (row.endMs === null) entry.readings.registers.push([row.atMs, row.micro]);
+          else entry.readings.intervals.push([row.atMs, row.endMs, row.micro]);
+          kept++;
+        }
         const shown = show(row, tally.meter);
         if (preview.first.length < SHOWN_ROWS) preview.first.push(shown);
         else {
@@ -124,6 +147,8 @@ export async function previewImport(
     if (!(error instanceof ImportRefusal)) throw error;
     preview.refusal = error.message;
   }
+  // A block file names no meter: what it holds per direction, a meter chosen or not.
+  if (read.format === 'blocks') preview.blocks = await summarizeBlocks(file.open());
   if (read.format === 'nem12' || read.format === 'nem13') {
     // What the file holds per NMI, meters chosen or not (a refused file has shown why already).
     preview.mdff = await summarizeMdff(file.open(), { ...context, meters: knownMeters }, read.mdff).catch(
@@ -133,6 +158,29 @@ export async function previewImport(
       },
     );
   }
+  if (addStored && kept < MAX_RECONCILED_INTERVALS)
+    for (const { meter, channel, readings } of both.values()) {
+      // The file holds one kind only: the other is the meter's stored readings over the file's span.
+      const missing =
+        readings.registers.length === 0
+          ? 'register'
+          : readings.intervals.length === 0
+            ? 'interval'
+            : undefined;
+      if (!missing) continue;
+      const span = spanOf(readings);
+      const before = readings.registers.length + readings.intervals.length;
+      await addStored({ meterId: meter.id, channel, ...span }, missing, readings);
+      if (readings.registers.length + readings.intervals.length > before)
+        context.notes.push(
+          `Meter ${meter.meterNumber} (${channel === 2 ? 'export' : 'import'}): the file's ${missing === 'register' ? 'intervals' : 'registers'} reconciled against the ${missing === 'register' ? 'registers' : 'intervals'} stored for it.`,
+        );
+    }
+  const reconciled = [...both.values()].flatMap(({ meter, channel, readings }) => {
+    const result = kept < MAX_RECONCILED_INTERVALS ? reconcile(readings, meter, channel) : undefined;
+    return result ? [result] : [];
+  });
+  if (reconciled.length > 0) preview.reconciliation = reconciled;
   preview.notes = [...new Set(context.notes)];
   preview.meters = [
     ...[...byId.values()].map((tally) => ({
@@ -169,6 +217,21 @@ export async function previewImport(
   return preview;
 }
 
+/** The first and last instant the readings cover. */
+function spanOf(readings: ChannelBoth): { fromMs: number; toMs: number } {
+  let fromMs = Infinity;
+  let toMs = -Infinity;
+  for (const [at] of readings.registers) {
+    fromMs = Math.min(fromMs, at);
+    toMs = Math.max(toMs, at);
+  }
+  for (const [start, end] of readings.intervals) {
+    fromMs = Math.min(fromMs, start);
+    toMs = Math.max(toMs, end);
+  }
+  return { fromMs, toMs };
+}
+
 function tallyOf(byId: Map<number, MeterTally>, known: ReadonlyMap<string, MeterFacts>, meterId: number) {
   let tally = byId.get(meterId);
   if (tally) return tally;
@@ -196,4 +259,82 @@ function noteSpacing(tally: MeterTally, row: StagedRow) {
     tally.lastRegister.set(row.channel, row.atMs);
   }
   if (minutes !== undefined && minutes > 0) tally.spacing.set(minutes, (tally.spacing.get(minutes) ?? 0) + 1);
+}
+
+/** A meter the file names that is not on the site yet, as it would be: at a location, in its zone. */
+export interface NewMeter {
+  meterNumber: string;
+  timeZone: string;
+  locationName: string;
+}
+
+/** What the file holds for a meter not on the site yet. */
+export interface NewMeterReadings {
+  fromMs: number;
+  /** The largest register value (millionths, before the multiplier); 0 without registers. */
+  maxRegisterMicro: number;
+  channels: number[];
+  intervalMinutes: number | null;
+}
+
+/**
+ * Reads the file as the import would, as if the new meters were on the site already (installed
+ * since ever, at their location's zone): each one's first reading, channels and interval. A new
+ * meter the file holds no reading of is missing from the answer.
+ */
+export async function readingsOfNewMeters(
+  file: { open(): Readable },
+  read: ReadOptions & { timeZone?: string | undefined; meterNumber?: string | undefined },
+  knownMeters: ReadonlyMap<string, MeterFacts>,
+  wanted: readonly NewMeter[],
+): Promise<Map<string, NewMeterReadings>> {
+  const meters = new Map(knownMeters);
+  // Ids no stored meter has: the parse only hands them back.
+  for (const [i, meter] of wanted.entries())
+    meters.set(meter.meterNumber, {
+      id: -1 - i,
+      meterNumber: meter.meterNumber,
+      multiplier: 1,
+      registerDigits: 9,
+      intervalMinutes: 15,
+      installedAtMs: -Infinity,
+      removedAtMs: null,
+      channels: [1, 2],
+      timeZone: meter.timeZone,
+      locationName: meter.locationName,
+    });
+  const context: ParseContext = {
+    meters,
+    timeZone: read.timeZone,
+    meterNumber: read.meterNumber,
+    nowMs: Date.now(),
+    kind: undefined,
+    notes: [],
+  };
+  const byId = new Map<number, MeterTally>();
+  const maxRegister = new Map<number, number>();
+  for await (const items of parserFor(file, read, context)) {
+    for (const item of items) {
+      if (!('row' in item) || item.row.meterId >= 0) continue;
+      if (item.row.endMs === null)
+        maxRegister.set(item.row.meterId, Math.max(maxRegister.get(item.row.meterId) ?? 0, item.row.micro));
+      const tally = tallyOf(byId, meters, item.row.meterId);
+      if (!tally) continue;
+      tally.channels.add(item.row.channel);
+      tally.from = Math.min(tally.from, item.row.atMs);
+      noteSpacing(tally, item.row);
+    }
+    await nextTurn();
+  }
+  return new Map(
+    [...byId.values()].map((tally) => [
+      tally.meter.meterNumber,
+      {
+        fromMs: tally.from,
+        maxRegisterMicro: maxRegister.get(tally.meter.id) ?? 0,
+        channels: [...tally.channels].sort(),
+        intervalMinutes: mostCommon(tally.spacing),
+      },
+    ]),
+  );
 }

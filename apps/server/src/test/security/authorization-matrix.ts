@@ -527,6 +527,21 @@ export const matrix: MatrixGroup[] = [
         },
       ),
       {
+        route: 'GET /api/admin/imports/reconciliation',
+        request: (o) => ({
+          url: `/api/admin/imports/reconciliation?meterNumber=${q(o.meterNumber)}&From=2026-01-10&To=2026-01-12`,
+        }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'POST /api/admin/imports/jobs/:id/meters',
+        request: () => ({
+          url: `/api/admin/imports/jobs/${MISSING_JOB}/meters`,
+          body: { meters: [{ meterNumber: 'MATRIX-NEW', locationId: 1 }] },
+        }),
+        expect: { missing: ADMIN(404) },
+      },
+      {
         route: 'GET /api/admin/imports/mappings',
         request: () => ({ url: '/api/admin/imports/mappings' }),
         expect: { none: ADMIN(200) },

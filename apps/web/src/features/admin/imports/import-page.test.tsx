@@ -4,6 +4,7 @@ import type { ImportJob, ImportPreview } from '@cm/contracts/import-jobs.ts';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stubServer } from '@/test-support/fetch-stub.ts';
+import { csvPreview, storedReport } from '@/test-support/import-fixtures.ts';
 import { renderPage } from '@/test-support/render-page.tsx';
 import { ImportPage } from './import-page.tsx';
 import { JOB_POLL_MS } from './use-import-job.ts';
@@ -23,37 +24,9 @@ const uploaded: ImportJob = {
   error: null,
 };
 
-const preview: ImportPreview = {
-  format: 'csv',
-  preset: null,
-  reason: 'Check Meter CSV header',
-  mapping: null,
-  refusal: null,
-  rowsRead: 96,
-  readings: 96,
-  rejectedCount: 0,
-  first: [],
-  last: [],
-  meters: [],
-  days: [],
-  notes: [],
-  problems: [],
-};
+const preview: ImportPreview = csvPreview;
 
-const report: ImportReport = {
-  format: 'csv',
-  committed: true,
-  refusal: null,
-  rowsRead: 96,
-  inserted: 96,
-  unchanged: 0,
-  corrected: 0,
-  conflictCount: 0,
-  conflicts: [],
-  rejectedCount: 0,
-  rejected: [],
-  notes: [],
-};
+const report: ImportReport = storedReport;
 
 const source = { strict: false, corrections: false };
 const queued: ImportJob = { ...uploaded, status: 'queued', source };

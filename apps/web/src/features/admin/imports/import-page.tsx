@@ -33,6 +33,7 @@ import { timeZoneOptions } from '../time-zones.ts';
 import classes from '../admin.module.css';
 import { MappingEditor } from './mapping-editor.tsx';
 import { nmiMapText, parseNmiMap } from './nmi-map.ts';
+import { NewMetersPanel } from './new-meters.tsx';
 import { PreviewPanel } from './preview-panel.tsx';
 import { ImportReportView } from './report-view.tsx';
 import { uploadImportFile } from './upload.ts';
@@ -174,6 +175,15 @@ export function ImportPage() {
   const shownMapping = mapping ?? previewState.data?.mapping ?? null;
   const needsMeter = detection?.needs.includes('meterNumber') || detection?.format === 'espi';
   const isMdff = detection?.format === 'nem12' || detection?.format === 'nem13';
+  // Meters the file names that are not on the site: they may be created from the preview.
+  const unknownMeters = [
+    ...new Set([
+      ...(previewState.data?.meters ?? []).filter((meter) => !meter.known).map((meter) => meter.meterNumber),
+      ...(previewState.data?.mdff?.series ?? []).flatMap((series) =>
+        !series.known && series.channel !== null && series.meterNumber ? [series.meterNumber] : [],
+      ),
+    ]),
+  ];
   const savedNmiMaps = (mappings.data ?? []).flatMap((saved) =>
     saved.nmis ? [{ name: saved.name, nmis: saved.nmis }] : [],
   );
@@ -393,6 +403,14 @@ export function ImportPage() {
       ) : null}
       {uploaded && runningId === null && previewState.data ? (
         <PreviewPanel preview={previewState.data} />
+      ) : null}
+      {uploaded && runningId === null && unknownMeters.length > 0 ? (
+        <NewMetersPanel
+          jobId={uploaded.id}
+          source={source}
+          meterNumbers={unknownMeters}
+          onCreated={() => void preview({ id: uploaded.id, source })}
+        />
       ) : null}
 
       {current && !isDone ? (

@@ -1,8 +1,11 @@
 import {
+  createdImportMetersSchema,
   importJobListSchema,
   importJobSchema,
   importMappingListSchema,
   importPreviewSchema,
+  type CreatedImportMeters,
+  type CreateImportMetersBody,
   type ImportJob,
   type ImportPreview,
   type ImportSource,
@@ -31,6 +34,15 @@ export const importsApi = adminApi.injectEndpoints({
       }),
       transformResponse: (raw: unknown) => importPreviewSchema.parse(raw),
     }),
+    createImportMeters: build.mutation<CreatedImportMeters, { id: string; body: CreateImportMetersBody }>({
+      query: ({ id, body }) => ({
+        url: `/api/admin/imports/jobs/${encodeURIComponent(id)}/meters`,
+        method: 'POST',
+        body,
+      }),
+      transformResponse: (raw: unknown) => createdImportMetersSchema.parse(raw),
+      invalidatesTags: ['AdminDevice', 'AdminLocation', 'AdminAudit'],
+    }),
     startImport: build.mutation<ImportJob, { id: string; body: StartImportBody }>({
       query: ({ id, body }) => ({
         url: `/api/admin/imports/jobs/${encodeURIComponent(id)}/start`,
@@ -57,6 +69,7 @@ export const {
   useListImportJobsQuery,
   useGetImportJobQuery,
   usePreviewImportMutation,
+  useCreateImportMetersMutation,
   useStartImportMutation,
   useCancelImportMutation,
   useListImportMappingsQuery,

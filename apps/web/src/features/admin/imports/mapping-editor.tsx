@@ -22,6 +22,9 @@ export const wordsOf = (text: string) =>
     .map((word) => word.trim())
     .filter(Boolean);
 
+/** Interval lengths a wide row may have (each divides a day). */
+const WIDE_MINUTES = [5, 10, 15, 30, 60];
+
 interface Props {
   mapping: DelimitedMapping;
   onChange: (mapping: DelimitedMapping) => void;
@@ -41,6 +44,18 @@ export function MappingEditor({ mapping, onChange, zones }: Props) {
   const meterIsColumn = 'column' in mapping.meter;
   const channelIsColumn = 'column' in mapping.channel;
   const optionalColumn = (text: string) => (text.trim() === '' ? undefined : columnOf(text));
+  const wide = mapping.wide;
+  // Wide rows: the date only, one interval value per column from the first interval column on.
+  const setWide = (isWide: boolean) =>
+    set(
+      isWide
+        ? {
+            wide: { intervalMinutes: mapping.intervalMinutes ?? 30 },
+            time: { ...mapping.time, timeColumn: undefined, endColumn: undefined },
+            value: { ...mapping.value, kind: 'interval' },
+          }
+        : { wide: undefined },
+    );
   return (
     <Fieldset legend={t('admin.import.mapping.title')} data-testid="mapping-editor">
       <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="sm">
@@ -78,27 +93,62 @@ export function MappingEditor({ mapping, onChange, zones }: Props) {
           onChange={(event) => set({ header: event.currentTarget.checked })}
           mt="lg"
         />
+        <Switch
+          label={t('admin.import.mapping.wide')}
+          description={t('admin.import.mapping.wideHint')}
+          checked={wide !== undefined}
+          onChange={(event) => setWide(event.currentTarget.checked)}
+          mt="lg"
+        />
         <TextInput
-          label={t('admin.import.mapping.timeColumn')}
+          label={wide ? t('admin.import.mapping.dateColumn') : t('admin.import.mapping.timeColumn')}
           description={t('admin.import.mapping.columnHint')}
           value={shown(mapping.time.column)}
           onChange={(event) => setTime({ column: columnOf(event.currentTarget.value) })}
         />
-        <TextInput
-          label={t('admin.import.mapping.timeOfDayColumn')}
-          value={shown(mapping.time.timeColumn)}
-          onChange={(event) => setTime({ timeColumn: optionalColumn(event.currentTarget.value) })}
-        />
-        <TextInput
-          label={t('admin.import.mapping.endColumn')}
-          value={shown(mapping.time.endColumn)}
-          onChange={(event) =>
-            setTime({
-              endColumn: optionalColumn(event.currentTarget.value),
-              ...(event.currentTarget.value.trim() === '' ? {} : { stamp: 'start' as const }),
-            })
-          }
-        />
+        {wide ? (
+          <>
+            <Select
+              label={t('admin.import.mapping.wideMinutes')}
+              data={WIDE_MINUTES.map((minutes) => ({
+                value: String(minutes),
+                label: t('admin.import.preview.minutes', { count: minutes }),
+              }))}
+              value={String(wide.intervalMinutes)}
+              onChange={(value) => value && set({ wide: { ...wide, intervalMinutes: Number(value) } })}
+              allowDeselect={false}
+            />
+            <NumberInput
+              label={t('admin.import.mapping.wideCount')}
+              placeholder={t('admin.import.mapping.wideCountAll')}
+              min={1}
+              max={1500}
+              value={wide.count ?? ''}
+              onChange={(value) =>
+                set({ wide: { ...wide, count: typeof value === 'number' ? value : undefined } })
+              }
+            />
+          </>
+        ) : null}
+        {wide ? null : (
+          <>
+            <TextInput
+              label={t('admin.import.mapping.timeOfDayColumn')}
+              value={shown(mapping.time.timeColumn)}
+              onChange={(event) => setTime({ timeColumn: optionalColumn(event.currentTarget.value) })}
+            />
+            <TextInput
+              label={t('admin.import.mapping.endColumn')}
+              value={shown(mapping.time.endColumn)}
+              onChange={(event) =>
+                setTime({
+                  endColumn: optionalColumn(event.currentTarget.value),
+                  ...(event.currentTarget.value.trim() === '' ? {} : { stamp: 'start' as const }),
+                })
+              }
+            />
+          </>
+        )}
         <Select
           label={t('admin.import.mapping.layout')}
           data={dateLayouts.map((layout) => ({
@@ -109,23 +159,27 @@ export function MappingEditor({ mapping, onChange, zones }: Props) {
           onChange={(value) => value && setTime({ layout: value as DelimitedMapping['time']['layout'] })}
           allowDeselect={false}
         />
-        <Select
-          label={t('admin.import.mapping.stamp')}
-          data={[
-            { value: 'start', label: t('admin.import.mapping.stampStart') },
-            { value: 'end', label: t('admin.import.mapping.stampEnd') },
-          ]}
-          value={mapping.time.stamp}
-          onChange={(value) => value && setTime({ stamp: value as DelimitedMapping['time']['stamp'] })}
-          allowDeselect={false}
-          disabled={mapping.time.endColumn !== undefined}
-        />
-        <Switch
-          label={t('admin.import.mapping.endInclusive')}
-          checked={mapping.time.endInclusiveMinute}
-          onChange={(event) => setTime({ endInclusiveMinute: event.currentTarget.checked })}
-          mt="lg"
-        />
+        {wide ? null : (
+          <>
+            <Select
+              label={t('admin.import.mapping.stamp')}
+              data={[
+                { value: 'start', label: t('admin.import.mapping.stampStart') },
+                { value: 'end', label: t('admin.import.mapping.stampEnd') },
+              ]}
+              value={mapping.time.stamp}
+              onChange={(value) => value && setTime({ stamp: value as DelimitedMapping['time']['stamp'] })}
+              allowDeselect={false}
+              disabled={mapping.time.endColumn !== undefined}
+            />
+            <Switch
+              label={t('admin.import.mapping.endInclusive')}
+              checked={mapping.time.endInclusiveMinute}
+              onChange={(event) => setTime({ endInclusiveMinute: event.currentTarget.checked })}
+              mt="lg"
+            />
+          </>
+        )}
         <Select
           label={t('admin.import.mapping.timeZone')}
           placeholder={t('admin.import.mapping.timeZoneOfMeter')}
@@ -136,16 +190,18 @@ export function MappingEditor({ mapping, onChange, zones }: Props) {
           clearable
           limit={50}
         />
-        <NumberInput
-          label={t('admin.import.mapping.intervalMinutes')}
-          placeholder={t('admin.import.mapping.intervalOfMeter')}
-          min={1}
-          max={44_640}
-          value={mapping.intervalMinutes ?? ''}
-          onChange={(value) => set({ intervalMinutes: typeof value === 'number' ? value : undefined })}
-        />
+        {wide ? null : (
+          <NumberInput
+            label={t('admin.import.mapping.intervalMinutes')}
+            placeholder={t('admin.import.mapping.intervalOfMeter')}
+            min={1}
+            max={44_640}
+            value={mapping.intervalMinutes ?? ''}
+            onChange={(value) => set({ intervalMinutes: typeof value === 'number' ? value : undefined })}
+          />
+        )}
         <TextInput
-          label={t('admin.import.mapping.valueColumn')}
+          label={wide ? t('admin.import.mapping.firstIntervalColumn') : t('admin.import.mapping.valueColumn')}
           value={shown(mapping.value.column)}
           onChange={(event) => setValue({ column: columnOf(event.currentTarget.value) })}
         />
@@ -156,16 +212,18 @@ export function MappingEditor({ mapping, onChange, zones }: Props) {
           onChange={(value) => value && setValue({ unit: value as DelimitedMapping['value']['unit'] })}
           allowDeselect={false}
         />
-        <Select
-          label={t('admin.import.mapping.kind')}
-          data={[
-            { value: 'interval', label: t('admin.import.mapping.kindInterval') },
-            { value: 'register', label: t('admin.import.mapping.kindRegister') },
-          ]}
-          value={mapping.value.kind}
-          onChange={(value) => value && setValue({ kind: value as DelimitedMapping['value']['kind'] })}
-          allowDeselect={false}
-        />
+        {wide ? null : (
+          <Select
+            label={t('admin.import.mapping.kind')}
+            data={[
+              { value: 'interval', label: t('admin.import.mapping.kindInterval') },
+              { value: 'register', label: t('admin.import.mapping.kindRegister') },
+            ]}
+            value={mapping.value.kind}
+            onChange={(value) => value && setValue({ kind: value as DelimitedMapping['value']['kind'] })}
+            allowDeselect={false}
+          />
+        )}
         <TextInput
           label={t('admin.import.mapping.missingValues')}
           description={t('admin.import.mapping.wordsHint')}

@@ -8,6 +8,20 @@ import { DetailTable } from './detail-table.tsx';
 /** Days listed per NMI and suffix before "…". */
 const SHOWN_DAYS = 7;
 
+/** Values per day, the first days of them: "2024-01-01: 48, 2024-01-02: 48, …". */
+export function DaysCell({ days }: { days: ReadonlyArray<{ date: string; values: number }> }) {
+  const { i18n } = useTranslation();
+  return (
+    <Table.Td className={classes.nowrap}>
+      {days
+        .slice(0, SHOWN_DAYS)
+        .map((day) => `${day.date}: ${formatNumber(day.values, i18n.language)}`)
+        .join(', ')}
+      {days.length > SHOWN_DAYS ? ', …' : ''}
+    </Table.Td>
+  );
+}
+
 /** What a NEM12/NEM13 file holds per NMI and suffix, before any meter is chosen. */
 export function MdffSummaryTable({ summary }: { summary: MdffSummary }) {
   const { t, i18n } = useTranslation();
@@ -60,13 +74,7 @@ export function MdffSummaryTable({ summary }: { summary: MdffSummary }) {
               )}
             </Table.Td>
             <Table.Td>{n(series.values)}</Table.Td>
-            <Table.Td className={classes.nowrap}>
-              {series.days
-                .slice(0, SHOWN_DAYS)
-                .map((day) => `${day.date}: ${n(day.values)}`)
-                .join(', ')}
-              {series.days.length > SHOWN_DAYS ? ', …' : ''}
-            </Table.Td>
+            <DaysCell days={series.days} />
           </Table.Tr>
         ))}
       </DetailTable>

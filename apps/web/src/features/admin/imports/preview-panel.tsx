@@ -5,7 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { formatEnergy, formatNumber, formatZonedDateTime, readerTimeZone } from '@/lib/format.ts';
 import classes from '../admin.module.css';
 import { DetailTable, LineProblems } from './detail-table.tsx';
+import { BlocksSummaryTable } from './blocks-summary.tsx';
 import { MdffSummaryTable } from './mdff-summary.tsx';
+import { ReconciliationTable } from './reconciliation-table.tsx';
 import { AdminPanel } from '../admin-ui.tsx';
 
 type PreviewRow = ImportPreview['first'][number];
@@ -85,6 +87,7 @@ export function PreviewPanel({ preview }: { preview: ImportPreview }) {
             {preview.reason}
           </Text>
         </Alert>
+        {preview.blocks ? <BlocksSummaryTable summary={preview.blocks} /> : null}
         {preview.refusal ? (
           <Alert
             color="red"
@@ -151,6 +154,15 @@ export function PreviewPanel({ preview }: { preview: ImportPreview }) {
               ))}
             </DetailTable>
             {preview.mdff ? <MdffSummaryTable summary={preview.mdff} /> : null}
+            {(preview.reconciliation ?? []).map((item) => (
+              <ReconciliationTable
+                key={`${item.meterNumber} ${item.channel}`}
+                item={item}
+                timeZone={
+                  preview.meters.find((meter) => meter.meterNumber === item.meterNumber)?.timeZone ?? timeZone
+                }
+              />
+            ))}
             {preview.notes.length > 0 ? (
               <Stack gap={4}>
                 <Text size="sm" fw={600}>

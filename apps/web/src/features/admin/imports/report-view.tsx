@@ -12,6 +12,7 @@ import { formatEnergy, formatNumber, formatZonedDateTime } from '@/lib/format.ts
 import { downloadFile } from '@/lib/download-file.ts';
 import classes from '../admin.module.css';
 import { DetailTable, LineProblems } from './detail-table.tsx';
+import { ReconciliationTable } from './reconciliation-table.tsx';
 import {
   rejectedOverflow,
   reportCounts,
@@ -104,6 +105,13 @@ export function ImportReportView({
             </div>
           ))}
         </dl>
+        {(report.reconciliation ?? []).map((item) => (
+          <ReconciliationTable
+            key={`${item.meterNumber} ${item.channel}`}
+            item={item}
+            timeZone={zoneOf(item.meterNumber)}
+          />
+        ))}
         {report.rejected.length > 0 ? (
           <Stack gap="xs">
             <Title order={3} size="h5" id="cm-rejected-title">
