@@ -86,6 +86,13 @@ export const meterInfoSchema = z.object({
 /** Meter information. */
 export type MeterInfo = z.infer<typeof meterInfoSchema>;
 
+/** A meter's position at its location (`meterInd`, spec §7), as a query parameter. */
+export const meterIndParam = z.coerce
+  .number({ message: 'meterInd must be a positive whole number.' })
+  .int('meterInd must be a positive whole number.')
+  .positive('meterInd must be a positive whole number.')
+  .max(9999, 'meterInd must be at most 9999.');
+
 /** `GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName` query (spec §7). */
 export const locationReadingsQuerySchema = z.object({
   name: textParam('name', 200),
@@ -93,12 +100,7 @@ export const locationReadingsQuerySchema = z.object({
   From: textParam('From', 40),
   /** A date (the whole local day is included) or an ISO 8601 instant with offset (exclusive). */
   To: textParam('To', 40),
-  meterInd: z.coerce
-    .number({ message: 'meterInd must be a positive whole number.' })
-    .int('meterInd must be a positive whole number.')
-    .positive('meterInd must be a positive whole number.')
-    .max(9999, 'meterInd must be at most 9999.')
-    .optional(),
+  meterInd: meterIndParam.optional(),
   granularity: z
     .enum(granularities, { message: 'granularity must be one of raw, hour, day, week, month.' })
     .optional(),

@@ -16,7 +16,7 @@ import { LATE_GRACE_INTERVALS } from '@cm/contracts/check-limits.ts';
 import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
 import { StepFlag, StepKind, Steps, intervalSteps, recordCadence, registerSteps } from './steps.ts';
 import { Costing, PICO_PER_MICRO, type CostTotals, type PriceTimeline } from './cost.ts';
-import { PeakTracker, averagePower, type Peak } from './demand.ts';
+import { PeakTracker, averagePower, type KnownIntervals, type Peak, type PeakColumns } from './demand.ts';
 import type { IntervalColumns, RegisterColumns, StepEvent } from './steps.ts';
 
 /** One physical meter's stay on the meter indicator, with its readings of one channel in the asked range. */
@@ -42,6 +42,8 @@ export interface ChannelOptions {
   nowMs: number;
   /** Prices of this channel's energy (a charge for import, a credit for export); none: no cost. */
   prices?: PriceTimeline | undefined;
+  /** Keep the intervals of known energy (`intervals`), to sum them with other meters' (demand.ts). */
+  keepIntervals?: boolean | undefined;
 }
 
 /** A point or bucket column set of one channel, millionths after the multiplier, NaN unknown. */
@@ -144,6 +146,10 @@ export interface ChannelComputation {
   events: ChannelEvent[];
   /** With prices: the exact cost totals. */
   cost?: CostTotals;
+  /** Buckets: each bucket's peak demand, with its interval. */
+  bucketPeaks?: PeakColumns;
+  /** Asked with `keepIntervals`: the intervals of known energy. */
+  intervals?: KnownIntervals;
 }
 
 const EMPTY_INTERVALS: IntervalColumns = { start: [], end: [], micro: [], quality: [], revised: [] };
@@ -405,6 +411,9 @@ export function computeChannel(
     demand: new Float64Array(size).fill(Number.NaN),
   };
   const peaks = new PeakTracker(bucketCount);
+  const kept: KnownIntervals | undefined = options.keepIntervals
+    ? { start: [], energy: [], nominal: [] }
+    : undefined;
   const costing = options.prices ? new Costing(options.prices) : undefined;
   const costColumn = columns.cost;
   const hasEnergy = new Uint8Array(size);
@@ -483,6 +492,11 @@ export function computeChannel(
     const power = isKnown ? averagePower(energy, start, end) : Number.NaN;
     const hasPower = !Number.isNaN(power);
     const isDemandOpen = kind !== StepKind.first && kind !== StepKind.interval;
+    if (kept && hasPower && kind === StepKind.interval) {
+      kept.start.push(start);
+      kept.energy.push(energy);
+      kept.nominal.push(steps.slotMs[i] ?? 0);
+    }
 
     if (isRaw) {
       if (hasPower) peaks.interval(power, start, end, -1);
@@ -614,6 +628,8 @@ export function computeChannel(
     periods,
     events: walked.events,
     ...(costing ? { cost: costing.totals() } : {}),
+    ...(isRaw ? {} : { bucketPeaks: peaks.buckets }),
+    ...(kept ? { intervals: kept } : {}),
   };
 }
 

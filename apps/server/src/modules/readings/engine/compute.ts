@@ -33,6 +33,8 @@ export interface ComputeOptions {
   primary: Channel;
   /** Prices per channel (import charged, export credited); a channel without is not priced. */
   prices?: Partial<Record<Channel, PriceTimeline>>;
+  /** Keep each channel's intervals of known energy (to sum meters' demand per interval). */
+  keepIntervals?: boolean;
 }
 
 /** A channel's columns as written: millionths printed as units, NaN as null. */
@@ -98,6 +100,7 @@ export function computeReadings(input: ChannelSegments, options: ComputeOptions)
     edges,
     nowMs: options.nowMs,
     prices: options.prices?.[channel],
+    keepIntervals: options.keepIntervals,
   });
   const otherChannel: Channel = options.primary === 'import' ? 'export' : 'import';
   const primarySegments = input[options.primary] ?? [];

@@ -5,6 +5,7 @@
 // candidate too: some interval inside it reached at least its average, so it is a lower bound,
 // and the span's time marks the peak "at least".
 
+import { upperBound } from '@cm/contracts/sorted.ts';
 import { HOUR_MS } from '@cm/contracts/zoned-time.ts';
 
 /** Average power over [startMs, endMs) of `energy` millionths of a kWh, in millionths of a kW. */
@@ -31,8 +32,9 @@ export interface Peak {
 export interface PeakColumns {
   /** Millionths of a kW. */
   power: Float64Array;
-  /** Start of each bucket's peak interval (epoch ms). */
+  /** Start and end of each bucket's peak interval (epoch ms). */
   at: Float64Array;
+  to: Float64Array;
   /** 1 where part of the bucket had no interval energy (its peak is "at least"). */
   isAtLeast: Float64Array;
 }
@@ -49,6 +51,7 @@ export class PeakTracker {
     this.buckets = {
       power: new Float64Array(bucketCount).fill(Number.NaN),
       at: new Float64Array(bucketCount).fill(Number.NaN),
+      to: new Float64Array(bucketCount).fill(Number.NaN),
       isAtLeast: new Float64Array(bucketCount),
     };
   }
@@ -67,6 +70,7 @@ export class PeakTracker {
     if (Number.isNaN(before) || power > before) {
       buckets.power[bucket] = power;
       buckets.at[bucket] = startMs;
+      buckets.to[bucket] = endMs;
     }
   }
 
@@ -84,4 +88,92 @@ export class PeakTracker {
     if (this.power < 0) return null;
     return { power: this.power, fromMs: this.fromMs, toMs: this.toMs, isAtLeast: this.hasUnknown };
   }
+}
+
+/** A bucket's peak from peak columns, `null` where the bucket holds none. */
+export function peakOf(columns: PeakColumns, k: number): Peak | null {
+  const power = columns.power[k] ?? Number.NaN;
+  if (Number.isNaN(power)) return null;
+  return {
+    power,
+    fromMs: columns.at[k] ?? 0,
+    toMs: columns.to[k] ?? 0,
+    isAtLeast: (columns.isAtLeast[k] ?? 0) > 0,
+  };
+}
+
+/** The intervals of known energy of one meter indicator's channel (kept when asked: `keepIntervals`). */
+export interface KnownIntervals {
+  start: number[];
+  /** Millionths of a kWh. */
+  energy: number[];
+  /** The meter's nominal interval at each (its records' cadence), which the interval stands for. */
+  nominal: number[];
+}
+
+/** One meter indicator's part in a sum: its intervals and the time it was installed. */
+export interface SummedMeter {
+  intervals: KnownIntervals;
+  fromMs: number;
+  toMs: number;
+}
+
+/**
+ * Peaks per bucket of several meters' sum, interval by interval (a location without a main supply:
+ * its demand is what all its meters draw at once, not the sum of their own peaks, which come at
+ * different times). Intervals are summed in slots of the longest nominal interval among them (a
+ * 5-minute and a 15-minute meter: quarter hours), aligned to the clock. A slot where some installed
+ * meter has less than its whole length known is "at least" its known sum (energies are not
+ * negative); `open` marks buckets where some meter had time without interval energy.
+ */
+export function summedPeaks(
+  meters: readonly SummedMeter[],
+  edges: readonly number[],
+  open: Uint8Array,
+): PeakColumns {
+  const tracker = new PeakTracker(Math.max(0, edges.length - 1));
+  let slotMs = 0;
+  for (const meter of meters)
+    for (const nominal of meter.intervals.nominal) slotMs = Math.max(slotMs, nominal);
+  const slots = new Map<number, { energy: number; covered: number }>();
+  if (slotMs > 0)
+    for (const { intervals } of meters)
+      intervals.start.forEach((start, i) => {
+        const slot = start - (start % slotMs);
+        const sum = slots.get(slot) ?? { energy: 0, covered: 0 };
+        sum.energy += intervals.energy[i] ?? 0;
+        sum.covered += intervals.nominal[i] ?? 0;
+        slots.set(slot, sum);
+      });
+  for (const slot of [...slots.keys()].sort((a, b) => a - b)) {
+    const sum = slots.get(slot);
+    if (!sum) continue;
+    const k = upperBound(edges, slot) - 1;
+    const installed = meters.filter((meter) => meter.fromMs < slot + slotMs && meter.toMs > slot).length;
+    tracker.interval(averagePower(sum.energy, slot, slot + slotMs), slot, slot + slotMs, k);
+    if (sum.covered < installed * slotMs) tracker.unknown(k, k, false);
+  }
+  open.forEach((isOpen, k) => {
+    if (isOpen) tracker.unknown(k, k, false);
+  });
+  return tracker.buckets;
+}
+
+/**
+ * The rolling average of monthly peaks a capacity tariff charges (Flanders: the average of the
+ * last 12 months' peaks, each at least the floor, 2.5 kW): the mean of max(peak, floor) over the
+ * months that have a peak, rounded to the millionth of a kW; `null` without any.
+ */
+export function rollingAverage(
+  monthly: readonly (number | null)[],
+  floor: number,
+): { average: number | null; months: number } {
+  let sum = 0;
+  let months = 0;
+  for (const peak of monthly) {
+    if (peak === null) continue;
+    sum += Math.max(peak, floor);
+    months++;
+  }
+  return { average: months === 0 ? null : Math.round(sum / months), months };
 }
