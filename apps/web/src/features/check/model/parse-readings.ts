@@ -64,11 +64,17 @@ function parseChannelColumns(value: unknown, n: number, where: string) {
       throw new Error(`readings answer: ${where}.${name} must hold whole numbers`);
     written[name] = column;
   }
+  const { demandAtLeast } = value;
+  if (demandAtLeast !== undefined && !isIntegerColumn(demandAtLeast, n))
+    throw new Error(`readings answer: ${where}.demandAtLeast must hold whole numbers`);
   return {
     value: nullable('value'),
     consumption: nullable('consumption'),
     ...countsOf(written, n),
     ...(value.cost === undefined ? {} : { cost: nullable('cost') }),
+    ...(value.demand === undefined ? {} : { demand: nullable('demand') }),
+    ...(value.demandAt === undefined ? {} : { demandAt: nullable('demandAt') }),
+    ...(demandAtLeast === undefined ? {} : { demandAtLeast }),
   };
 }
 
