@@ -15,6 +15,8 @@ import { TablePanel } from './table/table-panel.tsx';
 import type { ComparisonTotal } from './totals/comparison-tiles.tsx';
 import { TotalsPanel } from './totals/totals-panel.tsx';
 import { BillPanel } from './totals/bill-panel.tsx';
+import { MonthlyPeaksPanel } from './totals/monthly-peaks-panel.tsx';
+import { peaksQueryOf } from './totals/peaks-query.ts';
 import { locationBill } from './model/bill.ts';
 import classes from './check.module.css';
 
@@ -79,6 +81,7 @@ export function ReadingsSection({
 
   const isSingle = readings.meters.length === 1;
   const bill = locationBill(readings.meters);
+  const peaksQuery = peaksQueryOf(readings);
   const chartSummary = isSingle
     ? t('check.chart.ariaSingle', {
         meterNumber: first.meter.meterNumber,
@@ -106,6 +109,7 @@ export function ReadingsSection({
         <MetersSummary readings={readings} comparisons={comparisons} onPickMeter={onPickMeter} />
       )}
       {bill ? <BillPanel {...bill} timeZone={tz} /> : null}
+      {peaksQuery ? <MonthlyPeaksPanel query={peaksQuery} timeZone={tz} /> : null}
       <ChartPanel
         readings={readings}
         ariaLabel={chartSummary}

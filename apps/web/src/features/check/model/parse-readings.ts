@@ -12,6 +12,7 @@ import {
   type Series,
 } from '@cm/contracts/check.ts';
 import { countsOf, timesOf } from '@cm/contracts/series-columns.ts';
+import { monthlyPeaksSchema, type MonthlyPeaks } from '@cm/contracts/demand.ts';
 import { z } from 'zod';
 
 /*
@@ -155,6 +156,11 @@ export function parseLocationReadings(raw: unknown): LocationReadings {
 /** A meter's information, checked against the contract. */
 export function parseMeterInfo(raw: unknown): MeterInfo {
   return meterInfoSchema.parse(raw);
+}
+
+/** A `GetMonthlyPeaks` answer, checked against the contract. */
+export function parseMonthlyPeaks(raw: unknown): MonthlyPeaks {
+  return monthlyPeaksSchema.parse(raw);
 }
 
 /** A `GetReadingCorrections` answer, checked against the contract. */
