@@ -119,6 +119,12 @@ describe('rolling average of monthly peaks', () => {
     // A small consumer: every month under the floor pays for the floor.
     expect(rollingAverage([800_000, 1_900_000], 2_500_000)).toEqual({ average: 2_500_000, months: 2 });
     expect(rollingAverage([null, null], 2_500_000)).toEqual({ average: null, months: 0 });
+    // docs/demand.md's year: nine months under 2.5 kW count as 2.5: 9 × 2.5 + 3.4 + 2.6 + 3.2 =
+    // 31.7 kW, ÷ 12 = 2.641666… → 2.641667 kW.
+    const year = [1.9, 2.1, 3.4, 2.2, 1.6, 1.4, 1.2, 1.3, 1.5, 2.0, 2.6, 3.2].map((kW) =>
+      Math.round(kW * 1e6),
+    );
+    expect(rollingAverage(year, 2_500_000)).toEqual({ average: 2_641_667, months: 12 });
   });
 
   it('comes out of the answer in kW with its floor', () => {
