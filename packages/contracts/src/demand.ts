@@ -39,8 +39,6 @@ export const monthlyPeakSchema = z.object({
   /** `null`: no interval energy in the month. */
   peak: demandPeakSchema.nullable(),
 });
-/** A month's peak. */
-export type MonthlyPeak = z.infer<typeof monthlyPeakSchema>;
 
 /** `GetMonthlyPeaks` answer: 12 monthly peaks and their rolling average. */
 export const monthlyPeaksSchema = z.object({
