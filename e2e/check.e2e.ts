@@ -42,6 +42,7 @@ interface ReadingsAnswer {
       gapConsumption: number;
       agrees: boolean;
       dataEnd: string | null;
+      demand: { kW: number; isAtLeast: boolean } | null;
     };
     gaps: { from: string; to: string; missingIntervals: number; consumption: number | null }[];
     events: { type: string; at: string; meterNumber: string }[];
@@ -249,6 +250,24 @@ describe('the check page', () => {
     expect(await page.getByTestId('agreement').getAttribute('data-agrees')).toBe(
       totals.agrees ? 'agrees' : 'differs',
     );
+    // Peak demand (issue 36): the range's highest interval power and the 12 months' rolling
+    // average, as the API gives them.
+    const powerText = (kW: number, isAtLeast: boolean) =>
+      `${isAtLeast ? '≥\u00a0' : ''}${new Intl.NumberFormat('en', { maximumFractionDigits: 3 }).format(kW)}\u00a0kW`;
+    if (!totals.demand) throw new Error('no peak demand');
+    expect(await page.getByTestId('total-demand').locator('[data-value]').textContent()).toBe(
+      powerText(totals.demand.kW, totals.demand.isAtLeast),
+    );
+    const peaks = await api<{ rollingAverage: { kW: number | null; isAtLeast: boolean } }>(
+      page,
+      session,
+      `/api/CheckMeter/GetMonthlyPeaks?name=${encodeURIComponent(RIVERSIDE)}&meterInd=3&Month=${today.slice(0, 7)}`,
+    );
+    const rolling = peaks.body.rollingAverage;
+    if (rolling.kW === null) throw new Error('no rolling average');
+    await expect
+      .poll(() => page.getByTestId('rolling-average').locator('[data-value]').textContent())
+      .toBe(powerText(rolling.kW, rolling.isAtLeast));
     // The table holds one row per hour bucket (plus any gap rows) and says how many.
     const region = await page.getByRole('region', { name: /Readings table/ }).getAttribute('aria-label');
     const gapRows = answer.body.meters[0]?.gaps.length ?? 0;
