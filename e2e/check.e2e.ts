@@ -31,6 +31,7 @@ interface ReadingsAnswer {
       tRuns: { start: number[]; step: number[]; count: number[] };
       value: (number | null)[];
       consumption: (number | null)[];
+      demand?: (number | null)[];
       missing?: number[];
     };
     totals: {
@@ -465,10 +466,10 @@ describe('the check page', () => {
     const intervals = dst.hours * 4;
     expect(lines).toHaveLength(1 + intervals);
     expect(lines[0]).toBe(
-      'Meter,Start,End,Type,Consumption (kWh),Cost before tax (EUR),Register,Missing readings,Estimated readings,Substituted values,Corrected values',
+      'Meter,Start,End,Type,Consumption (kWh),Cost before tax (EUR),Demand (kW),Register,Missing readings,Estimated readings,Substituted values,Corrected values',
     );
-    const num = (v: number | null | undefined) =>
-      v === null || v === undefined ? '' : String(Number(v.toFixed(3)));
+    const num = (v: number | null | undefined, decimals = 3) =>
+      v === null || v === undefined ? '' : String(Number(v.toFixed(decimals)));
     // The library's flat tariff (demo-content.ts): 0.2480 EUR a kWh, the energy to the Wh.
     const cost = (kwh: number | null | undefined) =>
       kwh === null || kwh === undefined ? '' : String(Math.round(kwh * 1000 * 248) / 1e6);
@@ -477,7 +478,7 @@ describe('the check page', () => {
       const start = t[i - 1] ?? 0;
       const end = t[i] ?? 0;
       expect(lines[i], `line ${i}`).toBe(
-        `EM-10009,${isoInZone(start, 'Europe/Berlin')},${isoInZone(end, 'Europe/Berlin')},interval,${num(series.consumption[i])},${cost(series.consumption[i])},${num(series.value[i])},0,0,0,0`,
+        `EM-10009,${isoInZone(start, 'Europe/Berlin')},${isoInZone(end, 'Europe/Berlin')},interval,${num(series.consumption[i])},${cost(series.consumption[i])},${num(series.demand?.[i], 6)},${num(series.value[i])},0,0,0,0`,
       );
     }
     const offsets = new Set(lines.slice(1).map((line) => line.split(',')[1]?.slice(-6)));

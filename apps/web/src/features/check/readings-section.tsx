@@ -109,7 +109,6 @@ export function ReadingsSection({
         <MetersSummary readings={readings} comparisons={comparisons} onPickMeter={onPickMeter} />
       )}
       {bill ? <BillPanel {...bill} timeZone={tz} /> : null}
-      {peaksQuery ? <MonthlyPeaksPanel query={peaksQuery} timeZone={tz} /> : null}
       <ChartPanel
         readings={readings}
         ariaLabel={chartSummary}
@@ -126,6 +125,8 @@ export function ReadingsSection({
             </Suspense>
           ) : null}
           <TablePanel readings={below} id={TABLE_ID} subject={subject} />
+          {/* Below the table: its 12 months load on their own, and nothing above moves when they do. */}
+          {peaksQuery ? <MonthlyPeaksPanel query={peaksQuery} timeZone={tz} /> : null}
         </Stack>
       ) : (
         <Skeleton height={320} radius="md" />

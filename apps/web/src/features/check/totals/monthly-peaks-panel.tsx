@@ -54,7 +54,12 @@ export function MonthlyPeaksPanel({ query, timeZone }: MonthlyPeaksPanelProps) {
                 count: data.rollingAverage.months,
               })}
             />
-            <div className={classes.tableScroll}>
+            <div
+              className={classes.tableScroll}
+              tabIndex={0}
+              role="region"
+              aria-label={t('check.peaks.region')}
+            >
               <Table striped verticalSpacing={4} data-testid="monthly-peaks">
                 <Table.Thead>
                   <Table.Tr>
