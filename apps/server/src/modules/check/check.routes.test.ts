@@ -362,6 +362,34 @@ describe('GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName', 
     expect(body.meters[0]?.series.t).toHaveLength(5);
   });
 
+  it('carries the peak demand of each day and of the range, "at least" around a gap', async () => {
+    // EM-A2's quarters on Sat 28 March (Berlin, CET): +3 Wh × 40 = 120 Wh ÷ 0.25 h = 0.48 kW, the
+    // first from local midnight (23:00Z on the 27th); readings 06:00–12:00Z are missing, so the
+    // day's peak is "at least" 0.48 kW (the gap's 24 quarters hold 2.88 kWh: 0.48 kW on average).
+    const response = await t.call(
+      'GET',
+      readingsUrl({
+        name: 'Harbour A',
+        meterInd: '2',
+        From: '2026-03-28',
+        To: '2026-03-28',
+        granularity: 'day',
+      }),
+      { token: clientA },
+    );
+    const meter = readingsAnswer(response).meters[0];
+    expect(meter?.totals.demand).toEqual({
+      kW: 0.48,
+      from: '2026-03-27T23:00:00.000Z',
+      to: '2026-03-27T23:15:00.000Z',
+      localFrom: '2026-03-28T00:00:00+01:00',
+      isAtLeast: true,
+    });
+    expect(meter?.series.demand).toEqual([0.48]);
+    expect(meter?.series.demandAt).toEqual([Date.parse('2026-03-27T23:00:00Z')]);
+    expect(meter?.series.demandAtLeast).toEqual([1]);
+  });
+
   it("answers 404 for another client's location, the same as a missing one", async () => {
     const other = await t.call(
       'GET',
