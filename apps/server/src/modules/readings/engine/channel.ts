@@ -397,6 +397,7 @@ export function computeChannel(
   const bucketCount = Math.max(0, edges.length - 1);
   const size = isRaw ? steps.length : bucketCount;
   // Every raw point sets its value, consumption and cost; a bucket without any stays unknown.
+  const peaks = new PeakTracker(bucketCount);
   const unknowns = () => (isRaw ? new Float64Array(size) : new Float64Array(size).fill(Number.NaN));
   const columns: ChannelColumns = {
     t: new Float64Array(size),
@@ -408,9 +409,10 @@ export function computeChannel(
     substituted: new Float64Array(size),
     corrected: new Float64Array(size),
     ...(options.prices ? { cost: unknowns() } : {}),
-    demand: new Float64Array(size).fill(Number.NaN),
+    // Buckets: the tracker's peak per bucket; raw: each point's own power, set below.
+    demand: isRaw ? new Float64Array(size).fill(Number.NaN) : peaks.buckets.power,
+    ...(isRaw ? {} : { demandAt: peaks.buckets.at, demandAtLeast: peaks.buckets.isAtLeast }),
   };
-  const peaks = new PeakTracker(bucketCount);
   const kept: KnownIntervals | undefined = options.keepIntervals
     ? { start: [], energy: [], nominal: [] }
     : undefined;
@@ -594,9 +596,6 @@ export function computeChannel(
     }
   } else {
     for (let k = 0; k < bucketCount; k++) columns.t[k] = edges[k] ?? 0;
-    columns.demand = peaks.buckets.power;
-    columns.demandAt = peaks.buckets.at;
-    columns.demandAtLeast = peaks.buckets.isAtLeast;
   }
 
   // Bucket costs were summed exactly in 10^-12 of the currency; the contract's columns hold millionths.
