@@ -396,8 +396,8 @@ export function computeChannel(
   const edges = options.edges;
   const bucketCount = Math.max(0, edges.length - 1);
   const size = isRaw ? steps.length : bucketCount;
-  // Every raw point sets its value, consumption and cost; a bucket without any stays unknown.
   const peaks = new PeakTracker(bucketCount);
+  // Every raw point sets its value, consumption and cost; a bucket without any stays unknown.
   const unknowns = () => (isRaw ? new Float64Array(size) : new Float64Array(size).fill(Number.NaN));
   const columns: ChannelColumns = {
     t: new Float64Array(size),
