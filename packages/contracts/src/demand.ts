@@ -21,6 +21,10 @@ export const monthlyPeaksQuerySchema = z.object({
   Month: z
     .string({ message: 'Month must be a month written YYYY-MM.' })
     .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Month must be a month written YYYY-MM.')
+    .refine((month) => {
+      const year = Number(month.slice(0, 4));
+      return year >= 1900 && year <= 2200;
+    }, 'Month must be a month from 1900 to 2200.')
     .optional(),
 });
 /** Monthly peaks query. */

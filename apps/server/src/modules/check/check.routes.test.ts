@@ -510,7 +510,7 @@ describe('GET /api/CheckMeter/GetMonthlyPeaks', () => {
     const noMeter = await t.call('GET', peaksUrl({ name: 'Harbour A', meterInd: '9' }), { token: clientA });
     expect(noMeter.statusCode).toBe(404);
     expect(noMeter.json().param).toBe('meterInd');
-    for (const Month of ['2026-13', '2026-3', "2026-03'; --"]) {
+    for (const Month of ['2026-13', '2026-3', "2026-03'; --", '1066-10', '9999-12']) {
       const bad = await t.call('GET', peaksUrl({ name: 'Harbour A', Month }), { token: clientA });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().message).toContain('Month');
