@@ -307,6 +307,13 @@ export const ChartPanel = memo(function ChartPanel({
             color: theme.net,
           });
         }
+        const demand = rows.demand?.[i] ?? null;
+        if (demand !== null)
+          lines.push({
+            text: t(granularity === 'raw' ? 'check.chart.demandValue' : 'check.chart.peakValue', {
+              value: formatPower(demand, locale, rows.demandAtLeast[i] ?? false),
+            }),
+          });
         const cost = rows.cost?.[i] ?? null;
         if (cost !== null && currency !== null)
           lines.push({
