@@ -179,6 +179,7 @@ export const ReadingsTable = memo(function ReadingsTable({
             const end = rows.end[i] ?? 0;
             const register = rows.register[i] ?? null;
             const cell = consumptionCell(rows, i, granularity);
+            const demand = hasDemand ? demandCell(rows, i, granularity, locale, timeZone) : null;
             const meter = hasMeterColumn
               ? `${hasMeterInd ? `${block.meterInd} · ` : ''}${rows.meterNumber[i] ?? ''}`
               : null;
@@ -256,7 +257,16 @@ export const ReadingsTable = memo(function ReadingsTable({
                     {costText(rows.cost?.[i])}
                   </td>
                 ) : null}
-                {hasDemand ? <DemandTd {...demandCell(rows, i, granularity, locale, timeZone)} /> : null}
+                {demand ? (
+                  <td className={classes.num} data-testid="row-demand">
+                    {demand.value}
+                    {demand.at === null ? null : (
+                      <Text size="xs" c="dimmed" className={classes.nowrap}>
+                        {demand.at}
+                      </Text>
+                    )}
+                  </td>
+                ) : null}
                 <td className={classes.num}>{register === null ? '—' : formatRegister(register, locale)}</td>
                 {isPhone ? null : <td>{notes}</td>}
               </tr>
@@ -272,17 +282,3 @@ export const ReadingsTable = memo(function ReadingsTable({
     </div>
   );
 });
-
-/** A demand cell: kW, and under it when a bucket's peak interval started. */
-function DemandTd({ value, at }: { value: string; at: string | null }) {
-  return (
-    <td className={classes.num} data-testid="row-demand">
-      {value}
-      {at === null ? null : (
-        <Text size="xs" c="dimmed" className={classes.nowrap}>
-          {at}
-        </Text>
-      )}
-    </td>
-  );
-}
