@@ -31,6 +31,7 @@ interface ReadingsAnswer {
       tRuns: { start: number[]; step: number[]; count: number[] };
       value: (number | null)[];
       consumption: (number | null)[];
+      demand?: (number | null)[];
       missing?: number[];
     };
     totals: {
@@ -42,6 +43,7 @@ interface ReadingsAnswer {
       gapConsumption: number;
       agrees: boolean;
       dataEnd: string | null;
+      demand: { kW: number; isAtLeast: boolean } | null;
     };
     gaps: { from: string; to: string; missingIntervals: number; consumption: number | null }[];
     events: { type: string; at: string; meterNumber: string }[];
@@ -249,6 +251,24 @@ describe('the check page', () => {
     expect(await page.getByTestId('agreement').getAttribute('data-agrees')).toBe(
       totals.agrees ? 'agrees' : 'differs',
     );
+    // Peak demand (issue 36): the range's highest interval power and the 12 months' rolling
+    // average, as the API gives them.
+    const powerText = (kW: number, isAtLeast: boolean) =>
+      `${isAtLeast ? '≥\u00a0' : ''}${new Intl.NumberFormat('en', { maximumFractionDigits: 3 }).format(kW)}\u00a0kW`;
+    if (!totals.demand) throw new Error('no peak demand');
+    expect(await page.getByTestId('total-demand').locator('[data-value]').textContent()).toBe(
+      powerText(totals.demand.kW, totals.demand.isAtLeast),
+    );
+    const peaks = await api<{ rollingAverage: { kW: number | null; isAtLeast: boolean } }>(
+      page,
+      session,
+      `/api/CheckMeter/GetMonthlyPeaks?name=${encodeURIComponent(RIVERSIDE)}&meterInd=3&Month=${today.slice(0, 7)}`,
+    );
+    const rolling = peaks.body.rollingAverage;
+    if (rolling.kW === null) throw new Error('no rolling average');
+    await expect
+      .poll(() => page.getByTestId('rolling-average').locator('[data-value]').textContent())
+      .toBe(powerText(rolling.kW, rolling.isAtLeast));
     // The table holds one row per hour bucket (plus any gap rows) and says how many.
     const region = await page.getByRole('region', { name: /Readings table/ }).getAttribute('aria-label');
     const gapRows = answer.body.meters[0]?.gaps.length ?? 0;
@@ -446,10 +466,10 @@ describe('the check page', () => {
     const intervals = dst.hours * 4;
     expect(lines).toHaveLength(1 + intervals);
     expect(lines[0]).toBe(
-      'Meter,Start,End,Type,Consumption (kWh),Cost before tax (EUR),Register,Missing readings,Estimated readings,Substituted values,Corrected values',
+      'Meter,Start,End,Type,Consumption (kWh),Cost before tax (EUR),Demand (kW),Register,Missing readings,Estimated readings,Substituted values,Corrected values',
     );
-    const num = (v: number | null | undefined) =>
-      v === null || v === undefined ? '' : String(Number(v.toFixed(3)));
+    const num = (v: number | null | undefined, decimals = 3) =>
+      v === null || v === undefined ? '' : String(Number(v.toFixed(decimals)));
     // The library's flat tariff (demo-content.ts): 0.2480 EUR a kWh, the energy to the Wh.
     const cost = (kwh: number | null | undefined) =>
       kwh === null || kwh === undefined ? '' : String(Math.round(kwh * 1000 * 248) / 1e6);
@@ -458,7 +478,7 @@ describe('the check page', () => {
       const start = t[i - 1] ?? 0;
       const end = t[i] ?? 0;
       expect(lines[i], `line ${i}`).toBe(
-        `EM-10009,${isoInZone(start, 'Europe/Berlin')},${isoInZone(end, 'Europe/Berlin')},interval,${num(series.consumption[i])},${cost(series.consumption[i])},${num(series.value[i])},0,0,0,0`,
+        `EM-10009,${isoInZone(start, 'Europe/Berlin')},${isoInZone(end, 'Europe/Berlin')},interval,${num(series.consumption[i])},${cost(series.consumption[i])},${num(series.demand?.[i], 6)},${num(series.value[i])},0,0,0,0`,
       );
     }
     const offsets = new Set(lines.slice(1).map((line) => line.split(',')[1]?.slice(-6)));

@@ -86,6 +86,13 @@ export const meterInfoSchema = z.object({
 /** Meter information. */
 export type MeterInfo = z.infer<typeof meterInfoSchema>;
 
+/** A meter's position at its location (`meterInd`, spec §7), as a query parameter. */
+export const meterIndParam = z.coerce
+  .number({ message: 'meterInd must be a positive whole number.' })
+  .int('meterInd must be a positive whole number.')
+  .positive('meterInd must be a positive whole number.')
+  .max(9999, 'meterInd must be at most 9999.');
+
 /** `GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName` query (spec §7). */
 export const locationReadingsQuerySchema = z.object({
   name: textParam('name', 200),
@@ -93,12 +100,7 @@ export const locationReadingsQuerySchema = z.object({
   From: textParam('From', 40),
   /** A date (the whole local day is included) or an ISO 8601 instant with offset (exclusive). */
   To: textParam('To', 40),
-  meterInd: z.coerce
-    .number({ message: 'meterInd must be a positive whole number.' })
-    .int('meterInd must be a positive whole number.')
-    .positive('meterInd must be a positive whole number.')
-    .max(9999, 'meterInd must be at most 9999.')
-    .optional(),
+  meterInd: meterIndParam.optional(),
   granularity: z
     .enum(granularities, { message: 'granularity must be one of raw, hour, day, week, month.' })
     .optional(),
@@ -144,6 +146,21 @@ export const channelSeriesSchema = z.object({
    * location's clock.
    */
   cost: z.array(z.number().nullable()).optional(),
+  /**
+   * Demand in kW, from the meter's own intervals (energy ÷ the interval's length; two register
+   * readings one interval apart count as an interval): raw, each interval point's average power
+   * (`null` for a gap, a billing period or a first reading); buckets, the highest average power of
+   * the intervals counted in the bucket (`null` without any). Left out when every point is `null`.
+   */
+  demand: z.array(z.number().nullable()).optional(),
+  /** Buckets, beside `demand`: the start (epoch ms) of each bucket's peak interval, `null` without one. */
+  demandAt: z.array(z.number().nullable()).optional(),
+  /**
+   * Buckets, beside `demand`: 1 where part of the bucket had no interval energy (missing records, a
+   * gap between registers, a billing period), so its peak is at least `demand`; left out where 0
+   * at every bucket.
+   */
+  demandAtLeast: z.array(z.number().int()).optional(),
 });
 
 /**
@@ -242,6 +259,24 @@ export const readingEventSchema = z.object({
 /** A readings event. */
 export type ReadingEvent = z.infer<typeof readingEventSchema>;
 
+/** A peak demand: the highest average power (energy ÷ length) of one of the meter's intervals. */
+export const demandPeakSchema = z.object({
+  /** kW, to the millionth. */
+  kW: z.number(),
+  /** The peak interval's start and end (ISO 8601 UTC). */
+  from: z.string(),
+  to: z.string(),
+  /** The interval's start in the location's local time, with the offset in force (`2026-10-25T02:15:00+01:00`). */
+  localFrom: z.string(),
+  /**
+   * Part of the span had no interval energy (missing records, a gap between registers whose spread
+   * is unknown, a billing period): the true peak is at least `kW`.
+   */
+  isAtLeast: z.boolean(),
+});
+/** A peak demand. */
+export type DemandPeak = z.infer<typeof demandPeakSchema>;
+
 /** Totals of one channel over the asked range; energies in the meter's unit after the multiplier. */
 export const channelTotalsSchema = z.object({
   /** Energy in the range: the sum of the interval records where the meter has them, else the register difference (rollovers and exchanges accounted for). */
@@ -260,6 +295,8 @@ export const channelTotalsSchema = z.object({
   /** Register difference minus that energy (0 when they agree): how far register and intervals disagree. */
   disagreement: z.number(),
   peak: z.object({ consumption: z.number(), at: z.string() }).nullable(),
+  /** The range's peak demand: the highest average power of one interval; `null` without any interval. */
+  demand: demandPeakSchema.nullable(),
   /** Consumption per local day with data; null until a whole day has data. */
   averagePerDay: z.number().nullable(),
   /** Last instant this channel has data for in the range (null without any): a period still going is compared up to here. */

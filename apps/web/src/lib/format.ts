@@ -25,6 +25,11 @@ export function formatEnergy(kwh: number, locale: string, maximumFractionDigits 
   return `${formatNumber(kwh, locale, { maximumFractionDigits })}\u00a0kWh`;
 }
 
+/** A power in kW (demand: an interval's average power), "≥ " before it when only a lower bound is known. */
+export function formatPower(kw: number, locale: string, isAtLeast = false): string {
+  return `${isAtLeast ? '≥\u00a0' : ''}${formatNumber(kw, locale, { maximumFractionDigits: 3 })}\u00a0kW`;
+}
+
 /**
  * An amount of money in the location's currency, in the reader's language ("€1,234.56",
  * "1.234,56 €"). `fine`: up to four decimals, for the small amounts of an interval or an hour.

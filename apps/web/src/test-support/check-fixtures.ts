@@ -112,6 +112,7 @@ export function rawReadings(
       agrees: true,
       disagreement: 0,
       peak: null,
+      demand: null,
       averagePerDay: difference,
       dataEnd: t.length > 0 ? new Date(t[t.length - 1] ?? 0).toISOString() : null,
       readings: t.length,
@@ -143,6 +144,11 @@ export function dailyReadings(): MeterReadings {
       value: [100, 120, 150],
       consumption: [20, 30, null],
       hours: [24, 23, 24],
+      // Peaks: 3.2 kW from 18:15 on the 28th; 2.4 kW from 08:00 on the 29th, at least (its gap);
+      // none on the 30th (nothing known).
+      demand: [3.2, 2.4, null],
+      demandAt: [Date.parse('2026-03-28T17:15:00Z'), Date.parse('2026-03-29T06:00:00Z'), null],
+      demandAtLeast: [0, 1, 1],
       missing: [0, 24, 96],
       estimated: [0, 0, 0],
       substituted: [0, 0, 0],
@@ -159,6 +165,7 @@ export function dailyReadings(): MeterReadings {
       agrees: true,
       disagreement: 0,
       peak: null,
+      demand: null,
       averagePerDay: 25,
       dataEnd: '2026-03-30T22:00:00.000Z',
       readings: 100,

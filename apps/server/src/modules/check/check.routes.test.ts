@@ -362,6 +362,34 @@ describe('GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName', 
     expect(body.meters[0]?.series.t).toHaveLength(5);
   });
 
+  it('carries the peak demand of each day and of the range, "at least" around a gap', async () => {
+    // EM-A2's quarters on Sat 28 March (Berlin, CET): +3 Wh × 40 = 120 Wh ÷ 0.25 h = 0.48 kW, the
+    // first from local midnight (23:00Z on the 27th); readings 06:00–12:00Z are missing, so the
+    // day's peak is "at least" 0.48 kW (the gap's 24 quarters hold 2.88 kWh: 0.48 kW on average).
+    const response = await t.call(
+      'GET',
+      readingsUrl({
+        name: 'Harbour A',
+        meterInd: '2',
+        From: '2026-03-28',
+        To: '2026-03-28',
+        granularity: 'day',
+      }),
+      { token: clientA },
+    );
+    const meter = readingsAnswer(response).meters[0];
+    expect(meter?.totals.demand).toEqual({
+      kW: 0.48,
+      from: '2026-03-27T23:00:00.000Z',
+      to: '2026-03-27T23:15:00.000Z',
+      localFrom: '2026-03-28T00:00:00+01:00',
+      isAtLeast: true,
+    });
+    expect(meter?.series.demand).toEqual([0.48]);
+    expect(meter?.series.demandAt).toEqual([Date.parse('2026-03-27T23:00:00Z')]);
+    expect(meter?.series.demandAtLeast).toEqual([1]);
+  });
+
   it("answers 404 for another client's location, the same as a missing one", async () => {
     const other = await t.call(
       'GET',
@@ -415,6 +443,78 @@ describe('GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName', 
     expect((await t.db.query('SELECT count(*)::int AS n FROM register_readings'))[0]).toMatchObject({
       n: expect.any(Number),
     });
+  });
+});
+
+describe('GET /api/CheckMeter/GetMonthlyPeaks', () => {
+  const peaksUrl = (params: Record<string, string>) =>
+    `/api/CheckMeter/GetMonthlyPeaks?${new URLSearchParams(params).toString()}`;
+
+  it("sums a location's meters per interval, gives one meter's own, and averages with the floor", async () => {
+    // Harbour A's quarters from 2026-03-27 00:00 Berlin (START): EM-A1 +10 Wh (0.04 kW), EM-A2
+    // +3 Wh × 40 = 120 Wh (0.48 kW; a gap 28 Mar 06:00–12:00 UTC), EM-A3 +20 Wh (0.08 kW), no main
+    // supply. Each quarter together: 150 Wh ÷ 0.25 h = 0.6 kW, first reached in the first quarter;
+    // "at least" (EM-A2's gap, and no data before 27 March). The rolling average has one month,
+    // 0.6 kW, under the 2.5 kW floor: 2.5 kW.
+    const location = await t.call('GET', peaksUrl({ name: 'Harbour A', Month: '2026-03' }), {
+      token: clientA,
+    });
+    expect(location.statusCode).toBe(200);
+    const body = location.json();
+    expect(body).toMatchObject({ meterInd: null, basis: 'allMeters' });
+    expect(body.meterNumbers).toEqual(['EM-A1', 'EM-A2', 'EM-A3-OLD', 'EM-A3-NEW']);
+    expect(body.months.map((month: { month: string }) => month.month)).toEqual([
+      '2025-04',
+      '2025-05',
+      '2025-06',
+      '2025-07',
+      '2025-08',
+      '2025-09',
+      '2025-10',
+      '2025-11',
+      '2025-12',
+      '2026-01',
+      '2026-02',
+      '2026-03',
+    ]);
+    expect(body.months[11]).toEqual({
+      month: '2026-03',
+      from: '2026-02-28T23:00:00.000Z',
+      to: '2026-03-31T22:00:00.000Z',
+      peak: {
+        kW: 0.6,
+        from: '2026-03-26T23:00:00.000Z',
+        to: '2026-03-26T23:15:00.000Z',
+        localFrom: '2026-03-27T00:00:00+01:00',
+        isAtLeast: true,
+      },
+    });
+    expect(body.months[10].peak).toBeNull();
+    expect(body.rollingAverage).toEqual({ kW: 2.5, floorKw: 2.5, months: 1, isAtLeast: true });
+
+    // One meter: EM-A2's own quarters, 120 Wh after its multiplier of 40 → 0.48 kW.
+    const meter = await t.call('GET', peaksUrl({ name: 'Harbour A', meterInd: '2', Month: '2026-03' }), {
+      token: admin,
+    });
+    expect(meter.json()).toMatchObject({ meterInd: 2, basis: 'meter', meterNumbers: ['EM-A2'] });
+    expect(meter.json().months[11].peak).toMatchObject({ kW: 0.48, from: '2026-03-26T23:00:00.000Z' });
+  });
+
+  it("answers 404 for another client's location, the same as a missing one; 400 naming a bad Month", async () => {
+    const other = await t.call('GET', peaksUrl({ name: 'Harbour B' }), { token: clientA });
+    const missing = await t.call('GET', peaksUrl({ name: 'Nowhere' }), { token: clientA });
+    expect(other.statusCode).toBe(404);
+    expect(other.json()).toEqual(missing.json());
+    const own = await t.call('GET', peaksUrl({ name: 'Harbour B' }), { token: clientB });
+    expect(own.statusCode).toBe(200);
+    const noMeter = await t.call('GET', peaksUrl({ name: 'Harbour A', meterInd: '9' }), { token: clientA });
+    expect(noMeter.statusCode).toBe(404);
+    expect(noMeter.json().param).toBe('meterInd');
+    for (const Month of ['2026-13', '2026-3', "2026-03'; --", '1066-10', '9999-12']) {
+      const bad = await t.call('GET', peaksUrl({ name: 'Harbour A', Month }), { token: clientA });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().message).toContain('Month');
+    }
   });
 });
 

@@ -8,6 +8,7 @@ import {
   readingCorrectionsSchema,
 } from '@cm/contracts/check.ts';
 import { errorBodySchema } from '@cm/contracts/errors.ts';
+import { monthlyPeaksQuerySchema, monthlyPeaksSchema } from '@cm/contracts/demand.ts';
 import { sendJsonBytes } from '../../json-columns.ts';
 import { schemaJsonWriter } from '../../schema-json.ts';
 import { callerOf } from '../../plugins/authentication.ts';
@@ -72,5 +73,20 @@ export const checkRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => check.readingCorrections(callerOf(request), request.query),
+  );
+
+  app.get(
+    '/api/CheckMeter/GetMonthlyPeaks',
+    {
+      preHandler: app.requireAbility('read', 'Check'),
+      schema: {
+        tags: ['check'],
+        summary:
+          'Peak demand (kW: the highest average power of one interval) in each of the 12 local months ending with Month, of a meter (meterInd) or of the location (its main supply, else its meters summed interval by interval), and the rolling average a capacity tariff charges (each month at least 2.5 kW).',
+        querystring: monthlyPeaksQuerySchema,
+        response: { 200: monthlyPeaksSchema, ...errors },
+      },
+    },
+    async (request) => check.monthlyPeaks(callerOf(request), request.query),
   );
 };

@@ -42,6 +42,9 @@ import type { RangePrices } from '../tariffs/location-prices.ts';
 import { billingPeriod } from '@cm/contracts/billing-period.ts';
 import { localDateOf } from '@cm/contracts/zoned-time.ts';
 import { billOf } from '../tariffs/bill.ts';
+import type { MonthlyPeaks, MonthlyPeaksQuery } from '@cm/contracts/demand.ts';
+import { bucketEdges } from '../readings/zoned-time.ts';
+import { monthsEnding, peaksOf, presentMonthlyPeaks } from './monthly-peaks.ts';
 
 /** The readings answer with each series as typed columns; written as JSON it is the contract's `LocationReadings`. */
 export type LocationReadingsAnswer = Omit<LocationReadings, 'meters'> & {
@@ -164,6 +167,60 @@ export class CheckService {
       to: to.toISOString(),
       granularity: range.granularity,
       meters,
+    };
+  }
+
+  /**
+   * A meter's (meterInd) or a location's peak demand in each of the 12 local months ending with
+   * Month, and their rolling average: a location's main supply meter(s), else all its meters
+   * summed interval by interval (what they draw at once, not the sum of their own peaks).
+   */
+  async monthlyPeaks(caller: AuthContext, query: MonthlyPeaksQuery): Promise<MonthlyPeaks> {
+    const found = await directory.visibleLocationMeters(this.db, query.name, scopeOf(caller), query.meterInd);
+    if (!found) throw new HttpError(404, LOCATION_NOT_FOUND, 'name');
+    const { location } = found;
+    const timeZone = location.time_zone;
+    const nowMs = Date.now();
+    const { fromMs, toMs } = monthsEnding(query.Month, timeZone, nowMs);
+    const from = new Date(fromMs);
+    const to = new Date(toMs);
+    const { current, overlapping } = metersDuring(found.meters, from, to);
+    if (query.meterInd !== undefined && current.length === 0)
+      throw new HttpError(404, `This location has no meter ${query.meterInd}.`, 'meterInd');
+    const mains = current.filter((meter) => meter.main_supply);
+    const basis = query.meterInd !== undefined ? 'meter' : mains.length > 0 ? 'mainSupply' : 'allMeters';
+    const counted = basis === 'mainSupply' ? mains : current;
+    const held = counted.map((meter) => overlapping.filter((m) => m.meter_ind === meter.meter_ind));
+    const indicators = await Promise.all(
+      held.map(async (meters) => {
+        const loaded = await Promise.all(meters.map((meter) => this.readingsOf(meter, from, to)));
+        const segments = meters.map((meter, i) => segmentOf(meter, loaded[i]?.get(CHANNEL_NUMBER.import)));
+        const computed = computeReadings(
+          { import: segments },
+          {
+            fromMs,
+            toMs,
+            timeZone,
+            granularity: 'month',
+            nowMs,
+            primary: 'import',
+            keepIntervals: counted.length > 1,
+          },
+        );
+        return {
+          computed: computed.primary,
+          fromMs: Math.min(...meters.map((meter) => meter.installed_at.getTime())),
+          toMs: Math.max(...meters.map((meter) => meter.removed_at?.getTime() ?? Infinity)),
+        };
+      }),
+    );
+    const edges = bucketEdges(fromMs, toMs, 'month', timeZone);
+    return {
+      location: presentLocation(location),
+      meterInd: query.meterInd ?? null,
+      basis,
+      meterNumbers: held.flat().map((meter) => meter.meter_number),
+      ...presentMonthlyPeaks(peaksOf(indicators, edges), edges, timeZone),
     };
   }
 

@@ -4,6 +4,7 @@
 import type {
   Channel,
   ChannelTotals,
+  DemandPeak,
   Gap,
   MeterReadings,
   Period,
@@ -13,6 +14,8 @@ import type {
 import type { ChannelEvent, ChannelTotals as EngineTotals } from './engine/channel.ts';
 import type { ComputedChannel, ReadingsComputation, SeriesColumns } from './engine/compute.ts';
 import { StepFlag } from './engine/steps.ts';
+import type { Peak } from './engine/demand.ts';
+import { isoInZone } from '@cm/contracts/zoned-time.ts';
 
 const units = (micro: number) => micro / 1e6;
 const unitsOrNull = (micro: number | null) => (micro === null || Number.isNaN(micro) ? null : units(micro));
@@ -24,7 +27,18 @@ function qualityOf(flags: number): ReadingQuality {
   return 'actual';
 }
 
-function presentTotals(totals: EngineTotals, coveredDays: number): ChannelTotals {
+/** A peak as the contract words it: kW, UTC instants, and the local start in `timeZone`. */
+export function presentPeak(peak: Peak, timeZone: string): DemandPeak {
+  return {
+    kW: units(peak.power),
+    from: iso(peak.fromMs),
+    to: iso(peak.toMs),
+    localFrom: isoInZone(peak.fromMs, timeZone),
+    isAtLeast: peak.isAtLeast,
+  };
+}
+
+function presentTotals(totals: EngineTotals, coveredDays: number, timeZone: string): ChannelTotals {
   return {
     consumption: unitsOrNull(totals.consumption),
     registerStart: unitsOrNull(totals.registerStart),
@@ -36,6 +50,7 @@ function presentTotals(totals: EngineTotals, coveredDays: number): ChannelTotals
     agrees: totals.agrees,
     disagreement: units(totals.disagreement),
     peak: totals.peak ? { consumption: units(totals.peak.energy), at: iso(totals.peak.atMs) } : null,
+    demand: totals.demand ? presentPeak(totals.demand, timeZone) : null,
     // Not before a whole day has data: three night hours scaled to 24 would mislead.
     averagePerDay:
       totals.consumption !== null && coveredDays >= 1
@@ -117,10 +132,10 @@ export function presentReadings(computed: ReadingsComputation): Omit<
     channels,
     series: computed.series,
     totals: {
-      ...presentTotals(primary.totals, coveredDays),
+      ...presentTotals(primary.totals, coveredDays, computed.timeZone),
       ...(other
         ? {
-            other: presentTotals(other.totals, coveredDays),
+            other: presentTotals(other.totals, coveredDays, computed.timeZone),
             net: {
               consumption:
                 primary.channel === 'import'

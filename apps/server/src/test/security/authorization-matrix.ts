@@ -142,6 +142,15 @@ export const matrix: MatrixGroup[] = [
         },
       },
       {
+        route: 'GET /api/CheckMeter/GetMonthlyPeaks',
+        request: (o) => ({ url: `/api/CheckMeter/GetMonthlyPeaks?name=${q(o.locationName)}&Month=2026-01` }),
+        expect: {
+          own: [200, 200, 404, 401, 401, 401, 401, 401, 403],
+          other: [200, 404, 200, 401, 401, 401, 401, 401, 403],
+          missing: [404, 404, 404, 401, 401, 401, 401, 401, 403],
+        },
+      },
+      {
         route: 'GET /api/CheckMeter/GetReadingCorrections',
         request: (o) => ({
           url: `/api/CheckMeter/GetReadingCorrections?meterNumber=${q(o.meterNumber)}&From=2026-01-10&To=2026-01-12`,

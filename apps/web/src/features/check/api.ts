@@ -5,6 +5,7 @@ import type {
   ReadingCorrections,
   ReadingCorrectionsQuery,
 } from '@cm/contracts/check.ts';
+import type { MonthlyPeaks, MonthlyPeaksQuery } from '@cm/contracts/demand.ts';
 import { api } from '@/lib/api.ts';
 
 // Schemas (zod) load with their first answer, as the shell's endpoints do: an empty check page
@@ -59,6 +60,10 @@ export const checkApi = api.injectEndpoints({
       // than it saves (a new range is new data anyway).
       structuralSharing: false,
     }),
+    getMonthlyPeaks: build.query<MonthlyPeaks, MonthlyPeaksQuery>({
+      query: (params) => ({ url: '/api/CheckMeter/GetMonthlyPeaks', params }),
+      transformResponse: async (raw: unknown) => (await loadCheckParsers()).parseMonthlyPeaks(raw),
+    }),
     getReadingCorrections: build.query<ReadingCorrections, Required<ReadingCorrectionsQuery>>({
       query: (params) => ({ url: '/api/CheckMeter/GetReadingCorrections', params }),
       transformResponse: async (raw: unknown) => (await loadCheckParsers()).parseReadingCorrections(raw),
@@ -66,4 +71,9 @@ export const checkApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetMeterInfoQuery, useGetLocationReadingsQuery, useGetReadingCorrectionsQuery } = checkApi;
+export const {
+  useGetMeterInfoQuery,
+  useGetLocationReadingsQuery,
+  useGetMonthlyPeaksQuery,
+  useGetReadingCorrectionsQuery,
+} = checkApi;

@@ -15,6 +15,8 @@ import { TablePanel } from './table/table-panel.tsx';
 import type { ComparisonTotal } from './totals/comparison-tiles.tsx';
 import { TotalsPanel } from './totals/totals-panel.tsx';
 import { BillPanel } from './totals/bill-panel.tsx';
+import { MonthlyPeaksPanel } from './totals/monthly-peaks-panel.tsx';
+import { peaksQueryOf } from './totals/peaks-query.ts';
 import { locationBill } from './model/bill.ts';
 import classes from './check.module.css';
 
@@ -79,6 +81,7 @@ export function ReadingsSection({
 
   const isSingle = readings.meters.length === 1;
   const bill = locationBill(readings.meters);
+  const peaksQuery = peaksQueryOf(readings);
   const chartSummary = isSingle
     ? t('check.chart.ariaSingle', {
         meterNumber: first.meter.meterNumber,
@@ -122,6 +125,8 @@ export function ReadingsSection({
             </Suspense>
           ) : null}
           <TablePanel readings={below} id={TABLE_ID} subject={subject} />
+          {/* Below the table: its 12 months load on their own, and nothing above moves when they do. */}
+          {peaksQuery ? <MonthlyPeaksPanel query={peaksQuery} timeZone={tz} /> : null}
         </Stack>
       ) : (
         <Skeleton height={320} radius="md" />

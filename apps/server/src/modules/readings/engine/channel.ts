@@ -16,6 +16,7 @@ import { LATE_GRACE_INTERVALS } from '@cm/contracts/check-limits.ts';
 import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
 import { StepFlag, StepKind, Steps, intervalSteps, recordCadence, registerSteps } from './steps.ts';
 import { Costing, PICO_PER_MICRO, type CostTotals, type PriceTimeline } from './cost.ts';
+import { PeakTracker, averagePower, type KnownIntervals, type Peak, type PeakColumns } from './demand.ts';
 import type { IntervalColumns, RegisterColumns, StepEvent } from './steps.ts';
 
 /** One physical meter's stay on the meter indicator, with its readings of one channel in the asked range. */
@@ -41,6 +42,8 @@ export interface ChannelOptions {
   nowMs: number;
   /** Prices of this channel's energy (a charge for import, a credit for export); none: no cost. */
   prices?: PriceTimeline | undefined;
+  /** Keep the intervals of known energy (`intervals`), to sum them with other meters' (demand.ts). */
+  keepIntervals?: boolean | undefined;
 }
 
 /** A point or bucket column set of one channel, millionths after the multiplier, NaN unknown. */
@@ -56,7 +59,27 @@ export interface ChannelColumns {
   corrected: Float64Array;
   /** With prices: the cost of each point's or bucket's energy in millionths of the currency, NaN unknown. */
   cost?: Float64Array;
+  /**
+   * Demand in millionths of a kW, NaN unknown: raw, each interval point's average power; buckets,
+   * the highest of the intervals counted in the bucket.
+   */
+  demand: Float64Array;
+  /** Buckets only: start of each bucket's peak interval (NaN: none). */
+  demandAt?: Float64Array;
+  /** Buckets only: 1 where part of the bucket had no interval energy, so its peak is "at least". */
+  demandAtLeast?: Float64Array;
 }
+
+/** The columns every raw point has a value in (besides `t`, `from` and `cost`). */
+export const POINT_COLUMNS = [
+  'value',
+  'consumption',
+  'missing',
+  'estimated',
+  'substituted',
+  'corrected',
+  'demand',
+] as const;
 
 export interface GapSpan {
   fromMs: number;
@@ -107,6 +130,8 @@ export interface ChannelTotals {
   disagreement: number;
   agrees: boolean;
   peak: { energy: number; atMs: number } | null;
+  /** The highest average power of one interval in the range (demand.ts). */
+  demand: Peak | null;
   readings: number;
   missingIntervals: number;
   /** Last instant with data (for the average per day). */
@@ -121,6 +146,10 @@ export interface ChannelComputation {
   events: ChannelEvent[];
   /** With prices: the exact cost totals. */
   cost?: CostTotals;
+  /** Buckets: each bucket's peak demand, with its interval. */
+  bucketPeaks?: PeakColumns;
+  /** Asked with `keepIntervals`: the intervals of known energy. */
+  intervals?: KnownIntervals;
 }
 
 const EMPTY_INTERVALS: IntervalColumns = { start: [], end: [], micro: [], quality: [], revised: [] };
@@ -367,6 +396,7 @@ export function computeChannel(
   const edges = options.edges;
   const bucketCount = Math.max(0, edges.length - 1);
   const size = isRaw ? steps.length : bucketCount;
+  const peaks = new PeakTracker(bucketCount);
   // Every raw point sets its value, consumption and cost; a bucket without any stays unknown.
   const unknowns = () => (isRaw ? new Float64Array(size) : new Float64Array(size).fill(Number.NaN));
   const columns: ChannelColumns = {
@@ -379,7 +409,13 @@ export function computeChannel(
     substituted: new Float64Array(size),
     corrected: new Float64Array(size),
     ...(options.prices ? { cost: unknowns() } : {}),
+    // Buckets: the tracker's peak per bucket; raw: each point's own power, set below.
+    demand: isRaw ? new Float64Array(size).fill(Number.NaN) : peaks.buckets.power,
+    ...(isRaw ? {} : { demandAt: peaks.buckets.at, demandAtLeast: peaks.buckets.isAtLeast }),
   };
+  const kept: KnownIntervals | undefined = options.keepIntervals
+    ? { start: [], energy: [], nominal: [] }
+    : undefined;
   const costing = options.prices ? new Costing(options.prices) : undefined;
   const costColumn = columns.cost;
   const hasEnergy = new Uint8Array(size);
@@ -452,7 +488,21 @@ export function computeChannel(
       }
     }
 
+    // Demand: each interval's average power. A known energy over a longer span (a gap between
+    // registers, a billing period) has an average power too, which its intervals' peak is at least:
+    // it counts as a lower bound, and its time (like a missing record's) leaves the peak "at least".
+    const power = isKnown ? averagePower(energy, start, end) : Number.NaN;
+    const hasPower = !Number.isNaN(power);
+    const isDemandOpen = kind !== StepKind.first && kind !== StepKind.interval;
+    if (kept && hasPower && kind === StepKind.interval) {
+      kept.start.push(start);
+      kept.energy.push(energy);
+      kept.nominal.push(steps.slotMs[i] ?? 0);
+    }
+
     if (isRaw) {
+      if (hasPower) peaks.interval(power, start, end, -1);
+      if (isDemandOpen) peaks.unknown(0, -1);
       if (kind === StepKind.unknown && (steps.readings[i] ?? 0) === 0) {
         pendingMissing += missing;
         if (missing > 0)
@@ -488,6 +538,7 @@ export function computeChannel(
       if (columns.from) columns.from[p] = kind === StepKind.first ? Number.NaN : start;
       columns.value[p] = value;
       columns.consumption[p] = kind === StepKind.interval || kind === StepKind.period ? energy : Number.NaN;
+      columns.demand[p] = kind === StepKind.interval ? power : Number.NaN;
       if (costColumn)
         costColumn[p] = kind === StepKind.interval || kind === StepKind.period ? microOf(cost) : Number.NaN;
       columns.missing[p] = missing + pendingMissing;
@@ -519,6 +570,11 @@ export function computeChannel(
         (hasEnergy[startBucket] ? (columns.consumption[startBucket] ?? 0) : 0) + energy;
       hasEnergy[startBucket] = 1;
     }
+    const isCounted = !isLong || inside;
+    if (hasPower) peaks.interval(power, start, end, isCounted ? startBucket : -1);
+    if (isDemandOpen) peaks.unknown(startBucket, endBucket, true);
+    // An interval across a bucket edge that no bucket counts leaves both buckets' peaks open.
+    else if (hasPower && !isCounted) peaks.unknown(startBucket, endBucket, false);
     if (kind === StepKind.registerGap || (kind === StepKind.unknown && missing > 0)) {
       gaps.push({
         fromMs: start,
@@ -534,17 +590,7 @@ export function computeChannel(
   runs.flush((event) => walked.events.push(event));
 
   if (isRaw) {
-    for (const key of [
-      't',
-      'from',
-      'value',
-      'consumption',
-      'missing',
-      'estimated',
-      'substituted',
-      'corrected',
-      'cost',
-    ] as const) {
+    for (const key of ['t', 'from', 'cost', ...POINT_COLUMNS] as const) {
       const column = columns[key];
       if (column) columns[key] = column.subarray(0, points);
     }
@@ -572,6 +618,7 @@ export function computeChannel(
       disagreement,
       agrees: disagreement === 0,
       peak: peak < 0 ? null : { energy: peak, atMs: peakAt },
+      demand: peaks.peak(),
       readings,
       missingIntervals: missingTotal,
       dataEndMs: walked.dataEndMs,
@@ -580,6 +627,8 @@ export function computeChannel(
     periods,
     events: walked.events,
     ...(costing ? { cost: costing.totals() } : {}),
+    ...(isRaw ? {} : { bucketPeaks: peaks.buckets }),
+    ...(kept ? { intervals: kept } : {}),
   };
 }
 

@@ -10,6 +10,7 @@ import { HOUR_MS } from '@cm/contracts/zoned-time.ts';
 import { bucketEdges, localDaysCovered } from '../zoned-time.ts';
 import type { PriceTimeline } from './cost.ts';
 import {
+  POINT_COLUMNS,
   computeChannel,
   type ChannelColumns,
   type ChannelComputation,
@@ -32,6 +33,8 @@ export interface ComputeOptions {
   primary: Channel;
   /** Prices per channel (import charged, export credited); a channel without is not priced. */
   prices?: Partial<Record<Channel, PriceTimeline>>;
+  /** Keep each channel's intervals of known energy (to sum meters' demand per interval). */
+  keepIntervals?: boolean;
 }
 
 /** A channel's columns as written: millionths printed as units, NaN as null. */
@@ -45,6 +48,12 @@ export interface ChannelSeriesColumns {
   corrected?: NumberColumn;
   /** With prices: each point's energy cost (import) or credit (export) in the currency. */
   cost?: MillionthsColumn;
+  /** kW (millionths written as units): each interval's average power (raw) or each bucket's peak; left out where every point is unknown. */
+  demand?: MillionthsColumn;
+  /** Buckets: each peak's interval start (epoch ms). */
+  demandAt?: NumberColumn;
+  /** Buckets: 1 where the peak is "at least"; left out where 0 at every bucket. */
+  demandAtLeast?: NumberColumn;
 }
 
 /** The contract's series as typed columns (`JSON.stringify` or `jsonBytes` give its arrays). */
@@ -70,6 +79,8 @@ export interface ReadingsComputation {
   other?: ComputedChannel;
   /** Local days with data, for averages per day. */
   coveredDays: number;
+  /** The location's zone, in which the answer names local times (a peak's). */
+  timeZone: string;
   downsampled: boolean;
 }
 
@@ -89,6 +100,7 @@ export function computeReadings(input: ChannelSegments, options: ComputeOptions)
     edges,
     nowMs: options.nowMs,
     prices: options.prices?.[channel],
+    keepIntervals: options.keepIntervals,
   });
   const otherChannel: Channel = options.primary === 'import' ? 'export' : 'import';
   const primarySegments = input[options.primary] ?? [];
@@ -124,6 +136,7 @@ export function computeReadings(input: ChannelSegments, options: ComputeOptions)
     primary: { channel: options.primary, ...strip(primary) },
     ...(other ? { other: { channel: otherChannel, ...strip(other) } } : {}),
     coveredDays,
+    timeZone: options.timeZone,
     downsampled,
   };
 }
@@ -134,6 +147,12 @@ function channelColumns(columns: ChannelColumns): ChannelSeriesColumns {
     consumption: new MillionthsColumn(columns.consumption),
     ...(columns.cost ? { cost: new MillionthsColumn(columns.cost) } : {}),
   };
+  if (!allNaN(columns.demand)) {
+    written.demand = new MillionthsColumn(columns.demand);
+    if (columns.demandAt) written.demandAt = new NumberColumn(columns.demandAt);
+    if (columns.demandAtLeast && !allZero(columns.demandAtLeast))
+      written.demandAtLeast = new NumberColumn(columns.demandAtLeast);
+  }
   // A count column that is 0 at every point is left out (the contract's reading of it).
   for (const name of COUNT_COLUMNS)
     if (!allZero(columns[name])) written[name] = new NumberColumn(columns[name]);
@@ -143,6 +162,11 @@ function channelColumns(columns: ChannelColumns): ChannelSeriesColumns {
 /** A plain loop: `some` with a callback costs a call per point (a year raw has 35,040 per column). */
 function allZero(column: Float64Array): boolean {
   for (let i = 0; i < column.length; i++) if (column[i] !== 0) return false;
+  return true;
+}
+
+function allNaN(column: Float64Array): boolean {
+  for (let i = 0; i < column.length; i++) if (!Number.isNaN(column[i])) return false;
   return true;
 }
 
@@ -160,8 +184,6 @@ function netOf(a: ChannelColumns, b: ChannelColumns, primary: Channel): Float64A
     net[i] = sign * ((a.consumption[i] ?? NaN) - (b.consumption[i] ?? NaN));
   return net;
 }
-
-const COLUMN_KEYS = ['value', 'consumption', 'missing', 'estimated', 'substituted', 'corrected'] as const;
 
 /** Both channels' raw points on the union of their instants (a point one channel lacks is unknown there). */
 function alignRaw(a: ChannelColumns, b: ChannelColumns): [ChannelColumns, ChannelColumns] {
@@ -185,12 +207,13 @@ function alignRaw(a: ChannelColumns, b: ChannelColumns): [ChannelColumns, Channe
       estimated: new Float64Array(n),
       substituted: new Float64Array(n),
       corrected: new Float64Array(n),
+      demand: new Float64Array(n).fill(Number.NaN),
     };
     if (source.cost) out.cost = new Float64Array(n).fill(Number.NaN);
     for (let i = 0, k = 0; i < source.t.length; i++) {
       while ((out.t[k] ?? Infinity) < (source.t[i] ?? 0)) k++;
       if (out.from) out.from[k] = source.from?.[i] ?? Number.NaN;
-      for (const key of COLUMN_KEYS) out[key][k] = source[key][i] ?? Number.NaN;
+      for (const key of POINT_COLUMNS) out[key][k] = source[key][i] ?? Number.NaN;
       if (out.cost) out.cost[k] = source.cost?.[i] ?? Number.NaN;
     }
     return out;
@@ -232,6 +255,7 @@ function keepPoints(raw: ChannelColumns, kept: readonly number[]): ChannelColumn
     substituted: new Float64Array(n),
     corrected: new Float64Array(n),
     ...(raw.cost ? { cost: new Float64Array(n) } : {}),
+    demand: new Float64Array(n),
   };
   let from = 0;
   kept.forEach((index, k) => {
@@ -246,6 +270,7 @@ function keepPoints(raw: ChannelColumns, kept: readonly number[]): ChannelColumn
     if (out.from) out.from[k] = raw.from?.[index] ?? Number.NaN;
     out.value[k] = raw.value[index] ?? Number.NaN;
     out.consumption[k] = raw.consumption[index] ?? Number.NaN;
+    out.demand[k] = raw.demand[index] ?? Number.NaN;
     if (out.cost) out.cost[k] = raw.cost?.[index] ?? Number.NaN;
   });
   return out;

@@ -34,6 +34,7 @@ const callbacks = {
     gaps: [],
     hatched: [],
     periods: [],
+    peak: null,
     barsWithin: { from: 0, to: Number.POSITIVE_INFINITY },
   }),
 };
@@ -113,6 +114,7 @@ describe('buildChartOptions', () => {
         gaps: [],
         hatched: [],
         periods: [],
+        peak: null,
         barsWithin: { from: 0, to: Number.POSITIVE_INFINITY },
       }),
     });
@@ -176,6 +178,22 @@ describe('buildChartOptions', () => {
   });
 });
 
+describe('peak marker', () => {
+  it('draws a line and a triangle at the middle of the peak interval, labelled with its kW', () => {
+    // Fake plot: 1 px per 100 ms, bbox from x = 0. The peak interval 50,000–50,200 ms has its
+    // middle at 50,100 ms = 501 px; the line is drawn at 501.5 (half a pixel in, crisp), the
+    // triangle's tip under it 5 px × 1.6 = 8 px below the top (10), its base 5 px either side.
+    const drawn = observe((recorder) => buildChartOptions(spec, recorder)).hooks.draw.flat() as unknown[][];
+    expect(drawn).toContainEqual(['fillText', 'Peak 3.2 kW', expect.any(Number), expect.any(Number)]);
+    expect(drawn).toContainEqual(['moveTo', 501.5, 10]);
+    expect(drawn).toContainEqual(['lineTo', 501.5, 310]);
+    expect(drawn).toContainEqual(['moveTo', 496.5, 10]);
+    expect(drawn).toContainEqual(['lineTo', 501.5, 18]);
+    const withoutPeak = observe((recorder) => buildChartOptions(spec, recorder), { ...MARKERS, peak: null });
+    expect(withoutPeak.hooks.draw.flat()).not.toContainEqual(['lineTo', 501.5, 18]);
+  });
+});
+
 /** Markers with one of each kind, on the fake plot's x scale (1 px per 100 ms). */
 const MARKERS: ChartMarkers = {
   dst: [{ at: 4_000, label: '23 h day', from: 0, to: 0, band: { from: 3_000, to: 5_000 } }],
@@ -183,6 +201,7 @@ const MARKERS: ChartMarkers = {
   gaps: [{ from: 7_000, to: 7_100 }],
   hatched: [{ from: 2_000, to: 2_500, value: 1 }],
   periods: [{ from: 8_000, to: 9_000, label: 'Billing period 12.5 kWh' }],
+  peak: { from: 50_000, to: 50_200, label: 'Peak 3.2 kW' },
   barsWithin: { from: 0, to: Number.POSITIVE_INFINITY },
 };
 

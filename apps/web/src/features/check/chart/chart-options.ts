@@ -33,6 +33,8 @@ export interface ChartTheme {
   /** Fill of a billing period across bucket edges (one energy, spread unknown). */
   periodBand: string;
   event: string;
+  /** The peak demand's marker. */
+  peak: string;
   selection: string;
 }
 
@@ -51,6 +53,7 @@ export const chartThemes: Record<'light' | 'dark', ChartTheme> = {
     dstBand: 'rgba(161, 98, 7, 0.12)',
     periodBand: 'rgba(126, 34, 206, 0.10)',
     event: '#c92a2a',
+    peak: '#0f7b45',
     selection: 'rgba(28, 100, 196, 0.15)',
   },
   dark: {
@@ -66,6 +69,7 @@ export const chartThemes: Record<'light' | 'dark', ChartTheme> = {
     dstBand: 'rgba(250, 204, 21, 0.14)',
     periodBand: 'rgba(192, 132, 252, 0.16)',
     event: '#ff8787',
+    peak: '#4ade80',
     selection: 'rgba(116, 169, 240, 0.2)',
   },
 };
@@ -91,6 +95,8 @@ export interface ChartMarkers {
   hatched: HatchedBar[];
   /** Billing periods across bucket edges: shaded from → to, labelled with their energy. */
   periods: { from: number; to: number; label: string }[];
+  /** The range's peak demand: its interval [from, to), marked at its middle with a triangle, labelled with the kW. */
+  peak: { from: number; to: number; label: string } | null;
 }
 
 /** Everything the options depend on. */
@@ -430,6 +436,17 @@ function drawMarkers(u: uPlot, markers: ChartMarkers, theme: ChartTheme): void {
       dash: [],
       isLine: false,
     })),
+    ...(markers.peak
+      ? [
+          {
+            at: x((markers.peak.from + markers.peak.to) / 2),
+            color: theme.peak,
+            label: markers.peak.label,
+            dash: [2, 2],
+            isLine: true,
+          },
+        ]
+      : []),
   ].filter((line) => line.at >= left && line.at <= left + width);
   const places = placeLabels(
     lines.map((line) => ({ x: line.at, width: ctx.measureText(line.label).width, gap: 4 * ratio })),
@@ -450,7 +467,27 @@ function drawMarkers(u: uPlot, markers: ChartMarkers, theme: ChartTheme): void {
     const place = places[i];
     if (place) ctx.fillText(line.label, place.x, top + (4 + place.row * 14) * ratio);
   });
+  if (markers.peak) drawPeakTriangle(ctx, x((markers.peak.from + markers.peak.to) / 2), top, ratio, theme);
   ctx.restore();
+}
+
+/** A small triangle pointing down at the peak's line, at the plot's top: the peak is found at a glance. */
+function drawPeakTriangle(
+  ctx: CanvasRenderingContext2D,
+  at: number,
+  top: number,
+  ratio: number,
+  theme: ChartTheme,
+): void {
+  const half = 5 * ratio;
+  ctx.fillStyle = theme.peak;
+  ctx.setLineDash([]);
+  ctx.beginPath();
+  ctx.moveTo(at + 0.5 - half, top);
+  ctx.lineTo(at + 0.5 + half, top);
+  ctx.lineTo(at + 0.5, top + half * 1.6);
+  ctx.closePath();
+  ctx.fill();
 }
 
 /** Builds the uPlot options for a spec. Pure: no DOM reads, no React; tested on its own. */

@@ -4,7 +4,7 @@ import { IconZoomReset } from '@tabler/icons-react';
 import type { LocationReadings } from '@cm/contracts/check.ts';
 import { memo, useCallback, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatEnergy, formatMoney, formatNumber } from '@/lib/format.ts';
+import { formatEnergy, formatMoney, formatNumber, formatPower } from '@/lib/format.ts';
 import { chartData, dstLabelKey, hatchedBars, type ChartMeasure } from './chart-data.ts';
 import { billCurrency } from '../model/bill.ts';
 import { chartThemes, type ChartMarkers } from './chart-options.ts';
@@ -85,7 +85,15 @@ function useMarkers(readings: LocationReadings, measure: ChartMeasure): ChartMar
       from: Date.parse(readings.from),
       to: Number.isFinite(dataEnd) ? Math.min(toMs, dataEnd) : toMs,
     };
-    return { dst, events, gaps, hatched, periods, barsWithin };
+    const demand = isSingle ? only.totals.demand : null;
+    const peak = demand
+      ? {
+          from: Date.parse(demand.from),
+          to: Date.parse(demand.to),
+          label: t('check.chart.peak', { power: formatPower(demand.kW, locale, demand.isAtLeast) }),
+        }
+      : null;
+    return { dst, events, gaps, hatched, periods, peak, barsWithin };
   }, [readings, t, locale, measure]);
 }
 
@@ -299,6 +307,13 @@ export const ChartPanel = memo(function ChartPanel({
             color: theme.net,
           });
         }
+        const demand = rows.demand?.[i] ?? null;
+        if (demand !== null)
+          lines.push({
+            text: t(granularity === 'raw' ? 'check.chart.demandValue' : 'check.chart.peakValue', {
+              value: formatPower(demand, locale, rows.demandAtLeast[i] ?? false),
+            }),
+          });
         const cost = rows.cost?.[i] ?? null;
         if (cost !== null && currency !== null)
           lines.push({
@@ -380,6 +395,12 @@ export const ChartPanel = memo(function ChartPanel({
           }
         : { swatch: 'swatchDash' as const, style: { borderColor: theme.dst } }),
       shown: markers.dst.length > 0,
+    },
+    {
+      label: t('check.chart.legendPeak'),
+      swatch: 'swatchDash',
+      style: { borderColor: theme.peak },
+      shown: markers.peak !== null,
     },
     {
       label: t('check.chart.legendEvent'),

@@ -2,7 +2,7 @@ import { locationReadingsSchema, type MeterReadings } from '@cm/contracts/check.
 import { readingsAsRead, timeRuns } from '@cm/contracts/series-columns.ts';
 import { describe, expect, it } from 'vitest';
 import { parseLocationReadings, parseSeries } from './parse-readings.ts';
-import { rawReadings } from '@/test-support/check-fixtures.ts';
+import { dailyReadings, rawReadings } from '@/test-support/check-fixtures.ts';
 
 /** A meter's readings as the API writes them: times as runs. */
 function written(readings: MeterReadings) {
@@ -28,6 +28,19 @@ describe('parseLocationReadings', () => {
   it('gives what the contract schema gives', () => {
     const raw = answer();
     expect(parseLocationReadings(raw)).toEqual(readingsAsRead(locationReadingsSchema.parse(raw)));
+  });
+
+  it('keeps the demand columns: each bucket’s peak, its start and "at least"', () => {
+    const raw = { ...answer(), granularity: 'day', meters: [written(dailyReadings())] };
+    const parsed = parseLocationReadings(raw);
+    expect(parsed).toEqual(readingsAsRead(locationReadingsSchema.parse(raw)));
+    expect(parsed.meters[0]?.series.demand).toEqual([3.2, 2.4, null]);
+    expect(parsed.meters[0]?.series.demandAtLeast).toEqual([0, 1, 1]);
+    const bad = {
+      ...raw,
+      meters: [{ ...raw.meters[0], series: { ...raw.meters[0]?.series, demandAtLeast: [0, 0.5, 1] } }],
+    };
+    expect(() => parseLocationReadings(bad)).toThrow(/demandAtLeast/);
   });
 
   it('refuses what the contract refuses, in the columns too', () => {

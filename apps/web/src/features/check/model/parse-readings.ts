@@ -12,6 +12,7 @@ import {
   type Series,
 } from '@cm/contracts/check.ts';
 import { countsOf, timesOf } from '@cm/contracts/series-columns.ts';
+import { monthlyPeaksSchema, type MonthlyPeaks } from '@cm/contracts/demand.ts';
 import { z } from 'zod';
 
 /*
@@ -64,11 +65,17 @@ function parseChannelColumns(value: unknown, n: number, where: string) {
       throw new Error(`readings answer: ${where}.${name} must hold whole numbers`);
     written[name] = column;
   }
+  const { demandAtLeast } = value;
+  if (demandAtLeast !== undefined && !isIntegerColumn(demandAtLeast, n))
+    throw new Error(`readings answer: ${where}.demandAtLeast must hold whole numbers`);
   return {
     value: nullable('value'),
     consumption: nullable('consumption'),
     ...countsOf(written, n),
     ...(value.cost === undefined ? {} : { cost: nullable('cost') }),
+    ...(value.demand === undefined ? {} : { demand: nullable('demand') }),
+    ...(value.demandAt === undefined ? {} : { demandAt: nullable('demandAt') }),
+    ...(demandAtLeast === undefined ? {} : { demandAtLeast }),
   };
 }
 
@@ -149,6 +156,11 @@ export function parseLocationReadings(raw: unknown): LocationReadings {
 /** A meter's information, checked against the contract. */
 export function parseMeterInfo(raw: unknown): MeterInfo {
   return meterInfoSchema.parse(raw);
+}
+
+/** A `GetMonthlyPeaks` answer, checked against the contract. */
+export function parseMonthlyPeaks(raw: unknown): MonthlyPeaks {
+  return monthlyPeaksSchema.parse(raw);
 }
 
 /** A `GetReadingCorrections` answer, checked against the contract. */

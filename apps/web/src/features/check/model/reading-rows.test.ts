@@ -2,6 +2,7 @@ import type { LocationReadings, MeterReadings } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
 import { buildRows, rowsInSlices, rowsOf, sumConsumption } from './reading-rows.ts';
 import { dailyReadings, edgeGapReadings, rawReadings } from '@/test-support/check-fixtures.ts';
+import { demandCell } from '../table/row-notes.ts';
 
 describe('buildRows, raw', () => {
   it('one row per interval; the opening reading closes none', () => {
@@ -96,6 +97,22 @@ describe('buildRows, buckets', () => {
     expect(rows.consumption[2]).toBeNull();
     expect(rows.inBucket[2]).toBe(true);
     expect(sumConsumption(rows)).toBe(50);
+  });
+
+  it('carries each bucket’s peak demand, its start and "at least", and none on gap rows', () => {
+    const rows = buildRows(day, 'day', Date.parse('2026-03-30T22:00:00Z'));
+    expect(rows.demand).toEqual([3.2, 2.4, null, null]);
+    expect(rows.demandAt).toEqual([
+      Date.parse('2026-03-28T17:15:00Z'),
+      Date.parse('2026-03-29T06:00:00Z'),
+      null,
+      null,
+    ]);
+    expect(rows.demandAtLeast).toEqual([false, true, false, true]);
+    // The table's cell: "≥" for a lower bound, the peak's local time (Berlin, CET then CEST).
+    expect(demandCell(rows, 0, 'day', 'en', 'Europe/Berlin')).toEqual({ value: '3.2', at: '18:15' });
+    expect(demandCell(rows, 1, 'day', 'de', 'Europe/Berlin')).toEqual({ value: '≥\u00a02,4', at: '08:00' });
+    expect(demandCell(rows, 3, 'day', 'en', 'Europe/Berlin')).toEqual({ value: '—', at: null });
   });
 
   it('lists a billing period across day edges as a row of its own, with its energy', () => {

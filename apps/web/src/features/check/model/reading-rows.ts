@@ -56,6 +56,14 @@ export interface ReadingRows {
    * export view), in the bill's currency; null = unknown. Null column without a tariff.
    */
   cost: (number | null)[] | null;
+  /**
+   * Demand in kW (the answer's `demand`): raw rows, the interval's average power; bucket rows, the
+   * peak of the intervals in the bucket, from `demandAt`, "at least" where `demandAtLeast`. Null
+   * columns when the answer has no demand (no interval in the range).
+   */
+  demand: (number | null)[] | null;
+  demandAt: (number | null)[] | null;
+  demandAtLeast: boolean[];
   /** Bucket length in hours (raw rows: null). */
   hours: (number | null)[];
   kind: RowKind[];
@@ -168,6 +176,9 @@ function* rowSteps(
     exported: other ? new Array<number | null>(capacity) : null,
     net: other ? new Array<number | null>(capacity) : null,
     cost: series.cost ? new Array<number | null>(capacity) : null,
+    demand: series.demand ? new Array<number | null>(capacity) : null,
+    demandAt: series.demandAt ? new Array<number | null>(capacity) : null,
+    demandAtLeast: new Array<boolean>(capacity),
     hours: new Array<number | null>(capacity),
     kind: new Array<RowKind>(capacity),
     inBucket: new Array<boolean>(capacity),
@@ -213,6 +224,9 @@ function* rowSteps(
     if (rows.exported) rows.exported[count] = isPoint ? (other?.consumption[point] ?? null) : null;
     if (rows.net) rows.net[count] = isPoint ? (netColumn?.[point] ?? null) : null;
     if (rows.cost) rows.cost[count] = isPoint ? (series.cost?.[point] ?? null) : gapCost;
+    if (rows.demand) rows.demand[count] = isPoint ? (series.demand?.[point] ?? null) : null;
+    if (rows.demandAt) rows.demandAt[count] = isPoint ? (series.demandAt?.[point] ?? null) : null;
+    rows.demandAtLeast[count] = isPoint && (series.demandAtLeast?.[point] ?? 0) > 0;
     rows.hours[count] = hours;
     rows.kind[count] = kind;
     rows.inBucket[count] = inBucket;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CSV_LINE_END } from '@cm/contracts/csv.ts';
 import { buildCsv, csvFilename, defaultCsvFormat, type CsvInput } from './csv.ts';
 import { buildRows } from '../model/reading-rows.ts';
-import { rawReadings, withExport } from '@/test-support/check-fixtures.ts';
+import { dailyReadings, rawReadings, withExport } from '@/test-support/check-fixtures.ts';
 
 const headers: CsvInput['headers'] = {
   meterInd: 'Meter position',
@@ -15,6 +15,9 @@ const headers: CsvInput['headers'] = {
   exported: 'Export (kWh)',
   net: 'Net (kWh)',
   cost: 'Cost (EUR)',
+  demand: 'Peak demand (kW)',
+  demandAt: 'Peak start',
+  demandAtLeast: 'Peak at least',
   register: 'Register',
   missing: 'Missing readings',
   estimated: 'Estimated readings',
@@ -237,5 +240,28 @@ describe('CSV with a tariff', () => {
     expect(lines[1]).toBe(
       'EM-10009;2026-06-01T02:00:00+02:00;2026-06-01T02:15:00+02:00;interval;0,25;0,030864;10,25;0;0;0;0',
     );
+  });
+});
+
+describe('CSV demand columns', () => {
+  it('give each day’s peak kW, its local start and 1 where it is only "at least"', () => {
+    // The fixture's Berlin days: 3.2 kW from 17:15Z on the 28th (18:15 CET), 2.4 kW from 06:00Z on
+    // the 29th (08:00 CEST), at least; none on the 30th. The gap row between has no peak.
+    const rows = buildRows(dailyReadings(), 'day', Date.parse('2026-03-30T22:00:00Z'));
+    const lines = buildCsv({
+      blocks: [{ meterInd: 1, rows }],
+      granularity: 'day',
+      timeZone: 'Europe/Berlin',
+      headers,
+      kinds,
+      format: defaultCsvFormat('de'),
+    })
+      .slice(1)
+      .split(CSV_LINE_END);
+    expect(lines[0]).toContain(';Peak demand (kW);Peak start;Peak at least;Register;');
+    expect(lines[1]).toContain(';3,2;2026-03-28T18:15:00+01:00;0;');
+    expect(lines[2]).toContain(';2,4;2026-03-29T08:00:00+02:00;1;');
+    expect(lines[3]).toContain(';;;;');
+    expect(lines[4]).toMatch(/;150;/);
   });
 });

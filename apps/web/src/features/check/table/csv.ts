@@ -29,6 +29,11 @@ export interface CsvHeaders {
   net: string;
   /** With a tariff: the energy charge (or export credit) column, currency included ("Cost (EUR)"). */
   cost: string;
+  /** Demand in kW: each interval's average power (raw) or each bucket's peak. */
+  demand: string;
+  /** Buckets: when the peak interval started, and whether the peak is only a lower bound. */
+  demandAt: string;
+  demandAtLeast: string;
   register: string;
   missing: string;
   estimated: string;
@@ -65,6 +70,13 @@ function exportCells(rows: ReadingRows, i: number, format: CsvFormat): string[] 
   return [exported === 'none' ? '' : numberCell(exported, format), numberCell(net, format)];
 }
 
+/** A bucket's peak start (local ISO time) and 1 where it is a lower bound; empty without a peak. */
+function peakCells(rows: ReadingRows, i: number, timeZone: string): string[] {
+  const at = rows.demandAt?.[i] ?? null;
+  if (at === null) return ['', ''];
+  return [isoInZone(at, timeZone), rows.demandAtLeast[i] ? '1' : '0'];
+}
+
 function numberCell(value: number | null | undefined, format: CsvFormat, decimals = 3): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '';
   // Energies are exact to the Wh: at most 3 decimals, no thousands separators, no exponent.
@@ -83,6 +95,8 @@ export function buildCsv(input: CsvInput): string {
   const hasHours = granularity !== 'raw';
   const hasExport = blocks.some((block) => block.rows.exported !== null);
   const hasCost = blocks.some((block) => block.rows.cost !== null);
+  const hasDemand = blocks.some((block) => block.rows.demand !== null);
+  const hasPeaks = hasDemand && hasHours;
   const head = [
     ...(hasMeterInd ? [headers.meterInd] : []),
     headers.meter,
@@ -92,6 +106,8 @@ export function buildCsv(input: CsvInput): string {
     hasExport ? headers.imported : headers.consumption,
     ...(hasExport ? [headers.exported, headers.net] : []),
     ...(hasCost ? [headers.cost] : []),
+    ...(hasDemand ? [headers.demand] : []),
+    ...(hasPeaks ? [headers.demandAt, headers.demandAtLeast] : []),
     headers.register,
     headers.missing,
     headers.estimated,
@@ -111,6 +127,8 @@ export function buildCsv(input: CsvInput): string {
         numberCell(rows.consumption[i], format),
         ...(hasExport ? exportCells(rows, i, format) : []),
         ...(hasCost ? [numberCell(rows.cost?.[i], format, 6)] : []),
+        ...(hasDemand ? [numberCell(rows.demand?.[i], format, 6)] : []),
+        ...(hasPeaks ? peakCells(rows, i, timeZone) : []),
         numberCell(rows.register[i], format),
         String(rows.missing[i] ?? 0),
         String(rows.estimated[i] ?? 0),

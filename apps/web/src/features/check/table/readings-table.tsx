@@ -12,7 +12,14 @@ import { perfMarks } from '../api.ts';
 import type { ReadingRows } from '../model/reading-rows.ts';
 import { sortRows, type SortDirection, type SortKey } from './row-order.ts';
 import { formatRegister } from '../totals/totals.ts';
-import { consumptionCell, consumptionText, energyText, exportAndNet, rowNotes } from './row-notes.ts';
+import {
+  consumptionCell,
+  consumptionText,
+  demandCell,
+  energyText,
+  exportAndNet,
+  rowNotes,
+} from './row-notes.ts';
 import { ToneBadge } from '../ui/tone-badge.tsx';
 import classes from '../check.module.css';
 
@@ -66,6 +73,8 @@ export const ReadingsTable = memo(function ReadingsTable({
   const hasExport = blocks.some((block) => block.rows.exported !== null);
   // With a tariff: what each row's energy costs (on a phone, under the energy).
   const costCurrency = blocks.some((block) => block.rows.cost !== null) ? currency : null;
+  // Meters with interval energies: each row's demand (raw) or peak demand (buckets), beside the energy.
+  const hasDemand = !isPhone && blocks.some((block) => block.rows.demand !== null);
   const isFine = granularity === 'raw' || granularity === 'hour';
   const costText = (value: number | null | undefined) =>
     value === null || value === undefined || costCurrency === null
@@ -82,7 +91,9 @@ export const ReadingsTable = memo(function ReadingsTable({
   const paddingBottom = virtualizer.getTotalSize() - (items[items.length - 1]?.end ?? 0);
   // On a phone the meter and the notes go under the period: three columns fit 390 px.
   const columnCount =
-    (isPhone ? 3 : 4 + (hasMeterColumn ? 1 : 0) + (hasExport ? 2 : 0)) + (costCurrency && !isPhone ? 1 : 0);
+    (isPhone ? 3 : 4 + (hasMeterColumn ? 1 : 0) + (hasExport ? 2 : 0)) +
+    (costCurrency && !isPhone ? 1 : 0) +
+    (hasDemand ? 1 : 0);
 
   function header(key: SortKey, label: string, align: 'start' | 'end' = 'start') {
     const isActive = sort.key === key;
@@ -144,6 +155,11 @@ export const ReadingsTable = memo(function ReadingsTable({
                 {t('check.table.cost', { currency: costCurrency })}
               </th>
             ) : null}
+            {hasDemand ? (
+              <th scope="col" className={classes.num}>
+                {t(granularity === 'raw' ? 'check.table.demand' : 'check.table.peakDemand')}
+              </th>
+            ) : null}
             {header('register', t('check.table.register'), 'end')}
             {isPhone ? null : <th scope="col">{t('check.table.notes')}</th>}
           </tr>
@@ -163,6 +179,7 @@ export const ReadingsTable = memo(function ReadingsTable({
             const end = rows.end[i] ?? 0;
             const register = rows.register[i] ?? null;
             const cell = consumptionCell(rows, i, granularity);
+            const demand = hasDemand ? demandCell(rows, i, granularity, locale, timeZone) : null;
             const meter = hasMeterColumn
               ? `${hasMeterInd ? `${block.meterInd} · ` : ''}${rows.meterNumber[i] ?? ''}`
               : null;
@@ -238,6 +255,16 @@ export const ReadingsTable = memo(function ReadingsTable({
                 {costCurrency && !isPhone ? (
                   <td className={classes.num} data-testid="row-cost">
                     {costText(rows.cost?.[i])}
+                  </td>
+                ) : null}
+                {demand ? (
+                  <td className={classes.num} data-testid="row-demand">
+                    {demand.value}
+                    {demand.at === null ? null : (
+                      <Text size="xs" c="dimmed" className={classes.nowrap}>
+                        {demand.at}
+                      </Text>
+                    )}
                   </td>
                 ) : null}
                 <td className={classes.num}>{register === null ? '—' : formatRegister(register, locale)}</td>

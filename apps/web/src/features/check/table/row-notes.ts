@@ -1,6 +1,7 @@
 import type { Granularity } from '@cm/contracts/check.ts';
 import { formatNumber } from '@/lib/format.ts';
 import type { ReadingRows } from '../model/reading-rows.ts';
+import { formatLocal } from '../model/local-format.ts';
 import type { Tone } from '../ui/tone-badge.tsx';
 
 /** A note on a row: a translation key with its values, and the tone of its badge. */
@@ -109,4 +110,26 @@ export function exportAndNet(
 ): { exported: number | null | 'none'; net: number | null } {
   if (rows.exported === null) return { exported: 'none', net: rows.consumption[i] ?? null };
   return { exported: rows.exported[i] ?? null, net: rows.net?.[i] ?? null };
+}
+
+/**
+ * A row's demand cell: the number in kW ("≥ " where the bucket's peak is only a lower bound, '—'
+ * where unknown) and, for buckets, when the peak interval started in the location's time (the
+ * time of day for hours and days, the date too for weeks and months).
+ */
+export function demandCell(
+  rows: ReadingRows,
+  i: number,
+  granularity: Granularity,
+  locale: string,
+  timeZone: string,
+): { value: string; at: string | null } {
+  const kW = rows.demand?.[i] ?? null;
+  if (kW === null) return { value: '—', at: null };
+  const isAtLeast = rows.demandAtLeast[i] ?? false;
+  const value = `${isAtLeast ? '≥\u00a0' : ''}${formatNumber(kW, locale, { maximumFractionDigits: 3 })}`;
+  const at = rows.demandAt?.[i] ?? null;
+  if (granularity === 'raw' || at === null) return { value, at: null };
+  const style = granularity === 'hour' || granularity === 'day' ? 'time' : 'shortDateTime';
+  return { value, at: formatLocal(at, locale, timeZone, style) };
 }

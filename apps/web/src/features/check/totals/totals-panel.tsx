@@ -2,7 +2,7 @@ import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
 import type { Totals } from '@cm/contracts/check.ts';
 import { useTranslation } from 'react-i18next';
-import { formatEnergy, formatNumber } from '@/lib/format.ts';
+import { formatEnergy, formatNumber, formatPower } from '@/lib/format.ts';
 import { formatIsoInZone, formatLocal } from '../model/local-format.ts';
 import { agreementOf, formatTotals, nextReading } from './totals.ts';
 import { useNow } from '../model/use-now.ts';
@@ -95,6 +95,18 @@ export function TotalsPanel({
             hint={
               totals.peak
                 ? t('check.totals.peakAt', { at: formatIsoInZone(totals.peak.at, locale, timeZone) })
+                : null
+            }
+          />
+          <Stat
+            testId="total-demand"
+            label={t('check.totals.demand')}
+            value={totals.demand ? formatPower(totals.demand.kW, locale, totals.demand.isAtLeast) : '—'}
+            hint={
+              totals.demand
+                ? t(totals.demand.isAtLeast ? 'check.totals.demandAtLeast' : 'check.totals.demandAt', {
+                    at: formatIsoInZone(totals.demand.from, locale, timeZone),
+                  })
                 : null
             }
           />

@@ -13,6 +13,7 @@ const totals: Totals = {
   agrees: true,
   disagreement: 0,
   peak: { consumption: 9.799, at: '2026-11-16T08:00:00.000Z' },
+  demand: null,
   averagePerDay: 333.206,
   dataEnd: '2026-11-22T23:00:00.000Z',
   readings: 592,
