@@ -220,7 +220,7 @@ export async function buildApp({
 /**
  * Fastify's trustProxy for CM_TRUST_PROXY. A hop count trusts the nearest `hops` forwarders
  * whoever they are (Fastify's own number option now trusts none, as a direct client could forge
- * the header): meant for a server that only its proxies can reach, as the README says.
+ * the header): meant for a server that only its proxies can reach, as docs/configuration.md says.
  */
 function proxyTrust(
   trust: Config['trustProxy'],

@@ -110,7 +110,7 @@ function kwhText(micro: number): string {
   return text.replace(/(\.\d{3}\d*?)0+$/, '$1');
 }
 
-/** The export's columns (README, "Exports"): one row per stored reading. */
+/** The export's columns (docs/import-formats.md, "Exports"): one row per stored reading. */
 export const EXPORT_CSV_HEADER = 'meter_number,channel,kind,start,end,value_kwh,quality';
 const CHANNEL_NAMES: Record<number, string> = { 1: 'import', 2: 'export' };
 
