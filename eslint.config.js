@@ -6,31 +6,57 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-// Server modules: each owns its tables and its *.queries.ts; the others go through its services.
-const serverModules = readdirSync('apps/server/src/modules', { withFileTypes: true })
+// Server modules: each owns its tables and its *.queries.ts, and shows the others one face, its
+// index.ts. Tests (which build worlds from any part) and bench/ may reach further.
+const server = 'apps/server/src';
+const serverModules = readdirSync(`${server}/modules`, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
-const moduleDir = (name) => `apps/server/src/modules/${name}`;
+const moduleDir = (name) => `${server}/modules/${name}`;
+/** Another module's files but its face (index.ts). */
+const behindFace = (name) => ({ from: moduleDir(name), except: ['./index.ts'] });
+const faceMessage = 'import another module through its face, its index.ts: the rest of it is its own';
+/** Every module but these, as whole folders. */
+const modulesBut = (...allowed) => serverModules.filter((name) => !allowed.includes(name)).map(moduleDir);
+const serverWiring = [
+  `${server}/*.ts`,
+  `${server}/modules/*.ts`,
+  `${server}/plugins/**`,
+  `${server}/db/**`,
+  `${server}/demo/**`,
+  'scripts/**',
+];
 const serverZones = [
-  ...serverModules.map((name) => ({
-    target: `${moduleDir(name)}/**`,
-    from: serverModules.filter((other) => other !== name).map((other) => `${moduleDir(other)}/*.queries.ts`),
-    message: "another module's tables are its own: call its service, not its queries",
-  })),
+  ...serverModules.flatMap((name) =>
+    serverModules
+      .filter((other) => other !== name)
+      .map((other) => ({ target: `${moduleDir(name)}/**`, ...behindFace(other), message: faceMessage })),
+  ),
+  ...serverModules.map((name) => ({ target: serverWiring, ...behindFace(name), message: faceMessage })),
   {
-    target: [
-      'apps/server/src/plugins/**',
-      'apps/server/src/*.ts',
-      'apps/server/src/db/**',
-      'apps/server/src/demo/**',
-    ],
-    from: 'apps/server/src/modules/*/*.queries.ts',
-    message: "a module's queries are for its own services",
+    target: [`${server}/modules/*/index.ts`, `${server}/modules/*/*.routes.ts`, `${server}/modules/*.ts`],
+    from: `${server}/modules/*/*.queries.ts`,
+    message: "a module's queries are for its own services: its routes and its face never show them",
   },
   {
-    target: 'apps/server/src/db/**',
-    from: ['apps/server/src/modules/**', 'apps/server/src/plugins/**'],
-    except: [],
+    target: moduleDir('access'),
+    from: modulesBut('access'),
+    message: 'access is the floor under every module: it imports none',
+  },
+  {
+    target: moduleDir('audit'),
+    from: modulesBut('audit', 'access'),
+    message:
+      'every module writes to the audit log, so audit imports no module but access (app.ts hands it the name lookups)',
+  },
+  {
+    target: `${server}/plugins`,
+    from: modulesBut('access'),
+    message: 'plugins sit under the modules: they import access alone (app.ts hands them the services)',
+  },
+  {
+    target: `${server}/db`,
+    from: [`${server}/modules`, `${server}/plugins`],
     message: 'the database layer knows no module or plugin',
   },
   {
@@ -38,7 +64,25 @@ const serverZones = [
     from: ['apps/**', 'bench/**', 'e2e/**'],
     message: 'the contracts depend on nothing of the apps',
   },
+  {
+    target: 'apps/server',
+    from: ['apps/web', 'e2e', 'bench'],
+    message: 'the server imports nothing of the web app, e2e or bench: they meet over HTTP',
+  },
+  {
+    target: 'apps/web',
+    from: ['apps/server', 'e2e', 'bench'],
+    message: 'the web app imports nothing of the server, e2e or bench: they meet over HTTP and the contracts',
+  },
+  {
+    target: 'e2e',
+    from: 'apps',
+    except: ['./server/src/test/smtp-sink.ts'],
+    message: 'e2e drives the apps from outside (over HTTP and the browser): it imports none of their code',
+  },
 ];
+/** The zones for tests: the same, but a test may reach behind another module's face. */
+const serverTestZones = serverZones.filter((zone) => zone.message !== faceMessage);
 
 const web = 'apps/web/src';
 const features = readdirSync(`${web}/features`, { withFileTypes: true })
@@ -108,17 +152,21 @@ export default tseslint.config(
     },
   },
   {
+    files: ['apps/server/**/*.test.ts', `${server}/test/**`],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: serverTestZones }] },
+  },
+  {
     // The browser app: browser globals only (vite.config.ts runs in Node).
     files: [`${web}/**/*.{ts,tsx}`],
     languageOptions: { globals: globals.browser },
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'import-x/no-restricted-paths': ['error', { zones: [...webZones, testSupportZone] }],
+      'import-x/no-restricted-paths': ['error', { zones: [...serverZones, ...webZones, testSupportZone] }],
     },
   },
   {
     files: [`${web}/**/*.test.{ts,tsx}`, `${web}/test-support/**`],
-    rules: { 'import-x/no-restricted-paths': ['error', { zones: webZones }] },
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: [...serverZones, ...webZones] }] },
   },
 );

@@ -4,7 +4,7 @@
 // cache) are dropped. Runs against DATABASE_URL, or the embedded database while CM is stopped.
 import { openDatabase } from '../apps/server/src/bootstrap.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
-import { readings } from '../apps/server/src/modules/readings/readings.service.ts';
+import { readings } from '../apps/server/src/modules/readings/index.ts';
 
 const month = process.argv[2] ?? '';
 const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month);

@@ -2,7 +2,7 @@ import { buildApp } from './app.ts';
 import { openDatabase, prepare } from './bootstrap.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DEMO_LOGINS, isDatabaseEmpty, seedDemo } from './demo/seed.ts';
-import { readings } from './modules/readings/readings.service.ts';
+import { readings } from './modules/readings/index.ts';
 
 /** Whether `host` is reachable from this machine only. */
 const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);

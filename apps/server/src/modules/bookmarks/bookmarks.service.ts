@@ -9,9 +9,8 @@ import { Role } from '@cm/contracts/enums.ts';
 import { itemSuggestionId, itemSuggestionLink, meterSubtitle } from '@cm/contracts/suggestion-ids.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../http-error.ts';
-import type { AuthContext } from '../auth/auth.service.ts';
-import { scopeOf, type Scope } from '../auth/scope.ts';
-import { meters, type ItemRow } from '../directory/meters.service.ts';
+import { type AuthContext, scopeOf, type Scope } from '../access/index.ts';
+import { meters, type ItemRow } from '../directory/index.ts';
 import { listBookmarkIds, listNicknames, setNickname, toggleBookmark } from './bookmarks.queries.ts';
 
 /** Pages a user can open, by role: the check page for everyone, administration for admins. */

@@ -15,33 +15,37 @@ import { Role } from '@cm/contracts/enums.ts';
 import type { Channel } from '@cm/contracts/check.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../http-error.ts';
-import { COMPLETENESS_WINDOW_MS, Completeness } from '../readings/completeness.ts';
 import {
+  COMPLETENESS_WINDOW_MS,
+  Completeness,
   computeReadings,
   type ChannelSegments,
   type MeterSegment,
   type SeriesColumns,
-} from '../readings/engine/compute.ts';
-import { RangeInputError, resolveProjectTo, resolveRange, type ResolvedRange } from '../readings/range.ts';
-import { presentReadings } from '../readings/readings.presenter.ts';
-import { CHANNEL_NUMBER } from '../readings/channels.ts';
-import { readings } from '../readings/readings.service.ts';
-import { LatestReadings, NO_READING, type LastReadingAndWindow } from '../readings/latest-readings.ts';
-import { ReadingsStore, type ChannelReadings } from '../readings/readings-store.ts';
-import type { AuthContext } from '../auth/auth.service.ts';
-import { scopeOf } from '../auth/scope.ts';
+  RangeInputError,
+  resolveProjectTo,
+  resolveRange,
+  type ResolvedRange,
+  presentReadings,
+  CHANNEL_NUMBER,
+  readings,
+  LatestReadings,
+  NO_READING,
+  type LastReadingAndWindow,
+  ReadingsStore,
+  type ChannelReadings,
+} from '../readings/index.ts';
+import { type AuthContext, scopeOf } from '../access/index.ts';
 import { presentLocation, presentMeter } from './check.presenter.ts';
 import {
   meters as directory,
   metersDuring,
   type MeterDetailsRow,
   type MeterRow,
-} from '../directory/meters.service.ts';
-import { locationPrices } from '../tariffs/tariffs.service.ts';
-import type { RangePrices } from '../tariffs/location-prices.ts';
+} from '../directory/index.ts';
+import { locationPrices, type RangePrices, billOf } from '../tariffs/index.ts';
 import { billingPeriod } from '@cm/contracts/billing-period.ts';
 import { localDateOf } from '@cm/contracts/zoned-time.ts';
-import { billOf } from '../tariffs/bill.ts';
 
 /** The readings answer with each series as typed columns; written as JSON it is the contract's `LocationReadings`. */
 export type LocationReadingsAnswer = Omit<LocationReadings, 'meters'> & {

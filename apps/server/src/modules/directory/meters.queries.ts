@@ -2,8 +2,8 @@ import type { SqlRunner } from '../../db/client.ts';
 import type { Nullable, RowOf } from '../../db/rows.ts';
 import type { devices, locations, meters } from '../../db/schema.ts';
 import { likePattern } from '../../db/sql-helpers.ts';
-import { locationVisible, type Scope } from '../auth/scope.ts';
-import type { MeterFacts } from './meters.service.ts';
+import { locationVisible, type Scope } from '../access/index.ts';
+import type { MeterFacts } from './meter-facts.ts';
 
 // The directory's meters, devices and locations as other modules read them: the check page,
 // bookmarks and search, exports, imports and device ingestion (through meters.service.ts).

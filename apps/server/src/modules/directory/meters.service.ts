@@ -1,5 +1,5 @@
 import type { SqlRunner } from '../../db/client.ts';
-import type { Scope } from '../auth/scope.ts';
+import type { Scope } from '../access/index.ts';
 import {
   addChannels,
   findExportMeter,
@@ -26,23 +26,6 @@ export type {
   MeterRow,
 } from './meters.queries.ts';
 import type { LocationRow, MeterDetailsRow, MeterRow } from './meters.queries.ts';
-
-/** What a readings file or batch is checked against, for one meter. */
-export interface MeterFacts {
-  id: number;
-  meterNumber: string;
-  multiplier: number;
-  registerDigits: number;
-  intervalMinutes: number;
-  installedAtMs: number;
-  removedAtMs: number | null;
-  /** Stored channel numbers the meter has (1 import, 2 export). */
-  channels: number[];
-  /** The IANA zone of the meter's location: local times of a file are read in it by default. */
-  timeZone: string;
-  /** The public name of the meter's location. */
-  locationName: string;
-}
 
 /**
  * The directory (locations, the device network and its meters) as the other modules read and

@@ -1,6 +1,6 @@
 import { DAY_MS, localParts, startOfLocal } from '@cm/contracts/zoned-time.ts';
-import type { ExportMeterRow } from '../directory/meters.service.ts';
-import { registerSteps, StepFlag, StepKind, Steps } from '../readings/engine/steps.ts';
+import type { ExportMeterRow } from '../directory/index.ts';
+import { registerSteps, StepFlag, StepKind, Steps } from '../readings/index.ts';
 import { localTimeParameters } from './espi-time.ts';
 import { readingQualities } from '@cm/contracts/check-limits.ts';
 

@@ -3,15 +3,12 @@ import { Readable } from 'node:stream';
 import type { ExportQuery } from '@cm/contracts/admin.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError } from '../../http-error.ts';
-import { RangeInputError, resolveRange } from '../readings/range.ts';
+import { RangeInputError, resolveRange, readings, ReadingKind } from '../readings/index.ts';
 import { isoInZone, localDateOf } from '@cm/contracts/zoned-time.ts';
-import { readings } from '../readings/readings.service.ts';
-import { meters, type ExportMeterRow } from '../directory/meters.service.ts';
+import { meters, type ExportMeterRow } from '../directory/index.ts';
 import { espiDocument, type ChannelSource } from './espi-writer.ts';
-import { ReadingKind } from '../readings/channels.ts';
 import { readingQualities } from '@cm/contracts/check-limits.ts';
-import type { AuthContext } from '../auth/auth.service.ts';
-import { scopeOf } from '../auth/scope.ts';
+import { type AuthContext, scopeOf } from '../access/index.ts';
 
 const PAGE_ROWS = 10_000;
 

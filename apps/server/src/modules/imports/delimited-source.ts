@@ -2,7 +2,7 @@ import { because, type ImportReason } from '@cm/contracts/import-reasons.ts';
 import type { Readable } from 'node:stream';
 import { columnRefs, type ColumnRef, type DelimitedMapping } from '@cm/contracts/import-mapping.ts';
 import { csvTextValue } from '@cm/contracts/csv.ts';
-import type { MeterFacts } from '../directory/meters.service.ts';
+import type { MeterFacts } from '../directory/index.ts';
 import {
   civilFromDays,
   DAY_MS,
@@ -11,7 +11,7 @@ import {
   isValidTimeZone,
   MINUTE_MS,
 } from '@cm/contracts/zoned-time.ts';
-import { registerRangeMicro } from '../readings/register-value.ts';
+import { registerRangeMicro } from '../readings/index.ts';
 import { MAX_LINE, splitCsvLine } from './csv-source.ts';
 import { energyMicro, readCellTime } from './delimited-values.ts';
 import { checkInstant, ImportRefusal, type ParseContext, type ParsedItem } from './import-rows.ts';

@@ -1,13 +1,20 @@
 import type { IngestBody, IngestResult } from '@cm/contracts/admin.ts';
 import { reasonText } from '@cm/contracts/import-reasons.ts';
 import type { Db } from '../../db/client.ts';
-import { recordAudit, type Actor } from '../audit/audit.service.ts';
-import { parseTimestamp } from '../imports/timestamp.ts';
-import { readings } from '../readings/readings.service.ts';
-import { copyLine, ReadingsStage, type StageRow } from '../readings/staging.ts';
-import { kwhToMicro, microToKwhText, registerRangeMicro } from '../readings/register-value.ts';
-import { meters as directory, type IngestMeterRow } from '../directory/meters.service.ts';
-import { CHANNEL_NUMBER } from '../readings/channels.ts';
+import type { Actor } from '../access/index.ts';
+import { recordAudit } from '../audit/index.ts';
+import { parseTimestamp } from '../imports/index.ts';
+import {
+  readings,
+  copyLine,
+  ReadingsStage,
+  type StageRow,
+  kwhToMicro,
+  microToKwhText,
+  registerRangeMicro,
+  CHANNEL_NUMBER,
+} from '../readings/index.ts';
+import { meters as directory, type IngestMeterRow } from '../directory/index.ts';
 
 // A device clock may run a little ahead; more than this is a mistake.
 const FUTURE_SLACK_MS = 10 * 60_000;
