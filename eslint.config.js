@@ -4,6 +4,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import jsxA11y from 'eslint-plugin-jsx-a11y-x';
 import globals from 'globals';
 
 // Server modules: each owns its tables and its *.queries.ts, and shows the others one face, its
@@ -148,6 +149,24 @@ export default tseslint.config(
     },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // Imports first, each module once; packages (Node's, npm's, @cm/contracts) before the app's own
+      // files (@/… and relative paths), in any order within each group.
+      'import-x/first': 'error',
+      'import-x/no-duplicates': 'error',
+      'import-x/order': [
+        'error',
+        {
+          groups: [
+            ['builtin', 'external'],
+            ['internal', 'parent', 'sibling', 'index'],
+          ],
+          pathGroups: [
+            { pattern: '@cm/**', group: 'external' },
+            { pattern: '@/**', group: 'internal' },
+          ],
+          'newlines-between': 'ignore',
+        },
+      ],
       'import-x/no-restricted-paths': ['error', { zones: serverZones }],
     },
   },
@@ -163,6 +182,19 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       'import-x/no-restricted-paths': ['error', { zones: [...serverZones, ...webZones, testSupportZone] }],
+    },
+  },
+  {
+    // Accessibility of the JSX (the browser suite runs axe on the rendered pages as well).
+    files: [`${web}/**/*.tsx`],
+    ...jsxA11y.configs.recommended,
+    rules: {
+      ...jsxA11y.configs.recommended.rules,
+      // A table that scrolls sideways is a named region that takes the focus, so keys scroll it (axe's
+      // scrollable-region-focusable).
+      'jsx-a11y-x/no-noninteractive-tabindex': ['error', { tags: [], roles: ['region', 'tabpanel'] }],
+      // Mantine moves the focus into the dialogs and popovers it opens; raw DOM autofocus stays refused.
+      'jsx-a11y-x/no-autofocus': ['error', { ignoreNonDOM: true }],
     },
   },
   {

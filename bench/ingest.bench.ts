@@ -15,6 +15,7 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { API_KEY_HEADER } from '@cm/contracts/enums.ts';
+import type { DelimitedMapping } from '@cm/contracts/import-mapping.ts';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openPostgres, type Db } from '../apps/server/src/db/client.ts';
@@ -22,7 +23,6 @@ import { migrate } from '../apps/server/src/db/migrate.ts';
 import { createApiKey } from '../apps/server/src/modules/api-keys/api-keys.service.ts';
 import { ImportsService, type ImportOptions } from '../apps/server/src/modules/imports/imports.service.ts';
 import { TEST_SECRETS } from '../apps/server/src/test/test-app.ts';
-import type { DelimitedMapping } from '@cm/contracts/import-mapping.ts';
 import { withEmbeddedPostgres } from './lib/postgres.ts';
 import { printTable } from './lib/table.ts';
 

@@ -1,13 +1,12 @@
-import {
-  alertKinds,
-  MAX_INBOX,
-  type AlertInbox,
-  type AlertPreferences,
-  type AlertRule,
-  type Webhook,
-  type WebhookDelivery,
+import { alertKinds, MAX_INBOX } from '@cm/contracts/alerts.ts';
+import type {
+  alertRuleBodySchema,
+  AlertInbox,
+  AlertPreferences,
+  AlertRule,
+  Webhook,
+  WebhookDelivery,
 } from '@cm/contracts/alerts.ts';
-import type { alertRuleBodySchema } from '@cm/contracts/alerts.ts';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { badRequest, HttpError, notFound } from '../../http-error.ts';

@@ -1,18 +1,18 @@
-import {
-  MAX_CORRECTIONS,
-  MAX_RAW_RANGE_DAYS,
-  MAX_RESPONSE_POINTS,
-  type Granularity,
-  type LocationReadings,
-  type LocationReadingsQuery,
-  type Bill,
-  type MeterInfo,
-  type MeterReadings,
-  type ReadingCorrections,
-  type ReadingCorrectionsQuery,
-} from '@cm/contracts/check.ts';
+import { MAX_CORRECTIONS, MAX_RAW_RANGE_DAYS, MAX_RESPONSE_POINTS } from '@cm/contracts/check.ts';
 import { Role } from '@cm/contracts/enums.ts';
-import type { Channel } from '@cm/contracts/check.ts';
+import type {
+  Channel,
+  Granularity,
+  LocationReadings,
+  LocationReadingsQuery,
+  Bill,
+  MeterInfo,
+  MeterReadings,
+  ReadingCorrections,
+  ReadingCorrectionsQuery,
+} from '@cm/contracts/check.ts';
+import { billingPeriod } from '@cm/contracts/billing-period.ts';
+import { localDateOf } from '@cm/contracts/zoned-time.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../http-error.ts';
 import {
@@ -44,8 +44,6 @@ import {
   type MeterRow,
 } from '../directory/index.ts';
 import { locationPrices, type RangePrices, billOf } from '../tariffs/index.ts';
-import { billingPeriod } from '@cm/contracts/billing-period.ts';
-import { localDateOf } from '@cm/contracts/zoned-time.ts';
 
 /** The readings answer with each series as typed columns; written as JSON it is the contract's `LocationReadings`. */
 export type LocationReadingsAnswer = Omit<LocationReadings, 'meters'> & {

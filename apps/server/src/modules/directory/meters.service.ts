@@ -15,6 +15,7 @@ import {
   touchChains,
   findAlertMeters,
 } from './meters.queries.ts';
+import type { LocationRow, MeterDetailsRow, MeterRow } from './meters.queries.ts';
 
 export type {
   DeviceRow,
@@ -25,7 +26,6 @@ export type {
   MeterDetailsRow,
   MeterRow,
 } from './meters.queries.ts';
-import type { LocationRow, MeterDetailsRow, MeterRow } from './meters.queries.ts';
 
 /**
  * The directory (locations, the device network and its meters) as the other modules read and

@@ -1,8 +1,8 @@
 import { DAY_MS, localParts, startOfLocal } from '@cm/contracts/zoned-time.ts';
+import { readingQualities } from '@cm/contracts/check-limits.ts';
 import type { ExportMeterRow } from '../directory/index.ts';
 import { registerSteps, StepFlag, StepKind, Steps } from '../readings/index.ts';
 import { localTimeParameters } from './espi-time.ts';
-import { readingQualities } from '@cm/contracts/check-limits.ts';
 
 /*
  * Green Button ESPI Atom feed of one meter (NAESB REQ.21, usage.xsd v3.3), linked the way Green

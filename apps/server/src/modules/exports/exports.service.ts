@@ -1,13 +1,13 @@
 import { CSV_LINE_END, csvText } from '@cm/contracts/csv.ts';
 import { Readable } from 'node:stream';
 import type { ExportQuery } from '@cm/contracts/admin.ts';
+import { isoInZone, localDateOf } from '@cm/contracts/zoned-time.ts';
+import { readingQualities } from '@cm/contracts/check-limits.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError } from '../../http-error.ts';
 import { RangeInputError, resolveRange, readings, ReadingKind } from '../readings/index.ts';
-import { isoInZone, localDateOf } from '@cm/contracts/zoned-time.ts';
 import { meters, type ExportMeterRow } from '../directory/index.ts';
 import { espiDocument, type ChannelSource } from './espi-writer.ts';
-import { readingQualities } from '@cm/contracts/check-limits.ts';
 import { type AuthContext, scopeOf } from '../access/index.ts';
 
 const PAGE_ROWS = 10_000;

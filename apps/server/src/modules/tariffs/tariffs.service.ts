@@ -1,7 +1,7 @@
 import type { LocationTariffs, Tariff, TariffDraft } from '@cm/contracts/tariffs.ts';
+import { localDateOf } from '@cm/contracts/zoned-time.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { conflict, HttpError, notFound } from '../../http-error.ts';
-import { localDateOf } from '@cm/contracts/zoned-time.ts';
 import { type Actor, type AuthContext, scopeOf } from '../access/index.ts';
 import { recordAudit } from '../audit/index.ts';
 import { AdminLocationsService, meters as directory } from '../directory/index.ts';
