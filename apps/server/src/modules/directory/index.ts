@@ -9,10 +9,8 @@ export {
   meters,
   metersDuring,
   type DeviceRow,
-  type ExportMeterRow,
-  type IngestMeterRow,
-  type ItemRow,
   type LocationRow,
   type MeterDetailsRow,
   type MeterRow,
 } from './meters.service.ts';
+export type { DirectoryItem, ExportMeter, IngestMeter } from './views.ts';

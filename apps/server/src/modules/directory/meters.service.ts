@@ -15,21 +15,20 @@ import {
   touchChains,
   findAlertMeters,
 } from './meters.queries.ts';
-import type { LocationRow, MeterDetailsRow, MeterRow } from './meters.queries.ts';
-
-export type {
-  DeviceRow,
+import type {
   ExportMeterRow,
   IngestMeterRow,
-  ItemRow,
   LocationRow,
   MeterDetailsRow,
   MeterRow,
 } from './meters.queries.ts';
+import type { ExportMeter, IngestMeter } from './views.ts';
+
+export type { DeviceRow, LocationRow, MeterDetailsRow, MeterRow } from './meters.queries.ts';
 
 /**
  * The directory (locations, the device network and its meters) as the other modules read and
- * touch it. The directory module owns these tables; visibility for a caller is the auth
+ * touch it. The directory module owns these tables; visibility for a caller is the access
  * module's rule (scope.ts), applied inside each query.
  */
 export const meters = {
@@ -69,8 +68,13 @@ export const meters = {
   visibleItem: (db: SqlRunner, scope: Scope, kind: 'location' | 'meter', key: string) =>
     findVisibleItem(db, scope, kind, key),
   /** A meter and its location's zone, for an export. */
-  forExport: (db: SqlRunner, meterNumber: string) => findExportMeter(db, meterNumber),
-  byNumbers: (db: SqlRunner, numbers: readonly string[]) => findMetersByNumber(db, numbers),
+  forExport: async (db: SqlRunner, meterNumber: string): Promise<ExportMeter | undefined> => {
+    const row = await findExportMeter(db, meterNumber);
+    return row && exportMeterOf(row);
+  },
+  /** The meters with these numbers, as a device batch is checked against them. */
+  byNumbers: async (db: SqlRunner, numbers: readonly string[]): Promise<IngestMeter[]> =>
+    (await findMetersByNumber(db, numbers)).map(ingestMeterOf),
   /** Every meter's facts, by meter number. */
   facts: (db: SqlRunner) => loadMeterFacts(db),
   /** The meters, their Cubes and AccessPoints were heard from now. */
@@ -79,6 +83,25 @@ export const meters = {
   addChannels: (db: SqlRunner, pairs: ReadonlyArray<{ meterId: number; channel: number }>) =>
     addChannels(db, pairs),
 };
+
+const exportMeterOf = (row: ExportMeterRow): ExportMeter => ({
+  id: row.device_id,
+  meterNumber: row.meter_number,
+  multiplier: row.multiplier,
+  intervalMinutes: row.interval_minutes,
+  registerDigits: row.register_digits,
+  locationName: row.public_name,
+  timeZone: row.time_zone,
+});
+
+const ingestMeterOf = (row: IngestMeterRow): IngestMeter => ({
+  id: row.device_id,
+  meterNumber: row.meter_number,
+  registerDigits: row.register_digits,
+  installedAt: row.installed_at,
+  removedAt: row.removed_at,
+  channels: row.channels,
+});
 
 /** The location a meter row holds. */
 function locationOf(meter: MeterDetailsRow): LocationRow {

@@ -6,7 +6,7 @@ import { readingQualities } from '@cm/contracts/check-limits.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError } from '../../http-error.ts';
 import { RangeInputError, resolveRange, readings, ReadingKind } from '../readings/index.ts';
-import { meters, type ExportMeterRow } from '../directory/index.ts';
+import { meters, type ExportMeter } from '../directory/index.ts';
 import { espiDocument, type ChannelSource } from './espi-writer.ts';
 import { type AuthContext, scopeOf } from '../access/index.ts';
 
@@ -28,16 +28,16 @@ export class ExportsService {
     if (!meter) throw new HttpError(404, 'Meter not found. Check the meter number.', 'meterNumber');
     let range;
     try {
-      range = resolveRange(query, meter.time_zone, 'day');
+      range = resolveRange(query, meter.timeZone, 'day');
     } catch (error) {
       if (error instanceof RangeInputError) throw new HttpError(400, error.message, error.param);
       throw error;
     }
     const { fromMs, toMs } = range;
-    const channels = await this.channelSources(meter.device_id, fromMs, toMs);
+    const channels = await this.channelSources(meter.id, fromMs, toMs);
     // The meter and the local dates asked for: EM-10009-2026-03-01-to-2026-03-31.csv
-    const lastDay = localDateOf(Math.max(fromMs, toMs - 1), meter.time_zone);
-    const base = `${meter.meter_number.replace(/[^\w.-]/g, '_')}-${localDateOf(fromMs, meter.time_zone)}-to-${lastDay}`;
+    const lastDay = localDateOf(Math.max(fromMs, toMs - 1), meter.timeZone);
+    const base = `${meter.meterNumber.replace(/[^\w.-]/g, '_')}-${localDateOf(fromMs, meter.timeZone)}-to-${lastDay}`;
     if (query.format === 'csv') {
       return {
         contentType: 'text/csv; charset=utf-8',
@@ -118,11 +118,11 @@ const CHANNEL_NAMES: Record<number, string> = { 1: 'import', 2: 'export' };
  * the CT multiplier); an interval row's value is the energy of [start, end) after it. CM's CSV
  * import reads the file back (csv-source.ts).
  */
-async function* csvLines(meter: ExportMeterRow, channels: ChannelSource[]): AsyncGenerator<string> {
+async function* csvLines(meter: ExportMeter, channels: ChannelSource[]): AsyncGenerator<string> {
   yield `${EXPORT_CSV_HEADER}${CSV_LINE_END}`;
-  const zone = meter.time_zone;
+  const zone = meter.timeZone;
   for (const { channel, registers, intervals } of channels) {
-    const lead = `${csvText(meter.meter_number)},${CHANNEL_NAMES[channel] ?? channel}`;
+    const lead = `${csvText(meter.meterNumber)},${CHANNEL_NAMES[channel] ?? channel}`;
     const quality = (code: number) => readingQualities[code] ?? 'actual';
     if (registers)
       for await (const page of registers()) {
