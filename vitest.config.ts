@@ -15,6 +15,10 @@ export default defineConfig({
         test: { name: 'contracts', include: ['packages/contracts/src/**/*.test.ts'], testTimeout: 30_000 },
       },
       {
+        // The repository's own checks (lint boundaries): ESLint on planted files, no database.
+        test: { name: 'tooling', include: ['scripts/**/*.test.ts'], testTimeout: 120_000 },
+      },
+      {
         test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],

@@ -14,7 +14,7 @@ import { insertLocation, insertMeter } from '../apps/server/src/test/factories.t
 import { benchDatabase, withEmbeddedPostgres } from './lib/postgres.ts';
 import { ms, percentile, percentileOf, sample } from './lib/stats.ts';
 import { printTable } from './lib/table.ts';
-import { packQueuedMonths } from '../apps/server/src/modules/readings/readings-store.ts';
+import { packQueuedMonths } from '../apps/server/src/modules/readings/index.ts';
 
 const METERS = Number(process.env.CM_BENCH_METERS ?? 300);
 const LOCATIONS = 10;

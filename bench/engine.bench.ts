@@ -3,7 +3,7 @@
 // meter, and an import + export meter. Prints; never asserts a time.
 
 import type { Granularity } from '@cm/contracts/check.ts';
-import { computeReadings, type ChannelSegments } from '../apps/server/src/modules/readings/engine/compute.ts';
+import { computeReadings, type ChannelSegments } from '../apps/server/src/modules/readings/index.ts';
 import { intervalSegment, regularSegment } from '../apps/server/src/modules/readings/engine/test-segments.ts';
 
 const RUNS = 31;

@@ -19,6 +19,7 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { API_KEY_HEADER } from '@cm/contracts/enums.ts';
+import type { DelimitedMapping } from '@cm/contracts/import-mapping.ts';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openPostgres, type Db } from '../apps/server/src/db/client.ts';

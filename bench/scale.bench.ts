@@ -19,7 +19,7 @@ import os from 'node:os';
 import { Role } from '@cm/contracts/enums.ts';
 import { openPostgres, type Db } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
-import { packQueuedMonths } from '../apps/server/src/modules/readings/readings-store.ts';
+import { packQueuedMonths } from '../apps/server/src/modules/readings/index.ts';
 import { insertUser } from '../apps/server/src/test/test-app.ts';
 import { call, login, warmUpClient } from './lib/http.ts';
 import { benchDatabase } from './lib/postgres.ts';

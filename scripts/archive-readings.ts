@@ -1,10 +1,10 @@
 // Takes old months out of the readings tables for archiving: `npm run archive-readings -- 2024-01`
-// detaches every month before January 2024 (README, "Scaling"). Each month's readings partitions
+// detaches every month before January 2024 (docs/scaling.md). Each month's readings partitions
 // become tables of their own, printed here to dump (pg_dump -t) and then drop; their chunks (a
 // cache) are dropped. Runs against DATABASE_URL, or the embedded database while CM is stopped.
 import { openDatabase } from '../apps/server/src/bootstrap.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
-import { readings } from '../apps/server/src/modules/readings/readings.service.ts';
+import { readings } from '../apps/server/src/modules/readings/index.ts';
 
 const month = process.argv[2] ?? '';
 const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month);

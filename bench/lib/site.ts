@@ -1,7 +1,7 @@
 import { Role } from '@cm/contracts/enums.ts';
 import { openPostgres, type Db } from '../../apps/server/src/db/client.ts';
 import { migrate } from '../../apps/server/src/db/migrate.ts';
-import { packQueuedMonths } from '../../apps/server/src/modules/readings/readings-store.ts';
+import { packQueuedMonths } from '../../apps/server/src/modules/readings/index.ts';
 import { insertLocation, insertMeter, linkUserToLocation } from '../../apps/server/src/test/factories.ts';
 import { insertUser } from '../../apps/server/src/test/test-app.ts';
 import { benchDatabase } from './postgres.ts';

@@ -1,10 +1,10 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { TestProject } from 'vitest/node';
 import { findChromium } from './chromium.ts';
 import { startMailbox } from './mailbox.ts';
 import { startServerProcess } from './server-process.ts';
-import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -4,18 +4,20 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { SecretBox } from './secrets.ts';
-import { ApiKeyVerifier } from './modules/api-keys/api-keys.service.ts';
-import { authRoutes } from './modules/auth/auth.routes.ts';
-import { bookmarksRoutes } from './modules/bookmarks/bookmarks.routes.ts';
-import { BookmarksService } from './modules/bookmarks/bookmarks.service.ts';
-import { checkRoutes } from './modules/check/check.routes.ts';
-import { CheckService } from './modules/check/check.service.ts';
-import { AuthService } from './modules/auth/auth.service.ts';
-import { TokenSigner } from './modules/auth/tokens.ts';
-import { healthRoutes } from './modules/health/health.routes.ts';
+import { ApiKeyVerifier, AdminApiKeysService, apiKeyNames, apiKeysRoutes } from './modules/api-keys/index.ts';
+import {
+  authRoutes,
+  AuthService,
+  TokenSigner,
+  AdminUsersService,
+  userNames,
+  usersRoutes,
+} from './modules/auth/index.ts';
+import { bookmarksRoutes, BookmarksService } from './modules/bookmarks/index.ts';
+import { checkRoutes, CheckService } from './modules/check/index.ts';
+import { healthRoutes } from './modules/health/index.ts';
 import { readRouting } from './plugins/read-routing.ts';
-import { readings } from './modules/readings/readings.service.ts';
-import { packQueuedMonths } from './modules/readings/readings-store.ts';
+import { readings, packQueuedMonths } from './modules/readings/index.ts';
 import { openReplicas } from './db/open-replicas.ts';
 import { OutboundPolicy } from './outbound.ts';
 import { apiKeyGuard } from './plugins/api-key.ts';
@@ -28,28 +30,20 @@ import { LoadGauge, loadShedding } from './plugins/load-shedding.ts';
 import { openApi } from './plugins/open-api.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { webApp } from './plugins/web-app.ts';
-import { AdminApiKeysService } from './modules/api-keys/api-keys-admin.service.ts';
-import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
-import { AuditLogService } from './modules/audit/audit-log.service.ts';
-import { auditRoutes } from './modules/audit/audit.routes.ts';
-import { AdminDevicesService } from './modules/directory/devices.service.ts';
-import { devicesRoutes } from './modules/directory/devices.routes.ts';
-import { AdminLocationsService } from './modules/directory/locations.service.ts';
-import { locationsRoutes } from './modules/directory/locations.routes.ts';
-import { adminTariffsRoutes, tariffsRoutes } from './modules/tariffs/tariffs.routes.ts';
-import { TariffsService } from './modules/tariffs/tariffs.service.ts';
-import { adminAlertsRoutes, alertsRoutes } from './modules/alerts/alerts.routes.ts';
-import { AlertsService } from './modules/alerts/alerts.service.ts';
-import { smtpMailer } from './modules/alerts/mailer.ts';
-import { AdminUsersService } from './modules/auth/users.service.ts';
-import { usersRoutes } from './modules/auth/users.routes.ts';
-import { importsRoutes } from './modules/imports/imports.routes.ts';
-import { ImportJobsService } from './modules/imports/import-jobs.service.ts';
-import { ImportsService } from './modules/imports/imports.service.ts';
-import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
-import { downloadRoutes, exportsRoutes } from './modules/exports/exports.routes.ts';
-import { ExportsService } from './modules/exports/exports.service.ts';
-import { IngestService } from './modules/ingest/ingest.service.ts';
+import { AuditLogService, auditRoutes } from './modules/audit/index.ts';
+import {
+  AdminDevicesService,
+  deviceNames,
+  devicesRoutes,
+  AdminLocationsService,
+  locationNames,
+  locationsRoutes,
+} from './modules/directory/index.ts';
+import { adminTariffsRoutes, tariffsRoutes, TariffsService } from './modules/tariffs/index.ts';
+import { adminAlertsRoutes, alertsRoutes, AlertsService, smtpMailer } from './modules/alerts/index.ts';
+import { importsRoutes, ImportJobsService, ImportsService } from './modules/imports/index.ts';
+import { ingestRoutes, IngestService } from './modules/ingest/index.ts';
+import { downloadRoutes, exportsRoutes, ExportsService } from './modules/exports/index.ts';
 
 // Months packed per run at most (a few seconds of work); the rest wait for the next run.
 const PACKED_PER_RUN = 2_000;
@@ -208,7 +202,8 @@ export async function buildApp({
   await app.register(adminAlertsRoutes, { alerts });
   await app.register(devicesRoutes, { devices: new AdminDevicesService(db) });
   await app.register(apiKeysRoutes, { apiKeys: new AdminApiKeysService(db, services.apiKeys, webApiKey) });
-  await app.register(auditRoutes, { audit: new AuditLogService(db) });
+  const auditNames = { user: userNames, apiKey: apiKeyNames, location: locationNames, device: deviceNames };
+  await app.register(auditRoutes, { audit: new AuditLogService(db, auditNames) });
 
   await app.register(importsRoutes, {
     imports: services.imports,
@@ -229,7 +224,7 @@ export async function buildApp({
 /**
  * Fastify's trustProxy for CM_TRUST_PROXY. A hop count trusts the nearest `hops` forwarders
  * whoever they are (Fastify's own number option now trusts none, as a direct client could forge
- * the header): meant for a server that only its proxies can reach, as the README says.
+ * the header): meant for a server that only its proxies can reach, as docs/configuration.md says.
  */
 function proxyTrust(
   trust: Config['trustProxy'],

@@ -3,10 +3,10 @@ import { openPostgres, type Db } from './db/client.ts';
 import { startEmbeddedPostgres, type WatchOptions } from './db/embedded-postgres.ts';
 import { importLegacyPglite } from './db/legacy-pglite.ts';
 import { migrate } from './db/migrate.ts';
-import { checkSecretsKey, provisionJwtSecret } from './modules/auth/auth.service.ts';
-import { sealWebhookSecrets } from './modules/alerts/webhooks.ts';
+import { checkSecretsKey, provisionJwtSecret } from './modules/auth/index.ts';
+import { sealWebhookSecrets } from './modules/alerts/index.ts';
 import { openSecretBox } from './secrets.ts';
-import { provisionWebApiKey } from './modules/api-keys/api-keys.service.ts';
+import { provisionWebApiKey } from './modules/api-keys/index.ts';
 
 /**
  * CM's database: the embedded PostgreSQL server (started here, and restarted should it die) or the

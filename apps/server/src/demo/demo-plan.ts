@@ -5,11 +5,8 @@ import {
   type DeviceStatus,
   type RoleId,
 } from '@cm/contracts/enums.ts';
-import { DEMO_LOCATIONS, statusFor, type DemoClientKey, type DemoMeterSpec } from './demo-content.ts';
 import type { TariffDraft } from '@cm/contracts/tariffs.ts';
 import type { AlertKind } from '@cm/contracts/alerts.ts';
-import { intervalEnergyWh, solarEnergyWh, STEP_MS } from './load-profile.ts';
-import { createRng, type Rng } from './prng.ts';
 import {
   DAY_MS,
   HOUR_MS,
@@ -19,6 +16,9 @@ import {
   MINUTE_MS,
   offsetChanges,
 } from '@cm/contracts/zoned-time.ts';
+import { DEMO_LOCATIONS, statusFor, type DemoClientKey, type DemoMeterSpec } from './demo-content.ts';
+import { intervalEnergyWh, solarEnergyWh, STEP_MS } from './load-profile.ts';
+import { createRng, type Rng } from './prng.ts';
 
 const STEPS_PER_DAY = DAY_MS / STEP_MS;
 // readings.source and readings.quality codes (schema.ts).

@@ -1,5 +1,5 @@
-import type { Rng } from './prng.ts';
 import { MINUTE_MS, utcOffsetMs } from '@cm/contracts/zoned-time.ts';
+import type { Rng } from './prng.ts';
 
 /** The shape of a day's consumption: a flat, a campus/office building, or a shop/restaurant. */
 export type LoadProfile = 'home' | 'office' | 'retail';

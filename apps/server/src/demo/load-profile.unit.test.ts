@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { utcOffsetMs } from '@cm/contracts/zoned-time.ts';
 import { intervalEnergyWh, STEP_MS, type LoadProfile } from './load-profile.ts';
 import { createRng } from './prng.ts';
-import { utcOffsetMs } from '@cm/contracts/zoned-time.ts';
 
 const START = Date.parse('2025-01-01T00:00:00Z');
 const COUNT = 365 * 96 + 1;

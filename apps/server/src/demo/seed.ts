@@ -1,5 +1,5 @@
 import { Role, type RoleId } from '@cm/contracts/enums.ts';
-import { hashPassword } from '../modules/auth/password.ts';
+import { hashPassword } from '../modules/auth/index.ts';
 import type { Db, SqlRunner } from '../db/client.ts';
 import type { DemoClientKey } from './demo-content.ts';
 import { buildDemoPlan, type DemoPlan, type DemoSummary, type ReadingSeries } from './demo-plan.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errorBodySchema } from '@cm/contracts/errors.ts';
-import type { Actor } from '../modules/audit/audit.service.ts';
+import type { Actor } from '../modules/access/index.ts';
 import { callerOf } from './authentication.ts';
 
 /**

@@ -8,7 +8,7 @@ import {
 } from '@cm/contracts/abilities.ts';
 import { roleIds } from '@cm/contracts/enums.ts';
 import { forbidden, unauthorized } from '../http-error.ts';
-import type { AuthContext, AuthService } from '../modules/auth/auth.service.ts';
+import type { AuthContext } from '../modules/access/index.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -48,7 +48,12 @@ const PASSWORD_CHANGE_REQUIRED = 'Change your password before continuing: POST /
  * change it (or sign out): requireUser refuses it, so no route can forget the check; the auth
  * routes that must stay open say so by using requireSession.
  */
-export const authentication = fp(async (app: FastifyInstance, options: { auth: AuthService }) => {
+/** What the plugin needs of the auth module (its AuthService, handed in by app.ts). */
+interface TokenAuthenticator {
+  authenticate(token: string): Promise<AuthContext>;
+}
+
+export const authentication = fp(async (app: FastifyInstance, options: { auth: TokenAuthenticator }) => {
   app.decorateRequest('auth', null);
   const requireSession = async (request: FastifyRequest) => {
     const token = bearerToken(request);

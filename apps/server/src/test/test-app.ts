@@ -11,7 +11,7 @@ import { loadConfig } from '../config.ts';
 import type { Db, SqlRunner } from '../db/client.ts';
 import { createApiKey } from '../modules/api-keys/api-keys.service.ts';
 import { SecretBox } from '../secrets.ts';
-import { hashPassword } from '../modules/auth/password.ts';
+import { hashPassword } from '../modules/auth/index.ts';
 import { createTestDb } from './test-db.ts';
 
 /** The token secret of every test app. */

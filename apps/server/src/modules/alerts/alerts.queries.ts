@@ -1,6 +1,6 @@
 import type { Language } from '@cm/contracts/languages.ts';
-import type { SqlRunner } from '../../db/client.ts';
 import type { AlertDetail, AlertKind } from '@cm/contracts/alerts.ts';
+import type { SqlRunner } from '../../db/client.ts';
 
 export interface AlertRuleRow {
   id: number;

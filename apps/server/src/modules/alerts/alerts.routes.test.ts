@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { deliverWebhooks } from './webhooks.ts';
-import { OutboundPolicy } from '../../outbound.ts';
 import { Role } from '@cm/contracts/enums.ts';
 import type { AlertInbox, AlertRule } from '@cm/contracts/alerts.ts';
+import { deliverWebhooks } from './webhooks.ts';
+import { OutboundPolicy } from '../../outbound.ts';
 import { createTestApp, insertUser, TEST_SECRETS, type TestApp } from '../../test/test-app.ts';
 import { startSmtpSink, type ReceivedMail } from '../../test/smtp-sink.ts';
 import {

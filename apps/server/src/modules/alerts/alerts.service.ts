@@ -1,23 +1,25 @@
-import {
-  alertKinds,
-  MAX_INBOX,
-  type AlertInbox,
-  type AlertPreferences,
-  type AlertRule,
-  type Webhook,
-  type WebhookDelivery,
+import { alertKinds, MAX_INBOX } from '@cm/contracts/alerts.ts';
+import type {
+  alertRuleBodySchema,
+  AlertInbox,
+  AlertPreferences,
+  AlertRule,
+  Webhook,
+  WebhookDelivery,
 } from '@cm/contracts/alerts.ts';
-import type { alertRuleBodySchema } from '@cm/contracts/alerts.ts';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { badRequest, HttpError, notFound } from '../../http-error.ts';
 import { AddressNotAllowed, OutboundPolicy } from '../../outbound.ts';
-import { recordAudit, type Actor } from '../audit/audit.service.ts';
-import type { AuthContext } from '../auth/auth.service.ts';
-import { userLanguage } from '../auth/users.service.ts';
-import { AdminLocationsService, locationNames } from '../directory/locations.service.ts';
-import { deviceNames } from '../directory/devices.service.ts';
-import { meters as directory } from '../directory/meters.service.ts';
+import type { Actor, AuthContext } from '../access/index.ts';
+import { recordAudit } from '../audit/index.ts';
+import { userLanguage } from '../auth/index.ts';
+import {
+  AdminLocationsService,
+  locationNames,
+  deviceNames,
+  meters as directory,
+} from '../directory/index.ts';
 import {
   countOverdue,
   countUnread,

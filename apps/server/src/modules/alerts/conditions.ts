@@ -4,8 +4,7 @@
 
 import { USUAL_WEEKS, type AlertDetail, type AlertKind } from '@cm/contracts/alerts.ts';
 import { DAY_MS, HOUR_MS, localDateOf, localParts, startOfLocal } from '@cm/contracts/zoned-time.ts';
-import type { DayAsk, DayRow } from '../readings/readings.service.ts';
-import { registerAdvanceMicro } from '../readings/register-value.ts';
+import { type DayAsk, type DayRow, registerAdvanceMicro } from '../readings/index.ts';
 
 /** A meter as the rules see it. */
 export interface WatchedMeter {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DayAsk, DayRow } from '../readings/readings.service.ts';
+import type { DayAsk, DayRow } from '../readings/index.ts';
 import {
   billCondition,
   dailyCondition,

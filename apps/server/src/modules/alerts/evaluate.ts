@@ -3,15 +3,13 @@
 // administrator and client of the location is told as they chose, in the app and by e-mail.
 
 import type { AlertKind } from '@cm/contracts/alerts.ts';
-import type { Db, SqlRunner } from '../../db/client.ts';
-import { meters as directory } from '../directory/meters.service.ts';
-import { alertRecipients } from '../auth/users.service.ts';
-import { LatestReadings } from '../readings/latest-readings.ts';
-import { readings } from '../readings/readings.service.ts';
-import type { DayAsk } from '../readings/readings.service.ts';
 import type { Bill } from '@cm/contracts/check.ts';
 import { billingPeriod } from '@cm/contracts/billing-period.ts';
 import { localDateOf, startOfLocal } from '@cm/contracts/zoned-time.ts';
+import type { Db, SqlRunner } from '../../db/client.ts';
+import { meters as directory } from '../directory/index.ts';
+import { alertRecipients } from '../auth/index.ts';
+import { LatestReadings, readings, type DayAsk } from '../readings/index.ts';
 import {
   billCondition,
   dailyCondition,

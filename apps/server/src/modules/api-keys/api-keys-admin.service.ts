@@ -4,7 +4,8 @@ import type { Db } from '../../db/client.ts';
 import { conflict, notFound } from '../../http-error.ts';
 import { findApiKey, insertApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from './api-keys.queries.ts';
 import { generateApiKey, hashApiKey, type ApiKeyVerifier } from './api-keys.service.ts';
-import { recordAudit, type Actor } from '../audit/audit.service.ts';
+import type { Actor } from '../access/index.ts';
+import { recordAudit } from '../audit/index.ts';
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 

@@ -3,6 +3,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ApiKeyScope } from '@cm/contracts/enums.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
+import type { ApiKeyIdentity } from '../access/index.ts';
 import {
   findApiKeyByHash,
   findApiKeyNames,
@@ -10,13 +11,6 @@ import {
   revokeApiKey,
   touchApiKey,
 } from './api-keys.queries.ts';
-
-/** A key as the request pipeline knows it once checked. */
-export interface ApiKeyIdentity {
-  id: number;
-  name: string;
-  scopes: ApiKeyScope[];
-}
 
 /** Keys are stored only as SHA-256: they are 32 random bytes, so a slow hash adds nothing but latency. */
 export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');

@@ -1,9 +1,5 @@
 import type { AuditList, AuditListQuery } from '@cm/contracts/admin.ts';
 import type { Db } from '../../db/client.ts';
-import { apiKeyNames } from '../api-keys/api-keys.service.ts';
-import { userNames } from '../auth/users.service.ts';
-import { deviceNames } from '../directory/devices.service.ts';
-import { locationNames } from '../directory/locations.service.ts';
 import { listAudit, type AuditRow } from './audit.queries.ts';
 
 /*
@@ -45,8 +41,18 @@ function referencesOf(row: AuditRow): Array<[NameKind, number]> {
   return refs;
 }
 
+/**
+ * Today's names of the ids of one kind, from the module that owns them (users, API keys,
+ * locations, devices): handed in by app.ts, so that the audit log, which every module writes to,
+ * imports none of them.
+ */
+export type NameLookup = (db: Db, ids: number[]) => Promise<ReadonlyArray<{ id: number; name: string }>>;
+
 export class AuditLogService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly lookups: Record<NameKind, NameLookup>,
+  ) {}
 
   /** A page of the audit log, newest first, filtered as asked. */
   async list(query: AuditListQuery): Promise<AuditList> {
@@ -106,15 +112,9 @@ export class AuditLogService {
       device: new Set(),
     };
     for (const row of rows) for (const [kind, id] of referencesOf(row)) wanted[kind].add(id);
-    const lookups: Record<NameKind, typeof userNames> = {
-      user: userNames,
-      apiKey: apiKeyNames,
-      location: locationNames,
-      device: deviceNames,
-    };
     const names = new Map<string, string>();
-    for (const kind of Object.keys(lookups) as NameKind[]) {
-      for (const { id, name } of await lookups[kind](this.db, [...wanted[kind]]))
+    for (const kind of Object.keys(wanted) as NameKind[]) {
+      for (const { id, name } of await this.lookups[kind](this.db, [...wanted[kind]]))
         names.set(`${kind}:${id}`, name);
     }
     return names;

@@ -1,7 +1,8 @@
 import type { SqlRunner } from '../../db/client.ts';
 import type { auditLog } from '../../db/schema.ts';
 import type { RowOf } from '../../db/rows.ts';
-import type { Actor, AuditEntry } from './audit.service.ts';
+import type { Actor } from '../access/index.ts';
+import type { AuditEntry } from './audit-entry.ts';
 
 export async function insertAuditEntry(tx: SqlRunner, actor: Actor, entry: AuditEntry): Promise<void> {
   await tx.query(

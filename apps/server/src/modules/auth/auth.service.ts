@@ -5,7 +5,8 @@ import type { signInFailures } from '@cm/contracts/admin.ts';
 import { Role, type RoleId } from '@cm/contracts/enums.ts';
 import type { Language } from '@cm/contracts/languages.ts';
 import type { Db } from '../../db/client.ts';
-import { recordAudit } from '../audit/audit.service.ts';
+import type { AuthContext } from '../access/index.ts';
+import { recordAudit } from '../audit/index.ts';
 import { forbidden, HttpError, unauthorized } from '../../http-error.ts';
 import { SecretBox } from '../../secrets.ts';
 import {
@@ -37,12 +38,6 @@ import { TokenSigner } from './tokens.ts';
 import { updateUserLanguage } from './users.queries.ts';
 
 type SignInFailure = (typeof signInFailures)[number];
-
-/** Who is calling, once the token is checked. */
-export interface AuthContext {
-  user: PublicUser;
-  sessionId: string;
-}
 
 export interface SessionLimits {
   idleSeconds: number;

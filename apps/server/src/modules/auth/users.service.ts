@@ -12,8 +12,9 @@ import { conflict, HttpError, notFound } from '../../http-error.ts';
 import { revokeUserSessions } from './auth.queries.ts';
 import { hashPassword, refuseWeakPassword } from './password.ts';
 import { presentUser } from './users.presenter.ts';
-import { recordAudit, type Actor } from '../audit/audit.service.ts';
-import { missingLocations } from '../directory/locations.service.ts';
+import type { Actor } from '../access/index.ts';
+import { recordAudit } from '../audit/index.ts';
+import { missingLocations } from '../directory/index.ts';
 import { uniqueViolation } from '../../db/sql-helpers.ts';
 import {
   findAdminUser,

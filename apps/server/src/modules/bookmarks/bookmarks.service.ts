@@ -9,9 +9,8 @@ import { Role } from '@cm/contracts/enums.ts';
 import { itemSuggestionId, itemSuggestionLink, meterSubtitle } from '@cm/contracts/suggestion-ids.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../http-error.ts';
-import type { AuthContext } from '../auth/auth.service.ts';
-import { scopeOf, type Scope } from '../auth/scope.ts';
-import { meters, type ItemRow } from '../directory/meters.service.ts';
+import { type AuthContext, scopeOf, type Scope } from '../access/index.ts';
+import { meters, type DirectoryItem } from '../directory/index.ts';
 import { listBookmarkIds, listNicknames, setNickname, toggleBookmark } from './bookmarks.queries.ts';
 
 /** Pages a user can open, by role: the check page for everyone, administration for admins. */
@@ -21,7 +20,7 @@ const pages = [
 ] as const;
 
 const toSuggestion = (
-  item: ItemRow,
+  item: DirectoryItem,
   bookmarked: ReadonlySet<string>,
   nicknames: Readonly<Record<string, string>> = {},
 ): Suggestion => {

@@ -7,8 +7,8 @@ import {
 } from '@cm/contracts/check.ts';
 import { devicePriorityLabel, deviceStatuses, type DeviceStatus } from '@cm/contracts/enums.ts';
 import { deviceHealth } from './device-health.ts';
-import type { DeviceRow, LocationRow, MeterDetailsRow } from '../directory/meters.service.ts';
-import type { LastReading } from '../readings/latest-readings.ts';
+import type { DeviceRow, LocationRow, MeterDetailsRow } from '../directory/index.ts';
+import type { LastReading } from '../readings/index.ts';
 
 // Rows become response objects here and only here, so no column leaks by accident.
 

@@ -1,49 +1,51 @@
-import {
-  MAX_CORRECTIONS,
-  MAX_RAW_RANGE_DAYS,
-  MAX_RESPONSE_POINTS,
-  type Granularity,
-  type LocationReadings,
-  type LocationReadingsQuery,
-  type Bill,
-  type MeterInfo,
-  type MeterReadings,
-  type ReadingCorrections,
-  type ReadingCorrectionsQuery,
-} from '@cm/contracts/check.ts';
+import { MAX_CORRECTIONS, MAX_RAW_RANGE_DAYS, MAX_RESPONSE_POINTS } from '@cm/contracts/check.ts';
 import { Role } from '@cm/contracts/enums.ts';
-import type { Channel } from '@cm/contracts/check.ts';
+import type {
+  Channel,
+  Granularity,
+  LocationReadings,
+  LocationReadingsQuery,
+  Bill,
+  MeterInfo,
+  MeterReadings,
+  ReadingCorrections,
+  ReadingCorrectionsQuery,
+} from '@cm/contracts/check.ts';
+import { billingPeriod } from '@cm/contracts/billing-period.ts';
+import { localDateOf } from '@cm/contracts/zoned-time.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../http-error.ts';
-import { COMPLETENESS_WINDOW_MS, Completeness } from '../readings/completeness.ts';
 import {
+  COMPLETENESS_WINDOW_MS,
+  Completeness,
   computeReadings,
   type ChannelSegments,
   type MeterSegment,
   type SeriesColumns,
-} from '../readings/engine/compute.ts';
-import { RangeInputError, resolveProjectTo, resolveRange, type ResolvedRange } from '../readings/range.ts';
-import { presentReadings } from '../readings/readings.presenter.ts';
-import { CHANNEL_NUMBER } from '../readings/channels.ts';
-import { readings } from '../readings/readings.service.ts';
-import { LatestReadings, NO_READING, type LastReadingAndWindow } from '../readings/latest-readings.ts';
-import { ReadingsStore, type ChannelReadings } from '../readings/readings-store.ts';
-import type { AuthContext } from '../auth/auth.service.ts';
-import { scopeOf } from '../auth/scope.ts';
+  RangeInputError,
+  resolveProjectTo,
+  resolveRange,
+  type ResolvedRange,
+  presentReadings,
+  CHANNEL_NUMBER,
+  readings,
+  LatestReadings,
+  NO_READING,
+  type LastReadingAndWindow,
+  ReadingsStore,
+  type ChannelReadings,
+} from '../readings/index.ts';
+import { type AuthContext, scopeOf } from '../access/index.ts';
 import { presentLocation, presentMeter } from './check.presenter.ts';
 import {
   meters as directory,
   metersDuring,
   type MeterDetailsRow,
   type MeterRow,
-} from '../directory/meters.service.ts';
-import { locationPrices } from '../tariffs/tariffs.service.ts';
-import type { RangePrices } from '../tariffs/location-prices.ts';
-import { billingPeriod } from '@cm/contracts/billing-period.ts';
-import { localDateOf } from '@cm/contracts/zoned-time.ts';
-import { billOf } from '../tariffs/bill.ts';
+} from '../directory/index.ts';
+import { locationPrices, type RangePrices, billOf } from '../tariffs/index.ts';
 import type { MonthlyPeaks, MonthlyPeaksQuery } from '@cm/contracts/demand.ts';
-import { bucketEdges } from '../readings/zoned-time.ts';
+import { bucketEdges } from '../readings/index.ts';
 import { monthsEnding, peaksOf, presentMonthlyPeaks } from './monthly-peaks.ts';
 
 /** The readings answer with each series as typed columns; written as JSON it is the contract's `LocationReadings`. */

@@ -17,10 +17,11 @@ import {
   kwhToMicro,
   microToKwhText,
   registerRangeMicro,
-} from '../readings/register-value.ts';
-import { readings } from '../readings/readings.service.ts';
+  readings,
+} from '../readings/index.ts';
 import { presentDevice } from './directory.presenter.ts';
-import { recordAudit, type Actor } from '../audit/audit.service.ts';
+import type { Actor } from '../access/index.ts';
+import { recordAudit } from '../audit/index.ts';
 import { uniqueViolation } from '../../db/sql-helpers.ts';
 import {
   closeMeter,

@@ -5,11 +5,12 @@ import type {
   LocationListQuery,
   UpdateLocationBody,
 } from '@cm/contracts/admin.ts';
+import { isValidTimeZone } from '@cm/contracts/zoned-time.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { conflict, HttpError, notFound } from '../../http-error.ts';
-import { isValidTimeZone } from '@cm/contracts/zoned-time.ts';
 import { presentDevice, presentLocation } from './directory.presenter.ts';
-import { recordAudit, type Actor } from '../audit/audit.service.ts';
+import type { Actor } from '../access/index.ts';
+import { recordAudit } from '../audit/index.ts';
 import { uniqueViolation } from '../../db/sql-helpers.ts';
 import { listDevices } from './devices.queries.ts';
 import {

@@ -2,8 +2,9 @@ import type { SqlRunner } from '../../db/client.ts';
 import type { Nullable, RowOf } from '../../db/rows.ts';
 import type { devices, locations, meters } from '../../db/schema.ts';
 import { likePattern } from '../../db/sql-helpers.ts';
-import { locationVisible, type Scope } from '../auth/scope.ts';
-import type { MeterFacts } from './meters.service.ts';
+import { locationVisible, type Scope } from '../access/index.ts';
+import type { MeterFacts } from './meter-facts.ts';
+import type { DirectoryItem } from './views.ts';
 
 // The directory's meters, devices and locations as other modules read them: the check page,
 // bookmarks and search, exports, imports and device ingestion (through meters.service.ts).
@@ -148,19 +149,9 @@ export async function findVisibleLocationMeters(
   );
 }
 
-export interface ItemRow {
-  kind: 'location' | 'meter';
-  key: string;
-  title: string;
-  /** A location's address; a meter's location. */
-  subtitle: string;
-  /** A meter's name ('' when unnamed, and for locations). */
-  label: string;
-}
-
 /** Locations then meters the caller may see, by name, at most `limit` of them. */
-export async function listVisibleItems(db: SqlRunner, scope: Scope, limit: number): Promise<ItemRow[]> {
-  return db.query<ItemRow>(
+export async function listVisibleItems(db: SqlRunner, scope: Scope, limit: number): Promise<DirectoryItem[]> {
+  return db.query<DirectoryItem>(
     `(SELECT 'location' AS kind, l.public_name AS key, l.public_name AS title, l.address AS subtitle, '' AS label, 0 AS k
       FROM locations l WHERE l.archived_at IS NULL AND ${locationVisible('l.id', 1, 2)})
      UNION ALL
@@ -181,9 +172,9 @@ export async function searchVisibleItems(
   scope: Scope,
   q: string,
   limit: number,
-): Promise<ItemRow[]> {
+): Promise<DirectoryItem[]> {
   const pattern = likePattern(q);
-  return db.query<ItemRow>(
+  return db.query<DirectoryItem>(
     `SELECT kind, key, title, subtitle, label FROM (
        SELECT 'location' AS kind, l.public_name AS key, l.public_name AS title, l.address AS subtitle,
          '' AS label
@@ -208,7 +199,7 @@ export async function findVisibleItem(
   scope: Scope,
   kind: 'location' | 'meter',
   key: string,
-): Promise<ItemRow | undefined> {
+): Promise<DirectoryItem | undefined> {
   const sql =
     kind === 'location'
       ? `SELECT 'location' AS kind, l.public_name AS key, l.public_name AS title, l.address AS subtitle,
@@ -218,7 +209,7 @@ export async function findVisibleItem(
            l.public_name AS subtitle, m.label
          FROM meters m JOIN locations l ON l.id = m.location_id
          WHERE m.meter_number = $3 AND ${locationVisible('m.location_id', 1, 2)}`;
-  return (await db.query<ItemRow>(sql, [scope.isAdmin, scope.userId, key]))[0];
+  return (await db.query<DirectoryItem>(sql, [scope.isAdmin, scope.userId, key]))[0];
 }
 
 export type ExportMeterRow = Pick<

@@ -1,5 +1,5 @@
 import type { SqlRunner } from '../../db/client.ts';
-import type { Scope } from '../auth/scope.ts';
+import type { Scope } from '../access/index.ts';
 import {
   addChannels,
   findExportMeter,
@@ -15,39 +15,21 @@ import {
   touchChains,
   findAlertMeters,
 } from './meters.queries.ts';
-
-export type {
-  DeviceRow,
+import type {
   ExportMeterRow,
   IngestMeterRow,
-  ItemRow,
   LocationRow,
   MeterDetailsRow,
   MeterRow,
 } from './meters.queries.ts';
-import type { LocationRow, MeterDetailsRow, MeterRow } from './meters.queries.ts';
 import { findAdminLocation } from './locations.queries.ts';
+import type { ExportMeter, IngestMeter } from './views.ts';
 
-/** What a readings file or batch is checked against, for one meter. */
-export interface MeterFacts {
-  id: number;
-  meterNumber: string;
-  multiplier: number;
-  registerDigits: number;
-  intervalMinutes: number;
-  installedAtMs: number;
-  removedAtMs: number | null;
-  /** Stored channel numbers the meter has (1 import, 2 export). */
-  channels: number[];
-  /** The IANA zone of the meter's location: local times of a file are read in it by default. */
-  timeZone: string;
-  /** The public name of the meter's location. */
-  locationName: string;
-}
+export type { DeviceRow, LocationRow, MeterDetailsRow, MeterRow } from './meters.queries.ts';
 
 /**
  * The directory (locations, the device network and its meters) as the other modules read and
- * touch it. The directory module owns these tables; visibility for a caller is the auth
+ * touch it. The directory module owns these tables; visibility for a caller is the access
  * module's rule (scope.ts), applied inside each query.
  */
 export const meters = {
@@ -87,8 +69,13 @@ export const meters = {
   visibleItem: (db: SqlRunner, scope: Scope, kind: 'location' | 'meter', key: string) =>
     findVisibleItem(db, scope, kind, key),
   /** A meter and its location's zone, for an export. */
-  forExport: (db: SqlRunner, meterNumber: string) => findExportMeter(db, meterNumber),
-  byNumbers: (db: SqlRunner, numbers: readonly string[]) => findMetersByNumber(db, numbers),
+  forExport: async (db: SqlRunner, meterNumber: string): Promise<ExportMeter | undefined> => {
+    const row = await findExportMeter(db, meterNumber);
+    return row && exportMeterOf(row);
+  },
+  /** The meters with these numbers, as a device batch is checked against them. */
+  byNumbers: async (db: SqlRunner, numbers: readonly string[]): Promise<IngestMeter[]> =>
+    (await findMetersByNumber(db, numbers)).map(ingestMeterOf),
   /** A location by id (archived ones too), with its zone. */
   location: (db: SqlRunner, id: number) => findAdminLocation(db, id),
   /** Every meter's facts, by meter number. */
@@ -99,6 +86,25 @@ export const meters = {
   addChannels: (db: SqlRunner, pairs: ReadonlyArray<{ meterId: number; channel: number }>) =>
     addChannels(db, pairs),
 };
+
+const exportMeterOf = (row: ExportMeterRow): ExportMeter => ({
+  id: row.device_id,
+  meterNumber: row.meter_number,
+  multiplier: row.multiplier,
+  intervalMinutes: row.interval_minutes,
+  registerDigits: row.register_digits,
+  locationName: row.public_name,
+  timeZone: row.time_zone,
+});
+
+const ingestMeterOf = (row: IngestMeterRow): IngestMeter => ({
+  id: row.device_id,
+  meterNumber: row.meter_number,
+  registerDigits: row.register_digits,
+  installedAt: row.installed_at,
+  removedAt: row.removed_at,
+  channels: row.channels,
+});
 
 /** The location a meter row holds. */
 function locationOf(meter: MeterDetailsRow): LocationRow {

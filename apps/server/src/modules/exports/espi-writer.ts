@@ -1,8 +1,8 @@
 import { DAY_MS, localParts, startOfLocal } from '@cm/contracts/zoned-time.ts';
-import type { ExportMeterRow } from '../directory/meters.service.ts';
-import { registerSteps, StepFlag, StepKind, Steps } from '../readings/engine/steps.ts';
-import { localTimeParameters } from './espi-time.ts';
 import { readingQualities } from '@cm/contracts/check-limits.ts';
+import type { ExportMeter } from '../directory/index.ts';
+import { registerSteps, StepFlag, StepKind, Steps } from '../readings/index.ts';
+import { localTimeParameters } from './espi-time.ts';
 
 /*
  * Green Button ESPI Atom feed of one meter (NAESB REQ.21, usage.xsd v3.3), linked the way Green
@@ -36,7 +36,7 @@ export interface ChannelSource {
 }
 
 export interface EspiRequest {
-  meter: ExportMeterRow;
+  meter: ExportMeter;
   fromMs: number;
   toMs: number;
   /** The address the document came from (the feed's self link). */
@@ -138,8 +138,8 @@ function plans(request: EspiRequest): MeterReadingPlan[] {
         channel,
         kind: 'cumulative',
         isDerived: false,
-        title: `Register (${name}) of meter ${meter.meter_number}`,
-        blocks: () => dayBlocks(meter.time_zone, registerReadings(meter, registers())),
+        title: `Register (${name}) of meter ${meter.meterNumber}`,
+        blocks: () => dayBlocks(meter.timeZone, registerReadings(meter, registers())),
       });
     const energies = intervals
       ? () => recordReadings(intervals())
@@ -152,8 +152,8 @@ function plans(request: EspiRequest): MeterReadingPlan[] {
         channel,
         kind: 'delta',
         isDerived: !intervals,
-        title: `Energy per interval (${name}) of meter ${meter.meter_number}${intervals ? '' : ', from its registers'}`,
-        blocks: () => dayBlocks(meter.time_zone, energies()),
+        title: `Energy per interval (${name}) of meter ${meter.meterNumber}${intervals ? '' : ', from its registers'}`,
+        blocks: () => dayBlocks(meter.timeZone, energies()),
       });
   }
   return list;
@@ -163,11 +163,11 @@ function plans(request: EspiRequest): MeterReadingPlan[] {
 export async function* espiDocument(request: EspiRequest): AsyncGenerator<string> {
   const { meter } = request;
   const now = new Date().toISOString();
-  const time = localTimeParameters(meter.time_zone, localParts(request.fromMs, meter.time_zone).year);
+  const time = localTimeParameters(meter.timeZone, localParts(request.fromMs, meter.timeZone).year);
   yield `<?xml version="1.0" encoding="UTF-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom" xmlns:espi="http://naesb.org/espi">
   <id>urn:cm:${xmlEscape(request.selfHref)}</id>
-  <title>${xmlEscape(`Readings of meter ${meter.meter_number} at ${meter.public_name}`)}</title>
+  <title>${xmlEscape(`Readings of meter ${meter.meterNumber} at ${meter.locationName}`)}</title>
   <updated>${now}</updated>
   <link rel="self" type="application/atom+xml" href="${xmlEscape(request.selfHref)}"/>
 `;
@@ -180,14 +180,14 @@ export async function* espiDocument(request: EspiRequest): AsyncGenerator<string
         { href: TIME_PARAMETERS, kind: 'LocalTimeParameters' },
       ],
     },
-    meter.meter_number,
+    meter.meterNumber,
     '<espi:UsagePoint><espi:ServiceCategory><espi:kind>0</espi:kind></espi:ServiceCategory></espi:UsagePoint>',
     now,
   );
   yield entry(
     'LocalTimeParameters',
     { self: TIME_PARAMETERS },
-    meter.time_zone,
+    meter.timeZone,
     `<espi:LocalTimeParameters><espi:dstEndRule>${time.dstEndRule}</espi:dstEndRule><espi:dstOffset>${time.dstOffset}</espi:dstOffset><espi:dstStartRule>${time.dstStartRule}</espi:dstStartRule><espi:tzOffset>${time.tzOffset}</espi:tzOffset></espi:LocalTimeParameters>`,
     now,
   );
@@ -211,7 +211,7 @@ export async function* espiDocument(request: EspiRequest): AsyncGenerator<string
       'ReadingType',
       { self: type },
       `${plan.kind === 'cumulative' ? 'Cumulative energy' : 'Energy per interval'}, mWh`,
-      readingType(plan.kind, plan.channel, meter.interval_minutes * 60, plan.isDerived),
+      readingType(plan.kind, plan.channel, meter.intervalMinutes * 60, plan.isDerived),
       now,
     );
     let block = 0;
@@ -245,7 +245,7 @@ interface Value {
 
 /** The register as stored, after the CT multiplier: a reading is the register at an instant (duration 0). */
 async function* registerReadings(
-  meter: ExportMeterRow,
+  meter: ExportMeter,
   pages: AsyncIterable<RegisterPage>,
 ): AsyncGenerator<Value> {
   for await (const page of pages)
@@ -306,8 +306,8 @@ async function* registerEnergies(
         fromMs,
         toMs,
         multiplier: meter.multiplier,
-        registerDigits: meter.register_digits,
-        intervalMs: meter.interval_minutes * 60_000,
+        registerDigits: meter.registerDigits,
+        intervalMs: meter.intervalMinutes * 60_000,
       },
       steps.reset(rows.length),
     );

@@ -1,17 +1,14 @@
 import { CSV_LINE_END, csvText } from '@cm/contracts/csv.ts';
 import { Readable } from 'node:stream';
 import type { ExportQuery } from '@cm/contracts/admin.ts';
+import { isoInZone, localDateOf } from '@cm/contracts/zoned-time.ts';
+import { readingQualities } from '@cm/contracts/check-limits.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { HttpError } from '../../http-error.ts';
-import { RangeInputError, resolveRange } from '../readings/range.ts';
-import { isoInZone, localDateOf } from '@cm/contracts/zoned-time.ts';
-import { readings } from '../readings/readings.service.ts';
-import { meters, type ExportMeterRow } from '../directory/meters.service.ts';
+import { RangeInputError, resolveRange, readings, ReadingKind } from '../readings/index.ts';
+import { meters, type ExportMeter } from '../directory/index.ts';
 import { espiDocument, type ChannelSource } from './espi-writer.ts';
-import { ReadingKind } from '../readings/channels.ts';
-import { readingQualities } from '@cm/contracts/check-limits.ts';
-import type { AuthContext } from '../auth/auth.service.ts';
-import { scopeOf } from '../auth/scope.ts';
+import { type AuthContext, scopeOf } from '../access/index.ts';
 
 const PAGE_ROWS = 10_000;
 
@@ -28,11 +25,11 @@ export interface ExportFile {
 export async function meterDays(
   db: SqlRunner,
   query: { meterNumber: string; From: string; To: string },
-): Promise<{ meter: ExportMeterRow; fromMs: number; toMs: number }> {
+): Promise<{ meter: ExportMeter; fromMs: number; toMs: number }> {
   const meter = await meters.forExport(db, query.meterNumber);
   if (!meter) throw new HttpError(404, 'Meter not found. Check the meter number.', 'meterNumber');
   try {
-    const { fromMs, toMs } = resolveRange(query, meter.time_zone, 'day');
+    const { fromMs, toMs } = resolveRange(query, meter.timeZone, 'day');
     return { meter, fromMs, toMs };
   } catch (error) {
     if (error instanceof RangeInputError) throw new HttpError(400, error.message, error.param);
@@ -47,10 +44,10 @@ export class ExportsService {
   /** A meter's stored readings, every channel and kind, as a file. `selfHref` is the address asked (the ESPI feed's self link). */
   async exportReadings(query: ExportQuery, options: { selfHref: string }): Promise<ExportFile> {
     const { meter, fromMs, toMs } = await meterDays(this.db, query);
-    const channels = await this.channelSources(meter.device_id, fromMs, toMs);
+    const channels = await this.channelSources(meter.id, fromMs, toMs);
     // The meter and the local dates asked for: EM-10009-2026-03-01-to-2026-03-31.csv
-    const lastDay = localDateOf(Math.max(fromMs, toMs - 1), meter.time_zone);
-    const base = `${meter.meter_number.replace(/[^\w.-]/g, '_')}-${localDateOf(fromMs, meter.time_zone)}-to-${lastDay}`;
+    const lastDay = localDateOf(Math.max(fromMs, toMs - 1), meter.timeZone);
+    const base = `${meter.meterNumber.replace(/[^\w.-]/g, '_')}-${localDateOf(fromMs, meter.timeZone)}-to-${lastDay}`;
     if (query.format === 'csv') {
       return {
         contentType: 'text/csv; charset=utf-8',
@@ -120,7 +117,7 @@ function kwhText(micro: number): string {
   return text.replace(/(\.\d{3}\d*?)0+$/, '$1');
 }
 
-/** The export's columns (README, "Exports"): one row per stored reading. */
+/** The export's columns (docs/import-formats.md, "Exports"): one row per stored reading. */
 export const EXPORT_CSV_HEADER = 'meter_number,channel,kind,start,end,value_kwh,quality';
 const CHANNEL_NAMES: Record<number, string> = { 1: 'import', 2: 'export' };
 
@@ -131,11 +128,11 @@ const CHANNEL_NAMES: Record<number, string> = { 1: 'import', 2: 'export' };
  * the CT multiplier); an interval row's value is the energy of [start, end) after it. CM's CSV
  * import reads the file back (csv-source.ts).
  */
-async function* csvLines(meter: ExportMeterRow, channels: ChannelSource[]): AsyncGenerator<string> {
+async function* csvLines(meter: ExportMeter, channels: ChannelSource[]): AsyncGenerator<string> {
   yield `${EXPORT_CSV_HEADER}${CSV_LINE_END}`;
-  const zone = meter.time_zone;
+  const zone = meter.timeZone;
   for (const { channel, registers, intervals } of channels) {
-    const lead = `${csvText(meter.meter_number)},${CHANNEL_NAMES[channel] ?? channel}`;
+    const lead = `${csvText(meter.meterNumber)},${CHANNEL_NAMES[channel] ?? channel}`;
     const quality = (code: number) => readingQualities[code] ?? 'actual';
     if (registers)
       for await (const page of registers()) {

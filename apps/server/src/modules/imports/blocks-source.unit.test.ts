@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { MeterFacts } from '../directory/meters.service.ts';
+import type { MeterFacts } from '../directory/index.ts';
 import { parseBlocks } from './blocks-source.ts';
 import { detectFormat } from './detect.ts';
 import { ImportRefusal, type ParseContext, type ParsedItem } from './import-rows.ts';

@@ -1,7 +1,7 @@
 import { csvTextValue } from '@cm/contracts/csv.ts';
 import { because } from '@cm/contracts/import-reasons.ts';
 import type { Readable } from 'node:stream';
-import { parseDecimalMicro, registerRangeMicro } from '../readings/register-value.ts';
+import { parseDecimalMicro, registerRangeMicro } from '../readings/index.ts';
 import {
   checkInstant,
   ImportRefusal,

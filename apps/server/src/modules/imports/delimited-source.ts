@@ -2,7 +2,6 @@ import { because, type ImportReason } from '@cm/contracts/import-reasons.ts';
 import type { Readable } from 'node:stream';
 import { columnRefs, type ColumnRef, type DelimitedMapping } from '@cm/contracts/import-mapping.ts';
 import { csvTextValue } from '@cm/contracts/csv.ts';
-import type { MeterFacts } from '../directory/meters.service.ts';
 import {
   civilFromDays,
   DAY_MS,
@@ -10,13 +9,14 @@ import {
   instantOfWall,
   isValidTimeZone,
   MINUTE_MS,
+  instantsAtWall,
 } from '@cm/contracts/zoned-time.ts';
-import { registerRangeMicro } from '../readings/register-value.ts';
+import type { MeterFacts } from '../directory/index.ts';
+import { registerRangeMicro } from '../readings/index.ts';
 import { MAX_LINE, splitCsvLine } from './csv-source.ts';
 import { energyMicro, readCellTime } from './delimited-values.ts';
 import { checkInstant, ImportRefusal, type ParseContext, type ParsedItem } from './import-rows.ts';
 import { readLines } from './read-lines.ts';
-import { instantsAtWall } from '@cm/contracts/zoned-time.ts';
 
 // A header is looked for among the first lines: metadata blocks (Green Button CSV) come before it.
 const HEADER_SEARCH_LINES = 100;

@@ -1,7 +1,7 @@
 import type { DateLayout, ValueUnit } from '@cm/contracts/import-mapping.ts';
 import { because, type ImportReason } from '@cm/contracts/import-reasons.ts';
 import { DAY_MS, daysFromCivil, HOUR_MS, MINUTE_MS } from '@cm/contracts/zoned-time.ts';
-import { parseDecimalMicro } from '../readings/register-value.ts';
+import { parseDecimalMicro } from '../readings/index.ts';
 import { isRealDateTime } from './timestamp.ts';
 
 // The cells of a mapped delimited file as numbers and times: exact decimals, every date layout

@@ -1,8 +1,8 @@
 import { because, type ImportReason } from '@cm/contracts/import-reasons.ts';
 import type { Readable } from 'node:stream';
 import sax from 'sax';
-import type { MeterFacts } from '../directory/meters.service.ts';
-import { registerRangeMicro } from '../readings/register-value.ts';
+import type { MeterFacts } from '../directory/index.ts';
+import { registerRangeMicro } from '../readings/index.ts';
 import {
   checkInstant,
   ImportRefusal,

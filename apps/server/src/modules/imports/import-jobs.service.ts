@@ -22,8 +22,9 @@ import { importReportSchema } from '@cm/contracts/admin.ts';
 import type { DelimitedMapping } from '@cm/contracts/import-mapping.ts';
 import type { Db } from '../../db/client.ts';
 import { conflict, HttpError, notFound } from '../../http-error.ts';
-import { recordAudit, type Actor } from '../audit/audit.service.ts';
-import { meters } from '../directory/meters.service.ts';
+import type { Actor } from '../access/index.ts';
+import { recordAudit } from '../audit/index.ts';
+import { meters } from '../directory/index.ts';
 import { DETECTION_BYTES, detectFormat } from './detect.ts';
 import {
   claimJob,

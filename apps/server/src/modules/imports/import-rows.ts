@@ -1,9 +1,9 @@
 // What a file parser hands to the import: one staged reading, or a line refused and why.
 
-import type { MeterFacts } from '../directory/meters.service.ts';
 import { because, reasonText, type ImportReason } from '@cm/contracts/import-reasons.ts';
 import type { RejectedLine } from '@cm/contracts/admin.ts';
-import type { StageRow } from '../readings/staging.ts';
+import type { MeterFacts } from '../directory/index.ts';
+import type { StageRow } from '../readings/index.ts';
 
 /** `register`: the value is the cumulative register; `interval`: the energy of an interval. */
 export type ValueKind = 'register' | 'interval';

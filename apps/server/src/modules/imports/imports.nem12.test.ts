@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportReport } from '@cm/contracts/admin.ts';
 import type { LocationReadings } from '@cm/contracts/check.ts';
 import type { ImportJob, ImportPreview } from '@cm/contracts/import-jobs.ts';
-import { parseDecimalMicro } from '../readings/register-value.ts';
+import { parseDecimalMicro } from '../readings/index.ts';
 import { finishedJob } from '../../test/import-jobs.ts';
 import { createTestApp, readingsAnswer, type TestApp, signInNewAdmin } from '../../test/test-app.ts';
 import { insertLocation, insertMeter } from '../../test/factories.ts';

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportReport } from '@cm/contracts/admin.ts';
 import type { LocationReadings } from '@cm/contracts/check.ts';
-import { parseDecimalMicro } from '../readings/register-value.ts';
+import { parseDecimalMicro } from '../readings/index.ts';
 import { createTestApp, readingsAnswer, type TestApp, signInNewAdmin } from '../../test/test-app.ts';
 import { insertLocation, insertMeter } from '../../test/factories.ts';
 

@@ -18,9 +18,9 @@ import {
 import { textParam } from '@cm/contracts/text.ts';
 import { errorBodySchema } from '@cm/contracts/errors.ts';
 import { z } from 'zod';
+import { isValidTimeZone } from '@cm/contracts/zoned-time.ts';
 import { badRequest } from '../../http-error.ts';
 import { actorOf, adminOnly } from '../../plugins/admin-only.ts';
-import { isValidTimeZone } from '@cm/contracts/zoned-time.ts';
 import type { ImportJobsService } from './import-jobs.service.ts';
 import { ImportRefused, type ImportsService } from './imports.service.ts';
 import { DETECTION_BYTES } from './detect.ts';

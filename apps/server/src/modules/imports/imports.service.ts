@@ -3,8 +3,9 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MAX_REPORTED_LINES, type ImportReport, type RejectedLine } from '@cm/contracts/admin.ts';
 import type { importPhases } from '@cm/contracts/import-jobs.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
-import { recordAudit, type Actor } from '../audit/audit.service.ts';
-import { readings } from '../readings/readings.service.ts';
+import type { Actor } from '../access/index.ts';
+import { recordAudit } from '../audit/index.ts';
+import { readings, copyLine, ReadingsStage } from '../readings/index.ts';
 import { reconcileImported } from './reconcile-stored.ts';
 import { parserFor, type ReadOptions } from './parsers.ts';
 import {
@@ -14,8 +15,7 @@ import {
   type ParsedItem,
   type StagedRow,
 } from './import-rows.ts';
-import { meters } from '../directory/meters.service.ts';
-import { copyLine, ReadingsStage } from '../readings/staging.ts';
+import { meters } from '../directory/index.ts';
 
 type ImportPhase = (typeof importPhases)[number];
 

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { MeterFacts } from '../directory/meters.service.ts';
+import type { MeterFacts } from '../directory/index.ts';
 import { detectFormat } from './detect.ts';
 import type { ParseContext, ParsedItem, StagedRow } from './import-rows.ts';
 import { parseMdff } from './mdff-source.ts';

@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { readingQualities } from '@cm/contracts/check-limits.ts';
 import type { ImportPreview } from '@cm/contracts/import-jobs.ts';
 import { localDateOf } from '@cm/contracts/zoned-time.ts';
-import type { MeterFacts } from '../directory/meters.service.ts';
+import type { MeterFacts } from '../directory/index.ts';
 import { ImportRefusal, mostCommon, rejectedLine, type ParseContext, type StagedRow } from './import-rows.ts';
 import { summarizeBlocks } from './blocks-source.ts';
 import { summarizeMdff } from './mdff-source.ts';

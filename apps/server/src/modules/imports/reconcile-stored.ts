@@ -1,9 +1,9 @@
 import type { Reconciliation, ReconciliationQuery, StoredReconciliation } from '@cm/contracts/import-jobs.ts';
 import type { SqlRunner } from '../../db/client.ts';
 import { HttpError } from '../../http-error.ts';
-import type { MeterFacts } from '../directory/meters.service.ts';
-import { meterDays } from '../exports/exports.service.ts';
-import { readings } from '../readings/readings.service.ts';
+import type { MeterFacts } from '../directory/index.ts';
+import { meterDays } from '../exports/index.ts';
+import { readings } from '../readings/index.ts';
 import { ChannelBoth, MAX_RECONCILED_INTERVALS, reconcile } from './reconcile.ts';
 
 // The stored side of a reconciliation: a meter's registers or interval records of one channel over
@@ -48,15 +48,15 @@ export async function reconcileStored(
 ): Promise<StoredReconciliation> {
   const { meter, ...range } = await meterDays(db, query);
   const facts = {
-    meterNumber: meter.meter_number,
+    meterNumber: meter.meterNumber,
     multiplier: meter.multiplier,
-    registerDigits: meter.register_digits,
-    timeZone: meter.time_zone,
+    registerDigits: meter.registerDigits,
+    timeZone: meter.timeZone,
   };
   const items: StoredReconciliation['items'] = [];
   for (const channel of [1, 2]) {
     const both = new ChannelBoth();
-    const ask = { meterId: meter.device_id, channel, fromMs: range.fromMs, toMs: range.toMs };
+    const ask = { meterId: meter.id, channel, fromMs: range.fromMs, toMs: range.toMs };
     const isWhole =
       (await addStored(db, ask, 'register', both)) && (await addStored(db, ask, 'interval', both));
     if (!isWhole)
@@ -67,7 +67,7 @@ export async function reconcileStored(
     const result = reconcile(both, facts, channel);
     if (result) items.push(result);
   }
-  return { meterNumber: meter.meter_number, timeZone: meter.time_zone, items };
+  return { meterNumber: meter.meterNumber, timeZone: meter.timeZone, items };
 }
 
 /**

@@ -1,13 +1,20 @@
 import type { IngestBody, IngestResult } from '@cm/contracts/admin.ts';
 import { reasonText } from '@cm/contracts/import-reasons.ts';
 import type { Db } from '../../db/client.ts';
-import { recordAudit, type Actor } from '../audit/audit.service.ts';
-import { parseTimestamp } from '../imports/timestamp.ts';
-import { readings } from '../readings/readings.service.ts';
-import { copyLine, ReadingsStage, type StageRow } from '../readings/staging.ts';
-import { kwhToMicro, microToKwhText, registerRangeMicro } from '../readings/register-value.ts';
-import { meters as directory, type IngestMeterRow } from '../directory/meters.service.ts';
-import { CHANNEL_NUMBER } from '../readings/channels.ts';
+import type { Actor } from '../access/index.ts';
+import { recordAudit } from '../audit/index.ts';
+import { parseTimestamp } from '../imports/index.ts';
+import {
+  readings,
+  copyLine,
+  ReadingsStage,
+  type StageRow,
+  kwhToMicro,
+  microToKwhText,
+  registerRangeMicro,
+  CHANNEL_NUMBER,
+} from '../readings/index.ts';
+import { meters as directory, type IngestMeter } from '../directory/index.ts';
 
 // A device clock may run a little ahead; more than this is a mistake.
 const FUTURE_SLACK_MS = 10 * 60_000;
@@ -36,7 +43,7 @@ function instantOf(text: string | undefined, name: string): { ms: number } | { r
 function stageRowOf(
   reading: Reading,
   index: number,
-  meter: IngestMeterRow | undefined,
+  meter: IngestMeter | undefined,
   nowMs: number,
 ): StageRow | { reason: string } {
   if (!meter) return { reason: `unknown meter number "${reading.meterNumber}".` };
@@ -49,7 +56,7 @@ function stageRowOf(
     };
   const quality = reading.quality ?? 0;
   const installed = (fromMs: number, toMs: number) =>
-    fromMs >= meter.installed_at.getTime() && (!meter.removed_at || toMs <= meter.removed_at.getTime());
+    fromMs >= meter.installedAt.getTime() && (!meter.removedAt || toMs <= meter.removedAt.getTime());
   if (isRegister) {
     const at = instantOf(reading.readAt, 'readAt');
     if ('reason' in at) return at;
@@ -57,11 +64,11 @@ function stageRowOf(
     if (!installed(at.ms, at.ms)) return { reason: 'the meter was not installed at readAt.' };
     const micro = kwhToMicro(reading.register ?? Number.NaN);
     if (!Number.isFinite(micro) || micro < 0) return { reason: 'register must be a number of at least 0.' };
-    if (micro >= registerRangeMicro(meter.register_digits))
-      return { reason: `register does not fit the meter's ${meter.register_digits} digits.` };
+    if (micro >= registerRangeMicro(meter.registerDigits))
+      return { reason: `register does not fit the meter's ${meter.registerDigits} digits.` };
     return {
       line: index,
-      meterId: meter.device_id,
+      meterId: meter.id,
       channel,
       kind: 'register',
       atMs: at.ms,
@@ -81,7 +88,7 @@ function stageRowOf(
   if (!Number.isFinite(micro) || micro < 0) return { reason: 'energy must be a number of at least 0.' };
   return {
     line: index,
-    meterId: meter.device_id,
+    meterId: meter.id,
     channel,
     kind: 'interval',
     atMs: start.ms,
@@ -104,7 +111,7 @@ export class IngestService {
     const results: Outcome[] = body.readings.map((_r, index) => ({ index, status: 'rejected' }));
     const meters = new Map(
       (await directory.byNumbers(this.db, [...new Set(body.readings.map((r) => r.meterNumber))])).map((m) => [
-        m.meter_number,
+        m.meterNumber,
         m,
       ]),
     );

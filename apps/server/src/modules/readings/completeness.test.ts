@@ -3,8 +3,8 @@ import { Role } from '@cm/contracts/enums.ts';
 import type { Db } from '../../db/client.ts';
 import { createTestDb } from '../../test/test-db.ts';
 import { insertLocation, insertMeter, insertReadings, regularReadings } from '../../test/factories.ts';
-import type { AuthContext } from '../auth/auth.service.ts';
-import { CheckService } from '../check/check.service.ts';
+import type { AuthContext } from '../access/index.ts';
+import { CheckService } from '../check/index.ts';
 
 const Q = 15 * 60_000;
 const FROM = Date.parse('2026-03-01T00:00:00Z');

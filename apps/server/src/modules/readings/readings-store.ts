@@ -17,7 +17,7 @@ import {
   type PackedMonth,
 } from './readings.queries.ts';
 
-// How one meter's year is read from few pages (README): every settled UTC month of a meter and
+// How one meter's year is read from few pages (docs/readings-model.md): every settled UTC month of a meter and
 // channel is also kept packed in one reading_chunks row: packed in the background once writes
 // queued it (packQueuedMonths), else by the first read that misses it; each process keeps the
 // months it decoded lately with the chunk's version and asks only for months stored since.

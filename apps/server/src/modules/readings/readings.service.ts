@@ -1,15 +1,9 @@
-import type { Db, SqlRunner } from '../../db/client.ts';
 import type { ReadingCorrection } from '@cm/contracts/check.ts';
 import { readingQualities } from '@cm/contracts/check-limits.ts';
+import type { Db, SqlRunner } from '../../db/client.ts';
 import { ReadingKind } from './channels.ts';
 import { findDayRegisters, findRegisterDecreases, type DayAsk } from './alert-signals.queries.ts';
 import { warmUpCode } from './warm-up.ts';
-
-export type { DayAsk, DayRow } from './alert-signals.queries.ts';
-
-const DAY_MS = 86_400_000;
-/** Months of partitions kept ready ahead of the data, so that a write never waits to create one. */
-const PARTITIONS_AHEAD_MONTHS = 3;
 import {
   detachPartition,
   ensurePartitions,
@@ -23,6 +17,12 @@ import {
   registersPage,
   type PageAsk,
 } from './readings.queries.ts';
+
+export type { DayAsk, DayRow } from './alert-signals.queries.ts';
+
+const DAY_MS = 86_400_000;
+/** Months of partitions kept ready ahead of the data, so that a write never waits to create one. */
+const PARTITIONS_AHEAD_MONTHS = 3;
 
 /**
  * What other modules ask of the stored readings outside the check page's series

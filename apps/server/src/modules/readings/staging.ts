@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ImportReason } from '@cm/contracts/import-reasons.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
-import type { Actor } from '../audit/audit.service.ts';
+import type { Actor } from '../access/index.ts';
 import {
   compareWithStored,
   countStaged,

@@ -7,8 +7,7 @@
 
 import type { Bill } from '@cm/contracts/check.ts';
 import { localDayNumber } from '@cm/contracts/zoned-time.ts';
-import type { CostTotals } from '../readings/engine/cost.ts';
-import { bucketEdges } from '../readings/zoned-time.ts';
+import { type CostTotals, bucketEdges } from '../readings/index.ts';
 import { versionOn, type PricedVersion } from './price-timeline.ts';
 
 /** Tax is stored in millionths of a percent: a fraction is taxMicro / 10^8. */

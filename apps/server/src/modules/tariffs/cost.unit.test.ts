@@ -2,9 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Granularity } from '@cm/contracts/check.ts';
 import { tariffBodySchema, type Tariff, type TariffBody, type TariffDay } from '@cm/contracts/tariffs.ts';
-import { computeReadings } from '../readings/engine/compute.ts';
+import { computeReadings, resolveProjectTo, resolveRange } from '../readings/index.ts';
 import { intervalSegment } from '../readings/engine/test-segments.ts';
-import { resolveProjectTo, resolveRange } from '../readings/range.ts';
 import { billOf, billingDays } from './bill.ts';
 import { energyProfile, feedInProfile, priceTimeline, pricedVersions } from './price-timeline.ts';
 

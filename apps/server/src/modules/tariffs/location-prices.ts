@@ -5,7 +5,7 @@
 
 import type { Channel } from '@cm/contracts/check.ts';
 import { DAY_MS } from '@cm/contracts/zoned-time.ts';
-import type { PriceTimeline } from '../readings/engine/cost.ts';
+import type { PriceTimeline } from '../readings/index.ts';
 import { energyProfile, feedInProfile, priceTimeline, type PricedVersion } from './price-timeline.ts';
 import { billingDays, type BillingDays } from './bill.ts';
 

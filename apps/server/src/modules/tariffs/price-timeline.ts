@@ -10,7 +10,7 @@
 import type { Tariff } from '@cm/contracts/tariffs.ts';
 import { decimalMillionths, tariffDays, windowMinutes } from '@cm/contracts/tariffs.ts';
 import { DAY_MS, MINUTE_MS, civilFromDays, daysFromCivil, offsetSpans } from '@cm/contracts/zoned-time.ts';
-import type { PriceTimeline } from '../readings/engine/cost.ts';
+import type { PriceTimeline } from '../readings/index.ts';
 
 /** A tariff version ready to price with: prices in millionths of the currency. */
 export interface PricedVersion {

@@ -1,5 +1,5 @@
-import type { SqlRunner } from '../../db/client.ts';
 import type { TariffDraft, TariffWindow } from '@cm/contracts/tariffs.ts';
+import type { SqlRunner } from '../../db/client.ts';
 
 /** A tariff row with its decimals and dates as text, exactly as stored. */
 export interface TariffRow {

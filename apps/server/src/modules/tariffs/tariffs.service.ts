@@ -1,12 +1,10 @@
 import type { LocationTariffs, Tariff, TariffDraft } from '@cm/contracts/tariffs.ts';
+import { localDateOf } from '@cm/contracts/zoned-time.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { conflict, HttpError, notFound } from '../../http-error.ts';
-import { localDateOf } from '@cm/contracts/zoned-time.ts';
-import { recordAudit, type Actor } from '../audit/audit.service.ts';
-import { AdminLocationsService } from '../directory/locations.service.ts';
-import { meters as directory } from '../directory/meters.service.ts';
-import type { AuthContext } from '../auth/auth.service.ts';
-import { scopeOf } from '../auth/scope.ts';
+import { type Actor, type AuthContext, scopeOf } from '../access/index.ts';
+import { recordAudit } from '../audit/index.ts';
+import { AdminLocationsService, meters as directory } from '../directory/index.ts';
 import { uniqueViolation } from '../../db/sql-helpers.ts';
 import { pricedVersions } from './price-timeline.ts';
 import { rangePrices, type RangePrices } from './location-prices.ts';

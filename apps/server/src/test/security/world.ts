@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
 import { createApiKey } from '../../modules/api-keys/api-keys.service.ts';
 import { insertSession } from '../../modules/auth/auth.queries.ts';
-import { TokenSigner } from '../../modules/auth/tokens.ts';
+import { TokenSigner } from '../../modules/auth/index.ts';
 import {
   insertDevice,
   insertLocation,

@@ -1,4 +1,3 @@
-import { WebhooksPanel } from './webhooks-panel.tsx';
 import {
   Badge,
   Button,
@@ -18,6 +17,7 @@ import { apiKeyScopes, type ApiKeyScope } from '@cm/contracts/enums.ts';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
+import { WebhooksPanel } from './webhooks-panel.tsx';
 import { formatDate, formatRelative, formatZonedDateTime, readerTimeZone } from '@/lib/format.ts';
 import { toFailure, type Failure } from '@/lib/http-client.ts';
 import { useCreateApiKeyMutation, useListApiKeysQuery, useRevokeApiKeyMutation } from './api-keys-api.ts';

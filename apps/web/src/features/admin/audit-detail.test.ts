@@ -1,7 +1,7 @@
 import type { AuditList } from '@cm/contracts/admin.ts';
 import type { i18n } from 'i18next';
-import { testI18n } from '@/test-support/i18n.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { testI18n } from '@/test-support/i18n.ts';
 import en from '../../../public/locales/en.json';
 import de from '../../../public/locales/de.json';
 import { auditDetail, auditSentence, entryDetail } from './audit-detail.ts';

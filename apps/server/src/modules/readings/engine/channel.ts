@@ -2,7 +2,7 @@
 // to points or calendar buckets, totals, gaps, periods and events. Pure: no database, no HTTP, no
 // Date or Intl per reading.
 //
-// Rules (README, "Readings"):
+// Rules (docs/readings-model.md):
 // - a meter's consumption comes from its interval records wherever it has any in the range, else
 //   from its register: register differences × the CT multiplier;
 // - an interval record belongs to the bucket it lies inside; across bucket edges (a billing period)

@@ -4,9 +4,9 @@
 
 import { COUNT_COLUMNS, type Channel, type Granularity } from '@cm/contracts/check.ts';
 import { timeRuns } from '@cm/contracts/series-columns.ts';
+import { HOUR_MS } from '@cm/contracts/zoned-time.ts';
 import { NumberColumn, MillionthsColumn } from '../../../json-columns.ts';
 import { m4Indices } from '../downsample.ts';
-import { HOUR_MS } from '@cm/contracts/zoned-time.ts';
 import { bucketEdges, localDaysCovered } from '../zoned-time.ts';
 import type { PriceTimeline } from './cost.ts';
 import {

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Granularity } from '@cm/contracts/check.ts';
+import { DAY_MS, MINUTE_MS } from '@cm/contracts/zoned-time.ts';
 import type { MeterSegment } from './channel.ts';
 import { m4Bucket } from '../downsample.ts';
 import { NO_INTERVALS, registers, runRange } from './test-segments.ts';
-import { DAY_MS, MINUTE_MS } from '@cm/contracts/zoned-time.ts';
 import { bucketEdges } from '../zoned-time.ts';
 
 const ZONES = Intl.supportedValuesOf('timeZone');

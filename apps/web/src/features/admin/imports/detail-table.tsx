@@ -31,6 +31,7 @@ export function DetailTable({
   return (
     <div
       className={classes.tableWrap}
+      // eslint-disable-next-line jsx-a11y-x/no-noninteractive-tabindex -- a named region when labelled (the spread below): it scrolls sideways, so it takes the focus
       tabIndex={0}
       {...(labelledBy
         ? { role: 'region', 'aria-labelledby': labelledBy }

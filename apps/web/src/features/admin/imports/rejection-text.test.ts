@@ -1,7 +1,7 @@
 import { importReasonTexts } from '@cm/contracts/import-reasons.ts';
 import type { i18n as I18n } from 'i18next';
-import { testI18n } from '@/test-support/i18n.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { testI18n } from '@/test-support/i18n.ts';
 import de from '../../../../public/locales/de.json';
 import en from '../../../../public/locales/en.json';
 import fr from '../../../../public/locales/fr.json';

@@ -2,14 +2,13 @@ import { Alert, NativeSelect, Select, Stack, TextInput, Textarea } from '@mantin
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { AdminLocation } from '@cm/contracts/admin.ts';
 import { useMemo, useState } from 'react';
-import { formatNumber } from '@/lib/format.ts';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
+import { formatNumber, readerTimeZone } from '@/lib/format.ts';
 import { useCreateLocationMutation, useUpdateLocationMutation } from './locations-api.ts';
 import { FormFooter } from '../forms/form-footer.tsx';
 import { useAdminForm } from '../forms/use-admin-form.ts';
 import { timeZoneOptions } from '../time-zones.ts';
-import { readerTimeZone } from '@/lib/format.ts';
 import {
   locationFormFrom,
   timeZoneChange,

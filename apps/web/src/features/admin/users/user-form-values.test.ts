@@ -1,7 +1,7 @@
 import { passwordWeakness } from '@cm/contracts/password-policy.ts';
-import type { PasswordStrength } from '@/lib/use-password-weakness.ts';
 import type { AdminUser } from '@cm/contracts/admin.ts';
 import { describe, expect, it } from 'vitest';
+import type { PasswordStrength } from '@/lib/use-password-weakness.ts';
 import {
   emptyUserForm,
   toCreateUserBody,

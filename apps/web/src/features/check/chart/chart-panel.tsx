@@ -1,9 +1,18 @@
-import { Anchor, Button, Group, SegmentedControl, Switch, Text, Title } from '@mantine/core';
-import { useComputedColorScheme } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Group,
+  SegmentedControl,
+  Switch,
+  Text,
+  Title,
+  useComputedColorScheme,
+} from '@mantine/core';
 import { IconZoomReset } from '@tabler/icons-react';
 import type { LocationReadings } from '@cm/contracts/check.ts';
 import { memo, useCallback, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
+import { offsetChanges } from '@cm/contracts/zoned-time.ts';
 import { formatEnergy, formatMoney, formatNumber, formatPower } from '@/lib/format.ts';
 import { chartData, dstLabelKey, hatchedBars, type ChartMeasure } from './chart-data.ts';
 import { billCurrency } from '../model/bill.ts';
@@ -14,7 +23,6 @@ import { bucketAt, rowsByEnd, rowsOf } from '../model/reading-rows.ts';
 import { rowNotes } from '../table/row-notes.ts';
 import { ReadingsChart, type TooltipWriter } from './readings-chart.tsx';
 import { formatRegister } from '../totals/totals.ts';
-import { offsetChanges } from '@cm/contracts/zoned-time.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import classes from '../check.module.css';
 

@@ -18,7 +18,7 @@ import { z } from 'zod';
 /*
  * The readings answer, checked against the contract. Everything but the series columns goes
  * through the contract's zod schemas; the columns (a year of 15-minute data is 5 × 35,040
- * values) are checked by a tight loop, far faster than zod element by element (the README's check
+ * values) are checked by a tight loop, far faster than zod element by element (docs/web-delivery.md's check
  * page figures), and checking exactly the same thing (numbers, integers, nulls where allowed).
  */
 

@@ -2,6 +2,7 @@ import { Button, Group, NativeSelect, Text, TextInput } from '@mantine/core';
 import { IconClock } from '@tabler/icons-react';
 import { memo, type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Granularity } from '@cm/contracts/check.ts';
 import {
   granularityChoices,
   isGranularityChoice,
@@ -13,7 +14,6 @@ import {
 } from '../model/date-range.ts';
 import { formatDateRange, formatUtcOffset } from '../model/local-format.ts';
 import type { RangeChoice } from '../model/url-state.ts';
-import type { Granularity } from '@cm/contracts/check.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import classes from '../check.module.css';
 

@@ -1,7 +1,7 @@
 import type { Granularity } from '@cm/contracts/check.ts';
-import type { ReadingRows, RowKind } from '../model/reading-rows.ts';
 import { CSV_LINE_END, csvText } from '@cm/contracts/csv.ts';
 import { isoInZone } from '@cm/contracts/zoned-time.ts';
+import type { ReadingRows, RowKind } from '../model/reading-rows.ts';
 import { exportAndNet } from './row-notes.ts';
 
 /** `,` with a decimal point (en), or `;` with a decimal comma (fr, de, pt: what their spreadsheets expect). */

@@ -1,6 +1,6 @@
 import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import type { LocationBill } from '../model/bill.ts';
 import { useTranslation } from 'react-i18next';
+import type { LocationBill } from '../model/bill.ts';
 import { formatEnergy, formatMoney, formatNumber } from '@/lib/format.ts';
 import { formatLocal } from '../model/local-format.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';

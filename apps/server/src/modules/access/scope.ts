@@ -1,5 +1,5 @@
 import { Role } from '@cm/contracts/enums.ts';
-import type { AuthContext } from './auth.service.ts';
+import type { AuthContext } from './caller.ts';
 
 /**
  * What a caller may see, as bound SQL parameters: admins see every location, a client only the
