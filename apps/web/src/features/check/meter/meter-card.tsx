@@ -127,7 +127,7 @@ export const MeterCard = memo(function MeterCard({ meter, meterNumbers, now }: M
     chainLink('accessPoint', meter.chain.accessPoint, tz, now),
     chainLink('cube', meter.chain.cube, tz, now),
   ].filter((link) => link !== null);
-  const { before, after } = exchangeNeighbours(meterNumbers, meter.meterNumber);
+  const { before, after } = exchangeNeighbours(meterNumbers, meter.meterNumber, meter.removedAt !== null);
   const unit = meter.unit;
 
   return (
