@@ -14,6 +14,7 @@ import { sortRows, type SortDirection, type SortKey } from './row-order.ts';
 import { formatRegister } from '../totals/totals.ts';
 import { consumptionCell, consumptionText, energyText, exportAndNet, rowNotes } from './row-notes.ts';
 import { ToneBadge } from '../ui/tone-badge.tsx';
+import { NoExportChannel } from '../ui/no-export-channel.tsx';
 import classes from '../check.module.css';
 
 /** One meter indicator's rows. */
@@ -217,10 +218,12 @@ export const ReadingsTable = memo(function ReadingsTable({
                   )}
                   {hasExport && isPhone ? (
                     <Text size="xs" c="dimmed" className={classes.nowrap}>
-                      {t('check.table.exportNetShort', {
-                        exported: energyText(exportAndNet(rows, i).exported, locale, t),
-                        net: energyText(exportAndNet(rows, i).net, locale, t),
-                      })}
+                      {rows.exported === null
+                        ? t('check.table.noExportChannel')
+                        : t('check.table.exportNetShort', {
+                            exported: energyText(exportAndNet(rows, i).exported, locale, t),
+                            net: energyText(exportAndNet(rows, i).net, locale, t),
+                          })}
                     </Text>
                   ) : null}
                   {costCurrency && isPhone ? (
@@ -231,7 +234,13 @@ export const ReadingsTable = memo(function ReadingsTable({
                 </td>
                 {hasExport && !isPhone ? (
                   <>
-                    <td className={classes.num}>{energyText(exportAndNet(rows, i).exported, locale, t)}</td>
+                    <td className={classes.num}>
+                      {rows.exported === null ? (
+                        <NoExportChannel />
+                      ) : (
+                        energyText(exportAndNet(rows, i).exported, locale, t)
+                      )}
+                    </td>
                     <td className={classes.num}>{energyText(exportAndNet(rows, i).net, locale, t)}</td>
                   </>
                 ) : null}
