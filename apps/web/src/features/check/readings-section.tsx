@@ -115,7 +115,7 @@ export function ReadingsSection({
       />
       {below ? (
         <Stack gap="md" className={isBehind ? classes.stale : undefined} aria-busy={isBehind}>
-          <NotesPanel readings={below} />
+          <NotesPanel readings={below} tableId={TABLE_ID} />
           {correctedMeter(below) ? (
             <Suspense fallback={<Skeleton height={80} radius="md" />}>
               <CorrectionsPanel readings={below} />
