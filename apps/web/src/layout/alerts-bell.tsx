@@ -53,7 +53,8 @@ function AlertPreferencesTable() {
                   <Checkbox
                     size="xs"
                     checked={item[how]}
-                    disabled={state.isLoading}
+                    // Without a mail server e-mail cannot be asked for (one asked before can be undone).
+                    disabled={state.isLoading || (how === 'email' && !data.emailAvailable && !item.email)}
                     aria-label={`${t(`alerts.kind.${item.kind}`)}: ${t(`alerts.prefs.${how}`)}`}
                     onChange={(event) => void save([{ ...item, [how]: event.currentTarget.checked }])}
                   />
@@ -64,7 +65,9 @@ function AlertPreferencesTable() {
         </Table.Tbody>
       </Table>
       <Text size="xs" c="dimmed" data-testid="alert-email-language">
-        {t('alerts.prefs.emailLanguage', { language: nativeLanguageNames[data.emailLanguage] })}
+        {data.emailAvailable
+          ? t('alerts.prefs.emailLanguage', { language: nativeLanguageNames[data.emailLanguage] })
+          : t('alerts.prefs.noEmail')}
       </Text>
     </>
   );

@@ -3,6 +3,7 @@ import {
   MAX_INBOX,
   type AlertInbox,
   type AlertPreferences,
+  type MailSetup,
   type AlertRule,
   type Webhook,
   type WebhookDelivery,
@@ -23,6 +24,7 @@ import {
   deleteAlertRule,
   findAlertRules,
   findInbox,
+  emailQueueState,
   findPreferences,
   insertAlertRule,
   markRead,
@@ -175,9 +177,21 @@ export class AlertsService {
       items: alertKinds.map((kind) => ({
         kind,
         inApp: chosen.get(kind)?.in_app ?? true,
-        email: chosen.get(kind)?.email ?? true,
+        email: chosen.get(kind)?.email ?? this.mailer !== null,
       })),
       emailLanguage: await userLanguage(this.db, caller.user.id),
+      emailAvailable: this.mailer !== null,
+    };
+  }
+
+  /** Whether alert e-mails can go out, through which server, and how the queue fares (administrators). */
+  async mailSetup(): Promise<MailSetup> {
+    const queue = await emailQueueState(this.db);
+    return {
+      configured: this.mailer !== null,
+      server: this.mailer?.about?.server ?? null,
+      from: this.mailer?.about?.from ?? null,
+      ...queue,
     };
   }
 
@@ -248,7 +262,7 @@ export class AlertsService {
   /** Evaluates now (after the one running, if any), then sends what it queued for webhooks. */
   evaluate(nowMs = Date.now()): Promise<EvaluationResult> {
     const next = this.running.then(async () => {
-      const result = await evaluateAlerts(this.db, nowMs, this.billsOf);
+      const result = await evaluateAlerts(this.db, nowMs, this.billsOf, this.mailer !== null);
       this.mailSoon();
       await this.deliver();
       return { ...result, emailed: this.mailer ? result.emailed : 0 };

@@ -120,6 +120,11 @@ describe('an alert e-mail the server refuses once', () => {
 
   it('is tried again after the backoff and sent', async () => {
     const admin = await adminOf(t);
+    // Without a mail server nobody is e-mailed by default (issue 34.14): this admin asked for it.
+    await t.call('PUT', '/api/alerts/preferences', {
+      token: admin,
+      body: { items: [{ kind: 'silent', inApp: true, email: true }] },
+    });
     await silentMeter(t, admin, 'Retry');
     expect((await evaluate(t, admin)).json()).toMatchObject({ fired: 1 });
     const mailer = smtpMailer(sink.url, 'CM <cm@test.cm>', { allowPlainAuth: false });

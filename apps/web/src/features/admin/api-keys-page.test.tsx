@@ -33,6 +33,9 @@ function keysServer() {
   return stubServer({
     'GET /api/admin/api-keys': () => ({ body: { items: keys } }),
     'GET /api/admin/webhooks': { body: { items: [] } },
+    'GET /api/admin/mail': {
+      body: { configured: false, server: null, from: null, pending: 0, failed: 0, lastError: null },
+    },
     'POST /api/admin/api-keys': (request) => {
       const { name, scopes } = request.body as { name: string; scopes: AdminApiKey['scopes'] };
       const apiKey = {
@@ -72,6 +75,13 @@ describe('API keys page', () => {
     const billingRow = screen.getByRole('row', { name: /Billing export cmk_bill/ });
     expect(within(billingRow).getByRole('button', { name: 'Revoke Billing export' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Revoke Web app' })).toBeNull();
+  });
+
+  it('tells the administrator that no mail server is set up (issue 34.14)', async () => {
+    await renderPage(<ApiKeysPage />);
+    const panel = await screen.findByTestId('mail-setup');
+    expect(within(panel).getByText(/No mail server is set up \(CM_SMTP_URL\)/)).toBeTruthy();
+    expect(within(panel).getByText('Waiting to be sent: 0 · given up on: 0')).toBeTruthy();
   });
 
   it('asks for a name and a scope before it sends anything', async () => {

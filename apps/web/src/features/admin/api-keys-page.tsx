@@ -1,3 +1,4 @@
+import { MailSetupPanel } from './mail-setup-panel.tsx';
 import { WebhooksPanel } from './webhooks-panel.tsx';
 import {
   Badge,
@@ -255,6 +256,7 @@ export function ApiKeysPage() {
         ) : null}
       </Modal>
 
+      <MailSetupPanel />
       <WebhooksPanel />
 
       <ConfirmDialog
