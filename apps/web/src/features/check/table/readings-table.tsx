@@ -192,9 +192,15 @@ export const ReadingsTable = memo(function ReadingsTable({
                     <span className={classes.period}>
                       {formatPeriod(start, end, granularity, locale, timeZone, true)}
                     </span>
-                    <Text size="xs" c="dimmed" className={classes.nowrap}>
-                      {formatUtcOffset(start, timeZone)}
-                      {meter === null ? '' : ` · ${meter}`}
+                    {/* The offset and the meter each whole, on two lines where one is too narrow. */}
+                    <Text size="xs" c="dimmed">
+                      <span className={classes.nowrap}>{formatUtcOffset(start, timeZone)}</span>
+                      {meter === null ? null : (
+                        <>
+                          {' · '}
+                          <span className={classes.nowrap}>{meter}</span>
+                        </>
+                      )}
                     </Text>
                     {notes}
                   </td>
@@ -217,14 +223,25 @@ export const ReadingsTable = memo(function ReadingsTable({
                     </Text>
                   )}
                   {hasExport && isPhone ? (
-                    <Text size="xs" c="dimmed" className={classes.nowrap}>
-                      {rows.exported === null
-                        ? t('check.table.noExportChannel')
-                        : t('check.table.exportNetShort', {
-                            exported: energyText(exportAndNet(rows, i).exported, locale, t),
-                            net: energyText(exportAndNet(rows, i).net, locale, t),
+                    rows.exported === null ? (
+                      <Text size="xs" c="dimmed">
+                        {t('check.table.noExportChannel')}
+                      </Text>
+                    ) : (
+                      // Export and net on lines of their own: side by side they overflow a phone (issue 34.11).
+                      <>
+                        <Text size="xs" c="dimmed" className={classes.nowrap}>
+                          {t('check.table.exportLine', {
+                            value: energyText(exportAndNet(rows, i).exported, locale, t),
                           })}
-                    </Text>
+                        </Text>
+                        <Text size="xs" c="dimmed" className={classes.nowrap}>
+                          {t('check.table.netLine', {
+                            value: energyText(exportAndNet(rows, i).net, locale, t),
+                          })}
+                        </Text>
+                      </>
+                    )
                   ) : null}
                   {costCurrency && isPhone ? (
                     <Text size="xs" c="dimmed" className={classes.nowrap} data-testid="row-cost">

@@ -23,6 +23,19 @@ function NetCells({ of, energy }: { of: NetEnergy; energy: (value: number | null
   );
 }
 
+/** A name that may wrap at its spaces only, never inside "EM-10007" at its hyphen. */
+function BreakAtSpaces({ text }: { text: string }) {
+  return text.split(/(\s+)/).map((part, i) =>
+    part.trim() === '' ? (
+      part
+    ) : (
+      <span key={i} className={classes.nowrap}>
+        {part}
+      </span>
+    ),
+  );
+}
+
 interface MetersSummaryProps {
   readings: LocationReadings;
   comparisons: ComparisonTotal[];
@@ -141,8 +154,14 @@ export const MetersSummary = memo(function MetersSummary({
               <tr key={meterInd} data-testid={`meters-summary-${meterInd}`}>
                 <td className={classes.meterCell}>
                   <Group gap={6}>
-                    <Anchor component="button" type="button" onClick={() => onPickMeter(meterInd)}>
-                      {meterOptionText(t, { meterInd, meterNumber: meter.meterNumber, label: meter.label })}
+                    <Anchor component="button" type="button" ta="start" onClick={() => onPickMeter(meterInd)}>
+                      <BreakAtSpaces
+                        text={meterOptionText(t, {
+                          meterInd,
+                          meterNumber: meter.meterNumber,
+                          label: meter.label,
+                        })}
+                      />
                     </Anchor>
                     {meter.mainSupply ? (
                       <ToneBadge tone="outline">{t('check.all.mainSupply')}</ToneBadge>
