@@ -5,6 +5,7 @@ import type {
   ReadingCorrections,
   ReadingCorrectionsQuery,
 } from '@cm/contracts/check.ts';
+import type { LocationTariffs } from '@cm/contracts/tariffs.ts';
 import { api } from '@/lib/api.ts';
 
 // Schemas (zod) load with their first answer, as the shell's endpoints do: an empty check page
@@ -34,6 +35,12 @@ export const checkApi = api.injectEndpoints({
     getMeterInfo: build.query<MeterInfo, string>({
       query: (meterNumber) => ({ url: '/api/CheckMeter/GetMeterInfo', params: { meterNumber } }),
       transformResponse: async (raw: unknown) => (await loadCheckParsers()).parseMeterInfo(raw),
+    }),
+    /** The location's tariff versions: the prices its bills use (issue 34.13). */
+    getTariffs: build.query<LocationTariffs, string>({
+      query: (name) => ({ url: '/api/CheckMeter/GetTariffs', params: { name } }),
+      transformResponse: async (raw: unknown) =>
+        (await import('@cm/contracts/tariffs.ts')).locationTariffsSchema.parse(raw),
     }),
     getLocationReadings: build.query<LocationReadings, ReadingsArgs>({
       query: (args) => ({
@@ -66,4 +73,9 @@ export const checkApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetMeterInfoQuery, useGetLocationReadingsQuery, useGetReadingCorrectionsQuery } = checkApi;
+export const {
+  useGetMeterInfoQuery,
+  useGetLocationReadingsQuery,
+  useGetReadingCorrectionsQuery,
+  useGetTariffsQuery,
+} = checkApi;

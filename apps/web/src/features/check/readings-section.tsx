@@ -15,6 +15,7 @@ import { TablePanel } from './table/table-panel.tsx';
 import type { ComparisonTotal } from './totals/comparison-tiles.tsx';
 import { TotalsPanel } from './totals/totals-panel.tsx';
 import { BillPanel } from './totals/bill-panel.tsx';
+import { TariffPrices } from './totals/tariff-prices.tsx';
 import { locationBill } from './model/bill.ts';
 import classes from './check.module.css';
 
@@ -106,6 +107,7 @@ export function ReadingsSection({
         <MetersSummary readings={readings} comparisons={comparisons} onPickMeter={onPickMeter} />
       )}
       {bill ? <BillPanel {...bill} timeZone={tz} /> : null}
+      {bill ? <TariffPrices locationName={readings.location.publicName} range={range} /> : null}
       <ChartPanel
         readings={readings}
         ariaLabel={chartSummary}
