@@ -122,7 +122,7 @@ export function AlertsBell() {
           </Indicator>
         </Tooltip>
       </Popover.Target>
-      <Popover.Dropdown>
+      <Popover.Dropdown role="dialog" aria-label={t('alerts.title')}>
         <Stack gap="xs" data-testid="alerts-list">
           <Group justify="space-between">
             <Text fw={600}>{t('alerts.title')}</Text>
@@ -153,7 +153,11 @@ export function AlertsBell() {
                   to={`/check?meter=${encodeURIComponent(item.alert.meterNumber)}`}
                   size="sm"
                   c="var(--mantine-color-text)"
-                  onClick={() => setOpened(false)}
+                  onClick={() => {
+                    setOpened(false);
+                    // Opening an alert reads it (issue 34, low).
+                    if (item.readAt === null) void markRead([item.id]);
+                  }}
                 >
                   {alertSentence(item, t, i18n.language)}
                 </Anchor>
