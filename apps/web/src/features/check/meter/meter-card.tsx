@@ -13,7 +13,7 @@ import { formatIsoInZone, formatUtcOffset } from '../model/local-format.ts';
 import { formatRegister } from '../totals/totals.ts';
 import { exchangeNeighbours } from './exchanges.ts';
 import { MeterNickname } from './meter-nickname.tsx';
-import { ToneBadge, type Tone } from '../ui/tone-badge.tsx';
+import { ToneBadge, type Tone } from '@/components/tone-badge.tsx';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import classes from '../check.module.css';
 

@@ -13,7 +13,7 @@ import type { ReadingRows } from '../model/reading-rows.ts';
 import { sortRows, type SortDirection, type SortKey } from './row-order.ts';
 import { formatRegister } from '../totals/totals.ts';
 import { consumptionCell, consumptionText, energyText, exportAndNet, rowNotes } from './row-notes.ts';
-import { ToneBadge } from '../ui/tone-badge.tsx';
+import { ToneBadge } from '@/components/tone-badge.tsx';
 import { NoExportChannel } from '../ui/no-export-channel.tsx';
 import classes from '../check.module.css';
 
@@ -170,7 +170,7 @@ export const ReadingsTable = memo(function ReadingsTable({
             const notes = (
               <Group gap={4} wrap="wrap">
                 {rowNotes(rows, i, granularity).map((note, n) => (
-                  <ToneBadge key={n} tone={note.tone}>
+                  <ToneBadge key={n} tone={note.tone} wrap>
                     {t(note.key, note.values)}
                   </ToneBadge>
                 ))}

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { formatEnergy, formatMoney, formatNumber, formatPercent } from '@/lib/format.ts';
 import { billCurrency } from '../model/bill.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
-import { ToneBadge } from '../ui/tone-badge.tsx';
+import { ToneBadge } from '@/components/tone-badge.tsx';
 import { meterOptionText } from '../meter/meter-name.ts';
 import { locationNet, locationTotal, meterNet, type NetEnergy } from '../model/location-total.ts';
 import { NoExportChannel } from '../ui/no-export-channel.tsx';
