@@ -18,7 +18,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { API_KEY_HEADER } from '@cm/contracts/enums.ts';
+import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
 import type { DelimitedMapping } from '@cm/contracts/import-mapping.ts';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
@@ -28,8 +28,6 @@ import { createApiKey } from '../apps/server/src/modules/api-keys/api-keys.servi
 import { ImportsService, type ImportOptions } from '../apps/server/src/modules/imports/imports.service.ts';
 import { insertLocation, insertMeter } from '../apps/server/src/test/factories.ts';
 import { insertUser, TEST_SECRETS } from '../apps/server/src/test/test-app.ts';
-import { Role } from '@cm/contracts/enums.ts';
-import type { DelimitedMapping } from '@cm/contracts/import-mapping.ts';
 import { nem12File, type Nem12Stream } from './lib/nem12-file.ts';
 import { withEmbeddedPostgres } from './lib/postgres.ts';
 import { zipOf } from './lib/zip-file.ts';

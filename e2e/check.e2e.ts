@@ -327,6 +327,34 @@ describe('the check page', () => {
     await page.context().close();
   });
 
+  it('on a phone the readings table fits its box in every language, and the summary shows each consumption whole (issue 34.11)', async () => {
+    const page = await newPage(390);
+    await logIn(page, demoUsers.clientA);
+    for (const language of ['en', 'fr', 'de', 'pt']) {
+      await page.evaluate((lng) => localStorage.setItem('i18nextLng', lng), language);
+      await page.goto(`${url}/check?meter=EM-10005&preset=last7&granularity=day`);
+      const table = page.getByTestId('readings-table');
+      await table.locator('tbody tr[data-kind]').first().waitFor();
+      const fit = await table.evaluate((element) => ({
+        table: element.getBoundingClientRect().width,
+        box: element.parentElement?.clientWidth ?? 0,
+        // A value cut inside its cell ("13,79" for 13,799).
+        cut: [...element.querySelectorAll('td')].filter((td) => td.scrollWidth > td.clientWidth + 1).length,
+      }));
+      expect(fit.table, language).toBeLessThanOrEqual(fit.box);
+      expect(fit.cut, language).toBe(0);
+    }
+    await page.evaluate(() => localStorage.setItem('i18nextLng', 'de'));
+    await page.goto(`${url}/check?location=${encodeURIComponent(RIVERSIDE)}&preset=thisMonth`);
+    const region = page.getByTestId('meters-summary-scroll');
+    const consumption = page.getByTestId('meters-summary-1').locator('td').nth(1);
+    await consumption.waitFor();
+    // At rest, before any swipe: the first meter's consumption is inside the region, not cut at its edge.
+    const [cell, box] = await Promise.all([consumption.boundingBox(), region.boundingBox()]);
+    expect((cell?.x ?? Infinity) + (cell?.width ?? 0)).toBeLessThanOrEqual((box?.x ?? 0) + (box?.width ?? 0));
+    await page.context().close();
+  });
+
   it('shows the solar home of the demo with import, export and net', async () => {
     const page = await newPage();
     await logIn(page, demoUsers.clientA);

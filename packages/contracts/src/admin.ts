@@ -254,6 +254,8 @@ export const adminMeterFieldsSchema = z.object({
   intervalMinutes: z.number().int(),
   installedAt: z.string(),
   removedAt: z.string().nullable(),
+  /** It has register readings: an exchange needs its final register (interval-only meters have none). */
+  hasRegisterReadings: z.boolean(),
 });
 
 /** A meter's own fields. */
@@ -410,8 +412,8 @@ export const moveMeterBodySchema = z.object({ cubeId: positiveId('cubeId').nulla
  */
 export const exchangeMeterBodySchema = z.object({
   at: instantSchema('at'),
-  /** The old meter's register at `at`, in kWh as it shows it. */
-  finalRegister: registerSchema('finalRegister'),
+  /** The old meter's register at `at`, in kWh as it shows it; omitted for a meter with interval data only. */
+  finalRegister: registerSchema('finalRegister').optional(),
   newMeterNumber: textParam('newMeterNumber', 64),
   /** The new meter's register at `at`, in kWh as it shows it. */
   newStartRegister: registerSchema('newStartRegister'),

@@ -163,6 +163,8 @@ export const alertPreferencesSchema = z.object({
   items: z.array(z.object({ kind: kindSchema, inApp: z.boolean(), email: z.boolean() })),
   /** The language e-mails are written in: the one the person last read CM in. */
   emailLanguage: languageSchema,
+  /** This install can send e-mail (a mail server is set up): without one, e-mail is never ticked. */
+  emailAvailable: z.boolean(),
 });
 /** Alert preferences. */
 export type AlertPreferences = z.infer<typeof alertPreferencesSchema>;
@@ -178,6 +180,23 @@ export const alertPreferencesBodySchema = z.object({
       'items: each kind at most once.',
     ),
 });
+
+/** `GET /api/admin/mail` answer: whether alert e-mails can go out, where through, and how they fare. */
+export const mailSetupSchema = z.object({
+  /** CM_SMTP_URL is set. */
+  configured: z.boolean(),
+  /** The mail server's host and port, never its credentials; null when not configured. */
+  server: z.string().nullable(),
+  /** The sender address (CM_SMTP_FROM); null when not configured. */
+  from: z.string().nullable(),
+  /** Alert e-mails waiting to be sent (or tried again), and those given up on. */
+  pending: z.number().int(),
+  failed: z.number().int(),
+  /** The mail server's latest refusal, if any. */
+  lastError: z.string().nullable(),
+});
+/** The mail set-up as an administrator sees it. */
+export type MailSetup = z.infer<typeof mailSetupSchema>;
 
 // ---- Webhooks ----
 

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { importFormats, importReportSchema, rejectedLineSchema } from './admin.ts';
 import { channels, readingQualities } from './check-limits.ts';
 import { reconciliationSchema } from './reconciliation.ts';
-
-export { reconciliationSchema, type Reconciliation } from './reconciliation.ts';
 import { delimitedMappingSchema, importPresets } from './import-mapping.ts';
 import { textParam } from './text.ts';
+
+export type { Reconciliation } from './reconciliation.ts';
 
 // Imports as jobs (issue 16): a file is uploaded (spooled, its format detected), previewed with a
 // mapping the administrator may change, then run in the background with progress, cancellable;

@@ -1,5 +1,5 @@
 import type { SqlRunner } from '../db/client.ts';
-import { verifyPassword } from '../modules/auth/password.ts';
+import { verifyPassword } from '../modules/auth/index.ts';
 import { DEMO_LOGINS } from './seed.ts';
 
 /**

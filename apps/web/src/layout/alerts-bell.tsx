@@ -53,7 +53,8 @@ function AlertPreferencesTable() {
                   <Checkbox
                     size="xs"
                     checked={item[how]}
-                    disabled={state.isLoading}
+                    // Without a mail server e-mail cannot be asked for (one asked before can be undone).
+                    disabled={state.isLoading || (how === 'email' && !data.emailAvailable && !item.email)}
                     aria-label={`${t(`alerts.kind.${item.kind}`)}: ${t(`alerts.prefs.${how}`)}`}
                     onChange={(event) => void save([{ ...item, [how]: event.currentTarget.checked }])}
                   />
@@ -64,7 +65,9 @@ function AlertPreferencesTable() {
         </Table.Tbody>
       </Table>
       <Text size="xs" c="dimmed" data-testid="alert-email-language">
-        {t('alerts.prefs.emailLanguage', { language: nativeLanguageNames[data.emailLanguage] })}
+        {data.emailAvailable
+          ? t('alerts.prefs.emailLanguage', { language: nativeLanguageNames[data.emailLanguage] })
+          : t('alerts.prefs.noEmail')}
       </Text>
     </>
   );
@@ -119,7 +122,7 @@ export function AlertsBell() {
           </Indicator>
         </Tooltip>
       </Popover.Target>
-      <Popover.Dropdown>
+      <Popover.Dropdown role="dialog" aria-label={t('alerts.title')}>
         <Stack gap="xs" data-testid="alerts-list">
           <Group justify="space-between">
             <Text fw={600}>{t('alerts.title')}</Text>
@@ -150,7 +153,11 @@ export function AlertsBell() {
                   to={`/check?meter=${encodeURIComponent(item.alert.meterNumber)}`}
                   size="sm"
                   c="var(--mantine-color-text)"
-                  onClick={() => setOpened(false)}
+                  onClick={() => {
+                    setOpened(false);
+                    // Opening an alert reads it (issue 34, low).
+                    if (item.readAt === null) void markRead([item.id]);
+                  }}
                 >
                   {alertSentence(item, t, i18n.language)}
                 </Anchor>

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatEnergy, formatNumber, formatRelative, formatZonedDateTime } from './format.ts';
+import {
+  formatDate,
+  formatEnergy,
+  formatMoney,
+  formatNumber,
+  formatRelative,
+  formatZonedDateTime,
+} from './format.ts';
 
 describe('format', () => {
   it('formats numbers and energies with each language’s separators', () => {
@@ -23,6 +30,13 @@ describe('format', () => {
     expect(formatZonedDateTime('2026-03-29T00:30:00Z', 'de', 'Europe/Berlin')).toBe(
       '29.03.2026, 01:30 (UTC+01:00)',
     );
+  });
+
+  it('writes a 24-hour clock and a true minus sign in every language (issue 34, low)', () => {
+    expect(formatZonedDateTime('2026-11-27T16:15:00Z', 'en', 'UTC')).toBe('Nov 27, 2026, 16:15 (UTC+00:00)');
+    expect(formatNumber(-19.019, 'en')).toBe('\u221219.019');
+    expect(formatEnergy(-1.754, 'de')).toBe('\u22121,754\u00a0kWh');
+    expect(formatMoney(-0.25, 'EUR', 'en')).toBe('\u2212€0.25');
   });
 
   it('says how long ago in words', () => {

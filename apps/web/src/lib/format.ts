@@ -17,7 +17,8 @@ function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.N
 
 /** A number with the locale's separators. */
 export function formatNumber(value: number, locale: string, options: Intl.NumberFormatOptions = {}): string {
-  return numberFormat(locale, options).format(value);
+  // A minus sign, not a hyphen: "−19.019", as the comparisons write it.
+  return numberFormat(locale, options).format(value).replace('-', '\u2212');
 }
 
 /** An energy in kWh (the symbol is the same in every language; Intl has no kWh unit). */
@@ -70,9 +71,13 @@ function toDate(value: Date | string | number): Date {
 
 /** A date and time, e.g. "21 Nov 2026, 14:05". */
 export function formatDateTime(value: Date | string | number, locale: string, timeZone?: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
-    toDate(value),
-  );
+  // 24-hour times everywhere, as the check page and the audit log write them.
+  return new Intl.DateTimeFormat(locale, {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    hourCycle: 'h23',
+    timeZone,
+  }).format(toDate(value));
 }
 
 /**

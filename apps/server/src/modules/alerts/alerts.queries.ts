@@ -95,7 +95,7 @@ export async function clearEpisodes(db: SqlRunner, ids: readonly number[], at: D
   );
 }
 
-/** A person's choice for a kind; no row: in the app and by e-mail. */
+/** A person's choice for a kind; no row: in the app, and by e-mail where a mail server is set up. */
 export interface PreferenceRow {
   user_id: number;
   kind: AlertKind;
@@ -275,4 +275,19 @@ export function findEpisodes(
      FROM alert_episodes e JOIN alert_rules r ON r.id = e.rule_id WHERE e.id = ANY($1::int8[])`,
     [ids],
   );
+}
+
+/** The e-mail queue as an administrator sees it: waiting, given up on, the latest refusal. */
+export async function emailQueueState(
+  db: SqlRunner,
+): Promise<{ pending: number; failed: number; lastError: string | null }> {
+  const [row] = await db.query<{ pending: number; failed: number; last_error: string | null }>(
+    `SELECT count(*) FILTER (WHERE email_status = 'pending')::int AS pending,
+            count(*) FILTER (WHERE email_status = 'failed')::int AS failed,
+            (SELECT email_last_error FROM alert_notifications
+             WHERE email_status IN ('pending', 'failed') AND email_last_error IS NOT NULL
+             ORDER BY id DESC LIMIT 1) AS last_error
+     FROM alert_notifications WHERE email_status IN ('pending', 'failed')`,
+  );
+  return { pending: row?.pending ?? 0, failed: row?.failed ?? 0, lastError: row?.last_error ?? null };
 }

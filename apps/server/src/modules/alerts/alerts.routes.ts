@@ -10,6 +10,7 @@ import {
   alertRuleListSchema,
   alertRuleSchema,
   createdWebhookSchema,
+  mailSetupSchema,
   webhookBodySchema,
   webhookDeliverySchema,
   webhookSchema,
@@ -28,6 +29,18 @@ export const adminAlertsRoutes: FastifyPluginAsyncZod<{ alerts: AlertsService }>
   { alerts },
 ) => {
   adminOnly(app);
+  app.get(
+    '/api/admin/mail',
+    {
+      schema: {
+        tags,
+        summary:
+          'Whether alert e-mails can go out (CM_SMTP_URL), through which server and from whom, and the e-mails waiting or failed.',
+        response: { 200: mailSetupSchema, ...errors },
+      },
+    },
+    async () => alerts.mailSetup(),
+  );
   app.get(
     '/api/admin/alert-rules',
     {

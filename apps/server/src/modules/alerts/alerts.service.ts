@@ -4,6 +4,7 @@ import type {
   AlertInbox,
   AlertPreferences,
   AlertRule,
+  MailSetup,
   Webhook,
   WebhookDelivery,
 } from '@cm/contracts/alerts.ts';
@@ -26,6 +27,7 @@ import {
   deleteAlertRule,
   findAlertRules,
   findInbox,
+  emailQueueState,
   findPreferences,
   insertAlertRule,
   markRead,
@@ -178,9 +180,21 @@ export class AlertsService {
       items: alertKinds.map((kind) => ({
         kind,
         inApp: chosen.get(kind)?.in_app ?? true,
-        email: chosen.get(kind)?.email ?? true,
+        email: chosen.get(kind)?.email ?? this.mailer !== null,
       })),
       emailLanguage: await userLanguage(this.db, caller.user.id),
+      emailAvailable: this.mailer !== null,
+    };
+  }
+
+  /** Whether alert e-mails can go out, through which server, and how the queue fares (administrators). */
+  async mailSetup(): Promise<MailSetup> {
+    const queue = await emailQueueState(this.db);
+    return {
+      configured: this.mailer !== null,
+      server: this.mailer?.about?.server ?? null,
+      from: this.mailer?.about?.from ?? null,
+      ...queue,
     };
   }
 
@@ -260,7 +274,7 @@ export class AlertsService {
   /** Evaluates now (after the one running, if any), then sends what it queued for webhooks. */
   evaluate(nowMs = Date.now()): Promise<EvaluationResult> {
     const next = this.running.then(async () => {
-      const result = await evaluateAlerts(this.db, nowMs, this.billsOf);
+      const result = await evaluateAlerts(this.db, nowMs, this.billsOf, this.mailer !== null);
       this.mailSoon();
       await this.deliver();
       return { ...result, emailed: this.mailer ? result.emailed : 0 };

@@ -161,7 +161,13 @@ async function conditionsOf(
  * twice: the second waits for nothing and returns at once. E-mails are only queued here: a mail
  * server that stalls never holds the next evaluation back (security probe 2026-11-27, finding 4).
  */
-export async function evaluateAlerts(db: Db, nowMs: number, billsOf?: BillsOf): Promise<EvaluationResult> {
+export async function evaluateAlerts(
+  db: Db,
+  nowMs: number,
+  billsOf?: BillsOf,
+  /** A mail server is set up: who chose nothing hears by e-mail too. */
+  canEmail = true,
+): Promise<EvaluationResult> {
   const rules = await findAlertRules(db);
   if (rules.length === 0) return { rules: 0, meters: 0, fired: 0, cleared: 0, emailed: 0 };
   const { conditions, watched } = await conditionsOf(db, rules, nowMs, billsOf);
@@ -204,7 +210,7 @@ export async function evaluateAlerts(db: Db, nowMs: number, billsOf?: BillsOf): 
       ...opened.map((e) => ({ episodeId: e.id, ruleId: e.rule_id, event: 'fired' as const })),
       ...ended.map((e) => ({ episodeId: e.id, ruleId: e.rule_id, event: 'cleared' as const })),
     ];
-    const emailed = await notify(tx, events, ruleOf);
+    const emailed = await notify(tx, events, ruleOf, canEmail);
     await queueWebhooks(tx, events);
     return { fired: opened.length, cleared: ended.length, emailed };
   });
@@ -217,11 +223,15 @@ export async function evaluateAlerts(db: Db, nowMs: number, billsOf?: BillsOf): 
   };
 }
 
-/** Tells each recipient of the events' locations, as each chose for the rule's kind (default: app and e-mail). */
+/**
+ * Tells each recipient of the events' locations, as each chose for the rule's kind (default: in
+ * the app, and by e-mail where a mail server is set up).
+ */
 async function notify(
   tx: SqlRunner,
   events: readonly { episodeId: number; ruleId: number; event: 'fired' | 'cleared' }[],
   ruleOf: ReadonlyMap<number, AlertRuleRow>,
+  canEmail: boolean,
 ): Promise<number> {
   if (events.length === 0) return 0;
   const locationIds = [...new Set(events.map((e) => ruleOf.get(e.ruleId)?.location_id ?? 0))];
@@ -239,7 +249,7 @@ async function notify(
     for (const person of byLocation.get(rule.location_id) ?? []) {
       const chosen = choice.get(`${person.user_id}:${rule.kind}`);
       const inApp = chosen?.in_app ?? true;
-      const email = chosen?.email ?? true;
+      const email = chosen?.email ?? canEmail;
       if (!inApp && !email) continue;
       notifications.push({
         userId: person.user_id,

@@ -3,6 +3,8 @@ import nodemailer from 'nodemailer';
 /** Sends one e-mail; rejects with the SMTP server's reason. */
 export interface Mailer {
   send(message: { to: string; subject: string; text: string }): Promise<void>;
+  /** The server's host and port (never its credentials) and the sender, for the admin's view. */
+  readonly about?: { server: string; from: string };
 }
 
 /** How long a mail server may take to accept the connection, greet, and answer each command. */
@@ -30,6 +32,7 @@ export function smtpMailer(
     requireTLS: parsed.protocol === 'smtp:' && parsed.username !== '' && !options.allowPlainAuth,
   });
   return {
+    about: { server: parsed.port ? `${parsed.hostname}:${parsed.port}` : parsed.hostname, from },
     async send(message) {
       await transport.sendMail({ from, ...message });
     },

@@ -110,7 +110,10 @@ export function presentMeter(
   now: number,
 ): MeterInfo {
   const chain = chainOf(meter);
-  const lastData = last.dataAt;
+  // Data at the installation instant only is the start register a person typed at an exchange:
+  // the meter has not been heard from, nor is any of its data complete.
+  const hasReported = (at: Date | null): at is Date => at !== null && at > meter.installed_at;
+  const lastData = hasReported(last.dataAt) ? last.dataAt : null;
   const lastHeard =
     lastData && (!meter.last_seen_at || lastData > meter.last_seen_at) ? lastData : meter.last_seen_at;
   return {
@@ -142,6 +145,6 @@ export function presentMeter(
       last.readAt && last.valueMicro !== null
         ? { at: last.readAt.toISOString(), value: last.valueMicro / 1e6 }
         : null,
-    completeUpTo: iso(completeUpTo),
+    completeUpTo: iso(hasReported(completeUpTo) ? completeUpTo : null),
   };
 }

@@ -13,6 +13,7 @@ import type {
 } from '@cm/contracts/check.ts';
 import { billingPeriod } from '@cm/contracts/billing-period.ts';
 import { localDateOf } from '@cm/contracts/zoned-time.ts';
+import type { MonthlyPeaks, MonthlyPeaksQuery } from '@cm/contracts/demand.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../http-error.ts';
 import {
@@ -44,7 +45,6 @@ import {
   type MeterRow,
 } from '../directory/index.ts';
 import { locationPrices, type RangePrices, billOf } from '../tariffs/index.ts';
-import type { MonthlyPeaks, MonthlyPeaksQuery } from '@cm/contracts/demand.ts';
 import { bucketEdges } from '../readings/index.ts';
 import { monthsEnding, peaksOf, presentMonthlyPeaks } from './monthly-peaks.ts';
 

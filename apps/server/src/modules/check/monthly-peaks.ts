@@ -4,15 +4,15 @@
 
 import { CAPACITY_FLOOR_KW, ROLLING_MONTHS, type MonthlyPeaks } from '@cm/contracts/demand.ts';
 import { localParts, startOfLocal } from '@cm/contracts/zoned-time.ts';
-import type { ComputedChannel } from '../readings/engine/compute.ts';
 import {
   peakOf,
+  presentPeak,
   rollingAverage,
   summedPeaks,
+  type ComputedChannel,
   type PeakColumns,
   type SummedMeter,
-} from '../readings/engine/demand.ts';
-import { presentPeak } from '../readings/readings.presenter.ts';
+} from '../readings/index.ts';
 
 const MILLION = 1_000_000;
 

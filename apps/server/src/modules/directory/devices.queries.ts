@@ -20,12 +20,13 @@ export type AdminDeviceRow = Pick<
       | 'interval_minutes'
       | 'installed_at'
       | 'removed_at'
+      | 'last_register_month'
     >
   >;
 
 const deviceColumns = `d.id, d.type, d.serial, d.parent_id, p.serial AS parent_serial, d.location_id, l.public_name,
   d.priority, d.status, d.last_seen_at, m.meter_number, m.label, m.main_supply, m.meter_ind, m.multiplier, m.unit, m.register_digits,
-  m.interval_minutes, m.installed_at, m.removed_at`;
+  m.interval_minutes, m.installed_at, m.removed_at, m.last_register_month`;
 const deviceFrom = `devices d JOIN locations l ON l.id = d.location_id
   LEFT JOIN devices p ON p.id = d.parent_id LEFT JOIN meters m ON m.device_id = d.id`;
 

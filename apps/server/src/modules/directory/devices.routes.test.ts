@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminDevice, DeviceTree } from '@cm/contracts/admin.ts';
 import { createAdminContext, auditActionsOf, type AdminContext } from '../../test/admin-context.ts';
 import { readingsAnswer } from '../../test/test-app.ts';
-import { insertReadings, regularReadings } from '../../test/factories.ts';
+import { insertIntervals, insertReadings, regularReadings } from '../../test/factories.ts';
 
 let t: AdminContext['t'];
 let admin: string;
@@ -293,5 +293,53 @@ describe('devices and meters', () => {
       ).statusCode,
     ).toBe(409);
     expect(await auditActions('meter', 'EM-1')).toEqual(['meter.create', 'meter.exchange']);
+  });
+
+  it('exchanges an interval-only meter without a final register; the new one has never been heard from (issue 34.4)', async () => {
+    // EM-7 (indicator 17) has only interval data: 4 quarter hours of 0.25 kWh on 2 March 2026.
+    const created = await t.call('POST', '/api/admin/meters', {
+      token: admin,
+      body: {
+        meterNumber: 'EM-7',
+        locationId: harbour,
+        cubeId: cube2.id,
+        meterInd: 17,
+        installedAt: '2026-03-01T00:00:00Z',
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const meterId = created.json<AdminDevice>().id;
+    const q = 15 * 60_000;
+    const first = Date.parse('2026-03-02T00:00:00Z');
+    await insertIntervals(
+      t.db,
+      meterId,
+      [0, 1, 2, 3].map((i) => [first + i * q, first + (i + 1) * q, 250_000] as const),
+    );
+    const listed = await t.call('GET', `/api/admin/devices?locationId=${harbour}&search=EM-7`, {
+      token: admin,
+    });
+    const em7 = listed.json<{ items: AdminDevice[] }>().items.find((d) => d.meter?.meterNumber === 'EM-7');
+    expect(em7?.meter?.hasRegisterReadings).toBe(false);
+    const body = { at: '2026-03-03T00:00:00Z', newMeterNumber: 'EM-7B', newStartRegister: 0 };
+    const exchanged = await t.call('POST', '/api/admin/meters/EM-7/exchange', { token: admin, body });
+    expect(exchanged.statusCode).toBe(200);
+    // No register is made up for the old meter.
+    const registers = await t.db.query(`SELECT 1 FROM register_readings WHERE meter_id = $1`, [meterId]);
+    expect(registers).toEqual([]);
+    // The new meter's only reading is the start register a person typed: it has never reported.
+    const info = await t.call('GET', '/api/CheckMeter/GetMeterInfo?meterNumber=EM-7B', { token: admin });
+    expect(info.json()).toMatchObject({
+      lastSeenAt: null,
+      health: 'unknown',
+      completeUpTo: null,
+      lastReading: { at: '2026-03-03T00:00:00.000Z', value: 0 },
+    });
+    // A meter with register readings still needs its final register.
+    const withRegisters = await t.call('POST', '/api/admin/meters/EM-1B/exchange', {
+      token: admin,
+      body: { at: '2026-03-02T00:00:00Z', newMeterNumber: 'EM-1D', newStartRegister: 0 },
+    });
+    expect(withRegisters.json()).toMatchObject({ statusCode: 400, param: 'finalRegister' });
   });
 });

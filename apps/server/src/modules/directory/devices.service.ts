@@ -199,8 +199,9 @@ export class AdminDevicesService {
 
   /**
    * Replaces a meter in one transaction: the old one is closed at `at` with its final register
-   * (stored as an exchange reading), the new one opens at the same location and indicator at the
-   * same instant with its start register, so the indicator's consumption continues without a gap.
+   * (stored as an exchange reading; a meter with interval data only has none to give), the new one
+   * opens at the same location and indicator at the same instant with its start register, so the
+   * indicator's consumption continues without a gap.
    */
   async exchange(
     actor: Actor,
@@ -208,7 +209,7 @@ export class AdminDevicesService {
     body: ExchangeMeterBody,
   ): Promise<{ oldMeter: AdminDevice; newMeter: AdminDevice }> {
     const at = new Date(body.at);
-    const finalMicro = kwhToMicro(body.finalRegister);
+    const finalMicro = body.finalRegister === undefined ? null : kwhToMicro(body.finalRegister);
     const startMicro = kwhToMicro(body.newStartRegister);
     if (body.newMeterNumber === meterNumber) {
       throw badRequest('newMeterNumber must differ from the meter being exchanged.', 'newMeterNumber');
@@ -233,7 +234,13 @@ export class AdminDevicesService {
           );
         }
         const digits = old.register_digits ?? 6;
-        if (!(finalMicro >= 0 && finalMicro < registerRangeMicro(digits))) {
+        if (finalMicro === null) {
+          if (old.last_register_month !== null)
+            throw badRequest(
+              'finalRegister is required: the meter has register readings, give its register at the exchange.',
+              'finalRegister',
+            );
+        } else if (!(finalMicro >= 0 && finalMicro < registerRangeMicro(digits))) {
           throw badRequest(
             `finalRegister does not fit the meter's ${digits} register digits.`,
             'finalRegister',
@@ -253,19 +260,21 @@ export class AdminDevicesService {
             'at',
           );
         }
-        if (around.atValue !== undefined && around.atValue !== finalMicro) {
-          throw conflict(
-            `finalRegister: a reading of ${microToKwhText(around.atValue)} is already stored at this instant.`,
-            'finalRegister',
-          );
+        if (finalMicro !== null) {
+          if (around.atValue !== undefined && around.atValue !== finalMicro) {
+            throw conflict(
+              `finalRegister: a reading of ${microToKwhText(around.atValue)} is already stored at this instant.`,
+              'finalRegister',
+            );
+          }
+          if (around.before !== undefined && isImplausibleDecrease(around.before, finalMicro, digits)) {
+            throw badRequest(
+              `finalRegister (${body.finalRegister}) is below the meter's last reading (${microToKwhText(around.before)}).`,
+              'finalRegister',
+            );
+          }
+          await readings.addRegister(tx, old.id, { at, micro: finalMicro, source: EXCHANGE_SOURCE });
         }
-        if (around.before !== undefined && isImplausibleDecrease(around.before, finalMicro, digits)) {
-          throw badRequest(
-            `finalRegister (${body.finalRegister}) is below the meter's last reading (${microToKwhText(around.before)}).`,
-            'finalRegister',
-          );
-        }
-        await readings.addRegister(tx, old.id, { at, micro: finalMicro, source: EXCHANGE_SOURCE });
         await closeMeter(tx, old.id, at);
         const newId = await insertDevice(tx, {
           type: DeviceType.Meter,

@@ -50,6 +50,7 @@ export function presentDevice(row: AdminDeviceRow): AdminDevice {
             intervalMinutes: row.interval_minutes ?? 15,
             installedAt: iso(row.installed_at) ?? '',
             removedAt: iso(row.removed_at),
+            hasRegisterReadings: row.last_register_month !== null,
           },
   };
 }

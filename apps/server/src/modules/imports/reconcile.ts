@@ -1,6 +1,6 @@
 import type { Reconciliation } from '@cm/contracts/import-jobs.ts';
 import { localDateOf, localParts, MINUTE_MS, startOfLocal } from '@cm/contracts/zoned-time.ts';
-import { registerAdvanceMicro } from '../readings/register-value.ts';
+import { registerAdvanceMicro } from '../readings/index.ts';
 
 // Registers and interval records of one meter and channel tell the same energy twice: between two
 // register reads, the register's advance (times the CT multiplier) should equal the energy of the

@@ -4,11 +4,13 @@ export { CHANNEL_NUMBER, ReadingKind } from './channels.ts';
 export { COMPLETENESS_WINDOW_MS, Completeness } from './completeness.ts';
 export {
   computeReadings,
+  type ComputedChannel,
   type ChannelSegments,
   type MeterSegment,
   type SeriesColumns,
 } from './engine/compute.ts';
 export type { CostTotals, PriceTimeline } from './engine/cost.ts';
+export { peakOf, rollingAverage, summedPeaks, type PeakColumns, type SummedMeter } from './engine/demand.ts';
 export { StepFlag, StepKind, Steps, registerSteps } from './engine/steps.ts';
 export {
   LatestReadings,
@@ -18,7 +20,7 @@ export {
 } from './latest-readings.ts';
 export { RangeInputError, resolveProjectTo, resolveRange, type ResolvedRange } from './range.ts';
 export { ReadingsStore, packQueuedMonths, type ChannelReadings } from './readings-store.ts';
-export { presentReadings } from './readings.presenter.ts';
+export { presentPeak, presentReadings } from './readings.presenter.ts';
 export { readings, type DayAsk, type DayRow } from './readings.service.ts';
 export {
   isImplausibleDecrease,

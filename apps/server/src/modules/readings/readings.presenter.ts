@@ -11,11 +11,11 @@ import type {
   ReadingEvent,
   ReadingQuality,
 } from '@cm/contracts/check.ts';
+import { isoInZone } from '@cm/contracts/zoned-time.ts';
 import type { ChannelEvent, ChannelTotals as EngineTotals } from './engine/channel.ts';
 import type { ComputedChannel, ReadingsComputation, SeriesColumns } from './engine/compute.ts';
 import { StepFlag } from './engine/steps.ts';
 import type { Peak } from './engine/demand.ts';
-import { isoInZone } from '@cm/contracts/zoned-time.ts';
 
 const units = (micro: number) => micro / 1e6;
 const unitsOrNull = (micro: number | null) => (micro === null || Number.isNaN(micro) ? null : units(micro));

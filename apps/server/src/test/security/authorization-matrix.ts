@@ -383,6 +383,11 @@ export const matrix: MatrixGroup[] = [
         expect: { none: ADMIN(200) },
       },
       {
+        route: 'GET /api/admin/mail',
+        request: () => ({ url: '/api/admin/mail' }),
+        expect: { none: ADMIN(200) },
+      },
+      {
         route: 'GET /api/admin/webhooks',
         request: () => ({ url: '/api/admin/webhooks' }),
         expect: { none: ADMIN(200) },

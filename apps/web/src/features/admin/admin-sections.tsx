@@ -66,7 +66,7 @@ export const adminSections: readonly AdminSection[] = [
     id: 'audit',
     path: 'audit',
     titleKey: 'admin.audit.title',
-    introKey: 'admin.audit.intro',
+    introKey: 'admin.audit.cardIntro',
     Icon: IconHistory,
   },
 ];

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import type { AdminApiKey } from '@cm/contracts/admin.ts';
+import type { Webhook } from '@cm/contracts/alerts.ts';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stubServer } from '@/test-support/fetch-stub.ts';
@@ -27,12 +28,25 @@ const billing: AdminApiKey = {
   isWebApp: false,
 };
 
+const hook: Webhook = {
+  id: 4,
+  url: 'https://ops.example.test/cm',
+  createdAt: '2026-11-01T08:00:00.000Z',
+  delivered: 3,
+  pending: 0,
+  failed: 0,
+};
+
 /** The API-keys server: a list that grows and whose keys can be revoked, as the real one does. */
 function keysServer() {
   let keys = [webKey, billing];
   return stubServer({
     'GET /api/admin/api-keys': () => ({ body: { items: keys } }),
-    'GET /api/admin/webhooks': { body: { items: [] } },
+    'GET /api/admin/webhooks': { body: { items: [hook] } },
+    'DELETE /api/admin/webhooks/4': { status: 204, body: null },
+    'GET /api/admin/mail': {
+      body: { configured: false, server: null, from: null, pending: 0, failed: 0, lastError: null },
+    },
     'POST /api/admin/api-keys': (request) => {
       const { name, scopes } = request.body as { name: string; scopes: AdminApiKey['scopes'] };
       const apiKey = {
@@ -72,6 +86,23 @@ describe('API keys page', () => {
     const billingRow = screen.getByRole('row', { name: /Billing export cmk_bill/ });
     expect(within(billingRow).getByRole('button', { name: 'Revoke Billing export' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Revoke Web app' })).toBeNull();
+  });
+
+  it('tells the administrator that no mail server is set up (issue 34.14)', async () => {
+    await renderPage(<ApiKeysPage />);
+    const panel = await screen.findByTestId('mail-setup');
+    expect(within(panel).getByText(/No mail server is set up \(CM_SMTP_URL\)/)).toBeTruthy();
+    expect(within(panel).getByText('Waiting to be sent: 0 · given up on: 0')).toBeTruthy();
+  });
+
+  it('asks before it removes a webhook (issue 34, low)', async () => {
+    await renderPage(<ApiKeysPage />);
+    const row = await screen.findByRole('row', { name: /ops\.example\.test/ });
+    fireEvent.click(within(row).getByRole('button', { name: 'Remove' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove this webhook?' });
+    expect(server.sentTo('DELETE /api/admin/webhooks/4')).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(server.sentTo('DELETE /api/admin/webhooks/4')).toHaveLength(1));
   });
 
   it('asks for a name and a scope before it sends anything', async () => {

@@ -17,6 +17,7 @@ import { apiKeyScopes, type ApiKeyScope } from '@cm/contracts/enums.ts';
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
+import { MailSetupPanel } from './mail-setup-panel.tsx';
 import { WebhooksPanel } from './webhooks-panel.tsx';
 import { formatDate, formatRelative, formatZonedDateTime, readerTimeZone } from '@/lib/format.ts';
 import { toFailure, type Failure } from '@/lib/http-client.ts';
@@ -255,6 +256,7 @@ export function ApiKeysPage() {
         ) : null}
       </Modal>
 
+      <MailSetupPanel />
       <WebhooksPanel />
 
       <ConfirmDialog

@@ -1,10 +1,11 @@
 import type { AuditList } from '@cm/contracts/admin.ts';
 import type { i18n } from 'i18next';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { testI18n } from '@/test-support/i18n.ts';
 import en from '../../../public/locales/en.json';
 import de from '../../../public/locales/de.json';
-import { auditDetail, auditSentence, entryDetail } from './audit-detail.ts';
+import fr from '../../../public/locales/fr.json';
+import { auditFields, auditSentence, entryDetail } from './audit-detail.ts';
 
 type Entry = AuditList['items'][number];
 
@@ -25,28 +26,58 @@ const entry = (overrides: Partial<Entry>): Entry => ({
 
 let t: i18n;
 beforeAll(async () => {
-  t = await testI18n('en', { en, de });
+  t = await testI18n('en', { en, de, fr });
 });
 
-describe('auditDetail', () => {
-  it('writes a flat object as key: value pairs and cuts long values', () => {
-    expect(auditDetail({ name: 'Ops', scopes: ['read'], prefix: 'cm_abc' })).toBe(
-      'name: Ops · scopes: ["read"] · prefix: cm_abc',
-    );
-    expect(auditDetail({ reason: 'x'.repeat(100) }, {}, 10)).toBe(`reason: ${'x'.repeat(9)}…`);
+describe('auditFields', () => {
+  const f = () => ({ t: t.t, locale: t.language, timeZone: 'Europe/Berlin' });
+
+  it('writes each field by its name in words, with its value in words (issue 34.9)', () => {
+    expect(auditFields({ name: 'Ops', scopes: ['read'], prefix: 'cm_abc', strict: true }, f())).toEqual([
+      'Name: Ops',
+      'Permissions: read',
+      'Key starts with: cm_abc',
+      'Strict check: yes',
+    ]);
+    expect(auditFields({ fileName: 'x'.repeat(100) }, f(), {}, [], 10)).toEqual([`File: ${'x'.repeat(9)}…`]);
   });
 
   it('copes with nothing, scalars and arrays', () => {
-    expect(auditDetail(null)).toBe('');
-    expect(auditDetail(3)).toBe('3');
-    expect(auditDetail([1, 2])).toBe('[1,2]');
+    expect(auditFields(null, f())).toEqual([]);
+    expect(auditFields(3, f())).toEqual(['3']);
+    expect(auditFields([1, 2], f())).toEqual(['1, 2']);
   });
 
   it('names the locations and devices a detail refers to by id (issue 17.13)', () => {
     const names = { 'location:1': 'Harbour View', 'location:2': 'Marina Quay', 'device:12': 'CU-2003' };
-    expect(auditDetail({ locationIds: [1, 2, 9], toCubeId: 12 }, names)).toBe(
-      'locationIds: Harbour View, Marina Quay, 9 · toCubeId: CU-2003',
+    expect(auditFields({ locationIds: [1, 2, 9], toCubeId: 12 }, f(), names)).toEqual([
+      'Locations: Harbour View, Marina Quay, 9',
+      'To Cube: CU-2003',
+    ]);
+  });
+
+  it('says an edit as what changed, before → after, in French with no raw key nor JSON', async () => {
+    // A device edit (priorities: 1 New, 2 High, 3 Medium): High → Medium, the serial unchanged.
+    const edit = {
+      before: { serial: 'CU-2003', parentId: null, priority: 2, status: 'active' },
+      changes: { serial: 'CU-2003', priority: 3 },
+    };
+    expect(auditFields(edit, f())).toEqual(['Priority: High → Medium']);
+    await t.changeLanguage('fr');
+    onTestFinished(async () => {
+      await t.changeLanguage('en');
+    });
+    const created = auditFields(
+      { type: 2, priority: 2, parentId: null, installedAt: '2026-06-22T08:30:00.000Z' },
+      f(),
     );
+    expect(created).toEqual([
+      'Type : Cube (concentrateur de données)',
+      'Priorité : Haute',
+      'Relié à : —',
+      expect.stringMatching(/^Installé le : 22 juin 2026.*10:30/),
+    ]);
+    expect(auditFields(edit, f()).join(' ')).not.toMatch(/[{}]|priority|parentId/);
   });
 });
 
@@ -68,7 +99,7 @@ describe('auditSentence', () => {
       detail: { email: 'nobody@test.cm', reason: 'unknownEmail' },
     });
     expect(auditSentence(failed, t.t)).toBe('Failed sign-in as nobody@test.cm: no account has this address');
-    expect(entryDetail(failed)).toBe('');
+    expect(entryDetail(failed, { t: t.t, locale: 'en', timeZone: 'UTC' })).toEqual([]);
   });
 
   it('falls back to the action for one it has no words for', () => {

@@ -1,5 +1,8 @@
 import type { AuditList } from '@cm/contracts/admin.ts';
+import { Role } from '@cm/contracts/enums.ts';
 import type { TFunction } from 'i18next';
+import { devicePriorityLabels, deviceStatusLabels, toPriorityId } from '@/components/device-status.ts';
+import { formatNumber, formatZonedDateTime } from '@/lib/format.ts';
 
 type AuditEntry = AuditList['items'][number];
 
@@ -18,39 +21,104 @@ const SAID_IN_SENTENCE: Partial<Record<string, readonly string[]>> = {
   'user.sign-in-failed': ['email', 'reason'],
 };
 
-/**
- * An audit entry's detail as one line: `key: value` pairs for a flat object (what the server
- * writes), JSON for anything deeper; ids of locations and devices as their names where the entry
- * carries them ("locationIds: Harbour View, Marina Quay"). Long values are cut, never the keys.
- */
-export function auditDetail(
-  detail: unknown,
-  names: Readonly<Record<string, string>> = {},
-  maxValue = 80,
-  omit: readonly string[] = [],
-): string {
-  if (detail === null || detail === undefined) return '';
-  if (typeof detail !== 'object') return String(detail);
-  if (Array.isArray(detail)) return JSON.stringify(detail);
-  return Object.entries(detail)
-    .filter(([key]) => !omit.includes(key))
-    .map(([key, value]) => {
-      const kind = ID_KEYS[key];
-      const named = (id: unknown) => (kind ? (names[`${kind}:${String(id)}`] ?? String(id)) : String(id));
-      const text =
-        kind && (typeof value === 'number' || Array.isArray(value))
-          ? (Array.isArray(value) ? value : [value]).map(named).join(', ')
-          : typeof value === 'string'
-            ? value
-            : (JSON.stringify(value) ?? '');
-      return `${key}: ${text.length > maxValue ? `${text.slice(0, maxValue - 1)}…` : text}`;
-    })
-    .join(' · ');
+/** How a detail's values read: the reader's language, number format and time zone. */
+export interface DetailFormat {
+  t: TFunction;
+  locale: string;
+  timeZone: string;
 }
 
-/** The entry's detail without what its sentence already says. */
-export function entryDetail(entry: AuditEntry): string {
-  return auditDetail(entry.detail, entry.names, 80, SAID_IN_SENTENCE[entry.action] ?? []);
+/** Device type numbers (spec §3) as the check page names them. */
+const DEVICE_TYPE_KEYS: Record<number, string> = { 1: 'accessPoint', 2: 'cube', 3: 'meter' };
+
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/** One value in words: names for ids, types, priorities, roles and statuses; dates in the reader's zone. */
+function valueText(
+  key: string,
+  value: unknown,
+  names: Readonly<Record<string, string>>,
+  f: DetailFormat,
+): string {
+  const { t, locale } = f;
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'boolean') return t(value ? 'admin.audit.yes' : 'admin.audit.no');
+  const kind = ID_KEYS[key];
+  if (kind && (typeof value === 'number' || Array.isArray(value)))
+    return (Array.isArray(value) ? value : [value])
+      .map((id: unknown) => names[`${kind}:${String(id)}`] ?? String(id))
+      .join(', ');
+  if (key === 'type' && typeof value === 'number')
+    return t(`check.deviceType.${DEVICE_TYPE_KEYS[value] ?? 'unknown'}`);
+  if (key === 'priority' && typeof value === 'number')
+    return t(devicePriorityLabels[toPriorityId(value)].key);
+  if (key === 'role' && typeof value === 'number')
+    return t(value === Role.Admin ? 'role.admin' : value === Role.Client ? 'role.client' : String(value));
+  if (key === 'status' && typeof value === 'string' && value in deviceStatusLabels)
+    return t(deviceStatusLabels[value as keyof typeof deviceStatusLabels].key);
+  if (key === 'windows' && Array.isArray(value))
+    return t('admin.tariffs.windowCount', { count: value.length });
+  if (typeof value === 'number') return formatNumber(value, locale);
+  if (typeof value === 'string')
+    return ISO_INSTANT.test(value) ? formatZonedDateTime(value, locale, f.timeZone) : value;
+  if (Array.isArray(value))
+    return value.every((item) => typeof item !== 'object' || item === null)
+      ? value.map((item) => valueText('', item, names, f)).join(', ')
+      : t('admin.audit.items', { count: value.length });
+  return Object.entries(value as Record<string, unknown>)
+    .map(([inner, innerValue]) =>
+      t('admin.audit.fieldValue', {
+        field: fieldLabel(inner, t),
+        value: valueText(inner, innerValue, names, f),
+      }),
+    )
+    .join(', ');
+}
+
+/** A detail key in the reader's language ("parentId" → "Parent device", « Appareil parent »). */
+function fieldLabel(key: string, t: TFunction): string {
+  return t(`admin.audit.field.${key}`, {
+    defaultValue: key.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase(),
+  });
+}
+
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/**
+ * An audit entry's detail as lines a person reads (issue 34.9): each field by its name in the
+ * reader's language with its value in words; an edit as "field: before → after" for what changed.
+ * Ids of locations and devices read as their names; long values are cut, never the labels.
+ */
+export function auditFields(
+  detail: unknown,
+  f: DetailFormat,
+  names: Readonly<Record<string, string>> = {},
+  omit: readonly string[] = [],
+  maxValue = 80,
+): string[] {
+  if (detail === null || detail === undefined) return [];
+  if (typeof detail !== 'object' || Array.isArray(detail)) return [valueText('', detail, names, f)];
+  const record = detail as Record<string, unknown>;
+  const line = (key: string, text: string) =>
+    f.t('admin.audit.fieldValue', { field: fieldLabel(key, f.t), value: cut(text, maxValue) });
+  const { before, changes } = record;
+  if (isRecord(before) && isRecord(changes))
+    return Object.entries(changes)
+      .filter(([key, value]) => JSON.stringify(before[key]) !== JSON.stringify(value))
+      .map(([key, value]) =>
+        line(key, `${valueText(key, before[key], names, f)} → ${valueText(key, value, names, f)}`),
+      );
+  return Object.entries(record)
+    .filter(([key]) => !omit.includes(key))
+    .map(([key, value]) => line(key, valueText(key, value, names, f)));
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The entry's detail in words, without what its sentence already says. */
+export function entryDetail(entry: AuditEntry, f: DetailFormat): string[] {
+  return auditFields(entry.detail, f, entry.names, SAID_IN_SENTENCE[entry.action] ?? []);
 }
 
 /** Who acted: a person's or key's name, else what is known of them. */

@@ -149,12 +149,7 @@ export function AuditPage() {
       failure={toFailure(query.error)}
       table={
         <AdminTable
-          headers={[
-            t('admin.audit.at'),
-            t('admin.audit.actor'),
-            t('admin.audit.what'),
-            t('admin.audit.detail'),
-          ]}
+          headers={[t('admin.audit.at'), t('admin.audit.what'), t('admin.audit.detail')]}
           isBusy={query.isFetching}
           isEmpty={rows.length === 0}
           emptyText={t('admin.audit.empty')}
@@ -168,9 +163,9 @@ export function AuditPage() {
                 </Text>
               </Table.Td>
               <Table.Td data-testid="audit-sentence">{auditSentence(entry, t)}</Table.Td>
-              <Table.Td>
-                <Text size="xs" className={classes.mono} lineClamp={3}>
-                  {entryDetail(entry)}
+              <Table.Td data-testid="audit-detail">
+                <Text size="xs" lineClamp={4}>
+                  {entryDetail(entry, { t, locale, timeZone }).join(' · ')}
                 </Text>
               </Table.Td>
             </Table.Tr>

@@ -26,6 +26,15 @@ describe('describeFailure', () => {
     });
   });
 
+  it('never shows the API word "meterNumber": a file naming no meter asks for the meter number', () => {
+    const noMeter = failure(
+      400,
+      'meterNumber',
+      'This file names no meter: give the meterNumber its readings belong to.',
+    );
+    expect(describeFailure(noMeter)).toEqual({ key: 'admin.errors.meterNumberNeeded', values: {} });
+  });
+
   it('has its own sentence for network loss, 403, 404 and anything else', () => {
     expect(describeFailure(failure('NETWORK_ERROR')).key).toBe('admin.errors.network');
     expect(describeFailure(failure(403)).key).toBe('admin.errors.forbidden');

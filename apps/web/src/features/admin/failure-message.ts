@@ -17,6 +17,14 @@ const CONFLICT_KEYS: Record<string, string> = {
 };
 
 /**
+ * 400 answers whose server words name an API parameter a person never sees ("give the
+ * meterNumber"): a sentence of their own, by the parameter (issue 34, low).
+ */
+const BAD_INPUT_KEYS: Record<string, string> = {
+  meterNumber: 'admin.errors.meterNumberNeeded',
+};
+
+/**
  * Translates a failed call by meaning. The server's own words (always English) are kept as a
  * detail for the cases where they carry facts a person needs (which value, which limit).
  * `context` names what was being done, for 409s without a parameter (the last administrator).
@@ -32,6 +40,8 @@ export function describeFailure(failure: Failure, context: 'user' | 'other' = 'o
     if (context === 'user') return { key: 'admin.errors.lastAdmin', values: {} };
     return { key: 'admin.errors.conflict', values: { detail } };
   }
+  const badInput = failure.status === 400 && failure.param ? BAD_INPUT_KEYS[failure.param] : undefined;
+  if (badInput) return { key: badInput, values: {} };
   if (failure.status === 400 || failure.status === 422)
     return { key: 'admin.errors.invalid', values: { detail } };
   if (failure.status === 413) return { key: 'admin.errors.tooLarge', values: {} };

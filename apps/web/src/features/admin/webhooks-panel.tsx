@@ -18,7 +18,7 @@ import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatNumber, readerTimeZone, utcOffsetText } from '@/lib/format.ts';
 import { toFailure } from '@/lib/http-client.ts';
-import { AdminPanel, AdminTable, FailureAlert } from './admin-ui.tsx';
+import { AdminPanel, AdminTable, ConfirmDialog, FailureAlert } from './admin-ui.tsx';
 import classes from './admin.module.css';
 import {
   useAddWebhookMutation,
@@ -100,6 +100,8 @@ export function WebhooksPanel() {
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState<string | null>(null);
   const [shown, setShown] = useState<number | null>(null);
+  // Removing a webhook stops its deliveries at once: asked first (issue 34, low).
+  const [confirmRemove, setConfirmRemove] = useState<Webhook | null>(null);
   const shownWebhook = list.data?.find((webhook) => webhook.id === shown);
 
   async function handleAdd(event: React.FormEvent) {
@@ -187,7 +189,7 @@ export function WebhooksPanel() {
                   size="compact-xs"
                   variant="subtle"
                   color="red"
-                  onClick={() => void removeWebhook(webhook.id)}
+                  onClick={() => setConfirmRemove(webhook)}
                 >
                   {t('admin.webhooks.remove')}
                 </Button>
@@ -197,6 +199,18 @@ export function WebhooksPanel() {
         </AdminTable>
         {shownWebhook ? <Deliveries webhook={shownWebhook} /> : null}
       </Stack>
+      <ConfirmDialog
+        subject={confirmRemove}
+        title={t('admin.webhooks.removeTitle')}
+        message={t('admin.webhooks.removeConfirm', { url: confirmRemove?.url ?? '' })}
+        action={t('admin.webhooks.remove')}
+        color="red"
+        isBusy={removeState.isLoading}
+        onConfirm={(webhook) => {
+          void removeWebhook(webhook.id).then(() => setConfirmRemove(null));
+        }}
+        onCancel={() => setConfirmRemove(null)}
+      />
     </AdminPanel>
   );
 }

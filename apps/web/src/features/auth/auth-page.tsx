@@ -10,9 +10,10 @@ import classes from './auth-page.module.css';
 export function AuthPage({ children }: { children: ReactNode }) {
   return (
     <div className={classes.page}>
-      <div className={classes.topBar}>
+      {/* In a landmark, as every control of a page (issue 34, accessibility). */}
+      <header className={classes.topBar}>
         <LanguageSwitcher />
-      </div>
+      </header>
       <main className={classes.main}>
         <Paper className={classes.card} p="xl" radius="lg" withBorder>
           <div className={classes.brand}>

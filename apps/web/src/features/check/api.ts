@@ -6,6 +6,7 @@ import type {
   ReadingCorrectionsQuery,
 } from '@cm/contracts/check.ts';
 import type { MonthlyPeaks, MonthlyPeaksQuery } from '@cm/contracts/demand.ts';
+import type { LocationTariffs } from '@cm/contracts/tariffs.ts';
 import { api } from '@/lib/api.ts';
 
 // Schemas (zod) load with their first answer, as the shell's endpoints do: an empty check page
@@ -35,6 +36,12 @@ export const checkApi = api.injectEndpoints({
     getMeterInfo: build.query<MeterInfo, string>({
       query: (meterNumber) => ({ url: '/api/CheckMeter/GetMeterInfo', params: { meterNumber } }),
       transformResponse: async (raw: unknown) => (await loadCheckParsers()).parseMeterInfo(raw),
+    }),
+    /** The location's tariff versions: the prices its bills use (issue 34.13). */
+    getTariffs: build.query<LocationTariffs, string>({
+      query: (name) => ({ url: '/api/CheckMeter/GetTariffs', params: { name } }),
+      transformResponse: async (raw: unknown) =>
+        (await import('@cm/contracts/tariffs.ts')).locationTariffsSchema.parse(raw),
     }),
     getLocationReadings: build.query<LocationReadings, ReadingsArgs>({
       query: (args) => ({
@@ -76,4 +83,5 @@ export const {
   useGetLocationReadingsQuery,
   useGetMonthlyPeaksQuery,
   useGetReadingCorrectionsQuery,
+  useGetTariffsQuery,
 } = checkApi;

@@ -131,6 +131,26 @@ describe('deriveCheckView', () => {
     expect(asked('last12Months')).not.toHaveProperty('ProjectTo');
   });
 
+  it("shows a removed meter's week up to its removal, never its successor's live days (issue 34.4)", () => {
+    // Removed on 2026-03-10 at 10:30 Berlin (09:30 UTC): "Last 7 days" is 4–10 March, not projected.
+    const removed = meterInfo({ status: 'removed', removedAt: '2026-03-10T09:30:00.000Z' });
+    const shown = view('meter=EM-10009', { meter: loaded(removed) });
+    expect(shown.requests.readings).toEqual({
+      name: 'Riverside Campus – Library',
+      meterInd: 3,
+      From: '2026-03-04',
+      To: '2026-03-10',
+      granularity: 'hour',
+    });
+    expect(shown.rangeControls?.resolved).toEqual({ from: '2026-03-04', to: '2026-03-10' });
+    // This month is the month it was removed in, finished: no projection.
+    const month = view('meter=EM-10009&preset=thisMonth', { meter: loaded(removed) });
+    expect(month.requests.readings).toEqual(
+      expect.objectContaining({ From: '2026-03-01', To: '2026-03-10' }),
+    );
+    expect(month.requests.readings).not.toHaveProperty('ProjectTo');
+  });
+
   it('says a meter is not found, and offers no range for it', () => {
     const missing = view('meter=EM-0', { meter: failed(404) });
     expect(missing.notFoundMeter).toBe('EM-0');

@@ -75,9 +75,22 @@ export function lookupRequests(
   };
 }
 
-/** The range, its problem and the granularity, once the location's zone is known. */
-function rangeOf(url: CheckUrlState, timeZone: string | null, now: number, billingDay: number | null) {
-  const today = timeZone ? localDateOf(now, timeZone) : null;
+/**
+ * The range, its problem and the granularity, once the location's zone is known. A removed
+ * meter's presets end on the day it was removed (its last week, not its successor's), unprojected.
+ */
+function rangeOf(
+  url: CheckUrlState,
+  {
+    timeZone,
+    billingDay,
+    removedAtMs,
+  }: { timeZone: string | null; billingDay: number | null; removedAtMs: number | null },
+  now: number,
+) {
+  const isRemoved = removedAtMs !== null && removedAtMs <= now;
+  // The removal instant ends its last day; a meter removed at midnight ended the day before.
+  const today = timeZone ? localDateOf(isRemoved ? removedAtMs - 1 : now, timeZone) : null;
   const range: DateRange | null =
     url.range.kind === 'custom'
       ? { from: url.range.from, to: url.range.to }
@@ -91,7 +104,7 @@ function rangeOf(url: CheckUrlState, timeZone: string | null, now: number, billi
   const isTooLong = (chosen === 'raw' || chosen === 'hour') && days > MAX_RAW_RANGE_DAYS;
   const tooLong = isTooLong ? { granularity: chosen, days } : null;
   const projectTo =
-    range && today && !problem
+    range && today && !problem && !isRemoved
       ? projectionEnd(url.range.kind === 'preset' ? url.range.preset : null, range, today)
       : null;
   return { range, problem, granularity: isTooLong ? null : chosen, tooLong, projectTo };
@@ -116,7 +129,8 @@ function targetOf(url: CheckUrlState, meter: Answer<MeterInfo>, meters: Answer<L
     meters.data !== undefined &&
     !meters.data.meters.some((m) => m.meterInd === target.meterInd);
   const billingDay = meterInfo?.location.billingDay ?? listed?.location.billingDay ?? null;
-  return { meterInfo, timeZone, locationName, meterInd, hasUnknownMeterInd, billingDay };
+  const removedAtMs = meterInfo?.removedAt ? Date.parse(meterInfo.removedAt) : null;
+  return { meterInfo, timeZone, locationName, meterInd, hasUnknownMeterInd, billingDay, removedAtMs };
 }
 
 /** The readings the page asks for, given the lookup's answers. */
@@ -168,12 +182,9 @@ function askedRange(
   answers: { meter: Answer<MeterInfo>; meters: Answer<LocationReadings> },
   now: number,
 ) {
-  const { timeZone, locationName, meterInd, hasUnknownMeterInd, billingDay } = targetOf(
-    url,
-    answers.meter,
-    answers.meters,
-  );
-  const { range, problem, granularity, projectTo } = rangeOf(url, timeZone, now, billingDay);
+  const target = targetOf(url, answers.meter, answers.meters);
+  const { timeZone, locationName, meterInd, hasUnknownMeterInd } = target;
+  const { range, problem, granularity, projectTo } = rangeOf(url, target, now);
   if (!locationName || !timeZone || hasUnknownMeterInd || !range || problem) return null;
   const base = { name: locationName, ...(meterInd === undefined ? {} : { meterInd }) };
   return { base, range, granularity, timeZone, projectTo };
@@ -274,12 +285,9 @@ export function deriveCheckView(url: CheckUrlState, answers: CheckAnswers, now: 
     previous: compared.previous,
     lastYear: compared.lastYear,
   };
-  const { meterInfo, timeZone, hasUnknownMeterInd, billingDay } = targetOf(
-    url,
-    answers.meter,
-    answers.meters,
-  );
-  const { range, problem, tooLong } = rangeOf(url, timeZone, now, billingDay);
+  const targetFound = targetOf(url, answers.meter, answers.meters);
+  const { meterInfo, timeZone, hasUnknownMeterInd } = targetFound;
+  const { range, problem, tooLong } = rangeOf(url, targetFound, now);
 
   const meterFailure = target.kind === 'meter' ? answers.meter.failure : null;
   const metersFailure = target.kind === 'location' ? answers.meters.failure : null;

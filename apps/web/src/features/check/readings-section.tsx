@@ -17,6 +17,7 @@ import { TotalsPanel } from './totals/totals-panel.tsx';
 import { BillPanel } from './totals/bill-panel.tsx';
 import { MonthlyPeaksPanel } from './totals/monthly-peaks-panel.tsx';
 import { peaksQueryOf } from './totals/peaks-query.ts';
+import { TariffPrices } from './totals/tariff-prices.tsx';
 import { locationBill } from './model/bill.ts';
 import classes from './check.module.css';
 
@@ -109,6 +110,7 @@ export function ReadingsSection({
         <MetersSummary readings={readings} comparisons={comparisons} onPickMeter={onPickMeter} />
       )}
       {bill ? <BillPanel {...bill} timeZone={tz} /> : null}
+      {bill ? <TariffPrices locationName={readings.location.publicName} range={range} /> : null}
       <ChartPanel
         readings={readings}
         ariaLabel={chartSummary}
@@ -118,7 +120,7 @@ export function ReadingsSection({
       />
       {below ? (
         <Stack gap="md" className={isBehind ? classes.stale : undefined} aria-busy={isBehind}>
-          <NotesPanel readings={below} />
+          <NotesPanel readings={below} tableId={TABLE_ID} />
           {correctedMeter(below) ? (
             <Suspense fallback={<Skeleton height={80} radius="md" />}>
               <CorrectionsPanel readings={below} />

@@ -348,6 +348,25 @@ describe('gaps', () => {
     expect(day.gaps.map((gap) => gap.bucket)).toEqual(['2026-06-01T00:00:00.000Z']);
   });
 
+  it('flags the hour and the day a gap cuts, with the intervals missing in each (issue 34.15)', () => {
+    // The demo's HVAC meter, Berlin 2026-09-09 (00:00 local = 2026-09-08T22:00Z): the readings
+    // 09:00 … 14:45 local are missing (indices 36 … 59). The 08:45 reading is the last before the
+    // gap, so the interval 08:45–09:00 is unknown: the 08 h has 1 missing and 3 known intervals
+    // (0.3 kWh), the 09 … 13 h have 4 missing each, the 14 h has 3 (14:00, 14:15, 14:30), 24 in all.
+    const seg = regularSegment({
+      startMs: Date.UTC(2026, 8, 8, 22),
+      count: 97,
+      skip: (i) => i >= 36 && i <= 59,
+    });
+    const range = { From: '2026-09-09', To: '2026-09-09' };
+    const hour = run([seg], range, 'Europe/Berlin', 'hour');
+    expect(hour.series.missing.slice(7, 16)).toEqual([0, 1, 4, 4, 4, 4, 4, 3, 0]);
+    expect(hour.series.consumption[8]).toBe(0.3);
+    // The day holds the whole gap: its 24 missing intervals are said on its row.
+    const day = run([seg], range, 'Europe/Berlin', 'day');
+    expect(day.series.missing).toEqual([24]);
+  });
+
   it('reports data that starts late or stops early, but not the future', () => {
     const partial = regularSegment({ startMs: Date.UTC(2026, 5, 1, 1), count: 77 }); // 01:00 … 20:00
     const range = { From: '2026-06-01', To: '2026-06-01' };

@@ -33,6 +33,7 @@ const meter: AdminDevice = {
     intervalMinutes: 15,
     installedAt: '2026-01-01T00:00:00Z',
     removedAt: null,
+    hasRegisterReadings: true,
   },
 };
 

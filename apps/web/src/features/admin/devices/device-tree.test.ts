@@ -33,6 +33,7 @@ function node(
           intervalMinutes: 15,
           installedAt: '2026-01-01T00:00:00Z',
           removedAt: meter.removedAt ?? null,
+          hasRegisterReadings: true,
         }
       : null,
     children,

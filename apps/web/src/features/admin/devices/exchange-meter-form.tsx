@@ -38,6 +38,7 @@ function contextOf(meter: AdminMeterFields, timeZone: string) {
     timeZone,
     registerDigits: meter.registerDigits,
     installedAt: meter.installedAt,
+    hasRegisterReadings: meter.hasRegisterReadings,
     now: Date.now(),
   };
 }
@@ -96,12 +97,14 @@ function ExchangeForm({
           required
           data-autofocus
         />
-        <KwhInput
-          label={t('admin.exchange.finalRegister', { meterNumber })}
-          description={t('admin.exchange.registerHint')}
-          {...form.getInputProps('finalRegister')}
-          required
-        />
+        {meter.hasRegisterReadings ? (
+          <KwhInput
+            label={t('admin.exchange.finalRegister', { meterNumber })}
+            description={t('admin.exchange.registerHint')}
+            {...form.getInputProps('finalRegister')}
+            required
+          />
+        ) : null}
         <TextInput
           label={t('admin.exchange.newMeterNumber')}
           {...form.getInputProps('newMeterNumber')}

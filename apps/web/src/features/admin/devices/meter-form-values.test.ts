@@ -6,6 +6,7 @@ const context = {
   timeZone: 'Europe/Berlin',
   registerDigits: 6,
   installedAt: '2025-01-01T00:00:00Z',
+  hasRegisterReadings: true,
   now: Date.parse('2026-06-01T12:00:00Z'),
 };
 
@@ -19,6 +20,19 @@ describe('validateExchange', () => {
     expect(result.body).toEqual({
       at: '2026-05-31T10:15:00+02:00',
       finalRegister: 1234.5,
+      newMeterNumber: 'EM-2',
+      newStartRegister: 0,
+    });
+  });
+
+  it('asks no final register of a meter with interval data only (issue 34.4)', () => {
+    const result = validateExchange(
+      { at: '2026-05-31T10:15', finalRegister: '', newMeterNumber: 'EM-2', newStartRegister: 0 },
+      { ...context, hasRegisterReadings: false },
+    );
+    expect(result.errors).toEqual({});
+    expect(result.body).toEqual({
+      at: '2026-05-31T10:15:00+02:00',
       newMeterNumber: 'EM-2',
       newStartRegister: 0,
     });

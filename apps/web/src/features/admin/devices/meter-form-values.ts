@@ -41,12 +41,14 @@ export function validateExchange(
     timeZone: string;
     registerDigits: number;
     installedAt: string;
+    /** A meter with interval data only has no final register to give: the form does not ask it. */
+    hasRegisterReadings: boolean;
     now: number;
   },
 ): { errors: ExchangeFormErrors; body: ExchangeMeterBody | null } {
   const parsed = exchangeMeterBodySchema.safeParse({
     at: zonedLocalToIso(values.at, context.timeZone) ?? '',
-    finalRegister: typedNumber(values.finalRegister),
+    ...(context.hasRegisterReadings ? { finalRegister: typedNumber(values.finalRegister) } : {}),
     newMeterNumber: values.newMeterNumber,
     newStartRegister: typedNumber(values.newStartRegister),
   });

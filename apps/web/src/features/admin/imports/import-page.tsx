@@ -38,6 +38,7 @@ import { PreviewPanel } from './preview-panel.tsx';
 import { ImportReportView } from './report-view.tsx';
 import { uploadImportFile } from './upload.ts';
 import { isRunning, useImportJob } from './use-import-job.ts';
+import { fieldFailure } from '../failure-message.ts';
 
 const AUTO = 'auto';
 
@@ -82,6 +83,7 @@ export function ImportPage() {
   const [isOver, setIsOver] = useState(false);
   const [sent, setSent] = useState<number | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
+  const meterFailure = fieldFailure(failure, ['meterNumber']);
   const [uploaded, setUploaded] = useState<ImportJob | null>(null);
   const [preset, setPreset] = useState<string>(AUTO);
   const [mapping, setMapping] = useState<DelimitedMapping | null>(null);
@@ -304,7 +306,7 @@ export function ImportPage() {
                     value={meterNumber}
                     onChange={(event) => setMeterNumber(event.currentTarget.value)}
                     required={needsMeter}
-                    error={failure?.param === 'meterNumber' ? failure.message : undefined}
+                    error={meterFailure ? t(meterFailure.key, meterFailure.values) : undefined}
                     w={240}
                   />
                 ) : null}

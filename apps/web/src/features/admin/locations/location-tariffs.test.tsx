@@ -94,7 +94,8 @@ describe('a location’s tariffs', () => {
     expect(cells(past)).toEqual(['2025-01-01past', '0.2 EUR', '0.45 EUR', '23%', '—', '']);
     expect(cells(current)).toEqual([
       '2026-01-01in force',
-      '0.2456 EUR2 time-of-use windows',
+      // Each window with its days, hours and price (issue 34.13), not "2 time-of-use windows".
+      '0.2456 EURPeak · Mon–Fri · 17:00–20:00 · 0.31 EURNight · Every day · 22:00–06:00 · 0.12 EUR',
       '0.45 EUR',
       '23%',
       '0.08 EUR',

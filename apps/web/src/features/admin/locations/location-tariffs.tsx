@@ -5,6 +5,7 @@ import type { Tariff } from '@cm/contracts/tariffs.ts';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
+import { TariffWindowLines, tariffPriceText } from '@/components/tariff-windows.tsx';
 import { formatNumber } from '@/lib/format.ts';
 import { toFailure } from '@/lib/http-client.ts';
 import { AdminTable, FailureAlert } from '../admin-ui.tsx';
@@ -34,8 +35,7 @@ export function LocationTariffs({ location }: { location: AdminLocation }) {
   const [isAdding, setAdding] = useState(false);
   const items = query.data?.items ?? [];
   const today = query.data?.today ?? '';
-  const price = (text: string, currency: string) =>
-    `${formatNumber(Number(text), locale, { maximumFractionDigits: 6 })} ${currency}`;
+  const price = (text: string, currency: string) => tariffPriceText(text, currency, locale);
 
   async function handleWithdraw(tariff: Tariff) {
     await withdraw({ locationId: location.id, tariffId: tariff.id }).unwrap();
@@ -79,11 +79,9 @@ export function LocationTariffs({ location }: { location: AdminLocation }) {
               </Table.Td>
               <Table.Td>
                 <Text size="sm">{price(tariff.energyPrice, tariff.currency)}</Text>
-                {tariff.windows.length > 0 ? (
-                  <Text size="xs" c="dimmed">
-                    {t('admin.tariffs.windowCount', { count: tariff.windows.length })}
-                  </Text>
-                ) : null}
+                <Text size="xs" c="dimmed" component="div">
+                  <TariffWindowLines windows={tariff.windows} currency={tariff.currency} />
+                </Text>
               </Table.Td>
               <Table.Td>{price(tariff.standingChargePerDay, tariff.currency)}</Table.Td>
               <Table.Td>

@@ -13,7 +13,7 @@ import { formatIsoInZone, formatUtcOffset } from '../model/local-format.ts';
 import { formatRegister } from '../totals/totals.ts';
 import { exchangeNeighbours } from './exchanges.ts';
 import { MeterNickname } from './meter-nickname.tsx';
-import { ToneBadge, type Tone } from '../ui/tone-badge.tsx';
+import { ToneBadge, type Tone } from '@/components/tone-badge.tsx';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import classes from '../check.module.css';
 
@@ -127,7 +127,7 @@ export const MeterCard = memo(function MeterCard({ meter, meterNumbers, now }: M
     chainLink('accessPoint', meter.chain.accessPoint, tz, now),
     chainLink('cube', meter.chain.cube, tz, now),
   ].filter((link) => link !== null);
-  const { before, after } = exchangeNeighbours(meterNumbers, meter.meterNumber);
+  const { before, after } = exchangeNeighbours(meterNumbers, meter.meterNumber, meter.removedAt !== null);
   const unit = meter.unit;
 
   return (

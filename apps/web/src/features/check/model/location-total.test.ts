@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { coverageOf, locationTotal, type MeterEnergy } from './location-total.ts';
+import {
+  coverageOf,
+  locationNet,
+  locationTotal,
+  type MeterEnergy,
+  type NetEnergy,
+} from './location-total.ts';
 
 const meter = (meterInd: number, consumption: number | null, mainSupply = false): MeterEnergy => ({
   meterInd,
@@ -66,5 +72,37 @@ describe('coverageOf', () => {
     const holed = { ...meter(2, 1), totals: { consumption: 1, readings: 97, missingIntervals: 32 } };
     expect(coverageOf([full, { ...holed }])).toBeCloseTo(192 / 224, 12);
     expect(coverageOf([{ totals: { consumption: null, readings: 0, missingIntervals: 0 } }])).toBeNull();
+  });
+});
+
+describe('locationNet', () => {
+  const withChannels = (
+    meterInd: number,
+    imported: number | null,
+    exported?: number | null,
+  ): MeterEnergy & NetEnergy => ({
+    ...meter(meterInd, imported),
+    channel: 'import',
+    channels: exported === undefined ? ['import'] : ['import', 'export'],
+    totals: {
+      consumption: imported,
+      readings: 97,
+      missingIntervals: 0,
+      ...(exported === undefined ? {} : { other: { consumption: exported } }),
+    },
+  });
+
+  it('counts a meter without an export channel as exporting nothing, not as unknown (issue 34.12)', () => {
+    // Harbour View: the solar flat imports 10 kWh and exports 4; the other flat imports 3 and has
+    // no export channel. The location exports 4 and its net is 13 − 4 = 9 kWh.
+    expect(locationNet([withChannels(1, 10, 4), withChannels(2, 3)])).toEqual({ exported: 4, net: 9 });
+  });
+
+  it('has no net without any export channel, and an unknown one when an export is unknown', () => {
+    expect(locationNet([withChannels(1, 10), withChannels(2, 3)])).toBeNull();
+    expect(locationNet([withChannels(1, 10, null), withChannels(2, 3)])).toEqual({
+      exported: null,
+      net: null,
+    });
   });
 });

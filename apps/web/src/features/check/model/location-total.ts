@@ -107,3 +107,49 @@ export function locationTotal(meters: readonly MeterEnergy[]): LocationTotal {
     consumption === null || subMeters === null ? null : (toWh(consumption) - toWh(subMeters)) / 1000;
   return { basis, consumption, subMeters, unaccounted, shares, coverage: coverageOf(counted), atLeast };
 }
+
+/** What a location's net needs of each meter: the answer's channel, the meter's channels, its totals. */
+export interface NetEnergy {
+  channel: 'import' | 'export';
+  channels: readonly string[];
+  totals: Pick<ChannelTotals, 'consumption'> & { other?: Pick<ChannelTotals, 'consumption'> | undefined };
+}
+
+/**
+ * A meter's import, export and net (import − export): a meter without an export channel exports
+ * nothing it could measure ('none', not unknown) and its net is its import; null: unknown.
+ */
+export function meterNet({ channel, channels, totals }: NetEnergy): {
+  imported: number | null;
+  exported: number | null | 'none';
+  net: number | null;
+} {
+  const imported = channel === 'import' ? totals.consumption : (totals.other?.consumption ?? null);
+  if (!channels.includes('export')) return { imported, exported: 'none', net: imported };
+  const exported = channel === 'export' ? totals.consumption : (totals.other?.consumption ?? null);
+  const net = imported === null || exported === null ? null : (toWh(imported) - toWh(exported)) / 1000;
+  return { imported, exported, net };
+}
+
+/**
+ * A location's export and net over its counted meters (issue 34.12), a meter without an export
+ * channel counting as exporting nothing. Null when no counted meter has an export channel; null
+ * figures when an energy is unknown.
+ */
+export function locationNet<T extends NetEnergy & { meter: Pick<MeterInfo, 'mainSupply'> }>(
+  meters: readonly T[],
+): { exported: number | null; net: number | null } | null {
+  const { counted } = countedMeters(meters);
+  if (!counted.some((m) => m.channels.includes('export'))) return null;
+  let exportedWh = 0;
+  let netWh = 0;
+  let isNetKnown = true;
+  for (const meter of counted) {
+    const { exported, net } = meterNet(meter);
+    if (exported === null) return { exported: null, net: null };
+    if (exported !== 'none') exportedWh += toWh(exported);
+    if (net === null) isNetKnown = false;
+    else netWh += toWh(net);
+  }
+  return { exported: exportedWh / 1000, net: isNetKnown ? netWh / 1000 : null };
+}

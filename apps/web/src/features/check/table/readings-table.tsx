@@ -20,7 +20,8 @@ import {
   exportAndNet,
   rowNotes,
 } from './row-notes.ts';
-import { ToneBadge } from '../ui/tone-badge.tsx';
+import { ToneBadge } from '@/components/tone-badge.tsx';
+import { NoExportChannel } from '../ui/no-export-channel.tsx';
 import classes from '../check.module.css';
 
 /** One meter indicator's rows. */
@@ -186,7 +187,7 @@ export const ReadingsTable = memo(function ReadingsTable({
             const notes = (
               <Group gap={4} wrap="wrap">
                 {rowNotes(rows, i, granularity).map((note, n) => (
-                  <ToneBadge key={n} tone={note.tone}>
+                  <ToneBadge key={n} tone={note.tone} wrap>
                     {t(note.key, note.values)}
                   </ToneBadge>
                 ))}
@@ -208,9 +209,15 @@ export const ReadingsTable = memo(function ReadingsTable({
                     <span className={classes.period}>
                       {formatPeriod(start, end, granularity, locale, timeZone, true)}
                     </span>
-                    <Text size="xs" c="dimmed" className={classes.nowrap}>
-                      {formatUtcOffset(start, timeZone)}
-                      {meter === null ? '' : ` · ${meter}`}
+                    {/* The offset and the meter each whole, on two lines where one is too narrow. */}
+                    <Text size="xs" c="dimmed">
+                      <span className={classes.nowrap}>{formatUtcOffset(start, timeZone)}</span>
+                      {meter === null ? null : (
+                        <>
+                          {' · '}
+                          <span className={classes.nowrap}>{meter}</span>
+                        </>
+                      )}
                     </Text>
                     {notes}
                   </td>
@@ -233,12 +240,25 @@ export const ReadingsTable = memo(function ReadingsTable({
                     </Text>
                   )}
                   {hasExport && isPhone ? (
-                    <Text size="xs" c="dimmed" className={classes.nowrap}>
-                      {t('check.table.exportNetShort', {
-                        exported: energyText(exportAndNet(rows, i).exported, locale, t),
-                        net: energyText(exportAndNet(rows, i).net, locale, t),
-                      })}
-                    </Text>
+                    rows.exported === null ? (
+                      <Text size="xs" c="dimmed">
+                        {t('check.table.noExportChannel')}
+                      </Text>
+                    ) : (
+                      // Export and net on lines of their own: side by side they overflow a phone (issue 34.11).
+                      <>
+                        <Text size="xs" c="dimmed" className={classes.nowrap}>
+                          {t('check.table.exportLine', {
+                            value: energyText(exportAndNet(rows, i).exported, locale, t),
+                          })}
+                        </Text>
+                        <Text size="xs" c="dimmed" className={classes.nowrap}>
+                          {t('check.table.netLine', {
+                            value: energyText(exportAndNet(rows, i).net, locale, t),
+                          })}
+                        </Text>
+                      </>
+                    )
                   ) : null}
                   {costCurrency && isPhone ? (
                     <Text size="xs" c="dimmed" className={classes.nowrap} data-testid="row-cost">
@@ -248,7 +268,13 @@ export const ReadingsTable = memo(function ReadingsTable({
                 </td>
                 {hasExport && !isPhone ? (
                   <>
-                    <td className={classes.num}>{energyText(exportAndNet(rows, i).exported, locale, t)}</td>
+                    <td className={classes.num}>
+                      {rows.exported === null ? (
+                        <NoExportChannel />
+                      ) : (
+                        energyText(exportAndNet(rows, i).exported, locale, t)
+                      )}
+                    </td>
                     <td className={classes.num}>{energyText(exportAndNet(rows, i).net, locale, t)}</td>
                   </>
                 ) : null}

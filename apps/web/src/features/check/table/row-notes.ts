@@ -2,7 +2,7 @@ import type { Granularity } from '@cm/contracts/check.ts';
 import { formatNumber } from '@/lib/format.ts';
 import type { ReadingRows } from '../model/reading-rows.ts';
 import { formatLocal } from '../model/local-format.ts';
-import type { Tone } from '../ui/tone-badge.tsx';
+import type { Tone } from '@/components/tone-badge.tsx';
 
 /** A note on a row: a translation key with its values, and the tone of its badge. */
 export interface RowNote {

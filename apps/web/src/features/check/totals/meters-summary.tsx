@@ -5,11 +5,36 @@ import { useTranslation } from 'react-i18next';
 import { formatEnergy, formatMoney, formatNumber, formatPercent } from '@/lib/format.ts';
 import { billCurrency } from '../model/bill.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
-import { ToneBadge } from '../ui/tone-badge.tsx';
+import { ToneBadge } from '@/components/tone-badge.tsx';
 import { meterOptionText } from '../meter/meter-name.ts';
-import { locationTotal } from '../model/location-total.ts';
+import { locationNet, locationTotal, meterNet, type NetEnergy } from '../model/location-total.ts';
+import { NoExportChannel } from '../ui/no-export-channel.tsx';
 import { ComparisonTiles, type ComparisonTotal } from './comparison-tiles.tsx';
 import classes from '../check.module.css';
+
+/** A meter's export and net cells; a meter without an export channel says so, its net is its import. */
+function NetCells({ of, energy }: { of: NetEnergy; energy: (value: number | null) => string }) {
+  const { exported, net } = meterNet(of);
+  return (
+    <>
+      <td className={classes.num}>{exported === 'none' ? <NoExportChannel /> : energy(exported)}</td>
+      <td className={classes.num}>{energy(net)}</td>
+    </>
+  );
+}
+
+/** A name that may wrap at its spaces only, never inside "EM-10007" at its hyphen. */
+function BreakAtSpaces({ text }: { text: string }) {
+  return text.split(/(\s+)/).map((part, i) =>
+    part.trim() === '' ? (
+      part
+    ) : (
+      <span key={i} className={classes.nowrap}>
+        {part}
+      </span>
+    ),
+  );
+}
 
 interface MetersSummaryProps {
   readings: LocationReadings;
@@ -30,6 +55,8 @@ export const MetersSummary = memo(function MetersSummary({
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const total = useMemo(() => locationTotal(readings.meters), [readings.meters]);
+  // With a meter that exports: each meter's export and net, and the location's (issue 34.12).
+  const net = useMemo(() => locationNet(readings.meters), [readings.meters]);
   const energy = (value: number | null) => (value === null ? '—' : formatEnergy(value, locale));
   // Some meters without data in the range: at least what the others used (issue 34).
   const { atLeast } = total;
@@ -49,6 +76,8 @@ export const MetersSummary = memo(function MetersSummary({
   const timeZone = readings.location.timeZone;
   // With a tariff: each meter's bill over the range (energy, standing charges and tax).
   const currency = billCurrency(readings);
+  // The columns after the share: export and net, average, missing, cost, check.
+  const restColumns = (net ? 2 : 0) + (currency ? 4 : 3);
 
   return (
     <SectionPanel labelledBy="cm-meters-title">
@@ -61,6 +90,11 @@ export const MetersSummary = memo(function MetersSummary({
           {totalText}
         </Text>
       </Group>
+      {net ? (
+        <Text size="sm" data-testid="location-net-line">
+          {t('check.all.locationNet', { exported: energy(net.exported), net: energy(net.net) })}
+        </Text>
+      ) : null}
       {atLeast ? (
         <Text size="sm" c="dimmed" data-testid="location-total-partial">
           {t('check.all.partial', { count: atLeast.known, of: atLeast.of })}
@@ -91,6 +125,16 @@ export const MetersSummary = memo(function MetersSummary({
               <th scope="col" className={classes.num}>
                 {t('check.all.share')}
               </th>
+              {net ? (
+                <>
+                  <th scope="col" className={classes.num}>
+                    {t('check.totals.exported')}
+                  </th>
+                  <th scope="col" className={classes.num}>
+                    {t('check.totals.net')}
+                  </th>
+                </>
+              ) : null}
               <th scope="col" className={classes.num}>
                 {t('check.totals.averagePerDay')}
               </th>
@@ -106,12 +150,18 @@ export const MetersSummary = memo(function MetersSummary({
             </tr>
           </thead>
           <tbody>
-            {rows.map(({ meterInd, meter, totals, bill }) => (
+            {rows.map(({ meterInd, meter, totals, bill, channel, channels }) => (
               <tr key={meterInd} data-testid={`meters-summary-${meterInd}`}>
                 <td className={classes.meterCell}>
                   <Group gap={6}>
-                    <Anchor component="button" type="button" onClick={() => onPickMeter(meterInd)}>
-                      {meterOptionText(t, { meterInd, meterNumber: meter.meterNumber, label: meter.label })}
+                    <Anchor component="button" type="button" ta="start" onClick={() => onPickMeter(meterInd)}>
+                      <BreakAtSpaces
+                        text={meterOptionText(t, {
+                          meterInd,
+                          meterNumber: meter.meterNumber,
+                          label: meter.label,
+                        })}
+                      />
                     </Anchor>
                     {meter.mainSupply ? (
                       <ToneBadge tone="outline">{t('check.all.mainSupply')}</ToneBadge>
@@ -120,6 +170,7 @@ export const MetersSummary = memo(function MetersSummary({
                 </td>
                 <td className={classes.num}>{energy(totals.consumption)}</td>
                 <td className={classes.num}>{share(total.shares.get(meterInd))}</td>
+                {net ? <NetCells of={{ channel, channels, totals }} energy={energy} /> : null}
                 <td className={classes.num}>{energy(totals.averagePerDay)}</td>
                 <td className={classes.num}>{formatNumber(totals.missingIntervals, locale)}</td>
                 {currency ? (
@@ -144,7 +195,7 @@ export const MetersSummary = memo(function MetersSummary({
                   <th scope="row">{t('check.all.subMeters')}</th>
                   <td className={classes.num}>{energy(total.subMeters)}</td>
                   <td className={classes.num}>{share(ofMain(total.subMeters))}</td>
-                  <td colSpan={currency ? 4 : 3} />
+                  <td colSpan={restColumns} />
                 </tr>
                 <tr data-testid="meters-summary-rest">
                   <th scope="row">
@@ -157,7 +208,7 @@ export const MetersSummary = memo(function MetersSummary({
                   </th>
                   <td className={classes.num}>{energy(total.unaccounted)}</td>
                   <td className={classes.num}>{share(ofMain(total.unaccounted))}</td>
-                  <td colSpan={currency ? 4 : 3} />
+                  <td colSpan={restColumns} />
                 </tr>
               </>
             ) : (
@@ -165,6 +216,16 @@ export const MetersSummary = memo(function MetersSummary({
                 <th scope="row">{t('check.all.locationTotal')}</th>
                 <td className={classes.num}>{totalText}</td>
                 <td className={classes.num}>{share(total.consumption === null ? null : 1)}</td>
+                {net ? (
+                  <>
+                    <td className={classes.num} data-testid="location-exported">
+                      {energy(net.exported)}
+                    </td>
+                    <td className={classes.num} data-testid="location-net">
+                      {energy(net.net)}
+                    </td>
+                  </>
+                ) : null}
                 <td colSpan={currency ? 4 : 3} />
               </tr>
             )}

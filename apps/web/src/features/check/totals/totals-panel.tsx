@@ -8,7 +8,7 @@ import { agreementOf, formatTotals, nextReading } from './totals.ts';
 import { useNow } from '../model/use-now.ts';
 import { ComparisonTiles, type ComparisonTotal } from './comparison-tiles.tsx';
 import { coverageOf } from '../model/location-total.ts';
-import { ToneBadge } from '../ui/tone-badge.tsx';
+import { ToneBadge } from '@/components/tone-badge.tsx';
 import { Stat } from '../ui/stat.tsx';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import classes from '../check.module.css';

@@ -1,0 +1,47 @@
+// @vitest-environment jsdom
+import type { LocationReadings } from '@cm/contracts/check.ts';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { meterInfo, rawReadings, withExport } from '@/test-support/check-fixtures.ts';
+import { renderPage } from '@/test-support/render-page.tsx';
+import { MetersSummary } from './meters-summary.tsx';
+
+/**
+ * Two flats for one hour (4 quarter hours): the solar one imports 4 × 0.25 = 1 kWh and exports
+ * 4 × 0.1 = 0.4 kWh; the other imports 4 × 0.5 = 2 kWh and has no export channel.
+ * The location imports 3 kWh, exports 0.4 and its net is 3 − 0.4 = 2.6 kWh.
+ */
+function harbour(): LocationReadings {
+  const hour = (step: number) => rawReadings('2026-06-15T00:00:00Z', '2026-06-15T01:00:00Z', { step });
+  const solar = withExport(
+    { ...hour(0.25), meterInd: 1, meter: meterInfo({ meterNumber: 'EM-1', meterInd: 1 }) },
+    0.1,
+  );
+  const plain = { ...hour(0.5), meterInd: 2, meter: meterInfo({ meterNumber: 'EM-2', meterInd: 2 }) };
+  return {
+    location: solar.meter.location,
+    from: '2026-06-14T22:00:00.000Z',
+    to: '2026-06-15T22:00:00.000Z',
+    granularity: 'day',
+    meters: [solar, plain],
+  };
+}
+
+/** A cell's text with the narrow spaces of number formats as plain ones. */
+const text = (testId: string) => screen.getByTestId(testId).textContent?.replace(/\s/g, ' ');
+
+describe('MetersSummary', () => {
+  it('says a meter has no export channel, and gives the location its net (issue 34.12)', async () => {
+    await renderPage(<MetersSummary readings={harbour()} comparisons={[]} onPickMeter={() => {}} />);
+    const plainRow = within(screen.getByTestId('meters-summary-2'));
+    // Not "unknown": a dash that reads "No export channel"; its net is its import.
+    expect(plainRow.queryByText('unknown')).toBeNull();
+    expect(plainRow.getByText('No export channel')).toBeTruthy();
+    expect(plainRow.getAllByText('2 kWh').length).toBeGreaterThanOrEqual(2);
+    const solarRow = within(screen.getByTestId('meters-summary-1'));
+    expect(solarRow.getByText('0.4 kWh')).toBeTruthy();
+    expect(solarRow.getByText('0.6 kWh')).toBeTruthy();
+    expect(text('location-net')).toBe('2.6 kWh');
+    expect(text('location-net-line')).toBe('Exported 0.4 kWh · net (import − export) 2.6 kWh');
+  });
+});
