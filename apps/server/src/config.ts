@@ -163,8 +163,14 @@ const envSchema = z.object({
     }),
   // How often the settled months whose readings changed are packed into chunks in the background.
   CM_PACK_EVERY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
-  // How often alert rules are evaluated (they are also evaluated after imports and device batches).
-  CM_ALERT_EVERY_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
+  // How often alert rules are evaluated (they are also evaluated after imports and device batches);
+  // 0: only when an administrator asks (POST /api/admin/alerts/evaluate), as tests do.
+  CM_ALERT_EVERY_SECONDS: z.coerce
+    .number()
+    .int()
+    .max(86_400)
+    .refine((seconds) => seconds === 0 || seconds >= 10, 'must be 0 (only when asked) or at least 10')
+    .default(300),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

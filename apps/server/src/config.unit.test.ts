@@ -13,6 +13,12 @@ describe('configuration', () => {
     expect(config.alerts.allowPlainAuth).toBe(false);
   });
 
+  it('evaluates alert rules every 300 s by default, only when asked with 0, never more often than 10 s', () => {
+    expect(loadConfig({}).alerts.everySeconds).toBe(300);
+    expect(loadConfig({ CM_ALERT_EVERY_SECONDS: '0' }).alerts.everySeconds).toBe(0);
+    expect(() => loadConfig({ CM_ALERT_EVERY_SECONDS: '5' })).toThrow(ConfigError);
+  });
+
   it('listens on loopback unless HOST says otherwise (probe 2026-11-27, finding 7)', () => {
     expect(loadConfig({}).host).toBe('127.0.0.1');
     expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');

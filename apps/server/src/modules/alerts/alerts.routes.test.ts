@@ -49,7 +49,7 @@ beforeAll(async () => {
   // The endpoint is on loopback, where webhooks go only when a network allows it.
   t = await createTestApp({
     CM_SMTP_URL: smtp.url,
-    CM_ALERT_EVERY_SECONDS: '86400',
+    CM_ALERT_EVERY_SECONDS: '0',
     CM_OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
   });
   await insertUser(t.db, { email: 'admin@test.cm', password: 'Admin!pass1', role: Role.Admin });

@@ -70,6 +70,8 @@ export class AlertsService {
   private pending: NodeJS.Timeout | undefined;
   private timer: NodeJS.Timeout | undefined;
   private retries: NodeJS.Timeout | undefined;
+  /** False with CM_ALERT_EVERY_SECONDS=0: rules are evaluated only when asked (POST …/alerts/evaluate). */
+  private automatic = true;
   private running: Promise<unknown> = Promise.resolve();
   private mailing: Promise<void> | undefined;
   private mailAgain = false;
@@ -307,7 +309,7 @@ export class AlertsService {
 
   /** Evaluates a moment from now: after an import or a device batch (several in a row, once). */
   soon(delayMs = 2_000): void {
-    if (this.pending) return;
+    if (this.pending || !this.automatic) return;
     this.pending = setTimeout(() => {
       this.pending = undefined;
       this.evaluate().catch((error: unknown) => this.log.warn({ err: error }, 'alerts: evaluation failed'));
@@ -315,11 +317,17 @@ export class AlertsService {
     this.pending.unref();
   }
 
-  /** Evaluates a few seconds after start, then every `everySeconds`; webhook and e-mail retries every minute. */
+  /**
+   * Evaluates a few seconds after start, then every `everySeconds` (0: never by itself, only when
+   * asked); webhook and e-mail retries every minute.
+   */
   start(everySeconds: number): void {
-    this.soon(5_000);
-    this.timer = setInterval(() => this.soon(0), everySeconds * 1000);
-    this.timer.unref();
+    this.automatic = everySeconds > 0;
+    if (this.automatic) {
+      this.soon(5_000);
+      this.timer = setInterval(() => this.soon(0), everySeconds * 1000);
+      this.timer.unref();
+    }
     this.retries = setInterval(() => {
       this.mailSoon();
       void this.deliver().catch((error: unknown) => this.log.warn({ err: error }, 'alerts: webhooks failed'));

@@ -93,7 +93,7 @@ describe.each(['silent', 'afterData'] as const)('a mail server that stalls (%s)'
   it('holds back neither the next evaluation nor shutdown (done within 10 s)', async () => {
     t = await createTestApp({
       CM_SMTP_URL: `smtp://127.0.0.1:${tarpit.port}`,
-      CM_ALERT_EVERY_SECONDS: '86400',
+      CM_ALERT_EVERY_SECONDS: '0',
     });
     const admin = await adminOf(t);
     await silentMeter(t, admin, 'First');
@@ -145,7 +145,7 @@ describe('an alert e-mail that cannot go out at once', () => {
   beforeAll(async () => {
     sink = await refusingOnce(mails);
     // No SMTP server configured: evaluation only queues the e-mails, sent below by hand.
-    t = await createTestApp({ CM_ALERT_EVERY_SECONDS: '86400' });
+    t = await createTestApp({ CM_ALERT_EVERY_SECONDS: '0' });
     admin = await adminOf(t);
     // Without a mail server nobody is e-mailed by default (issue 34.14): this admin asked for it.
     await t.call('PUT', '/api/alerts/preferences', {
