@@ -18,7 +18,7 @@ const durationSeconds = (fallback: number) => z.coerce.number().int().positive()
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
-  // Loopback unless told otherwise: serving a network is a choice (README "Running it for real").
+  // Loopback unless told otherwise: serving a network is a choice (docs/security.md, "Serving a network").
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   DATABASE_URL: z

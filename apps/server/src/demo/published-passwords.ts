@@ -36,5 +36,5 @@ export async function guardPublishedPasswords(db: SqlRunner, host: string): Prom
   if (isLoopback(host)) return undefined;
   const flagged = await requireNewPublishedPasswords(db);
   if (flagged.length === 0) return undefined;
-  return `HOST=${host} serves a network: ${flagged.join(', ')} must choose a new password at their next sign-in (README "Running it for real").`;
+  return `HOST=${host} serves a network: ${flagged.join(', ')} must choose a new password at their next sign-in (docs/security.md, "Serving a network").`;
 }
