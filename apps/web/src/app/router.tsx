@@ -1,10 +1,9 @@
-import { lazy, Suspense, useEffect, useRef, type ComponentType, type ReactNode } from 'react';
-import { Route, Routes, useNavigate } from 'react-router';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { Route, Routes } from 'react-router';
 import { LoadingScreen } from '@/components/loading-screen.tsx';
-import { ROOT_ROUTE } from '@/lib/config.ts';
 import { CHANGE_PASSWORD_ROUTE } from '@/features/auth/routes.ts';
 import { GuestOnly, HomeRedirect, RequireAbility, RequireAuth, RequireSession } from './guards.tsx';
-import { useAppSelector } from './hooks.ts';
+import { SessionLossRedirect } from './session-loss-redirect.tsx';
 
 /** Every page is its own chunk. */
 function lazyNamed<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
@@ -27,19 +26,6 @@ const NotFoundPage = lazyNamed(() => import('@/features/errors/not-found-page.ts
 
 function FullPage({ children }: { children: ReactNode }) {
   return <Suspense fallback={<LoadingScreen />}>{children}</Suspense>;
-}
-
-/** After a lost session (network error or 401) the app goes to the root path (spec §4, §8). */
-function SessionLossRedirect() {
-  const count = useAppSelector((state) => state.auth.sessionLossCount);
-  const seen = useRef(count);
-  const navigate = useNavigate();
-  useEffect(() => {
-    if (count === seen.current) return;
-    seen.current = count;
-    void navigate(ROOT_ROUTE, { replace: true });
-  }, [count, navigate]);
-  return null;
 }
 
 /**
