@@ -138,6 +138,13 @@ async function firstSignIn(page: Page, email: string, temporary: string, own: st
  * colours fail contrast; a busy machine draws a toast's fade slowly): no serious or critical problem.
  */
 async function expectAccessible(page: Page, where: string, include?: string) {
+  // Toasts come and go by themselves: a toast fading out (or faded, not yet removed) read as a
+  // contrast failure on a loaded machine. Their moment passes first (15 s at most).
+  await page
+    .waitForFunction(() => (document.querySelector('[data-rht-toaster]')?.children.length ?? 0) === 0, null, {
+      timeout: 15_000,
+    })
+    .catch(() => undefined);
   // Still for three looks 100 ms apart: a toast mounts invisible and starts its fade a frame later.
   const still = () =>
     page.evaluate(() =>
