@@ -8,6 +8,7 @@ import { PRODUCT_NAME } from '@/lib/config.ts';
 import { toFailure } from '@/lib/http-client.ts';
 import { moduleLoader } from '@/lib/module-loader.ts';
 import {
+  checkApi,
   preloadCheckParsers,
   useGetLocationReadingsQuery,
   useGetMeterInfoQuery,
@@ -19,6 +20,7 @@ import {
   deriveCheckView,
   lookupKeyOf,
   lookupRequests,
+  panelRequests,
   type Answer,
   type Message,
 } from './check-view.ts';
@@ -107,6 +109,19 @@ export function CheckPage() {
     primeOffsets(askedFrom, askedTo, timeZone);
     preloadReadingsCode();
   }, [askedFrom, askedTo, timeZone]);
+  // What the panels under the readings will ask, asked now beside the readings.
+  const panels = panelRequests(asked.readings);
+  const prefetchTariffs = checkApi.usePrefetch('getTariffs');
+  const prefetchPeaks = checkApi.usePrefetch('getMonthlyPeaks');
+  const { tariffs: tariffsName, peaks } = panels;
+  useEffect(() => {
+    if (tariffsName !== null) prefetchTariffs(tariffsName);
+  }, [tariffsName, prefetchTariffs]);
+  const [peaksName, peaksInd, peaksMonth] = [peaks?.name, peaks?.meterInd, peaks?.Month];
+  useEffect(() => {
+    if (peaksName === undefined || peaksMonth === undefined) return;
+    prefetchPeaks({ name: peaksName, meterInd: peaksInd, Month: peaksMonth });
+  }, [peaksName, peaksInd, peaksMonth, prefetchPeaks]);
   const code = readingsCode.useModule(asked.readings !== null);
 
   const handleTarget = useCallback((next: CheckTarget) => update({ target: next }), [update]);

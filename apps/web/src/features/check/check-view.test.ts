@@ -2,7 +2,14 @@
 import type { LocationReadings, MeterInfo } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
 import { meterInfo, rawReadings } from '@/test-support/check-fixtures.ts';
-import { deriveCheckView, type Answer, type CheckAnswers } from './check-view.ts';
+import {
+  checkRequests,
+  deriveCheckView,
+  panelRequests,
+  type Answer,
+  type CheckAnswers,
+} from './check-view.ts';
+import { peaksQueryOf } from './totals/peaks-query.ts';
 import { parseCheckUrl } from './model/url-state.ts';
 
 const NOW = Date.parse('2026-06-15T10:00:00Z');
@@ -268,5 +275,47 @@ describe('deriveCheckView', () => {
     expect(view('location=Riverside', { meters }).subject).toBe('Riverside');
     expect(view('location=Riverside&meterInd=3', { meters, readings: meters }).subject).toBe('EM-10009');
     expect(view('location=Riverside&meterInd=3', { meters }).lookupKey).toBe('l:Riverside:3');
+  });
+});
+
+describe('panelRequests', () => {
+  it('asks a meter’s tariffs and peaks with its readings, as the panels will ask them from the answer', () => {
+    const url = parseCheckUrl('?meter=EM-10009');
+    const asked = checkRequests(url, answers({ meter: loaded(meterInfo()) }), NOW).readings;
+    const name = 'Riverside Campus – Library';
+    expect(asked).toMatchObject({ name, meterInd: 3, From: '2026-06-09', To: '2026-06-15' });
+    const panels = panelRequests(asked);
+    expect(panels).toEqual({ tariffs: name, peaks: { name, meterInd: 3, Month: '2026-06' } });
+    // The week's answer (9–15 June in Berlin, its end exclusive) gives its panel the same request.
+    const answer = weekAnswer('2026-06-15T10:00:00.000Z');
+    const [first] = answer.meters;
+    if (!first) throw new Error('no meter');
+    const answered = {
+      ...answer,
+      location: { ...answer.location, publicName: name },
+      meters: [
+        { ...first, meterInd: 3, totals: { ...first.totals, demand: first.totals.demand ?? { kw: 1 } } },
+      ],
+    } as LocationReadings;
+    expect(peaksQueryOf(answered)).toEqual(panels.peaks);
+  });
+
+  it('leaves a location’s peaks, and ranges not in whole days, to the answer', () => {
+    expect(
+      panelRequests({ name: 'Harbour View', From: '2026-06-09', To: '2026-06-15', granularity: 'hour' }),
+    ).toEqual({
+      tariffs: 'Harbour View',
+      peaks: null,
+    });
+    expect(
+      panelRequests({
+        name: 'Harbour View',
+        meterInd: 1,
+        From: '2026-06-09',
+        To: '2026-06-15T10:00:00.000Z',
+        granularity: 'hour',
+      }).peaks,
+    ).toBeNull();
+    expect(panelRequests(null)).toEqual({ tariffs: null, peaks: null });
   });
 });

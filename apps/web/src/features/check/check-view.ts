@@ -1,4 +1,5 @@
 import type { Granularity, LocationReadings, MeterInfo, MeterReadings } from '@cm/contracts/check.ts';
+import type { MonthlyPeaksQuery } from '@cm/contracts/demand.ts';
 import { MAX_RAW_RANGE_DAYS } from '@cm/contracts/check-limits.ts';
 import { localDateOf } from '@cm/contracts/zoned-time.ts';
 import type { Failure } from '@/lib/http-client.ts';
@@ -152,6 +153,32 @@ export function checkRequests(
           ...(asked.projectTo === null ? {} : { ProjectTo: asked.projectTo }),
         }
       : null,
+  };
+}
+
+/** What the panels under the readings ask for that the readings request alone tells. */
+export interface PanelRequests {
+  /** The location's tariffs (the prices under the bill). */
+  tariffs: string | null;
+  /** One meter's monthly peaks over the 12 months ending with the range's last month (peaksQueryOf). */
+  peaks: MonthlyPeaksQuery | null;
+}
+
+/**
+ * The panels' requests, asked beside the readings instead of after their answer (one round trip
+ * instead of two on a phone). The peaks only for one meter over whole local days, where the
+ * request is exactly the one its panel makes from the answer (peaks-query.ts); a location's are
+ * left to the answer, which says how many meters it holds.
+ */
+export function panelRequests(readings: ReadingsArgs | null): PanelRequests {
+  if (!readings) return { tariffs: null, peaks: null };
+  const wholeDays = /^\d{4}-\d{2}-\d{2}$/.test(readings.To);
+  return {
+    tariffs: readings.name,
+    peaks:
+      readings.meterInd === undefined || !wholeDays
+        ? null
+        : { name: readings.name, meterInd: readings.meterInd, Month: readings.To.slice(0, 7) },
   };
 }
 

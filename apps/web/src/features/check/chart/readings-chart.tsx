@@ -60,47 +60,54 @@ export function ReadingsChart({
     heightRef.current = height;
   });
 
-  // Create the plot; again only when the spec (the options) changes.
+  // Create the plot; again only when the spec (the options) changes. It is made when the browser
+  // first reports the area's size (after its own layout, in a task of its own), not in the commit
+  // that mounted it: reading the width there would lay out the whole page at once, inside the
+  // long task that rendered it.
   useEffect(() => {
     const area = plotAreaRef.current;
     if (!area) return;
-    const width = Math.max(200, Math.floor(area.clientWidth));
-    const options = buildChartOptions(
-      { ...spec, width, height: heightRef.current },
-      {
-        getMarkers: () => markersRef.current,
-        onCursor: (index, left, top) => {
-          const tooltip = tooltipRef.current;
-          const plot = plotRef.current;
-          if (!tooltip || !plot) return;
-          const x = index === null ? null : (plot.data[0][index] ?? null);
-          const isShown = left >= 0 && tooltipWriterRef.current(x, tooltip);
-          tooltip.hidden = !isShown;
-          if (!isShown) return;
-          const plotLeft = plot.bbox.left / uPlot.pxRatio;
-          const plotTop = plot.bbox.top / uPlot.pxRatio;
-          const areaWidth = area.clientWidth;
-          const boxWidth = tooltip.offsetWidth;
-          const x0 = plotLeft + left + 12;
-          tooltip.style.transform = `translate(${x0 + boxWidth > areaWidth ? plotLeft + left - boxWidth - 12 : x0}px, ${plotTop + Math.max(0, top - 40)}px)`;
+    let made: uPlot | null = null;
+    const create = (width: number) => {
+      const options = buildChartOptions(
+        { ...spec, width, height: heightRef.current },
+        {
+          getMarkers: () => markersRef.current,
+          onCursor: (index, left, top) => {
+            const tooltip = tooltipRef.current;
+            const plot = plotRef.current;
+            if (!tooltip || !plot) return;
+            const x = index === null ? null : (plot.data[0][index] ?? null);
+            const isShown = left >= 0 && tooltipWriterRef.current(x, tooltip);
+            tooltip.hidden = !isShown;
+            if (!isShown) return;
+            const plotLeft = plot.bbox.left / uPlot.pxRatio;
+            const plotTop = plot.bbox.top / uPlot.pxRatio;
+            const areaWidth = area.clientWidth;
+            const boxWidth = tooltip.offsetWidth;
+            const x0 = plotLeft + left + 12;
+            tooltip.style.transform = `translate(${x0 + boxWidth > areaWidth ? plotLeft + left - boxWidth - 12 : x0}px, ${plotTop + Math.max(0, top - 40)}px)`;
+          },
+          onZoom: (min, max) => {
+            const full = fullXRange(dataRef.current);
+            reportZoom(full !== null && (min > full.min || max < full.max));
+          },
+          onDraw: () => performance.mark(perfMarks.drawn),
         },
-        onZoom: (min, max) => {
-          const full = fullXRange(dataRef.current);
-          reportZoom(full !== null && (min > full.min || max < full.max));
-        },
-        onDraw: () => performance.mark(perfMarks.drawn),
-      },
-    );
-    const plot = new uPlot(options, dataRef.current, area);
-    plotRef.current = plot;
-    resetRef.current = () => {
-      const full = fullXRange(plot.data);
-      if (full) plot.setScale('x', full);
+      );
+      const created = new uPlot(options, dataRef.current, area);
+      plotRef.current = created;
+      resetRef.current = () => {
+        const full = fullXRange(created.data);
+        if (full) created.setScale('x', full);
+      };
+      return created;
     };
-    const observer = new ResizeObserver(() => {
-      const nextWidth = Math.max(200, Math.floor(area.clientWidth));
-      if (nextWidth !== plot.width || heightRef.current !== plot.height)
-        plot.setSize({ width: nextWidth, height: heightRef.current });
+    const observer = new ResizeObserver(([entry]) => {
+      const nextWidth = Math.max(200, Math.floor(entry?.contentRect.width ?? area.clientWidth));
+      if (made === null) made = create(nextWidth);
+      else if (nextWidth !== made.width || heightRef.current !== made.height)
+        made.setSize({ width: nextWidth, height: heightRef.current });
     });
     observer.observe(area);
     const handleLeave = () => {
@@ -110,7 +117,7 @@ export function ReadingsChart({
     return () => {
       observer.disconnect();
       area.removeEventListener('mouseleave', handleLeave);
-      plot.destroy();
+      made?.destroy();
       plotRef.current = null;
       resetRef.current = null;
     };

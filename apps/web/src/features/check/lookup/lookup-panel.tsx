@@ -86,6 +86,11 @@ export const LookupPanel = memo(function LookupPanel(props: LookupPanelProps) {
   const [meterInd, setMeterInd] = useState<string>(
     target.kind === 'location' ? String(target.meterInd) : 'all',
   );
+  // The fields' texts as the page opened them: the typeahead offers suggestions for those.
+  const [typedFrom] = useState(() => ({
+    meter: target.kind === 'meter' ? target.meterNumber : null,
+    location: target.kind === 'location' ? target.name : null,
+  }));
   const [emptyField, setEmptyField] = useState<'meter' | 'location' | null>(null);
   const formId = useId();
   // The location whose meters the select offers: the one in the URL, then whichever is picked.
@@ -102,8 +107,13 @@ export const LookupPanel = memo(function LookupPanel(props: LookupPanelProps) {
       }))
     : null;
 
-  const meterOptions = useTypeahead('meter', meterText, suggestions);
-  const locationOptions = useTypeahead('location', locationText, suggestions);
+  // The server is searched for what the person typed, not for the target the page opened with.
+  const meterOptions = useTypeahead('meter', meterText === typedFrom.meter ? '' : meterText, suggestions);
+  const locationOptions = useTypeahead(
+    'location',
+    locationText === typedFrom.location ? '' : locationText,
+    suggestions,
+  );
 
   function handleMeterSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
