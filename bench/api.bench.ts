@@ -1,7 +1,9 @@
 // `npm run bench:api` — the check API on realistic volume: PostgreSQL with 300 meters × one year of
 // 15-minute readings (10.5 million rows), warm. Prints a table; asserts nothing.
+import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { and, asc, eq, gte, lte } from 'drizzle-orm';
+import { BINARY_COLUMNS_TYPE } from '@cm/contracts/binary-columns.ts';
 import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
@@ -125,13 +127,13 @@ const readingsUrl = (granularity: string, meterInd = 7, site = 3) =>
   `/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?name=Bench%20site%20${site}&From=${YEAR_FROM}&To=${YEAR_TO}&meterInd=${meterInd}&granularity=${granularity}`;
 
 /** One request over HTTP: its server time and the client's round trip to the last byte. */
-async function requestOnce({ address, headers, serverTimes }: BenchApp, url: string) {
+async function requestOnce({ address, headers, serverTimes }: BenchApp, url: string, accept?: string) {
   const started = performance.now();
-  const response = await fetch(`${address}${url}`, { headers });
+  const response = await fetch(`${address}${url}`, { headers: accept ? { ...headers, accept } : headers });
   const body = await response.arrayBuffer();
   if (response.status !== 200)
     throw new Error(`${url}: ${response.status} ${Buffer.from(body).toString('utf8', 0, 200)}`);
-  return { server: serverTimes.at(-1) ?? Number.NaN, roundTrip: performance.now() - started };
+  return { server: serverTimes.at(-1) ?? Number.NaN, roundTrip: performance.now() - started, body };
 }
 
 /** Server time (p50, p95) of `url` over HTTP on 127.0.0.1, and the client's round trip to the last byte (p50). */
@@ -147,6 +149,8 @@ async function timeRoute(app: BenchApp, url: string) {
     roundTrip: percentile(roundTrips, 50),
   };
 }
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 
 const serverTime = (time: { p50: number; p95: number; roundTrip: number }) =>
   `${ms(time.p50)} / ${ms(time.p95)} (round trip ${ms(time.roundTrip)})`;
@@ -290,6 +294,41 @@ async function compareCost(db: Db, app: BenchApp, granularity: 'raw' | 'day') {
   }
 }
 
+/**
+ * A year raw in the binary columns form (issue 38) against the same request's JSON, request by
+ * request in turn: server times, and the bytes each sends gzipped (as a compressing proxy would).
+ */
+async function compareBinary(app: BenchApp) {
+  const url = readingsUrl('raw');
+  for (let i = 0; i < 5; i += 1) {
+    await requestOnce(app, url);
+    await requestOnce(app, url, BINARY_COLUMNS_TYPE);
+  }
+  const json: Awaited<ReturnType<typeof requestOnce>>[] = [];
+  const binary: typeof json = [];
+  for (let i = 0; i < RUNS * 2; i += 1) {
+    for (const isBinary of i % 2 === 0 ? [true, false] : [false, true]) {
+      if (isBinary) binary.push(await requestOnce(app, url, BINARY_COLUMNS_TYPE));
+      else json.push(await requestOnce(app, url));
+    }
+  }
+  const summary = (times: typeof json) => ({
+    p50: percentileOf(times, (time) => time.server, 50),
+    p95: percentileOf(times, (time) => time.server, 95),
+    roundTrip: percentileOf(times, (time) => time.roundTrip, 50),
+  });
+  const sizes = (body: ArrayBuffer | undefined) => {
+    const bytes = Buffer.from(body ?? new ArrayBuffer(0));
+    return { plain: bytes.length, gzip: gzipSync(bytes).length };
+  };
+  return {
+    json: summary(json),
+    binary: summary(binary),
+    jsonBytes: sizes(json[0]?.body),
+    binaryBytes: sizes(binary[0]?.body),
+  };
+}
+
 async function main() {
   let { url, existed } = await benchDatabase('cm_bench_api', {
     recreate: process.env.CM_BENCH_FRESH === '1',
@@ -319,6 +358,7 @@ async function main() {
   const { app, headers, address } = pgApp;
   const raw = await timeRoute(pgApp, readingsUrl('raw'));
   const day = await timeRoute(pgApp, readingsUrl('day'));
+  const binary = await compareBinary(pgApp);
   // Cost (issue 18), measured right beside its baseline: a year under a time-of-use tariff that
   // changes in the middle of it, request by request in turn with the same year unpriced.
   const costRaw = await compareCost(pgDb, pgApp, 'raw');
@@ -366,6 +406,20 @@ async function main() {
         serverTime(raw),
         `naive row objects (query + JSON.stringify, no HTTP): ${ms(naive.p50)} / ${ms(naive.p95)}`,
         `${(naive.p50 / raw.p50).toFixed(1)}× faster`,
+      ],
+      [
+        'one meter, one year, raw, binary columns form (Accept)',
+        'p50 ≤ 8 ms',
+        serverTime(binary.binary),
+        `JSON in turn with it: ${serverTime(binary.json)}`,
+        `${((binary.binary.p50 / binary.json.p50) * 100).toFixed(0)} % of its time`,
+      ],
+      [
+        'bytes of that year raw, gzipped (plain)',
+        '≤ 40 % of the JSON gzipped',
+        `${kb(binary.binaryBytes.gzip)} (${kb(binary.binaryBytes.plain)})`,
+        `JSON: ${kb(binary.jsonBytes.gzip)} (${kb(binary.jsonBytes.plain)})`,
+        `${((binary.binaryBytes.gzip / binary.jsonBytes.gzip) * 100).toFixed(0)} % of its bytes`,
       ],
       ['one meter, one year, daily', 'p50 ≤ 8 ms', serverTime(day), '—', '—'],
       [

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { decodeBinaryColumns } from '@cm/contracts/binary-columns.ts';
+import { binaryColumns } from './binary-columns.ts';
 import { NumberColumn, MillionthsColumn, jsonBytes } from './json-columns.ts';
 
 const millionths = fc.integer({ min: -8e15, max: 8e15 }).map((n) => n / 1e6);
@@ -40,8 +42,30 @@ const leaf = fc.oneof(
 const json = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small' }, leaf, column, tie('array'), tie('record')),
   array: fc.array(tie('value'), { maxLength: 5 }),
-  record: fc.dictionary(fc.string(), tie('value'), { maxKeys: 5 }),
+  // `$col` names a column's place in the binary form's header: no answer has such a key.
+  record: fc.dictionary(
+    fc.string().filter((key) => key !== '$col'),
+    tie('value'),
+    { maxKeys: 5 },
+  ),
 })).value;
+
+/** A meter's year of 15-minute readings as the check service answers it: typed columns. */
+function yearOfReadings() {
+  const start = Date.UTC(2024, 11, 31, 23);
+  const n = 35_041;
+  const column = (of: (i: number) => number) => Float64Array.from({ length: n }, (_, i) => of(i));
+  const series = {
+    t: new NumberColumn(column((i) => start + i * 900_000)),
+    value: new MillionthsColumn(column((i) => 12_345_678_901 + i * 47_123)),
+    consumption: new MillionthsColumn(column((i) => (i === 0 ? Number.NaN : (i * 37_001) % 500_000))),
+    missing: new NumberColumn(new Float64Array(n)),
+    // Zeros after a first value, longer than the block they are copied from.
+    estimated: new NumberColumn(column((i) => (i === 0 ? 1 : i === 20_000 ? 2 : 0))),
+    cost: new MillionthsColumn(column((i) => (i < 9_000 ? 0 : i))),
+  };
+  return { meters: [{ series }] };
+}
 
 describe('jsonBytes', () => {
   it('writes exactly what JSON.stringify writes, numeric columns included', () => {
@@ -54,19 +78,7 @@ describe('jsonBytes', () => {
   });
 
   it('writes a year of readings as JSON.stringify does', () => {
-    const start = Date.UTC(2024, 11, 31, 23);
-    const n = 35_041;
-    const column = (of: (i: number) => number) => Float64Array.from({ length: n }, (_, i) => of(i));
-    const series = {
-      t: new NumberColumn(column((i) => start + i * 900_000)),
-      value: new MillionthsColumn(column((i) => 12_345_678_901 + i * 47_123)),
-      consumption: new MillionthsColumn(column((i) => (i === 0 ? Number.NaN : (i * 37_001) % 500_000))),
-      missing: new NumberColumn(new Float64Array(n)),
-      // Zeros after a first value, longer than the block they are copied from.
-      estimated: new NumberColumn(column((i) => (i === 0 ? 1 : i === 20_000 ? 2 : 0))),
-      cost: new MillionthsColumn(column((i) => (i < 9_000 ? 0 : i))),
-    };
-    const answer = { meters: [{ series }] };
+    const answer = yearOfReadings();
     expect(jsonBytes(answer).toString('utf8')).toBe(JSON.stringify(answer));
   });
 
@@ -81,5 +93,36 @@ describe('jsonBytes', () => {
       nested: Object.assign(Object.create(null) as object, { a: 1 }),
     };
     expect(jsonBytes(value).toString('utf8')).toBe(JSON.stringify(value));
+  });
+});
+
+describe('binaryColumns', () => {
+  it('decodes to exactly the value of the JSON answer, whatever the columns hold', () => {
+    fc.assert(
+      fc.property(fc.record({ data: json, columns: fc.array(column, { maxLength: 3 }) }), (value) => {
+        expect(decodeBinaryColumns(binaryColumns(value))).toEqual(JSON.parse(JSON.stringify(value)));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('holds a year of readings in a fraction of the JSON’s bytes', () => {
+    const answer = yearOfReadings();
+    const binary = binaryColumns(answer);
+    const json = jsonBytes(answer);
+    expect(decodeBinaryColumns(binary)).toEqual(JSON.parse(json.toString('utf8')));
+    // Times 15 minutes apart are one varint byte each, mWh steps two or three: under a third.
+    expect(binary.length).toBeLessThan(json.length / 3);
+  });
+
+  it('refuses what is not its form', () => {
+    expect(() => decodeBinaryColumns(Buffer.from('{"meters":[]}'))).toThrow(
+      /Not a Check Meter binary answer/,
+    );
+    const binary = binaryColumns(yearOfReadings());
+    expect(() => decodeBinaryColumns(binary.subarray(0, binary.length - 1))).toThrow(/ends/);
+    const later = Buffer.from(binary);
+    later[3] = 2;
+    expect(() => decodeBinaryColumns(later)).toThrow(/version 2/);
   });
 });

@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BINARY_COLUMNS_TYPE } from '@cm/contracts/binary-columns.ts';
 import { request, resetHttpClientState, setSessionLossHandler, toFailure } from './http-client.ts';
 import { storageKeys } from './storage.ts';
 
@@ -34,6 +35,50 @@ describe('http client', () => {
     const init = fetchMock.mock.calls[call]?.[1] as RequestInit;
     return new Headers(init.headers);
   }
+
+  it('asks for binary columns where the call says so, and reads them to the same value as JSON', async () => {
+    // `{"v":{"$col":0}}` and one millionths column [1.5, null] (docs/api.md, "Binary columns").
+    const header = new TextEncoder().encode('{"v":{"$col":0}}');
+    const body = Uint8Array.from([
+      0x43,
+      0x4d,
+      0x43,
+      1,
+      header.length,
+      0,
+      0,
+      0,
+      ...header,
+      2,
+      2,
+      1,
+      0b01,
+      3,
+      0xb8,
+      0x17,
+    ]);
+    fetchMock.mockImplementation(() =>
+      Promise.resolve(new Response(body, { status: 200, headers: { 'content-type': BINARY_COLUMNS_TYPE } })),
+    );
+    const result = await request({ url: '/api/CheckMeter/x', acceptsBinaryColumns: true });
+    expect(sentHeaders(0).get('Accept')).toBe(`${BINARY_COLUMNS_TYPE}, application/json;q=0.9`);
+    expect(result).toEqual({ ok: true, status: 200, data: { v: [1.5, null] } });
+
+    fetchMock.mockImplementation(() => Promise.resolve(json(200, { v: [1.5, null] })));
+    expect(await request({ url: '/api/CheckMeter/x', acceptsBinaryColumns: true })).toEqual(result);
+    await request({ url: '/api/bookmarks/data' });
+    expect(sentHeaders(2).get('Accept')).toBe('application/json');
+  });
+
+  it('answers PARSE_ERROR for a binary body it cannot read', async () => {
+    fetchMock.mockImplementation(() =>
+      Promise.resolve(
+        new Response('nonsense', { status: 200, headers: { 'content-type': BINARY_COLUMNS_TYPE } }),
+      ),
+    );
+    const result = await request({ url: '/api/CheckMeter/x', acceptsBinaryColumns: true });
+    expect(result).toMatchObject({ ok: false, error: { status: 'PARSE_ERROR' } });
+  });
 
   it('sends the API key from the page on every call, and the bearer token when there is one', async () => {
     fetchMock.mockImplementation(() => Promise.resolve(json(200, { ok: true })));

@@ -1,4 +1,5 @@
 import type { BaseQueryFn } from '@reduxjs/toolkit/query';
+import { BINARY_COLUMNS_TYPE, decodeBinaryColumns } from '@cm/contracts/binary-columns.ts';
 import { API_KEY_HEADER } from '@cm/contracts/enums.ts';
 import type { ErrorBody } from '@cm/contracts/errors.ts';
 import type { SessionLossReason } from './config.ts';
@@ -21,6 +22,8 @@ export interface HttpRequest {
   token?: string;
   /** A network error or 401 on this call ends the session (default true). */
   canLoseSession?: boolean;
+  /** Ask for the binary columns form (readings) before JSON; either is read to the same value. */
+  acceptsBinaryColumns?: boolean;
 }
 
 /**
@@ -120,9 +123,10 @@ function parseRetryAfter(value: string | null): number | null {
 
 async function readBody(response: Response): Promise<unknown> {
   if (response.status === 204) return null;
+  const type = response.headers.get('content-type') ?? '';
+  if (type.startsWith(BINARY_COLUMNS_TYPE)) return decodeBinaryColumns(await response.arrayBuffer());
   const text = await response.text();
   if (text === '') return null;
-  const type = response.headers.get('content-type') ?? '';
   if (type.includes('json')) {
     const parsed: unknown = JSON.parse(text);
     return parsed;
@@ -153,7 +157,13 @@ export function endSession(reason: SessionLossReason): void {
 export async function request(req: HttpRequest): Promise<HttpResult> {
   const token = req.token ?? (req.withAuth === false ? null : readAccessToken());
   const sessionToken = req.canLoseSession === false ? null : token;
-  const headers = new Headers({ Accept: 'application/json', [API_KEY_HEADER]: readApiKey() });
+  const headers = new Headers({
+    Accept:
+      req.acceptsBinaryColumns === true
+        ? `${BINARY_COLUMNS_TYPE}, application/json;q=0.9`
+        : 'application/json',
+    [API_KEY_HEADER]: readApiKey(),
+  });
   if (token !== null) headers.set('Authorization', `Bearer ${token}`);
   const hasBody = req.body !== undefined;
   if (hasBody) headers.set('Content-Type', 'application/json');

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
 import { meterInfoSchema, type MeterInfo } from '@cm/contracts/check.ts';
+import { BINARY_COLUMNS_TYPE, decodeBinaryColumns } from '@cm/contracts/binary-columns.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import {
@@ -259,6 +260,40 @@ describe('GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName', 
       agrees: true,
       missingIntervals: 0,
     });
+  });
+
+  it('answers the same value in the binary columns form when the Accept header asks for it', async () => {
+    for (const granularity of ['raw', 'hour', 'day']) {
+      const url = readingsUrl({
+        name: 'Harbour A',
+        From: '2026-03-27',
+        To: '2026-03-30',
+        meterInd: '1',
+        granularity,
+      });
+      const json = await t.call('GET', url, { token: clientA });
+      const binary = await t.call('GET', url, {
+        token: clientA,
+        headers: { accept: `${BINARY_COLUMNS_TYPE}, application/json;q=0.9` },
+      });
+      expect(binary.statusCode).toBe(200);
+      expect(binary.headers['content-type']).toBe(BINARY_COLUMNS_TYPE);
+      expect(binary.headers.vary).toMatch(/Accept/i);
+      expect(json.headers.vary).toMatch(/Accept/i);
+      expect(decodeBinaryColumns(binary.rawPayload)).toEqual(json.json());
+      expect(binary.rawPayload.length).toBeLessThan(json.rawPayload.length);
+    }
+    // Errors stay JSON whatever was asked.
+    const missing = await t.call(
+      'GET',
+      readingsUrl({ name: 'Nowhere', From: '2026-03-27', To: '2026-03-27' }),
+      {
+        token: clientA,
+        headers: { accept: BINARY_COLUMNS_TYPE },
+      },
+    );
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ message: expect.any(String) });
   });
 
   it('reports a gap instead of hiding it, and applies the CT multiplier', async () => {

@@ -9,6 +9,7 @@ import {
 } from '@cm/contracts/check.ts';
 import { errorBodySchema } from '@cm/contracts/errors.ts';
 import { monthlyPeaksQuerySchema, monthlyPeaksSchema } from '@cm/contracts/demand.ts';
+import { acceptsBinaryColumns, sendBinaryColumns } from '../../binary-columns.ts';
 import { sendJsonBytes } from '../../json-columns.ts';
 import { schemaJsonWriter } from '../../schema-json.ts';
 import { callerOf } from '../../plugins/authentication.ts';
@@ -49,15 +50,21 @@ export const checkRoutes: FastifyPluginAsyncZod<{
       schema: {
         tags: ['check'],
         summary:
-          "A location's meters and their readings between From and To (dates are whole local days in the location's time zone; To inclusive), as columns with totals, gaps and events.",
+          'A location\'s meters and their readings between From and To (dates are whole local days in the location\'s time zone; To inclusive), as columns with totals, gaps and events. With `Accept: application/vnd.checkmeter.columns` the same value in a compact binary form (docs/api.md, "Binary columns").',
         querystring: locationReadingsQuerySchema,
         response: { 200: locationReadingsSchema, ...errors },
       },
     },
     // The answer can hold hundreds of thousands of numbers, already typed against the schema at
-    // compile time: written as bytes by the column writer instead of the schema serializer.
-    async (request, reply) =>
-      sendJsonBytes(reply, await check.locationReadings(callerOf(request), request.query), plainJson),
+    // compile time: written as bytes by the column writer instead of the schema serializer, or in
+    // the binary form (the same value, far fewer bytes) when the Accept header asks for it.
+    async (request, reply) => {
+      const answer = await check.locationReadings(callerOf(request), request.query);
+      void reply.header('vary', 'Accept');
+      return acceptsBinaryColumns(request.headers.accept)
+        ? sendBinaryColumns(reply, answer)
+        : sendJsonBytes(reply, answer, plainJson);
+    },
   );
 
   app.get(
