@@ -355,6 +355,38 @@ describe('the check page', () => {
     await page.context().close();
   });
 
+  it('a meter’s view and a location’s do not move as their answers arrive, on a desk and a phone (issue 38)', async () => {
+    for (const width of [1440, 390]) {
+      const page = await newPage(width);
+      await logIn(page, demoUsers.clientA);
+      // Every layout shift of the load, as the browser reports them (a shift after input excepted).
+      await page.addInitScript(() => {
+        const shifts: { value: number; nodes: string[] }[] = [];
+        Object.assign(window, { cmShifts: shifts });
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & {
+            value: number;
+            hadRecentInput: boolean;
+            sources: { node?: Node }[];
+          })[])
+            if (!entry.hadRecentInput)
+              shifts.push({ value: entry.value, nodes: entry.sources.map((s) => s.node?.nodeName ?? '?') });
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      for (const path of ['/check?meter=EM-10001', `/check?location=${encodeURIComponent(RIVERSIDE)}`]) {
+        await page.goto(`${url}${path}`);
+        await page.getByTestId('readings-table').locator('tbody tr').first().waitFor();
+        // The panels under the table (monthly peaks) come last: wait until nothing is on its way.
+        await page.waitForLoadState('networkidle');
+        const shifts = await page.evaluate(
+          () => (window as unknown as { cmShifts: { value: number }[] }).cmShifts,
+        );
+        expect(shifts, `${path} at ${width} px`).toEqual([]);
+      }
+      await page.context().close();
+    }
+  });
+
   it('shows the solar home of the demo with import, export and net', async () => {
     const page = await newPage();
     await logIn(page, demoUsers.clientA);
