@@ -571,6 +571,23 @@ describe('administration', () => {
       expect(await page.getByTestId('bill-projection').textContent()).toMatch(
         /^Projected to the period's end, [A-Z][a-z]{2} \d{1,2}, \d{4}: €[\d,.]+If the rest of the period uses energy like the average of the [\d.]+ days so far/,
       );
+      // The bill card (issue 34, the bill first): above the range, whatever range is shown, this
+      // bill so far is the bill of "This bill so far", with its projection and the last bill.
+      const card = page.getByTestId('bill-card');
+      expect(
+        await card.evaluate(
+          (element) =>
+            !!(
+              element.compareDocumentPosition(document.querySelector('select[name="preset"]')!) &
+              Node.DOCUMENT_POSITION_FOLLOWING
+            ),
+        ),
+      ).toBe(true);
+      expect(await card.getByTestId('bill-card-so-far').locator('[data-value]').textContent()).toBe(
+        await page.getByTestId('bill-total').locator('[data-value]').textContent(),
+      );
+      await card.getByTestId('bill-card-projected').waitFor();
+      expect(await card.getByTestId('bill-card-last').textContent()).toMatch(/^Last bill(€[\d,.]+|None)/);
       // The table's cost column and the chart's cost bars.
       const costs = await page.getByTestId('row-cost').allTextContents();
       expect(
