@@ -418,6 +418,36 @@ export const matrix: MatrixGroup[] = [
         expect: { none: SIGNED_IN(200) },
       },
       {
+        route: 'GET /api/alerts/rules',
+        request: () => ({ url: '/api/alerts/rules' }),
+        expect: { none: SIGNED_IN(200) },
+      },
+      {
+        // A customer's own rule only on a meter they can see; another's meter is as missing.
+        route: 'POST /api/alerts/rules',
+        request: (o) => ({
+          url: '/api/alerts/rules',
+          body: { meterNumber: o.meterNumber, kind: 'dailyAbove', threshold: 30 },
+        }),
+        expect: {
+          //       admin clientA clientB disabled noToken expired noKey revoked ingest
+          own: [201, 201, 404, 401, 401, 401, 401, 401, 403],
+          other: [201, 404, 201, 401, 401, 401, 401, 401, 403],
+          missing: [404, 404, 404, 401, 401, 401, 401, 401, 403],
+        },
+      },
+      {
+        // Owners alone (alerts.own-rules.test.ts: client B cannot change or remove client A's rule).
+        route: 'PUT /api/alerts/rules/:id',
+        request: () => ({ url: '/api/alerts/rules/2147483000', body: { threshold: 10 } }),
+        expect: { none: SIGNED_IN(404) },
+      },
+      {
+        route: 'DELETE /api/alerts/rules/:id',
+        request: () => ({ url: '/api/alerts/rules/2147483000' }),
+        expect: { none: SIGNED_IN(404) },
+      },
+      {
         route: 'GET /api/alerts/preferences',
         request: () => ({ url: '/api/alerts/preferences' }),
         expect: { none: SIGNED_IN(200) },
