@@ -127,6 +127,12 @@ describe('alerts', () => {
       // EM-10009 is Riverside's HVAC (demo-content.ts), one of client A's meters; any day of it
       // uses more than 0.001 kWh.
       await page.goto('/check?meter=EM-10009');
+      // The meter's always-on power and night share (issue 34), from the server's rule.
+      const baseload = page.getByTestId('baseload-kw').locator('[data-value]');
+      await expect.poll(() => baseload.textContent(), { timeout: 30_000 }).toMatch(/^[\d.,]+\s?kW$/);
+      expect(await page.getByTestId('baseload-night').locator('[data-value]').textContent()).toMatch(
+        /^[\d.,]+\s?%$/,
+      );
       const panel = page.getByTestId('own-alerts');
       await panel.getByText('No alerts of your own on this meter yet.').waitFor({ timeout: 30_000 });
       await panel.getByLabel('Tell me when').selectOption('dailyAbove');

@@ -151,6 +151,17 @@ export const matrix: MatrixGroup[] = [
         },
       },
       {
+        route: 'GET /api/CheckMeter/GetBaseload',
+        request: (o) => ({
+          url: `/api/CheckMeter/GetBaseload?meterNumber=${q(o.meterNumber)}&From=2026-01-10&To=2026-01-12`,
+        }),
+        expect: {
+          own: [200, 200, 404, 401, 401, 401, 401, 401, 403],
+          other: [200, 404, 200, 401, 401, 401, 401, 401, 403],
+          missing: [404, 404, 404, 401, 401, 401, 401, 401, 403],
+        },
+      },
+      {
         route: 'GET /api/CheckMeter/GetReadingCorrections',
         request: (o) => ({
           url: `/api/CheckMeter/GetReadingCorrections?meterNumber=${q(o.meterNumber)}&From=2026-01-10&To=2026-01-12`,
