@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, expectOneBanner } from './support/accessibility.ts';
 import { launchBrowser } from './support/browser.ts';
 import { demoUsers, startServer } from './support/server.ts';
 
@@ -131,41 +131,6 @@ async function firstSignIn(page: Page, email: string, temporary: string, own: st
   await page.locator('input[name="confirmPassword"]').fill(own);
   await page.getByRole('button', { name: 'Change password', exact: true }).click();
   await page.waitForURL('**/check');
-}
-
-/**
- * Axe on the page (or on the part `include` selects) once nothing moves in or out any more (mid-fade
- * colours fail contrast; a busy machine draws a toast's fade slowly): no serious or critical problem.
- */
-async function expectAccessible(page: Page, where: string, include?: string) {
-  // Toasts come and go by themselves: a toast fading out (or faded, not yet removed) read as a
-  // contrast failure on a loaded machine. Their moment passes first (15 s at most).
-  await page
-    .waitForFunction(() => (document.querySelector('[data-rht-toaster]')?.children.length ?? 0) === 0, null, {
-      timeout: 15_000,
-    })
-    .catch(() => undefined);
-  // Still for three looks 100 ms apart: a toast mounts invisible and starts its fade a frame later.
-  const still = () =>
-    page.evaluate(() =>
-      document
-        .getAnimations()
-        .every(
-          (animation) =>
-            animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity,
-        ),
-    );
-  const until = Date.now() + 30_000;
-  for (let looks = 0; looks < 3 && Date.now() < until;) {
-    looks = (await still()) ? looks + 1 : 0;
-    await page.waitForTimeout(100);
-  }
-  const builder = new AxeBuilder({ page });
-  const results = await (include ? builder.include(include) : builder).analyze();
-  const bad = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${where}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(bad).toEqual([]);
 }
 
 /** With CM_E2E_SHOTS set, a full-page screenshot there, to look at the page as a user does. */
@@ -606,6 +571,23 @@ describe('administration', () => {
       expect(await page.getByTestId('bill-projection').textContent()).toMatch(
         /^Projected to the period's end, [A-Z][a-z]{2} \d{1,2}, \d{4}: €[\d,.]+If the rest of the period uses energy like the average of the [\d.]+ days so far/,
       );
+      // The bill card (issue 34, the bill first): above the range, whatever range is shown, this
+      // bill so far is the bill of "This bill so far", with its projection and the last bill.
+      const card = page.getByTestId('bill-card');
+      expect(
+        await card.evaluate(
+          (element) =>
+            !!(
+              element.compareDocumentPosition(document.querySelector('select[name="preset"]')!) &
+              Node.DOCUMENT_POSITION_FOLLOWING
+            ),
+        ),
+      ).toBe(true);
+      expect(await card.getByTestId('bill-card-so-far').locator('[data-value]').textContent()).toBe(
+        await page.getByTestId('bill-total').locator('[data-value]').textContent(),
+      );
+      await card.getByTestId('bill-card-projected').waitFor();
+      expect(await card.getByTestId('bill-card-last').textContent()).toMatch(/^Last bill(€[\d,.]+|None)/);
       // The table's cost column and the chart's cost bars.
       const costs = await page.getByTestId('row-cost').allTextContents();
       expect(
@@ -744,6 +726,51 @@ describe('administration', () => {
       expect(await totals(otherSite)).toEqual(original);
     });
   });
+
+  it('axe passes every administration page the router has; a dialog adds no second banner (issue 34)', async () => {
+    // The pages are read from the router itself, so that a new page is checked the day it is added.
+    const router = readFileSync(
+      new URL('../apps/web/src/features/admin/admin-page.tsx', import.meta.url),
+      'utf8',
+    );
+    const paths = [
+      '/admin',
+      ...[...router.matchAll(/<Route path="([a-z-]+)"/g)].map((m) => `/admin/${m[1]}`),
+    ];
+    expect(paths).toEqual([
+      '/admin',
+      '/admin/users',
+      '/admin/locations',
+      '/admin/devices',
+      '/admin/api-keys',
+      '/admin/import',
+      '/admin/export',
+      '/admin/audit',
+    ]);
+    await withAdminPage(async (page) => {
+      for (const path of paths) {
+        await page.goto(path);
+        await page.locator('h1').waitFor();
+        await page.waitForLoadState('networkidle');
+        await expectAccessible(page, path);
+        await expectOneBanner(page, path);
+      }
+      // A modal (the search), a drawer (a new user), each open over a page with its own banner.
+      await page.goto('/admin/users');
+      await page.locator('h1').waitFor();
+      await page.getByRole('button', { name: 'New user' }).click();
+      await page.getByRole('dialog', { name: 'New user' }).getByRole('button', { name: 'Close' }).waitFor();
+      await expectAccessible(page, 'new user drawer');
+      await expectOneBanner(page, 'new user drawer');
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'hidden' });
+      await page.locator('body').press('/');
+      await page.getByRole('dialog').waitFor();
+      await expectAccessible(page, 'search dialog');
+      await expectOneBanner(page, 'search dialog');
+    });
+    // Eight pages and two dialogs through axe: minutes on a loaded machine.
+  }, 600_000);
 
   it('works at 390 px without sideways scrolling', async () => {
     await withAdminPage(

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { expectAccessible } from './support/accessibility.ts';
 import { launchBrowser } from './support/browser.ts';
 import { receivedMails } from './support/mailbox.ts';
 import { demoUsers, startServer } from './support/server.ts';
@@ -115,6 +116,47 @@ describe('alerts', () => {
       expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
     } finally {
       await adminContext.close();
+    }
+  });
+
+  it('a client sets their own high-use alert on a meter; it fires in their bell and they remove it (issue 34)', async () => {
+    const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await signIn(page, demoUsers.clientA);
+      // EM-10009 is Riverside's HVAC (demo-content.ts), one of client A's meters; any day of it
+      // uses more than 0.001 kWh.
+      await page.goto('/check?meter=EM-10009');
+      // The meter's always-on power and night share (issue 34), from the server's rule.
+      const baseload = page.getByTestId('baseload-kw').locator('[data-value]');
+      await expect.poll(() => baseload.textContent(), { timeout: 30_000 }).toMatch(/^[\d.,]+\s?kW$/);
+      expect(await page.getByTestId('baseload-night').locator('[data-value]').textContent()).toMatch(
+        /^[\d.,]+\s?%$/,
+      );
+      const panel = page.getByTestId('own-alerts');
+      await panel.getByText('No alerts of your own on this meter yet.').waitFor({ timeout: 30_000 });
+      await panel.getByLabel('Tell me when').selectOption('dailyAbove');
+      await panel.getByLabel('kWh in a day').fill('0.001');
+      await panel.getByRole('button', { name: 'Add alert' }).click();
+      const row = panel.getByTestId('own-alert-row');
+      await expect.poll(() => row.textContent()).toMatch(/^Tell me when a day uses more than 0\.001\s?kWh/);
+      await expectAccessible(page, 'check page with own alerts');
+
+      // Evaluated at once (a new rule is looked at within a second): the bell says it, to client A.
+      const bell = page.getByTestId('alerts-bell');
+      await bell.click();
+      const list = page.getByTestId('alerts-list');
+      await expect
+        .poll(async () => (await list.locator('li').allTextContents()).join('|'), { timeout: 60_000 })
+        .toMatch(/EM-10009 at [^|]+ used [^|]+ on [^|]+, above the 0\.001\s?kWh set\./);
+      await page.keyboard.press('Escape');
+
+      await panel
+        .getByRole('button', { name: /^Remove “Tell me when a day uses more than 0\.001\s?kWh”$/ })
+        .click();
+      await panel.getByText('No alerts of your own on this meter yet.').waitFor();
+    } finally {
+      await context.close();
     }
   });
 });

@@ -71,6 +71,34 @@ const THRESHOLD_UNIT: Record<AlertKind, string> = {
   billAbove: "an amount in the location's currency",
 };
 
+/**
+ * The kinds a customer may set on their own (issue 34): a budget ("tell me when this bill passes
+ * €80") and a high-use day ("a day above 30 kWh"), each on one meter they can see.
+ */
+export const ownAlertKinds = ['billAbove', 'dailyAbove'] as const;
+
+const ownThresholdSchema = z
+  .number({ message: 'threshold must be a number.' })
+  .positive('threshold must be above 0.')
+  .max(1_000_000, 'threshold must be at most 1,000,000.');
+
+/** `POST /api/alerts/rules` body: a rule of the caller's own on one meter they can see. */
+export const ownAlertRuleBodySchema = z.object({
+  meterNumber: z
+    .string({ message: 'meterNumber is required.' })
+    .trim()
+    .min(1, 'meterNumber is required.')
+    .max(64, 'meterNumber is at most 64 characters.'),
+  kind: z.enum(ownAlertKinds, { message: `kind must be one of ${ownAlertKinds.join(', ')}.` }),
+  /** An amount in the location's currency (billAbove), kWh in a day (dailyAbove). */
+  threshold: ownThresholdSchema,
+});
+/** A customer's new own rule. */
+export type OwnAlertRuleBody = z.output<typeof ownAlertRuleBodySchema>;
+
+/** `PUT /api/alerts/rules/:id` body: a new threshold for one of the caller's own rules. */
+export const ownAlertRuleUpdateSchema = z.object({ threshold: ownThresholdSchema });
+
 /** An alert rule as the API shows it. */
 export const alertRuleSchema = z.object({
   id: z.number().int(),

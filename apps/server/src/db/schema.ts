@@ -471,8 +471,11 @@ export const alertRules = pgTable(
     kind: text('kind').notNull(),
     threshold: numeric('threshold', { precision: 14, scale: 6 }),
     createdAt: instant('created_at').notNull().defaultNow(),
+    // A customer's own rule (issue 34): only its owner sees it and is told; null: an administrator's.
+    ownerId: integer('owner_id').references(() => users.id, { onDelete: 'cascade' }),
   },
   (t) => [
+    index('alert_rules_owner_idx').on(t.ownerId),
     check(
       'alert_rules_kind_check',
       sql`${t.kind} in ('silent', 'dailyAbove', 'usualAbove', 'registerDecrease', 'billAbove')`,

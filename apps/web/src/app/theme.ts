@@ -15,8 +15,20 @@ export const theme = createTheme({
   cursorType: 'pointer',
   focusRing: 'auto',
   components: {
-    Modal: { defaultProps: { transitionProps: { duration: TRANSITIONS.modal } } },
-    Drawer: { defaultProps: { transitionProps: { duration: TRANSITIONS.offcanvas } } },
+    // A dialog's <header> is not the page's banner: axe (and screen readers) took each open
+    // dialog for a second banner landmark, as its <section> has role="dialog" (issue 34).
+    Modal: {
+      defaultProps: {
+        transitionProps: { duration: TRANSITIONS.modal },
+        attributes: { header: { role: 'presentation' } },
+      },
+    },
+    Drawer: {
+      defaultProps: {
+        transitionProps: { duration: TRANSITIONS.offcanvas },
+        attributes: { header: { role: 'presentation' } },
+      },
+    },
     Menu: { defaultProps: { transitionProps: { duration: TRANSITIONS.fade } } },
     Popover: { defaultProps: { transitionProps: { duration: TRANSITIONS.fade } } },
     Tooltip: { defaultProps: { transitionProps: { duration: TRANSITIONS.fade } } },

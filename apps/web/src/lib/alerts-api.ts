@@ -1,4 +1,4 @@
-import type { AlertInbox, AlertPreferences } from '@cm/contracts/alerts.ts';
+import type { AlertInbox, AlertPreferences, AlertRule, OwnAlertRuleBody } from '@cm/contracts/alerts.ts';
 import type { Language } from '@cm/contracts/languages.ts';
 import { api } from './api.ts';
 
@@ -36,6 +36,24 @@ export const alertsApi = api.injectEndpoints({
         if (data) dispatch(alertsApi.util.upsertQueryData('getAlertPreferences', undefined, data));
       },
     }),
+    /** The caller's own rules: budgets and high-use days on meters they can see (issue 34). */
+    getOwnAlertRules: build.query<AlertRule[], void>({
+      query: () => '/api/alerts/rules',
+      transformResponse: async (raw: unknown) => (await loadSchemas()).alertRuleListSchema.parse(raw).items,
+      providesTags: ['OwnAlertRules'],
+    }),
+    addOwnAlertRule: build.mutation<AlertRule, OwnAlertRuleBody>({
+      query: (body) => ({ url: '/api/alerts/rules', method: 'POST', body }),
+      invalidatesTags: ['OwnAlertRules'],
+    }),
+    setOwnAlertThreshold: build.mutation<AlertRule, { id: number; threshold: number }>({
+      query: ({ id, threshold }) => ({ url: `/api/alerts/rules/${id}`, method: 'PUT', body: { threshold } }),
+      invalidatesTags: ['OwnAlertRules'],
+    }),
+    removeOwnAlertRule: build.mutation<null, number>({
+      query: (id) => ({ url: `/api/alerts/rules/${id}`, method: 'DELETE' }),
+      invalidatesTags: ['OwnAlertRules'],
+    }),
     /** The language the person reads CM in: the server writes their alert e-mails in it. */
     setLanguage: build.mutation<null, Language>({
       query: (language) => ({ url: '/api/auth/language', method: 'PUT', body: { language } }),
@@ -58,4 +76,8 @@ export const {
   useMarkAlertsReadMutation,
   useGetAlertPreferencesQuery,
   useSetAlertPreferencesMutation,
+  useGetOwnAlertRulesQuery,
+  useAddOwnAlertRuleMutation,
+  useSetOwnAlertThresholdMutation,
+  useRemoveOwnAlertRuleMutation,
 } = alertsApi;

@@ -9,7 +9,7 @@ import { httpBaseQuery } from './http-client.ts';
 export const api = createApi({
   reducerPath: 'api',
   baseQuery: httpBaseQuery,
-  tagTypes: ['Bookmarks', 'CurrentUser', 'Alerts'],
+  tagTypes: ['Bookmarks', 'CurrentUser', 'Alerts', 'OwnAlertRules'],
   // Background refetches stay quiet: errors reach the components, never a global toast.
   endpoints: () => ({}),
 });

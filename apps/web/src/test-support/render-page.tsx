@@ -11,7 +11,7 @@ import en from '../../public/locales/en.json';
 import { testI18n } from './i18n.ts';
 
 /** What jsdom lacks and Mantine asks for; motion is reduced, so dialogs open at once. */
-function completeDom(): void {
+export function completeDom(): void {
   // A page's first answers may take seconds on a busy machine: findBy… and waitFor wait that long.
   configure({ asyncUtilTimeout: 10_000 });
   window.matchMedia ??= (query: string) =>

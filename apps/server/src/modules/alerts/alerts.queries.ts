@@ -10,36 +10,72 @@ export interface AlertRuleRow {
   threshold: number | null;
   created_at: Date;
   open_episodes: number;
+  /** A customer's own rule: its owner (only they are told); null: an administrator's rule. */
+  owner_id: number | null;
 }
 
-export function findAlertRules(db: SqlRunner, locationId?: number): Promise<AlertRuleRow[]> {
+/**
+ * Alert rules, of one location or all; `owner`: only an administrator's (null) or one person's
+ * own rules (a user id); absent: every rule (evaluation).
+ */
+export function findAlertRules(
+  db: SqlRunner,
+  locationId?: number,
+  owner?: number | null,
+): Promise<AlertRuleRow[]> {
   return db.query<AlertRuleRow>(
-    `SELECT r.id, r.location_id, r.meter_id, r.kind, r.threshold::float8 AS threshold, r.created_at,
+    `SELECT r.id, r.location_id, r.meter_id, r.kind, r.threshold::float8 AS threshold, r.created_at, r.owner_id,
             (SELECT count(*)::int FROM alert_episodes e WHERE e.rule_id = r.id AND e.cleared_at IS NULL) AS open_episodes
      FROM alert_rules r
-     WHERE $1::int IS NULL OR r.location_id = $1
+     WHERE ($1::int IS NULL OR r.location_id = $1)
+       AND (NOT $2::boolean OR r.owner_id IS NOT DISTINCT FROM $3::int)
      ORDER BY r.location_id, r.id`,
-    [locationId ?? null],
+    [locationId ?? null, owner !== undefined, owner ?? null],
   );
 }
 
 export async function insertAlertRule(
   db: SqlRunner,
-  rule: { locationId: number; meterId: number | null; kind: AlertKind; threshold: number | null },
+  rule: {
+    locationId: number;
+    meterId: number | null;
+    kind: AlertKind;
+    threshold: number | null;
+    ownerId?: number | null;
+  },
 ): Promise<number> {
   const rows = await db.query<{ id: number }>(
-    'INSERT INTO alert_rules (location_id, meter_id, kind, threshold) VALUES ($1, $2, $3, $4) RETURNING id',
-    [rule.locationId, rule.meterId, rule.kind, rule.threshold],
+    'INSERT INTO alert_rules (location_id, meter_id, kind, threshold, owner_id) VALUES ($1, $2, $3, $4, $5) RETURNING id',
+    [rule.locationId, rule.meterId, rule.kind, rule.threshold, rule.ownerId ?? null],
   );
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('insert into alert_rules returned no id');
   return id;
 }
 
-export async function deleteAlertRule(db: SqlRunner, id: number): Promise<AlertRuleRow | undefined> {
-  const [rule] = (await findAlertRules(db)).filter((row) => row.id === id);
+/** Removes a rule of `owner` (null: an administrator's); undefined when it has none with that id. */
+export async function deleteAlertRule(
+  db: SqlRunner,
+  id: number,
+  owner: number | null = null,
+): Promise<AlertRuleRow | undefined> {
+  const [rule] = (await findAlertRules(db, undefined, owner)).filter((row) => row.id === id);
   if (rule) await db.query('DELETE FROM alert_rules WHERE id = $1', [id]);
   return rule;
+}
+
+/** A person's own rule's new threshold; false when they own no rule with that id. */
+export async function updateOwnAlertRule(
+  db: SqlRunner,
+  id: number,
+  owner: number,
+  threshold: number,
+): Promise<boolean> {
+  const rows = await db.query<{ id: number }>(
+    'UPDATE alert_rules SET threshold = $3 WHERE id = $1 AND owner_id = $2 RETURNING id',
+    [id, owner, threshold],
+  );
+  return rows.length > 0;
 }
 
 export interface OpenEpisodeRow {

@@ -11,6 +11,8 @@ import {
   alertRuleSchema,
   createdWebhookSchema,
   mailSetupSchema,
+  ownAlertRuleBodySchema,
+  ownAlertRuleUpdateSchema,
   webhookBodySchema,
   webhookDeliverySchema,
   webhookSchema,
@@ -184,6 +186,64 @@ export const alertsRoutes: FastifyPluginAsyncZod<{ alerts: AlertsService }> = as
       },
     },
     async (request) => alerts.markRead(callerOf(request), request.body.ids),
+  );
+  app.get(
+    '/api/alerts/rules',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags,
+        summary:
+          "The caller's own alert rules: budgets (the bill so far above an amount) and high-use days, each on one meter.",
+        response: { 200: alertRuleListSchema, ...signedInErrors },
+      },
+    },
+    async (request) => ({ items: await alerts.ownRules(callerOf(request)) }),
+  );
+  app.post(
+    '/api/alerts/rules',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags,
+        summary:
+          'Add a rule of the caller’s own on a meter they can see: this bill so far above an amount (billAbove), a day above N kWh (dailyAbove). Only the caller sees it and is told.',
+        body: ownAlertRuleBodySchema.strict(),
+        response: { 201: alertRuleSchema, ...signedInErrors, 404: errorBodySchema },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await alerts.addOwnRule(callerOf(request), request.body)),
+  );
+  app.put(
+    '/api/alerts/rules/:id',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags,
+        summary: 'Change the threshold of one of the caller’s own rules.',
+        params: idParamsSchema,
+        body: ownAlertRuleUpdateSchema.strict(),
+        response: { 200: alertRuleSchema, ...signedInErrors, 404: errorBodySchema },
+      },
+    },
+    async (request) => alerts.updateOwnRule(callerOf(request), request.params.id, request.body.threshold),
+  );
+  app.delete(
+    '/api/alerts/rules/:id',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags,
+        summary: 'Remove one of the caller’s own rules (its alerts go with it).',
+        params: idParamsSchema,
+        response: { 204: z.null(), ...signedInErrors, 404: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await alerts.removeOwnRule(callerOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
   );
   app.get(
     '/api/alerts/preferences',

@@ -1,6 +1,7 @@
 import { alertKinds, MAX_INBOX } from '@cm/contracts/alerts.ts';
 import type {
   alertRuleBodySchema,
+  OwnAlertRuleBody,
   AlertInbox,
   AlertPreferences,
   AlertRule,
@@ -12,7 +13,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { badRequest, HttpError, notFound } from '../../http-error.ts';
 import { AddressNotAllowed, OutboundPolicy } from '../../outbound.ts';
-import type { Actor, AuthContext } from '../access/index.ts';
+import { scopeOf, type Actor, type AuthContext } from '../access/index.ts';
 import { recordAudit } from '../audit/index.ts';
 import { userLanguage } from '../auth/index.ts';
 import {
@@ -31,6 +32,7 @@ import {
   findPreferences,
   insertAlertRule,
   markRead,
+  updateOwnAlertRule,
   upsertPreferences,
   type AlertRuleRow,
 } from './alerts.queries.ts';
@@ -92,7 +94,7 @@ export class AlertsService {
   }
 
   async rules(locationId?: number): Promise<AlertRule[]> {
-    return this.present(await findAlertRules(this.db, locationId));
+    return this.present(await findAlertRules(this.db, locationId, null));
   }
 
   async addRule(actor: Actor, body: z.output<typeof alertRuleBodySchema>): Promise<AlertRule> {
@@ -141,6 +143,46 @@ export class AlertsService {
         detail: { ruleId: id, kind: rule.kind },
       });
     });
+  }
+
+  /** The caller's own rules (issue 34): a customer's budget and high-use alerts, theirs alone. */
+  async ownRules(caller: AuthContext): Promise<AlertRule[]> {
+    return this.present(await findAlertRules(this.db, undefined, caller.user.id));
+  }
+
+  /** A rule of the caller's own on one meter they can see now (404 for any other, as a missing one). */
+  async addOwnRule(caller: AuthContext, body: OwnAlertRuleBody): Promise<AlertRule> {
+    const meter = await directory.visibleMeter(this.db, body.meterNumber, scopeOf(caller));
+    if (!meter || meter.removed_at !== null) throw notFound('Meter not found.');
+    const id = await insertAlertRule(this.db, {
+      locationId: meter.location_id,
+      meterId: meter.device_id,
+      kind: body.kind,
+      threshold: body.threshold,
+      ownerId: caller.user.id,
+    });
+    // A new rule says at once whether it holds.
+    this.soon(500);
+    return this.ownRule(caller, id);
+  }
+
+  /** A new threshold for one of the caller's own rules. */
+  async updateOwnRule(caller: AuthContext, id: number, threshold: number): Promise<AlertRule> {
+    if (!(await updateOwnAlertRule(this.db, id, caller.user.id, threshold)))
+      throw notFound('Alert rule not found.');
+    this.soon(500);
+    return this.ownRule(caller, id);
+  }
+
+  /** Removes one of the caller's own rules (its episodes and notifications go with it). */
+  async removeOwnRule(caller: AuthContext, id: number): Promise<void> {
+    if (!(await deleteAlertRule(this.db, id, caller.user.id))) throw notFound('Alert rule not found.');
+  }
+
+  private async ownRule(caller: AuthContext, id: number): Promise<AlertRule> {
+    const [rule] = (await this.ownRules(caller)).filter((candidate) => candidate.id === id);
+    if (!rule) throw notFound('Alert rule not found.');
+    return rule;
   }
 
   async inbox(caller: AuthContext): Promise<AlertInbox> {

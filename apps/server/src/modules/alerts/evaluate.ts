@@ -247,6 +247,8 @@ async function notify(
     const rule = ruleOf.get(event.ruleId);
     if (!rule) continue;
     for (const person of byLocation.get(rule.location_id) ?? []) {
+      // A customer's own rule tells its owner alone, while they can still see the location.
+      if (rule.owner_id !== null && person.user_id !== rule.owner_id) continue;
       const chosen = choice.get(`${person.user_id}:${rule.kind}`);
       const inApp = chosen?.in_app ?? true;
       const email = chosen?.email ?? canEmail;

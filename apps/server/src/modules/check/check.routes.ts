@@ -9,6 +9,7 @@ import {
 } from '@cm/contracts/check.ts';
 import { errorBodySchema } from '@cm/contracts/errors.ts';
 import { monthlyPeaksQuerySchema, monthlyPeaksSchema } from '@cm/contracts/demand.ts';
+import { baseloadQuerySchema, baseloadSchema } from '@cm/contracts/baseload.ts';
 import { acceptsBinaryColumns, sendBinaryColumns } from '../../binary-columns.ts';
 import { sendJsonBytes } from '../../json-columns.ts';
 import { schemaJsonWriter } from '../../schema-json.ts';
@@ -95,5 +96,20 @@ export const checkRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => check.monthlyPeaks(callerOf(request), request.query),
+  );
+
+  app.get(
+    '/api/CheckMeter/GetBaseload',
+    {
+      preHandler: app.requireAbility('read', 'Check'),
+      schema: {
+        tags: ['check'],
+        summary:
+          "A meter's always-on power (the median, over the 14 nights before To, of each night's lowest whole-hour mean power; night is 00:00–06:00 local) against the 14 nights before, and the share of its energy used at night between From and To against the same number of days before.",
+        querystring: baseloadQuerySchema,
+        response: { 200: baseloadSchema, ...errors },
+      },
+    },
+    async (request) => check.baseload(callerOf(request), request.query),
   );
 };

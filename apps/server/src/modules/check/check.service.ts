@@ -12,8 +12,9 @@ import type {
   ReadingCorrectionsQuery,
 } from '@cm/contracts/check.ts';
 import { billingPeriod } from '@cm/contracts/billing-period.ts';
-import { localDateOf } from '@cm/contracts/zoned-time.ts';
+import { DAY_MS, localDateOf } from '@cm/contracts/zoned-time.ts';
 import type { MonthlyPeaks, MonthlyPeaksQuery } from '@cm/contracts/demand.ts';
+import type { Baseload, BaseloadQuery } from '@cm/contracts/baseload.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../http-error.ts';
 import {
@@ -47,6 +48,14 @@ import {
 import { locationPrices, type RangePrices, billOf } from '../tariffs/index.ts';
 import { bucketEdges } from '../readings/index.ts';
 import { monthsEnding, peaksOf, presentMonthlyPeaks } from './monthly-peaks.ts';
+import {
+  BASELOAD_NIGHTS,
+  baseloadOf,
+  daysBefore,
+  nightSplitOf,
+  nightsBefore,
+  type Night,
+} from './baseload.ts';
 
 /** The readings answer with each series as typed columns; written as JSON it is the contract's `LocationReadings`. */
 export type LocationReadingsAnswer = Omit<LocationReadings, 'meters'> & {
@@ -223,6 +232,52 @@ export class CheckService {
       basis,
       meterNumbers: held.flat().map((meter) => meter.meter_number),
       ...presentMonthlyPeaks(peaksOf(indicators, edges), edges, timeZone),
+    };
+  }
+
+  /**
+   * A meter's always-on power over the 14 nights before the range's end (and the 14 before those)
+   * and its night/day split over the range (and the same number of local days before it): the
+   * rules are baseload.ts's, on the engine's intervals of the meter's import channel.
+   */
+  async baseload(caller: AuthContext, query: BaseloadQuery): Promise<Baseload> {
+    const meter = await directory.visibleMeter(this.db, query.meterNumber, scopeOf(caller));
+    if (!meter) throw new HttpError(404, METER_NOT_FOUND, 'meterNumber');
+    const timeZone = meter.time_zone;
+    const range = resolveQueryRange({ From: query.From, To: query.To, granularity: 'day' }, timeZone);
+    if (range.toMs - range.fromMs > MAX_RAW_RANGE_DAYS * DAY_MS)
+      throw new HttpError(400, `To: the range is at most ${MAX_RAW_RANGE_DAYS} days.`, 'To');
+    const nowMs = Date.now();
+    const endMs = Math.min(range.toMs, nowMs);
+    const nights = nightsBefore(endMs, timeZone, BASELOAD_NIGHTS);
+    const before = nightsBefore(endMs, timeZone, BASELOAD_NIGHTS, BASELOAD_NIGHTS);
+    const previous = daysBefore(range.fromMs, range.toMs, timeZone);
+    const fromMs = Math.min(previous.fromMs, before[0]?.start ?? range.fromMs);
+    const toMs = Math.max(range.toMs, nights.at(-1)?.end ?? range.toMs);
+    const loaded = await this.readingsOf(meter, new Date(fromMs), new Date(toMs));
+    const { primary } = computeReadings(
+      { import: [segmentOf(meter, loaded.get(CHANNEL_NUMBER.import))] },
+      { fromMs, toMs, timeZone, granularity: 'day', nowMs, primary: 'import', keepIntervals: true },
+    );
+    const intervals = primary.intervals ?? { start: [], energy: [], nominal: [] };
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const measured = (over: readonly Night[]) => ({
+      ...baseloadOf(intervals, over),
+      from: iso(over[0]?.start ?? endMs),
+      to: iso(over.at(-1)?.end ?? endMs),
+    });
+    const split = (from: number, to: number) => ({
+      from: iso(from),
+      to: iso(to),
+      ...nightSplitOf(intervals, from, to, timeZone),
+    });
+    return {
+      meterNumber: meter.meter_number,
+      timeZone,
+      baseload: measured(nights),
+      previousBaseload: measured(before),
+      night: split(range.fromMs, range.toMs),
+      previousNight: split(previous.fromMs, previous.toMs),
     };
   }
 

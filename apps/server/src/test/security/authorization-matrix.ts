@@ -151,6 +151,17 @@ export const matrix: MatrixGroup[] = [
         },
       },
       {
+        route: 'GET /api/CheckMeter/GetBaseload',
+        request: (o) => ({
+          url: `/api/CheckMeter/GetBaseload?meterNumber=${q(o.meterNumber)}&From=2026-01-10&To=2026-01-12`,
+        }),
+        expect: {
+          own: [200, 200, 404, 401, 401, 401, 401, 401, 403],
+          other: [200, 404, 200, 401, 401, 401, 401, 401, 403],
+          missing: [404, 404, 404, 401, 401, 401, 401, 401, 403],
+        },
+      },
+      {
         route: 'GET /api/CheckMeter/GetReadingCorrections',
         request: (o) => ({
           url: `/api/CheckMeter/GetReadingCorrections?meterNumber=${q(o.meterNumber)}&From=2026-01-10&To=2026-01-12`,
@@ -416,6 +427,36 @@ export const matrix: MatrixGroup[] = [
         route: 'POST /api/alerts/read',
         request: () => ({ url: '/api/alerts/read', body: {} }),
         expect: { none: SIGNED_IN(200) },
+      },
+      {
+        route: 'GET /api/alerts/rules',
+        request: () => ({ url: '/api/alerts/rules' }),
+        expect: { none: SIGNED_IN(200) },
+      },
+      {
+        // A customer's own rule only on a meter they can see; another's meter is as missing.
+        route: 'POST /api/alerts/rules',
+        request: (o) => ({
+          url: '/api/alerts/rules',
+          body: { meterNumber: o.meterNumber, kind: 'dailyAbove', threshold: 30 },
+        }),
+        expect: {
+          //       admin clientA clientB disabled noToken expired noKey revoked ingest
+          own: [201, 201, 404, 401, 401, 401, 401, 401, 403],
+          other: [201, 404, 201, 401, 401, 401, 401, 401, 403],
+          missing: [404, 404, 404, 401, 401, 401, 401, 401, 403],
+        },
+      },
+      {
+        // Owners alone (alerts.own-rules.test.ts: client B cannot change or remove client A's rule).
+        route: 'PUT /api/alerts/rules/:id',
+        request: () => ({ url: '/api/alerts/rules/2147483000', body: { threshold: 10 } }),
+        expect: { none: SIGNED_IN(404) },
+      },
+      {
+        route: 'DELETE /api/alerts/rules/:id',
+        request: () => ({ url: '/api/alerts/rules/2147483000' }),
+        expect: { none: SIGNED_IN(404) },
       },
       {
         route: 'GET /api/alerts/preferences',

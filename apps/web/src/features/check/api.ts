@@ -5,6 +5,7 @@ import type {
   ReadingCorrections,
   ReadingCorrectionsQuery,
 } from '@cm/contracts/check.ts';
+import type { Baseload, BaseloadQuery } from '@cm/contracts/baseload.ts';
 import type { MonthlyPeaks, MonthlyPeaksQuery } from '@cm/contracts/demand.ts';
 import type { LocationTariffs } from '@cm/contracts/tariffs.ts';
 import { api } from '@/lib/api.ts';
@@ -73,6 +74,12 @@ export const checkApi = api.injectEndpoints({
       query: (params) => ({ url: '/api/CheckMeter/GetMonthlyPeaks', params }),
       transformResponse: async (raw: unknown) => (await loadCheckParsers()).parseMonthlyPeaks(raw),
     }),
+    /** A meter's always-on power and night share, each against before (issue 34). */
+    getBaseload: build.query<Baseload, BaseloadQuery>({
+      query: (params) => ({ url: '/api/CheckMeter/GetBaseload', params }),
+      transformResponse: async (raw: unknown) =>
+        (await import('@cm/contracts/baseload.ts')).baseloadSchema.parse(raw),
+    }),
     getReadingCorrections: build.query<ReadingCorrections, Required<ReadingCorrectionsQuery>>({
       query: (params) => ({ url: '/api/CheckMeter/GetReadingCorrections', params }),
       transformResponse: async (raw: unknown) => (await loadCheckParsers()).parseReadingCorrections(raw),
@@ -86,4 +93,5 @@ export const {
   useGetMonthlyPeaksQuery,
   useGetReadingCorrectionsQuery,
   useGetTariffsQuery,
+  useGetBaseloadQuery,
 } = checkApi;

@@ -15,6 +15,7 @@ import {
   type ReadingsArgs,
 } from './api.ts';
 import {
+  billRequests,
   checkRequests,
   comparisonRequests,
   deriveCheckView,
@@ -28,6 +29,7 @@ import { LookupPanel } from './lookup/lookup-panel.tsx';
 import { useLookupKey } from './lookup/use-lookup-key.ts';
 import { StartPanel } from './lookup/start-panel.tsx';
 import { MeterCard, MeterCardSkeleton } from './meter/meter-card.tsx';
+import { BillCard } from './totals/bill-card.tsx';
 import { useCheckUrl } from './model/use-check-url.ts';
 import { useNow } from './model/use-now.ts';
 import { serializeCheckUrl, type CheckTarget, type CheckUrlState } from './model/url-state.ts';
@@ -94,6 +96,10 @@ export function CheckPage() {
   const previous = useReadings(compared.previous);
   const lastYear = useReadings(compared.lastYear);
   const view = deriveCheckView(state, { meter, meters, readings, previous, lastYear }, now);
+  // The bill card: this billing period and the one before, whatever the range shown (issue 34).
+  const bills = billRequests(state, { meter, meters }, now);
+  const billNow = useReadings(bills.current);
+  const billBefore = useReadings(bills.last);
 
   useDocumentTitle(
     `${view.titleSubject === null ? '' : `${view.titleSubject} · `}${t('check.title')} · ${PRODUCT_NAME}`,
@@ -205,6 +211,8 @@ export function CheckPage() {
       ) : view.card ? (
         <MeterCard now={now} meter={view.card.meter} meterNumbers={view.card.meterNumbers} />
       ) : null}
+
+      {bills.current && !billNow.failure ? <BillCard current={billNow.data} last={billBefore.data} /> : null}
 
       {view.rangeControls ? (
         <RangeControls

@@ -3,6 +3,7 @@ import type { LocationReadings, MeterInfo } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
 import { meterInfo, rawReadings } from '@/test-support/check-fixtures.ts';
 import {
+  billRequests,
   checkRequests,
   deriveCheckView,
   panelRequests,
@@ -136,6 +137,31 @@ describe('deriveCheckView', () => {
     });
     expect(asked('last7')).not.toHaveProperty('ProjectTo');
     expect(asked('last12Months')).not.toHaveProperty('ProjectTo');
+  });
+
+  it('asks the bill card for this bill projected to its end and the whole bill before it (issue 34)', () => {
+    // Now 2026-06-15 12:00 in Berlin. Calendar months (no billing day): June 1–30 so far, projected
+    // to June 30; the bill before is May 1–31. Billing day 17: the period holding June 15 began
+    // May 17 and ends June 16; the bill before is April 17 – May 16. Whatever range the page shows.
+    const bills = (search: string, billingDay: number | null) => {
+      const info = meterInfo();
+      const meter = loaded({ ...info, location: { ...info.location, billingDay } });
+      return billRequests(parseCheckUrl(search), { meter, meters: none() }, NOW);
+    };
+    const base = { name: 'Riverside Campus – Library', meterInd: 3, granularity: 'month' };
+    expect(bills('meter=EM-10009&preset=last7', null)).toEqual({
+      current: { ...base, From: '2026-06-01', To: '2026-06-30', ProjectTo: '2026-06-30' },
+      last: { ...base, From: '2026-05-01', To: '2026-05-31' },
+    });
+    expect(bills('meter=EM-10009&from=2025-01-01&to=2025-01-03', 17)).toEqual({
+      current: { ...base, From: '2026-05-17', To: '2026-06-16', ProjectTo: '2026-06-16' },
+      last: { ...base, From: '2026-04-17', To: '2026-05-16' },
+    });
+    // Nothing asked before the meter's zone is known.
+    expect(billRequests(parseCheckUrl('meter=EM-10009'), { meter: none(), meters: none() }, NOW)).toEqual({
+      current: null,
+      last: null,
+    });
   });
 
   it("shows a removed meter's week up to its removal, never its successor's live days (issue 34.4)", () => {

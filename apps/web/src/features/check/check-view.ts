@@ -9,6 +9,7 @@ import { locationTotal } from './model/location-total.ts';
 import {
   answerRange,
   effectiveGranularity,
+  previousPeriod,
   projectionEnd,
   rangeDays,
   resolvePreset,
@@ -179,6 +180,41 @@ export function panelRequests(readings: ReadingsArgs | null): PanelRequests {
       readings.meterInd === undefined || !wholeDays
         ? null
         : { name: readings.name, meterInd: readings.meterInd, Month: readings.To.slice(0, 7) },
+  };
+}
+
+/** The bill card's requests: this billing period, projected to its end, and the bill before it. */
+export interface BillRequests {
+  current: ReadingsArgs | null;
+  last: ReadingsArgs | null;
+}
+
+/**
+ * The bill card at the top of a meter or location (issue 34, the bill first), whatever range the
+ * page shows: this billing period (the location's billing day, or the calendar month), so far and
+ * projected to its last day, and the whole bill before it. In one bucket each: only totals are read.
+ */
+export function billRequests(
+  url: CheckUrlState,
+  answers: { meter: Answer<MeterInfo>; meters: Answer<LocationReadings> },
+  now: number,
+): BillRequests {
+  const asked = askedRange(
+    { ...url, range: { kind: 'preset', preset: 'thisBill' }, granularity: 'month' },
+    answers,
+    now,
+  );
+  if (!asked) return { current: null, last: null };
+  const last = previousPeriod(asked.range);
+  return {
+    current: {
+      ...asked.base,
+      From: asked.range.from,
+      To: asked.range.to,
+      granularity: 'month',
+      ...(asked.projectTo === null ? {} : { ProjectTo: asked.projectTo }),
+    },
+    last: { ...asked.base, From: last.from, To: last.to, granularity: 'month' },
   };
 }
 

@@ -18,7 +18,9 @@ import { BillPanel } from './totals/bill-panel.tsx';
 import { MonthlyPeaksPanel } from './totals/monthly-peaks-panel.tsx';
 import { peaksQueryOf } from './totals/peaks-query.ts';
 import { TariffPrices } from './totals/tariff-prices.tsx';
-import { locationBill } from './model/bill.ts';
+import { billCurrency, locationBill } from './model/bill.ts';
+import { OwnAlertsPanel } from './meter/own-alerts-panel.tsx';
+import { BaseloadPanel } from './totals/baseload-panel.tsx';
 import classes from './check.module.css';
 
 const TABLE_ID = 'cm-readings-table';
@@ -111,6 +113,11 @@ export function ReadingsSection({
       )}
       {bill ? <BillPanel {...bill} timeZone={tz} /> : null}
       {bill ? <TariffPrices locationName={readings.location.publicName} range={range} /> : null}
+      {isSingle ? <BaseloadPanel meterNumber={first.meter.meterNumber} range={range} /> : null}
+      {/* A meter's own alerts: the customer's budget and high-use days on it (issue 34). */}
+      {isSingle && first.meter.status !== 'removed' ? (
+        <OwnAlertsPanel meterNumber={first.meter.meterNumber} currency={billCurrency(readings)} />
+      ) : null}
       <ChartPanel
         readings={readings}
         ariaLabel={chartSummary}

@@ -1,7 +1,8 @@
-import { ActionIcon, Anchor, Badge, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Table, Text, Tooltip } from '@mantine/core';
 import { IconArchive, IconPencil, IconRestore } from '@tabler/icons-react';
 import type { AdminLocation } from '@cm/contracts/admin.ts';
 import { useTranslation } from 'react-i18next';
+import { ToneBadge } from '@/components/tone-badge.tsx';
 import { formatDate, formatNumber } from '@/lib/format.ts';
 import classes from '../admin.module.css';
 
@@ -42,14 +43,13 @@ export function LocationRow({ location, onMeters, onEdit, onArchive, onRestore }
       <Table.Td>
         {location.archivedAt ? (
           <Tooltip label={formatDate(location.archivedAt, i18n.language, location.timeZone)}>
-            <Badge variant="light" color="gray">
-              {t('admin.locations.status.archived')}
-            </Badge>
+            <span>
+              <ToneBadge tone="gray">{t('admin.locations.status.archived')}</ToneBadge>
+            </span>
           </Tooltip>
         ) : (
-          <Badge variant="light" color="teal">
-            {t('admin.locations.status.active')}
-          </Badge>
+          // Own colours: Mantine's light teal badge read below 4.5:1 (issue 34, axe on every admin page).
+          <ToneBadge tone="green">{t('admin.locations.status.active')}</ToneBadge>
         )}
       </Table.Td>
       <Table.Td className={classes.nowrap}>

@@ -1,6 +1,6 @@
 import type { Bill } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
-import { billCurrency, locationBill } from './bill.ts';
+import { billCardFigures, billCurrency, locationBill } from './bill.ts';
 
 const bill = (energy: number, projection: number | null): Bill => ({
   currency: 'EUR',
@@ -79,5 +79,43 @@ describe('a location bill', () => {
     expect(partial?.bill).toMatchObject({ energy: 3.3, total: 4.5 });
     expect(locationBill([reporting(1.1), reporting(2.2)])?.partial).toBeNull();
     expect(locationBill([silent, silent])).toBeNull();
+  });
+});
+
+describe('the bill card (issue 34, the bill first)', () => {
+  const meter = (energy: number, projection: number | null) => [
+    { meter: { mainSupply: false }, totals: { consumption: 1 }, bill: bill(energy, projection) },
+  ];
+
+  it('says this bill so far, its projection, the last bill and the change, with the bar in shares', () => {
+    // So far 40 + 0.6 = 40.6; projected 78.8 + 1.2 = 80; last bill 63.4 + 0.6 = 64.
+    // Change 80 / 64 − 1 = 0.25. The bar's scale is the largest, 80: so far 40.6 / 80 = 0.5075,
+    // the rest (80 − 40.6) / 80 = 0.4925, the last bill's mark 64 / 80 = 0.8.
+    const figures = billCardFigures(meter(40, 78.8), meter(63.4, null));
+    expect(figures).toEqual({
+      currency: 'EUR',
+      soFar: 40.6,
+      projected: { total: 80, to: '2026-11-30T23:00:00.000Z' },
+      last: 64,
+      change: 0.25,
+      bar: { soFar: 0.5075, rest: 0.4925, last: 0.8 },
+      partial: false,
+    });
+  });
+
+  it('compares what is so far when nothing is projected, and scales to a larger last bill', () => {
+    // So far 19.4 + 0.6 = 20, no projection; last 39.4 + 0.6 = 40: change 20 / 40 − 1 = −0.5; scale 40.
+    expect(billCardFigures(meter(19.4, null), meter(39.4, null))).toMatchObject({
+      projected: null,
+      change: -0.5,
+      bar: { soFar: 0.5, rest: 0, last: 1 },
+    });
+    // No last bill (no tariff then): no change, no mark. No tariff now: no card.
+    expect(billCardFigures(meter(19.4, null), [{ ...meter(0, null)[0]!, bill: null }])).toMatchObject({
+      last: null,
+      change: null,
+      bar: { last: null },
+    });
+    expect(billCardFigures([{ ...meter(0, null)[0]!, bill: null }], null)).toBeNull();
   });
 });

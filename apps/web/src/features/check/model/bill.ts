@@ -76,3 +76,51 @@ function combinedBill(meters: readonly Pick<MeterReadings, 'bill'>[]): Bill | nu
     first,
   );
 }
+
+/** What the bill card shows (issue 34, the bill first): this bill so far, where it is heading, the last one. */
+export interface BillCardFigures {
+  currency: string;
+  /** This billing period's total up to now. */
+  soFar: number;
+  /** Its projection to the period's end (null: not projected, e.g. too few days of data). */
+  projected: { total: number; to: string } | null;
+  /** The whole bill before it (null: no data or no tariff then). */
+  last: number | null;
+  /** Projected (or, without a projection, so far) against the last bill: 0.1 is 10 % more. */
+  change: number | null;
+  /** Widths of the card's bar, as shares of the largest of projected, so far and last: so far, the rest projected, the last bill's mark. */
+  bar: { soFar: number; rest: number; last: number | null };
+  /** Either side counts only some of the meters (see locationBill). */
+  partial: boolean;
+}
+
+/** The card's figures from this bill's and the last bill's answers; null when this bill has no tariff. */
+export function billCardFigures(
+  current: Parameters<typeof locationBill>[0],
+  last: Parameters<typeof locationBill>[0] | null,
+): BillCardFigures | null {
+  const now = locationBill(current);
+  if (!now) return null;
+  const before = last ? locationBill(last) : null;
+  // A last bill in another currency (a tariff changed currency) is not compared.
+  const lastTotal = before && before.bill.currency === now.bill.currency ? before.bill.total : null;
+  const { projection } = now.bill;
+  const heading = projection ? projection.total : now.bill.total;
+  const largest = Math.max(heading, now.bill.total, lastTotal ?? 0);
+  // Widths in ten-thousandths: a hundredth of a percent of a bar is below a pixel.
+  const share = (amount: number) =>
+    largest > 0 ? Math.round((Math.max(0, amount) / largest) * 1e4) / 1e4 : 0;
+  return {
+    currency: now.bill.currency,
+    soFar: now.bill.total,
+    projected: projection ? { total: projection.total, to: projection.to } : null,
+    last: lastTotal,
+    change: lastTotal !== null && lastTotal > 0 ? heading / lastTotal - 1 : null,
+    bar: {
+      soFar: share(now.bill.total),
+      rest: share(heading - now.bill.total),
+      last: lastTotal === null ? null : share(lastTotal),
+    },
+    partial: now.partial !== null || before?.partial != null,
+  };
+}
