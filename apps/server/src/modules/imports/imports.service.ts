@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MAX_REPORTED_LINES, type ImportReport, type RejectedLine } from '@cm/contracts/admin.ts';
-import type { importPhases } from '@cm/contracts/import-jobs.ts';
+import type { ImportPhase } from '@cm/contracts/import-jobs.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import type { Actor } from '../access/index.ts';
 import { recordAudit } from '../audit/index.ts';
@@ -16,8 +16,6 @@ import {
   type StagedRow,
 } from './import-rows.ts';
 import { addChannels, loadMeterFacts } from '../directory/index.ts';
-
-type ImportPhase = (typeof importPhases)[number];
 
 export interface ImportOptions extends ReadOptions {
   timeZone?: string | undefined;
