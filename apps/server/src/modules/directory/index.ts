@@ -35,6 +35,5 @@ export type {
   DirectoryLocation,
   ExportMeter,
   IngestMeter,
-  ImportLocation,
   LocationMeter,
 } from './views.ts';
