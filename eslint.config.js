@@ -16,6 +16,8 @@ const serverModules = readdirSync(`${server}/modules`, { withFileTypes: true })
 const moduleDir = (name) => `${server}/modules/${name}`;
 /** Another module's files but its face (index.ts). */
 const behindFace = (name) => ({ from: moduleDir(name), except: ['./index.ts'] });
+const rowMessage =
+  "a module's face exports domain types (camelCase), not rows: map the row inside the module";
 const faceMessage = 'import another module through its face, its index.ts: the rest of it is its own';
 /** Every module but these, as whole folders. */
 const modulesBut = (...allowed) => serverModules.filter((name) => !allowed.includes(name)).map(moduleDir);
@@ -168,6 +170,22 @@ export default tseslint.config(
         },
       ],
       'import-x/no-restricted-paths': ['error', { zones: serverZones }],
+    },
+  },
+  {
+    // A module's face hands out domain types (camelCase), never its rows: no type named `…Row`, and
+    // no `export *` that would let one through unnamed.
+    files: [`${server}/modules/*/index.ts`],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'ExportSpecifier[exported.name=/Row$/]',
+          'ExportNamedDeclaration > TSTypeAliasDeclaration[id.name=/Row$/]',
+          'ExportNamedDeclaration > TSInterfaceDeclaration[id.name=/Row$/]',
+        ].map((selector) => ({ selector, message: rowMessage })),
+        { selector: 'ExportAllDeclaration', message: 'a face names what it exports: no `export *`' },
+      ],
     },
   },
   {

@@ -51,7 +51,7 @@ describe('lint refuses imports across the boundaries', () => {
   });
 
   it('keeps the floors: access imports no module, audit and the plugins only access', async () => {
-    const directory = `import { meters } from '../directory/index.ts';\nexport const m = meters;\n`;
+    const directory = `import { findVisibleMeter } from '../directory/index.ts';\nexport const m = findVisibleMeter;\n`;
     expect(await boundaryErrors(`${server}/modules/access/planted.ts`, directory)).not.toEqual([]);
     expect(await boundaryErrors(`${server}/modules/audit/planted.ts`, directory)).toEqual([
       expect.stringContaining('audit imports no module but access'),
@@ -82,5 +82,37 @@ describe('lint refuses imports across the boundaries', () => {
     ]);
     const sink = `import { startSmtpSink } from '../../apps/server/src/test/smtp-sink.ts';\nexport const s = startSmtpSink;\n`;
     expect(await boundaryErrors('e2e/support/planted.ts', sink)).toEqual([]);
+  });
+});
+
+/** The messages of the rule that keeps rows out of a module's face, for `code` placed at `file`. */
+async function faceErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return (result?.messages ?? [])
+    .filter((message) => message.ruleId === 'no-restricted-syntax')
+    .map((message) => message.message);
+}
+
+describe("lint keeps rows out of a module's face", () => {
+  const face = `${server}/modules/directory/index.ts`;
+
+  it('refuses a face a type named …Row, however it is exported, and takes a domain type', async () => {
+    const reexported = `export type { LocationMeter as MeterRow } from './views.ts';\n`;
+    const declared = `export type LocationRow = { public_name: string };\n`;
+    const declaredInterface = `export interface DeviceRow { last_seen_at: Date | null }\n`;
+    for (const code of [reexported, declared, declaredInterface])
+      expect(await faceErrors(face, code)).toEqual([expect.stringContaining('not rows')]);
+    expect(await faceErrors(face, `export type { LocationMeter } from './views.ts';\n`)).toEqual([]);
+  });
+
+  it('refuses a face `export *`, which would let a row through unnamed', async () => {
+    expect(await faceErrors(face, `export * from './views.ts';\n`)).toEqual([
+      expect.stringContaining('export *'),
+    ]);
+  });
+
+  it('leaves rows alone inside the module', async () => {
+    const inside = `export type LocationRow = { public_name: string };\n`;
+    expect(await faceErrors(`${server}/modules/directory/planted.queries.ts`, inside)).toEqual([]);
   });
 });

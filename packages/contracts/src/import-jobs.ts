@@ -57,6 +57,12 @@ export const importDetectionSchema = z.object({
   mapping: delimitedMappingSchema.nullable(),
   needs: z.array(z.enum(['meterNumber', 'mapping'])),
 });
+/**
+ * What detection found, as the server's detectors build it (the mapping as written, before its
+ * defaults): the format, why, the preset or mapping to read it with, and the options it still
+ * needs (a meter number for files that name none).
+ */
+export type ImportDetection = z.input<typeof importDetectionSchema>;
 
 export const importJobStatuses = [
   'uploaded',
@@ -70,6 +76,7 @@ export const importJobStatuses = [
 
 /** Where a running import is: reading the file into the stage, then checking and storing it. */
 export const importPhases = ['reading', 'checking', 'storing'] as const;
+export type ImportPhase = (typeof importPhases)[number];
 
 export const importJobSchema = z.object({
   id: z.string(),

@@ -16,12 +16,7 @@ import { AddressNotAllowed, OutboundPolicy } from '../../outbound.ts';
 import { scopeOf, type Actor, type AuthContext } from '../access/index.ts';
 import { recordAudit } from '../audit/index.ts';
 import { userLanguage } from '../auth/index.ts';
-import {
-  AdminLocationsService,
-  locationNames,
-  deviceNames,
-  meters as directory,
-} from '../directory/index.ts';
+import { AdminLocationsService, locationNames, deviceNames, findVisibleMeter } from '../directory/index.ts';
 import {
   countOverdue,
   countUnread,
@@ -101,14 +96,14 @@ export class AlertsService {
     const location = await this.locations.get(body.locationId);
     let meterId: number | null = null;
     if (body.meterNumber !== null) {
-      const meter = await directory.visibleMeter(this.db, body.meterNumber, ADMIN_SCOPE);
-      if (!meter || meter.location_id !== location.id || meter.removed_at !== null)
+      const meter = await findVisibleMeter(this.db, body.meterNumber, ADMIN_SCOPE);
+      if (!meter || meter.location.id !== location.id || meter.removedAt !== null)
         throw new HttpError(
           400,
           `meterNumber: ${location.publicName} has no meter ${body.meterNumber} installed now.`,
           'meterNumber',
         );
-      meterId = meter.device_id;
+      meterId = meter.id;
     }
     const id = await this.db.transaction(async (tx) => {
       const ruleId = await insertAlertRule(tx, {

@@ -4,20 +4,28 @@
 
 import { USUAL_WEEKS, type AlertDetail, type AlertKind } from '@cm/contracts/alerts.ts';
 import { DAY_MS, HOUR_MS, localDateOf, localParts, startOfLocal } from '@cm/contracts/zoned-time.ts';
-import { type DayAsk, type DayRow, registerAdvanceMicro } from '../readings/index.ts';
+import type { AlertMeter } from '../directory/index.ts';
+import {
+  type DayAsk,
+  type DayRegisters,
+  type RegisterDecrease,
+  registerAdvanceMicro,
+} from '../readings/index.ts';
 
 /** A meter as the rules see it. */
-export interface WatchedMeter {
-  id: number;
-  meterNumber: string;
-  locationId: number;
-  locationName: string;
-  timeZone: string;
-  billingDay: number | null;
-  multiplier: number;
-  registerDigits: number;
-  intervalMinutes: number;
-  installedAt: Date;
+export interface WatchedMeter extends Pick<
+  AlertMeter,
+  | 'id'
+  | 'meterNumber'
+  | 'locationId'
+  | 'locationName'
+  | 'timeZone'
+  | 'billingDay'
+  | 'multiplier'
+  | 'registerDigits'
+  | 'intervalMinutes'
+  | 'installedAt'
+> {
   /** Last instant its import channel has data for. */
   lastDataAt: Date | null;
   cubeLastSeen: Date | null;
@@ -87,14 +95,14 @@ export function dayAsks(meter: WatchedMeter, nowMs: number): DayAsk[] {
  * edges; null when the day's data does not tell, or the register went down without rolling over
  * (the readings engine's rule, register-value.ts).
  */
-export function dayEnergy(meter: WatchedMeter, ask: DayAsk, row: DayRow | undefined): number | null {
+export function dayEnergy(meter: WatchedMeter, ask: DayAsk, row: DayRegisters | undefined): number | null {
   if (!row) return null;
-  if (row.records > 0) return row.record_micro;
-  if (row.start_micro === null || row.end_micro === null || !row.start_at || !row.end_at) return null;
+  if (row.records > 0) return row.recordMicro;
+  if (row.startMicro === null || row.endMicro === null || !row.startAt || !row.endAt) return null;
   const slack = 1.5 * meter.intervalMinutes * 60_000;
-  if (ask.start.getTime() - row.start_at.getTime() > slack) return null;
-  if (ask.end.getTime() - row.end_at.getTime() > slack) return null;
-  const advance = registerAdvanceMicro(row.start_micro, row.end_micro, meter.registerDigits);
+  if (ask.start.getTime() - row.startAt.getTime() > slack) return null;
+  if (ask.end.getTime() - row.endAt.getTime() > slack) return null;
+  const advance = registerAdvanceMicro(row.startMicro, row.endMicro, meter.registerDigits);
   return advance === null ? null : advance * meter.multiplier;
 }
 
@@ -151,16 +159,16 @@ export function billCondition(
 export function decreaseCondition(
   rule: Rule,
   meter: WatchedMeter,
-  found: { read_at: Date; before_micro: number; after_micro: number } | undefined,
+  found: RegisterDecrease | undefined,
   nowMs: number,
 ): Condition {
   return {
     ruleId: rule.id,
     meterId: meter.id,
     holds: found !== undefined,
-    startedAt: found?.read_at ?? new Date(nowMs),
+    startedAt: found?.readAt ?? new Date(nowMs),
     detail: found
-      ? { at: found.read_at.toISOString(), from: found.before_micro / 1e6, to: found.after_micro / 1e6 }
+      ? { at: found.readAt.toISOString(), from: found.beforeMicro / 1e6, to: found.afterMicro / 1e6 }
       : {},
   };
 }

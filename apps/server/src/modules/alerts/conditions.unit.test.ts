@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DayAsk, DayRow } from '../readings/index.ts';
+import type { DayAsk, DayRegisters } from '../readings/index.ts';
 import {
   billCondition,
   dailyCondition,
@@ -54,14 +54,14 @@ const registers = (
   ask: DayAsk = day,
   startAt: Date = ask.start,
   endAt: Date = ask.end,
-): DayRow => ({
-  meter_id: ask.meterId,
+): DayRegisters => ({
+  meterId: ask.meterId,
   slot: ask.slot,
-  start_micro: startKwh * KWH,
-  start_at: startAt,
-  end_micro: endKwh * KWH,
-  end_at: endAt,
-  record_micro: null,
+  startMicro: startKwh * KWH,
+  startAt: startAt,
+  endMicro: endKwh * KWH,
+  endAt: endAt,
+  recordMicro: null,
   records: 0,
 });
 
@@ -156,7 +156,7 @@ describe('dayAsks', () => {
 describe('dayEnergy', () => {
   it('takes the interval records when the day has any', () => {
     // 96 quarter hours of 0.25 kWh = 24 kWh, whatever the registers say.
-    const row = { ...registers(100, 500), records: 96, record_micro: 96 * 250_000 };
+    const row = { ...registers(100, 500), records: 96, recordMicro: 96 * 250_000 };
     expect(dayEnergy(meter, day, row)).toBe(24 * KWH);
   });
 
@@ -194,8 +194,8 @@ describe('dayEnergy', () => {
 
   it('gives nothing when the day has no row or lacks a register', () => {
     expect(dayEnergy(meter, day, undefined)).toBeNull();
-    expect(dayEnergy(meter, day, { ...registers(10, 20), start_micro: null })).toBeNull();
-    expect(dayEnergy(meter, day, { ...registers(10, 20), end_at: null })).toBeNull();
+    expect(dayEnergy(meter, day, { ...registers(10, 20), startMicro: null })).toBeNull();
+    expect(dayEnergy(meter, day, { ...registers(10, 20), endAt: null })).toBeNull();
   });
 
   it('reads a DST day between its own midnights', () => {
@@ -337,13 +337,14 @@ describe('decreaseCondition', () => {
 
   it('holds from the reading below the one before it, in kWh', () => {
     const found = {
-      read_at: new Date('2026-11-26T08:15:00Z'),
-      before_micro: 100_000 * KWH,
-      after_micro: 99_995 * KWH,
+      meterId: 1,
+      readAt: new Date('2026-11-26T08:15:00Z'),
+      beforeMicro: 100_000 * KWH,
+      afterMicro: 99_995 * KWH,
     };
     const condition = decreaseCondition(rule('registerDecrease', null), meter, found, now);
     expect(condition.holds).toBe(true);
-    expect(condition.startedAt).toEqual(found.read_at);
+    expect(condition.startedAt).toEqual(found.readAt);
     // 100,000,000,000 and 99,995,000,000 millionths: 100,000 and 99,995 kWh.
     expect(condition.detail).toEqual({ at: '2026-11-26T08:15:00.000Z', from: 100_000, to: 99_995 });
   });

@@ -7,7 +7,7 @@ import type { Bill } from '@cm/contracts/check.ts';
 import { billingPeriod } from '@cm/contracts/billing-period.ts';
 import { localDateOf, startOfLocal } from '@cm/contracts/zoned-time.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
-import { meters as directory } from '../directory/index.ts';
+import { findAlertMeters } from '../directory/index.ts';
 import { alertRecipients } from '../auth/index.ts';
 import { LatestReadings, readings, type DayAsk } from '../readings/index.ts';
 import {
@@ -71,24 +71,15 @@ async function conditionsOf(
   billsOf: BillsOf | undefined,
 ) {
   const locationIds = [...new Set(rules.map((rule) => rule.location_id))];
-  const rows = await directory.alertMeters(db, locationIds);
-  const latest = await new LatestReadings(db).of(rows);
-  const watched: WatchedMeter[] = rows.map((row) => ({
-    id: row.device_id,
-    meterNumber: row.meter_number,
-    locationId: row.location_id,
-    locationName: row.location_name,
-    timeZone: row.time_zone,
-    billingDay: row.billing_day,
-    multiplier: row.multiplier,
-    registerDigits: row.register_digits,
-    intervalMinutes: row.interval_minutes,
-    installedAt: row.installed_at,
-    lastDataAt: latest.get(row.device_id)?.dataAt ?? null,
-    cubeLastSeen: row.cube_last_seen,
-    hasCube: row.cube_serial !== null,
-    accessPointLastSeen: row.access_point_last_seen,
-    hasAccessPoint: row.access_point_serial !== null,
+  const found = await findAlertMeters(db, locationIds);
+  const latest = await new LatestReadings(db).of(found);
+  const watched: WatchedMeter[] = found.map(({ cube, accessPoint, ...meter }) => ({
+    ...meter,
+    lastDataAt: latest.get(meter.id)?.dataAt ?? null,
+    cubeLastSeen: cube?.lastSeenAt ?? null,
+    hasCube: cube !== null,
+    accessPointLastSeen: accessPoint?.lastSeenAt ?? null,
+    hasAccessPoint: accessPoint !== null,
   }));
   const byLocation = groupBy(watched, (meter) => meter.locationId);
   const scoped = rules.map((rule) => ({
@@ -109,7 +100,7 @@ async function conditionsOf(
   const daily = metersOf(['dailyAbove', 'usualAbove']);
   const asks = new Map<number, DayAsk[]>(daily.map((meter) => [meter.id, dayAsks(meter, nowMs)]));
   const dayRows = daily.length > 0 ? await readings.dayRegisters(db, [...asks.values()].flat()) : [];
-  const rowOf = new Map(dayRows.map((row) => [`${row.meter_id}:${row.slot}`, row]));
+  const rowOf = new Map(dayRows.map((row) => [`${row.meterId}:${row.slot}`, row]));
   const energiesOf = (meter: WatchedMeter) =>
     (asks.get(meter.id) ?? []).map((ask) => dayEnergy(meter, ask, rowOf.get(`${meter.id}:${ask.slot}`)));
 
@@ -122,7 +113,7 @@ async function conditionsOf(
           new Date(nowMs - DECREASE_WINDOW_MS),
         )
       : [];
-  const decreaseOf = new Map(decreases.map((row) => [row.meter_id, row]));
+  const decreaseOf = new Map(decreases.map((found) => [found.meterId, found]));
 
   // Bills to date, per location with a billAbove rule (its meters' bills in one pass).
   const billed = new Map<number, { bills: Map<number, Bill>; period: { from: string; startMs: number } }>();

@@ -10,7 +10,12 @@ import { itemSuggestionId, itemSuggestionLink, meterSubtitle } from '@cm/contrac
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../http-error.ts';
 import { type AuthContext, scopeOf, type Scope } from '../access/index.ts';
-import { meters, type DirectoryItem } from '../directory/index.ts';
+import {
+  findVisibleItem,
+  listVisibleItems,
+  searchVisibleItems,
+  type DirectoryItem,
+} from '../directory/index.ts';
 import { listBookmarkIds, listNicknames, setNickname, toggleBookmark } from './bookmarks.queries.ts';
 
 /** Pages a user can open, by role: the check page for everyone, administration for admins. */
@@ -66,7 +71,7 @@ export class BookmarksService {
     const scope = scopeOf(caller);
     const bookmarked = new Set(await listBookmarkIds(this.db, caller.user.id));
     const nicknames = await listNicknames(this.db, caller.user.id);
-    const items = await meters.visibleItems(this.db, scope, SUGGESTION_LIMIT);
+    const items = await listVisibleItems(this.db, scope, SUGGESTION_LIMIT);
     const suggestions = [
       ...pagesFor(caller, bookmarked),
       ...items.map((item) => toSuggestion(item, bookmarked, nicknames)),
@@ -86,7 +91,7 @@ export class BookmarksService {
 
   /** Names one of the caller's meters for the caller alone ('' removes the name). */
   async nameMeter(caller: AuthContext, meterNumber: string, nickname: string): Promise<MeterNickname> {
-    if (!(await meters.visibleItem(this.db, scopeOf(caller), 'meter', meterNumber)))
+    if (!(await findVisibleItem(this.db, scopeOf(caller), 'meter', meterNumber)))
       throw new HttpError(404, 'Meter not found. Check the meter number.', 'meterNumber');
     await setNickname(this.db, caller.user.id, meterNumber, nickname);
     return { meterNumber, nickname };
@@ -112,8 +117,8 @@ export class BookmarksService {
       .filter((meterNumber) => nicknames[meterNumber]?.toLocaleLowerCase().includes(needle))
       .slice(0, SEARCH_LIMIT);
     const [byNickname, found] = await Promise.all([
-      Promise.all(named.map((meterNumber) => meters.visibleItem(this.db, scope, 'meter', meterNumber))),
-      meters.searchVisible(this.db, scope, q, SEARCH_LIMIT),
+      Promise.all(named.map((meterNumber) => findVisibleItem(this.db, scope, 'meter', meterNumber))),
+      searchVisibleItems(this.db, scope, q, SEARCH_LIMIT),
     ]);
     const items = [...byNickname.flatMap((item) => (item ? [item] : [])), ...found];
     const seen = new Set<string>();
@@ -138,7 +143,7 @@ export class BookmarksService {
     const parsed = parseId(id);
     if (!parsed) return undefined;
     if (parsed.kind === 'page') return pagesFor(caller, bookmarked).find((page) => page.id === id);
-    const item = await meters.visibleItem(this.db, scope, parsed.kind, parsed.key);
+    const item = await findVisibleItem(this.db, scope, parsed.kind, parsed.key);
     return item ? toSuggestion(item, bookmarked, nicknames) : undefined;
   }
 }

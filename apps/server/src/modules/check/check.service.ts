@@ -40,10 +40,11 @@ import {
 import { type AuthContext, scopeOf } from '../access/index.ts';
 import { presentLocation, presentMeter } from './check.presenter.ts';
 import {
-  meters as directory,
+  findLocationMeters,
+  findVisibleLocationWithMeters,
+  findVisibleMeter,
   metersDuring,
-  type MeterDetailsRow,
-  type MeterRow,
+  type LocationMeter,
 } from '../directory/index.ts';
 import { locationPrices, type RangePrices, billOf } from '../tariffs/index.ts';
 import { bucketEdges } from '../readings/index.ts';
@@ -81,13 +82,13 @@ export class CheckService {
   }
 
   async meterInfo(caller: AuthContext, meterNumber: string): Promise<MeterInfo> {
-    const meter = await directory.visibleMeter(this.db, meterNumber, scopeOf(caller));
+    const meter = await findVisibleMeter(this.db, meterNumber, scopeOf(caller));
     if (!meter) throw notFound(METER_NOT_FOUND);
     const last = await this.latest.of([meter], COMPLETENESS_WINDOW_MS);
-    return this.describeMeter(meter, last.get(meter.device_id));
+    return this.describeMeter(meter, last.get(meter.id));
   }
 
-  async describeMeter(meter: MeterDetailsRow, last: LastReadingAndWindow | undefined): Promise<MeterInfo> {
+  async describeMeter(meter: LocationMeter, last: LastReadingAndWindow | undefined): Promise<MeterInfo> {
     const latest = last ?? NO_READING;
     return presentMeter(meter, latest, await this.completeness.of(meter, latest), Date.now());
   }
@@ -98,14 +99,14 @@ export class CheckService {
    * the import's own note naming who ran it.
    */
   async readingCorrections(caller: AuthContext, query: ReadingCorrectionsQuery): Promise<ReadingCorrections> {
-    const meter = await directory.visibleMeter(this.db, query.meterNumber, scopeOf(caller));
+    const meter = await findVisibleMeter(this.db, query.meterNumber, scopeOf(caller));
     if (!meter) throw new HttpError(404, METER_NOT_FOUND, 'meterNumber');
     const channel = query.channel ?? 'import';
-    const range = resolveQueryRange({ ...query, granularity: 'day' }, meter.time_zone);
+    const range = resolveQueryRange({ ...query, granularity: 'day' }, meter.location.timeZone);
     const found = await readings.corrections(
       this.db,
       {
-        meterId: meter.device_id,
+        meterId: meter.id,
         channel: CHANNEL_NUMBER[channel],
         from: new Date(range.fromMs),
         to: new Date(range.toMs),
@@ -114,7 +115,7 @@ export class CheckService {
       caller.user.role === Role.Admin,
     );
     return {
-      meterNumber: meter.meter_number,
+      meterNumber: meter.meterNumber,
       channel,
       from: new Date(range.fromMs).toISOString(),
       to: new Date(range.toMs).toISOString(),
@@ -128,10 +129,10 @@ export class CheckService {
    * keeps consumption continuous.
    */
   async locationReadings(caller: AuthContext, query: LocationReadingsQuery): Promise<LocationReadingsAnswer> {
-    const found = await directory.visibleLocationMeters(this.db, query.name, scopeOf(caller), query.meterInd);
+    const found = await findVisibleLocationWithMeters(this.db, query.name, scopeOf(caller), query.meterInd);
     if (!found) throw new HttpError(404, LOCATION_NOT_FOUND, 'name');
     const { location } = found;
-    const range = resolveQueryRange(query, location.time_zone);
+    const range = resolveQueryRange(query, location.timeZone);
     const from = new Date(range.fromMs);
     const to = new Date(range.toMs);
     const { current, overlapping } = metersDuring(found.meters, from, to);
@@ -141,7 +142,7 @@ export class CheckService {
     }
     refuseOversizeAnswer(query, range, current);
     // Prices are read while the readings load (and only when some will be).
-    const where = { id: location.id, timeZone: location.time_zone };
+    const where = { id: location.id, timeZone: location.timeZone };
     const projectToMs = range.projectToMs ?? range.toMs;
     const prices =
       current.length === 0
@@ -152,22 +153,22 @@ export class CheckService {
     const latestOfAll = this.latest.of(current, COMPLETENESS_WINDOW_MS);
     const meters = [];
     for (const currentMeter of current) {
-      const held = overlapping.filter((meter) => meter.meter_ind === currentMeter.meter_ind);
+      const held = overlapping.filter((meter) => meter.meterInd === currentMeter.meterInd);
       const [{ computed, bill }, meter] = await Promise.all([
         this.indicator(
           held,
-          { ...range, timeZone: location.time_zone, nowMs, prices },
+          { ...range, timeZone: location.timeZone, nowMs, prices },
           {
             primary: query.channel ?? 'import',
             ...(query.maxPoints === undefined ? {} : { maxPoints: query.maxPoints }),
           },
         ),
-        latestOfAll.then((latest) => this.describeMeter(currentMeter, latest.get(currentMeter.device_id))),
+        latestOfAll.then((latest) => this.describeMeter(currentMeter, latest.get(currentMeter.id))),
       ]);
       meters.push({
-        meterInd: currentMeter.meter_ind,
+        meterInd: currentMeter.meterInd,
         meter,
-        meterNumbers: held.map((meter) => meter.meter_number),
+        meterNumbers: held.map((meter) => meter.meterNumber),
         ...presentReadings(computed),
         bill,
       });
@@ -187,10 +188,10 @@ export class CheckService {
    * summed interval by interval (what they draw at once, not the sum of their own peaks).
    */
   async monthlyPeaks(caller: AuthContext, query: MonthlyPeaksQuery): Promise<MonthlyPeaks> {
-    const found = await directory.visibleLocationMeters(this.db, query.name, scopeOf(caller), query.meterInd);
+    const found = await findVisibleLocationWithMeters(this.db, query.name, scopeOf(caller), query.meterInd);
     if (!found) throw new HttpError(404, LOCATION_NOT_FOUND, 'name');
     const { location } = found;
-    const timeZone = location.time_zone;
+    const timeZone = location.timeZone;
     const nowMs = Date.now();
     const { fromMs, toMs } = monthsEnding(query.Month, timeZone, nowMs);
     const from = new Date(fromMs);
@@ -198,10 +199,10 @@ export class CheckService {
     const { current, overlapping } = metersDuring(found.meters, from, to);
     if (query.meterInd !== undefined && current.length === 0)
       throw new HttpError(404, `This location has no meter ${query.meterInd}.`, 'meterInd');
-    const mains = current.filter((meter) => meter.main_supply);
+    const mains = current.filter((meter) => meter.mainSupply);
     const basis = query.meterInd !== undefined ? 'meter' : mains.length > 0 ? 'mainSupply' : 'allMeters';
     const counted = basis === 'mainSupply' ? mains : current;
-    const held = counted.map((meter) => overlapping.filter((m) => m.meter_ind === meter.meter_ind));
+    const held = counted.map((meter) => overlapping.filter((m) => m.meterInd === meter.meterInd));
     const indicators = await Promise.all(
       held.map(async (meters) => {
         const loaded = await Promise.all(meters.map((meter) => this.readingsOf(meter, from, to)));
@@ -220,8 +221,8 @@ export class CheckService {
         );
         return {
           computed: computed.primary,
-          fromMs: Math.min(...meters.map((meter) => meter.installed_at.getTime())),
-          toMs: Math.max(...meters.map((meter) => meter.removed_at?.getTime() ?? Infinity)),
+          fromMs: Math.min(...meters.map((meter) => meter.installedAt.getTime())),
+          toMs: Math.max(...meters.map((meter) => meter.removedAt?.getTime() ?? Infinity)),
         };
       }),
     );
@@ -230,7 +231,7 @@ export class CheckService {
       location: presentLocation(location),
       meterInd: query.meterInd ?? null,
       basis,
-      meterNumbers: held.flat().map((meter) => meter.meter_number),
+      meterNumbers: held.flat().map((meter) => meter.meterNumber),
       ...presentMonthlyPeaks(peaksOf(indicators, edges), edges, timeZone),
     };
   }
@@ -295,27 +296,27 @@ export class CheckService {
       granularity: 'day' as const,
     };
     const [meters, prices] = await Promise.all([
-      directory.locationMeters(this.db, location.id, undefined),
+      findLocationMeters(this.db, location.id, undefined),
       locationPrices(this.db, location, range.fromMs, range.toMs),
     ]);
     const { current, overlapping } = metersDuring(meters, new Date(range.fromMs), new Date(range.toMs));
     const bills = new Map<number, Bill>();
     if (!prices) return bills;
     for (const meter of current) {
-      const held = overlapping.filter((candidate) => candidate.meter_ind === meter.meter_ind);
+      const held = overlapping.filter((candidate) => candidate.meterInd === meter.meterInd);
       const { bill } = await this.indicator(
         held,
         { ...range, timeZone: location.timeZone, nowMs, prices: Promise.resolve(prices) },
         { primary: 'import' },
       );
-      if (bill) bills.set(meter.device_id, bill);
+      if (bill) bills.set(meter.id, bill);
     }
     return bills;
   }
 
   /** One meter indicator over a range: its readings computed and priced, and its bill. */
   private async indicator(
-    held: MeterRow[],
+    held: LocationMeter[],
     where: ResolvedRange & {
       granularity: Granularity;
       timeZone: string;
@@ -368,22 +369,26 @@ export class CheckService {
   }
 
   /** A meter's readings of every channel it has, read only over the time it was installed. */
-  private async readingsOf(meter: MeterRow, from: Date, to: Date): Promise<Map<number, ChannelReadings>> {
+  private async readingsOf(
+    meter: LocationMeter,
+    from: Date,
+    to: Date,
+  ): Promise<Map<number, ChannelReadings>> {
     // The months before or after a meter's life are not read (nor packed into chunks), however
     // long the range asked for.
-    const start = Math.max(from.getTime(), meter.installed_at.getTime());
-    const end = Math.min(to.getTime(), meter.removed_at?.getTime() ?? Infinity);
+    const start = Math.max(from.getTime(), meter.installedAt.getTime());
+    const end = Math.min(to.getTime(), meter.removedAt?.getTime() ?? Infinity);
     if (start > end) return new Map();
-    return this.series.load(meter.device_id, meter.channels, new Date(start), new Date(end));
+    return this.series.load(meter.id, meter.channels, new Date(start), new Date(end));
   }
 }
 
-function segmentOf(meter: MeterRow, readings: ChannelReadings | undefined): MeterSegment {
+function segmentOf(meter: LocationMeter, readings: ChannelReadings | undefined): MeterSegment {
   return {
-    meterNumber: meter.meter_number,
+    meterNumber: meter.meterNumber,
     multiplier: meter.multiplier,
-    registerDigits: meter.register_digits,
-    intervalMs: meter.interval_minutes * 60_000,
+    registerDigits: meter.registerDigits,
+    intervalMs: meter.intervalMinutes * 60_000,
     registers: readings?.registers ?? EMPTY_READINGS.registers,
     intervals: readings?.intervals ?? EMPTY_READINGS.intervals,
   };
@@ -400,11 +405,11 @@ const EMPTY_READINGS: ChannelReadings = {
 function refuseOversizeAnswer(
   query: LocationReadingsQuery,
   range: ResolvedRange & { granularity: Granularity },
-  meters: MeterRow[],
+  meters: LocationMeter[],
 ) {
   if (range.granularity !== 'raw' && range.granularity !== 'hour') return;
   const perMeter = meters.map((meter) => {
-    const step = range.granularity === 'hour' ? 3_600_000 : meter.interval_minutes * 60_000;
+    const step = range.granularity === 'hour' ? 3_600_000 : meter.intervalMinutes * 60_000;
     const points = Math.ceil((range.toMs - range.fromMs) / step) + 1;
     return query.maxPoints === undefined ? points : Math.min(points, query.maxPoints);
   });

@@ -12,11 +12,28 @@ export { locationsRoutes } from './locations.routes.ts';
 export { AdminLocationsService, locationNames, missingLocations } from './locations.service.ts';
 export type { MeterFacts } from './meter-facts.ts';
 export {
-  meters,
+  addChannels,
+  findAlertMeters,
+  findExportMeter,
+  findImportLocation,
+  findLocationMeters,
+  findMetersByNumber,
+  findVisibleItem,
+  findVisibleLocation,
+  findVisibleLocationWithMeters,
+  findVisibleMeter,
+  listVisibleItems,
+  loadMeterFacts,
   metersDuring,
-  type DeviceRow,
-  type LocationRow,
-  type MeterDetailsRow,
-  type MeterRow,
+  searchVisibleItems,
+  touchChains,
 } from './meters.service.ts';
-export type { DirectoryItem, ExportMeter, IngestMeter } from './views.ts';
+export type {
+  AlertMeter,
+  ParentDevice,
+  DirectoryItem,
+  DirectoryLocation,
+  ExportMeter,
+  IngestMeter,
+  LocationMeter,
+} from './views.ts';

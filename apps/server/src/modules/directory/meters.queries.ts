@@ -4,17 +4,26 @@ import type { devices, locations, meters } from '../../db/schema.ts';
 import { likePattern } from '../../db/sql-helpers.ts';
 import { locationVisible, type Scope } from '../access/index.ts';
 import type { MeterFacts } from './meter-facts.ts';
-import type { DirectoryItem } from './views.ts';
+import type {
+  AlertMeter,
+  ParentDevice,
+  DirectoryItem,
+  DirectoryLocation,
+  ExportMeter,
+  IngestMeter,
+  LocationMeter,
+} from './views.ts';
 
 // The directory's meters, devices and locations as other modules read them: the check page,
-// bookmarks and search, exports, imports and device ingestion (through meters.service.ts).
+// bookmarks and search, exports, imports, alerts and device ingestion (through meters.service.ts).
+// The rows stay in this file: each query answers the domain types of views.ts.
 
-export type DeviceRow = Pick<
+type DeviceRow = Pick<
   RowOf<typeof devices>,
   'id' | 'serial' | 'type' | 'status' | 'priority' | 'last_seen_at'
 >;
 
-export type MeterRow = Pick<
+type MeterRow = Pick<
   RowOf<typeof meters>,
   | 'device_id'
   | 'meter_number'
@@ -32,19 +41,82 @@ export type MeterRow = Pick<
   | 'last_register_month'
   | 'last_interval_month'
 > &
-  Pick<RowOf<typeof devices>, 'status' | 'priority' | 'last_seen_at' | 'parent_id'> &
+  Pick<RowOf<typeof devices>, 'status' | 'priority' | 'last_seen_at'> &
   Pick<LocationRow, 'public_name' | 'address' | 'time_zone' | 'billing_day'> & { location_id: number };
 
 const meterColumns = `m.device_id, m.meter_number, m.label, m.main_supply, m.meter_ind, m.multiplier, m.unit, m.register_digits,
-  m.interval_minutes, m.installed_at, m.removed_at, d.status, d.priority, d.last_seen_at, d.parent_id,
+  m.interval_minutes, m.installed_at, m.removed_at, d.status, d.priority, d.last_seen_at,
   l.id AS location_id, l.public_name, l.address, l.time_zone, l.billing_day, m.channels, m.readings_version,
   m.last_register_month, m.last_interval_month`;
 
 /** A meter with its chain (Cube and AccessPoint), in one round trip. */
 type Prefixed<T, P extends string> = { [K in keyof T & string as `${P}_${K}`]: T[K] };
-export type MeterDetailsRow = MeterRow &
-  Prefixed<Nullable<DeviceRow>, 'up1'> &
-  Prefixed<Nullable<DeviceRow>, 'up2'>;
+type MeterDetailsRow = MeterRow & Prefixed<Nullable<DeviceRow>, 'up1'> & Prefixed<Nullable<DeviceRow>, 'up2'>;
+
+/** A meter row as the domain reads it, with its Cube and AccessPoint (a meter may hang directly under an AccessPoint). */
+function locationMeterOf(row: MeterDetailsRow): LocationMeter {
+  const parents = [
+    chainDeviceOf(
+      row.up1_id,
+      row.up1_serial,
+      row.up1_type,
+      row.up1_status,
+      row.up1_priority,
+      row.up1_last_seen_at,
+    ),
+    chainDeviceOf(
+      row.up2_id,
+      row.up2_serial,
+      row.up2_type,
+      row.up2_status,
+      row.up2_priority,
+      row.up2_last_seen_at,
+    ),
+  ];
+  return {
+    id: row.device_id,
+    meterNumber: row.meter_number,
+    label: row.label,
+    mainSupply: row.main_supply,
+    meterInd: row.meter_ind,
+    multiplier: row.multiplier,
+    unit: row.unit,
+    registerDigits: row.register_digits,
+    intervalMinutes: row.interval_minutes,
+    installedAt: row.installed_at,
+    removedAt: row.removed_at,
+    channels: row.channels,
+    readingsVersion: row.readings_version,
+    lastRegisterMonth: row.last_register_month,
+    lastIntervalMonth: row.last_interval_month,
+    status: row.status,
+    priority: row.priority,
+    lastSeenAt: row.last_seen_at,
+    location: locationOf({ ...row, id: row.location_id }),
+    cube: parents.find((device) => device?.type === 2) ?? null,
+    accessPoint: parents.find((device) => device?.type === 1) ?? null,
+  };
+}
+
+/** A LEFT JOINed parent device: none when the join found none. */
+function chainDeviceOf(
+  id: number | null,
+  serial: string | null,
+  type: number | null,
+  status: string | null,
+  priority: number | null,
+  lastSeenAt: Date | null,
+): ParentDevice | undefined {
+  if (id === null) return undefined;
+  return {
+    id,
+    serial: serial ?? '',
+    type: type ?? 0,
+    status: status ?? 'inactive',
+    priority: priority ?? 1,
+    lastSeenAt,
+  };
+}
 
 const meterDetails = `SELECT ${meterColumns},
     p1.id AS up1_id, p1.serial AS up1_serial, p1.type AS up1_type, p1.status AS up1_status,
@@ -69,7 +141,7 @@ export async function findVisibleMeter(
   db: SqlRunner,
   meterNumber: string,
   scope: Scope,
-): Promise<MeterDetailsRow | undefined> {
+): Promise<LocationMeter | undefined> {
   const params = [meterNumber, scope.isAdmin, scope.userId];
   const visible = locationVisible('m.location_id', 2, 3);
   const [exact] = await db.query<MeterDetailsRow>(
@@ -79,16 +151,16 @@ export async function findVisibleMeter(
       prepare: 'cm_meter_details_by_number',
     },
   );
-  if (exact) return exact;
+  if (exact) return locationMeterOf(exact);
   const typed = await db.query<MeterDetailsRow>(
     `${meterDetails} WHERE ${meterKey('m.meter_number')} = ${meterKey('$1::text')} AND ${visible} LIMIT 2`,
     params,
     { prepare: 'cm_meter_details_by_key' },
   );
-  return typed.length === 1 ? typed[0] : undefined;
+  return typed.length === 1 && typed[0] ? locationMeterOf(typed[0]) : undefined;
 }
 
-export type LocationRow = Pick<
+type LocationRow = Pick<
   RowOf<typeof locations>,
   'id' | 'public_name' | 'address' | 'time_zone' | 'billing_day'
 >;
@@ -105,28 +177,37 @@ export async function findVisibleLocation(
   db: SqlRunner,
   publicName: string,
   scope: Scope,
-): Promise<LocationRow | undefined> {
+): Promise<DirectoryLocation | undefined> {
   const rows = await db.query<LocationRow>(
     `SELECT id, public_name, address, time_zone, billing_day FROM locations l WHERE ${visibleByName('l')}`,
     [publicName, scope.isAdmin, scope.userId],
     { prepare: 'cm_visible_location' },
   );
-  return rows[0];
+  return rows[0] && locationOf(rows[0]);
 }
+
+const locationOf = (row: LocationRow): DirectoryLocation => ({
+  id: row.id,
+  publicName: row.public_name,
+  address: row.address,
+  timeZone: row.time_zone,
+  billingDay: row.billing_day,
+});
 
 /** Every meter a location had at one indicator (or at each), with its chain, oldest first within each indicator. */
 export async function findLocationMeters(
   db: SqlRunner,
   locationId: number,
   meterInd: number | undefined,
-): Promise<MeterDetailsRow[]> {
-  return db.query<MeterDetailsRow>(
+): Promise<LocationMeter[]> {
+  const rows = await db.query<MeterDetailsRow>(
     `${meterDetails}
      WHERE m.location_id = $1 AND ($2::int IS NULL OR m.meter_ind = $2)
      ORDER BY m.meter_ind, m.installed_at`,
     [locationId, meterInd ?? null],
     { prepare: 'cm_location_meters' },
   );
+  return rows.map(locationMeterOf);
 }
 
 /**
@@ -138,8 +219,8 @@ export async function findVisibleLocationMeters(
   publicName: string,
   scope: Scope,
   meterInd: number | undefined,
-): Promise<MeterDetailsRow[]> {
-  return db.query<MeterDetailsRow>(
+): Promise<LocationMeter[]> {
+  const rows = await db.query<MeterDetailsRow>(
     `${meterDetails}
      WHERE m.location_id = (SELECT named.id FROM locations named WHERE ${visibleByName('named')})
        AND ($4::int IS NULL OR m.meter_ind = $4)
@@ -147,6 +228,7 @@ export async function findVisibleLocationMeters(
     [publicName, scope.isAdmin, scope.userId, meterInd ?? null],
     { prepare: 'cm_visible_location_meters' },
   );
+  return rows.map(locationMeterOf);
 }
 
 /** Locations then meters the caller may see, by name, at most `limit` of them. */
@@ -212,39 +294,54 @@ export async function findVisibleItem(
   return (await db.query<DirectoryItem>(sql, [scope.isAdmin, scope.userId, key]))[0];
 }
 
-export type ExportMeterRow = Pick<
+type ExportMeterRow = Pick<
   RowOf<typeof meters>,
   'device_id' | 'meter_number' | 'multiplier' | 'interval_minutes' | 'register_digits'
 > &
   Pick<RowOf<typeof locations>, 'public_name' | 'time_zone'>;
 
-export async function findExportMeter(
-  db: SqlRunner,
-  meterNumber: string,
-): Promise<ExportMeterRow | undefined> {
+/** A meter and its location's zone, for an export. */
+export async function findExportMeter(db: SqlRunner, meterNumber: string): Promise<ExportMeter | undefined> {
   const rows = await db.query<ExportMeterRow>(
     `SELECT m.device_id, m.meter_number, m.multiplier, m.interval_minutes, m.register_digits, l.public_name,
        l.time_zone
      FROM meters m JOIN locations l ON l.id = m.location_id WHERE m.meter_number = $1`,
     [meterNumber],
   );
-  return rows[0];
+  const row = rows[0];
+  return (
+    row && {
+      id: row.device_id,
+      meterNumber: row.meter_number,
+      multiplier: row.multiplier,
+      intervalMinutes: row.interval_minutes,
+      registerDigits: row.register_digits,
+      locationName: row.public_name,
+      timeZone: row.time_zone,
+    }
+  );
 }
 
-export type IngestMeterRow = Pick<
+type IngestMeterRow = Pick<
   RowOf<typeof meters>,
   'device_id' | 'meter_number' | 'register_digits' | 'installed_at' | 'removed_at' | 'channels'
 >;
 
-export async function findMetersByNumber(
-  db: SqlRunner,
-  numbers: readonly string[],
-): Promise<IngestMeterRow[]> {
-  return db.query<IngestMeterRow>(
+/** The meters with these numbers, as a device batch is checked against them. */
+export async function findMetersByNumber(db: SqlRunner, numbers: readonly string[]): Promise<IngestMeter[]> {
+  const rows = await db.query<IngestMeterRow>(
     `SELECT device_id, meter_number, register_digits, installed_at, removed_at, channels
      FROM meters WHERE meter_number = ANY($1::text[])`,
     [numbers],
   );
+  return rows.map((row) => ({
+    id: row.device_id,
+    meterNumber: row.meter_number,
+    registerDigits: row.register_digits,
+    installedAt: row.installed_at,
+    removedAt: row.removed_at,
+    channels: row.channels,
+  }));
 }
 
 /** The meters, their Cubes and AccessPoints were heard from now. */
@@ -309,8 +406,7 @@ export async function loadMeterFacts(db: SqlRunner): Promise<Map<string, MeterFa
   return meters;
 }
 
-/** A current meter as alerts watch it: its location's zone, how to read it, and its chain's last contact. */
-export interface AlertMeterRow {
+interface AlertMeterRow {
   device_id: number;
   meter_number: string;
   location_id: number;
@@ -331,8 +427,8 @@ export interface AlertMeterRow {
 }
 
 /** The meters installed now at these locations, with their Cube and AccessPoint. */
-export function findAlertMeters(db: SqlRunner, locationIds: readonly number[]): Promise<AlertMeterRow[]> {
-  return db.query<AlertMeterRow>(
+export async function findAlertMeters(db: SqlRunner, locationIds: readonly number[]): Promise<AlertMeter[]> {
+  const rows = await db.query<AlertMeterRow>(
     `SELECT m.device_id, m.meter_number, m.location_id, l.public_name AS location_name, l.time_zone, l.billing_day, m.multiplier, m.register_digits,
             m.interval_minutes, m.readings_version, m.last_register_month, m.last_interval_month, m.installed_at,
             c.serial AS cube_serial, c.last_seen_at AS cube_last_seen,
@@ -346,4 +442,21 @@ export function findAlertMeters(db: SqlRunner, locationIds: readonly number[]): 
      ORDER BY m.device_id`,
     [locationIds],
   );
+  return rows.map((row) => ({
+    id: row.device_id,
+    meterNumber: row.meter_number,
+    locationId: row.location_id,
+    locationName: row.location_name,
+    timeZone: row.time_zone,
+    billingDay: row.billing_day,
+    multiplier: row.multiplier,
+    registerDigits: row.register_digits,
+    intervalMinutes: row.interval_minutes,
+    readingsVersion: row.readings_version,
+    lastRegisterMonth: row.last_register_month,
+    lastIntervalMonth: row.last_interval_month,
+    installedAt: row.installed_at,
+    cube: row.cube_serial === null ? null : { lastSeenAt: row.cube_last_seen },
+    accessPoint: row.access_point_serial === null ? null : { lastSeenAt: row.access_point_last_seen },
+  }));
 }

@@ -7,7 +7,7 @@ import { readingQualities } from '@cm/contracts/check-limits.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { HttpError } from '../../http-error.ts';
 import { RangeInputError, resolveRange, readings, ReadingKind } from '../readings/index.ts';
-import { meters, type ExportMeter } from '../directory/index.ts';
+import { findExportMeter, findVisibleItem, type ExportMeter } from '../directory/index.ts';
 import { espiDocument, type ChannelSource } from './espi-writer.ts';
 import { type AuthContext, scopeOf } from '../access/index.ts';
 
@@ -28,7 +28,7 @@ export async function meterDays(
   db: SqlRunner,
   query: { meterNumber: string; From: string; To: string },
 ): Promise<{ meter: ExportMeter; fromMs: number; toMs: number }> {
-  const meter = await meters.forExport(db, query.meterNumber);
+  const meter = await findExportMeter(db, query.meterNumber);
   if (!meter) throw new HttpError(404, 'Meter not found. Check the meter number.', 'meterNumber');
   try {
     const { fromMs, toMs } = resolveRange(query, meter.timeZone, 'day');
@@ -66,7 +66,7 @@ export class ExportsService {
 
   /** Download My Data: the caller's own meter, Green Button ESPI unless CSV is asked. */
   async downloadMyData(caller: AuthContext, query: ExportQuery, selfHref: string): Promise<ExportFile> {
-    if (!(await meters.visibleItem(this.db, scopeOf(caller), 'meter', query.meterNumber)))
+    if (!(await findVisibleItem(this.db, scopeOf(caller), 'meter', query.meterNumber)))
       throw new HttpError(404, 'Meter not found. Check the meter number.', 'meterNumber');
     return this.exportReadings(query, { selfHref });
   }

@@ -1,7 +1,8 @@
 import type { DateLayout, DelimitedMappingInput } from '@cm/contracts/import-mapping.ts';
+import type { ImportDetection } from '@cm/contracts/import-jobs.ts';
 import { isBlockFile } from './blocks-source.ts';
 import { splitCsvLine } from './csv-source.ts';
-import { detectPreset, type Detection } from './presets.ts';
+import { detectPreset } from './presets.ts';
 
 // What a readings file is, from its content (never its name): Green Button ESPI XML, Check
 // Meter's own CSV, a utility layout with a preset, or some other delimited file whose columns
@@ -17,7 +18,7 @@ const DATE_SHAPES: Array<[RegExp, DateLayout]> = [
 ];
 const isNumber = (text: string) => /^[+-]?\d+([.,]\d+)?$/.test(text.trim());
 
-export function detectFormat(head: string, meterNumber: string | undefined): Detection {
+export function detectFormat(head: string, meterNumber: string | undefined): ImportDetection {
   const text = head.replace(/^\uFEFF/, '');
   if (/^\s*</.test(text)) {
     return {
@@ -69,7 +70,7 @@ export function detectFormat(head: string, meterNumber: string | undefined): Det
 }
 
 /** A delimited file of no known layout: the delimiter, header and columns as its first lines suggest. */
-function guessDelimited(lines: readonly string[], meterNumber: string | undefined): Detection {
+function guessDelimited(lines: readonly string[], meterNumber: string | undefined): ImportDetection {
   const sample = lines.filter((line) => line.trim() !== '').slice(0, 20);
   const delimiters = [',', ';', '\t'] as const;
   const delimiter =

@@ -24,7 +24,7 @@ import type { Db } from '../../db/client.ts';
 import { conflict, HttpError, notFound } from '../../http-error.ts';
 import type { Actor } from '../access/index.ts';
 import { recordAudit } from '../audit/index.ts';
-import { meters } from '../directory/index.ts';
+import { loadMeterFacts } from '../directory/index.ts';
 import { DETECTION_BYTES, detectFormat } from './detect.ts';
 import {
   claimJob,
@@ -230,7 +230,7 @@ export class ImportJobsService {
       spooledFile(this.fileOf(id), row.bytes),
       { ...source, format: resolved.format, mapping: resolved.mapping, espi: source, mdff: source },
       resolved.detection,
-      await meters.facts(this.db),
+      await loadMeterFacts(this.db),
       (ask, kind, into) => addStored(this.db, ask, kind, into),
     );
   }

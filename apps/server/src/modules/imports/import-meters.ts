@@ -5,7 +5,13 @@ import type { Readable } from 'node:stream';
 import type { Db } from '../../db/client.ts';
 import { badRequest, conflict, HttpError } from '../../http-error.ts';
 import type { Actor } from '../access/index.ts';
-import { addMeter, freeMeterInd, meters, rethrowUnique } from '../directory/index.ts';
+import {
+  addMeter,
+  findImportLocation,
+  freeMeterInd,
+  loadMeterFacts,
+  rethrowUnique,
+} from '../directory/index.ts';
 import { ImportRefusal } from './import-rows.ts';
 import type { ReadOptions } from './parsers.ts';
 import { readingsOfNewMeters, type NewMeter } from './preview.ts';
@@ -32,20 +38,20 @@ export async function createImportMeters(
   read: ReadOptions & { timeZone?: string | undefined; meterNumber?: string | undefined },
   body: CreateImportMetersBody,
 ): Promise<CreatedImportMeters> {
-  const known = await meters.facts(db);
+  const known = await loadMeterFacts(db);
   const wanted: NewMeter[] = [];
   for (const [i, meter] of body.meters.entries()) {
     if (known.has(meter.meterNumber))
       throw conflict(`meters[${i}]: meter ${meter.meterNumber} is on the site already.`, 'meters');
     if (wanted.some((other) => other.meterNumber === meter.meterNumber))
       throw badRequest(`meters[${i}]: meter ${meter.meterNumber} is named twice.`, 'meters');
-    const location = await meters.location(db, meter.locationId);
-    if (!location || location.archived_at !== null)
+    const location = await findImportLocation(db, meter.locationId);
+    if (!location || location.isArchived)
       throw badRequest(`meters[${i}].locationId: no such location.`, 'meters');
     wanted.push({
       meterNumber: meter.meterNumber,
-      timeZone: location.time_zone,
-      locationName: location.public_name,
+      timeZone: location.timeZone,
+      locationName: location.publicName,
     });
   }
   const found = await readingsOfNewMeters(file, read, known, wanted).catch((error: unknown) => {

@@ -3,7 +3,7 @@
 import { because, reasonText, type ImportReason } from '@cm/contracts/import-reasons.ts';
 import type { RejectedLine } from '@cm/contracts/admin.ts';
 import type { MeterFacts } from '../directory/index.ts';
-import type { StageRow } from '../readings/index.ts';
+import type { StageLine } from '../readings/index.ts';
 
 /** `register`: the value is the cumulative register; `interval`: the energy of an interval. */
 export type ValueKind = 'register' | 'interval';
@@ -14,7 +14,7 @@ export type ValueKind = 'register' | 'interval';
  * after the multiplier (the meter's real energy, as utility files give it). Channel 1 import,
  * 2 export; quality 0 actual, 1 estimated, 2 substituted.
  */
-export type StagedRow = StageRow & { kind: ValueKind };
+export type StagedRow = StageLine & { kind: ValueKind };
 
 export type ParsedItem = { row: StagedRow } | { line: number; reason: ImportReason };
 

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MAX_REPORTED_LINES, type ImportReport, type RejectedLine } from '@cm/contracts/admin.ts';
-import type { importPhases } from '@cm/contracts/import-jobs.ts';
+import type { ImportPhase } from '@cm/contracts/import-jobs.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import type { Actor } from '../access/index.ts';
 import { recordAudit } from '../audit/index.ts';
@@ -15,9 +15,7 @@ import {
   type ParsedItem,
   type StagedRow,
 } from './import-rows.ts';
-import { meters } from '../directory/index.ts';
-
-type ImportPhase = (typeof importPhases)[number];
+import { addChannels, loadMeterFacts } from '../directory/index.ts';
 
 export interface ImportOptions extends ReadOptions {
   timeZone?: string | undefined;
@@ -140,7 +138,7 @@ export class ImportsService {
     const report = emptyReport(options.format);
     const tally = new ParseTally();
     const context: ParseContext = {
-      meters: await meters.facts(this.db),
+      meters: await loadMeterFacts(this.db),
       timeZone: options.timeZone,
       meterNumber: options.meterNumber,
       nowMs: Date.now(),
@@ -245,7 +243,7 @@ export class ImportsService {
         `Strict mode: ${report.rejectedCount === 1 ? '1 line was' : `${report.rejectedCount} lines were`} rejected, so nothing was stored. The first: line ${report.rejected[0]?.line ?? '?'}: ${report.rejected[0]?.reason ?? ''}`,
       );
     }
-    await meters.addChannels(tx, await stage.channels(tx));
+    await addChannels(tx, await stage.channels(tx));
     options.onProgress?.({ phase: 'storing', rowsRead: tally.rowsRead });
     report.inserted = await stage.store(tx, SOURCE_IMPORT, isNew);
     report.committed = true;

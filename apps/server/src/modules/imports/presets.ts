@@ -1,19 +1,9 @@
-import type { ImportFormat } from '@cm/contracts/admin.ts';
-import type { DelimitedMappingInput, ImportPreset } from '@cm/contracts/import-mapping.ts';
+import type { ImportDetection } from '@cm/contracts/import-jobs.ts';
+import type { ImportPreset } from '@cm/contracts/import-mapping.ts';
 import { splitCsvLine } from './csv-source.ts';
 
 // The layouts utilities export, as mappings (FORMATS.md's notes, the real files in
 // fixtures/real). Each is built from the file's first lines, which tell its variant apart.
-
-/** What detection found: the format, why, and for a delimited file the mapping to read it with. */
-export interface Detection {
-  format: ImportFormat;
-  preset: ImportPreset | null;
-  reason: string;
-  mapping: DelimitedMappingInput | null;
-  /** Options the import still needs (a meter number for files that name none). */
-  needs: Array<'meterNumber' | 'mapping'>;
-}
 
 const headerOf = (lines: readonly string[], test: (fields: string[]) => boolean) => {
   const index = lines.findIndex((line) =>
@@ -23,7 +13,7 @@ const headerOf = (lines: readonly string[], test: (fields: string[]) => boolean)
 };
 
 /** ESB Networks HDF: MPRN, serial, value, read type (import/export, kWh or kW), Irish local interval end (DD-MM-YYYY HH:MM), newest first. */
-function esbHdf(lines: readonly string[], _meterNumber: string | undefined): Detection | undefined {
+function esbHdf(lines: readonly string[], _meterNumber: string | undefined): ImportDetection | undefined {
   const header = headerOf(
     lines,
     (f) => f.includes('read value') && f.includes('read type') && f.includes('read date and end time'),
@@ -53,7 +43,10 @@ function esbHdf(lines: readonly string[], _meterNumber: string | undefined): Det
 }
 
 /** US utilities' Green Button CSV: a metadata block, then TYPE, DATE, START TIME, END TIME (its last minute), USAGE… */
-function greenButtonCsv(lines: readonly string[], meterNumber: string | undefined): Detection | undefined {
+function greenButtonCsv(
+  lines: readonly string[],
+  meterNumber: string | undefined,
+): ImportDetection | undefined {
   const header = headerOf(lines, (f) => f[0] === 'type' && f.includes('date') && f.includes('start time'));
   if (!header) return undefined;
   const usage = header.fields.find((field) => /^usage/i.test(field)) ?? 'USAGE';
@@ -94,7 +87,7 @@ function greenButtonCsv(lines: readonly string[], meterNumber: string | undefine
 }
 
 /** Octopus Energy: "Consumption (kWh), Start, End" with ISO times carrying the UK offset. */
-function octopus(lines: readonly string[], meterNumber: string | undefined): Detection | undefined {
+function octopus(lines: readonly string[], meterNumber: string | undefined): ImportDetection | undefined {
   const header = headerOf(
     lines,
     (f) => f[0]?.startsWith('consumption') === true && f.includes('start') && f.includes('end'),
@@ -119,7 +112,7 @@ function octopus(lines: readonly string[], meterNumber: string | undefined): Det
 }
 
 /** Low Carbon London: LCLid, tstp (UTC half-hour starts), energy(kWh/hh), Null where missing. */
-function lcl(lines: readonly string[], _meterNumber: string | undefined): Detection | undefined {
+function lcl(lines: readonly string[], _meterNumber: string | undefined): ImportDetection | undefined {
   const header = headerOf(lines, (f) => f[0] === 'lclid');
   if (!header) return undefined;
   const time = header.fields.find((f) => /^(tstp|datetime)$/i.test(f)) ?? 'tstp';
@@ -147,7 +140,7 @@ function lcl(lines: readonly string[], _meterNumber: string | undefined): Detect
 
 const PRESETS: Record<
   ImportPreset,
-  (lines: readonly string[], meterNumber: string | undefined) => Detection | undefined
+  (lines: readonly string[], meterNumber: string | undefined) => ImportDetection | undefined
 > = {
   'esb-hdf': esbHdf,
   'green-button-csv': greenButtonCsv,
@@ -164,7 +157,7 @@ export function presetFor(name: ImportPreset, lines: readonly string[], meterNum
 export function detectPreset(
   lines: readonly string[],
   meterNumber: string | undefined,
-): Detection | undefined {
+): ImportDetection | undefined {
   for (const preset of Object.values(PRESETS)) {
     const found = preset(lines, meterNumber);
     if (found) return found;

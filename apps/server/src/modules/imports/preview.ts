@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { readingQualities } from '@cm/contracts/check-limits.ts';
-import type { ImportPreview } from '@cm/contracts/import-jobs.ts';
+import type { ImportDetection, ImportPreview } from '@cm/contracts/import-jobs.ts';
 import { localDateOf } from '@cm/contracts/zoned-time.ts';
 import type { MeterFacts } from '../directory/index.ts';
 import { ImportRefusal, mostCommon, rejectedLine, type ParseContext, type StagedRow } from './import-rows.ts';
@@ -9,7 +9,6 @@ import { summarizeBlocks } from './blocks-source.ts';
 import { summarizeMdff } from './mdff-source.ts';
 import { parserFor, type ReadOptions } from './parsers.ts';
 import { ChannelBoth, MAX_RECONCILED_INTERVALS, reconcile } from './reconcile.ts';
-import type { Detection } from './presets.ts';
 
 const SHOWN_ROWS = 10;
 const SHOWN_PROBLEMS = 50;
@@ -47,7 +46,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 export async function previewImport(
   file: { open(): Readable },
   read: ReadOptions & { timeZone?: string | undefined; meterNumber?: string | undefined },
-  detection: Detection,
+  detection: ImportDetection,
   knownMeters: ReadonlyMap<string, MeterFacts>,
   /** Adds a meter channel's stored registers or intervals over a range (reconcile-stored.ts): the file's other kind is reconciled with them. */
   addStored?: (

@@ -1,4 +1,5 @@
 import type { ImportFormat } from '@cm/contracts/admin.ts';
+import type { ImportDetection } from '@cm/contracts/import-jobs.ts';
 import {
   delimitedMappingSchema,
   type DelimitedMapping,
@@ -7,7 +8,7 @@ import {
 } from '@cm/contracts/import-mapping.ts';
 import { HttpError } from '../../http-error.ts';
 import { detectFormat } from './detect.ts';
-import { presetFor, type Detection } from './presets.ts';
+import { presetFor } from './presets.ts';
 
 /** How a file is to be read, as asked: everything optional, the content decides the rest. */
 export interface SourceRequest {
@@ -21,7 +22,7 @@ export interface SourceRequest {
 export interface ResolvedSource {
   format: ImportFormat;
   mapping: DelimitedMapping | undefined;
-  detection: Detection;
+  detection: ImportDetection;
 }
 
 /** A mapping as the contract reads it, or 400 naming what is wrong with it. */

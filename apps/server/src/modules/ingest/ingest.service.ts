@@ -8,13 +8,13 @@ import {
   readings,
   copyLine,
   ReadingsStage,
-  type StageRow,
+  type StageLine,
   kwhToMicro,
   microToKwhText,
   registerRangeMicro,
   CHANNEL_NUMBER,
 } from '../readings/index.ts';
-import { meters as directory, type IngestMeter } from '../directory/index.ts';
+import { addChannels, findMetersByNumber, touchChains, type IngestMeter } from '../directory/index.ts';
 
 // A device clock may run a little ahead; more than this is a mistake.
 const FUTURE_SLACK_MS = 10 * 60_000;
@@ -45,7 +45,7 @@ function stageRowOf(
   index: number,
   meter: IngestMeter | undefined,
   nowMs: number,
-): StageRow | { reason: string } {
+): StageLine | { reason: string } {
   if (!meter) return { reason: `unknown meter number "${reading.meterNumber}".` };
   const channel = CHANNEL_NUMBER[reading.channel ?? 'import'];
   const isRegister = reading.register !== undefined || reading.readAt !== undefined;
@@ -110,12 +110,12 @@ export class IngestService {
     const nowMs = Date.now();
     const results: Outcome[] = body.readings.map((_r, index) => ({ index, status: 'rejected' }));
     const meters = new Map(
-      (await directory.byNumbers(this.db, [...new Set(body.readings.map((r) => r.meterNumber))])).map((m) => [
+      (await findMetersByNumber(this.db, [...new Set(body.readings.map((r) => r.meterNumber))])).map((m) => [
         m.meterNumber,
         m,
       ]),
     );
-    const rows: StageRow[] = [];
+    const rows: StageLine[] = [];
     body.readings.forEach((reading, index) => {
       const row = stageRowOf(reading, index, meters.get(reading.meterNumber), nowMs);
       if ('reason' in row) results[index] = { index, status: 'rejected', reason: row.reason };
@@ -146,7 +146,7 @@ export class IngestService {
             };
           }
         }
-        await directory.addChannels(
+        await addChannels(
           tx,
           rows
             .filter((row) => results[row.line]?.status === 'accepted')
@@ -154,7 +154,7 @@ export class IngestService {
         );
         await stage.store(tx, SOURCE_DEVICE, false);
         if (body.corrections) await stage.correct(tx, actor, 'sent again by a device');
-        await directory.heardFrom(tx, [...new Set(rows.map((row) => row.meterId))]);
+        await touchChains(tx, [...new Set(rows.map((row) => row.meterId))]);
       }
       await recordAudit(tx, actor, {
         action: 'readings.ingest',

@@ -12,7 +12,7 @@ export interface DayAsk {
 }
 
 /** The registers at or just before a day's edges, and the interval records starting in it. */
-export interface DayRow {
+interface DayRow {
   meter_id: number;
   slot: number;
   start_micro: number | null;
@@ -23,8 +23,21 @@ export interface DayRow {
   records: number;
 }
 
-export function findDayRegisters(db: SqlRunner, asks: readonly DayAsk[]): Promise<DayRow[]> {
-  return db.query<DayRow>(
+/** One meter's day as alerts read it (null: no register at or before that edge). */
+export interface DayRegisters {
+  meterId: number;
+  slot: number;
+  startMicro: number | null;
+  startAt: Date | null;
+  endMicro: number | null;
+  endAt: Date | null;
+  /** The energy of the interval records starting in the day, and how many there are. */
+  recordMicro: number | null;
+  records: number;
+}
+
+export async function findDayRegisters(db: SqlRunner, asks: readonly DayAsk[]): Promise<DayRegisters[]> {
+  const rows = await db.query<DayRow>(
     `SELECT a.meter_id, a.slot, s.value_micro AS start_micro, s.read_at AS start_at,
             e.value_micro AS end_micro, e.read_at AS end_at, i.micro AS record_micro, coalesce(i.n, 0)::int AS records
      FROM unnest($1::int[], $2::timestamptz[], $3::timestamptz[], $4::int[]) AS a(meter_id, day_start, day_end, slot)
@@ -39,15 +52,33 @@ export function findDayRegisters(db: SqlRunner, asks: readonly DayAsk[]): Promis
                           AND i.start_at >= a.day_start AND i.start_at < a.day_end) i ON true`,
     [asks.map((a) => a.meterId), asks.map((a) => a.start), asks.map((a) => a.end), asks.map((a) => a.slot)],
   );
+  return rows.map((row) => ({
+    meterId: row.meter_id,
+    slot: row.slot,
+    startMicro: row.start_micro,
+    startAt: row.start_at,
+    endMicro: row.end_micro,
+    endAt: row.end_at,
+    recordMicro: row.record_micro,
+    records: row.records,
+  }));
+}
+
+/** A meter's register reading below the one before it: when, and both values (millionths). */
+export interface RegisterDecrease {
+  meterId: number;
+  readAt: Date;
+  beforeMicro: number;
+  afterMicro: number;
 }
 
 /** The latest register reading below the one before it, per meter, read at or after `since`. */
-export function findRegisterDecreases(
+export async function findRegisterDecreases(
   db: SqlRunner,
   meterIds: readonly number[],
   since: Date,
-): Promise<{ meter_id: number; read_at: Date; before_micro: number; after_micro: number }[]> {
-  return db.query(
+): Promise<RegisterDecrease[]> {
+  const rows = await db.query<{ meter_id: number; read_at: Date; before_micro: number; after_micro: number }>(
     `SELECT DISTINCT ON (meter_id) meter_id, read_at, before_micro, after_micro
      FROM (SELECT meter_id, read_at, value_micro AS after_micro,
                   lag(value_micro) OVER (PARTITION BY meter_id ORDER BY read_at) AS before_micro
@@ -57,4 +88,10 @@ export function findRegisterDecreases(
      ORDER BY meter_id, read_at DESC`,
     [meterIds, since],
   );
+  return rows.map((row) => ({
+    meterId: row.meter_id,
+    readAt: row.read_at,
+    beforeMicro: row.before_micro,
+    afterMicro: row.after_micro,
+  }));
 }

@@ -12,10 +12,11 @@ export const COMPLETENESS_WINDOW_MS = 30 * 24 * 3_600_000;
 
 /** What completeness needs to know of a meter. */
 export interface CompletenessInput {
-  device_id: number;
-  installed_at: Date;
-  interval_minutes: number;
-  readings_version: number;
+  /** The meter's device id. */
+  id: number;
+  installedAt: Date;
+  intervalMinutes: number;
+  readingsVersion: number;
 }
 
 /**
@@ -36,24 +37,24 @@ export class Completeness {
    * channel has data for, with what the window before it holds when looked up alongside.
    */
   async of(meter: CompletenessInput, latest: LastReadingAndWindow): Promise<Date | null> {
-    const remembered = this.known.get(meter.device_id);
-    if (remembered?.version === meter.readings_version) return remembered.completeUpTo;
+    const remembered = this.known.get(meter.id);
+    if (remembered?.version === meter.readingsVersion) return remembered.completeUpTo;
     const completeUpTo = await this.compute(meter, latest);
     if (this.known.size >= REMEMBERED_METERS) this.known.clear();
-    this.known.set(meter.device_id, { version: meter.readings_version, completeUpTo });
+    this.known.set(meter.id, { version: meter.readingsVersion, completeUpTo });
     return completeUpTo;
   }
 
   private async compute(meter: CompletenessInput, latest: LastReadingAndWindow): Promise<Date | null> {
     const last = latest.dataAt;
     if (!last) return null;
-    const intervalMs = meter.interval_minutes * 60_000;
-    const since = new Date(Math.max(meter.installed_at.getTime(), last.getTime() - COMPLETENESS_WINDOW_MS));
-    const window = latest.window ?? (await findCoverage(this.db, meter.device_id, since, last, intervalMs));
+    const intervalMs = meter.intervalMinutes * 60_000;
+    const since = new Date(Math.max(meter.installedAt.getTime(), last.getTime() - COMPLETENESS_WINDOW_MS));
+    const window = latest.window ?? (await findCoverage(this.db, meter.id, since, last, intervalMs));
     if (!window.first_at) return null;
     // In intervals: between consecutive register readings, or the time records cover.
     const expected = (last.getTime() - window.first_at.getTime()) / intervalMs;
     if (window.covered >= expected - 1e-9) return last;
-    return (await findFirstGapSince(this.db, meter.device_id, intervalMs, window.first_at, last)) ?? last;
+    return (await findFirstGapSince(this.db, meter.id, intervalMs, window.first_at, last)) ?? last;
   }
 }

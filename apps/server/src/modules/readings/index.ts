@@ -28,7 +28,7 @@ export {
 export { RangeInputError, resolveProjectTo, resolveRange, type ResolvedRange } from './range.ts';
 export { ReadingsStore, packQueuedMonths, type ChannelReadings } from './readings-store.ts';
 export { presentPeak, presentReadings } from './readings.presenter.ts';
-export { readings, type DayAsk, type DayRow } from './readings.service.ts';
+export { readings, type DayAsk, type DayRegisters, type RegisterDecrease } from './readings.service.ts';
 export {
   isImplausibleDecrease,
   kwhToMicro,
@@ -37,5 +37,5 @@ export {
   registerAdvanceMicro,
   registerRangeMicro,
 } from './register-value.ts';
-export { ReadingsStage, copyLine, type StageRow } from './staging.ts';
+export { ReadingsStage, copyLine, type StageLine } from './staging.ts';
 export { bucketEdges } from './zoned-time.ts';

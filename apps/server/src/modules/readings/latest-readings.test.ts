@@ -28,7 +28,8 @@ const newMeter = async () =>
 /** The meter as the directory reads it: its version and newest written months. */
 async function meterRow(meterId: number): Promise<LatestInput> {
   const [row] = await db.query<LatestInput>(
-    'SELECT device_id, readings_version, last_register_month, last_interval_month FROM meters WHERE device_id = $1',
+    `SELECT device_id AS id, readings_version AS "readingsVersion", last_register_month AS "lastRegisterMonth",
+       last_interval_month AS "lastIntervalMonth" FROM meters WHERE device_id = $1`,
     [meterId],
   );
   if (!row) throw new Error(`no meter ${meterId}`);
@@ -69,7 +70,7 @@ const registers = (from: string, to: string) => {
 const months = async (meterId: number) => {
   const row = await meterRow(meterId);
   const month = (at: Date | null) => at?.toISOString().slice(0, 7) ?? null;
-  return { registers: month(row.last_register_month), intervals: month(row.last_interval_month) };
+  return { registers: month(row.lastRegisterMonth), intervals: month(row.lastIntervalMonth) };
 };
 
 describe('a meter’s latest reading', () => {
@@ -160,20 +161,20 @@ describe('a meter’s latest reading', () => {
     const installedAt = new Map([[regular, new Date('2026-03-10T00:00:00Z')]]);
     const inputs = rows.map((row) => ({
       ...row,
-      installed_at: installedAt.get(row.device_id) ?? new Date('2025-01-01T00:00:00Z'),
-      interval_minutes: 15,
+      installedAt: installedAt.get(row.id) ?? new Date('2025-01-01T00:00:00Z'),
+      intervalMinutes: 15,
     }));
     const found = await new LatestReadings(db).of(inputs, window);
     for (const input of inputs) {
-      const latest = found.get(input.device_id);
-      expect(latest).toMatchObject(await newestEverywhere(input.device_id));
+      const latest = found.get(input.id);
+      expect(latest).toMatchObject(await newestEverywhere(input.id));
       const last = latest?.dataAt;
       if (!last) {
         expect(latest).toEqual(NO_READING);
         continue;
       }
-      const since = new Date(Math.max(input.installed_at.getTime(), last.getTime() - window));
-      expect(latest?.window).toEqual(await findCoverage(db, input.device_id, since, last, Q));
+      const since = new Date(Math.max(input.installedAt.getTime(), last.getTime() - window));
+      expect(latest?.window).toEqual(await findCoverage(db, input.id, since, last, Q));
     }
     expect(found.get(gap)?.window?.covered).toBeLessThan(9 * 96);
     expect(found.get(records)?.window?.covered).toBeGreaterThan(0);
@@ -185,8 +186,8 @@ describe('a meter’s latest reading', () => {
     await insertIntervals(db, meter, [[start, start + DAY, 24_000, 0]]);
     const row = {
       ...(await meterRow(meter)),
-      installed_at: new Date('2025-01-01T00:00:00Z'),
-      interval_minutes: 15,
+      installedAt: new Date('2025-01-01T00:00:00Z'),
+      intervalMinutes: 15,
     };
     const found = (await new LatestReadings(db).of([row], 10 * DAY)).get(meter);
     expect(found?.dataAt?.toISOString()).toBe('2026-05-01T12:00:00.000Z');

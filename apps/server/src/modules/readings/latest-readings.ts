@@ -20,16 +20,17 @@ export const NO_READING: LastReading = { readAt: null, valueMicro: null, dataAt:
 
 /** What the latest reading of a meter is remembered by, and where it is looked for first (migration 0021). */
 export interface LatestInput {
-  device_id: number;
-  readings_version: number;
-  last_register_month: Date | null;
-  last_interval_month: Date | null;
+  /** The meter's device id. */
+  id: number;
+  readingsVersion: number;
+  lastRegisterMonth: Date | null;
+  lastIntervalMonth: Date | null;
 }
 
 /** What the window before a meter's last data starts from (Completeness). */
 export interface WindowInput {
-  installed_at: Date;
-  interval_minutes: number;
+  installedAt: Date;
+  intervalMinutes: number;
 }
 
 /**
@@ -41,7 +42,7 @@ const AHEAD_MS = 24 * 3_600_000;
 type LastRow = Awaited<ReturnType<typeof findLastReadings>>[number] & { window?: Coverage };
 
 const hasWindowInput = (meter: LatestInput & Partial<WindowInput>): meter is LatestInput & WindowInput =>
-  meter.installed_at !== undefined && meter.interval_minutes !== undefined;
+  meter.installedAt !== undefined && meter.intervalMinutes !== undefined;
 
 /** Meters whose latest one process remembers; past it the memory starts over. */
 const REMEMBERED_METERS = 100_000;
@@ -73,20 +74,20 @@ export class LatestReadings {
     const found = new Map<number, LastReadingAndWindow>();
     const asked: LatestInput[] = [];
     for (const meter of meters) {
-      const remembered = this.known.get(meter.device_id);
-      if (remembered?.version === meter.readings_version) found.set(meter.device_id, remembered.last);
+      const remembered = this.known.get(meter.id);
+      if (remembered?.version === meter.readingsVersion) found.set(meter.id, remembered.last);
       else asked.push(meter);
     }
     if (asked.length === 0) return found;
     const byId = await this.lookUp(asked, windowMs);
     if (this.known.size + asked.length > REMEMBERED_METERS) this.known.clear();
     for (const meter of asked) {
-      const row = byId.get(meter.device_id);
+      const row = byId.get(meter.id);
       const last = row
         ? { readAt: row.read_at, valueMicro: row.value_micro, dataAt: row.data_at }
         : NO_READING;
-      this.known.set(meter.device_id, { version: meter.readings_version, last });
-      found.set(meter.device_id, row?.window ? { ...last, window: row.window } : last);
+      this.known.set(meter.id, { version: meter.readingsVersion, last });
+      found.set(meter.id, row?.window ? { ...last, window: row.window } : last);
     }
     return found;
   }
@@ -97,15 +98,15 @@ export class LatestReadings {
    * looked for in the bound's own month first.
    */
   private async lookUp(meters: (LatestInput & Partial<WindowInput>)[], windowMs: number | undefined) {
-    const written = meters.filter((meter) => meter.last_register_month ?? meter.last_interval_month);
+    const written = meters.filter((meter) => meter.lastRegisterMonth ?? meter.lastIntervalMonth);
     if (written.length === 0) return new Map<number, LastRow>();
     const untilMs = Date.now() + AHEAD_MS;
     const untilMonth = new Date(utcMonthStart(untilMs));
     const notAfterBound = (month: Date | null) => (month && month > untilMonth ? untilMonth : month);
     const monthsOf = (meter: LatestInput) => ({
-      meterId: meter.device_id,
-      registerMonth: notAfterBound(meter.last_register_month),
-      intervalMonth: notAfterBound(meter.last_interval_month),
+      meterId: meter.id,
+      registerMonth: notAfterBound(meter.lastRegisterMonth),
+      intervalMonth: notAfterBound(meter.lastIntervalMonth),
     });
     const near: (LastRow & { found: boolean })[] =
       windowMs !== undefined && written.every(hasWindowInput)
@@ -113,8 +114,8 @@ export class LatestReadings {
             this.db,
             written.map((meter) => ({
               ...monthsOf(meter),
-              installedAt: meter.installed_at,
-              intervalMs: meter.interval_minutes * 60_000,
+              installedAt: meter.installedAt,
+              intervalMs: meter.intervalMinutes * 60_000,
             })),
             untilMs,
             { windowMs },

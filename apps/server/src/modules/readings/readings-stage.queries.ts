@@ -8,7 +8,7 @@ import { isoInstant } from './iso-instant.ts';
 // here holds a file in memory. Kinds: 0 register, 1 interval.
 
 /** One reading to stage: see the import's StagedRow (registers before the CT multiplier, interval energies after it). */
-export interface StageRow {
+export interface StageLine {
   line: number;
   meterId: number;
   channel: number;
@@ -56,7 +56,7 @@ export async function dropLeftoverStages(db: SqlRunner, nowMs: number, maxAgeMs:
 }
 
 /** COPY text format, one row per line. */
-export function copyLine(row: StageRow): string {
+export function copyLine(row: StageLine): string {
   const end = row.endMs === null ? '\\N' : isoInstant(row.endMs);
   const kind = row.kind === 'register' ? 0 : 1;
   return `${row.line}\t${row.meterId}\t${row.channel}\t${kind}\t${isoInstant(row.atMs)}\t${end}\t${row.micro}\t${row.quality}\n`;

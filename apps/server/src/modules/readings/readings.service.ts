@@ -18,7 +18,7 @@ import {
   type PageAsk,
 } from './readings.queries.ts';
 
-export type { DayAsk, DayRow } from './alert-signals.queries.ts';
+export type { DayAsk, DayRegisters, RegisterDecrease } from './alert-signals.queries.ts';
 
 const DAY_MS = 86_400_000;
 /** Months of partitions kept ready ahead of the data, so that a write never waits to create one. */

@@ -27,7 +27,7 @@ import {
   type StageName,
 } from './readings-stage.queries.ts';
 
-export { copyLine, type StageRow } from './readings-stage.queries.ts';
+export { copyLine, type StageLine } from './readings-stage.queries.ts';
 
 const UNIQUE_VIOLATION = '23505';
 const isUniqueViolation = (error: unknown) =>

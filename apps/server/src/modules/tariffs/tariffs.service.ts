@@ -4,7 +4,7 @@ import type { Db, SqlRunner } from '../../db/client.ts';
 import { conflict, HttpError, notFound } from '../../http-error.ts';
 import { type Actor, type AuthContext, scopeOf } from '../access/index.ts';
 import { recordAudit } from '../audit/index.ts';
-import { AdminLocationsService, meters as directory } from '../directory/index.ts';
+import { AdminLocationsService, findVisibleLocation } from '../directory/index.ts';
 import { uniqueViolation } from '../../db/sql-helpers.ts';
 import { pricedVersions } from './price-timeline.ts';
 import { rangePrices, type RangePrices } from './location-prices.ts';
@@ -53,12 +53,12 @@ export class TariffsService {
 
   /** A client's (or administrator's) view of a location it may see; the same 404 for one it may not. */
   async forCaller(caller: AuthContext, publicName: string): Promise<LocationTariffs> {
-    const location = await directory.visibleLocation(this.db, publicName, scopeOf(caller));
+    const location = await findVisibleLocation(this.db, publicName, scopeOf(caller));
     if (!location) throw new HttpError(404, LOCATION_NOT_FOUND, 'name');
     const rows = await findTariffs(this.db, location.id);
     return {
       locationId: location.id,
-      today: localDateOf(Date.now(), location.time_zone),
+      today: localDateOf(Date.now(), location.timeZone),
       items: rows.map(presentTariff),
     };
   }

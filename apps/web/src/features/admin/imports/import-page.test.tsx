@@ -4,25 +4,11 @@ import type { ImportJob, ImportPreview } from '@cm/contracts/import-jobs.ts';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { stubServer } from '@/test-support/fetch-stub.ts';
-import { csvPreview, storedReport } from '@/test-support/import-fixtures.ts';
+import { csvPreview, storedReport, uploadedJob } from '@/test-support/import-fixtures.ts';
 import { renderPage } from '@/test-support/render-page.tsx';
 import { ImportPage } from './import-page.tsx';
-import { JOB_POLL_MS } from './use-import-job.ts';
 
-const uploaded: ImportJob = {
-  id: 'job-1',
-  status: 'uploaded',
-  fileName: 'depot.csv',
-  bytes: 2048,
-  createdAt: '2026-11-27T07:00:00.000Z',
-  startedAt: null,
-  finishedAt: null,
-  detection: { format: 'csv', preset: null, reason: 'Check Meter CSV header', mapping: null, needs: [] },
-  source: null,
-  progress: { phase: null, rowsRead: 0, bytesRead: 0, percent: 0, secondsLeft: null },
-  report: null,
-  error: null,
-};
+const uploaded = uploadedJob;
 
 const preview: ImportPreview = csvPreview;
 
@@ -74,44 +60,119 @@ function importServer(last: ImportJob) {
   });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Uploads depot.csv and waits for its preview (real timers: the upload, the debounce). */
+async function uploadAndPreview(server: ReturnType<typeof importServer>) {
+  vi.stubGlobal('fetch', server.fetch);
+  const { container } = await renderPage(<ImportPage />);
+  const input = container.querySelector('input[type="file"]');
+  if (!input) throw new Error('no file input');
+  fireEvent.change(input, { target: { files: [new File(['Date,kWh\n'], 'depot.csv')] } });
+  await screen.findByRole('heading', { name: /How to read depot\.csv/ });
+  await waitFor(() => expect(server.sentTo('POST /api/admin/imports/jobs/job-1/preview')).toHaveLength(1));
+  await screen.findByTestId('import-preview');
+}
+
+/**
+ * The page's waits (the polls' setTimeout) on a fake clock the test moves; answers and React on
+ * the real one. (Testing-library's waitFor waits on setTimeout, so `until` stands in for it.)
+ */
+const useFakeWaits = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+const realTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Until `check` passes (answers already sent arrive, the page renders them), 10 s at most. */
+async function until(check: () => void) {
+  const endMs = Date.now() + 10_000;
+  for (;;) {
+    try {
+      check();
+      return;
+    } catch (error) {
+      if (Date.now() > endMs) throw error;
+      await realTurn();
+    }
+  }
+}
+
+/** Lets whatever is under way arrive: a few hundred turns of the real event loop. */
+async function settle() {
+  for (let turn = 0; turn < 300; turn += 1) await realTurn();
+}
 
 describe('import page', () => {
   beforeEach(() => {
     vi.stubGlobal('XMLHttpRequest', UploadRequest);
   });
   afterEach(() => {
+    vi.useRealTimers();
     cleanup();
     vi.unstubAllGlobals();
   });
 
+  it('shows each state and asks the job where it is only while it runs', async () => {
+    const server = importServer(ended({ status: 'done', report }));
+    await uploadAndPreview(server);
+    const polls = () => server.sentTo('GET /api/admin/imports/jobs/job-1').length;
+    const label = () => screen.getByTestId('import-progress-label').textContent;
+    useFakeWaits();
+    fireEvent.click(screen.getByRole('button', { name: 'Import' }));
+    // Started: waiting for the import before it, not asked yet; the options are gone.
+    await until(() => expect(label()).toBe('Waiting for the import before it to finish…'));
+    expect(screen.queryByRole('heading', { name: /How to read/ })).toBeNull();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(polls()).toBe(0);
+    // A second after the start: asked once, running at 40 %.
+    await vi.advanceTimersByTimeAsync(1);
+    await until(() => expect(label()).toMatch(/^Reading the file: 40%, 40 rows/));
+    expect(polls()).toBe(1);
+    // It moved, so a second later again: asked, and it is done: the report, no progress.
+    await vi.advanceTimersByTimeAsync(1_000);
+    await until(() => screen.getByText('Report for depot.csv'));
+    expect(polls()).toBe(2);
+    expect(screen.queryByTestId('import-running')).toBeNull();
+    // A minute later: not asked once more.
+    await vi.advanceTimersByTimeAsync(60_000);
+    await settle();
+    expect(polls()).toBe(2);
+  });
+
   it.each([
-    ['done', ended({ status: 'done', report }), () => screen.findByText('Report for depot.csv')],
-    [
-      'failed',
-      ended({ status: 'failed', error: 'The database went away.' }),
-      () => screen.findByText('The database went away.'),
-    ],
-    ['cancelled', ended({ status: 'cancelled' }), () => screen.findByText('Nothing was stored')],
-  ] as const)('polls the job while it runs and not once it is %s', async (_status, last, findEnd) => {
+    ['failed', ended({ status: 'failed', error: 'The database went away.' }), 'The database went away.'],
+    ['cancelled', ended({ status: 'cancelled' }), 'Nothing was stored'],
+  ] as const)('shows why a job %s without a report, and stops asking', async (_status, last, reason) => {
     const server = importServer(last);
+    await uploadAndPreview(server);
+    useFakeWaits();
+    fireEvent.click(screen.getByRole('button', { name: 'Import' }));
+    await until(() => screen.getByTestId('import-running'));
+    await vi.advanceTimersByTimeAsync(1_000);
+    // Asked once: running (the answer is in before the clock moves on).
+    await until(() => expect(screen.getByTestId('import-progress-label').textContent).toMatch(/^Reading/));
+    await vi.advanceTimersByTimeAsync(1_000);
+    await until(() => expect(screen.getByTestId('import-failed').textContent).toBe(reason));
+    expect(screen.queryByTestId('import-running')).toBeNull();
+    await vi.advanceTimersByTimeAsync(60_000);
+    await settle();
+    expect(server.sentTo('GET /api/admin/imports/jobs/job-1')).toHaveLength(2);
+  });
+
+  it('keeps the options and shows the reason when the start is refused', async () => {
+    const server = stubServer({
+      'GET /api/admin/imports/mappings': { body: { items: [] } },
+      'POST /api/admin/imports/jobs/job-1/preview': { body: preview },
+      'POST /api/admin/imports/jobs/job-1/start': {
+        status: 409,
+        body: { statusCode: 409, error: 'Conflict', message: 'Another import of this file is running.' },
+      },
+    });
     vi.stubGlobal('fetch', server.fetch);
     const { container } = await renderPage(<ImportPage />);
-
     const input = container.querySelector('input[type="file"]');
     if (!input) throw new Error('no file input');
     fireEvent.change(input, { target: { files: [new File(['Date,kWh\n'], 'depot.csv')] } });
-    await screen.findByRole('heading', { name: /How to read depot\.csv/ });
-    await waitFor(() => expect(server.sentTo('POST /api/admin/imports/jobs/job-1/preview')).toHaveLength(1));
+    await screen.findByTestId('import-preview');
     fireEvent.click(screen.getByRole('button', { name: 'Import' }));
-
-    await findEnd();
-    const polls = () => server.sentTo('GET /api/admin/imports/jobs/job-1').length;
-    // Asked while running, then until an answer said the job had ended…
-    const atEnd = polls();
-    expect(atEnd).toBeGreaterThanOrEqual(2);
-    // …and three polling periods later, not once more.
-    await sleep(JOB_POLL_MS * 3 + 100);
-    expect(polls()).toBe(atEnd);
+    await screen.findByText(/Another import of this file is running\./);
+    expect(screen.getByRole('heading', { name: /How to read depot\.csv/ })).toBeTruthy();
+    expect(server.sentTo('GET /api/admin/imports/jobs/job-1')).toHaveLength(0);
   });
 });

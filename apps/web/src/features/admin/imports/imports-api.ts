@@ -67,7 +67,7 @@ export const importsApi = adminApi.injectEndpoints({
 
 export const {
   useListImportJobsQuery,
-  useGetImportJobQuery,
+  useLazyGetImportJobQuery,
   usePreviewImportMutation,
   useCreateImportMetersMutation,
   useStartImportMutation,

@@ -1,21 +1,88 @@
-import { skipToken } from '@reduxjs/toolkit/query';
-import type { ImportJob } from '@cm/contracts/import-jobs.ts';
-import { importsApi, useGetImportJobQuery } from './imports-api.ts';
-
-/** How often a queued or running job is asked where it is. */
-export const JOB_POLL_MS = 500;
-
-/** A job still to finish: waiting for the one before it, or running. Any other state is final. */
-export const isRunning = (job: ImportJob) => job.status === 'queued' || job.status === 'running';
+import type { StartImportBody } from '@cm/contracts/import-jobs.ts';
+import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { toFailure } from '@/lib/http-client.ts';
+import { useCancelImportMutation, useLazyGetImportJobQuery, useStartImportMutation } from './imports-api.ts';
+import { importReducer, initialImportState, type PreviewMeters } from './import-machine.ts';
+import { uploadImportFile } from './upload.ts';
 
 /**
- * The import job `id` names (none: no job), asked for every JOB_POLL_MS while it is queued or
- * running and no more once it has ended (done, refused, failed or cancelled): its last answer
- * stays. The cached answer decides, so polling stops with the answer that says the job ended.
+ * One import on the page, as the state machine of import-machine.ts: `pick` uploads a file (and
+ * `abortUpload` stops it), `start` starts the uploaded job, `cancel` cancels it while it runs. The
+ * job is asked where it is only while it runs, after the machine's wait (1 s, doubling up to 4 s
+ * while nothing moves), and never again once an answer says it ended.
  */
-export function useImportJob(id: string | null) {
-  const arg = id ?? skipToken;
-  const known = importsApi.endpoints.getImportJob.useQueryState(arg).data;
-  const hasEnded = known !== undefined && !isRunning(known);
-  return useGetImportJobQuery(arg, { pollingInterval: hasEnded ? 0 : JOB_POLL_MS });
+export function useImportJob() {
+  const [state, send] = useReducer(importReducer, initialImportState);
+  const upload = useRef<AbortController | null>(null);
+  const [askJob] = useLazyGetImportJobQuery();
+  const [startImport] = useStartImportMutation();
+  const [cancelImport] = useCancelImportMutation();
+
+  const pick = useCallback(async (file: File) => {
+    upload.current?.abort();
+    send({ type: 'picked', file });
+    const controller = new AbortController();
+    upload.current = controller;
+    const outcome = await uploadImportFile(
+      file,
+      (bytes, total) => send({ type: 'sent', file, fraction: total > 0 ? bytes / total : 0 }),
+      controller.signal,
+    );
+    if (upload.current === controller) upload.current = null;
+    if (outcome.kind === 'job') send({ type: 'uploaded', file, job: outcome.job });
+    else
+      send({
+        type: 'uploadFailed',
+        file,
+        failure: outcome.failure.status === 'ABORTED' ? null : outcome.failure,
+      });
+  }, []);
+
+  const abortUpload = useCallback(() => upload.current?.abort(), []);
+
+  const start = useCallback(
+    async (id: string, body: StartImportBody, meters: PreviewMeters) => {
+      try {
+        send({ type: 'started', job: await startImport({ id, body }).unwrap(), meters });
+      } catch (error) {
+        const failure = toFailure(error);
+        if (failure) send({ type: 'startFailed', failure });
+      }
+    },
+    [startImport],
+  );
+
+  const runningId = state.step === 'running' ? state.job.id : null;
+  const cancel = useCallback(async () => {
+    if (runningId === null) return;
+    try {
+      send({ type: 'polled', job: await cancelImport(runningId).unwrap() });
+    } catch {
+      // The next poll says where the job is.
+    }
+  }, [cancelImport, runningId]);
+
+  // One poll per running state: each answer makes a new state, which schedules the next.
+  const poll =
+    state.step === 'running' ? { id: state.job.id, waitMs: state.waitMs, count: state.polls } : null;
+  const pollId = poll?.id;
+  const pollWait = poll?.waitMs;
+  const pollCount = poll?.count;
+  useEffect(() => {
+    if (pollId === undefined || pollWait === undefined) return;
+    let isCurrent = true;
+    const timer = setTimeout(() => {
+      // Asked anew each time (never answered from the cache).
+      askJob(pollId, false)
+        .unwrap()
+        .then((job) => isCurrent && send({ type: 'polled', job }))
+        .catch(() => isCurrent && send({ type: 'pollFailed' }));
+    }, pollWait);
+    return () => {
+      isCurrent = false;
+      clearTimeout(timer);
+    };
+  }, [askJob, pollId, pollWait, pollCount]);
+
+  return { state, pick, abortUpload, start, cancel };
 }
