@@ -147,11 +147,11 @@ export class AlertsService {
 
   /** A rule of the caller's own on one meter they can see now (404 for any other, as a missing one). */
   async addOwnRule(caller: AuthContext, body: OwnAlertRuleBody): Promise<AlertRule> {
-    const meter = await directory.visibleMeter(this.db, body.meterNumber, scopeOf(caller));
-    if (!meter || meter.removed_at !== null) throw notFound('Meter not found.');
+    const meter = await findVisibleMeter(this.db, body.meterNumber, scopeOf(caller));
+    if (!meter || meter.removedAt !== null) throw notFound('Meter not found.');
     const id = await insertAlertRule(this.db, {
-      locationId: meter.location_id,
-      meterId: meter.device_id,
+      locationId: meter.location.id,
+      meterId: meter.id,
       kind: body.kind,
       threshold: body.threshold,
       ownerId: caller.user.id,

@@ -242,9 +242,9 @@ export class CheckService {
    * rules are baseload.ts's, on the engine's intervals of the meter's import channel.
    */
   async baseload(caller: AuthContext, query: BaseloadQuery): Promise<Baseload> {
-    const meter = await directory.visibleMeter(this.db, query.meterNumber, scopeOf(caller));
+    const meter = await findVisibleMeter(this.db, query.meterNumber, scopeOf(caller));
     if (!meter) throw new HttpError(404, METER_NOT_FOUND, 'meterNumber');
-    const timeZone = meter.time_zone;
+    const { timeZone } = meter.location;
     const range = resolveQueryRange({ From: query.From, To: query.To, granularity: 'day' }, timeZone);
     if (range.toMs - range.fromMs > MAX_RAW_RANGE_DAYS * DAY_MS)
       throw new HttpError(400, `To: the range is at most ${MAX_RAW_RANGE_DAYS} days.`, 'To');
@@ -273,7 +273,7 @@ export class CheckService {
       ...nightSplitOf(intervals, from, to, timeZone),
     });
     return {
-      meterNumber: meter.meter_number,
+      meterNumber: meter.meterNumber,
       timeZone,
       baseload: measured(nights),
       previousBaseload: measured(before),
