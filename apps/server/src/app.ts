@@ -40,6 +40,7 @@ import {
   locationsRoutes,
 } from './modules/directory/index.ts';
 import { adminTariffsRoutes, tariffsRoutes, TariffsService } from './modules/tariffs/index.ts';
+import { adminSeriesRoutes, ingestSeriesRoutes, SeriesService } from './modules/series/index.ts';
 import { adminAlertsRoutes, alertsRoutes, AlertsService, smtpMailer } from './modules/alerts/index.ts';
 import { importsRoutes, ImportJobsService, ImportsService } from './modules/imports/index.ts';
 import { ingestRoutes, IngestService } from './modules/ingest/index.ts';
@@ -199,6 +200,8 @@ export async function buildApp({
   await app.register(usersRoutes, { users: new AdminUsersService(db) });
   await app.register(locationsRoutes, { locations: new AdminLocationsService(db) });
   await app.register(adminTariffsRoutes, { tariffs });
+  const series = new SeriesService(db);
+  await app.register(adminSeriesRoutes, { series });
   await app.register(adminAlertsRoutes, { alerts });
   await app.register(devicesRoutes, { devices: new AdminDevicesService(db) });
   await app.register(apiKeysRoutes, { apiKeys: new AdminApiKeysService(db, services.apiKeys, webApiKey) });
@@ -215,6 +218,7 @@ export async function buildApp({
   await app.register(exportsRoutes, { exports: exportsService });
   await app.register(downloadRoutes, { exports: exportsService });
   await app.register(ingestRoutes, { ingest: new IngestService(db) });
+  await app.register(ingestSeriesRoutes, { series });
 
   // The web app answers everything else.
   await app.register(webApp, { distDir: config.webDist, apiKey: webApiKey });
