@@ -159,3 +159,28 @@ export const locationCarbonBodySchema = z.object({
 });
 /** A location's carbon series. */
 export type LocationCarbon = z.infer<typeof locationCarbonBodySchema>;
+
+/** `GET /api/CheckMeter/GetCleanestHours` query: a location's public name and a local date (default: tomorrow there). */
+export const cleanestHoursQuerySchema = z.object({
+  name: textParam('name', 200),
+  date: localDateText('date').optional(),
+});
+
+/**
+ * A local day's carbon intensity at a location's grid region, interval by interval, and which
+ * intervals are its cleanest quarter (the ⌈n/4⌉ lowest of the n with an intensity): for tomorrow,
+ * a forecast where the series has one.
+ */
+export const cleanestHoursSchema = z.object({
+  region: z.string(),
+  date: z.string(),
+  intervalMinutes: z.number().int(),
+  /** Each interval's start, epoch ms. */
+  t: z.array(z.number()),
+  /** g CO2e/kWh, `null` where unknown. */
+  intensity: z.array(z.number().nullable()),
+  /** 1 for an interval of the cleanest quarter. */
+  cleanest: z.array(z.number().int()),
+});
+/** The cleanest hours of a day. */
+export type CleanestHours = z.infer<typeof cleanestHoursSchema>;

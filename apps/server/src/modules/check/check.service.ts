@@ -27,6 +27,7 @@ import {
   resolveProjectTo,
   resolveRange,
   type ResolvedRange,
+  presentCarbon,
   presentReadings,
   CHANNEL_NUMBER,
   readings,
@@ -35,6 +36,7 @@ import {
   type LastReadingAndWindow,
   ReadingsStore,
   type ChannelReadings,
+  type PriceTimeline,
 } from '../readings/index.ts';
 import { type AuthContext, scopeOf } from '../access/index.ts';
 import { presentLocation, presentMeter } from './check.presenter.ts';
@@ -45,6 +47,7 @@ import {
   type MeterRow,
 } from '../directory/index.ts';
 import { locationPrices, type RangePrices, billOf } from '../tariffs/index.ts';
+import { locationCarbonTimeline } from '../series/index.ts';
 import { bucketEdges } from '../readings/index.ts';
 import { monthsEnding, peaksOf, presentMonthlyPeaks } from './monthly-peaks.ts';
 
@@ -138,16 +141,20 @@ export class CheckService {
       current.length === 0
         ? Promise.resolve(null)
         : locationPrices(this.db, where, range.fromMs, projectToMs);
+    const carbon =
+      current.length === 0
+        ? Promise.resolve(null)
+        : locationCarbonTimeline(this.db, location.id, range.fromMs, range.toMs);
     const nowMs = Date.now();
     // Each meter's card (latest reading, completeness: one round trip) is read while its readings load.
     const latestOfAll = this.latest.of(current, COMPLETENESS_WINDOW_MS);
     const meters = [];
     for (const currentMeter of current) {
       const held = overlapping.filter((meter) => meter.meter_ind === currentMeter.meter_ind);
-      const [{ computed, bill }, meter] = await Promise.all([
+      const [{ computed, bill, region }, meter] = await Promise.all([
         this.indicator(
           held,
-          { ...range, timeZone: location.time_zone, nowMs, prices },
+          { ...range, timeZone: location.time_zone, nowMs, prices, carbon },
           {
             primary: query.channel ?? 'import',
             ...(query.maxPoints === undefined ? {} : { maxPoints: query.maxPoints }),
@@ -161,6 +168,7 @@ export class CheckService {
         meterNumbers: held.map((meter) => meter.meter_number),
         ...presentReadings(computed),
         bill,
+        ...(region === null ? {} : { carbon: presentCarbon(computed, region) }),
       });
     }
     return {
@@ -266,6 +274,8 @@ export class CheckService {
       timeZone: string;
       nowMs: number;
       prices: Promise<RangePrices | null>;
+      /** The grid's carbon intensity (issue 36); absent or null: no emissions. */
+      carbon?: Promise<{ region: string; timeline: PriceTimeline } | null>;
       /** Where a range still going is projected to (ProjectTo); absent: not projected. */
       projectToMs?: number | undefined;
     },
@@ -273,9 +283,10 @@ export class CheckService {
   ) {
     const from = new Date(where.fromMs);
     const to = new Date(where.toMs);
-    const [loaded, prices] = await Promise.all([
+    const [loaded, prices, carbon] = await Promise.all([
       Promise.all(held.map((meter) => this.readingsOf(meter, from, to))),
       where.prices,
+      where.carbon ?? null,
     ]);
     const segments = (channel: Channel) =>
       held.map((meter, i) => segmentOf(meter, loaded[i]?.get(CHANNEL_NUMBER[channel])));
@@ -292,6 +303,7 @@ export class CheckService {
       nowMs: where.nowMs,
       primary: options.primary,
       ...(prices ? { prices: prices.timelines } : {}),
+      ...(carbon ? { carbon: carbon.timeline } : {}),
       ...(options.maxPoints === undefined ? {} : { maxPoints: options.maxPoints }),
     });
     const byChannel = {
@@ -309,7 +321,7 @@ export class CheckService {
       exported: byChannel.export?.cost,
       dataEndMs: byChannel.import?.totals.dataEndMs ?? null,
     });
-    return { computed, bill };
+    return { computed, bill, region: carbon?.region ?? null };
   }
 
   /** A meter's readings of every channel it has, read only over the time it was installed. */

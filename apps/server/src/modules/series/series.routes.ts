@@ -4,6 +4,8 @@ import { errorBodySchema } from '@cm/contracts/errors.ts';
 import {
   carbonSeriesBodySchema,
   carbonSeriesSchema,
+  cleanestHoursQuerySchema,
+  cleanestHoursSchema,
   locationCarbonBodySchema,
   priceSeriesBodySchema,
   priceSeriesSchema,
@@ -15,6 +17,7 @@ import {
 import { z } from 'zod';
 import { forbidden } from '../../http-error.ts';
 import { adminOnly, adminErrors } from '../../plugins/admin-only.ts';
+import { callerOf } from '../../plugins/authentication.ts';
 import type { SeriesKind, SeriesService } from './series.service.ts';
 
 const tags = ['series'];
@@ -205,4 +208,27 @@ export const ingestSeriesRoutes: FastifyPluginAsyncZod<{ series: SeriesService }
       },
     );
   }
+};
+
+/** A location's cleanest hours for whoever may see the location (a client: only its own). */
+export const seriesRoutes: FastifyPluginAsyncZod<{ series: SeriesService }> = async (app, { series }) => {
+  app.get(
+    '/api/CheckMeter/GetCleanestHours',
+    {
+      preHandler: app.requireAbility('read', 'Location'),
+      schema: {
+        tags,
+        summary:
+          "A local day's carbon intensity at a location's grid region (default: tomorrow, a forecast) and its cleanest quarter of intervals.",
+        querystring: cleanestHoursQuerySchema,
+        response: {
+          200: cleanestHoursSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          404: errorBodySchema,
+        },
+      },
+    },
+    async (request) => series.cleanestHours(callerOf(request), request.query.name, request.query.date),
+  );
 };

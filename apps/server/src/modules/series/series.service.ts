@@ -1,17 +1,19 @@
 import type {
   CarbonSeries,
   CarbonSeriesDraft,
+  CleanestHours,
   PriceSeries,
   PriceSeriesDraft,
   SeriesDay,
   SeriesStored,
 } from '@cm/contracts/market-series.ts';
 import { MAX_INTENSITY, MAX_SERIES_PRICE } from '@cm/contracts/market-series.ts';
-import { DAY_MS, MINUTE_MS, startOfLocal } from '@cm/contracts/zoned-time.ts';
+import { DAY_MS, MINUTE_MS, localDateOf, startOfLocal } from '@cm/contracts/zoned-time.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { uniqueViolation } from '../../db/sql-helpers.ts';
 import { conflict, HttpError, notFound } from '../../http-error.ts';
-import { AdminLocationsService } from '../directory/index.ts';
+import { type AuthContext, scopeOf } from '../access/index.ts';
+import { AdminLocationsService, meters as directory } from '../directory/index.ts';
 import { parseSeriesCsv, parseSeriesValue, type SeriesPoint, type ValueRule } from './series-csv.ts';
 import {
   deletePoints,
@@ -208,6 +210,43 @@ export class SeriesService {
       start: new Date(fromMs).toISOString(),
       intervalMinutes: row.interval_minutes,
       values: out,
+    };
+  }
+
+  /**
+   * A local day of the carbon intensity at a location the caller may see (404 otherwise, and
+   * without a carbon series): each interval, and its cleanest quarter. The day defaults to
+   * tomorrow on the location's clock.
+   */
+  async cleanestHours(caller: AuthContext, name: string, date: string | undefined): Promise<CleanestHours> {
+    const location = await directory.visibleLocation(this.db, name, scopeOf(caller));
+    if (!location) throw new HttpError(404, 'Location not found. Check the public name.', 'name');
+    const seriesId = await locationCarbonSeries(this.db, location.id);
+    if (seriesId === null) throw new HttpError(404, 'This location has no carbon series.', 'name');
+    const row = await this.row('carbon', seriesId);
+    const day = date ?? localDateOf(Date.now() + DAY_MS, location.time_zone);
+    const { fromMs, toMs } = dayBounds(day, location.time_zone);
+    const intervalMs = row.interval_minutes * MINUTE_MS;
+    const { starts, values } = await pointsBetween(this.db, 'carbon', seriesId, fromMs, toMs);
+    const t: number[] = [];
+    for (let at = fromMs; at < toMs; at += intervalMs) t.push(at);
+    const intensity: (number | null)[] = t.map(() => null);
+    starts.forEach((start, i) => {
+      intensity[Math.round((start - fromMs) / intervalMs)] = (values[i] ?? 0) / 1000;
+    });
+    const known = t.map((_, k) => k).filter((k) => intensity[k] !== null);
+    const chosen = new Set(
+      [...known]
+        .sort((a, b) => (intensity[a] ?? 0) - (intensity[b] ?? 0) || a - b)
+        .slice(0, Math.ceil(known.length / 4)),
+    );
+    return {
+      region: row.region ?? '',
+      date: day,
+      intervalMinutes: row.interval_minutes,
+      t,
+      intensity,
+      cleanest: t.map((_, k) => (chosen.has(k) ? 1 : 0)),
     };
   }
 

@@ -56,7 +56,7 @@ export async function locationCarbonTimeline(
   locationId: number,
   fromMs: number,
   toMs: number,
-): Promise<PriceTimeline | null> {
+): Promise<{ region: string; timeline: PriceTimeline } | null> {
   const seriesId = await locationCarbonSeries(db, locationId);
   if (seriesId === null) return null;
   const row = await findSeries(db, 'carbon', seriesId);
@@ -65,10 +65,13 @@ export async function locationCarbonTimeline(
   const { starts, values } = await pointsBetween(db, 'carbon', seriesId, fromMs - intervalMs, toMs);
   const n = starts.length;
   return {
-    start: Float64Array.from(starts),
-    end: Float64Array.from(starts, (start) => start + intervalMs),
-    price: Float64Array.from(values),
-    version: new Int32Array(n),
-    versions: 1,
+    region: row.region ?? '',
+    timeline: {
+      start: Float64Array.from(starts),
+      end: Float64Array.from(starts, (start) => start + intervalMs),
+      price: Float64Array.from(values),
+      version: new Int32Array(n),
+      versions: 1,
+    },
   };
 }

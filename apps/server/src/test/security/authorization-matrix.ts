@@ -183,6 +183,17 @@ export const matrix: MatrixGroup[] = [
         },
       },
       {
+        route: 'GET /api/CheckMeter/GetCleanestHours',
+        request: (o) => ({
+          url: `/api/CheckMeter/GetCleanestHours?name=${q(o.locationName)}&date=2026-01-11`,
+        }),
+        expect: {
+          own: [200, 200, 404, 401, 401, 401, 401, 401, 403],
+          other: [200, 404, 200, 401, 401, 401, 401, 401, 403],
+          missing: [404, 404, 404, 401, 401, 401, 401, 401, 403],
+        },
+      },
+      {
         route: 'GET /api/CheckMeter/GetElectricMeterInformationByLocationPublicName',
         request: (o) => ({
           url: `/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?name=${q(o.locationName)}&From=2026-01-10&To=2026-01-12`,

@@ -121,6 +121,11 @@ export class Costing {
     return { byVersion, estimated, unpricedEnergy: this.unpriced };
   }
 
+  /** Energy (millionths) booked in each segment so far. */
+  segmentEnergy(): Readonly<Float64Array> {
+    return this.energy;
+  }
+
   private book(k: number, energy: number, isEstimated: boolean): number {
     const price = this.timeline.price[k] ?? Number.NaN;
     if (Number.isNaN(price)) {

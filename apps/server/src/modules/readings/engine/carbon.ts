@@ -1,0 +1,58 @@
+// Carbon (issue 36): the emissions of a channel's energy from a grid region's intensity per
+// interval, priced like energy is (cost.ts's Costing, with an intensity in milligrams CO2e per kWh
+// in place of a price), and the share of the energy used in the cleanest quarter of the range's
+// intervals.
+//
+// Exactness: energy millionths × mg/kWh is an integer in nanograms; totals are exact (BigInt).
+// Energy over time without an intensity is counted apart (unknown emissions), never as zero.
+//
+// The cleanest quarter (docs/carbon.md): of the series' intervals that start in the range and have
+// an intensity, n in all, the ⌈n/4⌉ with the lowest intensity (of equal ones, the earlier first);
+// the share is the energy used in them over the energy used in all n. No such interval, or no
+// energy in them: no share.
+
+import type { Costing, PriceTimeline } from './cost.ts';
+
+export interface CarbonTotals {
+  /** Emissions of the energy with a known intensity, in nanograms CO2e (exact). */
+  emitted: bigint;
+  /** Energy (millionths of a kWh) with a known intensity. */
+  knownEnergy: number;
+  /** Energy in time without an intensity: its emissions are unknown. */
+  unknownEnergy: number;
+  /** Energy used in the cleanest quarter of the range's intervals, and in all of them. */
+  cleanestEnergy: number;
+  rangedEnergy: number;
+  /** Intervals with an intensity starting in the range (n). */
+  intervals: number;
+}
+
+/** A channel's carbon totals from its walk's Costing over the intensity `timeline`. */
+export function carbonTotals(
+  costing: Costing,
+  timeline: PriceTimeline,
+  fromMs: number,
+  toMs: number,
+): CarbonTotals {
+  const totals = costing.totals();
+  const energy = costing.segmentEnergy();
+  let knownEnergy = 0;
+  for (let k = 0; k < energy.length; k++) knownEnergy += energy[k] ?? 0;
+  const inRange: number[] = [];
+  for (let k = 0; k < timeline.start.length; k++) {
+    const start = timeline.start[k] ?? 0;
+    if (start >= fromMs && start < toMs && !Number.isNaN(timeline.price[k] ?? Number.NaN)) inRange.push(k);
+  }
+  const cleanest = [...inRange]
+    .sort((a, b) => (timeline.price[a] ?? 0) - (timeline.price[b] ?? 0) || a - b)
+    .slice(0, Math.ceil(inRange.length / 4));
+  const sum = (indices: readonly number[]) => indices.reduce((total, k) => total + (energy[k] ?? 0), 0);
+  return {
+    emitted: totals.byVersion[0] ?? 0n,
+    knownEnergy,
+    unknownEnergy: totals.unpricedEnergy,
+    cleanestEnergy: sum(cleanest),
+    rangedEnergy: sum(inRange),
+    intervals: inRange.length,
+  };
+}
