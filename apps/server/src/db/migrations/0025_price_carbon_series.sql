@@ -46,6 +46,7 @@ CREATE TABLE "price_series" (
 	CONSTRAINT "price_series_currency_check" CHECK ("price_series"."currency" ~ '^[A-Z]{3}$')
 );
 --> statement-breakpoint
+ALTER TABLE "alert_rules" DROP CONSTRAINT "alert_rules_kind_check";--> statement-breakpoint
 ALTER TABLE "tariffs" ADD COLUMN "import_series_id" integer;--> statement-breakpoint
 ALTER TABLE "tariffs" ADD COLUMN "import_margin" numeric(12, 6);--> statement-breakpoint
 ALTER TABLE "tariffs" ADD COLUMN "import_tax_percent" numeric(9, 6);--> statement-breakpoint
@@ -57,4 +58,5 @@ ALTER TABLE "location_carbon" ADD CONSTRAINT "location_carbon_location_id_locati
 ALTER TABLE "location_carbon" ADD CONSTRAINT "location_carbon_series_id_carbon_series_id_fk" FOREIGN KEY ("series_id") REFERENCES "public"."carbon_series"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "price_points" ADD CONSTRAINT "price_points_series_id_price_series_id_fk" FOREIGN KEY ("series_id") REFERENCES "public"."price_series"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "tariffs" ADD CONSTRAINT "tariffs_import_series_id_price_series_id_fk" FOREIGN KEY ("import_series_id") REFERENCES "public"."price_series"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "tariffs" ADD CONSTRAINT "tariffs_export_series_id_price_series_id_fk" FOREIGN KEY ("export_series_id") REFERENCES "public"."price_series"("id") ON DELETE restrict ON UPDATE no action;
+ALTER TABLE "tariffs" ADD CONSTRAINT "tariffs_export_series_id_price_series_id_fk" FOREIGN KEY ("export_series_id") REFERENCES "public"."price_series"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "alert_rules" ADD CONSTRAINT "alert_rules_kind_check" CHECK ("alert_rules"."kind" in ('silent', 'dailyAbove', 'usualAbove', 'registerDecrease', 'billAbove', 'priceAbove'));

@@ -139,6 +139,29 @@ export async function priceRevisions(db: SqlRunner, ids: readonly number[]): Pro
   return new Map(rows.map((row) => [row.id, row.revision]));
 }
 
+/** A series' own row, without its coverage (the hot paths: pricing, weighing). */
+export async function seriesRow(
+  db: SqlRunner,
+  kind: SeriesKind,
+  id: number,
+): Promise<Omit<SeriesRow, 'first_start' | 'last_start' | 'point_count'> | undefined> {
+  return (await db.query<SeriesRow>(`SELECT * FROM ${TABLES[kind].series} WHERE id = $1`, [id]))[0];
+}
+
+/** The carbon series of a location, with its revision (a remembered timeline's key). */
+export async function locationCarbonRow(
+  db: SqlRunner,
+  locationId: number,
+): Promise<{ id: number; interval_minutes: number; region: string; revision: number } | undefined> {
+  const rows = await db.query<{ id: number; interval_minutes: number; region: string; revision: number }>(
+    `SELECT s.id, s.interval_minutes, s.region, s.revision
+       FROM location_carbon lc JOIN carbon_series s ON s.id = lc.series_id WHERE lc.location_id = $1`,
+    [locationId],
+    { prepare: 'cm_location_carbon' },
+  );
+  return rows[0];
+}
+
 /** The location's carbon series id, if any. */
 export async function locationCarbonSeries(db: SqlRunner, locationId: number): Promise<number | null> {
   const rows = await db.query<{ series_id: number }>(

@@ -5,7 +5,7 @@
 import { MINUTE_MS } from '@cm/contracts/zoned-time.ts';
 import type { SqlRunner } from '../../db/client.ts';
 import type { PriceTimeline } from '../readings/index.ts';
-import { findSeries, locationCarbonSeries, pointsBetween, priceRevisions } from './series.queries.ts';
+import { findSeries, locationCarbonRow, pointsBetween, priceRevisions, seriesRow } from './series.queries.ts';
 
 /** A price series' values over a range: `values[i]` millionths of `currency` per `unit` from `starts[i]`. */
 export interface SeriesPrices {
@@ -37,7 +37,7 @@ export async function priceSeriesValues(
 ): Promise<Map<number, SeriesPrices>> {
   const out = new Map<number, SeriesPrices>();
   for (const id of ids) {
-    const row = await findSeries(db, 'price', id);
+    const row = await seriesRow(db, 'price', id);
     if (!row) continue;
     const intervalMs = row.interval_minutes * MINUTE_MS;
     const { starts, values } = await pointsBetween(db, 'price', id, fromMs - intervalMs, toMs);
@@ -45,6 +45,11 @@ export async function priceSeriesValues(
   }
   return out;
 }
+
+// A year's intensities are 35,040 rows at 15 minutes: a page asking for the same range again (the
+// chart's detail switch, a reload) finds them here, keyed by the series' revision.
+const KEPT = 32;
+const remembered = new Map<string, { region: string; timeline: PriceTimeline }>();
 
 /**
  * The carbon intensity of a location's grid region over [fromMs, toMs) as a timeline: one segment
@@ -57,21 +62,28 @@ export async function locationCarbonTimeline(
   fromMs: number,
   toMs: number,
 ): Promise<{ region: string; timeline: PriceTimeline } | null> {
-  const seriesId = await locationCarbonSeries(db, locationId);
-  if (seriesId === null) return null;
-  const row = await findSeries(db, 'carbon', seriesId);
+  const row = await locationCarbonRow(db, locationId);
   if (!row) return null;
+  const key = `${row.id}@${row.revision}|${fromMs}|${toMs}`;
+  const known = remembered.get(key);
+  if (known) {
+    remembered.delete(key);
+    remembered.set(key, known);
+    return known;
+  }
   const intervalMs = row.interval_minutes * MINUTE_MS;
-  const { starts, values } = await pointsBetween(db, 'carbon', seriesId, fromMs - intervalMs, toMs);
-  const n = starts.length;
-  return {
-    region: row.region ?? '',
+  const { starts, values } = await pointsBetween(db, 'carbon', row.id, fromMs - intervalMs, toMs);
+  const carbon = {
+    region: row.region,
     timeline: {
       start: Float64Array.from(starts),
       end: Float64Array.from(starts, (start) => start + intervalMs),
       price: Float64Array.from(values),
-      version: new Int32Array(n),
+      version: new Int32Array(starts.length),
       versions: 1,
     },
   };
+  remembered.set(key, carbon);
+  if (remembered.size > KEPT) remembered.delete(remembered.keys().next().value ?? '');
+  return carbon;
 }
