@@ -43,9 +43,13 @@ export function carbonTotals(
     const start = timeline.start[k] ?? 0;
     if (start >= fromMs && start < toMs && !Number.isNaN(timeline.price[k] ?? Number.NaN)) inRange.push(k);
   }
-  const cleanest = [...inRange]
-    .sort((a, b) => (timeline.price[a] ?? 0) - (timeline.price[b] ?? 0) || a - b)
-    .slice(0, Math.ceil(inRange.length / 4));
+  // Sorted as one number per interval, intensity then position (exact below 2^53), natively.
+  const slots = 2 ** Math.ceil(Math.log2(inRange.length + 1));
+  const keys = Float64Array.from(inRange, (k, i) => (timeline.price[k] ?? 0) * slots + i).sort();
+  const cleanest = Array.from(
+    keys.subarray(0, Math.ceil(inRange.length / 4)),
+    (key) => inRange[key % slots] ?? 0,
+  );
   const sum = (indices: readonly number[]) => indices.reduce((total, k) => total + (energy[k] ?? 0), 0);
   return {
     emitted: totals.byVersion[0] ?? 0n,
