@@ -12,8 +12,6 @@ import { isValidTimeZone } from './zoned-time.ts';
 export const SERIES_INTERVALS = [5, 15, 30, 60] as const;
 /** What a price is per. */
 export const priceUnits = ['kWh', 'MWh'] as const;
-/** A price series' unit. */
-export type PriceUnit = (typeof priceUnits)[number];
 /** Most decimals a series value may have. */
 export const SERIES_DECIMALS = 6;
 /** Prices are within ±this (per kWh or per MWh: a market's cap is a few thousand per MWh). */
@@ -45,8 +43,6 @@ export const priceSeriesBodySchema = z.object({
   /** The market zone (a bidding zone such as NL or DE-LU), a label. */
   zone: textParam('zone', 60),
 });
-/** A new price series. */
-export type PriceSeriesBody = z.input<typeof priceSeriesBodySchema>;
 /** A new price series, validated. */
 export type PriceSeriesDraft = z.output<typeof priceSeriesBodySchema>;
 
@@ -58,8 +54,6 @@ export const carbonSeriesBodySchema = z.object({
   /** The grid region (such as NL, DE or GB-London), a label. */
   region: textParam('region', 60),
 });
-/** A new carbon series. */
-export type CarbonSeriesBody = z.input<typeof carbonSeriesBodySchema>;
 /** A new carbon series, validated. */
 export type CarbonSeriesDraft = z.output<typeof carbonSeriesBodySchema>;
 
@@ -129,8 +123,6 @@ const dayValues = (what: string) =>
  * unknown (46, 48 or 50 half hours on a DST change day). Replaces what the day had.
  */
 export const seriesDayBodySchema = z.object({ values: dayValues('value') });
-/** A day of values. */
-export type SeriesDayBody = z.infer<typeof seriesDayBodySchema>;
 
 /** A day of a series: its intervals from local midnight, values as decimal text or `null`. */
 export const seriesDaySchema = z.object({
@@ -157,8 +149,6 @@ export type SeriesStored = z.infer<typeof seriesStoredSchema>;
 export const locationCarbonBodySchema = z.object({
   seriesId: z.number().int().positive().max(2_147_483_647).nullable(),
 });
-/** A location's carbon series. */
-export type LocationCarbon = z.infer<typeof locationCarbonBodySchema>;
 
 /** `GET /api/CheckMeter/GetCleanestHours` query: a location's public name and a local date (default: tomorrow there). */
 export const cleanestHoursQuerySchema = z.object({
