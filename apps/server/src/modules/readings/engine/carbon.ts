@@ -43,13 +43,14 @@ export function carbonTotals(
     const start = timeline.start[k] ?? 0;
     if (start >= fromMs && start < toMs && !Number.isNaN(timeline.price[k] ?? Number.NaN)) inRange.push(k);
   }
-  // Sorted as one number per interval, intensity then position (exact below 2^53), natively.
+  // One number per interval, intensity then position (exact below 2^53, so all differ): the
+  // ⌈n/4⌉ smallest are selected in place, in linear time, without sorting them all.
   const slots = 2 ** Math.ceil(Math.log2(inRange.length + 1));
-  const keys = Float64Array.from(inRange, (k, i) => (timeline.price[k] ?? 0) * slots + i).sort();
-  const cleanest = Array.from(
-    keys.subarray(0, Math.ceil(inRange.length / 4)),
-    (key) => inRange[key % slots] ?? 0,
-  );
+  const keys = new Float64Array(inRange.length);
+  for (let i = 0; i < inRange.length; i++) keys[i] = (timeline.price[inRange[i] ?? 0] ?? 0) * slots + i;
+  const quarter = Math.ceil(inRange.length / 4);
+  selectSmallest(keys, quarter);
+  const cleanest = Array.from(keys.subarray(0, quarter), (key) => inRange[key % slots] ?? 0);
   const sum = (indices: readonly number[]) => indices.reduce((total, k) => total + (energy[k] ?? 0), 0);
   return {
     emitted: totals.byVersion[0] ?? 0n,
@@ -59,4 +60,30 @@ export function carbonTotals(
     rangedEnergy: sum(inRange),
     intervals: inRange.length,
   };
+}
+
+/** Moves the `count` smallest of `keys` (all different) to its front, in any order (quickselect). */
+export function selectSmallest(keys: Float64Array, count: number): void {
+  let lo = 0;
+  let hi = keys.length - 1;
+  while (lo < hi && count > lo && count <= hi) {
+    const pivot = keys[(lo + hi) >> 1] ?? 0;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((keys[i] ?? 0) < pivot) i++;
+      while ((keys[j] ?? 0) > pivot) j--;
+      if (i <= j) {
+        const swap = keys[i] ?? 0;
+        keys[i] = keys[j] ?? 0;
+        keys[j] = swap;
+        i++;
+        j--;
+      }
+    }
+    // [lo, j] ≤ pivot ≤ [i, hi]: keep on the side where the count-th smallest lies.
+    if (count <= j) hi = j;
+    else if (count >= i) lo = i;
+    else return;
+  }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { selectSmallest } from './carbon.ts';
 import { computeReadings } from './compute.ts';
 import type { PriceTimeline } from './cost.ts';
 import { intervalSegment } from './test-segments.ts';
@@ -83,5 +84,18 @@ describe('carbon of a channel', () => {
       0.45,
       0.35,
     ]);
+  });
+});
+
+describe('selecting the smallest keys', () => {
+  it('moves exactly the k smallest to the front, whatever the order', () => {
+    for (const k of [0, 1, 2, 5, 9, 10]) {
+      const keys = Float64Array.from([7, 3, 9, 1, 8, 2, 6, 0, 5, 4]);
+      selectSmallest(keys, k);
+      // The k smallest of 0…9 are 0…k−1.
+      expect(Array.from(keys.subarray(0, k)).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: k }, (_, i) => i),
+      );
+    }
   });
 });
