@@ -40,6 +40,12 @@ import {
   locationsRoutes,
 } from './modules/directory/index.ts';
 import { adminTariffsRoutes, tariffsRoutes, TariffsService } from './modules/tariffs/index.ts';
+import {
+  adminSeriesRoutes,
+  ingestSeriesRoutes,
+  SeriesService,
+  seriesRoutes,
+} from './modules/series/index.ts';
 import { adminAlertsRoutes, alertsRoutes, AlertsService, smtpMailer } from './modules/alerts/index.ts';
 import { importsRoutes, ImportJobsService, ImportsService } from './modules/imports/index.ts';
 import { ingestRoutes, IngestService } from './modules/ingest/index.ts';
@@ -194,11 +200,14 @@ export async function buildApp({
   await app.register(bookmarksRoutes, { bookmarks: services.bookmarks });
   const tariffs = new TariffsService(db);
   await app.register(tariffsRoutes, { tariffs });
+  const series = new SeriesService(db);
+  await app.register(seriesRoutes, { series });
   await app.register(alertsRoutes, { alerts });
   // Administration and data in/out (issue 6): every /api/admin route is administrator-only.
   await app.register(usersRoutes, { users: new AdminUsersService(db) });
   await app.register(locationsRoutes, { locations: new AdminLocationsService(db) });
   await app.register(adminTariffsRoutes, { tariffs });
+  await app.register(adminSeriesRoutes, { series });
   await app.register(adminAlertsRoutes, { alerts });
   await app.register(devicesRoutes, { devices: new AdminDevicesService(db) });
   await app.register(apiKeysRoutes, { apiKeys: new AdminApiKeysService(db, services.apiKeys, webApiKey) });
@@ -215,6 +224,7 @@ export async function buildApp({
   await app.register(exportsRoutes, { exports: exportsService });
   await app.register(downloadRoutes, { exports: exportsService });
   await app.register(ingestRoutes, { ingest: new IngestService(db) });
+  await app.register(ingestSeriesRoutes, { series });
 
   // The web app answers everything else.
   await app.register(webApp, { distDir: config.webDist, apiKey: webApiKey });

@@ -18,7 +18,15 @@ export const alertKinds = [
   'registerDecrease',
   /** The bill of the location's current billing period, up to now, above `threshold` in its currency. */
   'billAbove',
+  /**
+   * A dynamic tariff's import price per kWh (its series with margin and tax) above `threshold` in
+   * the location's currency in some interval of the next PRICE_LOOKAHEAD_HOURS: told ahead of time.
+   */
+  'priceAbove',
 ] as const;
+
+/** How far ahead priceAbove looks: a day-ahead market publishes tomorrow's prices today. */
+export const PRICE_LOOKAHEAD_HOURS = 36;
 /** An alert kind. */
 export type AlertKind = (typeof alertKinds)[number];
 
@@ -69,6 +77,7 @@ const THRESHOLD_UNIT: Record<AlertKind, string> = {
   usualAbove: 'a factor of the usual day',
   registerDecrease: 'none',
   billAbove: "an amount in the location's currency",
+  priceAbove: "a price per kWh in the location's currency",
 };
 
 /**
@@ -141,6 +150,7 @@ export const alertDetailSchema = z.object({
   amount: z.number().optional(),
   currency: z.string().optional(),
   periodFrom: z.string().optional(),
+  /** priceAbove: the first interval above (`at`), its price per kWh (`amount`) and `currency`. */
   /** registerDecrease: when, and the registers before and after. */
   at: z.string().optional(),
   from: z.number().optional(),

@@ -147,6 +147,12 @@ export const channelSeriesSchema = z.object({
    */
   cost: z.array(z.number().nullable()).optional(),
   /**
+   * When the location has a carbon series (issue 36): the emissions of each point's energy in kg
+   * CO2e (import), or those the export avoided (an estimate at the grid's intensity); `null` where
+   * the energy or the intensity of part of it is unknown.
+   */
+  emissions: z.array(z.number().nullable()).optional(),
+  /**
    * Demand in kW, from the meter's own intervals (energy ÷ the interval's length; two register
    * readings one interval apart count as an interval): raw, each interval point's average power
    * (`null` for a gap, a billing period or a first reading); buckets, the highest average power of
@@ -352,6 +358,32 @@ export const billSchema = chargesSchema.extend({
 export type Bill = z.infer<typeof billSchema>;
 
 /** The readings of one meter indicator of a location over the range (several physical meters after an exchange). */
+/**
+ * Carbon of a meter indicator's range from its location's grid region (issue 36, docs/carbon.md):
+ * energy in time without an intensity has unknown emissions, counted apart, never as zero.
+ */
+export const carbonSummarySchema = z.object({
+  /** The carbon series' grid region. */
+  region: z.string(),
+  /** kg CO2e of the imported energy whose interval has an intensity. */
+  emissions: z.number(),
+  /** kWh imported in time without an intensity: their emissions are unknown. */
+  unknownConsumption: z.number(),
+  /** g CO2e per kWh, weighted by the energy imported; `null` without energy of known intensity. */
+  averageIntensity: z.number().nullable(),
+  /**
+   * Share (0–1) of the energy imported in the cleanest quarter of the range's intervals with an
+   * intensity (the ⌈n/4⌉ lowest); `null` when none or no energy in them.
+   */
+  cleanestQuarterShare: z.number().nullable(),
+  /** An estimate: kg CO2e the exported energy avoided at the grid's intensity; `null` without export. */
+  avoidedEstimate: z.number().nullable(),
+  /** kWh exported in time without an intensity. */
+  unknownExport: z.number(),
+});
+/** Carbon of a range. */
+export type CarbonSummary = z.infer<typeof carbonSummarySchema>;
+
 export const meterReadingsSchema = z.object({
   meterInd: z.number().int(),
   meter: meterInfoSchema,
@@ -371,6 +403,8 @@ export const meterReadingsSchema = z.object({
   downsampled: z.boolean(),
   /** What the range costs this meter indicator (each meter is its own supply); `null` without a tariff. */
   bill: billSchema.nullable(),
+  /** With a carbon series assigned to the location: the range's emissions. */
+  carbon: carbonSummarySchema.nullable().optional(),
 });
 /** Readings of one meter indicator, as read (see Series). */
 export type MeterReadings = Omit<z.infer<typeof meterReadingsSchema>, 'series'> & { series: Series };

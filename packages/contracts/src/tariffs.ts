@@ -90,6 +90,34 @@ export const tariffWindowSchema = z.object({
 /** A time-of-use window. */
 export type TariffWindow = z.infer<typeof tariffWindowSchema>;
 
+const SIGNED_DECIMAL = /^-?\d{1,3}(\.\d{1,6})?$/;
+
+/**
+ * An energy price taken from a price series (issue 36, docs/dynamic-prices.md): each interval's
+ * price is (series price + margin) × (1 + taxPercent / 100), per kWh, rounded once to the
+ * millionth, half away from zero. An interval without a series price has no price (unpriced energy).
+ */
+export const seriesPriceSchema = z.object({
+  seriesId: z
+    .number({ message: 'seriesId must be the id of a price series.' })
+    .int('seriesId must be the id of a price series.')
+    .positive('seriesId must be the id of a price series.')
+    .max(2_147_483_647, 'seriesId is too large.'),
+  /** Added per kWh to the series price (negative: deducted, as suppliers do on export). */
+  margin: z
+    .string({ message: 'margin must be a decimal number written as text, such as "0.02".' })
+    .trim()
+    .regex(
+      SIGNED_DECIMAL,
+      'margin must be a decimal number such as "0.02" or "-0.01": at most 6 decimals, within ±1000.',
+    )
+    .default('0'),
+  /** Percent added on series price plus margin (21 for 21 %). */
+  taxPercent: decimalText('taxPercent').default('0'),
+});
+/** A price taken from a series. */
+export type SeriesPrice = z.output<typeof seriesPriceSchema>;
+
 /** `POST /api/admin/locations/:id/tariffs` body: a tariff version. */
 export const tariffBodySchema = z
   .object({
@@ -117,8 +145,18 @@ export const tariffBodySchema = z
     taxPercent: decimalText('taxPercent'),
     /** Price paid per kWh exported, `null` when export is not paid. */
     feedInPrice: decimalText('feedInPrice').nullable().default(null),
+    /** Import priced from a price series instead of energyPrice and the windows (dynamic prices). */
+    importSeries: seriesPriceSchema.nullable().default(null),
+    /** Export paid from a price series instead of feedInPrice. */
+    exportSeries: seriesPriceSchema.nullable().default(null),
   })
   .superRefine((body, context) => {
+    if (body.importSeries && body.windows.length > 0)
+      context.addIssue({
+        code: 'custom',
+        path: ['windows'],
+        message: 'windows: a version priced from a series (importSeries) has no time-of-use windows.',
+      });
     const overlap = firstOverlap(body.windows);
     if (overlap) context.addIssue({ code: 'custom', path: ['windows'], message: overlap });
   });
@@ -139,6 +177,8 @@ export const tariffSchema = z.object({
   standingChargePerDay: z.string(),
   taxPercent: z.string(),
   feedInPrice: z.string().nullable(),
+  importSeries: seriesPriceSchema.nullable(),
+  exportSeries: seriesPriceSchema.nullable(),
   createdAt: z.string(),
 });
 /** A tariff version. */

@@ -70,6 +70,87 @@ export const locations = pgTable(
 );
 
 /**
+ * Price series (issue 36): one price per interval of a market zone, owned by the series module.
+ * A value is an integer in millionths of `currency` per `unit` (kWh or MWh), signed (market prices
+ * go below zero); an interval without a row has no price. `revision` changes with every write, so
+ * remembered price timelines know when to be rebuilt.
+ */
+export const priceSeries = pgTable(
+  'price_series',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull().unique(),
+    intervalMinutes: smallint('interval_minutes').notNull(),
+    unit: text('unit').notNull(),
+    currency: text('currency').notNull(),
+    timeZone: text('time_zone').notNull(),
+    zone: text('zone').notNull(),
+    revision: integer('revision').notNull().default(0),
+    createdAt: instant('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('price_series_interval_check', sql`${t.intervalMinutes} in (5, 15, 30, 60)`),
+    check('price_series_unit_check', sql`${t.unit} in ('kWh', 'MWh')`),
+    check('price_series_currency_check', sql`${t.currency} ~ '^[A-Z]{3}$'`),
+  ],
+);
+
+export const pricePoints = pgTable(
+  'price_points',
+  {
+    seriesId: integer('series_id')
+      .notNull()
+      .references(() => priceSeries.id, { onDelete: 'cascade' }),
+    startsAt: instant('starts_at').notNull(),
+    valueMicro: bigint('value_micro', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.seriesId, t.startsAt] })],
+);
+
+/**
+ * Carbon intensity series (issue 36): gCO2e per kWh of a grid region per interval, as integer
+ * milligrams per kWh; an interval without a row has no known intensity.
+ */
+export const carbonSeries = pgTable(
+  'carbon_series',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull().unique(),
+    intervalMinutes: smallint('interval_minutes').notNull(),
+    timeZone: text('time_zone').notNull(),
+    region: text('region').notNull(),
+    revision: integer('revision').notNull().default(0),
+    createdAt: instant('created_at').notNull().defaultNow(),
+  },
+  (t) => [check('carbon_series_interval_check', sql`${t.intervalMinutes} in (5, 15, 30, 60)`)],
+);
+
+export const carbonPoints = pgTable(
+  'carbon_points',
+  {
+    seriesId: integer('series_id')
+      .notNull()
+      .references(() => carbonSeries.id, { onDelete: 'cascade' }),
+    startsAt: instant('starts_at').notNull(),
+    milligrams: integer('milligrams').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.seriesId, t.startsAt] }),
+    check('carbon_points_milligrams_check', sql`${t.milligrams} >= 0`),
+  ],
+);
+
+/** The carbon series of a location's grid region (at most one), owned by the series module. */
+export const locationCarbon = pgTable('location_carbon', {
+  locationId: integer('location_id')
+    .primaryKey()
+    .references(() => locations.id, { onDelete: 'cascade' }),
+  seriesId: integer('series_id')
+    .notNull()
+    .references(() => carbonSeries.id, { onDelete: 'restrict' }),
+});
+
+/**
  * Tariff versions of a location (issue 18). A version applies from `effective_from` (local
  * midnight in the location's zone) until the next version's date; versions are added, never
  * edited, so what was priced stays priced. Prices are exact decimals (per kWh, per day).
@@ -95,6 +176,14 @@ export const tariffs = pgTable(
     standingChargePerDay: numeric('standing_charge_per_day', { precision: 12, scale: 6 }).notNull(),
     taxPercent: numeric('tax_percent', { precision: 9, scale: 6 }).notNull(),
     feedInPrice: numeric('feed_in_price', { precision: 12, scale: 6 }),
+    // Dynamic prices (issue 36): import and/or export priced from a price series, with a margin
+    // per kWh and a tax in percent on top, per interval (docs/dynamic-prices.md).
+    importSeriesId: integer('import_series_id').references(() => priceSeries.id, { onDelete: 'restrict' }),
+    importMargin: numeric('import_margin', { precision: 12, scale: 6 }),
+    importTaxPercent: numeric('import_tax_percent', { precision: 9, scale: 6 }),
+    exportSeriesId: integer('export_series_id').references(() => priceSeries.id, { onDelete: 'restrict' }),
+    exportMargin: numeric('export_margin', { precision: 12, scale: 6 }),
+    exportTaxPercent: numeric('export_tax_percent', { precision: 9, scale: 6 }),
     createdAt: instant('created_at').notNull().defaultNow(),
   },
   (t) => [
@@ -478,7 +567,7 @@ export const alertRules = pgTable(
     index('alert_rules_owner_idx').on(t.ownerId),
     check(
       'alert_rules_kind_check',
-      sql`${t.kind} in ('silent', 'dailyAbove', 'usualAbove', 'registerDecrease', 'billAbove')`,
+      sql`${t.kind} in ('silent', 'dailyAbove', 'usualAbove', 'registerDecrease', 'billAbove', 'priceAbove')`,
     ),
     index('alert_rules_location_idx').on(t.locationId),
   ],

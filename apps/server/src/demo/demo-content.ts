@@ -49,7 +49,8 @@ export interface DemoLocationSpec {
 }
 
 /** A demo tariff version: the API's body without its date, holidays as month-days (`12-25`) of every year. */
-export type DemoTariffSpec = Omit<TariffDraft, 'effectiveFrom'> & { monthsAgo?: number };
+export type DemoTariffSpec = Omit<TariffDraft, 'effectiveFrom' | 'importSeries' | 'exportSeries'> &
+  Partial<Pick<TariffDraft, 'importSeries' | 'exportSeries'>> & { monthsAgo?: number };
 
 const EVERY_DAY: TariffDay[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun', 'holiday'];
 const WEEKDAYS: TariffDay[] = ['mon', 'tue', 'wed', 'thu', 'fri'];

@@ -240,6 +240,8 @@ async function writePlan(tx: SqlRunner, plan: DemoPlan, marker: object) {
     }
   }
 
+  await writeSeries(tx, plan, locationIds);
+
   // Bookmark ids follow the contract's suggestion ids: `location:<id>`, `meter:<meter number>`.
   await tx.query(
     'INSERT INTO bookmarks (user_id, item_id, created_at) SELECT * FROM unnest($1::int[], $2::text[], $3::timestamptz[])',
@@ -267,6 +269,71 @@ async function writePlan(tx: SqlRunner, plan: DemoPlan, marker: object) {
  * completely or not at all. See demo-content.ts for the site and demo-plan.ts for the special cases
  * (DST days, communication gap, register rollover, meter exchange, stale Cube, estimates).
  */
+/** The demo's grid regions, by its locations' zones. */
+const REGIONS: Record<string, string> = {
+  'Europe/Lisbon': 'PT',
+  'Europe/Berlin': 'DE',
+  'America/New_York': 'US-NY',
+};
+/** The demo location whose energy is priced from the half-hourly day-ahead series. */
+const DYNAMIC_LOCATION = 'Marina Quay / Pier 4';
+
+/**
+ * Price and carbon series (issue 36), generated deterministically: every value is a formula of
+ * its interval's index from the history's first hour (a daily and a weekly wave and an integer
+ * hash for the wiggle), no randomness, so the same plan always holds the same series. They run
+ * from the history's start to two days past now, so tomorrow's cleanest hours have "forecasts".
+ * Marina Quay takes its import price from the day-ahead series from the start of last month.
+ */
+async function writeSeries(tx: SqlRunner, plan: DemoPlan, locationIds: Map<string, number>): Promise<void> {
+  const range = [plan.summary.from, plan.summary.now];
+  const halfHours = `generate_series(0, (extract(epoch FROM ($2::timestamptz + interval '2 days'
+      - date_trunc('hour', $1::timestamptz))) / 1800)::int - 1) AS i`;
+  const start = `date_trunc('hour', $1::timestamptz) + i * interval '30 minutes'`;
+  const [price] = await tx.query<{ id: number }>(
+    `INSERT INTO price_series (name, interval_minutes, unit, currency, time_zone, zone)
+     VALUES ('Demo day-ahead DE-LU', 30, 'MWh', 'EUR', 'Europe/Berlin', 'DE-LU') RETURNING id`,
+  );
+  // EUR/MWh: about 90, dearer in the morning and evening, a cheap midday, a weekend dip.
+  await tx.query(
+    `INSERT INTO price_points (series_id, starts_at, value_micro)
+     SELECT $3, ${start}, 1000 * (90000 + round(35000 * sin(2 * pi() * (i % 48) / 24.0))::int8
+       - CASE WHEN (i / 48) % 7 IN (5, 6) THEN 25000 ELSE 0 END + (i * 7919) % 9001 - 4500)
+     FROM ${halfHours}`,
+    [...range, price?.id],
+  );
+  const regions = [...new Set(plan.locations.map((l) => REGIONS[l.timeZone]).filter((r) => r !== undefined))];
+  for (const [k, region] of regions.entries()) {
+    const [carbon] = await tx.query<{ id: number }>(
+      `INSERT INTO carbon_series (name, interval_minutes, time_zone, region) VALUES ($1, 30, 'UTC', $2) RETURNING id`,
+      [`Demo grid ${region}`, region],
+    );
+    // g/kWh: a base per region, cleaner around midday (solar), a wiggle from an integer hash.
+    await tx.query(
+      `INSERT INTO carbon_points (series_id, starts_at, milligrams)
+       SELECT $3, ${start}, (200000 + 80000 * $4 + round(90000 * cos(2 * pi() * (i % 48) / 48.0))::int
+         + (i * 104729) % 20011)::int
+       FROM ${halfHours}`,
+      [...range, carbon?.id, k],
+    );
+    for (const location of plan.locations)
+      if (REGIONS[location.timeZone] === region)
+        await tx.query('INSERT INTO location_carbon (location_id, series_id) VALUES ($1, $2)', [
+          need(locationIds, location.publicName),
+          carbon?.id,
+        ]);
+  }
+  if (plan.locations.some((l) => l.publicName === DYNAMIC_LOCATION))
+    await tx.query(
+      `INSERT INTO tariffs (location_id, effective_from, currency, energy_price, standing_charge_per_day,
+         tax_percent, import_series_id, import_margin, import_tax_percent, created_at)
+       SELECT $1, d, 'EUR', 0, 0.52, 0, $2, 0.12, 19, d
+       FROM (SELECT (date_trunc('month', $3::timestamptz AT TIME ZONE 'Europe/Berlin') - interval '1 month')::date AS d) AS m
+       WHERE d > (SELECT max(effective_from) FROM tariffs WHERE location_id = $1)`,
+      [need(locationIds, DYNAMIC_LOCATION), price?.id, plan.summary.now],
+    );
+}
+
 export async function seedDemo(db: Db, options: DemoOptions = {}): Promise<DemoSummary> {
   const seed = options.seed ?? DEFAULT_DEMO_SEED;
   const months = options.months ?? DEFAULT_MONTHS;

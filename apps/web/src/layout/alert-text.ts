@@ -61,6 +61,14 @@ export function alertSentence(item: AlertNotification, t: TFunction, locale: str
         from: detail.periodFrom ?? '—',
       });
       break;
+    case 'priceAbove':
+      sentence = t('alerts.text.priceAbove', {
+        ...values,
+        price: formatMoney(detail.amount ?? 0, detail.currency ?? 'EUR', locale, true),
+        limit: formatMoney(alert.threshold ?? 0, detail.currency ?? 'EUR', locale, true),
+        at: at(detail.at),
+      });
+      break;
     case 'registerDecrease':
       sentence = t('alerts.text.registerDecrease', {
         ...values,

@@ -29,6 +29,8 @@ interface Filled {
   factor: string;
   usual: string;
   amount: string;
+  /** priceAbove: the price per kWh. */
+  price: string;
   from: string;
   to: string;
   at: string;
@@ -55,6 +57,7 @@ const catalogs: Record<Language, Catalog> = {
       usualAbove: (f) =>
         `used ${f.energy} on ${f.day}, more than ${f.factor} × the usual ${f.usual} of that weekday`,
       billAbove: (f) => `has a bill of ${f.amount} since ${f.from}, above the ${f.limit} set`,
+      priceAbove: (f) => `will pay ${f.price} per kWh from ${f.at}, above the ${f.limit} set`,
       registerDecrease: (f) =>
         `register went down from ${f.from} to ${f.to} at ${f.at} (a rollover, an exchange or a fault)`,
     },
@@ -69,6 +72,7 @@ const catalogs: Record<Language, Catalog> = {
       dailyAbove: 'high consumption',
       usualAbove: 'high consumption',
       billAbove: 'bill above the amount set',
+      priceAbove: 'price above the amount set',
       registerDecrease: 'register went down',
     },
     cleared: 'Cleared',
@@ -86,6 +90,7 @@ const catalogs: Record<Language, Catalog> = {
       usualAbove: (f) =>
         `a consommé ${f.energy} le ${f.day}, plus de ${f.factor} × ses ${f.usual} habituels ce jour de la semaine`,
       billAbove: (f) => `a une facture de ${f.amount} depuis le ${f.from}, au-dessus des ${f.limit} fixés`,
+      priceAbove: (f) => `paiera ${f.price} par kWh à partir du ${f.at}, au-dessus des ${f.limit} fixés`,
       registerDecrease: (f) =>
         `a vu son index descendre de ${f.from} à ${f.to} le ${f.at} (un passage à zéro, un échange ou une panne)`,
     },
@@ -100,6 +105,7 @@ const catalogs: Record<Language, Catalog> = {
       dailyAbove: 'consommation élevée',
       usualAbove: 'consommation élevée',
       billAbove: 'facture au-dessus du montant fixé',
+      priceAbove: 'prix au-dessus du montant fixé',
       registerDecrease: 'index en baisse',
     },
     cleared: 'Terminée',
@@ -117,6 +123,7 @@ const catalogs: Record<Language, Catalog> = {
       usualAbove: (f) =>
         `hat am ${f.day} ${f.energy} verbraucht, mehr als ${f.factor} × die üblichen ${f.usual} an diesem Wochentag`,
       billAbove: (f) => `hat seit ${f.from} eine Rechnung von ${f.amount}, über den festgelegten ${f.limit}`,
+      priceAbove: (f) => `zahlt ab ${f.at} ${f.price} je kWh, über den festgelegten ${f.limit}`,
       registerDecrease: (f) =>
         `Zählerstand ging am ${f.at} von ${f.from} auf ${f.to} zurück (Überlauf, Zählerwechsel oder Fehler)`,
     },
@@ -131,6 +138,7 @@ const catalogs: Record<Language, Catalog> = {
       dailyAbove: 'hoher Verbrauch',
       usualAbove: 'hoher Verbrauch',
       billAbove: 'Rechnung über dem Betrag',
+      priceAbove: 'Preis über dem Betrag',
       registerDecrease: 'Zählerstand gesunken',
     },
     cleared: 'Behoben',
@@ -148,6 +156,7 @@ const catalogs: Record<Language, Catalog> = {
       usualAbove: (f) =>
         `consumiu ${f.energy} em ${f.day}, mais de ${f.factor} × os ${f.usual} habituais nesse dia da semana`,
       billAbove: (f) => `tem uma fatura de ${f.amount} desde ${f.from}, acima dos ${f.limit} definidos`,
+      priceAbove: (f) => `pagará ${f.price} por kWh a partir de ${f.at}, acima dos ${f.limit} definidos`,
       registerDecrease: (f) =>
         `viu o índice descer de ${f.from} para ${f.to} em ${f.at} (uma volta a zero, uma troca ou uma avaria)`,
     },
@@ -162,6 +171,7 @@ const catalogs: Record<Language, Catalog> = {
       dailyAbove: 'consumo elevado',
       usualAbove: 'consumo elevado',
       billAbove: 'fatura acima do montante',
+      priceAbove: 'preço acima do montante',
       registerDecrease: 'índice desceu',
     },
     cleared: 'Resolvido',
@@ -187,6 +197,15 @@ function fill(alert: AlertWords, language: Language, words: Catalog): Filled {
     amount === null || amount === undefined
       ? '?'
       : amount.toLocaleString(language, { style: 'currency', currency: detail.currency ?? 'EUR' });
+  // A price per kWh keeps up to 4 decimals (0.1452 €), which a bill's 2 would round away.
+  const price = (amount: number | null | undefined) =>
+    amount === null || amount === undefined
+      ? '?'
+      : amount.toLocaleString(language, {
+          style: 'currency',
+          currency: detail.currency ?? 'EUR',
+          maximumFractionDigits: 4,
+        });
   const said = (silent: boolean | null | undefined, silentToo: string, reports: string) =>
     silent === true ? silentToo : silent === false ? reports : null;
   const chain = [
@@ -199,7 +218,13 @@ function fill(alert: AlertWords, language: Language, words: Catalog): Filled {
     last: detail.lastSeenAt ? local(detail.lastSeenAt, timeZone) : null,
     chain,
     energy: kwh(detail.consumption),
-    limit: alert.kind === 'billAbove' ? money(alert.threshold) : kwh(alert.threshold),
+    limit:
+      alert.kind === 'billAbove'
+        ? money(alert.threshold)
+        : alert.kind === 'priceAbove'
+          ? price(alert.threshold)
+          : kwh(alert.threshold),
+    price: price(detail.amount),
     day: detail.day ?? '?',
     factor: number(alert.threshold),
     usual: kwh(detail.usual),

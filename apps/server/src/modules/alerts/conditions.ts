@@ -2,7 +2,12 @@
 // rules. Pure given what the readings and the directory say; evaluate.ts asks them and turns
 // conditions into episodes.
 
-import { USUAL_WEEKS, type AlertDetail, type AlertKind } from '@cm/contracts/alerts.ts';
+import {
+  PRICE_LOOKAHEAD_HOURS,
+  USUAL_WEEKS,
+  type AlertDetail,
+  type AlertKind,
+} from '@cm/contracts/alerts.ts';
 import { DAY_MS, HOUR_MS, localDateOf, localParts, startOfLocal } from '@cm/contracts/zoned-time.ts';
 import type { AlertMeter } from '../directory/index.ts';
 import {
@@ -152,6 +157,44 @@ export function billCondition(
     holds: bill !== undefined && bill.total > (rule.threshold ?? Infinity),
     startedAt: new Date(period.startMs),
     detail: bill ? { amount: bill.total, currency: bill.currency, periodFrom: period.from } : {},
+  };
+}
+
+/**
+ * Price above (issue 36): the first interval ending after now and starting within the look-ahead, whose import
+ * price per kWh (millionths, NaN: none) is above the threshold. Known ahead of time from the price
+ * series, so people hear before the expensive interval comes.
+ */
+export function priceCondition(
+  rule: Rule,
+  meter: WatchedMeter,
+  prices:
+    | { start: ArrayLike<number>; end: ArrayLike<number>; price: ArrayLike<number>; currency: string }
+    | undefined,
+  nowMs: number,
+): Condition {
+  const limit = Math.round((rule.threshold ?? Infinity) * 1_000_000);
+  const untilMs = nowMs + PRICE_LOOKAHEAD_HOURS * HOUR_MS;
+  let found = -1;
+  for (let k = 0; prices && k < prices.start.length && found < 0; k++) {
+    const start = prices.start[k] ?? 0;
+    if ((prices.end[k] ?? 0) <= nowMs || start >= untilMs) continue;
+    if ((prices.price[k] ?? Number.NaN) > limit) found = k;
+  }
+  const at = prices && found >= 0 ? Math.max(nowMs, prices.start[found] ?? nowMs) : nowMs;
+  return {
+    ruleId: rule.id,
+    meterId: meter.id,
+    holds: found >= 0,
+    startedAt: new Date(nowMs),
+    detail:
+      prices && found >= 0
+        ? {
+            at: new Date(at).toISOString(),
+            amount: (prices.price[found] ?? 0) / 1_000_000,
+            currency: prices.currency,
+          }
+        : {},
   };
 }
 

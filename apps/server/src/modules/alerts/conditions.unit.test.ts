@@ -6,6 +6,7 @@ import {
   dayAsks,
   dayEnergy,
   decreaseCondition,
+  priceCondition,
   silentCondition,
   type Rule,
   type WatchedMeter,
@@ -354,5 +355,48 @@ describe('decreaseCondition', () => {
     expect(condition.holds).toBe(false);
     expect(condition.startedAt).toEqual(new Date(now));
     expect(condition.detail).toEqual({});
+  });
+});
+
+describe('price above (a dynamic tariff, told ahead of time)', () => {
+  // Half hours from 12:00Z at 0.10, 0.25, 0.40, NaN (no price), 0.45 EUR/kWh (millionths).
+  const HALF = HOUR / 2;
+  const from = at('2026-11-27T12:00:00Z');
+  const prices = {
+    start: [0, 1, 2, 3, 4].map((k) => from + k * HALF),
+    end: [1, 2, 3, 4, 5].map((k) => from + k * HALF),
+    price: [100_000, 250_000, 400_000, Number.NaN, 450_000],
+    currency: 'EUR',
+  };
+
+  it('holds for the first coming interval above the amount, and says when and how much', () => {
+    // At 12:10 the 12:00 interval is still going (0.10); 0.30 is first passed at 13:00 (0.40).
+    const condition = priceCondition(rule('priceAbove', 0.3), meter, prices, at('2026-11-27T12:10:00Z'));
+    expect(condition.holds).toBe(true);
+    expect(condition.detail).toEqual({ at: '2026-11-27T13:00:00.000Z', amount: 0.4, currency: 'EUR' });
+  });
+
+  it('does not hold at the amount itself, for an interval past, or for one without a price', () => {
+    // 0.45 only at 14:00; the threshold 0.45 is not passed (equal is not above).
+    expect(priceCondition(rule('priceAbove', 0.45), meter, prices, from).holds).toBe(false);
+    // After 13:30 only the 14:00 interval (0.45) is to come: above 0.42, not above 0.5.
+    expect(priceCondition(rule('priceAbove', 0.42), meter, prices, at('2026-11-27T13:40:00Z')).holds).toBe(
+      true,
+    );
+    expect(priceCondition(rule('priceAbove', 0.5), meter, prices, from).holds).toBe(false);
+    // All past at 14:30.
+    expect(priceCondition(rule('priceAbove', 0.01), meter, prices, at('2026-11-27T14:30:00Z')).holds).toBe(
+      false,
+    );
+    // No tariff: never.
+    expect(priceCondition(rule('priceAbove', 0.01), meter, undefined, from).holds).toBe(false);
+  });
+
+  it('looks no further ahead than the look-ahead', () => {
+    // The 0.40 interval starts at 13:00 on the 27th: 36 hours after 01:00Z on the 26th, so not
+    // within the next 36 hours then (it starts as they end), but within them from 01:30Z.
+    const then = (time: string) => priceCondition(rule('priceAbove', 0.3), meter, prices, at(time)).holds;
+    expect(then('2026-11-26T01:00:00Z')).toBe(false);
+    expect(then('2026-11-26T01:30:00Z')).toBe(true);
   });
 });

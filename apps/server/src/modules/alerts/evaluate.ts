@@ -2,10 +2,11 @@
 // open when a condition begins to hold and clear when it stops (once per episode), and each
 // administrator and client of the location is told as they chose, in the app and by e-mail.
 
-import type { AlertKind } from '@cm/contracts/alerts.ts';
+import { PRICE_LOOKAHEAD_HOURS, type AlertKind } from '@cm/contracts/alerts.ts';
 import type { Bill } from '@cm/contracts/check.ts';
 import { billingPeriod } from '@cm/contracts/billing-period.ts';
-import { localDateOf, startOfLocal } from '@cm/contracts/zoned-time.ts';
+import { HOUR_MS, localDateOf, startOfLocal } from '@cm/contracts/zoned-time.ts';
+import { locationPrices } from '../tariffs/index.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { findAlertMeters } from '../directory/index.ts';
 import { alertRecipients } from '../auth/index.ts';
@@ -16,6 +17,7 @@ import {
   dayAsks,
   dayEnergy,
   decreaseCondition,
+  priceCondition,
   silentCondition,
   type Condition,
   type WatchedMeter,
@@ -130,6 +132,25 @@ async function conditionsOf(
       });
     }
 
+  // The coming prices per location with a priceAbove rule (the import timeline of its tariffs).
+  const coming = new Map<
+    number,
+    { start: Float64Array; end: Float64Array; price: Float64Array; currency: string }
+  >();
+  for (const { rule, meters } of scoped) {
+    const [first] = meters;
+    if (rule.kind !== 'priceAbove' || !first || coming.has(rule.location_id)) continue;
+    const prices = await locationPrices(
+      db,
+      { id: rule.location_id, timeZone: first.timeZone },
+      nowMs - HOUR_MS,
+      nowMs + PRICE_LOOKAHEAD_HOURS * HOUR_MS,
+    );
+    const timeline = prices?.timelines.import;
+    if (prices && timeline)
+      coming.set(rule.location_id, { ...timeline, currency: prices.versions[0]?.currency ?? '' });
+  }
+
   const conditions: Condition[] = [];
   for (const { rule: row, meters } of scoped) {
     const rule = { id: row.id, kind: row.kind, threshold: row.threshold };
@@ -137,6 +158,8 @@ async function conditionsOf(
       if (rule.kind === 'silent') conditions.push(silentCondition(rule, meter, nowMs));
       else if (rule.kind === 'registerDecrease')
         conditions.push(decreaseCondition(rule, meter, decreaseOf.get(meter.id), nowMs));
+      else if (rule.kind === 'priceAbove')
+        conditions.push(priceCondition(rule, meter, coming.get(row.location_id), nowMs));
       else if (rule.kind === 'billAbove') {
         const location = billed.get(row.location_id);
         if (location)

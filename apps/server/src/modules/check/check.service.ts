@@ -28,6 +28,7 @@ import {
   resolveProjectTo,
   resolveRange,
   type ResolvedRange,
+  presentCarbon,
   presentReadings,
   CHANNEL_NUMBER,
   readings,
@@ -36,6 +37,7 @@ import {
   type LastReadingAndWindow,
   ReadingsStore,
   type ChannelReadings,
+  type PriceTimeline,
 } from '../readings/index.ts';
 import { type AuthContext, scopeOf } from '../access/index.ts';
 import { presentLocation, presentMeter } from './check.presenter.ts';
@@ -47,6 +49,7 @@ import {
   type LocationMeter,
 } from '../directory/index.ts';
 import { locationPrices, type RangePrices, billOf } from '../tariffs/index.ts';
+import { locationCarbonTimeline } from '../series/index.ts';
 import { bucketEdges } from '../readings/index.ts';
 import { monthsEnding, peaksOf, presentMonthlyPeaks } from './monthly-peaks.ts';
 import {
@@ -148,16 +151,20 @@ export class CheckService {
       current.length === 0
         ? Promise.resolve(null)
         : locationPrices(this.db, where, range.fromMs, projectToMs);
+    const carbon =
+      current.length === 0
+        ? Promise.resolve(null)
+        : locationCarbonTimeline(this.db, location.id, range.fromMs, range.toMs);
     const nowMs = Date.now();
     // Each meter's card (latest reading, completeness: one round trip) is read while its readings load.
     const latestOfAll = this.latest.of(current, COMPLETENESS_WINDOW_MS);
     const meters = [];
     for (const currentMeter of current) {
       const held = overlapping.filter((meter) => meter.meterInd === currentMeter.meterInd);
-      const [{ computed, bill }, meter] = await Promise.all([
+      const [{ computed, bill, region }, meter] = await Promise.all([
         this.indicator(
           held,
-          { ...range, timeZone: location.timeZone, nowMs, prices },
+          { ...range, timeZone: location.timeZone, nowMs, prices, carbon },
           {
             primary: query.channel ?? 'import',
             ...(query.maxPoints === undefined ? {} : { maxPoints: query.maxPoints }),
@@ -171,6 +178,7 @@ export class CheckService {
         meterNumbers: held.map((meter) => meter.meterNumber),
         ...presentReadings(computed),
         bill,
+        ...(region === null ? {} : { carbon: presentCarbon(computed, region) }),
       });
     }
     return {
@@ -322,6 +330,8 @@ export class CheckService {
       timeZone: string;
       nowMs: number;
       prices: Promise<RangePrices | null>;
+      /** The grid's carbon intensity (issue 36); absent or null: no emissions. */
+      carbon?: Promise<{ region: string; timeline: PriceTimeline } | null>;
       /** Where a range still going is projected to (ProjectTo); absent: not projected. */
       projectToMs?: number | undefined;
     },
@@ -329,9 +339,10 @@ export class CheckService {
   ) {
     const from = new Date(where.fromMs);
     const to = new Date(where.toMs);
-    const [loaded, prices] = await Promise.all([
+    const [loaded, prices, carbon] = await Promise.all([
       Promise.all(held.map((meter) => this.readingsOf(meter, from, to))),
       where.prices,
+      where.carbon ?? null,
     ]);
     const segments = (channel: Channel) =>
       held.map((meter, i) => segmentOf(meter, loaded[i]?.get(CHANNEL_NUMBER[channel])));
@@ -348,6 +359,7 @@ export class CheckService {
       nowMs: where.nowMs,
       primary: options.primary,
       ...(prices ? { prices: prices.timelines } : {}),
+      ...(carbon ? { carbon: carbon.timeline } : {}),
       ...(options.maxPoints === undefined ? {} : { maxPoints: options.maxPoints }),
     });
     const byChannel = {
@@ -365,7 +377,7 @@ export class CheckService {
       exported: byChannel.export?.cost,
       dataEndMs: byChannel.import?.totals.dataEndMs ?? null,
     });
-    return { computed, bill };
+    return { computed, bill, region: carbon?.region ?? null };
   }
 
   /** A meter's readings of every channel it has, read only over the time it was installed. */

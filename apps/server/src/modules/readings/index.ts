@@ -27,7 +27,7 @@ export {
 } from './latest-readings.ts';
 export { RangeInputError, resolveProjectTo, resolveRange, type ResolvedRange } from './range.ts';
 export { ReadingsStore, packQueuedMonths, type ChannelReadings } from './readings-store.ts';
-export { presentPeak, presentReadings } from './readings.presenter.ts';
+export { presentCarbon, presentPeak, presentReadings } from './readings.presenter.ts';
 export { readings, type DayAsk, type DayRegisters, type RegisterDecrease } from './readings.service.ts';
 export {
   isImplausibleDecrease,

@@ -2,6 +2,7 @@
 // 8601 strings, events sentences for API consumers (the web app words them itself from `type`).
 
 import type {
+  CarbonSummary,
   Channel,
   ChannelTotals,
   DemandPeak,
@@ -151,5 +152,36 @@ export function presentReadings(computed: ReadingsComputation): Omit<
       .sort((a, b) => a.atMs - b.atMs)
       .map(({ atMs: _atMs, ...event }) => event),
     downsampled: computed.downsampled,
+  };
+}
+
+/**
+ * The carbon section of a meter indicator: import's emissions, export's avoided ones (an
+ * estimate); null when the location has no carbon series (the engine was given none).
+ */
+export function presentCarbon(computed: ReadingsComputation, region: string): CarbonSummary | null {
+  const byChannel = {
+    [computed.primary.channel]: computed.primary,
+    ...(computed.other ? { [computed.other.channel]: computed.other } : {}),
+  };
+  const imported = byChannel.import?.carbon;
+  const exported = byChannel.export?.carbon;
+  if (!imported && !exported) return null;
+  // Nanograms as kg, to the milligram; energies millionths of a kWh.
+  const kg = (nanograms: bigint) => Number((nanograms + 500_000n) / 1_000_000n) / 1e6;
+  const known = imported?.knownEnergy ?? 0;
+  const emitted = imported?.emitted ?? 0n;
+  return {
+    region,
+    emissions: kg(emitted),
+    unknownConsumption: (imported?.unknownEnergy ?? 0) / 1e6,
+    // g/kWh to the milligram: nanograms ÷ millionths of a kWh is milligrams per kWh.
+    averageIntensity: known > 0 ? Math.round(Number(emitted) / known) / 1000 : null,
+    cleanestQuarterShare:
+      imported && imported.rangedEnergy > 0
+        ? Math.round((imported.cleanestEnergy / imported.rangedEnergy) * 1e6) / 1e6
+        : null,
+    avoidedEstimate: exported ? kg(exported.emitted) : null,
+    unknownExport: (exported?.unknownEnergy ?? 0) / 1e6,
   };
 }

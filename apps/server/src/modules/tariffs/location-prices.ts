@@ -6,7 +6,16 @@
 import type { Channel } from '@cm/contracts/check.ts';
 import { DAY_MS } from '@cm/contracts/zoned-time.ts';
 import type { PriceTimeline } from '../readings/index.ts';
-import { energyProfile, feedInProfile, priceTimeline, type PricedVersion } from './price-timeline.ts';
+import type { SeriesPrices } from '../series/index.ts';
+import { overlaySeries } from './dynamic-price.ts';
+import {
+  energyProfile,
+  feedInProfile,
+  priceTimeline,
+  type PricedVersion,
+  type ProfileOf,
+  type SeriesSource,
+} from './price-timeline.ts';
 import { billingDays, type BillingDays } from './bill.ts';
 
 /** What pricing a range needs: the versions (for the bill) and each channel's timeline. */
@@ -22,17 +31,18 @@ const KEPT = 64;
 const remembered = new Map<string, RangePrices>();
 
 /**
- * The prices over [fromMs, toMs) of the versions whose identity is `versionsKey` (read from the
- * stored rows only when this range is not remembered). A record starting in the range may end after
- * it (a billing period): the timelines run a month past its end.
+ * The prices over [fromMs, toMs) of the versions whose identity is `versionsKey` (with their price
+ * series' revisions; read from the stored rows only when this range is not remembered). A record
+ * starting in the range may end after it (a billing period): the timelines run a month past its end.
  */
-export function rangePrices(
+export async function rangePrices(
   versionsKey: string,
   versionsOf: () => PricedVersion[],
+  seriesOf: (fromMs: number, toMs: number) => Promise<ReadonlyMap<number, SeriesPrices>>,
   fromMs: number,
   toMs: number,
   timeZone: string,
-): RangePrices {
+): Promise<RangePrices> {
   const key = `${versionsKey}|${timeZone}|${fromMs}|${toMs}`;
   const known = remembered.get(key);
   if (known) {
@@ -43,12 +53,18 @@ export function rangePrices(
   }
   const until = toMs + 32 * DAY_MS;
   const versions = versionsOf();
-  const paysExport = versions.some((version) => version.feedInMicro !== null);
+  const isDynamic = versions.some((version) => version.importSource || version.exportSource);
+  const series = isDynamic ? await seriesOf(fromMs, until) : new Map<number, SeriesPrices>();
+  const paysExport = versions.some(
+    (version) => version.feedInMicro !== null || version.exportSource !== null,
+  );
+  const timeline = (profile: ProfileOf, sourceOf: (version: PricedVersion) => SeriesSource | null) =>
+    overlaySeries(priceTimeline(versions, profile, fromMs, until, timeZone), versions, sourceOf, series);
   const prices: RangePrices = {
     versions,
     timelines: {
-      import: priceTimeline(versions, energyProfile, fromMs, until, timeZone),
-      ...(paysExport ? { export: priceTimeline(versions, feedInProfile, fromMs, until, timeZone) } : {}),
+      import: timeline(energyProfile, (version) => version.importSource),
+      ...(paysExport ? { export: timeline(feedInProfile, (version) => version.exportSource) } : {}),
     },
     days: billingDays(versions, fromMs, toMs, timeZone),
   };

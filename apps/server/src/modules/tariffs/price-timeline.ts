@@ -24,7 +24,29 @@ export interface PricedVersion {
   /** Tax in millionths of a percent. */
   taxMicro: number;
   feedInMicro: number | null;
+  /** Import priced from a price series instead (dynamic prices), with its margin and tax. */
+  importSource: SeriesSource | null;
+  /** Export paid from a price series instead of the feed-in price. */
+  exportSource: SeriesSource | null;
 }
+
+/** A price taken from a series: the margin in millionths per kWh, the tax in millionths of a percent. */
+export interface SeriesSource {
+  seriesId: number;
+  marginMicro: number;
+  taxMicro: number;
+}
+
+const sourceOf = (source: Tariff['importSeries']): SeriesSource | null =>
+  source === null
+    ? null
+    : {
+        seriesId: source.seriesId,
+        marginMicro: source.margin.startsWith('-')
+          ? -decimalMillionths(source.margin.slice(1))
+          : decimalMillionths(source.margin),
+        taxMicro: decimalMillionths(source.taxPercent),
+      };
 
 interface PricedWindow {
   /** Bit i set: day type tariffDays[i] (0 Monday … 6 Sunday, 7 holiday). */
@@ -59,6 +81,8 @@ export function pricedVersions(tariffs: readonly Tariff[]): PricedVersion[] {
       standingMicro: decimalMillionths(tariff.standingChargePerDay),
       taxMicro: decimalMillionths(tariff.taxPercent),
       feedInMicro: tariff.feedInPrice === null ? null : decimalMillionths(tariff.feedInPrice),
+      importSource: sourceOf(tariff.importSeries),
+      exportSource: sourceOf(tariff.exportSeries),
     }));
 }
 
@@ -100,7 +124,8 @@ export const energyProfile: ProfileOf = (version, day) => {
 
 /** Export: the feed-in price all day, none when export is not paid. */
 export const feedInProfile: ProfileOf = (version) => [
-  { from: 0, to: 1440, price: version.feedInMicro ?? Number.NaN },
+  // A version paying export from a series has its price put in by overlaySeries (0 marks it paid).
+  { from: 0, to: 1440, price: version.exportSource ? 0 : (version.feedInMicro ?? Number.NaN) },
 ];
 
 /** Prices over [fromMs, toMs) in `timeZone`; time before the first version has no price. */
@@ -111,22 +136,7 @@ export function priceTimeline(
   toMs: number,
   timeZone: string,
 ): PriceTimeline {
-  const start: number[] = [];
-  const end: number[] = [];
-  const price: number[] = [];
-  const version: number[] = [];
-  const emit = (a: number, b: number, p: number, v: number) => {
-    const last = start.length - 1;
-    const samePrice = last >= 0 && (price[last] === p || (Number.isNaN(p) && Number.isNaN(price[last] ?? 0)));
-    if (last >= 0 && end[last] === a && samePrice && version[last] === v) {
-      end[last] = b;
-      return;
-    }
-    start.push(a);
-    end.push(b);
-    price.push(p);
-    version.push(v);
-  };
+  const { emit, build } = timelineBuilder();
   const profiles = new Map<string, DayProfile>();
   const spans = offsetSpans(fromMs, toMs, timeZone);
   for (let k = 0; k < spans.starts.length; k++) {
@@ -160,11 +170,36 @@ export function priceTimeline(
       wall = stop;
     }
   }
-  return {
+  return build(Math.max(1, versions.length));
+}
+
+/**
+ * Collects a timeline's segments in time order: `emit` appends [a, b) at price p of version v,
+ * merged into the segment before when it continues it at the same price and version.
+ */
+export function timelineBuilder() {
+  const start: number[] = [];
+  const end: number[] = [];
+  const price: number[] = [];
+  const version: number[] = [];
+  const emit = (a: number, b: number, p: number, v: number) => {
+    const last = start.length - 1;
+    const samePrice = last >= 0 && (price[last] === p || (Number.isNaN(p) && Number.isNaN(price[last] ?? 0)));
+    if (last >= 0 && end[last] === a && samePrice && version[last] === v) {
+      end[last] = b;
+      return;
+    }
+    start.push(a);
+    end.push(b);
+    price.push(p);
+    version.push(v);
+  };
+  const build = (versions: number): PriceTimeline => ({
     start: Float64Array.from(start),
     end: Float64Array.from(end),
     price: Float64Array.from(price),
     version: Int32Array.from(version),
-    versions: Math.max(1, versions.length),
-  };
+    versions,
+  });
+  return { emit, build };
 }

@@ -13,6 +13,12 @@ export interface TariffRow {
   standing_charge_per_day: string;
   tax_percent: string;
   feed_in_price: string | null;
+  import_series_id: number | null;
+  import_margin: string | null;
+  import_tax_percent: string | null;
+  export_series_id: number | null;
+  export_margin: string | null;
+  export_tax_percent: string | null;
   created_at: Date;
 }
 
@@ -20,7 +26,9 @@ export interface TariffRow {
 const tariffColumns = `id, location_id, effective_from::text AS effective_from, currency,
   energy_price::text AS energy_price, windows, holidays::text[] AS holidays,
   standing_charge_per_day::text AS standing_charge_per_day, tax_percent::text AS tax_percent,
-  feed_in_price::text AS feed_in_price, created_at`;
+  feed_in_price::text AS feed_in_price, import_series_id, import_margin::text AS import_margin,
+  import_tax_percent::text AS import_tax_percent, export_series_id, export_margin::text AS export_margin,
+  export_tax_percent::text AS export_tax_percent, created_at`;
 
 /** A location's tariff versions, oldest first. */
 export function findTariffs(db: SqlRunner, locationId: number): Promise<TariffRow[]> {
@@ -34,8 +42,10 @@ export function findTariffs(db: SqlRunner, locationId: number): Promise<TariffRo
 export async function insertTariff(db: SqlRunner, locationId: number, tariff: TariffDraft): Promise<number> {
   const rows = await db.query<{ id: number }>(
     `INSERT INTO tariffs (location_id, effective_from, currency, energy_price, windows, holidays,
-       standing_charge_per_day, tax_percent, feed_in_price)
-     VALUES ($1, $2::date, $3, $4::numeric, $5::jsonb, $6::date[], $7::numeric, $8::numeric, $9::numeric)
+       standing_charge_per_day, tax_percent, feed_in_price, import_series_id, import_margin,
+       import_tax_percent, export_series_id, export_margin, export_tax_percent)
+     VALUES ($1, $2::date, $3, $4::numeric, $5::jsonb, $6::date[], $7::numeric, $8::numeric, $9::numeric,
+       $10, $11::numeric, $12::numeric, $13, $14::numeric, $15::numeric)
      RETURNING id`,
     [
       locationId,
@@ -47,6 +57,12 @@ export async function insertTariff(db: SqlRunner, locationId: number, tariff: Ta
       tariff.standingChargePerDay,
       tariff.taxPercent,
       tariff.feedInPrice,
+      tariff.importSeries?.seriesId ?? null,
+      tariff.importSeries?.margin ?? null,
+      tariff.importSeries?.taxPercent ?? null,
+      tariff.exportSeries?.seriesId ?? null,
+      tariff.exportSeries?.margin ?? null,
+      tariff.exportSeries?.taxPercent ?? null,
     ],
   );
   const id = rows[0]?.id;

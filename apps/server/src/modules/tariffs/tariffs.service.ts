@@ -6,6 +6,7 @@ import { type Actor, type AuthContext, scopeOf } from '../access/index.ts';
 import { recordAudit } from '../audit/index.ts';
 import { AdminLocationsService, findVisibleLocation } from '../directory/index.ts';
 import { uniqueViolation } from '../../db/sql-helpers.ts';
+import { priceSeriesFacts, priceSeriesRevisions, priceSeriesValues } from '../series/index.ts';
 import { pricedVersions } from './price-timeline.ts';
 import { rangePrices, type RangePrices } from './location-prices.ts';
 import {
@@ -21,6 +22,11 @@ const LOCATION_NOT_FOUND = 'Location not found. Check the public name.';
 /** Trailing zeros of a stored numeric dropped: `0.245000` → `0.245`, `12.000000` → `12`. */
 const decimal = (text: string) => (text.includes('.') ? text.replace(/\.?0+$/, '') : text);
 
+const seriesPrice = (seriesId: number | null, margin: string | null, taxPercent: string | null) =>
+  seriesId === null
+    ? null
+    : { seriesId, margin: decimal(margin ?? '0'), taxPercent: decimal(taxPercent ?? '0') };
+
 function presentTariff(row: TariffRow): Tariff {
   return {
     id: row.id,
@@ -33,6 +39,8 @@ function presentTariff(row: TariffRow): Tariff {
     standingChargePerDay: decimal(row.standing_charge_per_day),
     taxPercent: decimal(row.tax_percent),
     feedInPrice: row.feed_in_price === null ? null : decimal(row.feed_in_price),
+    importSeries: seriesPrice(row.import_series_id, row.import_margin, row.import_tax_percent),
+    exportSeries: seriesPrice(row.export_series_id, row.export_margin, row.export_tax_percent),
     createdAt: row.created_at.toISOString(),
   };
 }
@@ -71,6 +79,21 @@ export class TariffsService {
   async create(actor: Actor, locationId: number, draft: TariffDraft, nowMs = Date.now()): Promise<Tariff> {
     const location = await this.locations.get(locationId);
     const today = localDateOf(nowMs, location.timeZone);
+    for (const [param, source] of [
+      ['importSeries', draft.importSeries],
+      ['exportSeries', draft.exportSeries],
+    ] as const) {
+      if (!source) continue;
+      const facts = await priceSeriesFacts(this.db, source.seriesId);
+      if (!facts)
+        throw new HttpError(400, `${param}.seriesId: there is no price series ${source.seriesId}.`, param);
+      if (facts.currency !== draft.currency)
+        throw new HttpError(
+          400,
+          `${param}: the series "${facts.name}" is in ${facts.currency}; this tariff is in ${draft.currency}.`,
+          param,
+        );
+    }
     const id = await this.db
       .transaction(async (tx) => {
         await lockLocationTariffs(tx, locationId);
@@ -150,6 +173,24 @@ export async function locationPrices(
 ): Promise<RangePrices | null> {
   const rows = await findTariffs(db, location.id);
   if (rows.length === 0) return null;
-  const key = rows.map((row) => `${row.id}@${row.created_at.getTime()}`).join(',');
-  return rangePrices(key, () => pricedVersions(rows.map(presentTariff)), fromMs, toMs, location.timeZone);
+  const seriesIds = [
+    ...new Set(
+      rows.flatMap((row) => [row.import_series_id, row.export_series_id]).filter((id) => id !== null),
+    ),
+  ];
+  // A series written since is a new key: its prices are read again.
+  const revisions =
+    seriesIds.length > 0 ? await priceSeriesRevisions(db, seriesIds) : new Map<number, number>();
+  const key = [
+    ...rows.map((row) => `${row.id}@${row.created_at.getTime()}`),
+    ...seriesIds.map((id) => `s${id}r${revisions.get(id) ?? -1}`),
+  ].join(',');
+  return rangePrices(
+    key,
+    () => pricedVersions(rows.map(presentTariff)),
+    (from, to) => priceSeriesValues(db, seriesIds, from, to),
+    fromMs,
+    toMs,
+    location.timeZone,
+  );
 }

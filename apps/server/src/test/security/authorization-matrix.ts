@@ -53,6 +53,7 @@ const q = encodeURIComponent;
 const SIGNED_IN = (ok: number): Statuses => [ok, ok, ok, 401, 401, 401, 401, 401, 403];
 // Administration: 403 for every client, whatever the object.
 const MISSING_JOB = '00000000-0000-4000-8000-000000000000';
+const MISSING_SERIES = 2_147_483_000;
 const ADMIN = (ok: number): Statuses => [ok, 403, 403, 401, 401, 401, 401, 401, 403];
 const OPEN: Statuses = [200, 200, 200, 200, 200, 200, 200, 200, 200];
 
@@ -186,6 +187,17 @@ export const matrix: MatrixGroup[] = [
       {
         route: 'GET /api/CheckMeter/GetTariffs',
         request: (o) => ({ url: `/api/CheckMeter/GetTariffs?name=${q(o.locationName)}` }),
+        expect: {
+          own: [200, 200, 404, 401, 401, 401, 401, 401, 403],
+          other: [200, 404, 200, 401, 401, 401, 401, 401, 403],
+          missing: [404, 404, 404, 401, 401, 401, 401, 401, 403],
+        },
+      },
+      {
+        route: 'GET /api/CheckMeter/GetCleanestHours',
+        request: (o) => ({
+          url: `/api/CheckMeter/GetCleanestHours?name=${q(o.locationName)}&date=2026-01-11`,
+        }),
         expect: {
           own: [200, 200, 404, 401, 401, 401, 401, 401, 403],
           other: [200, 404, 200, 401, 401, 401, 401, 401, 403],
@@ -627,6 +639,78 @@ export const matrix: MatrixGroup[] = [
         route: 'GET /api/admin/exports/readings',
         request: (o) => ({
           url: `/api/admin/exports/readings?meterNumber=${q(o.meterNumber)}&From=2026-01-10&To=2026-01-12`,
+        }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+    ],
+  },
+  {
+    title: 'Price and carbon series (issue 36): administrators; feeds push days with an ingest key',
+    rows: [
+      ...(['price', 'carbon'] as const).flatMap((kind): MatrixRow[] => {
+        const base = `/api/admin/${kind}-series`;
+        const dayBody = { values: new Array<string>(48).fill('1') };
+        return [
+          { route: `GET ${base}`, request: () => ({ url: base }), expect: { none: ADMIN(200) } },
+          {
+            route: `POST ${base}`,
+            request: () => ({
+              url: base,
+              body: {
+                name: unique(`${kind} series`),
+                intervalMinutes: 30,
+                timeZone: 'Europe/Amsterdam',
+                ...(kind === 'price' ? { unit: 'MWh', currency: 'EUR', zone: 'NL' } : { region: 'NL' }),
+              },
+            }),
+            expect: { none: ADMIN(201) },
+          },
+          {
+            route: `GET ${base}/:id`,
+            request: () => ({ url: `${base}/${MISSING_SERIES}` }),
+            expect: { missing: ADMIN(404) },
+          },
+          {
+            route: `POST ${base}/:id/csv`,
+            request: () => ({
+              url: `${base}/${MISSING_SERIES}/csv`,
+              body: '2026-01-05 00:00,1\n',
+              contentType: 'text/csv',
+            }),
+            expect: { missing: ADMIN(404) },
+          },
+          {
+            route: `GET ${base}/:id/days/:date`,
+            request: () => ({ url: `${base}/${MISSING_SERIES}/days/2026-01-05` }),
+            expect: { missing: ADMIN(404) },
+          },
+          {
+            route: `PUT ${base}/:id/days/:date`,
+            request: () => ({ url: `${base}/${MISSING_SERIES}/days/2026-01-05`, body: dayBody }),
+            expect: { missing: ADMIN(404) },
+          },
+          {
+            route: `PUT /api/ingest/${kind}-series/:id/days/:date`,
+            request: () => ({
+              url: `/api/ingest/${kind}-series/${MISSING_SERIES}/days/2026-01-05`,
+              body: dayBody,
+            }),
+            // Every web-key caller is refused by the key; an ingest key reaches the series (none here).
+            //       admin clientA clientB disabled noToken expired noKey revoked ingest
+            expect: { missing: [403, 403, 403, 403, 403, 403, 401, 401, 404] },
+          },
+        ];
+      }),
+      {
+        route: 'GET /api/admin/locations/:id/carbon-series',
+        request: (o) => ({ url: `/api/admin/locations/${o.locationId}/carbon-series` }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'PUT /api/admin/locations/:id/carbon-series',
+        request: (o) => ({
+          url: `/api/admin/locations/${o.locationId}/carbon-series`,
+          body: { seriesId: null },
         }),
         expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
       },

@@ -132,6 +132,13 @@ export async function buildWorld(t: TestApp): Promise<World> {
   const keyB = await createApiKey(t.db, 'Integration B', ['read']);
   const own = await siteFor(t, 'A', ids.clientA, keyA.row.id);
   const other = await siteFor(t, 'B', ids.clientB, keyB.row.id);
+  // Both sites' grid region has a carbon series (the cleanest hours answer for whoever may see them).
+  await t.db.query(
+    `WITH s AS (INSERT INTO carbon_series (name, interval_minutes, time_zone, region)
+                VALUES ('Security grid', 30, 'Europe/Berlin', 'DE') RETURNING id)
+     INSERT INTO location_carbon (location_id, series_id) SELECT unnest($1::int[]), id FROM s`,
+    [[own.locationId, other.locationId]],
+  );
   // The disabled user could see A's location; its token was issued before it was disabled.
   await linkUserToLocation(t.db, ids.disabled, own.locationId);
   const disabledToken = (await t.login(emails.disabled, passwords.disabled)).token;

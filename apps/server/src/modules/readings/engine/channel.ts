@@ -15,6 +15,7 @@
 import { LATE_GRACE_INTERVALS } from '@cm/contracts/check-limits.ts';
 import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
 import { StepFlag, StepKind, Steps, intervalSteps, recordCadence, registerSteps } from './steps.ts';
+import { carbonTotals, type CarbonTotals } from './carbon.ts';
 import { Costing, PICO_PER_MICRO, type CostTotals, type PriceTimeline } from './cost.ts';
 import { PeakTracker, averagePower, type KnownIntervals, type Peak, type PeakColumns } from './demand.ts';
 import type { IntervalColumns, RegisterColumns, StepEvent } from './steps.ts';
@@ -42,6 +43,8 @@ export interface ChannelOptions {
   nowMs: number;
   /** Prices of this channel's energy (a charge for import, a credit for export); none: no cost. */
   prices?: PriceTimeline | undefined;
+  /** The grid's carbon intensity (mg CO2e/kWh per interval, cost.ts's shape); none: no emissions. */
+  carbon?: PriceTimeline | undefined;
   /** Keep the intervals of known energy (`intervals`), to sum them with other meters' (demand.ts). */
   keepIntervals?: boolean | undefined;
 }
@@ -59,6 +62,8 @@ export interface ChannelColumns {
   corrected: Float64Array;
   /** With prices: the cost of each point's or bucket's energy in millionths of the currency, NaN unknown. */
   cost?: Float64Array;
+  /** With carbon: the emissions of each point's or bucket's energy in milligrams CO2e, NaN unknown. */
+  emissions?: Float64Array;
   /**
    * Demand in millionths of a kW, NaN unknown: raw, each interval point's average power; buckets,
    * the highest of the intervals counted in the bucket.
@@ -146,6 +151,8 @@ export interface ChannelComputation {
   events: ChannelEvent[];
   /** With prices: the exact cost totals. */
   cost?: CostTotals;
+  /** With carbon: the exact emissions totals. */
+  carbon?: CarbonTotals;
   /** Buckets: each bucket's peak demand, with its interval. */
   bucketPeaks?: PeakColumns;
   /** Asked with `keepIntervals`: the intervals of known energy. */
@@ -409,6 +416,7 @@ export function computeChannel(
     substituted: new Float64Array(size),
     corrected: new Float64Array(size),
     ...(options.prices ? { cost: unknowns() } : {}),
+    ...(options.carbon ? { emissions: unknowns() } : {}),
     // Buckets: the tracker's peak per bucket; raw: each point's own power, set below.
     demand: isRaw ? new Float64Array(size).fill(Number.NaN) : peaks.buckets.power,
     ...(isRaw ? {} : { demandAt: peaks.buckets.at, demandAtLeast: peaks.buckets.isAtLeast }),
@@ -418,6 +426,8 @@ export function computeChannel(
     : undefined;
   const costing = options.prices ? new Costing(options.prices) : undefined;
   const costColumn = columns.cost;
+  const carbonCosting = options.carbon ? new Costing(options.carbon) : undefined;
+  const emissionsColumn = columns.emissions;
   const hasEnergy = new Uint8Array(size);
   const gaps: GapSpan[] = [];
   const periods: PeriodSpan[] = [];
@@ -478,6 +488,8 @@ export function computeChannel(
     const isKnown = !Number.isNaN(energy);
     // Cost in 10^-12 of the currency; NaN without prices or for time without a price.
     const cost = costing && isKnown ? costing.add(start, end, energy, flags) : Number.NaN;
+    // Emissions in nanograms; NaN without carbon or for time without an intensity.
+    const emitted = carbonCosting && isKnown ? carbonCosting.add(start, end, energy, flags) : Number.NaN;
     if (isKnown) {
       if (flags & (StepFlag.estimated | StepFlag.substituted)) estimatedSum += energy;
       if (kind === StepKind.registerGap) gapSum += energy;
@@ -541,6 +553,9 @@ export function computeChannel(
       columns.demand[p] = kind === StepKind.interval ? power : Number.NaN;
       if (costColumn)
         costColumn[p] = kind === StepKind.interval || kind === StepKind.period ? microOf(cost) : Number.NaN;
+      if (emissionsColumn)
+        emissionsColumn[p] =
+          kind === StepKind.interval || kind === StepKind.period ? microOf(emitted) : Number.NaN;
       columns.missing[p] = missing + pendingMissing;
       pendingMissing = 0;
       addCounts(p, flags);
@@ -566,6 +581,9 @@ export function computeChannel(
     if (isKnown && startBucket >= 0 && startBucket < bucketCount && (!isLong || inside)) {
       if (costColumn)
         costColumn[startBucket] = (hasEnergy[startBucket] ? (costColumn[startBucket] ?? 0) : 0) + cost;
+      if (emissionsColumn)
+        emissionsColumn[startBucket] =
+          (hasEnergy[startBucket] ? (emissionsColumn[startBucket] ?? 0) : 0) + emitted;
       columns.consumption[startBucket] =
         (hasEnergy[startBucket] ? (columns.consumption[startBucket] ?? 0) : 0) + energy;
       hasEnergy[startBucket] = 1;
@@ -590,7 +608,7 @@ export function computeChannel(
   runs.flush((event) => walked.events.push(event));
 
   if (isRaw) {
-    for (const key of ['t', 'from', 'cost', ...POINT_COLUMNS] as const) {
+    for (const key of ['t', 'from', 'cost', 'emissions', ...POINT_COLUMNS] as const) {
       const column = columns[key];
       if (column) columns[key] = column.subarray(0, points);
     }
@@ -599,9 +617,8 @@ export function computeChannel(
   }
 
   // Bucket costs were summed exactly in 10^-12 of the currency; the contract's columns hold millionths.
-  const finalCost = isRaw ? undefined : columns.cost;
-  if (finalCost)
-    for (let k = 0; k < finalCost.length; k++) finalCost[k] = microOf(finalCost[k] ?? Number.NaN);
+  for (const summed of isRaw ? [] : [columns.cost, columns.emissions])
+    if (summed) for (let k = 0; k < summed.length; k++) summed[k] = microOf(summed[k] ?? Number.NaN);
 
   const { registerDifference, consumption, disagreement } = walked;
   walked.events.sort((a, b) => a.atMs - b.atMs);
@@ -627,6 +644,9 @@ export function computeChannel(
     periods,
     events: walked.events,
     ...(costing ? { cost: costing.totals() } : {}),
+    ...(carbonCosting && options.carbon
+      ? { carbon: carbonTotals(carbonCosting, options.carbon, options.fromMs, options.toMs) }
+      : {}),
     ...(isRaw ? {} : { bucketPeaks: peaks.buckets }),
     ...(kept ? { intervals: kept } : {}),
   };

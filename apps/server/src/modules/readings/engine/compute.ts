@@ -33,6 +33,8 @@ export interface ComputeOptions {
   primary: Channel;
   /** Prices per channel (import charged, export credited); a channel without is not priced. */
   prices?: Partial<Record<Channel, PriceTimeline>>;
+  /** The grid's carbon intensity: import's emissions, and export's avoided ones (an estimate). */
+  carbon?: PriceTimeline;
   /** Keep each channel's intervals of known energy (to sum meters' demand per interval). */
   keepIntervals?: boolean;
 }
@@ -48,6 +50,8 @@ export interface ChannelSeriesColumns {
   corrected?: NumberColumn;
   /** With prices: each point's energy cost (import) or credit (export) in the currency. */
   cost?: MillionthsColumn;
+  /** With carbon: each point's emissions (import) or avoided emissions (export), kg CO2e. */
+  emissions?: MillionthsColumn;
   /** kW (millionths written as units): each interval's average power (raw) or each bucket's peak; left out where every point is unknown. */
   demand?: MillionthsColumn;
   /** Buckets: each peak's interval start (epoch ms). */
@@ -100,6 +104,7 @@ export function computeReadings(input: ChannelSegments, options: ComputeOptions)
     edges,
     nowMs: options.nowMs,
     prices: options.prices?.[channel],
+    carbon: options.carbon,
     keepIntervals: options.keepIntervals,
   });
   const otherChannel: Channel = options.primary === 'import' ? 'export' : 'import';
@@ -146,6 +151,7 @@ function channelColumns(columns: ChannelColumns): ChannelSeriesColumns {
     value: new MillionthsColumn(columns.value),
     consumption: new MillionthsColumn(columns.consumption),
     ...(columns.cost ? { cost: new MillionthsColumn(columns.cost) } : {}),
+    ...(columns.emissions ? { emissions: new MillionthsColumn(columns.emissions) } : {}),
   };
   if (!allNaN(columns.demand)) {
     written.demand = new MillionthsColumn(columns.demand);
@@ -210,11 +216,13 @@ function alignRaw(a: ChannelColumns, b: ChannelColumns): [ChannelColumns, Channe
       demand: new Float64Array(n).fill(Number.NaN),
     };
     if (source.cost) out.cost = new Float64Array(n).fill(Number.NaN);
+    if (source.emissions) out.emissions = new Float64Array(n).fill(Number.NaN);
     for (let i = 0, k = 0; i < source.t.length; i++) {
       while ((out.t[k] ?? Infinity) < (source.t[i] ?? 0)) k++;
       if (out.from) out.from[k] = source.from?.[i] ?? Number.NaN;
       for (const key of POINT_COLUMNS) out[key][k] = source[key][i] ?? Number.NaN;
       if (out.cost) out.cost[k] = source.cost?.[i] ?? Number.NaN;
+      if (out.emissions) out.emissions[k] = source.emissions?.[i] ?? Number.NaN;
     }
     return out;
   };
@@ -255,6 +263,7 @@ function keepPoints(raw: ChannelColumns, kept: readonly number[]): ChannelColumn
     substituted: new Float64Array(n),
     corrected: new Float64Array(n),
     ...(raw.cost ? { cost: new Float64Array(n) } : {}),
+    ...(raw.emissions ? { emissions: new Float64Array(n) } : {}),
     demand: new Float64Array(n),
   };
   let from = 0;
@@ -272,6 +281,7 @@ function keepPoints(raw: ChannelColumns, kept: readonly number[]): ChannelColumn
     out.consumption[k] = raw.consumption[index] ?? Number.NaN;
     out.demand[k] = raw.demand[index] ?? Number.NaN;
     if (out.cost) out.cost[k] = raw.cost?.[index] ?? Number.NaN;
+    if (out.emissions) out.emissions[k] = raw.emissions?.[index] ?? Number.NaN;
   });
   return out;
 }

@@ -109,16 +109,33 @@ export class Costing {
     const { timeline } = this;
     const byVersion = Array.from({ length: timeline.versions }, () => 0n);
     let estimated = 0n;
+    // Products and their running sums stay plain numbers while they are safe integers (exact), and
+    // go to BigInt only beyond: a year of 15-minute segments costs no BigInt arithmetic per segment.
+    const pending = new Float64Array(timeline.versions);
+    let pendingEstimated = 0;
     for (let k = 0; k < this.energy.length; k++) {
       const energy = this.energy[k] ?? 0;
       const estimatedEnergy = this.estimatedEnergy[k] ?? 0;
       if (energy === 0 && estimatedEnergy === 0) continue;
-      const price = BigInt(timeline.price[k] ?? 0);
+      const price = timeline.price[k] ?? 0;
       const version = timeline.version[k] ?? 0;
-      byVersion[version] = (byVersion[version] ?? 0n) + BigInt(energy) * price;
-      estimated += BigInt(estimatedEnergy) * price;
+      const product = energy * price;
+      const sum = (pending[version] ?? 0) + product;
+      if (Number.isSafeInteger(product) && Number.isSafeInteger(sum)) pending[version] = sum;
+      else byVersion[version] = (byVersion[version] ?? 0n) + BigInt(energy) * BigInt(price);
+      if (estimatedEnergy === 0) continue;
+      const estimatedProduct = estimatedEnergy * price;
+      if (Number.isSafeInteger(estimatedProduct) && Number.isSafeInteger(pendingEstimated + estimatedProduct))
+        pendingEstimated += estimatedProduct;
+      else estimated += BigInt(estimatedEnergy) * BigInt(price);
     }
-    return { byVersion, estimated, unpricedEnergy: this.unpriced };
+    for (let v = 0; v < byVersion.length; v++) byVersion[v] = (byVersion[v] ?? 0n) + BigInt(pending[v] ?? 0);
+    return { byVersion, estimated: estimated + BigInt(pendingEstimated), unpricedEnergy: this.unpriced };
+  }
+
+  /** Energy (millionths) booked in each segment so far. */
+  segmentEnergy(): Readonly<Float64Array> {
+    return this.energy;
   }
 
   private book(k: number, energy: number, isEstimated: boolean): number {

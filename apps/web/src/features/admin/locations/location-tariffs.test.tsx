@@ -29,6 +29,8 @@ const version = (id: number, fields: Partial<Tariff>): Tariff => ({
   standingChargePerDay: '0.45',
   taxPercent: '23',
   feedInPrice: null,
+  importSeries: null,
+  exportSeries: null,
   createdAt: '2025-01-01T00:00:00.000Z',
   ...fields,
 });
@@ -59,7 +61,13 @@ function tariffsServer(items: Tariff[]) {
     'GET /api/admin/locations/7/tariffs': () => ({ body: { locationId: 7, today: '2026-11-27', items } }),
     'POST /api/admin/locations/7/tariffs': (request) => {
       const body = request.body as TariffBody;
-      const added = version(9, { ...body, windows: body.windows ?? [], holidays: body.holidays ?? [] });
+      const added = version(9, {
+        ...body,
+        windows: body.windows ?? [],
+        holidays: body.holidays ?? [],
+        importSeries: null,
+        exportSeries: null,
+      });
       items = [...items, added];
       return { status: 201, body: added };
     },

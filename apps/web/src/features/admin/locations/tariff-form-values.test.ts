@@ -16,6 +16,8 @@ const latest: Tariff = {
   standingChargePerDay: '0.45',
   taxPercent: '19',
   feedInPrice: null,
+  importSeries: null,
+  exportSeries: null,
   createdAt: '2026-01-01T00:00:00Z',
 };
 

@@ -1,0 +1,163 @@
+// `npm run bench:series` — dynamic prices and carbon (issue 36): a year of 15-minute interval
+// readings priced from a 15-minute price series (35,040 prices, a margin and a tax on top) and
+// weighed by a 15-minute carbon series (35,040 intensities), against the same year's readings at a
+// location without them, request by request in turn (with, without, without, with, …) so that
+// whatever else the machine does falls on both alike. Prints a table of server times and their
+// ratio; asserts nothing. Every series value is generated deterministically in SQL.
+import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import type { Db } from '../apps/server/src/db/client.ts';
+import { createApiKey } from '../apps/server/src/modules/api-keys/api-keys.service.ts';
+import { insertUser, TEST_SECRETS } from '../apps/server/src/test/test-app.ts';
+import { insertLocation, insertMeter } from '../apps/server/src/test/factories.ts';
+import { withEmbeddedPostgres } from './lib/postgres.ts';
+import { ms, percentileOf } from './lib/stats.ts';
+import { printTable } from './lib/table.ts';
+
+const RUNS = Number(process.env.CM_BENCH_RUNS ?? 40);
+const SECRET = 'bench-secret-bench-secret-bench-secret-01';
+const YEAR_START = "'2024-12-31T23:00:00Z'::timestamptz"; // 2025-01-01 00:00 in Berlin
+
+async function seed(db: Db): Promise<void> {
+  await insertUser(db, { email: 'admin@bench.cm', password: 'Bench!admin1', role: Role.Admin });
+  await db.query("SELECT cm_ensure_reading_partitions('2024-12-01T00:00:00Z', '2026-01-01T00:00:00Z')");
+  for (const name of ['Dynamic site', 'Plain site']) {
+    const location = await insertLocation(db, name, 'Europe/Berlin');
+    const meter = await insertMeter(db, {
+      meterNumber: `${name.split(' ')[0]}-1`,
+      locationId: location,
+      meterInd: 1,
+      installedAt: new Date('2024-12-01T00:00:00Z'),
+    });
+    await db.query(
+      `INSERT INTO interval_readings (meter_id, channel, start_at, end_at, energy_micro, quality)
+       SELECT $1, 1, ${YEAR_START} + i * interval '15 minutes', ${YEAR_START} + (i + 1) * interval '15 minutes',
+              1000 * (70 + floor(30 * sin(2 * pi() * i / 96.0))::int8), 0
+       FROM generate_series(0, 35039) AS i`,
+      [meter],
+    );
+  }
+  // Prices in EUR/MWh around 90 with a daily wave, some hours below zero; intensities 120–420 g.
+  const [price] = await db.query<{ id: number }>(
+    `INSERT INTO price_series (name, interval_minutes, unit, currency, time_zone, zone)
+     VALUES ('Bench day-ahead', 15, 'MWh', 'EUR', 'Europe/Berlin', 'DE-LU') RETURNING id`,
+  );
+  await db.query(
+    `INSERT INTO price_points (series_id, starts_at, value_micro)
+     SELECT $1, ${YEAR_START} + i * interval '15 minutes', 1000000 * (90 + floor(100 * sin(2 * pi() * i / 96.0))::int8) + i % 1000
+     FROM generate_series(0, 35039) AS i`,
+    [price?.id],
+  );
+  const [carbon] = await db.query<{ id: number }>(
+    `INSERT INTO carbon_series (name, interval_minutes, time_zone, region)
+     VALUES ('Bench grid', 15, 'Europe/Berlin', 'DE') RETURNING id`,
+  );
+  await db.query(
+    `INSERT INTO carbon_points (series_id, starts_at, milligrams)
+     SELECT $1, ${YEAR_START} + i * interval '15 minutes', 1000 * (270 + floor(150 * cos(2 * pi() * i / 96.0))::int4)
+     FROM generate_series(0, 35039) AS i`,
+    [carbon?.id],
+  );
+  await db.query(
+    `INSERT INTO tariffs (location_id, effective_from, currency, energy_price, standing_charge_per_day, tax_percent,
+       import_series_id, import_margin, import_tax_percent)
+     SELECT id, '2024-12-01', 'EUR', 0, 0.45, 0, $1, 0.025, 21 FROM locations WHERE public_name = 'Dynamic site'`,
+    [price?.id],
+  );
+  await db.query(
+    `INSERT INTO location_carbon (location_id, series_id)
+     SELECT id, $1 FROM locations WHERE public_name = 'Dynamic site'`,
+    [carbon?.id],
+  );
+  await db.query('VACUUM ANALYZE');
+}
+
+async function prepareApp(db: Db) {
+  const { key } = await createApiKey(db, 'Bench', ['web']);
+  const config = loadConfig({ LOG_LEVEL: 'silent', CM_WEB_DIST: '/nonexistent' });
+  const app = await buildApp({ config, db, webApiKey: key, jwtSecret: SECRET, secrets: TEST_SECRETS });
+  const serverTimes: number[] = [];
+  app.addHook('onResponse', async (_request, reply) => {
+    serverTimes.push(reply.elapsedTime);
+  });
+  await app.ready();
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    headers: { [API_KEY_HEADER]: key },
+    payload: { email: 'admin@bench.cm', password: 'Bench!admin1' },
+  });
+  const headers = { [API_KEY_HEADER]: key, authorization: `Bearer ${login.json<{ token: string }>().token}` };
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, headers, address, serverTimes };
+}
+
+type BenchApp = Awaited<ReturnType<typeof prepareApp>>;
+
+const url = (site: string, granularity: string) =>
+  `/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?name=${encodeURIComponent(site)}&From=2025-01-01&To=2025-12-31&granularity=${granularity}`;
+
+async function requestOnce({ address, headers, serverTimes }: BenchApp, path: string) {
+  const response = await fetch(`${address}${path}`, { headers });
+  const body = await response.text();
+  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${body.slice(0, 200)}`);
+  return serverTimes.at(-1) ?? Number.NaN;
+}
+
+async function compare(app: BenchApp, granularity: 'raw' | 'day') {
+  const withUrl = url('Dynamic site', granularity);
+  const withoutUrl = url('Plain site', granularity);
+  for (let i = 0; i < 5; i += 1) {
+    await requestOnce(app, withUrl);
+    await requestOnce(app, withoutUrl);
+  }
+  const withTimes: number[] = [];
+  const withoutTimes: number[] = [];
+  for (let i = 0; i < RUNS; i += 1)
+    for (const isWith of i % 2 === 0 ? [true, false] : [false, true]) {
+      if (isWith) withTimes.push(await requestOnce(app, withUrl));
+      else withoutTimes.push(await requestOnce(app, withoutUrl));
+    }
+  const p = (times: number[], q: number) => percentileOf(times, (time) => time, q);
+  return {
+    with: { p50: p(withTimes, 50), p95: p(withTimes, 95) },
+    without: { p50: p(withoutTimes, 50), p95: p(withoutTimes, 95) },
+  };
+}
+
+async function main() {
+  await withEmbeddedPostgres(10, async (db) => {
+    const started = Date.now();
+    await seed(db);
+    console.log(
+      `seeded 2 × 35,040 readings, 35,040 prices and intensities in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
+    const app = await prepareApp(db);
+    try {
+      const rows = [];
+      for (const granularity of ['raw', 'day'] as const) {
+        const result = await compare(app, granularity);
+        rows.push([
+          `one year ${granularity}, dynamic tariff + carbon vs neither`,
+          'within 25 %',
+          `${ms(result.with.p50)} / ${ms(result.with.p95)}`,
+          `${ms(result.without.p50)} / ${ms(result.without.p95)}`,
+          `${((result.with.p50 / result.without.p50 - 1) * 100).toFixed(0)} %`,
+        ]);
+      }
+      printTable(
+        `Dynamic prices and carbon (issue 36): server time p50 / p95, ${RUNS} alternated pairs each`,
+        ['measure', 'target', 'with', 'without', 'extra'],
+        rows,
+      );
+    } finally {
+      await app.app.close();
+    }
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
