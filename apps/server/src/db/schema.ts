@@ -95,6 +95,8 @@ export const tariffs = pgTable(
     standingChargePerDay: numeric('standing_charge_per_day', { precision: 12, scale: 6 }).notNull(),
     taxPercent: numeric('tax_percent', { precision: 9, scale: 6 }).notNull(),
     feedInPrice: numeric('feed_in_price', { precision: 12, scale: 6 }),
+    // Demand and capacity charges (contracts/tariffs.ts tariffDemandSchema), null for none.
+    demand: jsonb('demand'),
     createdAt: instant('created_at').notNull().defaultNow(),
   },
   (t) => [

@@ -49,7 +49,10 @@ export interface DemoLocationSpec {
 }
 
 /** A demo tariff version: the API's body without its date, holidays as month-days (`12-25`) of every year. */
-export type DemoTariffSpec = Omit<TariffDraft, 'effectiveFrom'> & { monthsAgo?: number };
+export type DemoTariffSpec = Omit<TariffDraft, 'effectiveFrom' | 'demand'> & {
+  monthsAgo?: number;
+  demand?: TariffDraft['demand'];
+};
 
 const EVERY_DAY: TariffDay[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun', 'holiday'];
 const WEEKDAYS: TariffDay[] = ['mon', 'tue', 'wed', 'thu', 'fri'];

@@ -194,7 +194,12 @@ function planTariffs(loc: DemoLocation, startMs: number, nowMs: number): DemoPla
       for (const monthDay of tariff.holidays) holidays.push(`${year}-${monthDay}`);
     return {
       locationName: loc.publicName,
-      tariff: { ...tariff, holidays, effectiveFrom: `${localDateOf(from, loc.timeZone).slice(0, 7)}-01` },
+      tariff: {
+        ...tariff,
+        demand: tariff.demand ?? null,
+        holidays,
+        effectiveFrom: `${localDateOf(from, loc.timeZone).slice(0, 7)}-01`,
+      },
     };
   });
   // A history shorter than a price change starts with the later version: each starts no earlier

@@ -35,7 +35,9 @@ import {
   type LastReadingAndWindow,
   ReadingsStore,
   type ChannelReadings,
+  type KnownIntervals,
 } from '../readings/index.ts';
+import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
 import { type AuthContext, scopeOf } from '../access/index.ts';
 import { presentLocation, presentMeter } from './check.presenter.ts';
 import {
@@ -44,7 +46,7 @@ import {
   type MeterDetailsRow,
   type MeterRow,
 } from '../directory/index.ts';
-import { locationPrices, type RangePrices, billOf } from '../tariffs/index.ts';
+import { locationPrices, type RangePrices, billOf, demandLookbackFrom } from '../tariffs/index.ts';
 import { bucketEdges } from '../readings/index.ts';
 import { monthsEnding, peaksOf, presentMonthlyPeaks } from './monthly-peaks.ts';
 
@@ -132,7 +134,7 @@ export class CheckService {
     }
     refuseOversizeAnswer(query, range, current);
     // Prices are read while the readings load (and only when some will be).
-    const where = { id: location.id, timeZone: location.time_zone };
+    const where = { id: location.id, timeZone: location.time_zone, billingDay: location.billing_day };
     const projectToMs = range.projectToMs ?? range.toMs;
     const prices =
       current.length === 0
@@ -147,7 +149,7 @@ export class CheckService {
       const [{ computed, bill }, meter] = await Promise.all([
         this.indicator(
           held,
-          { ...range, timeZone: location.time_zone, nowMs, prices },
+          { ...range, timeZone: location.time_zone, billingDay: location.billing_day, nowMs, prices },
           {
             primary: query.channel ?? 'import',
             ...(query.maxPoints === undefined ? {} : { maxPoints: query.maxPoints }),
@@ -250,7 +252,13 @@ export class CheckService {
       const held = overlapping.filter((candidate) => candidate.meter_ind === meter.meter_ind);
       const { bill } = await this.indicator(
         held,
-        { ...range, timeZone: location.timeZone, nowMs, prices: Promise.resolve(prices) },
+        {
+          ...range,
+          timeZone: location.timeZone,
+          billingDay: location.billingDay,
+          nowMs,
+          prices: Promise.resolve(prices),
+        },
         { primary: 'import' },
       );
       if (bill) bills.set(meter.device_id, bill);
@@ -264,6 +272,7 @@ export class CheckService {
     where: ResolvedRange & {
       granularity: Granularity;
       timeZone: string;
+      billingDay: number | null;
       nowMs: number;
       prices: Promise<RangePrices | null>;
       /** Where a range still going is projected to (ProjectTo); absent: not projected. */
@@ -284,6 +293,7 @@ export class CheckService {
       import: segments('import'),
       ...(hasExport ? { export: segments('export') } : {}),
     };
+    const lookbackMs = prices ? demandLookbackFrom(prices.versions, where.fromMs, where.timeZone) : null;
     const computed = computeReadings(input, {
       fromMs: where.fromMs,
       toMs: where.toMs,
@@ -293,6 +303,7 @@ export class CheckService {
       primary: options.primary,
       ...(prices ? { prices: prices.timelines } : {}),
       ...(options.maxPoints === undefined ? {} : { maxPoints: options.maxPoints }),
+      ...(lookbackMs === null ? {} : { keepIntervals: true }),
     });
     const byChannel = {
       [computed.primary.channel]: computed.primary,
@@ -308,8 +319,53 @@ export class CheckService {
       imported: byChannel.import?.cost,
       exported: byChannel.export?.cost,
       dataEndMs: byChannel.import?.totals.dataEndMs ?? null,
+      ...(lookbackMs === null
+        ? {}
+        : {
+            demand: {
+              intervals: await this.demandIntervals(held, lookbackMs, where, byChannel.import?.intervals),
+              timeZone: where.timeZone,
+              billingDay: where.billingDay,
+            },
+          }),
     });
     return { computed, bill };
+  }
+
+  /**
+   * The import intervals a tariff's demand and capacity charges look at: the months before the
+   * range (demandLookbackFrom) read and computed here, then the range's own.
+   */
+  private async demandIntervals(
+    held: MeterRow[],
+    lookbackMs: number,
+    where: { fromMs: number; timeZone: string; nowMs: number },
+    inRange: KnownIntervals | undefined,
+  ): Promise<KnownIntervals> {
+    const own = inRange ?? { start: [], energy: [], nominal: [] };
+    if (lookbackMs >= where.fromMs) return own;
+    const from = new Date(lookbackMs);
+    const to = new Date(where.fromMs);
+    const loaded = await Promise.all(held.map((meter) => this.readingsOf(meter, from, to)));
+    const before = computeReadings(
+      { import: held.map((meter, i) => segmentOf(meter, loaded[i]?.get(CHANNEL_NUMBER.import))) },
+      {
+        fromMs: lookbackMs,
+        toMs: where.fromMs,
+        timeZone: where.timeZone,
+        granularity: 'month',
+        nowMs: where.nowMs,
+        primary: 'import',
+        keepIntervals: true,
+      },
+    ).primary.intervals ?? { start: [], energy: [], nominal: [] };
+    const earlier = upperBound(before.start, where.fromMs - 1);
+    const later = lowerBound(own.start, where.fromMs);
+    return {
+      start: [...before.start.slice(0, earlier), ...own.start.slice(later)],
+      energy: [...before.energy.slice(0, earlier), ...own.energy.slice(later)],
+      nominal: [...before.nominal.slice(0, earlier), ...own.nominal.slice(later)],
+    };
   }
 
   /** A meter's readings of every channel it has, read only over the time it was installed. */

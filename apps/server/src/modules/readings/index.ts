@@ -10,7 +10,16 @@ export {
   type SeriesColumns,
 } from './engine/compute.ts';
 export type { CostTotals, PriceTimeline } from './engine/cost.ts';
-export { peakOf, rollingAverage, summedPeaks, type PeakColumns, type SummedMeter } from './engine/demand.ts';
+export {
+  averagePower,
+  peakOf,
+  rollingAverage,
+  summedPeaks,
+  type KnownIntervals,
+  type Peak,
+  type PeakColumns,
+  type SummedMeter,
+} from './engine/demand.ts';
 export { StepFlag, StepKind, Steps, registerSteps } from './engine/steps.ts';
 export {
   LatestReadings,

@@ -1,4 +1,4 @@
-import type { TariffDraft, TariffWindow } from '@cm/contracts/tariffs.ts';
+import type { TariffDemand, TariffDraft, TariffWindow } from '@cm/contracts/tariffs.ts';
 import type { SqlRunner } from '../../db/client.ts';
 
 /** A tariff row with its decimals and dates as text, exactly as stored. */
@@ -13,6 +13,7 @@ export interface TariffRow {
   standing_charge_per_day: string;
   tax_percent: string;
   feed_in_price: string | null;
+  demand: TariffDemand | null;
   created_at: Date;
 }
 
@@ -20,7 +21,7 @@ export interface TariffRow {
 const tariffColumns = `id, location_id, effective_from::text AS effective_from, currency,
   energy_price::text AS energy_price, windows, holidays::text[] AS holidays,
   standing_charge_per_day::text AS standing_charge_per_day, tax_percent::text AS tax_percent,
-  feed_in_price::text AS feed_in_price, created_at`;
+  feed_in_price::text AS feed_in_price, demand, created_at`;
 
 /** A location's tariff versions, oldest first. */
 export function findTariffs(db: SqlRunner, locationId: number): Promise<TariffRow[]> {
@@ -34,8 +35,9 @@ export function findTariffs(db: SqlRunner, locationId: number): Promise<TariffRo
 export async function insertTariff(db: SqlRunner, locationId: number, tariff: TariffDraft): Promise<number> {
   const rows = await db.query<{ id: number }>(
     `INSERT INTO tariffs (location_id, effective_from, currency, energy_price, windows, holidays,
-       standing_charge_per_day, tax_percent, feed_in_price)
-     VALUES ($1, $2::date, $3, $4::numeric, $5::jsonb, $6::date[], $7::numeric, $8::numeric, $9::numeric)
+       standing_charge_per_day, tax_percent, feed_in_price, demand)
+     VALUES ($1, $2::date, $3, $4::numeric, $5::jsonb, $6::date[], $7::numeric, $8::numeric, $9::numeric,
+       $10::jsonb)
      RETURNING id`,
     [
       locationId,
@@ -47,6 +49,7 @@ export async function insertTariff(db: SqlRunner, locationId: number, tariff: Ta
       tariff.standingChargePerDay,
       tariff.taxPercent,
       tariff.feedInPrice,
+      tariff.demand === null ? null : JSON.stringify(tariff.demand),
     ],
   );
   const id = rows[0]?.id;

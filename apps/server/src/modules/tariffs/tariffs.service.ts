@@ -33,6 +33,7 @@ function presentTariff(row: TariffRow): Tariff {
     standingChargePerDay: decimal(row.standing_charge_per_day),
     taxPercent: decimal(row.tax_percent),
     feedInPrice: row.feed_in_price === null ? null : decimal(row.feed_in_price),
+    demand: row.demand,
     createdAt: row.created_at.toISOString(),
   };
 }

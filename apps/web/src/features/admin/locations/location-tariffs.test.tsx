@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import type { AdminLocation } from '@cm/contracts/admin.ts';
-import type { Tariff, TariffBody } from '@cm/contracts/tariffs.ts';
+import { tariffDemandSchema, type Tariff, type TariffBody } from '@cm/contracts/tariffs.ts';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubServer } from '@/test-support/fetch-stub.ts';
@@ -29,6 +29,7 @@ const version = (id: number, fields: Partial<Tariff>): Tariff => ({
   standingChargePerDay: '0.45',
   taxPercent: '23',
   feedInPrice: null,
+  demand: null,
   createdAt: '2025-01-01T00:00:00.000Z',
   ...fields,
 });
@@ -59,7 +60,12 @@ function tariffsServer(items: Tariff[]) {
     'GET /api/admin/locations/7/tariffs': () => ({ body: { locationId: 7, today: '2026-11-27', items } }),
     'POST /api/admin/locations/7/tariffs': (request) => {
       const body = request.body as TariffBody;
-      const added = version(9, { ...body, windows: body.windows ?? [], holidays: body.holidays ?? [] });
+      const added = version(9, {
+        ...body,
+        windows: body.windows ?? [],
+        holidays: body.holidays ?? [],
+        demand: body.demand ? tariffDemandSchema.parse(body.demand) : null,
+      });
       items = [...items, added];
       return { status: 201, body: added };
     },
@@ -189,6 +195,7 @@ describe('a location’s tariffs', () => {
         feedInPrice: null,
         windows: [],
         holidays: [],
+        demand: null,
       },
     ]);
     const table = screen.getByRole('table', { name: 'Tariff versions' });

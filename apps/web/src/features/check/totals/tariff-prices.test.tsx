@@ -17,6 +17,7 @@ const version = (id: number, fields: Partial<Tariff>): Tariff => ({
   standingChargePerDay: '0.3295',
   taxPercent: '23',
   feedInPrice: '0.05',
+  demand: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   ...fields,
 });
