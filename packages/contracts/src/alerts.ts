@@ -18,6 +18,11 @@ export const alertKinds = [
   'registerDecrease',
   /** The bill of the location's current billing period, up to now, above `threshold` in its currency. */
   'billAbove',
+  /**
+   * This month's peak is about to be exceeded: the latest interval's average power above
+   * `threshold` % of the highest of the local month's intervals before it (issue 36).
+   */
+  'peakNear',
 ] as const;
 /** An alert kind. */
 export type AlertKind = (typeof alertKinds)[number];
@@ -53,6 +58,12 @@ export const alertRuleBodySchema = z
         path: ['threshold'],
         message: `threshold is required for ${body.kind}: ${THRESHOLD_UNIT[body.kind]}.`,
       });
+    if (body.kind === 'peakNear' && body.threshold !== null && body.threshold > 100)
+      context.addIssue({
+        code: 'custom',
+        path: ['threshold'],
+        message: "threshold must be at most 100 for peakNear: a percentage of the month's peak, such as 90.",
+      });
     if (body.kind === 'usualAbove' && body.threshold !== null && body.threshold <= 1)
       context.addIssue({
         code: 'custom',
@@ -69,6 +80,7 @@ const THRESHOLD_UNIT: Record<AlertKind, string> = {
   usualAbove: 'a factor of the usual day',
   registerDecrease: 'none',
   billAbove: "an amount in the location's currency",
+  peakNear: "a percentage of the month's peak so far",
 };
 
 /** An alert rule as the API shows it. */
@@ -113,7 +125,11 @@ export const alertDetailSchema = z.object({
   amount: z.number().optional(),
   currency: z.string().optional(),
   periodFrom: z.string().optional(),
-  /** registerDecrease: when, and the registers before and after. */
+  /** peakNear: the latest interval's power and the month's peak before it (kW), and when that peak was. */
+  power: z.number().optional(),
+  peak: z.number().optional(),
+  peakAt: z.string().optional(),
+  /** registerDecrease (and peakNear: the latest interval's start): when, and the registers before and after. */
   at: z.string().optional(),
   from: z.number().optional(),
   to: z.number().optional(),

@@ -477,7 +477,7 @@ export const alertRules = pgTable(
   (t) => [
     check(
       'alert_rules_kind_check',
-      sql`${t.kind} in ('silent', 'dailyAbove', 'usualAbove', 'registerDecrease', 'billAbove')`,
+      sql`${t.kind} in ('silent', 'dailyAbove', 'usualAbove', 'registerDecrease', 'billAbove', 'peakNear')`,
     ),
     index('alert_rules_location_idx').on(t.locationId),
   ],

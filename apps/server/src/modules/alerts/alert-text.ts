@@ -32,6 +32,9 @@ interface Filled {
   from: string;
   to: string;
   at: string;
+  power: string;
+  peak: string;
+  percent: string;
 }
 
 interface Catalog {
@@ -55,6 +58,8 @@ const catalogs: Record<Language, Catalog> = {
       usualAbove: (f) =>
         `used ${f.energy} on ${f.day}, more than ${f.factor} × the usual ${f.usual} of that weekday`,
       billAbove: (f) => `has a bill of ${f.amount} since ${f.from}, above the ${f.limit} set`,
+      peakNear: (f) =>
+        `drew ${f.power} in the interval from ${f.at}, above ${f.percent} % of this month's peak so far (${f.peak})`,
       registerDecrease: (f) =>
         `register went down from ${f.from} to ${f.to} at ${f.at} (a rollover, an exchange or a fault)`,
     },
@@ -69,6 +74,7 @@ const catalogs: Record<Language, Catalog> = {
       dailyAbove: 'high consumption',
       usualAbove: 'high consumption',
       billAbove: 'bill above the amount set',
+      peakNear: "near this month's peak",
       registerDecrease: 'register went down',
     },
     cleared: 'Cleared',
@@ -86,6 +92,8 @@ const catalogs: Record<Language, Catalog> = {
       usualAbove: (f) =>
         `a consommé ${f.energy} le ${f.day}, plus de ${f.factor} × ses ${f.usual} habituels ce jour de la semaine`,
       billAbove: (f) => `a une facture de ${f.amount} depuis le ${f.from}, au-dessus des ${f.limit} fixés`,
+      peakNear: (f) =>
+        `a appelé ${f.power} dans l'intervalle commençant à ${f.at}, au-dessus de ${f.percent} % de la pointe du mois jusqu'ici (${f.peak})`,
       registerDecrease: (f) =>
         `a vu son index descendre de ${f.from} à ${f.to} le ${f.at} (un passage à zéro, un échange ou une panne)`,
     },
@@ -100,6 +108,7 @@ const catalogs: Record<Language, Catalog> = {
       dailyAbove: 'consommation élevée',
       usualAbove: 'consommation élevée',
       billAbove: 'facture au-dessus du montant fixé',
+      peakNear: 'proche de la pointe du mois',
       registerDecrease: 'index en baisse',
     },
     cleared: 'Terminée',
@@ -117,6 +126,8 @@ const catalogs: Record<Language, Catalog> = {
       usualAbove: (f) =>
         `hat am ${f.day} ${f.energy} verbraucht, mehr als ${f.factor} × die üblichen ${f.usual} an diesem Wochentag`,
       billAbove: (f) => `hat seit ${f.from} eine Rechnung von ${f.amount}, über den festgelegten ${f.limit}`,
+      peakNear: (f) =>
+        `hat im Intervall ab ${f.at} ${f.power} bezogen, über ${f.percent} % der bisherigen Monatsspitze (${f.peak})`,
       registerDecrease: (f) =>
         `Zählerstand ging am ${f.at} von ${f.from} auf ${f.to} zurück (Überlauf, Zählerwechsel oder Fehler)`,
     },
@@ -131,6 +142,7 @@ const catalogs: Record<Language, Catalog> = {
       dailyAbove: 'hoher Verbrauch',
       usualAbove: 'hoher Verbrauch',
       billAbove: 'Rechnung über dem Betrag',
+      peakNear: 'nahe der Monatsspitze',
       registerDecrease: 'Zählerstand gesunken',
     },
     cleared: 'Behoben',
@@ -148,6 +160,8 @@ const catalogs: Record<Language, Catalog> = {
       usualAbove: (f) =>
         `consumiu ${f.energy} em ${f.day}, mais de ${f.factor} × os ${f.usual} habituais nesse dia da semana`,
       billAbove: (f) => `tem uma fatura de ${f.amount} desde ${f.from}, acima dos ${f.limit} definidos`,
+      peakNear: (f) =>
+        `consumiu ${f.power} no intervalo a partir de ${f.at}, acima de ${f.percent} % da ponta do mês até agora (${f.peak})`,
       registerDecrease: (f) =>
         `viu o índice descer de ${f.from} para ${f.to} em ${f.at} (uma volta a zero, uma troca ou uma avaria)`,
     },
@@ -162,6 +176,7 @@ const catalogs: Record<Language, Catalog> = {
       dailyAbove: 'consumo elevado',
       usualAbove: 'consumo elevado',
       billAbove: 'fatura acima do montante',
+      peakNear: 'perto da ponta do mês',
       registerDecrease: 'índice desceu',
     },
     cleared: 'Resolvido',
@@ -207,6 +222,9 @@ function fill(alert: AlertWords, language: Language, words: Catalog): Filled {
     from: registerKind ? number(detail.from, 6) : (detail.periodFrom ?? '?'),
     to: number(detail.to, 6),
     at: detail.at ? local(detail.at, timeZone) : '?',
+    power: `${number(detail.power)} kW`,
+    peak: `${number(detail.peak)} kW`,
+    percent: number(alert.threshold),
   };
 }
 

@@ -4,7 +4,13 @@
 
 import { USUAL_WEEKS, type AlertDetail, type AlertKind } from '@cm/contracts/alerts.ts';
 import { DAY_MS, HOUR_MS, localDateOf, localParts, startOfLocal } from '@cm/contracts/zoned-time.ts';
-import { type DayAsk, type DayRow, registerAdvanceMicro } from '../readings/index.ts';
+import {
+  averagePower,
+  type DayAsk,
+  type DayRow,
+  type MonthPeakRow,
+  registerAdvanceMicro,
+} from '../readings/index.ts';
 
 /** A meter as the rules see it. */
 export interface WatchedMeter {
@@ -161,6 +167,41 @@ export function decreaseCondition(
     startedAt: found?.read_at ?? new Date(nowMs),
     detail: found
       ? { at: found.read_at.toISOString(), from: found.before_micro / 1e6, to: found.after_micro / 1e6 }
+      : {},
+  };
+}
+
+/** The first instant of the meter's local month at `nowMs`: where "this month's peak" starts. */
+export function monthStart(meter: WatchedMeter, nowMs: number): Date {
+  const { year, month } = localParts(nowMs, meter.timeZone);
+  return new Date(startOfLocal({ year, month, day: 1 }, meter.timeZone));
+}
+
+/**
+ * This month's peak about to be exceeded (peakNear): the latest interval's average power above
+ * `threshold` % of the highest interval power of the month before it. Without an earlier interval
+ * in the month there is no peak to near: it does not hold.
+ */
+export function peakCondition(rule: Rule, meter: WatchedMeter, found: MonthPeakRow | undefined): Condition {
+  const power = found
+    ? averagePower(Number(found.last_micro), found.last_start.getTime(), found.last_end.getTime())
+    : Number.NaN;
+  const peak =
+    found?.peak_start && found.peak_end && found.peak_micro !== null
+      ? averagePower(Number(found.peak_micro), found.peak_start.getTime(), found.peak_end.getTime())
+      : Number.NaN;
+  const holds = peak > 0 && power * 100 > (rule.threshold ?? Infinity) * peak;
+  return {
+    ruleId: rule.id,
+    meterId: meter.id,
+    holds,
+    startedAt: found?.last_start ?? new Date(0),
+    detail: found
+      ? {
+          at: found.last_start.toISOString(),
+          power: power / 1_000_000,
+          ...(Number.isNaN(peak) ? {} : { peak: peak / 1_000_000, peakAt: found.peak_start?.toISOString() }),
+        }
       : {},
   };
 }

@@ -16,6 +16,8 @@ import {
   dayAsks,
   dayEnergy,
   decreaseCondition,
+  monthStart,
+  peakCondition,
   silentCondition,
   type Condition,
   type WatchedMeter,
@@ -124,6 +126,18 @@ async function conditionsOf(
       : [];
   const decreaseOf = new Map(decreases.map((row) => [row.meter_id, row]));
 
+  // Each meter's latest interval of its month and the month's peak before it, for the peakNear rules.
+  const peaking = metersOf(['peakNear']);
+  const monthPeaks =
+    peaking.length > 0
+      ? await readings.monthPeaks(
+          db,
+          peaking.map((meter) => meter.id),
+          peaking.map((meter) => monthStart(meter, nowMs)),
+        )
+      : [];
+  const monthPeakOf = new Map(monthPeaks.map((row) => [row.meter_id, row]));
+
   // Bills to date, per location with a billAbove rule (its meters' bills in one pass).
   const billed = new Map<number, { bills: Map<number, Bill>; period: { from: string; startMs: number } }>();
   if (billsOf)
@@ -146,6 +160,8 @@ async function conditionsOf(
       if (rule.kind === 'silent') conditions.push(silentCondition(rule, meter, nowMs));
       else if (rule.kind === 'registerDecrease')
         conditions.push(decreaseCondition(rule, meter, decreaseOf.get(meter.id), nowMs));
+      else if (rule.kind === 'peakNear')
+        conditions.push(peakCondition(rule, meter, monthPeakOf.get(meter.id)));
       else if (rule.kind === 'billAbove') {
         const location = billed.get(row.location_id);
         if (location)

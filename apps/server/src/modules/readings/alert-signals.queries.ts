@@ -58,3 +58,40 @@ export function findRegisterDecreases(
     [meterIds, since],
   );
 }
+
+/** A meter's latest import interval record since its month started, and the highest-power one before it. */
+export interface MonthPeakRow {
+  meter_id: number;
+  last_start: Date;
+  last_end: Date;
+  last_micro: number;
+  peak_start: Date | null;
+  peak_end: Date | null;
+  peak_micro: number | null;
+}
+
+/**
+ * Per meter (from `monthStarts[i]`, its local month's first instant): the latest interval record,
+ * and the record of highest average power (energy ÷ length) before it in the month.
+ */
+export function findMonthPeaks(
+  db: SqlRunner,
+  meterIds: readonly number[],
+  monthStarts: readonly Date[],
+): Promise<MonthPeakRow[]> {
+  return db.query<MonthPeakRow>(
+    `SELECT a.meter_id, l.start_at AS last_start, l.end_at AS last_end, l.energy_micro AS last_micro,
+            p.start_at AS peak_start, p.end_at AS peak_end, p.energy_micro AS peak_micro
+     FROM unnest($1::int[], $2::timestamptz[]) AS a(meter_id, month_start)
+     JOIN LATERAL (SELECT start_at, end_at, energy_micro FROM interval_readings i
+                   WHERE i.meter_id = a.meter_id AND i.channel = 1 AND i.start_at >= a.month_start
+                   ORDER BY i.start_at DESC LIMIT 1) l ON true
+     LEFT JOIN LATERAL (SELECT start_at, end_at, energy_micro FROM interval_readings i
+                        WHERE i.meter_id = a.meter_id AND i.channel = 1
+                          AND i.start_at >= a.month_start AND i.start_at < l.start_at
+                        ORDER BY i.energy_micro::float8 / extract(epoch FROM i.end_at - i.start_at) DESC,
+                                 i.start_at
+                        LIMIT 1) p ON true`,
+    [meterIds, monthStarts],
+  );
+}

@@ -30,7 +30,7 @@ export {
 export { RangeInputError, resolveProjectTo, resolveRange, type ResolvedRange } from './range.ts';
 export { ReadingsStore, packQueuedMonths, type ChannelReadings } from './readings-store.ts';
 export { presentPeak, presentReadings } from './readings.presenter.ts';
-export { readings, type DayAsk, type DayRow } from './readings.service.ts';
+export { readings, type DayAsk, type DayRow, type MonthPeakRow } from './readings.service.ts';
 export {
   isImplausibleDecrease,
   kwhToMicro,

@@ -16,12 +16,13 @@ import {
 import { useGetLocationMetersQuery } from './locations-api.ts';
 
 /** What a kind's threshold is, for its field and the list; none for a register going down. */
-const THRESHOLD_UNIT: Record<AlertKind, 'hours' | 'kwh' | 'factor' | 'amount' | null> = {
+const THRESHOLD_UNIT: Record<AlertKind, 'hours' | 'kwh' | 'factor' | 'amount' | 'percent' | null> = {
   silent: 'hours',
   dailyAbove: 'kwh',
   usualAbove: 'factor',
   registerDecrease: null,
   billAbove: 'amount',
+  peakNear: 'percent',
 };
 
 /**
