@@ -14,6 +14,7 @@ import type {
 import { billingPeriod } from '@cm/contracts/billing-period.ts';
 import { localDateOf } from '@cm/contracts/zoned-time.ts';
 import type { MonthlyPeaks, MonthlyPeaksQuery } from '@cm/contracts/demand.ts';
+import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../http-error.ts';
 import {
@@ -37,7 +38,6 @@ import {
   type ChannelReadings,
   type KnownIntervals,
 } from '../readings/index.ts';
-import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
 import { type AuthContext, scopeOf } from '../access/index.ts';
 import { presentLocation, presentMeter } from './check.presenter.ts';
 import {
