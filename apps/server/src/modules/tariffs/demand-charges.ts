@@ -158,7 +158,9 @@ export function demandCharges(where: RangeWhere, input: DemandInput): DemandChar
   const months: Month[] = monthEdges
     .slice(1)
     .map(() => ({ all: null, windowed: null, isAtLeast: false, covered: 0 }));
-  const periods = billingPeriods(days.edges, input.billingDay, timeZone);
+  // The bill's days are consecutive local days: day k is the first one's date + k (one zone lookup).
+  const firstDay = dayNumber(localDateOf(days.edges[0] ?? fromMs, timeZone));
+  const periods = billingPeriods(days.edges, firstDay, input.billingDay, timeZone);
   const periodStarts = periods.map((period) => period.startMs);
   const window = priceTimeline(versions, demandWindowProfile, firstMs, endMs, timeZone);
   let segment = 0;
@@ -279,7 +281,7 @@ export function demandCharges(where: RangeWhere, input: DemandInput): DemandChar
     if (demand.capacityMicro !== null) {
       const m = monthOf(dayStart);
       capacity = capacityOf(m, demand.floorMicro);
-      const year = civilFromDays(dayNumber(localDateOf(dayStart, timeZone))).year;
+      const { year } = civilFromDays(firstDay + k);
       const yearDays = dayNumber(`${year + 1}-01-01`) - dayNumber(`${year}-01-01`);
       const entry = {
         version: v,
@@ -328,11 +330,16 @@ function divideRounded(a: bigint, b: bigint): bigint {
 }
 
 /** The billing periods holding the local days starting at `edges` (all but the last edge). */
-function billingPeriods(edges: readonly number[], billingDay: number | null, timeZone: string): Period[] {
+function billingPeriods(
+  edges: readonly number[],
+  firstDay: number,
+  billingDay: number | null,
+  timeZone: string,
+): Period[] {
   const periods: Period[] = [];
   let lastFrom = '';
-  for (const edge of edges.slice(0, -1)) {
-    const { from, to } = billingPeriod(localDateOf(edge, timeZone), billingDay);
+  for (let k = 0; k + 1 < edges.length; k++) {
+    const { from, to } = billingPeriod(dateText(firstDay + k), billingDay);
     if (from === lastFrom) continue;
     lastFrom = from;
     const startMs = startOfLocal(dateParts(from), timeZone);
@@ -348,6 +355,12 @@ function billingPeriods(edges: readonly number[], billingDay: number | null, tim
   }
   return periods;
 }
+
+/** Days since 1970-01-01 as a local date `YYYY-MM-DD`. */
+const dateText = (day: number) => {
+  const { year, month, day: date } = civilFromDays(day);
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(date).padStart(2, '0')}`;
+};
 
 const dateParts = (date: string) => {
   const [year = 1970, month = 1, day = 1] = date.split('-').map(Number);
