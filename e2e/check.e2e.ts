@@ -600,6 +600,42 @@ describe('the check page', () => {
     await page.context().close();
   });
 
+  it("a client sees the range's peak and the cost with the library's capacity charge (issue 36)", async () => {
+    // demo-content.ts: the library's tariff charges 52.50 EUR per kW-year of the rolling 12-month
+    // average of monthly peaks (floor 2.5 kW), per day. The page shows what the API gives.
+    const page = await newPage();
+    const session = await logIn(page, demoUsers.clientA);
+    const from = new Date(Date.now() - 9 * 86_400_000).toISOString().slice(0, 10);
+    const to = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
+    const answer = await api<
+      ReadingsAnswer & {
+        meters: { bill: { capacityCharge: number; total: number; demand: { capacityKw: number | null } } }[];
+      }
+    >(page, session, readingsPath({ name: RIVERSIDE, From: from, To: to, meterInd: 3, granularity: 'day' }));
+    const [meter] = answer.body.meters;
+    if (!meter?.totals.demand || !meter.bill.demand.capacityKw) throw new Error('no peak or capacity');
+    // 7 days at 52.50 a kW-year of at least 2.5 kW: at least 2.5 × 52.5 × 7 ÷ 366 ≈ 2.51 EUR.
+    expect(meter.bill.capacityCharge).toBeGreaterThan(2.5);
+    await page.goto(`${url}/check?meter=EM-10009&from=${from}&to=${to}&granularity=day`);
+    const money = (amount: number) =>
+      new Intl.NumberFormat('en', { style: 'currency', currency: 'EUR' }).format(amount);
+    const capacity = page.getByTestId('bill-capacity');
+    await capacity.waitFor();
+    expect(await capacity.locator('[data-value]').textContent()).toBe(money(meter.bill.capacityCharge));
+    const kW = new Intl.NumberFormat('en', { maximumFractionDigits: 3 }).format(meter.bill.demand.capacityKw);
+    expect(await capacity.textContent()).toContain(`${kW} kW rolling average`);
+    expect(await page.getByTestId('bill-total').locator('[data-value]').textContent()).toBe(
+      money(meter.bill.total),
+    );
+    const peak = `${meter.totals.demand.isAtLeast ? '≥\u00a0' : ''}${new Intl.NumberFormat('en', {
+      maximumFractionDigits: 3,
+    }).format(meter.totals.demand.kW)}\u00a0kW`;
+    expect(await page.getByTestId('total-demand').locator('[data-value]').textContent()).toBe(peak);
+    // The price list says how the capacity charge is worked out.
+    expect(await page.getByTestId('tariff-prices').textContent()).toContain('Capacity charge');
+    await page.context().close();
+  });
+
   it('a client stars a meter on its card; the navbar names it, and the star holds after a reload', async () => {
     // Issue 17.10. EM-10009 is Riverside's "HVAC" (demo-content.ts).
     const page = await newPage();

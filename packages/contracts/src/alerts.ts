@@ -23,6 +23,11 @@ export const alertKinds = [
    * the location's currency in some interval of the next PRICE_LOOKAHEAD_HOURS: told ahead of time.
    */
   'priceAbove',
+  /**
+   * This month's peak is about to be exceeded: the latest interval's average power above
+   * `threshold` % of the highest of the local month's intervals before it (issue 36).
+   */
+  'peakNear',
 ] as const;
 
 /** How far ahead priceAbove looks: a day-ahead market publishes tomorrow's prices today. */
@@ -61,6 +66,12 @@ export const alertRuleBodySchema = z
         path: ['threshold'],
         message: `threshold is required for ${body.kind}: ${THRESHOLD_UNIT[body.kind]}.`,
       });
+    if (body.kind === 'peakNear' && body.threshold !== null && body.threshold > 100)
+      context.addIssue({
+        code: 'custom',
+        path: ['threshold'],
+        message: "threshold must be at most 100 for peakNear: a percentage of the month's peak, such as 90.",
+      });
     if (body.kind === 'usualAbove' && body.threshold !== null && body.threshold <= 1)
       context.addIssue({
         code: 'custom',
@@ -78,6 +89,7 @@ const THRESHOLD_UNIT: Record<AlertKind, string> = {
   registerDecrease: 'none',
   billAbove: "an amount in the location's currency",
   priceAbove: "a price per kWh in the location's currency",
+  peakNear: "a percentage of the month's peak so far",
 };
 
 /**
@@ -151,7 +163,11 @@ export const alertDetailSchema = z.object({
   currency: z.string().optional(),
   periodFrom: z.string().optional(),
   /** priceAbove: the first interval above (`at`), its price per kWh (`amount`) and `currency`. */
-  /** registerDecrease: when, and the registers before and after. */
+  /** peakNear: the latest interval's power and the month's peak before it (kW), and when that peak was. */
+  power: z.number().optional(),
+  peak: z.number().optional(),
+  peakAt: z.string().optional(),
+  /** registerDecrease (and peakNear: the latest interval's start): when, and the registers before and after. */
   at: z.string().optional(),
   from: z.number().optional(),
   to: z.number().optional(),

@@ -328,13 +328,35 @@ const chargesSchema = z.object({
   energy: z.number(),
   /** Standing charges of the local days charged (a day in part: its share of the day's hours). */
   standingCharge: z.number(),
-  /** Tax on energy and standing charges. */
+  /** The tariff's demand charge: per kW of each billing period's charged demand (docs/demand.md). */
+  demandCharge: z.number(),
+  /** The capacity charge: per kW-year of the rolling 12-month average of monthly peaks, per day. */
+  capacityCharge: z.number(),
+  /** Tax on energy, standing, demand and capacity charges. */
   tax: z.number(),
   /** Export credited at the feed-in price (subtracted from the total). */
   feedIn: z.number(),
-  /** energy + standingCharge + tax − feedIn. */
+  /** energy + standingCharge + demandCharge + capacityCharge + tax − feedIn. */
   total: z.number(),
 });
+
+/** The demand a bill's demand and capacity charges are taken from. */
+export const billDemandSchema = z.object({
+  /** The tariff's demand interval the peaks are averaged over. */
+  intervalMinutes: z.number().int(),
+  /** The billing period's peak (inside the on-peak window where the tariff has one); `null` without data. */
+  peak: demandPeakSchema.nullable(),
+  /** The demand charged: the peak, or the ratchet's floor when higher (kW); `null` without a demand charge. */
+  chargedKw: z.number().nullable(),
+  /** The ratchet: its % of the highest monthly peak of the 11 months before (kW); `null` without. */
+  ratchetKw: z.number().nullable(),
+  /** The rolling 12-month average of monthly peaks with the tariff's floor (kW); `null` without a capacity charge. */
+  capacityKw: z.number().nullable(),
+  /** Some month or interval counted had data missing: the demand is at least this. */
+  isAtLeast: z.boolean(),
+});
+/** A bill's demand. */
+export type BillDemand = z.infer<typeof billDemandSchema>;
 
 /** What the range costs at the location's tariffs; `null` when the location has no tariff. */
 export const billSchema = chargesSchema.extend({
@@ -352,7 +374,16 @@ export const billSchema = chargesSchema.extend({
    * data), standing charges and tax at the tariffs in force on those days. `null` when not asked,
    * for a finished range or before a whole day of data.
    */
-  projection: chargesSchema.extend({ averagedDays: z.number(), to: z.string() }).nullable(),
+  projection: chargesSchema
+    .extend({
+      averagedDays: z.number(),
+      to: z.string(),
+      /** The demand charge is at the peak so far, which may still rise before `to`. */
+      peakMayRise: z.boolean(),
+    })
+    .nullable(),
+  /** What the demand and capacity charges were taken from (the range's last billing period); `null` without them. */
+  demand: billDemandSchema.nullable(),
 });
 /** A bill. */
 export type Bill = z.infer<typeof billSchema>;

@@ -117,6 +117,64 @@ export const seriesPriceSchema = z.object({
 });
 /** A price taken from a series. */
 export type SeriesPrice = z.output<typeof seriesPriceSchema>;
+/** Demand intervals a tariff may measure its peaks over, in minutes. */
+export const DEMAND_INTERVALS = [15, 30, 60] as const;
+/** The capacity tariff's floor when a version does not set one (Flanders: 2.5 kW). */
+export const DEFAULT_CAPACITY_FLOOR = '2.5';
+
+/**
+ * Demand and capacity charges of a tariff version (issue 36; docs/demand.md has the rules):
+ * `pricePerKw` per kW of each billing period's peak (only inside `window` when given: on-peak
+ * demand), at least `ratchetPercent` % of the highest monthly peak of the 11 months before;
+ * `capacityPricePerKwYear` per kW-year of the rolling 12-month average of monthly peaks, each at
+ * least `capacityFloorKw`, charged per day. Peaks are the average power over `intervalMinutes`.
+ */
+export const tariffDemandSchema = z
+  .object({
+    intervalMinutes: z
+      .number({ message: 'demand.intervalMinutes must be 15, 30 or 60.' })
+      .refine(
+        (minutes) => (DEMAND_INTERVALS as readonly number[]).includes(minutes),
+        'demand.intervalMinutes must be 15, 30 or 60.',
+      )
+      .default(15),
+    /** Per kW of the billing period's peak. */
+    pricePerKw: decimalText('demand.pricePerKw').nullable().default(null),
+    /** Where the peak is taken (on-peak demand); `null`: every hour. */
+    window: z
+      .object({
+        days: tariffWindowSchema.shape.days,
+        from: wallTime('demand.window.from'),
+        to: wallTime('demand.window.to'),
+        months: tariffWindowSchema.shape.months,
+      })
+      .nullable()
+      .default(null),
+    /** Charged demand is at least this % of the highest monthly peak of the 11 months before. */
+    ratchetPercent: decimalText('demand.ratchetPercent')
+      .refine((text) => Number(text) <= 100, 'demand.ratchetPercent must be at most 100.')
+      .nullable()
+      .default(null),
+    /** Per kW-year of the rolling 12-month average of monthly peaks. */
+    capacityPricePerKwYear: decimalText('demand.capacityPricePerKwYear').nullable().default(null),
+    /** Each monthly peak counts at least this in the rolling average (kW). */
+    capacityFloorKw: decimalText('demand.capacityFloorKw').default(DEFAULT_CAPACITY_FLOOR),
+  })
+  .superRefine((demand, context) => {
+    const refuse = (path: string, message: string) =>
+      context.addIssue({ code: 'custom', path: [path], message });
+    if (demand.pricePerKw === null && demand.capacityPricePerKwYear === null)
+      refuse(
+        'pricePerKw',
+        'demand needs a pricePerKw, a capacityPricePerKwYear or both (or leave demand out).',
+      );
+    if (demand.pricePerKw === null && demand.window !== null)
+      refuse('window', 'demand.window is where a demand charge takes its peak: it needs a pricePerKw.');
+    if (demand.pricePerKw === null && demand.ratchetPercent !== null)
+      refuse('ratchetPercent', 'demand.ratchetPercent raises the charged demand: it needs a pricePerKw.');
+  });
+/** A tariff version's demand and capacity charges. */
+export type TariffDemand = z.output<typeof tariffDemandSchema>;
 
 /** `POST /api/admin/locations/:id/tariffs` body: a tariff version. */
 export const tariffBodySchema = z
@@ -149,6 +207,8 @@ export const tariffBodySchema = z
     importSeries: seriesPriceSchema.nullable().default(null),
     /** Export paid from a price series instead of feedInPrice. */
     exportSeries: seriesPriceSchema.nullable().default(null),
+    /** Demand and capacity charges, `null` for none. */
+    demand: tariffDemandSchema.nullable().default(null),
   })
   .superRefine((body, context) => {
     if (body.importSeries && body.windows.length > 0)
@@ -179,6 +239,7 @@ export const tariffSchema = z.object({
   feedInPrice: z.string().nullable(),
   importSeries: seriesPriceSchema.nullable(),
   exportSeries: seriesPriceSchema.nullable(),
+  demand: tariffDemandSchema.nullable(),
   createdAt: z.string(),
 });
 /** A tariff version. */

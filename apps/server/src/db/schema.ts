@@ -184,6 +184,8 @@ export const tariffs = pgTable(
     exportSeriesId: integer('export_series_id').references(() => priceSeries.id, { onDelete: 'restrict' }),
     exportMargin: numeric('export_margin', { precision: 12, scale: 6 }),
     exportTaxPercent: numeric('export_tax_percent', { precision: 9, scale: 6 }),
+    // Demand and capacity charges (contracts/tariffs.ts tariffDemandSchema), null for none.
+    demand: jsonb('demand'),
     createdAt: instant('created_at').notNull().defaultNow(),
   },
   (t) => [
@@ -567,7 +569,7 @@ export const alertRules = pgTable(
     index('alert_rules_owner_idx').on(t.ownerId),
     check(
       'alert_rules_kind_check',
-      sql`${t.kind} in ('silent', 'dailyAbove', 'usualAbove', 'registerDecrease', 'billAbove', 'priceAbove')`,
+      sql`${t.kind} in ('silent', 'dailyAbove', 'usualAbove', 'registerDecrease', 'billAbove', 'priceAbove', 'peakNear')`,
     ),
     index('alert_rules_location_idx').on(t.locationId),
   ],

@@ -49,8 +49,8 @@ export interface DemoLocationSpec {
 }
 
 /** A demo tariff version: the API's body without its date, holidays as month-days (`12-25`) of every year. */
-export type DemoTariffSpec = Omit<TariffDraft, 'effectiveFrom' | 'importSeries' | 'exportSeries'> &
-  Partial<Pick<TariffDraft, 'importSeries' | 'exportSeries'>> & { monthsAgo?: number };
+export type DemoTariffSpec = Omit<TariffDraft, 'effectiveFrom' | 'importSeries' | 'exportSeries' | 'demand'> &
+  Partial<Pick<TariffDraft, 'importSeries' | 'exportSeries' | 'demand'>> & { monthsAgo?: number };
 
 const EVERY_DAY: TariffDay[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun', 'holiday'];
 const WEEKDAYS: TariffDay[] = ['mon', 'tue', 'wed', 'thu', 'fri'];
@@ -155,8 +155,14 @@ export const DEMO_LOCATIONS: readonly DemoLocationSpec[] = [
       { label: 'Café', profile: 'retail', averageKw: 3, cube: 0, priority: New, special: 'faulty' },
       { label: 'Reading rooms', profile: 'office', averageKw: 2.5, cube: 0, priority: Medium },
     ],
-    // A flat commercial tariff, VAT 19 %.
-    alertRules: [{ kind: 'silent', threshold: 6 }],
+    // A flat commercial tariff, VAT 19 %, with a capacity charge (issue 36, docs/demand.md): 52.50
+    // EUR per kW-year of the rolling 12-month average of the monthly 15-minute peaks, each at least
+    // 2.5 kW, charged per day. Fixed figures, like all the demo's: the seed stays deterministic.
+    // An alert when a quarter hour nears 90 % of the month's peak so far.
+    alertRules: [
+      { kind: 'silent', threshold: 6 },
+      { kind: 'peakNear', threshold: 90 },
+    ],
     tariffs: [
       {
         currency: 'EUR',
@@ -166,6 +172,14 @@ export const DEMO_LOCATIONS: readonly DemoLocationSpec[] = [
         standingChargePerDay: '4.50',
         taxPercent: '19',
         feedInPrice: null,
+        demand: {
+          intervalMinutes: 15,
+          pricePerKw: null,
+          window: null,
+          ratchetPercent: null,
+          capacityPricePerKwYear: '52.5',
+          capacityFloorKw: '2.5',
+        },
       },
     ],
   },

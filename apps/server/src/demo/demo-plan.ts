@@ -198,6 +198,7 @@ function planTariffs(loc: DemoLocation, startMs: number, nowMs: number): DemoPla
         ...tariff,
         importSeries: tariff.importSeries ?? null,
         exportSeries: tariff.exportSeries ?? null,
+        demand: tariff.demand ?? null,
         holidays,
         effectiveFrom: `${localDateOf(from, loc.timeZone).slice(0, 7)}-01`,
       },

@@ -142,8 +142,9 @@ async function writePlan(tx: SqlRunner, plan: DemoPlan, marker: object) {
   for (const { locationName, tariff } of plan.tariffs) {
     await tx.query(
       `INSERT INTO tariffs (location_id, effective_from, currency, energy_price, windows, holidays,
-         standing_charge_per_day, tax_percent, feed_in_price, created_at)
-       VALUES ($1, $2::date, $3, $4::numeric, $5::jsonb, $6::date[], $7::numeric, $8::numeric, $9::numeric, $2::date)`,
+         standing_charge_per_day, tax_percent, feed_in_price, demand, created_at)
+       VALUES ($1, $2::date, $3, $4::numeric, $5::jsonb, $6::date[], $7::numeric, $8::numeric, $9::numeric,
+         $10::jsonb, $2::date)`,
       [
         need(locationIds, locationName),
         tariff.effectiveFrom,
@@ -154,6 +155,7 @@ async function writePlan(tx: SqlRunner, plan: DemoPlan, marker: object) {
         tariff.standingChargePerDay,
         tariff.taxPercent,
         tariff.feedInPrice,
+        tariff.demand === null ? null : JSON.stringify(tariff.demand),
       ],
     );
   }

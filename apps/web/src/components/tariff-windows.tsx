@@ -1,4 +1,4 @@
-import type { TariffDay, TariffWindow } from '@cm/contracts/tariffs.ts';
+import type { Tariff, TariffDay, TariffWindow } from '@cm/contracts/tariffs.ts';
 import { tariffDays } from '@cm/contracts/tariffs.ts';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -59,6 +59,49 @@ export function TariffWindowLines({
             .join(' · ')}
         </li>
       ))}
+    </ul>
+  );
+}
+
+/**
+ * A tariff version's demand and capacity charges as lines (issue 36): "Demand charge 12 USD per kW
+ * of the month's peak (15-minute average), Mon–Fri 14:00–19:00, at least 80 % of the highest of the
+ * last 11 months", "Capacity charge 40 EUR per kW-year of the rolling 12-month average (at least
+ * 2.5 kW a month)".
+ */
+export function TariffDemandLines({ demand, currency }: { demand: Tariff['demand']; currency: string }) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  if (!demand) return null;
+  const number = (text: string) => formatNumber(Number(text), locale, { maximumFractionDigits: 6 });
+  return (
+    <ul data-testid="tariff-demand" style={{ margin: 0, paddingInlineStart: 16 }}>
+      {demand.pricePerKw === null ? null : (
+        <li>
+          {[
+            t('tariff.demandCharge', {
+              price: tariffPriceText(demand.pricePerKw, currency, locale),
+              minutes: demand.intervalMinutes,
+            }),
+            demand.window
+              ? `${windowDaysText(demand.window.days, t)} ${demand.window.from}–${demand.window.to}`
+              : null,
+            demand.ratchetPercent === null
+              ? null
+              : t('tariff.ratchet', { percent: number(demand.ratchetPercent) }),
+          ]
+            .filter((part) => part)
+            .join(' · ')}
+        </li>
+      )}
+      {demand.capacityPricePerKwYear === null ? null : (
+        <li>
+          {t('tariff.capacityCharge', {
+            price: tariffPriceText(demand.capacityPricePerKwYear, currency, locale),
+            floor: number(demand.capacityFloorKw),
+          })}
+        </li>
+      )}
     </ul>
   );
 }

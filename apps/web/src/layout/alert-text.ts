@@ -69,6 +69,15 @@ export function alertSentence(item: AlertNotification, t: TFunction, locale: str
         at: at(detail.at),
       });
       break;
+    case 'peakNear':
+      sentence = t('alerts.text.peakNear', {
+        ...values,
+        power: formatNumber(detail.power ?? 0, locale, { maximumFractionDigits: 3 }),
+        peak: formatNumber(detail.peak ?? 0, locale, { maximumFractionDigits: 3 }),
+        percent: formatNumber(alert.threshold ?? 0, locale),
+        at: at(detail.at),
+      });
+      break;
     case 'registerDecrease':
       sentence = t('alerts.text.registerDecrease', {
         ...values,

@@ -34,6 +34,9 @@ interface Filled {
   from: string;
   to: string;
   at: string;
+  power: string;
+  peak: string;
+  percent: string;
 }
 
 interface Catalog {
@@ -58,6 +61,8 @@ const catalogs: Record<Language, Catalog> = {
         `used ${f.energy} on ${f.day}, more than ${f.factor} × the usual ${f.usual} of that weekday`,
       billAbove: (f) => `has a bill of ${f.amount} since ${f.from}, above the ${f.limit} set`,
       priceAbove: (f) => `will pay ${f.price} per kWh from ${f.at}, above the ${f.limit} set`,
+      peakNear: (f) =>
+        `drew ${f.power} in the interval from ${f.at}, above ${f.percent} % of this month's peak so far (${f.peak})`,
       registerDecrease: (f) =>
         `register went down from ${f.from} to ${f.to} at ${f.at} (a rollover, an exchange or a fault)`,
     },
@@ -73,6 +78,7 @@ const catalogs: Record<Language, Catalog> = {
       usualAbove: 'high consumption',
       billAbove: 'bill above the amount set',
       priceAbove: 'price above the amount set',
+      peakNear: "near this month's peak",
       registerDecrease: 'register went down',
     },
     cleared: 'Cleared',
@@ -91,6 +97,8 @@ const catalogs: Record<Language, Catalog> = {
         `a consommé ${f.energy} le ${f.day}, plus de ${f.factor} × ses ${f.usual} habituels ce jour de la semaine`,
       billAbove: (f) => `a une facture de ${f.amount} depuis le ${f.from}, au-dessus des ${f.limit} fixés`,
       priceAbove: (f) => `paiera ${f.price} par kWh à partir du ${f.at}, au-dessus des ${f.limit} fixés`,
+      peakNear: (f) =>
+        `a appelé ${f.power} dans l'intervalle commençant à ${f.at}, au-dessus de ${f.percent} % de la pointe du mois jusqu'ici (${f.peak})`,
       registerDecrease: (f) =>
         `a vu son index descendre de ${f.from} à ${f.to} le ${f.at} (un passage à zéro, un échange ou une panne)`,
     },
@@ -106,6 +114,7 @@ const catalogs: Record<Language, Catalog> = {
       usualAbove: 'consommation élevée',
       billAbove: 'facture au-dessus du montant fixé',
       priceAbove: 'prix au-dessus du montant fixé',
+      peakNear: 'proche de la pointe du mois',
       registerDecrease: 'index en baisse',
     },
     cleared: 'Terminée',
@@ -124,6 +133,8 @@ const catalogs: Record<Language, Catalog> = {
         `hat am ${f.day} ${f.energy} verbraucht, mehr als ${f.factor} × die üblichen ${f.usual} an diesem Wochentag`,
       billAbove: (f) => `hat seit ${f.from} eine Rechnung von ${f.amount}, über den festgelegten ${f.limit}`,
       priceAbove: (f) => `zahlt ab ${f.at} ${f.price} je kWh, über den festgelegten ${f.limit}`,
+      peakNear: (f) =>
+        `hat im Intervall ab ${f.at} ${f.power} bezogen, über ${f.percent} % der bisherigen Monatsspitze (${f.peak})`,
       registerDecrease: (f) =>
         `Zählerstand ging am ${f.at} von ${f.from} auf ${f.to} zurück (Überlauf, Zählerwechsel oder Fehler)`,
     },
@@ -139,6 +150,7 @@ const catalogs: Record<Language, Catalog> = {
       usualAbove: 'hoher Verbrauch',
       billAbove: 'Rechnung über dem Betrag',
       priceAbove: 'Preis über dem Betrag',
+      peakNear: 'nahe der Monatsspitze',
       registerDecrease: 'Zählerstand gesunken',
     },
     cleared: 'Behoben',
@@ -157,6 +169,8 @@ const catalogs: Record<Language, Catalog> = {
         `consumiu ${f.energy} em ${f.day}, mais de ${f.factor} × os ${f.usual} habituais nesse dia da semana`,
       billAbove: (f) => `tem uma fatura de ${f.amount} desde ${f.from}, acima dos ${f.limit} definidos`,
       priceAbove: (f) => `pagará ${f.price} por kWh a partir de ${f.at}, acima dos ${f.limit} definidos`,
+      peakNear: (f) =>
+        `consumiu ${f.power} no intervalo a partir de ${f.at}, acima de ${f.percent} % da ponta do mês até agora (${f.peak})`,
       registerDecrease: (f) =>
         `viu o índice descer de ${f.from} para ${f.to} em ${f.at} (uma volta a zero, uma troca ou uma avaria)`,
     },
@@ -172,6 +186,7 @@ const catalogs: Record<Language, Catalog> = {
       usualAbove: 'consumo elevado',
       billAbove: 'fatura acima do montante',
       priceAbove: 'preço acima do montante',
+      peakNear: 'perto da ponta do mês',
       registerDecrease: 'índice desceu',
     },
     cleared: 'Resolvido',
@@ -232,6 +247,9 @@ function fill(alert: AlertWords, language: Language, words: Catalog): Filled {
     from: registerKind ? number(detail.from, 6) : (detail.periodFrom ?? '?'),
     to: number(detail.to, 6),
     at: detail.at ? local(detail.at, timeZone) : '?',
+    power: `${number(detail.power)} kW`,
+    peak: `${number(detail.peak)} kW`,
+    percent: number(alert.threshold),
   };
 }
 

@@ -10,6 +10,7 @@ import { createTestApp, insertUser, TEST_SECRETS, type TestApp } from '../../tes
 import { startSmtpSink, type ReceivedMail } from '../../test/smtp-sink.ts';
 import {
   insertDevice,
+  insertIntervals,
   insertLocation,
   insertMeter,
   insertReadings,
@@ -312,4 +313,47 @@ describe('alerts', () => {
       );
     });
   });
+
+  // In the first half hour of a month there is no room for two records before now.
+  const monthStartMs = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1);
+  it.skipIf(Date.now() - monthStartMs < 30 * 60_000)(
+    "fires when an interval nears this month's peak (peakNear), evaluated on the readings stored",
+    async () => {
+      const lane = await insertLocation(t.db, 'Peak Lane', 'UTC');
+      const meter = await insertMeter(t.db, {
+        meterNumber: 'EM-P',
+        locationId: lane,
+        meterInd: 1,
+        installedAt: new Date(monthStartMs - 40 * 24 * HOUR),
+      });
+      // Last month 2 kWh in a quarter hour (8 kW): not this month's. This month: 0.8 kWh (3.2 kW),
+      // then the latest, 0.75 kWh (3 kW): 3 ÷ 3.2 = 93.75 % of the month's peak so far, above 90 %.
+      await insertIntervals(t.db, meter, [
+        [monthStartMs - QUARTER, monthStartMs, 2_000_000],
+        [monthStartMs, monthStartMs + QUARTER, 800_000],
+        [monthStartMs + QUARTER, monthStartMs + 2 * QUARTER, 750_000],
+      ]);
+      const refused = await t.call('POST', '/api/admin/alert-rules', {
+        token: admin,
+        body: { locationId: lane, kind: 'peakNear', threshold: 120 },
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json<{ message: string }>().message).toContain('at most 100 for peakNear');
+      const rule = await t.call('POST', '/api/admin/alert-rules', {
+        token: admin,
+        body: { locationId: lane, kind: 'peakNear', threshold: 90 },
+      });
+      expect(rule.statusCode).toBe(201);
+      expect(await evaluate()).toMatchObject({ fired: 1 });
+      const [latest] = (await inbox(admin)).items;
+      expect(latest).toMatchObject({
+        event: 'fired',
+        alert: {
+          kind: 'peakNear',
+          meterNumber: 'EM-P',
+          detail: { power: 3, peak: 3.2, peakAt: new Date(monthStartMs).toISOString() },
+        },
+      });
+    },
+  );
 });

@@ -11,8 +11,10 @@ import {
 import { DAY_MS, HOUR_MS, localDateOf, localParts, startOfLocal } from '@cm/contracts/zoned-time.ts';
 import type { AlertMeter } from '../directory/index.ts';
 import {
+  averagePower,
   type DayAsk,
   type DayRegisters,
+  type MonthPeak,
   type RegisterDecrease,
   registerAdvanceMicro,
 } from '../readings/index.ts';
@@ -212,6 +214,41 @@ export function decreaseCondition(
     startedAt: found?.readAt ?? new Date(nowMs),
     detail: found
       ? { at: found.readAt.toISOString(), from: found.beforeMicro / 1e6, to: found.afterMicro / 1e6 }
+      : {},
+  };
+}
+
+/** The first instant of the meter's local month at `nowMs`: where "this month's peak" starts. */
+export function monthStart(meter: WatchedMeter, nowMs: number): Date {
+  const { year, month } = localParts(nowMs, meter.timeZone);
+  return new Date(startOfLocal({ year, month, day: 1 }, meter.timeZone));
+}
+
+/**
+ * This month's peak about to be exceeded (peakNear): the latest interval's average power above
+ * `threshold` % of the highest interval power of the month before it. Without an earlier interval
+ * in the month there is no peak to near: it does not hold.
+ */
+export function peakCondition(rule: Rule, meter: WatchedMeter, found: MonthPeak | undefined): Condition {
+  const power = found
+    ? averagePower(Number(found.lastMicro), found.lastStart.getTime(), found.lastEnd.getTime())
+    : Number.NaN;
+  const peak =
+    found?.peakStart && found.peakEnd && found.peakMicro !== null
+      ? averagePower(Number(found.peakMicro), found.peakStart.getTime(), found.peakEnd.getTime())
+      : Number.NaN;
+  const holds = peak > 0 && power * 100 > (rule.threshold ?? Infinity) * peak;
+  return {
+    ruleId: rule.id,
+    meterId: meter.id,
+    holds,
+    startedAt: found?.lastStart ?? new Date(0),
+    detail: found
+      ? {
+          at: found.lastStart.toISOString(),
+          power: power / 1_000_000,
+          ...(Number.isNaN(peak) ? {} : { peak: peak / 1_000_000, peakAt: found.peakStart?.toISOString() }),
+        }
       : {},
   };
 }

@@ -7,6 +7,8 @@ import {
   dayEnergy,
   decreaseCondition,
   priceCondition,
+  monthStart,
+  peakCondition,
   silentCondition,
   type Rule,
   type WatchedMeter,
@@ -398,5 +400,53 @@ describe('price above (a dynamic tariff, told ahead of time)', () => {
     const then = (time: string) => priceCondition(rule('priceAbove', 0.3), meter, prices, at(time)).holds;
     expect(then('2026-11-26T01:00:00Z')).toBe(false);
     expect(then('2026-11-26T01:30:00Z')).toBe(true);
+  });
+});
+
+describe('peakCondition', () => {
+  // November 2026 in Brussels (UTC+1): the month starts 2026-10-31T23:00Z. The month's peak before
+  // the latest record: 0.8 kWh in the quarter hour from 18:00Z on the 10th = 0.8 ÷ 0.25 h = 3.2 kW.
+  const peakRow = (lastKwh: number, lastMinutes = 15) => ({
+    meterId: 7,
+    lastStart: new Date('2026-11-26T17:00:00Z'),
+    lastEnd: new Date(at('2026-11-26T17:00:00Z') + lastMinutes * 60_000),
+    lastMicro: lastKwh * KWH,
+    peakStart: new Date('2026-11-10T18:00:00Z'),
+    peakEnd: new Date('2026-11-10T18:15:00Z'),
+    peakMicro: 0.8 * KWH,
+  });
+
+  it('starts the month at local midnight of the 1st', () => {
+    expect(monthStart(meter, at('2026-11-26T12:00:00Z')).toISOString()).toBe('2026-10-31T23:00:00.000Z');
+  });
+
+  it('holds when the latest interval is above the % of the month’s peak so far', () => {
+    // 90 % of 3.2 kW = 2.88 kW. 0.73 kWh in a quarter hour = 2.92 kW: above. 0.72 kWh = 2.88 kW:
+    // equal, not above.
+    const above = peakCondition(rule('peakNear', 90), meter, peakRow(0.73));
+    expect(above.holds).toBe(true);
+    expect(above.detail).toEqual({
+      at: '2026-11-26T17:00:00.000Z',
+      power: 2.92,
+      peak: 3.2,
+      peakAt: '2026-11-10T18:00:00.000Z',
+    });
+    expect(above.startedAt.toISOString()).toBe('2026-11-26T17:00:00.000Z');
+    expect(peakCondition(rule('peakNear', 90), meter, peakRow(0.72)).holds).toBe(false);
+  });
+
+  it('compares power, not energy: a 5-minute record of 0.25 kWh is 3 kW', () => {
+    // 0.25 kWh ÷ (5/60) h = 3 kW, above 90 % × 3.2 = 2.88 kW though its energy is less than the
+    // peak's 0.8 kWh.
+    expect(peakCondition(rule('peakNear', 90), meter, peakRow(0.25, 5)).holds).toBe(true);
+  });
+
+  it('does not hold without an earlier interval in the month, nor without data', () => {
+    const first = { ...peakRow(2), peakStart: null, peakEnd: null, peakMicro: null };
+    expect(peakCondition(rule('peakNear', 50), meter, first)).toMatchObject({
+      holds: false,
+      detail: { power: 8 },
+    });
+    expect(peakCondition(rule('peakNear', 50), meter, undefined).holds).toBe(false);
   });
 });

@@ -18,6 +18,8 @@ import {
   dayEnergy,
   decreaseCondition,
   priceCondition,
+  monthStart,
+  peakCondition,
   silentCondition,
   type Condition,
   type WatchedMeter,
@@ -117,6 +119,18 @@ async function conditionsOf(
       : [];
   const decreaseOf = new Map(decreases.map((found) => [found.meterId, found]));
 
+  // Each meter's latest interval of its month and the month's peak before it, for the peakNear rules.
+  const peaking = metersOf(['peakNear']);
+  const monthPeaks =
+    peaking.length > 0
+      ? await readings.monthPeaks(
+          db,
+          peaking.map((meter) => meter.id),
+          peaking.map((meter) => monthStart(meter, nowMs)),
+        )
+      : [];
+  const monthPeakOf = new Map(monthPeaks.map((peak) => [peak.meterId, peak]));
+
   // Bills to date, per location with a billAbove rule (its meters' bills in one pass).
   const billed = new Map<number, { bills: Map<number, Bill>; period: { from: string; startMs: number } }>();
   if (billsOf)
@@ -160,6 +174,8 @@ async function conditionsOf(
         conditions.push(decreaseCondition(rule, meter, decreaseOf.get(meter.id), nowMs));
       else if (rule.kind === 'priceAbove')
         conditions.push(priceCondition(rule, meter, coming.get(row.location_id), nowMs));
+      else if (rule.kind === 'peakNear')
+        conditions.push(peakCondition(rule, meter, monthPeakOf.get(meter.id)));
       else if (rule.kind === 'billAbove') {
         const location = billed.get(row.location_id);
         if (location)

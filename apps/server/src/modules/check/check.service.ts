@@ -15,6 +15,7 @@ import { billingPeriod } from '@cm/contracts/billing-period.ts';
 import { DAY_MS, localDateOf } from '@cm/contracts/zoned-time.ts';
 import type { MonthlyPeaks, MonthlyPeaksQuery } from '@cm/contracts/demand.ts';
 import type { Baseload, BaseloadQuery } from '@cm/contracts/baseload.ts';
+import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../http-error.ts';
 import {
@@ -38,6 +39,7 @@ import {
   ReadingsStore,
   type ChannelReadings,
   type PriceTimeline,
+  type KnownIntervals,
 } from '../readings/index.ts';
 import { type AuthContext, scopeOf } from '../access/index.ts';
 import { presentLocation, presentMeter } from './check.presenter.ts';
@@ -48,7 +50,7 @@ import {
   metersDuring,
   type LocationMeter,
 } from '../directory/index.ts';
-import { locationPrices, type RangePrices, billOf } from '../tariffs/index.ts';
+import { locationPrices, type RangePrices, billOf, demandLookbackFrom } from '../tariffs/index.ts';
 import { locationCarbonTimeline } from '../series/index.ts';
 import { bucketEdges } from '../readings/index.ts';
 import { monthsEnding, peaksOf, presentMonthlyPeaks } from './monthly-peaks.ts';
@@ -145,7 +147,7 @@ export class CheckService {
     }
     refuseOversizeAnswer(query, range, current);
     // Prices are read while the readings load (and only when some will be).
-    const where = { id: location.id, timeZone: location.timeZone };
+    const where = { id: location.id, timeZone: location.timeZone, billingDay: location.billingDay };
     const projectToMs = range.projectToMs ?? range.toMs;
     const prices =
       current.length === 0
@@ -164,7 +166,7 @@ export class CheckService {
       const [{ computed, bill, region }, meter] = await Promise.all([
         this.indicator(
           held,
-          { ...range, timeZone: location.timeZone, nowMs, prices, carbon },
+          { ...range, timeZone: location.timeZone, billingDay: location.billingDay, nowMs, prices, carbon },
           {
             primary: query.channel ?? 'import',
             ...(query.maxPoints === undefined ? {} : { maxPoints: query.maxPoints }),
@@ -314,7 +316,13 @@ export class CheckService {
       const held = overlapping.filter((candidate) => candidate.meterInd === meter.meterInd);
       const { bill } = await this.indicator(
         held,
-        { ...range, timeZone: location.timeZone, nowMs, prices: Promise.resolve(prices) },
+        {
+          ...range,
+          timeZone: location.timeZone,
+          billingDay: location.billingDay,
+          nowMs,
+          prices: Promise.resolve(prices),
+        },
         { primary: 'import' },
       );
       if (bill) bills.set(meter.id, bill);
@@ -328,6 +336,7 @@ export class CheckService {
     where: ResolvedRange & {
       granularity: Granularity;
       timeZone: string;
+      billingDay: number | null;
       nowMs: number;
       prices: Promise<RangePrices | null>;
       /** The grid's carbon intensity (issue 36); absent or null: no emissions. */
@@ -351,6 +360,7 @@ export class CheckService {
       import: segments('import'),
       ...(hasExport ? { export: segments('export') } : {}),
     };
+    const lookbackMs = prices ? demandLookbackFrom(prices.versions, where.fromMs, where.timeZone) : null;
     const computed = computeReadings(input, {
       fromMs: where.fromMs,
       toMs: where.toMs,
@@ -361,6 +371,7 @@ export class CheckService {
       ...(prices ? { prices: prices.timelines } : {}),
       ...(carbon ? { carbon: carbon.timeline } : {}),
       ...(options.maxPoints === undefined ? {} : { maxPoints: options.maxPoints }),
+      ...(lookbackMs === null ? {} : { keepIntervals: true }),
     });
     const byChannel = {
       [computed.primary.channel]: computed.primary,
@@ -376,8 +387,53 @@ export class CheckService {
       imported: byChannel.import?.cost,
       exported: byChannel.export?.cost,
       dataEndMs: byChannel.import?.totals.dataEndMs ?? null,
+      ...(lookbackMs === null
+        ? {}
+        : {
+            demand: {
+              intervals: await this.demandIntervals(held, lookbackMs, where, byChannel.import?.intervals),
+              timeZone: where.timeZone,
+              billingDay: where.billingDay,
+            },
+          }),
     });
     return { computed, bill, region: carbon?.region ?? null };
+  }
+
+  /**
+   * The import intervals a tariff's demand and capacity charges look at: the months before the
+   * range (demandLookbackFrom) read and computed here, then the range's own.
+   */
+  private async demandIntervals(
+    held: LocationMeter[],
+    lookbackMs: number,
+    where: { fromMs: number; timeZone: string; nowMs: number },
+    inRange: KnownIntervals | undefined,
+  ): Promise<KnownIntervals> {
+    const own = inRange ?? { start: [], energy: [], nominal: [] };
+    if (lookbackMs >= where.fromMs) return own;
+    const from = new Date(lookbackMs);
+    const to = new Date(where.fromMs);
+    const loaded = await Promise.all(held.map((meter) => this.readingsOf(meter, from, to)));
+    const before = computeReadings(
+      { import: held.map((meter, i) => segmentOf(meter, loaded[i]?.get(CHANNEL_NUMBER.import))) },
+      {
+        fromMs: lookbackMs,
+        toMs: where.fromMs,
+        timeZone: where.timeZone,
+        granularity: 'month',
+        nowMs: where.nowMs,
+        primary: 'import',
+        keepIntervals: true,
+      },
+    ).primary.intervals ?? { start: [], energy: [], nominal: [] };
+    const earlier = upperBound(before.start, where.fromMs - 1);
+    const later = lowerBound(own.start, where.fromMs);
+    return {
+      start: [...before.start.slice(0, earlier), ...own.start.slice(later)],
+      energy: [...before.energy.slice(0, earlier), ...own.energy.slice(later)],
+      nominal: [...before.nominal.slice(0, earlier), ...own.nominal.slice(later)],
+    };
   }
 
   /** A meter's readings of every channel it has, read only over the time it was installed. */

@@ -95,3 +95,41 @@ export async function findRegisterDecreases(
     afterMicro: row.after_micro,
   }));
 }
+
+/** A meter's latest import interval record since its month started, and the highest-power one before it. */
+export interface MonthPeak {
+  meterId: number;
+  lastStart: Date;
+  lastEnd: Date;
+  lastMicro: number;
+  peakStart: Date | null;
+  peakEnd: Date | null;
+  peakMicro: number | null;
+}
+
+/**
+ * Per meter (from `monthStarts[i]`, its local month's first instant): the latest interval record,
+ * and the record of highest average power (energy ÷ length) before it in the month.
+ */
+export function findMonthPeaks(
+  db: SqlRunner,
+  meterIds: readonly number[],
+  monthStarts: readonly Date[],
+): Promise<MonthPeak[]> {
+  return db.query<MonthPeak>(
+    `SELECT a.meter_id AS "meterId", l.start_at AS "lastStart", l.end_at AS "lastEnd",
+            l.energy_micro AS "lastMicro", p.start_at AS "peakStart", p.end_at AS "peakEnd",
+            p.energy_micro AS "peakMicro"
+     FROM unnest($1::int[], $2::timestamptz[]) AS a(meter_id, month_start)
+     JOIN LATERAL (SELECT start_at, end_at, energy_micro FROM interval_readings i
+                   WHERE i.meter_id = a.meter_id AND i.channel = 1 AND i.start_at >= a.month_start
+                   ORDER BY i.start_at DESC LIMIT 1) l ON true
+     LEFT JOIN LATERAL (SELECT start_at, end_at, energy_micro FROM interval_readings i
+                        WHERE i.meter_id = a.meter_id AND i.channel = 1
+                          AND i.start_at >= a.month_start AND i.start_at < l.start_at
+                        ORDER BY i.energy_micro::float8 / extract(epoch FROM i.end_at - i.start_at) DESC,
+                                 i.start_at
+                        LIMIT 1) p ON true`,
+    [meterIds, monthStarts],
+  );
+}

@@ -11,10 +11,12 @@ export {
 } from './engine/compute.ts';
 export type { CostTotals, PriceTimeline } from './engine/cost.ts';
 export {
+  averagePower,
   peakOf,
   rollingAverage,
   summedPeaks,
   type KnownIntervals,
+  type Peak,
   type PeakColumns,
   type SummedMeter,
 } from './engine/demand.ts';
@@ -28,7 +30,13 @@ export {
 export { RangeInputError, resolveProjectTo, resolveRange, type ResolvedRange } from './range.ts';
 export { ReadingsStore, packQueuedMonths, type ChannelReadings } from './readings-store.ts';
 export { presentCarbon, presentPeak, presentReadings } from './readings.presenter.ts';
-export { readings, type DayAsk, type DayRegisters, type RegisterDecrease } from './readings.service.ts';
+export {
+  readings,
+  type DayAsk,
+  type DayRegisters,
+  type MonthPeak,
+  type RegisterDecrease,
+} from './readings.service.ts';
 export {
   isImplausibleDecrease,
   kwhToMicro,

@@ -2,7 +2,12 @@ import type { ReadingCorrection } from '@cm/contracts/check.ts';
 import { readingQualities } from '@cm/contracts/check-limits.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { ReadingKind } from './channels.ts';
-import { findDayRegisters, findRegisterDecreases, type DayAsk } from './alert-signals.queries.ts';
+import {
+  findDayRegisters,
+  findMonthPeaks,
+  findRegisterDecreases,
+  type DayAsk,
+} from './alert-signals.queries.ts';
 import { warmUpCode } from './warm-up.ts';
 import {
   detachPartition,
@@ -18,7 +23,7 @@ import {
   type PageAsk,
 } from './readings.queries.ts';
 
-export type { DayAsk, DayRegisters, RegisterDecrease } from './alert-signals.queries.ts';
+export type { DayAsk, DayRegisters, MonthPeak, RegisterDecrease } from './alert-signals.queries.ts';
 
 const DAY_MS = 86_400_000;
 /** Months of partitions kept ready ahead of the data, so that a write never waits to create one. */
@@ -103,6 +108,10 @@ export const readings = {
   /** For alerts: each meter's latest import register below the one before it, since `since`. */
   registerDecreases: (db: SqlRunner, meterIds: readonly number[], since: Date) =>
     findRegisterDecreases(db, meterIds, since),
+
+  /** For alerts: each meter's latest interval record of its month and the month's peak record before it. */
+  monthPeaks: (db: SqlRunner, meterIds: readonly number[], monthStarts: readonly Date[]) =>
+    findMonthPeaks(db, meterIds, monthStarts),
 
   /** For an export: one page of a channel's registers at instants in (afterMs, toMs]: [instant ms, millionths, quality]. */
   registersPage: (db: SqlRunner, ask: PageAsk) => registersPage(db, ask),

@@ -9,6 +9,7 @@ import type { Bill } from '@cm/contracts/check.ts';
 import { localDayNumber } from '@cm/contracts/zoned-time.ts';
 import { type CostTotals, bucketEdges } from '../readings/index.ts';
 import { versionOn, type PricedVersion } from './price-timeline.ts';
+import { demandCharges, type DemandInput } from './demand-charges.ts';
 
 /** Tax is stored in millionths of a percent: a fraction is taxMicro / 10^8. */
 const TAX_DIVISOR = 1e8;
@@ -46,11 +47,15 @@ export interface BillInput {
   exported?: CostTotals | undefined;
   /** Last instant with data (for the projection's average day). */
   dataEndMs: number | null;
+  /** The import intervals and where, for demand and capacity charges (absent: none charged). */
+  demand?: DemandInput | undefined;
 }
 
 interface Charges {
   energy: number;
   standingCharge: number;
+  demandCharge: number;
+  capacityCharge: number;
   tax: number;
   feedIn: number;
 }
@@ -61,9 +66,18 @@ function worded(charges: Charges) {
   return {
     energy: currency(charges.energy),
     standingCharge: currency(charges.standingCharge),
+    demandCharge: currency(charges.demandCharge),
+    capacityCharge: currency(charges.capacityCharge),
     tax: currency(charges.tax),
     feedIn: currency(charges.feedIn),
-    total: currency(charges.energy + charges.standingCharge + charges.tax - charges.feedIn),
+    total: currency(
+      charges.energy +
+        charges.standingCharge +
+        charges.demandCharge +
+        charges.capacityCharge +
+        charges.tax -
+        charges.feedIn,
+    ),
   };
 }
 
@@ -100,11 +114,25 @@ export function billOf(input: BillInput): Bill | null {
   }
   const taxOf = (v: number, amount: number) => (amount * (versions[v]?.taxMicro ?? 0)) / TAX_DIVISOR;
   const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+  const peaks = input.demand ? demandCharges({ ...input, endMs, days: input.days }, input.demand) : null;
+  const demandBy = peaks?.demand ?? [];
+  const capacityBy = peaks?.capacity ?? [];
   const energy = sum(energyBy);
   const standingCharge = sum(standingBy);
-  const tax = sum(versions.map((_, v) => taxOf(v, (energyBy[v] ?? 0) + (standingBy[v] ?? 0))));
+  const tax = sum(
+    versions.map((_, v) =>
+      taxOf(v, (energyBy[v] ?? 0) + (standingBy[v] ?? 0) + (demandBy[v] ?? 0) + (capacityBy[v] ?? 0)),
+    ),
+  );
   const feedIn = sum(creditBy);
-  const charges = { energy, standingCharge, tax, feedIn };
+  const charges = {
+    energy,
+    standingCharge,
+    demandCharge: sum(demandBy),
+    capacityCharge: sum(capacityBy),
+    tax,
+    feedIn,
+  };
 
   const isGoing = toMs > nowMs && nowMs > fromMs;
   let projection: Bill['projection'] = null;
@@ -112,6 +140,13 @@ export function billOf(input: BillInput): Bill | null {
     const energyPerDay = energy / averagedDays;
     const creditPerDay = feedIn / averagedDays;
     const projected = { ...charges };
+    versions.forEach((_, v) => {
+      const moreDemand = peaks?.moreDemand[v] ?? 0;
+      const moreCapacity = peaks?.moreCapacity[v] ?? 0;
+      projected.demandCharge += moreDemand;
+      projected.capacityCharge += moreCapacity;
+      projected.tax += taxOf(v, moreDemand + moreCapacity);
+    });
     for (const day of future) {
       const moreEnergy = energyPerDay * day.dataShare;
       const moreStanding = (versions[day.version]?.standingMicro ?? 0) * 1e6 * day.share;
@@ -124,6 +159,7 @@ export function billOf(input: BillInput): Bill | null {
       ...worded(projected),
       averagedDays: Math.round(averagedDays * 1000) / 1000,
       to: new Date(endMs).toISOString(),
+      peakMayRise: charges.demandCharge > 0 || projected.demandCharge > 0,
     };
   }
   return {
@@ -133,5 +169,6 @@ export function billOf(input: BillInput): Bill | null {
     unpricedConsumption: (input.imported?.unpricedEnergy ?? 0) / 1e6,
     standingDays: Math.round(standingDays * 1000) / 1000,
     projection,
+    demand: peaks?.detail ?? null,
   };
 }

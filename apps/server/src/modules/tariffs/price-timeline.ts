@@ -7,7 +7,7 @@
 // passes of that hour. The walk is over spans of constant UTC offset, on which wall time and
 // instants differ by a constant, so no Intl call is made per reading or per day.
 
-import type { Tariff } from '@cm/contracts/tariffs.ts';
+import type { Tariff, TariffDemand, TariffWindow } from '@cm/contracts/tariffs.ts';
 import { decimalMillionths, tariffDays, windowMinutes } from '@cm/contracts/tariffs.ts';
 import { DAY_MS, MINUTE_MS, civilFromDays, daysFromCivil, offsetSpans } from '@cm/contracts/zoned-time.ts';
 import type { PriceTimeline } from '../readings/index.ts';
@@ -28,6 +28,23 @@ export interface PricedVersion {
   importSource: SeriesSource | null;
   /** Export paid from a price series instead of the feed-in price. */
   exportSource: SeriesSource | null;
+  /** Demand and capacity charges (demand-charges.ts), null for none. */
+  demand: PricedDemand | null;
+}
+
+/** A version's demand settings, in millionths. */
+export interface PricedDemand {
+  intervalMs: number;
+  /** Per kW of a billing period's charged demand (millionths of the currency); null: no demand charge. */
+  priceMicro: number | null;
+  /** Where the demand charge's peak is taken; null: at any time. */
+  window: Omit<PricedWindow, 'priceMicro'> | null;
+  /** Millionths of a percent; null: no ratchet. */
+  ratchetMicro: number | null;
+  /** Per kW-year of the rolling average (millionths of the currency); null: no capacity charge. */
+  capacityMicro: number | null;
+  /** Millionths of a kW. */
+  floorMicro: number;
 }
 
 /** A price taken from a series: the margin in millionths per kWh, the tax in millionths of a percent. */
@@ -72,9 +89,7 @@ export function pricedVersions(tariffs: readonly Tariff[]): PricedVersion[] {
       currency: tariff.currency,
       energyMicro: decimalMillionths(tariff.energyPrice),
       windows: tariff.windows.map((window) => ({
-        dayMask: window.days.reduce((mask, day) => mask | (1 << tariffDays.indexOf(day)), 0),
-        monthMask: (window.months ?? []).reduce((mask, month) => mask | (1 << month), 0),
-        minutes: windowMinutes(window),
+        ...pricedWindow(window),
         priceMicro: decimalMillionths(window.price),
       })),
       holidays: new Set(tariff.holidays.map(dayNumber)),
@@ -83,7 +98,29 @@ export function pricedVersions(tariffs: readonly Tariff[]): PricedVersion[] {
       feedInMicro: tariff.feedInPrice === null ? null : decimalMillionths(tariff.feedInPrice),
       importSource: sourceOf(tariff.importSeries),
       exportSource: sourceOf(tariff.exportSeries),
+      demand: tariff.demand ? pricedDemand(tariff.demand) : null,
     }));
+}
+
+const orNull = (text: string | null) => (text === null ? null : decimalMillionths(text));
+
+function pricedWindow(window: Pick<TariffWindow, 'days' | 'months' | 'from' | 'to'>) {
+  return {
+    dayMask: window.days.reduce((mask, day) => mask | (1 << tariffDays.indexOf(day)), 0),
+    monthMask: (window.months ?? []).reduce((mask, month) => mask | (1 << month), 0),
+    minutes: windowMinutes(window),
+  };
+}
+
+function pricedDemand(demand: TariffDemand): PricedDemand {
+  return {
+    intervalMs: demand.intervalMinutes * MINUTE_MS,
+    priceMicro: orNull(demand.pricePerKw),
+    window: demand.window ? pricedWindow(demand.window) : null,
+    ratchetMicro: orNull(demand.ratchetPercent),
+    capacityMicro: orNull(demand.capacityPricePerKwYear),
+    floorMicro: decimalMillionths(demand.capacityFloorKw),
+  };
 }
 
 /** Index of the version in force on local day `day`, -1 before the first. */
@@ -100,12 +137,29 @@ type DayProfile = readonly { from: number; to: number; price: number }[];
 export type ProfileOf = (version: PricedVersion, day: number) => DayProfile;
 
 /** Import: the base price, replaced by the windows of the day's type and month. */
-export const energyProfile: ProfileOf = (version, day) => {
+export const energyProfile: ProfileOf = (version, day) =>
+  windowedProfile(version, version.windows, version.energyMicro, day);
+
+/** Demand: 1 where a version's demand charge takes its peak (its window, else all day), 0 elsewhere. */
+export const demandWindowProfile: ProfileOf = (version, day) => {
+  const demand = version.demand;
+  if (demand?.priceMicro == null) return [{ from: 0, to: 1440, price: 0 }];
+  if (!demand.window) return [{ from: 0, to: 1440, price: 1 }];
+  return windowedProfile(version, [{ ...demand.window, priceMicro: 1 }], 0, day);
+};
+
+/** A day's profile: `base`, replaced by the windows of the day's type and month. */
+function windowedProfile(
+  version: PricedVersion,
+  windows: readonly PricedWindow[],
+  base: number,
+  day: number,
+): DayProfile {
   const weekday = (((day + 3) % 7) + 7) % 7; // 0 Monday … 6 Sunday
   const dayType = version.holidays.has(day) ? tariffDays.indexOf('holiday') : weekday;
   const month = civilFromDays(day).month;
   const pieces: { from: number; to: number; price: number }[] = [];
-  for (const window of version.windows) {
+  for (const window of windows) {
     if (!(window.dayMask & (1 << dayType))) continue;
     if (window.monthMask !== 0 && !(window.monthMask & (1 << month))) continue;
     for (const [from, to] of window.minutes) pieces.push({ from, to, price: window.priceMicro });
@@ -114,13 +168,13 @@ export const energyProfile: ProfileOf = (version, day) => {
   const profile: { from: number; to: number; price: number }[] = [];
   let at = 0;
   for (const piece of pieces) {
-    if (piece.from > at) profile.push({ from: at, to: piece.from, price: version.energyMicro });
+    if (piece.from > at) profile.push({ from: at, to: piece.from, price: base });
     profile.push(piece);
     at = piece.to;
   }
-  if (at < 1440) profile.push({ from: at, to: 1440, price: version.energyMicro });
+  if (at < 1440) profile.push({ from: at, to: 1440, price: base });
   return profile;
-};
+}
 
 /** Export: the feed-in price all day, none when export is not paid. */
 export const feedInProfile: ProfileOf = (version) => [

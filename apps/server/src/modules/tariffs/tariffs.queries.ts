@@ -1,4 +1,4 @@
-import type { TariffDraft, TariffWindow } from '@cm/contracts/tariffs.ts';
+import type { TariffDemand, TariffDraft, TariffWindow } from '@cm/contracts/tariffs.ts';
 import type { SqlRunner } from '../../db/client.ts';
 
 /** A tariff row with its decimals and dates as text, exactly as stored. */
@@ -19,6 +19,7 @@ export interface TariffRow {
   export_series_id: number | null;
   export_margin: string | null;
   export_tax_percent: string | null;
+  demand: TariffDemand | null;
   created_at: Date;
 }
 
@@ -28,7 +29,7 @@ const tariffColumns = `id, location_id, effective_from::text AS effective_from, 
   standing_charge_per_day::text AS standing_charge_per_day, tax_percent::text AS tax_percent,
   feed_in_price::text AS feed_in_price, import_series_id, import_margin::text AS import_margin,
   import_tax_percent::text AS import_tax_percent, export_series_id, export_margin::text AS export_margin,
-  export_tax_percent::text AS export_tax_percent, created_at`;
+  export_tax_percent::text AS export_tax_percent, demand, created_at`;
 
 /** A location's tariff versions, oldest first. */
 export function findTariffs(db: SqlRunner, locationId: number): Promise<TariffRow[]> {
@@ -43,9 +44,9 @@ export async function insertTariff(db: SqlRunner, locationId: number, tariff: Ta
   const rows = await db.query<{ id: number }>(
     `INSERT INTO tariffs (location_id, effective_from, currency, energy_price, windows, holidays,
        standing_charge_per_day, tax_percent, feed_in_price, import_series_id, import_margin,
-       import_tax_percent, export_series_id, export_margin, export_tax_percent)
+       import_tax_percent, export_series_id, export_margin, export_tax_percent, demand)
      VALUES ($1, $2::date, $3, $4::numeric, $5::jsonb, $6::date[], $7::numeric, $8::numeric, $9::numeric,
-       $10, $11::numeric, $12::numeric, $13, $14::numeric, $15::numeric)
+       $10, $11::numeric, $12::numeric, $13, $14::numeric, $15::numeric, $16::jsonb)
      RETURNING id`,
     [
       locationId,
@@ -63,6 +64,7 @@ export async function insertTariff(db: SqlRunner, locationId: number, tariff: Ta
       tariff.exportSeries?.seriesId ?? null,
       tariff.exportSeries?.margin ?? null,
       tariff.exportSeries?.taxPercent ?? null,
+      tariff.demand === null ? null : JSON.stringify(tariff.demand),
     ],
   );
   const id = rows[0]?.id;

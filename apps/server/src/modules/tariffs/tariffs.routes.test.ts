@@ -165,6 +165,8 @@ describe('tariff versions', () => {
       currency: 'EUR',
       energy: 23.856768,
       standingCharge: 2,
+      demandCharge: 0,
+      capacityCharge: 0,
       tax: 5.171354,
       feedIn: 0,
       total: 31.028122,
@@ -172,6 +174,7 @@ describe('tariff versions', () => {
       unpricedConsumption: 0,
       standingDays: 4,
       projection: null,
+      demand: null,
     });
     expect(readingsAnswer(response).location.billingDay).toBeNull();
   });
@@ -210,5 +213,114 @@ describe('tariff versions', () => {
       body: { billingDay: null },
     });
     expect(cleared.json<{ billingDay: number | null }>().billingDay).toBeNull();
+  });
+});
+
+describe('demand and capacity charges (issue 36)', () => {
+  let south: number;
+  const demand = {
+    intervalMinutes: 15,
+    pricePerKw: '10',
+    ratchetPercent: '50',
+    capacityPricePerKwYear: '36.5',
+  };
+
+  beforeAll(async () => {
+    south = await insertLocation(t.db, 'South Quay');
+    const a =
+      (await t.db.query<{ id: number }>("SELECT id FROM users WHERE email = 'a@test.cm'"))[0]?.id ?? 0;
+    await linkUserToLocation(t.db, a, south);
+    const meter = await insertMeter(t.db, {
+      meterNumber: 'EM-S1',
+      locationId: south,
+      meterInd: 1,
+      installedAt: new Date('2025-12-01T00:00:00Z'),
+    });
+    // Berlin, 1 January → 4 March 2026 (local): quarter hours of 0.25 kWh (1 kW), but 1.0 kWh (4 kW)
+    // at 12:00 on 10 February and 0.75 kWh (3 kW) at 18:00 on 2 March.
+    const special = new Map([
+      [Date.parse('2026-02-10T11:00:00Z'), 1_000_000],
+      [Date.parse('2026-03-02T17:00:00Z'), 750_000],
+    ]);
+    const records: [number, number, number][] = [];
+    for (let at = Date.parse('2025-12-31T23:00:00Z'); at < Date.parse('2026-03-04T23:00:00Z'); at += QUARTER)
+      records.push([at, at + QUARTER, special.get(at) ?? 250_000]);
+    await insertIntervals(t.db, meter, records);
+  });
+
+  it('refuses demand settings that miss their price or are out of range, naming the setting', async () => {
+    const at = { ...base, effectiveFrom: '2026-01-01' };
+    const cases: [Record<string, unknown>, string][] = [
+      [
+        { ...at, demand: { intervalMinutes: 20, pricePerKw: '10' } },
+        'demand.intervalMinutes: must be 15, 30 or 60.',
+      ],
+      [
+        { ...at, demand: { ratchetPercent: '80' } },
+        'demand needs a pricePerKw, a capacityPricePerKwYear or both',
+      ],
+      [
+        { ...at, demand: { capacityPricePerKwYear: '40', ratchetPercent: '80' } },
+        'demand.ratchetPercent: raises the charged demand: it needs a pricePerKw.',
+      ],
+      [
+        { ...at, demand: { pricePerKw: '10', ratchetPercent: '120' } },
+        'demand.ratchetPercent: must be at most 100.',
+      ],
+      [
+        { ...at, demand: { pricePerKw: '10', window: { days: ['mon'], from: '25:00', to: '19:00' } } },
+        'demand.window.from: must be a time such as 07:30',
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const response = await t.call('POST', `/api/admin/locations/${south}/tariffs`, { token: admin, body });
+      expect(response.statusCode, message).toBe(400);
+      expect(response.json<{ message: string }>().message).toContain(message);
+    }
+  });
+
+  it('charges the demand with its ratchet and the capacity pro rata, exactly, in the bill', async () => {
+    const created = await t.call('POST', `/api/admin/locations/${south}/tariffs`, {
+      token: admin,
+      body: {
+        currency: 'EUR',
+        energyPrice: '0.3',
+        standingChargePerDay: '0',
+        taxPercent: '0',
+        effectiveFrom: '2025-01-01',
+        demand,
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json<Tariff>().demand).toEqual({ ...demand, window: null, capacityFloorKw: '2.5' });
+    // 1–4 March, 4 of March's 31 days.
+    // Energy: 4 × 96 quarters × 0.25 kWh + 0.5 kWh more at 18:00 on the 2nd = 96.5 kWh × 0.3 = 28.95.
+    // Demand: March's peak so far 0.75 kWh ÷ 0.25 h = 3 kW; ratchet 50 % × 4 kW (February, of the 11
+    // months before March) = 2 kW, below: 3 kW charged. 3 × 10 × 4 ÷ 31 = 3.870968 EUR.
+    // Capacity: months with a peak January 1 kW (counted 2.5), February 4, March 3: (2.5 + 4 + 3) ÷ 3
+    // = 3.166667 kW. 3.166667 × 36.5 × 4 ÷ 365 = 1.266667 EUR.
+    // Total 28.95 + 3.8709677 + 1.2666668 = 34.087635 EUR.
+    const response = await t.call(
+      'GET',
+      '/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?name=South%20Quay&From=2026-03-01&To=2026-03-04&granularity=day',
+      { token: client },
+    );
+    expect(response.statusCode).toBe(200);
+    const [meter] = readingsAnswer(response).meters;
+    expect(meter?.bill).toMatchObject({
+      energy: 28.95,
+      demandCharge: 3.870968,
+      capacityCharge: 1.266667,
+      tax: 0,
+      total: 34.087635,
+      demand: {
+        intervalMinutes: 15,
+        peak: { kW: 3, localFrom: '2026-03-02T18:00:00+01:00', isAtLeast: false },
+        chargedKw: 3,
+        ratchetKw: 2,
+        capacityKw: 3.166667,
+        isAtLeast: false,
+      },
+    });
   });
 });

@@ -41,6 +41,7 @@ function presentTariff(row: TariffRow): Tariff {
     feedInPrice: row.feed_in_price === null ? null : decimal(row.feed_in_price),
     importSeries: seriesPrice(row.import_series_id, row.import_margin, row.import_tax_percent),
     exportSeries: seriesPrice(row.export_series_id, row.export_margin, row.export_tax_percent),
+    demand: row.demand,
     createdAt: row.created_at.toISOString(),
   };
 }

@@ -16,14 +16,16 @@ import {
 import { useGetLocationMetersQuery } from './locations-api.ts';
 
 /** What a kind's threshold is, for its field and the list; none for a register going down. */
-const THRESHOLD_UNIT: Record<AlertKind, 'hours' | 'kwh' | 'factor' | 'amount' | 'price' | null> = {
-  silent: 'hours',
-  dailyAbove: 'kwh',
-  usualAbove: 'factor',
-  registerDecrease: null,
-  billAbove: 'amount',
-  priceAbove: 'price',
-};
+const THRESHOLD_UNIT: Record<AlertKind, 'hours' | 'kwh' | 'factor' | 'amount' | 'price' | 'percent' | null> =
+  {
+    silent: 'hours',
+    dailyAbove: 'kwh',
+    usualAbove: 'factor',
+    registerDecrease: null,
+    billAbove: 'amount',
+    priceAbove: 'price',
+    peakNear: 'percent',
+  };
 
 /**
  * A location's alert rules: who hears of them is its administrators and clients (each as they

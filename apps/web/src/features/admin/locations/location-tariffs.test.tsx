@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import type { AdminLocation } from '@cm/contracts/admin.ts';
-import type { Tariff, TariffBody } from '@cm/contracts/tariffs.ts';
+import { tariffDemandSchema, type Tariff, type TariffBody } from '@cm/contracts/tariffs.ts';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubServer } from '@/test-support/fetch-stub.ts';
@@ -31,6 +31,7 @@ const version = (id: number, fields: Partial<Tariff>): Tariff => ({
   feedInPrice: null,
   importSeries: null,
   exportSeries: null,
+  demand: null,
   createdAt: '2025-01-01T00:00:00.000Z',
   ...fields,
 });
@@ -67,6 +68,7 @@ function tariffsServer(items: Tariff[]) {
         holidays: body.holidays ?? [],
         importSeries: null,
         exportSeries: null,
+        demand: body.demand ? tariffDemandSchema.parse(body.demand) : null,
       });
       items = [...items, added];
       return { status: 201, body: added };
@@ -197,6 +199,7 @@ describe('a location’s tariffs', () => {
         feedInPrice: null,
         windows: [],
         holidays: [],
+        demand: null,
       },
     ]);
     const table = screen.getByRole('table', { name: 'Tariff versions' });

@@ -5,7 +5,7 @@ import type { Tariff } from '@cm/contracts/tariffs.ts';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
-import { TariffWindowLines, tariffPriceText } from '@/components/tariff-windows.tsx';
+import { TariffDemandLines, TariffWindowLines, tariffPriceText } from '@/components/tariff-windows.tsx';
 import { formatNumber } from '@/lib/format.ts';
 import { toFailure } from '@/lib/http-client.ts';
 import { AdminTable, FailureAlert } from '../admin-ui.tsx';
@@ -81,6 +81,7 @@ export function LocationTariffs({ location }: { location: AdminLocation }) {
                 <Text size="sm">{price(tariff.energyPrice, tariff.currency)}</Text>
                 <Text size="xs" c="dimmed" component="div">
                   <TariffWindowLines windows={tariff.windows} currency={tariff.currency} />
+                  <TariffDemandLines demand={tariff.demand} currency={tariff.currency} />
                 </Text>
               </Table.Td>
               <Table.Td>{price(tariff.standingChargePerDay, tariff.currency)}</Table.Td>

@@ -18,6 +18,7 @@ const latest: Tariff = {
   feedInPrice: null,
   importSeries: null,
   exportSeries: null,
+  demand: null,
   createdAt: '2026-01-01T00:00:00Z',
 };
 
@@ -41,8 +42,43 @@ describe('tariff form', () => {
         { label: 'night', price: '0.12', days: ['sat', 'sun'], from: '00:00', to: '07:00', months: [1, 12] },
       ],
       holidays: ['2026-12-25'],
+      demand: null,
     });
     expect(tariffFormFrom(undefined, '2026-11-26').effectiveFrom).toBe('2026-01-01');
+  });
+
+  it('sends demand settings only with a demand or capacity price, and names what a setting needs', () => {
+    const none = tariffFormFrom(latest, '2026-11-26');
+    expect(toTariffBody({ ...none, demandRatchetPercent: '80' }).demand).toMatchObject({
+      pricePerKw: null,
+      ratchetPercent: '80',
+    });
+    expect(toTariffBody({ ...none, demandRatchetPercent: '' }).demand).toBeNull();
+    // A ratchet without a price per kW: the ratchet's field says it needs one.
+    expect(validateTariffForm({ ...none, capacityPricePerKwYear: '40', demandRatchetPercent: '80' })).toEqual(
+      {
+        demandRatchetPercent: 'admin.tariffs.form.invalid.demandNeedsPricePerKw',
+      },
+    );
+    const onPeak = {
+      ...none,
+      demandPricePerKw: '12,5',
+      demandIntervalMinutes: '30',
+      demandWindowFrom: '14:00',
+      demandWindowTo: '19:00',
+      demandRatchetPercent: '120',
+    };
+    expect(validateTariffForm(onPeak)).toEqual({
+      demandRatchetPercent: 'admin.tariffs.form.invalid.demandRatchetPercent',
+    });
+    expect(toTariffBody({ ...onPeak, demandRatchetPercent: '80' }).demand).toEqual({
+      intervalMinutes: 30,
+      pricePerKw: '12.5',
+      window: { days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '14:00', to: '19:00' },
+      ratchetPercent: '80',
+      capacityPricePerKwYear: null,
+      capacityFloorKw: '2.5',
+    });
   });
 
   it('reads decimal commas and lists of dates as people type them', () => {

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_CAPACITY_FLOOR,
   tariffBodySchema,
   tariffDays,
   type Tariff,
@@ -29,9 +30,36 @@ export interface TariffFormValues {
   windows: WindowValues[];
   /** Public holidays, one date per line (or separated by commas or spaces). */
   holidays: string;
+  /** Demand charge per kW of the billing period's peak; '' for none. */
+  demandPricePerKw: string;
+  /** '15', '30' or '60'. */
+  demandIntervalMinutes: string;
+  /** On-peak window: '' and '' for every hour. */
+  demandWindowFrom: string;
+  demandWindowTo: string;
+  demandWindowDays: TariffDay[];
+  /** '' for no ratchet. */
+  demandRatchetPercent: string;
+  /** Capacity charge per kW-year of the rolling 12-month average; '' for none. */
+  capacityPricePerKwYear: string;
+  capacityFloorKw: string;
 }
 
 export type TariffFormErrors = Partial<Record<keyof TariffFormValues, string>>;
+
+/** The form's demand fields of a version (none: empty, 15 minutes, the Flemish floor). */
+function demandValues(demand: Tariff['demand'] | undefined) {
+  return {
+    demandPricePerKw: demand?.pricePerKw ?? '',
+    demandIntervalMinutes: String(demand?.intervalMinutes ?? 15),
+    demandWindowFrom: demand?.window?.from ?? '',
+    demandWindowTo: demand?.window?.to ?? '',
+    demandWindowDays: demand?.window ? [...demand.window.days] : [...WEEKDAYS],
+    demandRatchetPercent: demand?.ratchetPercent ?? '',
+    capacityPricePerKwYear: demand?.capacityPricePerKwYear ?? '',
+    capacityFloorKw: demand?.capacityFloorKw ?? DEFAULT_CAPACITY_FLOOR,
+  };
+}
 
 const WEEKDAYS: TariffDay[] = ['mon', 'tue', 'wed', 'thu', 'fri'];
 
@@ -61,6 +89,7 @@ export function tariffFormFrom(latest: Tariff | undefined, today: string): Tarif
       feedInPrice: '',
       windows: [],
       holidays: '',
+      ...demandValues(undefined),
     };
   return {
     effectiveFrom: today,
@@ -78,11 +107,44 @@ export function tariffFormFrom(latest: Tariff | undefined, today: string): Tarif
       months: (window.months ?? []).map(String),
     })),
     holidays: latest.holidays.join('\n'),
+    ...demandValues(latest.demand),
   };
 }
 
 /** A decimal as typed: a comma works as the point, spaces are dropped. */
 const decimal = (text: string) => text.trim().replace(/\s/g, '').replace(',', '.');
+
+/** The demand part of the body: null when no demand setting is typed. */
+function toDemand(values: TariffFormValues): TariffBody['demand'] {
+  const pricePerKw = decimal(values.demandPricePerKw);
+  const capacity = decimal(values.capacityPricePerKwYear);
+  const ratchet = decimal(values.demandRatchetPercent);
+  const from = values.demandWindowFrom.trim();
+  const to = values.demandWindowTo.trim();
+  // Any demand setting typed is sent, so that one missing its price is named, not dropped.
+  if ([pricePerKw, capacity, ratchet, from, to].every((text) => text === '')) return null;
+  return {
+    intervalMinutes: Number(values.demandIntervalMinutes),
+    pricePerKw: pricePerKw === '' ? null : pricePerKw,
+    window:
+      from === '' && to === ''
+        ? null
+        : { days: tariffDays.filter((day) => values.demandWindowDays.includes(day)), from, to },
+    ratchetPercent: ratchet === '' ? null : ratchet,
+    capacityPricePerKwYear: capacity === '' ? null : capacity,
+    capacityFloorKw: decimal(values.capacityFloorKw) || DEFAULT_CAPACITY_FLOOR,
+  };
+}
+
+/** Form fields of the demand settings, by the contract's names. */
+const DEMAND_FIELDS: Record<string, keyof TariffFormValues> = {
+  intervalMinutes: 'demandIntervalMinutes',
+  pricePerKw: 'demandPricePerKw',
+  window: 'demandWindowFrom',
+  ratchetPercent: 'demandRatchetPercent',
+  capacityPricePerKwYear: 'capacityPricePerKwYear',
+  capacityFloorKw: 'capacityFloorKw',
+};
 
 /** The request body from the form. */
 export function toTariffBody(values: TariffFormValues): TariffBody {
@@ -106,6 +168,7 @@ export function toTariffBody(values: TariffFormValues): TariffBody {
       .split(/[\s,;]+/)
       .map((date) => date.trim())
       .filter((date) => date !== ''),
+    demand: toDemand(values),
   };
 }
 
@@ -119,6 +182,12 @@ export const TARIFF_FIELDS = [
   'feedInPrice',
   'windows',
   'holidays',
+  'demandPricePerKw',
+  'demandIntervalMinutes',
+  'demandWindowFrom',
+  'demandRatchetPercent',
+  'capacityPricePerKwYear',
+  'capacityFloorKw',
 ] as const;
 
 /** What is wrong, as i18n keys by field (the contract's checks). */
@@ -127,6 +196,16 @@ export function validateTariffForm(values: TariffFormValues): TariffFormErrors {
   const errors: TariffFormErrors = {};
   if (parsed.success) return errors;
   for (const issue of parsed.error.issues) {
+    if (issue.path[0] === 'demand') {
+      const field = DEMAND_FIELDS[String(issue.path[1])] ?? 'demandPricePerKw';
+      // The rules between settings: a demand or capacity price, and a window or ratchet needs a demand price.
+      const needsPrice =
+        issue.code === 'custom' &&
+        (field !== 'demandRatchetPercent' || decimal(values.demandPricePerKw) === '');
+      const needs = field === 'demandPricePerKw' ? 'demandNeedsPrice' : 'demandNeedsPricePerKw';
+      errors[field] ??= `admin.tariffs.form.invalid.${needsPrice ? needs : field}`;
+      continue;
+    }
     const field = TARIFF_FIELDS.find((name) => name === issue.path[0]);
     if (!field || errors[field] !== undefined) continue;
     // A window's own field (a price, a time) or two windows pricing the same minute.

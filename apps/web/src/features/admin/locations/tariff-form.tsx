@@ -4,6 +4,7 @@ import {
   Chip,
   Group,
   MultiSelect,
+  NativeSelect,
   Paper,
   SimpleGrid,
   Stack,
@@ -12,7 +13,7 @@ import {
   Textarea,
 } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { tariffDays, type Tariff } from '@cm/contracts/tariffs.ts';
+import { DEMAND_INTERVALS, tariffDays, type Tariff, type TariffDay } from '@cm/contracts/tariffs.ts';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { useAddTariffMutation } from './tariffs-api.ts';
@@ -34,6 +35,34 @@ function monthOptions(locale: string) {
     value: String(i + 1),
     label: format.format(new Date(Date.UTC(2026, i, 1))),
   }));
+}
+
+/** Day types as chips, in the week's order. */
+function DayChips({
+  days,
+  label,
+  onChange,
+}: {
+  days: TariffDay[];
+  label: string;
+  onChange: (days: TariffDay[]) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Chip.Group
+      multiple
+      value={days}
+      onChange={(chosen) => onChange(tariffDays.filter((day) => chosen.includes(day)))}
+    >
+      <Group gap={4} role="group" aria-label={label}>
+        {tariffDays.map((day) => (
+          <Chip key={day} value={day} size="xs">
+            {t(`admin.tariffs.days.${day}`)}
+          </Chip>
+        ))}
+      </Group>
+    </Chip.Group>
+  );
 }
 
 /**
@@ -178,24 +207,11 @@ export function TariffForm({
                     <IconTrash size={16} aria-hidden />
                   </ActionIcon>
                 </Group>
-                <Chip.Group
-                  multiple
-                  value={window.days}
-                  onChange={(days) =>
-                    form.setFieldValue(
-                      `windows.${index}.days`,
-                      tariffDays.filter((day) => days.includes(day)),
-                    )
-                  }
-                >
-                  <Group gap={4} role="group" aria-label={t('admin.tariffs.windows.days')}>
-                    {tariffDays.map((day) => (
-                      <Chip key={day} value={day} size="xs">
-                        {t(`admin.tariffs.days.${day}`)}
-                      </Chip>
-                    ))}
-                  </Group>
-                </Chip.Group>
+                <DayChips
+                  days={window.days}
+                  label={t('admin.tariffs.windows.days')}
+                  onChange={(days) => form.setFieldValue(`windows.${index}.days`, days)}
+                />
                 <MultiSelect
                   size="xs"
                   label={t('admin.tariffs.windows.months')}
@@ -215,6 +231,71 @@ export function TariffForm({
             </Text>
           ) : null}
         </Stack>
+        <Paper withBorder p="sm" radius="md" data-testid="tariff-demand">
+          <Stack gap="xs">
+            <div>
+              <Text fw={600} size="sm">
+                {t('admin.tariffs.demand.title')}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {t('admin.tariffs.demand.hint')}
+              </Text>
+            </div>
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+              <TextInput
+                label={`${t('admin.tariffs.demand.pricePerKw')} (${currency}/kW)`}
+                description={t('admin.tariffs.demand.pricePerKwHint')}
+                inputMode="decimal"
+                {...form.getInputProps('demandPricePerKw')}
+              />
+              <NativeSelect
+                label={t('admin.tariffs.demand.interval')}
+                description={t('admin.tariffs.demand.intervalHint')}
+                data={DEMAND_INTERVALS.map((minutes) => ({
+                  value: String(minutes),
+                  label: t('admin.tariffs.demand.minutes', { minutes }),
+                }))}
+                {...form.getInputProps('demandIntervalMinutes')}
+              />
+              <TextInput
+                label={t('admin.tariffs.demand.windowFrom')}
+                description={t('admin.tariffs.demand.windowHint')}
+                placeholder="14:00"
+                {...form.getInputProps('demandWindowFrom')}
+              />
+              <TextInput
+                label={t('admin.tariffs.demand.windowTo')}
+                placeholder="19:00"
+                {...form.getInputProps('demandWindowTo')}
+              />
+            </SimpleGrid>
+            <DayChips
+              days={form.values.demandWindowDays}
+              label={t('admin.tariffs.demand.windowDays')}
+              onChange={(days) => form.setFieldValue('demandWindowDays', days)}
+            />
+            <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
+              <TextInput
+                label={t('admin.tariffs.demand.ratchet')}
+                description={t('admin.tariffs.demand.ratchetHint')}
+                inputMode="decimal"
+                {...form.getInputProps('demandRatchetPercent')}
+              />
+              <TextInput
+                label={`${t('admin.tariffs.demand.capacity')} (${currency}/kW)`}
+                description={t('admin.tariffs.demand.capacityHint')}
+                inputMode="decimal"
+                {...form.getInputProps('capacityPricePerKwYear')}
+              />
+              <TextInput
+                label={t('admin.tariffs.demand.floor')}
+                description={t('admin.tariffs.demand.floorHint')}
+                inputMode="decimal"
+                {...form.getInputProps('capacityFloorKw')}
+              />
+            </SimpleGrid>
+          </Stack>
+        </Paper>
         <Textarea
           label={t('admin.tariffs.fields.holidays')}
           description={t('admin.tariffs.form.holidaysHint')}

@@ -6,6 +6,8 @@ const bill = (energy: number, projection: number | null): Bill => ({
   currency: 'EUR',
   energy,
   standingCharge: 0.5,
+  demandCharge: 0,
+  capacityCharge: 0,
   tax: 0.1,
   feedIn: 0,
   total: energy + 0.6,
@@ -18,12 +20,16 @@ const bill = (energy: number, projection: number | null): Bill => ({
       : {
           energy: projection,
           standingCharge: 1,
+          demandCharge: 0,
+          capacityCharge: 0,
           tax: 0.2,
           feedIn: 0,
           total: projection + 1.2,
           averagedDays: 1,
           to: '2026-11-30T23:00:00.000Z',
+          peakMayRise: false,
         },
+  demand: null,
 });
 
 describe('a location bill', () => {

@@ -6,7 +6,10 @@ export function billCurrency(readings: { meters: readonly Pick<MeterReadings, 'b
   return readings.meters.find((meter) => meter.bill !== null)?.bill?.currency ?? null;
 }
 
-type Charges = Pick<Bill, 'energy' | 'standingCharge' | 'tax' | 'feedIn' | 'total'>;
+type Charges = Pick<
+  Bill,
+  'energy' | 'standingCharge' | 'demandCharge' | 'capacityCharge' | 'tax' | 'feedIn' | 'total'
+>;
 
 const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
 
@@ -15,6 +18,8 @@ function addCharges<T extends Charges>(a: T, b: Charges): T {
     ...a,
     energy: round6(a.energy + b.energy),
     standingCharge: round6(a.standingCharge + b.standingCharge),
+    demandCharge: round6(a.demandCharge + b.demandCharge),
+    capacityCharge: round6(a.capacityCharge + b.capacityCharge),
     tax: round6(a.tax + b.tax),
     feedIn: round6(a.feedIn + b.feedIn),
     total: round6(a.total + b.total),
@@ -70,8 +75,11 @@ function combinedBill(meters: readonly Pick<MeterReadings, 'bill'>[]): Bill | nu
           ? {
               ...addCharges(sum.projection, bill.projection),
               averagedDays: Math.min(sum.projection.averagedDays, bill.projection.averagedDays),
+              peakMayRise: sum.projection.peakMayRise || bill.projection.peakMayRise,
             }
           : null,
+      // Each meter's own peak: several meters have no one peak to show (their charges add up).
+      demand: sum.demand && bill.demand ? null : (sum.demand ?? bill.demand),
     }),
     first,
   );

@@ -25,7 +25,13 @@ const headers: CsvInput['headers'] = {
   corrected: 'Corrected values',
   hours: 'Hours',
 };
-const kinds = { interval: 'interval', gap: 'gap', period: 'billing period' } as const;
+const kinds = {
+  interval: 'interval',
+  gap: 'gap',
+  period: 'billing period',
+  demandCharge: 'demand charge',
+  capacityCharge: 'capacity charge',
+} as const;
 
 function csvOf(
   fromIso: string,
@@ -240,6 +246,34 @@ describe('CSV with a tariff', () => {
     expect(lines[1]).toBe(
       'EM-10009;2026-06-01T02:00:00+02:00;2026-06-01T02:15:00+02:00;interval;0,25;0,030864;10,25;0;0;0;0',
     );
+  });
+
+  it('writes the demand and capacity charges as lines of their own, the amount in the cost column', () => {
+    const readings = rawReadings('2026-06-01T00:00:00Z', '2026-06-01T00:30:00Z', { step: 0.25, start: 10 });
+    const priced = { ...readings, series: { ...readings.series, cost: [null, 0.05, 0.05] } };
+    const rows = buildRows(priced, 'raw', Date.parse('2026-06-01T00:30:00Z'));
+    const fromMs = Date.parse('2026-06-01T00:00:00Z');
+    const toMs = Date.parse('2026-06-01T00:30:00Z');
+    const lines = buildCsv({
+      blocks: [{ meterInd: 1, rows }],
+      charges: [
+        { meterInd: 1, meterNumber: 'EM-10009', kind: 'demandCharge', fromMs, toMs, amount: 24 },
+        { meterInd: 1, meterNumber: 'EM-10009', kind: 'capacityCharge', fromMs, toMs, amount: 8.97443 },
+      ],
+      granularity: 'raw',
+      timeZone: 'UTC',
+      headers,
+      kinds,
+      format: defaultCsvFormat('en'),
+    })
+      .slice(1)
+      .trim()
+      .split(CSV_LINE_END);
+    // Two interval rows, then one line per charge: only meter, range, type and cost filled.
+    expect(lines.slice(3)).toEqual([
+      'EM-10009,2026-06-01T00:00:00+00:00,2026-06-01T00:30:00+00:00,demand charge,,24,,,,,',
+      'EM-10009,2026-06-01T00:00:00+00:00,2026-06-01T00:30:00+00:00,capacity charge,,8.97443,,,,,',
+    ]);
   });
 });
 

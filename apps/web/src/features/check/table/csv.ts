@@ -48,14 +48,27 @@ export interface CsvBlock {
   rows: ReadingRows;
 }
 
+/** A charge of the bill that no row holds (issue 36): a line of its own, its amount in the cost column. */
+export interface CsvCharge {
+  meterInd: number;
+  meterNumber: string;
+  kind: 'demandCharge' | 'capacityCharge';
+  /** The range it is charged over (epoch ms). */
+  fromMs: number;
+  toMs: number;
+  amount: number;
+}
+
 export interface CsvInput {
   blocks: CsvBlock[];
+  /** Demand and capacity charges, written after the rows when the file has a cost column. */
+  charges?: readonly CsvCharge[];
   granularity: Granularity;
   /** The location's IANA zone: every timestamp is written in it, with its offset at that instant. */
   timeZone: string;
   headers: CsvHeaders;
-  /** Translated words for the row kinds. */
-  kinds: Record<RowKind, string>;
+  /** Translated words for the row kinds and the charge lines. */
+  kinds: Record<RowKind | CsvCharge['kind'], string>;
   format: CsvFormat;
 }
 
@@ -138,6 +151,18 @@ export function buildCsv(input: CsvInput): string {
       ];
       lines.push(cells.join(format.separator));
     }
+  }
+  const costColumn = head.indexOf(headers.cost);
+  for (const charge of hasCost ? (input.charges ?? []) : []) {
+    const cells = head.map(() => '');
+    const at = hasMeterInd ? 1 : 0;
+    if (hasMeterInd) cells[0] = String(charge.meterInd);
+    cells[at] = textCell(charge.meterNumber, format);
+    cells[at + 1] = isoInZone(charge.fromMs, timeZone);
+    cells[at + 2] = isoInZone(charge.toMs, timeZone);
+    cells[at + 3] = textCell(kinds[charge.kind], format);
+    cells[costColumn] = numberCell(charge.amount, format, 6);
+    lines.push(cells.join(format.separator));
   }
   return BOM + lines.join(CSV_LINE_END) + CSV_LINE_END;
 }

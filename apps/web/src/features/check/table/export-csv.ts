@@ -1,11 +1,13 @@
 import type { TFunction } from 'i18next';
 import type { Granularity } from '@cm/contracts/check.ts';
 import { saveFile } from '@/lib/save-file.ts';
-import { buildCsv, csvFilename, type CsvBlock, type CsvFormat } from './csv.ts';
+import { buildCsv, csvFilename, type CsvBlock, type CsvCharge, type CsvFormat } from './csv.ts';
 
 /** What to export: exactly the rows on screen. */
 export interface ExportRequest {
   blocks: CsvBlock[];
+  /** The bills' demand and capacity charges, a line each. */
+  charges: CsvCharge[];
   granularity: Granularity;
   timeZone: string;
   unit: string;
@@ -21,6 +23,7 @@ export interface ExportRequest {
 export function downloadCsv(request: ExportRequest, t: TFunction): string {
   const text = buildCsv({
     blocks: request.blocks,
+    charges: request.charges,
     granularity: request.granularity,
     timeZone: request.timeZone,
     format: request.format,
@@ -49,6 +52,8 @@ export function downloadCsv(request: ExportRequest, t: TFunction): string {
       interval: t('check.csv.kind.interval'),
       gap: t('check.csv.kind.gap'),
       period: t('check.csv.kind.period'),
+      demandCharge: t('check.csv.kind.demandCharge'),
+      capacityCharge: t('check.csv.kind.capacityCharge'),
     },
   });
   const filename = csvFilename(request.subject, request.from, request.to, request.granularity);

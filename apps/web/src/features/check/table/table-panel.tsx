@@ -4,7 +4,7 @@ import type { LocationReadings } from '@cm/contracts/check.ts';
 import { lazy, memo, Suspense, useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { defaultCsvFormat, type CsvFormat } from './csv.ts';
+import { defaultCsvFormat, type CsvCharge, type CsvFormat } from './csv.ts';
 import { billCurrency } from '../model/bill.ts';
 import { answerRange } from '../model/date-range.ts';
 import { PRODUCT_NAME } from '@/lib/config.ts';
@@ -28,6 +28,18 @@ const PrintView = lazy(() => import('./print-view.tsx').then((module) => ({ defa
 /** Each meter's rows with its indicator, as the table, the CSV and the print view take them. */
 function blocksOf(readings: LocationReadings, rows: ReadingRows[]): TableBlock[] {
   return rows.map((meterRows, b) => ({ meterInd: readings.meters[b]?.meterInd ?? 0, rows: meterRows }));
+}
+
+/** Each meter's demand and capacity charges over the answer's range, for the CSV's charge lines. */
+function chargesOf(readings: LocationReadings): CsvCharge[] {
+  const fromMs = Date.parse(readings.from);
+  const toMs = Date.parse(readings.to);
+  return readings.meters.flatMap(({ meterInd, meter, bill }) => {
+    if (!bill) return [];
+    const line = (kind: CsvCharge['kind'], amount: number) =>
+      amount > 0 ? [{ meterInd, meterNumber: meter.meterNumber, kind, fromMs, toMs, amount }] : [];
+    return [...line('demandCharge', bill.demandCharge), ...line('capacityCharge', bill.capacityCharge)];
+  });
 }
 
 /** The answer's table blocks once built a slice per task (rowsInSlices); null until then. */
@@ -90,6 +102,7 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
     const filename = downloadCsv(
       {
         blocks: blocks ?? blocksOf(readings, rowsOf(readings)),
+        charges: chargesOf(readings),
         granularity: readings.granularity,
         timeZone: tz,
         unit,

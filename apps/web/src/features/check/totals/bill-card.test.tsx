@@ -10,24 +10,30 @@ const bill = (total: number, projected: number | null): Bill => ({
   currency: 'EUR',
   energy: total,
   standingCharge: 0,
+  demandCharge: 0,
+  capacityCharge: 0,
   tax: 0,
   feedIn: 0,
   total,
   estimated: 0,
   unpricedConsumption: 0,
   standingDays: 10,
+  demand: null,
   projection:
     projected === null
       ? null
       : {
           energy: projected,
           standingCharge: 0,
+          demandCharge: 0,
+          capacityCharge: 0,
           tax: 0,
           feedIn: 0,
           total: projected,
           averagedDays: 10,
           // The end instant: 1 December 00:00 in Berlin, so the period's last day is 30 November.
           to: '2026-11-30T23:00:00.000Z',
+          peakMayRise: false,
         },
 });
 

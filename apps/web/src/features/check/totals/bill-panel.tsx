@@ -16,7 +16,12 @@ export function BillPanel({ bill, basis, count, partial, timeZone }: LocationBil
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const money = (amount: number) => formatMoney(amount, bill.currency, locale);
-  const { projection } = bill;
+  const { projection, demand } = bill;
+  const hasDemand = bill.demandCharge > 0 || demand?.chargedKw != null;
+  const hasCapacity = bill.capacityCharge > 0 || demand?.capacityKw != null;
+  const columns = 4 + Number(bill.feedIn > 0) + Number(hasDemand) + Number(hasCapacity);
+  const kW = (value: number) => formatNumber(value, locale, { maximumFractionDigits: 3 });
+  const atLeast = demand?.isAtLeast ? '≥ ' : '';
   return (
     <SectionPanel labelledBy="cm-bill-title">
       <Stack gap="md" data-testid="bill">
@@ -41,7 +46,7 @@ export function BillPanel({ bill, basis, count, partial, timeZone }: LocationBil
             </Text>
           ) : null}
         </div>
-        <SimpleGrid cols={{ base: 2, sm: 3, lg: bill.feedIn > 0 ? 5 : 4 }} spacing="md">
+        <SimpleGrid cols={{ base: 2, sm: 3, lg: columns }} spacing="md">
           <Stat
             testId="bill-total"
             label={t('check.bill.total')}
@@ -63,11 +68,51 @@ export function BillPanel({ bill, basis, count, partial, timeZone }: LocationBil
               days: formatNumber(bill.standingDays, locale, { maximumFractionDigits: 2 }),
             })}
           />
+          {hasDemand ? (
+            <Stat
+              testId="bill-demand"
+              label={t('check.bill.demandCharge')}
+              value={money(bill.demandCharge)}
+              hint={
+                demand?.chargedKw == null
+                  ? null
+                  : t('check.bill.demandHint', { kW: `${atLeast}${kW(demand.chargedKw)}` })
+              }
+            />
+          ) : null}
+          {hasCapacity ? (
+            <Stat
+              testId="bill-capacity"
+              label={t('check.bill.capacityCharge')}
+              value={money(bill.capacityCharge)}
+              hint={
+                demand?.capacityKw == null
+                  ? null
+                  : t('check.bill.capacityHint', { kW: `${atLeast}${kW(demand.capacityKw)}` })
+              }
+            />
+          ) : null}
           <Stat testId="bill-tax" label={t('check.bill.tax')} value={money(bill.tax)} />
           {bill.feedIn > 0 ? (
             <Stat testId="bill-feed-in" label={t('check.bill.feedIn')} value={`−${money(bill.feedIn)}`} />
           ) : null}
         </SimpleGrid>
+        {demand && hasDemand ? (
+          <Text size="sm" c="dimmed" data-testid="bill-demand-basis">
+            {[
+              demand.peak
+                ? t(demand.peak.isAtLeast ? 'check.bill.peakAtLeast' : 'check.bill.peak', {
+                    kW: kW(demand.peak.kW),
+                    minutes: demand.intervalMinutes,
+                    at: formatLocal(Date.parse(demand.peak.from), locale, timeZone),
+                  })
+                : t('check.bill.noPeak'),
+              demand.ratchetKw === null ? null : t('check.bill.ratchet', { kW: kW(demand.ratchetKw) }),
+            ]
+              .filter((part) => part)
+              .join(' ')}
+          </Text>
+        ) : null}
         {projection ? (
           <div className={classes.agreement} data-testid="bill-projection">
             <Text size="sm" fw={600}>
@@ -83,6 +128,11 @@ export function BillPanel({ bill, basis, count, partial, timeZone }: LocationBil
                 days: formatNumber(projection.averagedDays, locale, { maximumFractionDigits: 1 }),
               })}
             </Text>
+            {projection.peakMayRise ? (
+              <Text size="sm" c="dimmed" data-testid="bill-peak-may-rise">
+                {t('check.bill.peakMayRise')}
+              </Text>
+            ) : null}
           </div>
         ) : null}
         {bill.unpricedConsumption > 0 ? (

@@ -19,6 +19,7 @@ const version = (id: number, fields: Partial<Tariff>): Tariff => ({
   feedInPrice: '0.05',
   importSeries: null,
   exportSeries: null,
+  demand: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   ...fields,
 });

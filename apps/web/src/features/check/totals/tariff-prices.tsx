@@ -1,7 +1,7 @@
 import { Stack, Text, Title } from '@mantine/core';
 import type { Tariff } from '@cm/contracts/tariffs.ts';
 import { useTranslation } from 'react-i18next';
-import { TariffWindowLines, tariffPriceText } from '@/components/tariff-windows.tsx';
+import { TariffDemandLines, TariffWindowLines, tariffPriceText } from '@/components/tariff-windows.tsx';
 import { formatNumber } from '@/lib/format.ts';
 import { useGetTariffsQuery } from '../api.ts';
 import type { DateRange } from '../model/date-range.ts';
@@ -61,6 +61,7 @@ export function TariffPrices({ locationName, range }: { locationName: string; ra
               </Text>
               <Text size="sm" component="div">
                 <TariffWindowLines windows={tariff.windows} currency={tariff.currency} />
+                <TariffDemandLines demand={tariff.demand} currency={tariff.currency} />
               </Text>
               <Text size="sm" c="dimmed">
                 {[
