@@ -588,3 +588,35 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_webhook_idx').on(t.webhookId, t.createdAt),
   ],
 );
+
+/**
+ * "Who read my data" (issue 37): one row per read of a meter's data by anyone but its own customer
+ * on the check page — an administrator, an API key, a webhook, a file export, an app — kept three
+ * years. Who read is the name as it was then (the reader may be renamed or removed since).
+ */
+export const meterAccessLog = pgTable(
+  'meter_access_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    // No foreign key: an entry read just before its meter is removed must still be written; a
+    // removed meter's entries are unreachable (ids are not reused) and go with the others at 3 years.
+    meterId: integer('meter_id').notNull(),
+    at: instant('at').notNull(),
+    channel: text('channel').notNull(),
+    readerName: text('reader_name').notNull(),
+    readerUserId: integer('reader_user_id'),
+    readerApiKeyId: integer('reader_api_key_id'),
+    data: text('data').array().notNull(),
+    rangeFrom: instant('range_from'),
+    rangeTo: instant('range_to'),
+    what: text('what').notNull(),
+  },
+  (t) => [
+    check(
+      'meter_access_log_channel_check',
+      sql`${t.channel} in ('admin', 'api-key', 'webhook', 'export', 'app')`,
+    ),
+    index('meter_access_log_meter_idx').on(t.meterId, t.at),
+    index('meter_access_log_at_idx').on(t.at),
+  ],
+);

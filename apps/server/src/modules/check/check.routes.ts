@@ -12,6 +12,7 @@ import { monthlyPeaksQuerySchema, monthlyPeaksSchema } from '@cm/contracts/deman
 import { sendJsonBytes } from '../../json-columns.ts';
 import { schemaJsonWriter } from '../../schema-json.ts';
 import { callerOf } from '../../plugins/authentication.ts';
+import { readerOf } from '../access-log/index.ts';
 import type { PerformanceLayer } from '../../config.ts';
 import type { CheckService } from './check.service.ts';
 
@@ -39,7 +40,14 @@ export const checkRoutes: FastifyPluginAsyncZod<{
     // The lookup every page and device asks most: written by a serializer compiled once from the
     // schema (only its properties, required ones checked), not validated again by zod on every request.
     async (request, reply) =>
-      sendMeterInfo(reply, await check.meterInfo(callerOf(request), request.query.meterNumber)),
+      sendMeterInfo(
+        reply,
+        await check.meterInfo(
+          callerOf(request),
+          request.query.meterNumber,
+          readerOf(request.auth, request.apiKey),
+        ),
+      ),
   );
 
   app.get(
@@ -57,7 +65,15 @@ export const checkRoutes: FastifyPluginAsyncZod<{
     // The answer can hold hundreds of thousands of numbers, already typed against the schema at
     // compile time: written as bytes by the column writer instead of the schema serializer.
     async (request, reply) =>
-      sendJsonBytes(reply, await check.locationReadings(callerOf(request), request.query), plainJson),
+      sendJsonBytes(
+        reply,
+        await check.locationReadings(
+          callerOf(request),
+          request.query,
+          readerOf(request.auth, request.apiKey),
+        ),
+        plainJson,
+      ),
   );
 
   app.get(
@@ -72,7 +88,8 @@ export const checkRoutes: FastifyPluginAsyncZod<{
         response: { 200: readingCorrectionsSchema, ...errors },
       },
     },
-    async (request) => check.readingCorrections(callerOf(request), request.query),
+    async (request) =>
+      check.readingCorrections(callerOf(request), request.query, readerOf(request.auth, request.apiKey)),
   );
 
   app.get(
@@ -87,6 +104,7 @@ export const checkRoutes: FastifyPluginAsyncZod<{
         response: { 200: monthlyPeaksSchema, ...errors },
       },
     },
-    async (request) => check.monthlyPeaks(callerOf(request), request.query),
+    async (request) =>
+      check.monthlyPeaks(callerOf(request), request.query, readerOf(request.auth, request.apiKey)),
   );
 };

@@ -37,6 +37,7 @@ import {
   type ChannelReadings,
 } from '../readings/index.ts';
 import { type AuthContext, scopeOf } from '../access/index.ts';
+import type { AccessRead, AccessRecording, Reader } from '../access-log/index.ts';
 import { presentLocation, presentMeter } from './check.presenter.ts';
 import {
   meters as directory,
@@ -61,20 +62,28 @@ export class CheckService {
   private readonly series: ReadingsStore;
   private readonly completeness: Completeness;
   private readonly latest: LatestReadings;
+  private readonly access: AccessRecording | undefined;
 
+  /** `access`: where reads by others than the meter's customer are logged ("Who read my data"). */
   constructor(
     private readonly db: Db,
-    options: { useChunks?: boolean } = {},
+    options: { useChunks?: boolean; access?: AccessRecording } = {},
   ) {
+    this.access = options.access;
     this.series = new ReadingsStore(db, options.useChunks ?? true);
     this.completeness = new Completeness(db);
     this.latest = new LatestReadings(db);
   }
 
-  async meterInfo(caller: AuthContext, meterNumber: string): Promise<MeterInfo> {
+  async meterInfo(
+    caller: AuthContext,
+    meterNumber: string,
+    reader: Reader | null = null,
+  ): Promise<MeterInfo> {
     const meter = await directory.visibleMeter(this.db, meterNumber, scopeOf(caller));
     if (!meter) throw notFound(METER_NOT_FOUND);
     const last = await this.latest.of([meter], COMPLETENESS_WINDOW_MS);
+    await this.logRead(reader, [meter.device_id], ['details'], null, 'GetMeterInfo');
     return this.describeMeter(meter, last.get(meter.device_id));
   }
 
@@ -88,7 +97,11 @@ export class CheckService {
    * import or device batch replaced: before and after, when, and from what. Administrators also see
    * the import's own note naming who ran it.
    */
-  async readingCorrections(caller: AuthContext, query: ReadingCorrectionsQuery): Promise<ReadingCorrections> {
+  async readingCorrections(
+    caller: AuthContext,
+    query: ReadingCorrectionsQuery,
+    reader: Reader | null = null,
+  ): Promise<ReadingCorrections> {
     const meter = await directory.visibleMeter(this.db, query.meterNumber, scopeOf(caller));
     if (!meter) throw new HttpError(404, METER_NOT_FOUND, 'meterNumber');
     const channel = query.channel ?? 'import';
@@ -104,6 +117,7 @@ export class CheckService {
       MAX_CORRECTIONS,
       caller.user.role === Role.Admin,
     );
+    await this.logRead(reader, [meter.device_id], ['registers', 'intervals'], range, 'GetReadingCorrections');
     return {
       meterNumber: meter.meter_number,
       channel,
@@ -118,7 +132,11 @@ export class CheckService {
    * is omitted). An indicator's history spans every physical meter it held, so a meter exchange
    * keeps consumption continuous.
    */
-  async locationReadings(caller: AuthContext, query: LocationReadingsQuery): Promise<LocationReadingsAnswer> {
+  async locationReadings(
+    caller: AuthContext,
+    query: LocationReadingsQuery,
+    reader: Reader | null = null,
+  ): Promise<LocationReadingsAnswer> {
     const found = await directory.visibleLocationMeters(this.db, query.name, scopeOf(caller), query.meterInd);
     if (!found) throw new HttpError(404, LOCATION_NOT_FOUND, 'name');
     const { location } = found;
@@ -163,6 +181,13 @@ export class CheckService {
         bill,
       });
     }
+    await this.logRead(
+      reader,
+      overlapping.map((meter) => meter.device_id),
+      ['details', 'registers', 'intervals', 'cost'],
+      range,
+      'GetElectricMeterInformationByLocationPublicName',
+    );
     return {
       location: presentLocation(location),
       from: from.toISOString(),
@@ -177,7 +202,11 @@ export class CheckService {
    * Month, and their rolling average: a location's main supply meter(s), else all its meters
    * summed interval by interval (what they draw at once, not the sum of their own peaks).
    */
-  async monthlyPeaks(caller: AuthContext, query: MonthlyPeaksQuery): Promise<MonthlyPeaks> {
+  async monthlyPeaks(
+    caller: AuthContext,
+    query: MonthlyPeaksQuery,
+    reader: Reader | null = null,
+  ): Promise<MonthlyPeaks> {
     const found = await directory.visibleLocationMeters(this.db, query.name, scopeOf(caller), query.meterInd);
     if (!found) throw new HttpError(404, LOCATION_NOT_FOUND, 'name');
     const { location } = found;
@@ -217,6 +246,13 @@ export class CheckService {
       }),
     );
     const edges = bucketEdges(fromMs, toMs, 'month', timeZone);
+    await this.logRead(
+      reader,
+      held.flat().map((meter) => meter.device_id),
+      ['intervals'],
+      { fromMs, toMs },
+      'GetMonthlyPeaks',
+    );
     return {
       location: presentLocation(location),
       meterInd: query.meterInd ?? null,
@@ -224,6 +260,25 @@ export class CheckService {
       meterNumbers: held.flat().map((meter) => meter.meter_number),
       ...presentMonthlyPeaks(peaksOf(indicators, edges), edges, timeZone),
     };
+  }
+
+  /** Logs a read by `reader` (none for the meters' own customer) of these meters' data. */
+  private async logRead(
+    reader: Reader | null,
+    meterIds: readonly number[],
+    data: AccessRead['data'],
+    range: { fromMs: number; toMs: number } | null,
+    what: string,
+  ): Promise<void> {
+    if (!reader || !this.access || meterIds.length === 0) return;
+    await this.access.record({
+      meterIds,
+      reader,
+      data,
+      fromMs: range?.fromMs ?? null,
+      toMs: range?.toMs ?? null,
+      what,
+    });
   }
 
   /**

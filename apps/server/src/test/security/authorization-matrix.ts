@@ -173,6 +173,24 @@ export const matrix: MatrixGroup[] = [
         },
       },
       {
+        route: 'GET /api/CheckMeter/WhoReadMyData',
+        request: (o) => ({ url: `/api/CheckMeter/WhoReadMyData?meterNumber=${q(o.meterNumber)}` }),
+        expect: {
+          own: [200, 200, 404, 401, 401, 401, 401, 401, 403],
+          other: [200, 404, 200, 401, 401, 401, 401, 401, 403],
+          missing: [404, 404, 404, 401, 401, 401, 401, 401, 403],
+        },
+      },
+      {
+        route: 'GET /api/CheckMeter/WhoReadMyData.csv',
+        request: (o) => ({ url: `/api/CheckMeter/WhoReadMyData.csv?meterNumber=${q(o.meterNumber)}` }),
+        expect: {
+          own: [200, 200, 404, 401, 401, 401, 401, 401, 403],
+          other: [200, 404, 200, 401, 401, 401, 401, 401, 403],
+          missing: [404, 404, 404, 401, 401, 401, 401, 401, 403],
+        },
+      },
+      {
         route: 'GET /api/CheckMeter/GetTariffs',
         request: (o) => ({ url: `/api/CheckMeter/GetTariffs?name=${q(o.locationName)}` }),
         expect: {

@@ -22,6 +22,7 @@ import { PRODUCT_NAME } from '@/lib/config.ts';
 import { toFailure, type Failure } from '@/lib/http-client.ts';
 import { describeFailure } from './failure-message.ts';
 import classes from './admin.module.css';
+import { pagerLabels } from '@/components/pager-labels.ts';
 
 /** Says a failed action in a toast, by meaning (for actions without a form to show it in). */
 export function useFailureToast(): (error: unknown, context?: 'user' | 'other') => void {
@@ -113,14 +114,7 @@ export function ListPager({ page, pageSize, total, onChange }: ListPagerProps) {
           size="sm"
           siblings={1}
           boundaries={1}
-          getControlProps={(control) => {
-            if (control === 'previous') return { 'aria-label': t('admin.list.previous') };
-            if (control === 'next') return { 'aria-label': t('admin.list.next') };
-            if (control === 'first') return { 'aria-label': t('admin.list.first') };
-            if (control === 'last') return { 'aria-label': t('admin.list.last') };
-            return {};
-          }}
-          getItemProps={(item) => ({ 'aria-label': t('admin.list.page', { page: item }) })}
+          {...pagerLabels(t)}
         />
       ) : null}
     </Group>
