@@ -46,6 +46,7 @@ import { importsRoutes, ImportJobsService, ImportsService } from './modules/impo
 import { ingestRoutes, IngestService } from './modules/ingest/index.ts';
 import { downloadRoutes, exportsRoutes, ExportsService } from './modules/exports/index.ts';
 import { AccessLogService, accessLogRoutes, AccessRecorder } from './modules/access-log/index.ts';
+import { connectAppNames, connectAppsRoutes, ConnectAppsService } from './modules/connect/index.ts';
 import { scopeOf } from './modules/access/index.ts';
 
 // Months packed per run at most (a few seconds of work); the rest wait for the next run.
@@ -219,7 +220,13 @@ export async function buildApp({
   await app.register(adminAlertsRoutes, { alerts });
   await app.register(devicesRoutes, { devices: new AdminDevicesService(db, access) });
   await app.register(apiKeysRoutes, { apiKeys: new AdminApiKeysService(db, services.apiKeys, webApiKey) });
-  const auditNames = { user: userNames, apiKey: apiKeyNames, location: locationNames, device: deviceNames };
+  const auditNames = {
+    user: userNames,
+    apiKey: apiKeyNames,
+    location: locationNames,
+    device: deviceNames,
+    connectApp: connectAppNames,
+  };
   await app.register(auditRoutes, { audit: new AuditLogService(db, auditNames) });
 
   await app.register(importsRoutes, {
@@ -233,6 +240,7 @@ export async function buildApp({
   await app.register(downloadRoutes, { exports: exportsService });
   await app.register(ingestRoutes, { ingest: new IngestService(db) });
   await app.register(accessLogRoutes, { accessLog });
+  await app.register(connectAppsRoutes, { apps: new ConnectAppsService(db) });
 
   // The web app answers everything else.
   await app.register(webApp, { distDir: config.webDist, apiKey: webApiKey });

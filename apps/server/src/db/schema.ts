@@ -620,3 +620,27 @@ export const meterAccessLog = pgTable(
     index('meter_access_log_at_idx').on(t.at),
   ],
 );
+
+/**
+ * Third-party apps of Green Button Connect My Data (issue 37), registered by administrators. The
+ * client secret is stored as its SHA-256 only (shown once). A removed app stays, so that the audit
+ * log and the access log keep its name; it is never listed or asked for consent again.
+ */
+export const connectApps = pgTable(
+  'connect_apps',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    contact: text('contact').notNull(),
+    clientId: text('client_id').notNull().unique(),
+    secretHash: text('secret_hash').notNull(),
+    redirectUris: text('redirect_uris').array().notNull(),
+    dataKinds: text('data_kinds').array().notNull(),
+    notificationUri: text('notification_uri'),
+    status: text('status').notNull().default('active'),
+    createdAt: instant('created_at').notNull().defaultNow(),
+    suspendedAt: instant('suspended_at'),
+    removedAt: instant('removed_at'),
+  },
+  (t) => [check('connect_apps_status_check', sql`${t.status} in ('active', 'suspended', 'removed')`)],
+);

@@ -650,6 +650,39 @@ export const matrix: MatrixGroup[] = [
         expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
       },
       {
+        route: 'GET /api/admin/connect/apps',
+        request: () => ({ url: '/api/admin/connect/apps' }),
+        expect: { none: ADMIN(200) },
+      },
+      {
+        route: 'POST /api/admin/connect/apps',
+        request: () => ({
+          url: '/api/admin/connect/apps',
+          body: {
+            name: unique('App'),
+            contact: 'ops@app.example',
+            redirectUris: ['https://app.example/cb'],
+            dataKinds: ['intervals'],
+          },
+        }),
+        expect: { none: ADMIN(201) },
+      },
+      {
+        route: 'POST /api/admin/connect/apps/:id/suspend',
+        request: (o) => ({ url: `/api/admin/connect/apps/${o.connectAppId}/suspend` }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'POST /api/admin/connect/apps/:id/resume',
+        request: (o) => ({ url: `/api/admin/connect/apps/${o.connectAppId}/resume` }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'DELETE /api/admin/connect/apps/:id',
+        request: (o) => ({ url: `/api/admin/connect/apps/${o.connectAppId}` }),
+        expect: { own: ADMIN(204), other: ADMIN(204), missing: ADMIN(404) },
+      },
+      {
         route: 'GET /api/admin/audit',
         request: () => ({ url: '/api/admin/audit' }),
         expect: { none: ADMIN(200) },

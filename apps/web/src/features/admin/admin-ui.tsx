@@ -13,7 +13,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { IconAlertCircle, IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { IconAlertCircle, IconAlertTriangle, IconCheck, IconCopy, IconPlus } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
@@ -256,6 +256,53 @@ export function AdminPanel({
     >
       {children}
     </Paper>
+  );
+}
+
+/** A panel holding a list: its heading (the panel's name), the load failure if any, then the list. */
+export function AdminListPanel({
+  id,
+  title,
+  failure,
+  children,
+}: {
+  id: string;
+  title: string;
+  failure: Failure | null;
+  children: ReactNode;
+}) {
+  return (
+    <AdminPanel labelledBy={id}>
+      <Stack gap="sm">
+        <Title order={2} size="h4" id={id}>
+          {title}
+        </Title>
+        <FailureAlert failure={failure} />
+        {children}
+      </Stack>
+    </AdminPanel>
+  );
+}
+
+/** A create form's failure and its submit button ("+ label"), busy while it is sent. */
+export function CreateFooter({
+  failure,
+  label,
+  isBusy,
+}: {
+  failure: Failure | null;
+  label: string;
+  isBusy: boolean;
+}) {
+  return (
+    <>
+      <FailureAlert failure={failure} />
+      <Group>
+        <Button type="submit" leftSection={<IconPlus size={16} aria-hidden />} loading={isBusy}>
+          {label}
+        </Button>
+      </Group>
+    </>
   );
 }
 

@@ -1,3 +1,20 @@
+CREATE TABLE "connect_apps" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"name" text NOT NULL,
+	"contact" text NOT NULL,
+	"client_id" text NOT NULL,
+	"secret_hash" text NOT NULL,
+	"redirect_uris" text[] NOT NULL,
+	"data_kinds" text[] NOT NULL,
+	"notification_uri" text,
+	"status" text DEFAULT 'active' NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"suspended_at" timestamp with time zone,
+	"removed_at" timestamp with time zone,
+	CONSTRAINT "connect_apps_client_id_unique" UNIQUE("client_id"),
+	CONSTRAINT "connect_apps_status_check" CHECK ("connect_apps"."status" in ('active', 'suspended', 'removed'))
+);
+--> statement-breakpoint
 CREATE TABLE "meter_access_log" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"meter_id" integer NOT NULL,
