@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Box, Button, Group, Pagination, Stack, Table, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { IconFileDownload } from '@tabler/icons-react';
 import type { AccessLogEntry } from '@cm/contracts/access-log.ts';
@@ -90,8 +90,13 @@ export function WhoReadPage() {
               {t('accessLog.csv')}
             </Button>
           </Group>
-          <Table.ScrollContainer minWidth={640}>
-            <Table striped aria-label={t('accessLog.title', { meterNumber })} data-testid="access-log">
+          <Box
+            style={{ overflowX: 'auto' }}
+            tabIndex={0}
+            role="region"
+            aria-label={t('accessLog.title', { meterNumber })}
+          >
+            <Table striped miw={640} data-testid="access-log">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t('accessLog.at')}</Table.Th>
@@ -122,7 +127,7 @@ export function WhoReadPage() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </Box>
           {!query.isLoading && rows.length === 0 ? <Text c="dimmed">{t('accessLog.empty')}</Text> : null}
           {total > PAGE_SIZE ? (
             <Pagination

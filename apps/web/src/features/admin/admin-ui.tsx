@@ -138,6 +138,8 @@ export function OneTimeSecret({ label, warning, value, onDone }: OneTimeSecretPr
         variant="light"
         icon={<IconAlertTriangle aria-hidden />}
         title={t('admin.secret.title')}
+        // Orange 9 on orange light is 3.6:1: the title in the text colour reads in light and dark.
+        styles={{ title: { color: 'var(--mantine-color-text)' } }}
       >
         {warning}
       </Alert>
