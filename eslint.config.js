@@ -53,6 +53,12 @@ const serverZones = [
       'every module writes to the audit log, so audit imports no module but access (app.ts hands it the name lookups)',
   },
   {
+    target: moduleDir('access-log'),
+    from: modulesBut('access-log', 'access'),
+    message:
+      'the modules that read meter data log it, so access-log imports no module but access (app.ts hands it the meter lookup)',
+  },
+  {
     target: `${server}/plugins`,
     from: modulesBut('access'),
     message: 'plugins sit under the modules: they import access alone (app.ts hands them the services)',

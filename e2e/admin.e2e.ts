@@ -300,7 +300,10 @@ describe('administration', () => {
       await drawer.getByRole('button', { name: 'Exchange meter' }).click();
       await drawer.waitFor({ state: 'hidden' });
       await page.getByTestId(`tree-${newMeterNumber}`).waitFor();
-      expect(await page.getByTestId(`device-row-${meterNumber}`).textContent()).toContain('Removed');
+      // The list refetches after the tree: its row says Removed once it has (a loaded machine is slow).
+      await expect
+        .poll(() => page.getByTestId(`device-row-${meterNumber}`).textContent())
+        .toContain('Removed');
       const replacement = await api<{ mainSupply: boolean }>(
         page,
         `/api/CheckMeter/GetMeterInfo?meterNumber=${encodeURIComponent(newMeterNumber)}`,

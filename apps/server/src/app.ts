@@ -38,6 +38,8 @@ import {
   AdminLocationsService,
   locationNames,
   locationsRoutes,
+  findExportMeter,
+  findVisibleItem,
 } from './modules/directory/index.ts';
 import { adminTariffsRoutes, tariffsRoutes, TariffsService } from './modules/tariffs/index.ts';
 import {
@@ -50,6 +52,9 @@ import { adminAlertsRoutes, alertsRoutes, AlertsService, smtpMailer } from './mo
 import { importsRoutes, ImportJobsService, ImportsService } from './modules/imports/index.ts';
 import { ingestRoutes, IngestService } from './modules/ingest/index.ts';
 import { downloadRoutes, exportsRoutes, ExportsService } from './modules/exports/index.ts';
+import { AccessLogService, accessLogRoutes, AccessRecorder } from './modules/access-log/index.ts';
+import { connectAppNames, connectAppsRoutes, ConnectAppsService } from './modules/connect/index.ts';
+import { scopeOf } from './modules/access/index.ts';
 
 // Months packed per run at most (a few seconds of work); the rest wait for the next run.
 const PACKED_PER_RUN = 2_000;
@@ -97,8 +102,15 @@ export async function buildApp({
   app.addHook('onReady', async () => replicas.start());
   app.addHook('onClose', async () => replicas.close());
   const imports = new ImportsService(db);
+  // "Who read my data": reads are written in batches, off the request's path (recorder.ts).
+  const access = new AccessRecorder(db, app.log);
+  app.addHook('onReady', async () => access.start());
+  app.addHook('onClose', async () => access.stop());
   // The check page's reads may go to a replica that has caught up (plugins/read-routing.ts).
-  const check = new CheckService(replicas.routed(), { useChunks: !config.disabledLayers.has('chunks') });
+  const check = new CheckService(replicas.routed(), {
+    useChunks: !config.disabledLayers.has('chunks'),
+    access,
+  });
   const alerts = new AlertsService(
     db,
     secrets,
@@ -106,6 +118,7 @@ export async function buildApp({
     app.log,
     (location, nowMs) => check.billsToDate(location, nowMs),
     new OutboundPolicy(config.outboundAllow),
+    access,
   );
   const services = {
     apiKeys: new ApiKeyVerifier(db),
@@ -170,9 +183,15 @@ export async function buildApp({
   await app.register(inputGuard);
   await app.register(apiKeyGuard, { verifier: services.apiKeys });
   await app.register(authentication, { auth: services.auth });
+  const accessLog = new AccessLogService(db, access, async (caller, meterNumber) =>
+    (await findVisibleItem(db, scopeOf(caller), 'meter', meterNumber))
+      ? findExportMeter(db, meterNumber)
+      : undefined,
+  );
   await app.register(housekeeping, {
     jobs: {
       auth: () => services.auth.purgeExpired(),
+      accessLog: () => accessLog.purge(),
       uploads: () => services.importJobs.expireUploads(),
       partitions: () => readings.makeRoomAhead(db),
     },
@@ -209,9 +228,15 @@ export async function buildApp({
   await app.register(adminTariffsRoutes, { tariffs });
   await app.register(adminSeriesRoutes, { series });
   await app.register(adminAlertsRoutes, { alerts });
-  await app.register(devicesRoutes, { devices: new AdminDevicesService(db) });
+  await app.register(devicesRoutes, { devices: new AdminDevicesService(db, access) });
   await app.register(apiKeysRoutes, { apiKeys: new AdminApiKeysService(db, services.apiKeys, webApiKey) });
-  const auditNames = { user: userNames, apiKey: apiKeyNames, location: locationNames, device: deviceNames };
+  const auditNames = {
+    user: userNames,
+    apiKey: apiKeyNames,
+    location: locationNames,
+    device: deviceNames,
+    connectApp: connectAppNames,
+  };
   await app.register(auditRoutes, { audit: new AuditLogService(db, auditNames) });
 
   await app.register(importsRoutes, {
@@ -220,11 +245,13 @@ export async function buildApp({
     maxBytes: config.importMaxBytes,
     spoolDir: path.join(config.dataDir, 'imports'),
   });
-  const exportsService = new ExportsService(db);
+  const exportsService = new ExportsService(db, access);
   await app.register(exportsRoutes, { exports: exportsService });
   await app.register(downloadRoutes, { exports: exportsService });
   await app.register(ingestRoutes, { ingest: new IngestService(db) });
   await app.register(ingestSeriesRoutes, { series });
+  await app.register(accessLogRoutes, { accessLog });
+  await app.register(connectAppsRoutes, { apps: new ConnectAppsService(db) });
 
   // The web app answers everything else.
   await app.register(webApp, { distDir: config.webDist, apiKey: webApiKey });

@@ -682,3 +682,59 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_webhook_idx').on(t.webhookId, t.createdAt),
   ],
 );
+
+/**
+ * "Who read my data" (issue 37): one row per read of a meter's data by anyone but its own customer
+ * on the check page — an administrator, an API key, a webhook, a file export, an app — kept three
+ * years. Who read is the name as it was then (the reader may be renamed or removed since).
+ */
+export const meterAccessLog = pgTable(
+  'meter_access_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    // No foreign key: an entry read just before its meter is removed must still be written; a
+    // removed meter's entries are unreachable (ids are not reused) and go with the others at 3 years.
+    meterId: integer('meter_id').notNull(),
+    at: instant('at').notNull(),
+    channel: text('channel').notNull(),
+    readerName: text('reader_name').notNull(),
+    readerUserId: integer('reader_user_id'),
+    readerApiKeyId: integer('reader_api_key_id'),
+    data: text('data').array().notNull(),
+    rangeFrom: instant('range_from'),
+    rangeTo: instant('range_to'),
+    what: text('what').notNull(),
+  },
+  (t) => [
+    check(
+      'meter_access_log_channel_check',
+      sql`${t.channel} in ('admin', 'api-key', 'webhook', 'export', 'app')`,
+    ),
+    index('meter_access_log_meter_idx').on(t.meterId, t.at),
+    index('meter_access_log_at_idx').on(t.at),
+  ],
+);
+
+/**
+ * Third-party apps of Green Button Connect My Data (issue 37), registered by administrators. The
+ * client secret is stored as its SHA-256 only (shown once). A removed app stays, so that the audit
+ * log and the access log keep its name; it is never listed or asked for consent again.
+ */
+export const connectApps = pgTable(
+  'connect_apps',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    contact: text('contact').notNull(),
+    clientId: text('client_id').notNull().unique(),
+    secretHash: text('secret_hash').notNull(),
+    redirectUris: text('redirect_uris').array().notNull(),
+    dataKinds: text('data_kinds').array().notNull(),
+    notificationUri: text('notification_uri'),
+    status: text('status').notNull().default('active'),
+    createdAt: instant('created_at').notNull().defaultNow(),
+    suspendedAt: instant('suspended_at'),
+    removedAt: instant('removed_at'),
+  },
+  (t) => [check('connect_apps_status_check', sql`${t.status} in ('active', 'suspended', 'removed')`)],
+);

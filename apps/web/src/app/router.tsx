@@ -17,6 +17,7 @@ const ChangePasswordPage = lazyNamed(
 );
 const VerticalLayout = lazyNamed(() => import('@/layout/vertical-layout.tsx'), 'VerticalLayout');
 const CheckPage = lazyNamed(() => import('@/features/check/check-page.tsx'), 'CheckPage');
+const WhoReadPage = lazyNamed(() => import('@/features/access-log/who-read-page.tsx'), 'WhoReadPage');
 const AdminPage = lazyNamed(() => import('@/features/admin/admin-page.tsx'), 'AdminPage');
 const NotAuthorizedPage = lazyNamed(
   () => import('@/features/errors/not-authorized-page.tsx'),
@@ -73,6 +74,14 @@ export function AppRoutes() {
             element={
               <RequireAbility action="read" subject="Check">
                 <CheckPage />
+              </RequireAbility>
+            }
+          />
+          <Route
+            path="/who-read/:meterNumber"
+            element={
+              <RequireAbility action="read" subject="Check">
+                <WhoReadPage />
               </RequireAbility>
             }
           />

@@ -6,7 +6,17 @@ export interface MenuItem {
   /** i18n key of the label. */
   labelKey: string;
   path: string;
-  icon: 'check' | 'admin' | 'users' | 'locations' | 'devices' | 'apiKeys' | 'import' | 'export' | 'audit';
+  icon:
+    | 'check'
+    | 'admin'
+    | 'users'
+    | 'locations'
+    | 'devices'
+    | 'apiKeys'
+    | 'connect'
+    | 'import'
+    | 'export'
+    | 'audit';
   action: AbilityAction;
   subject: AbilitySubject;
   /** Active only on this exact path (a landing page whose children have their own entries). */
@@ -77,6 +87,14 @@ export const menuSections: MenuSection[] = [
         labelKey: 'admin.apiKeys.title',
         path: '/admin/api-keys',
         icon: 'apiKeys',
+        action: 'manage',
+        subject: 'all',
+      },
+      {
+        id: 'admin-connect',
+        labelKey: 'admin.connect.title',
+        path: '/admin/connect',
+        icon: 'connect',
         action: 'manage',
         subject: 'all',
       },

@@ -1,6 +1,7 @@
 import { ActionIcon, Tooltip } from '@mantine/core';
 import {
   IconApi,
+  IconPlugConnected,
   IconBuildingCommunity,
   IconChevronsLeft,
   IconChevronsRight,
@@ -35,6 +36,7 @@ const MENU_ICONS: Record<MenuItem['icon'], typeof IconGauge> = {
   locations: IconBuildingCommunity,
   devices: IconDevices,
   apiKeys: IconApi,
+  connect: IconPlugConnected,
   import: IconFileImport,
   export: IconFileExport,
   audit: IconHistory,

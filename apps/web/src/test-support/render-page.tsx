@@ -45,9 +45,10 @@ export function completeDom(): void {
 /**
  * Renders a page as the app does — a store holding the app's one RTK Query API, the app's Mantine
  * theme, English translations, a router — with a store of its own per call (a fresh cache).
- * The server is whatever `fetch` the test installed (test-support/fetch-stub.ts).
+ * The server is whatever `fetch` the test installed (test-support/fetch-stub.ts). `at`: the address
+ * the router starts at (for a page that reads its path's parameters).
  */
-export async function renderPage(page: ReactNode) {
+export async function renderPage(page: ReactNode, options: { at?: string } = {}) {
   completeDom();
   const i18n = await testI18n('en', { en });
   const store = configureStore({
@@ -58,7 +59,7 @@ export async function renderPage(page: ReactNode) {
     <Provider store={store}>
       <I18nextProvider i18n={i18n}>
         <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
-          <MemoryRouter>{page}</MemoryRouter>
+          <MemoryRouter initialEntries={[options.at ?? '/']}>{page}</MemoryRouter>
         </MantineProvider>
       </I18nextProvider>
     </Provider>,

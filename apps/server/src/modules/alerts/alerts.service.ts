@@ -43,6 +43,7 @@ import {
 import type { Mailer } from './mailer.ts';
 import { sendDueEmails } from './mail-queue.ts';
 import type { SecretBox } from '../../secrets.ts';
+import type { AccessRecording } from '../access-log/index.ts';
 
 const ADMIN_SCOPE = { isAdmin: true, userId: 0 };
 /** Most deliveries one answer lists. */
@@ -84,6 +85,8 @@ export class AlertsService {
     private readonly billsOf?: BillsOf,
     /** Where webhooks may be sent (CM_OUTBOUND_ALLOW_CIDRS). */
     private readonly outbound: OutboundPolicy = new OutboundPolicy(),
+    /** Where each webhook delivered is logged ("Who read my data"). */
+    private readonly access?: AccessRecording,
   ) {
     this.locations = new AdminLocationsService(db);
   }
@@ -307,7 +310,7 @@ export class AlertsService {
 
   /** Sends the webhook deliveries due now. */
   deliver(nowMs = Date.now()): Promise<number> {
-    return deliverWebhooks(this.db, this.secrets, nowMs, this.outbound);
+    return deliverWebhooks(this.db, this.secrets, nowMs, this.outbound, this.access);
   }
 
   /** Evaluates now (after the one running, if any), then sends what it queued for webhooks. */

@@ -1,10 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccessLog } from '@cm/contracts/access-log.ts';
 import { Role } from '@cm/contracts/enums.ts';
 import type { WebhookDelivery } from '@cm/contracts/alerts.ts';
 import { OutboundPolicy } from '../../outbound.ts';
 import { createTestApp, insertUser, TEST_SECRETS, type TestApp } from '../../test/test-app.ts';
+import { insertLocation, insertMeter } from '../../test/factories.ts';
+import { AccessRecorder } from '../access-log/index.ts';
 import { deliverWebhooks, WEBHOOK_SECRET } from './webhooks.ts';
 import { insertWebhook, queueDeliveries } from './webhooks.queries.ts';
 
@@ -148,5 +151,48 @@ describe('webhooks to internal addresses', () => {
     } finally {
       await open.close();
     }
+  });
+});
+
+describe('a webhook delivered', () => {
+  it('is logged in its meter’s "Who read my data", by the webhook’s host', async () => {
+    const location = await insertLocation(t.db, 'Hook Home', 'Europe/Berlin');
+    const meter = await insertMeter(t.db, {
+      meterNumber: 'HOOK-1',
+      locationId: location,
+      meterInd: 1,
+      installedAt: new Date('2026-01-01T00:00:00Z'),
+    });
+    const [rule] = await t.db.query<{ id: number }>(
+      `INSERT INTO alert_rules (location_id, meter_id, kind, threshold) VALUES ($1, $2, 'silent', 6) RETURNING id`,
+      [location, meter],
+    );
+    const [episode] = await t.db.query<{ id: number }>(
+      `INSERT INTO alert_episodes (rule_id, meter_id, started_at, detail, meter_number, location_name, time_zone)
+       VALUES ($1, $2, now(), '{}', 'HOOK-1', 'Hook Home', 'Europe/Berlin') RETURNING id`,
+      [rule?.id, meter],
+    );
+    await t.db.query('DELETE FROM webhooks');
+    await insertWebhook(
+      t.db,
+      `http://127.0.0.1:${port}/hook`,
+      TEST_SECRETS.seal('whsec_log', WEBHOOK_SECRET),
+    );
+    await queueDeliveries(t.db, [{ event: 'alert.fired', payload: { alert: { id: episode?.id } } }]);
+    const recorder = new AccessRecorder(t.db, { error: () => {} });
+    const allowed = new OutboundPolicy([{ address: '127.0.0.0', prefix: 8 }]);
+    expect(await deliverWebhooks(t.db, TEST_SECRETS, Date.now(), allowed, recorder)).toBe(1);
+    await recorder.flush();
+    const log = await t.call('GET', '/api/CheckMeter/WhoReadMyData?meterNumber=HOOK-1', { token: admin });
+    expect(log.json<AccessLog>().items).toEqual([
+      expect.objectContaining({
+        channel: 'webhook',
+        by: `webhook 127.0.0.1:${port}`,
+        data: ['alerts'],
+        from: null,
+        to: null,
+        what: 'alert.fired',
+      }),
+    ]);
   });
 });

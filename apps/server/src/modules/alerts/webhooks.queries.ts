@@ -74,6 +74,8 @@ export interface DueDeliveryRow {
   event: string;
   payload: object;
   attempts: number;
+  /** The meter the alert is about (null once its episode is gone). */
+  meter_id: number | null;
 }
 
 /**
@@ -90,7 +92,8 @@ export function claimDueDeliveries(db: SqlRunner, now: Date, limit: number): Pro
                     WHERE status = 'pending' AND next_attempt_at <= GREATEST($1::timestamptz, now())
                     ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
        AND w.id = d.webhook_id
-     RETURNING d.id, d.webhook_id, w.url, w.secret, d.event, d.payload, d.attempts`,
+     RETURNING d.id, d.webhook_id, w.url, w.secret, d.event, d.payload, d.attempts,
+       (SELECT e.meter_id FROM alert_episodes e WHERE e.id = (d.payload->'alert'->>'id')::bigint)`,
     [now, limit],
   );
 }

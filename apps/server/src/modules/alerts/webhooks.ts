@@ -9,6 +9,7 @@ import { WEBHOOK_BACKOFF_SECONDS } from '@cm/contracts/alerts.ts';
 import type { SqlRunner } from '../../db/client.ts';
 import { outboundFailure, type OutboundPolicy } from '../../outbound.ts';
 import { SecretBox } from '../../secrets.ts';
+import type { AccessRecording } from '../access-log/index.ts';
 import {
   claimDueDeliveries,
   findClearWebhookSecrets,
@@ -34,6 +35,15 @@ export async function sealWebhookSecrets(db: SqlRunner, secrets: SecretBox): Pro
   }
 }
 
+/** A webhook as the access log names it: its host. */
+function webhookName(url: string): string {
+  try {
+    return `webhook ${new URL(url).host}`;
+  } catch {
+    return 'webhook';
+  }
+}
+
 /** The signature header of `body` sent at `unixSeconds`. */
 export function webhookSignature(secret: string, unixSeconds: number, body: string): string {
   const mac = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
@@ -43,12 +53,14 @@ export function webhookSignature(secret: string, unixSeconds: number, body: stri
 /**
  * Sends the deliveries due now, signed with each webhook's secret (kept sealed in `secrets`), only
  * to addresses `outbound` allows (checked as each connects); returns how many the endpoints accepted.
+ * Each one accepted is logged in its meter's "Who read my data" (`access`).
  */
 export async function deliverWebhooks(
   db: SqlRunner,
   secrets: SecretBox,
   nowMs: number,
   outbound: OutboundPolicy,
+  access?: AccessRecording,
 ): Promise<number> {
   const due = await claimDueDeliveries(db, new Date(nowMs), DELIVERIES_PER_RUN);
   let delivered = 0;
@@ -79,7 +91,18 @@ export async function deliverWebhooks(
       }
       const tries = delivery.attempts + 1;
       const wait = WEBHOOK_BACKOFF_SECONDS[tries - 1];
-      if (isOk) delivered++;
+      if (isOk) {
+        delivered++;
+        if (delivery.meter_id !== null)
+          await access?.record({
+            meterIds: [delivery.meter_id],
+            reader: { channel: 'webhook', name: webhookName(delivery.url), userId: null, apiKeyId: null },
+            data: ['alerts'],
+            fromMs: null,
+            toMs: null,
+            what: delivery.event,
+          });
+      }
       await recordAttempt(db, delivery.id, {
         status: isOk ? 'delivered' : wait === undefined ? 'failed' : 'pending',
         result,

@@ -9,7 +9,7 @@ import { listAudit, type AuditRow } from './audit.queries.ts';
  * write side (audit.service.ts) stays free of these lookups: every module records through it.
  */
 
-type NameKind = 'user' | 'apiKey' | 'location' | 'device';
+type NameKind = 'user' | 'apiKey' | 'location' | 'device' | 'connectApp';
 
 /** The kind of name a target type's id refers to (a meter's target id is its number already). */
 const TARGET_KINDS: Partial<Record<string, NameKind>> = {
@@ -17,6 +17,7 @@ const TARGET_KINDS: Partial<Record<string, NameKind>> = {
   location: 'location',
   device: 'device',
   'api-key': 'apiKey',
+  'connect-app': 'connectApp',
 };
 
 /** Ids the entry names, by kind: its actor, its target, and the ids in its detail. */
@@ -110,6 +111,7 @@ export class AuditLogService {
       apiKey: new Set(),
       location: new Set(),
       device: new Set(),
+      connectApp: new Set(),
     };
     for (const row of rows) for (const [kind, id] of referencesOf(row)) wanted[kind].add(id);
     const names = new Map<string, string>();

@@ -14,6 +14,7 @@ import { acceptsBinaryColumns, sendBinaryColumns } from '../../binary-columns.ts
 import { sendJsonBytes } from '../../json-columns.ts';
 import { schemaJsonWriter } from '../../schema-json.ts';
 import { callerOf } from '../../plugins/authentication.ts';
+import { readerOf } from '../access-log/index.ts';
 import type { PerformanceLayer } from '../../config.ts';
 import type { CheckService } from './check.service.ts';
 
@@ -41,7 +42,14 @@ export const checkRoutes: FastifyPluginAsyncZod<{
     // The lookup every page and device asks most: written by a serializer compiled once from the
     // schema (only its properties, required ones checked), not validated again by zod on every request.
     async (request, reply) =>
-      sendMeterInfo(reply, await check.meterInfo(callerOf(request), request.query.meterNumber)),
+      sendMeterInfo(
+        reply,
+        await check.meterInfo(
+          callerOf(request),
+          request.query.meterNumber,
+          readerOf(request.auth, request.apiKey),
+        ),
+      ),
   );
 
   app.get(
@@ -60,7 +68,11 @@ export const checkRoutes: FastifyPluginAsyncZod<{
     // compile time: written as bytes by the column writer instead of the schema serializer, or in
     // the binary form (the same value, far fewer bytes) when the Accept header asks for it.
     async (request, reply) => {
-      const answer = await check.locationReadings(callerOf(request), request.query);
+      const answer = await check.locationReadings(
+        callerOf(request),
+        request.query,
+        readerOf(request.auth, request.apiKey),
+      );
       void reply.header('vary', 'Accept');
       return acceptsBinaryColumns(request.headers.accept)
         ? sendBinaryColumns(reply, answer)
@@ -80,7 +92,8 @@ export const checkRoutes: FastifyPluginAsyncZod<{
         response: { 200: readingCorrectionsSchema, ...errors },
       },
     },
-    async (request) => check.readingCorrections(callerOf(request), request.query),
+    async (request) =>
+      check.readingCorrections(callerOf(request), request.query, readerOf(request.auth, request.apiKey)),
   );
 
   app.get(
@@ -95,7 +108,8 @@ export const checkRoutes: FastifyPluginAsyncZod<{
         response: { 200: monthlyPeaksSchema, ...errors },
       },
     },
-    async (request) => check.monthlyPeaks(callerOf(request), request.query),
+    async (request) =>
+      check.monthlyPeaks(callerOf(request), request.query, readerOf(request.auth, request.apiKey)),
   );
 
   app.get(

@@ -42,6 +42,7 @@ import {
   type KnownIntervals,
 } from '../readings/index.ts';
 import { type AuthContext, scopeOf } from '../access/index.ts';
+import type { AccessRead, AccessRecording, Reader } from '../access-log/index.ts';
 import { presentLocation, presentMeter } from './check.presenter.ts';
 import {
   findLocationMeters,
@@ -76,20 +77,28 @@ export class CheckService {
   private readonly series: ReadingsStore;
   private readonly completeness: Completeness;
   private readonly latest: LatestReadings;
+  private readonly access: AccessRecording | undefined;
 
+  /** `access`: where reads by others than the meter's customer are logged ("Who read my data"). */
   constructor(
     private readonly db: Db,
-    options: { useChunks?: boolean } = {},
+    options: { useChunks?: boolean; access?: AccessRecording } = {},
   ) {
+    this.access = options.access;
     this.series = new ReadingsStore(db, options.useChunks ?? true);
     this.completeness = new Completeness(db);
     this.latest = new LatestReadings(db);
   }
 
-  async meterInfo(caller: AuthContext, meterNumber: string): Promise<MeterInfo> {
+  async meterInfo(
+    caller: AuthContext,
+    meterNumber: string,
+    reader: Reader | null = null,
+  ): Promise<MeterInfo> {
     const meter = await findVisibleMeter(this.db, meterNumber, scopeOf(caller));
     if (!meter) throw notFound(METER_NOT_FOUND);
     const last = await this.latest.of([meter], COMPLETENESS_WINDOW_MS);
+    await this.logRead(reader, [meter.id], ['details'], null, 'GetMeterInfo');
     return this.describeMeter(meter, last.get(meter.id));
   }
 
@@ -103,7 +112,11 @@ export class CheckService {
    * import or device batch replaced: before and after, when, and from what. Administrators also see
    * the import's own note naming who ran it.
    */
-  async readingCorrections(caller: AuthContext, query: ReadingCorrectionsQuery): Promise<ReadingCorrections> {
+  async readingCorrections(
+    caller: AuthContext,
+    query: ReadingCorrectionsQuery,
+    reader: Reader | null = null,
+  ): Promise<ReadingCorrections> {
     const meter = await findVisibleMeter(this.db, query.meterNumber, scopeOf(caller));
     if (!meter) throw new HttpError(404, METER_NOT_FOUND, 'meterNumber');
     const channel = query.channel ?? 'import';
@@ -119,6 +132,7 @@ export class CheckService {
       MAX_CORRECTIONS,
       caller.user.role === Role.Admin,
     );
+    await this.logRead(reader, [meter.id], ['registers', 'intervals'], range, 'GetReadingCorrections');
     return {
       meterNumber: meter.meterNumber,
       channel,
@@ -133,7 +147,11 @@ export class CheckService {
    * is omitted). An indicator's history spans every physical meter it held, so a meter exchange
    * keeps consumption continuous.
    */
-  async locationReadings(caller: AuthContext, query: LocationReadingsQuery): Promise<LocationReadingsAnswer> {
+  async locationReadings(
+    caller: AuthContext,
+    query: LocationReadingsQuery,
+    reader: Reader | null = null,
+  ): Promise<LocationReadingsAnswer> {
     const found = await findVisibleLocationWithMeters(this.db, query.name, scopeOf(caller), query.meterInd);
     if (!found) throw new HttpError(404, LOCATION_NOT_FOUND, 'name');
     const { location } = found;
@@ -183,6 +201,13 @@ export class CheckService {
         ...(region === null ? {} : { carbon: presentCarbon(computed, region) }),
       });
     }
+    await this.logRead(
+      reader,
+      overlapping.map((meter) => meter.id),
+      ['details', 'registers', 'intervals', 'cost'],
+      range,
+      'GetElectricMeterInformationByLocationPublicName',
+    );
     return {
       location: presentLocation(location),
       from: from.toISOString(),
@@ -197,7 +222,11 @@ export class CheckService {
    * Month, and their rolling average: a location's main supply meter(s), else all its meters
    * summed interval by interval (what they draw at once, not the sum of their own peaks).
    */
-  async monthlyPeaks(caller: AuthContext, query: MonthlyPeaksQuery): Promise<MonthlyPeaks> {
+  async monthlyPeaks(
+    caller: AuthContext,
+    query: MonthlyPeaksQuery,
+    reader: Reader | null = null,
+  ): Promise<MonthlyPeaks> {
     const found = await findVisibleLocationWithMeters(this.db, query.name, scopeOf(caller), query.meterInd);
     if (!found) throw new HttpError(404, LOCATION_NOT_FOUND, 'name');
     const { location } = found;
@@ -237,6 +266,13 @@ export class CheckService {
       }),
     );
     const edges = bucketEdges(fromMs, toMs, 'month', timeZone);
+    await this.logRead(
+      reader,
+      held.flat().map((meter) => meter.id),
+      ['intervals'],
+      { fromMs, toMs },
+      'GetMonthlyPeaks',
+    );
     return {
       location: presentLocation(location),
       meterInd: query.meterInd ?? null,
@@ -244,6 +280,25 @@ export class CheckService {
       meterNumbers: held.flat().map((meter) => meter.meterNumber),
       ...presentMonthlyPeaks(peaksOf(indicators, edges), edges, timeZone),
     };
+  }
+
+  /** Logs a read by `reader` (none for the meters' own customer) of these meters' data. */
+  private async logRead(
+    reader: Reader | null,
+    meterIds: readonly number[],
+    data: AccessRead['data'],
+    range: { fromMs: number; toMs: number } | null,
+    what: string,
+  ): Promise<void> {
+    if (!reader || !this.access || meterIds.length === 0) return;
+    await this.access.record({
+      meterIds,
+      reader,
+      data,
+      fromMs: range?.fromMs ?? null,
+      toMs: range?.toMs ?? null,
+      what,
+    });
   }
 
   /**

@@ -16,6 +16,7 @@ import {
 } from '@cm/contracts/admin.ts';
 import { actorOf, adminOnly, adminErrors as errors } from '../../plugins/admin-only.ts';
 import type { AdminDevicesService } from './devices.service.ts';
+import { readerOf } from '../access-log/index.ts';
 
 const tags = ['admin'];
 
@@ -98,7 +99,7 @@ export const devicesRoutes: FastifyPluginAsyncZod<{ devices: AdminDevicesService
         response: { 200: adminDeviceSchema, ...errors },
       },
     },
-    async (request) => devices.getMeter(request.params.meterNumber),
+    async (request) => devices.getMeter(request.params.meterNumber, readerOf(request.auth, request.apiKey)),
   );
   app.patch(
     '/api/admin/meters/:meterNumber',

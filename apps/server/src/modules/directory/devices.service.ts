@@ -37,6 +37,7 @@ import {
   findDeviceNames,
 } from './devices.queries.ts';
 import { findAdminLocation } from './locations.queries.ts';
+import type { AccessRecording, Reader } from '../access-log/index.ts';
 
 const DEVICE_NOT_FOUND = 'Device not found.';
 const METER_NOT_FOUND = 'Meter not found. Check the meter number.';
@@ -48,7 +49,11 @@ const typeName: Record<number, string> = { 1: 'an AccessPoint', 2: 'a Cube', 3: 
 const EXCHANGE_FUTURE_SLACK_MS = 10 * 60_000;
 
 export class AdminDevicesService {
-  constructor(private readonly db: Db) {}
+  /** `access`: where an administrator opening a meter is logged ("Who read my data"). */
+  constructor(
+    private readonly db: Db,
+    private readonly access?: AccessRecording,
+  ) {}
 
   async list(query: DeviceListQuery) {
     const { rows, total } = await listDevices(this.db, {
@@ -85,9 +90,18 @@ export class AdminDevicesService {
     return presentDevice(row);
   }
 
-  async getMeter(meterNumber: string): Promise<AdminDevice> {
+  async getMeter(meterNumber: string, reader: Reader | null = null): Promise<AdminDevice> {
     const row = await findMeterDevice(this.db, meterNumber);
     if (!row) throw notFound(METER_NOT_FOUND);
+    if (reader)
+      await this.access?.record({
+        meterIds: [row.id],
+        reader,
+        data: ['details'],
+        fromMs: null,
+        toMs: null,
+        what: 'admin: meter',
+      });
     return presentDevice(row);
   }
 

@@ -5,6 +5,7 @@ import { errorBodySchema } from '@cm/contracts/errors.ts';
 import { z } from 'zod';
 import { adminOnly } from '../../plugins/admin-only.ts';
 import { callerOf } from '../../plugins/authentication.ts';
+import { fileReaderOf } from '../access-log/index.ts';
 import { EXPORT_CSV_HEADER, type ExportFile, type ExportsService } from './exports.service.ts';
 
 const fileResponse = {
@@ -45,7 +46,13 @@ export const exportsRoutes: FastifyPluginAsyncZod<{ exports: ExportsService }> =
       },
     },
     async (request, reply) =>
-      sendFile(reply, await exports.exportReadings(request.query, { selfHref: request.url })),
+      sendFile(
+        reply,
+        await exports.exportReadings(request.query, {
+          selfHref: request.url,
+          reader: fileReaderOf(callerOf(request), request.apiKey),
+        }),
+      ),
   );
 };
 
@@ -70,6 +77,12 @@ export const downloadRoutes: FastifyPluginAsyncZod<{ exports: ExportsService }> 
       },
     },
     async (request, reply) =>
-      sendFile(reply, await exports.downloadMyData(callerOf(request), request.query, request.url)),
+      sendFile(
+        reply,
+        await exports.downloadMyData(callerOf(request), request.query, {
+          selfHref: request.url,
+          reader: fileReaderOf(callerOf(request), request.apiKey),
+        }),
+      ),
   );
 };

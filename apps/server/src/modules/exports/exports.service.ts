@@ -10,6 +10,7 @@ import { RangeInputError, resolveRange, readings, ReadingKind } from '../reading
 import { findExportMeter, findVisibleItem, type ExportMeter } from '../directory/index.ts';
 import { espiDocument, type ChannelSource } from './espi-writer.ts';
 import { type AuthContext, scopeOf } from '../access/index.ts';
+import type { AccessRecording, Reader } from '../access-log/index.ts';
 
 // Rows read per query; each page is turned into text in one go, during which nothing else runs.
 const PAGE_ROWS = 2_000;
@@ -41,12 +42,31 @@ export async function meterDays(
 
 /** Readings out as CSV or Green Button ESPI Atom XML, streamed page by page (never the whole range in memory). */
 export class ExportsService {
-  constructor(private readonly db: Db) {}
+  /** `access`: where each file taken is logged ("Who read my data"). */
+  constructor(
+    private readonly db: Db,
+    private readonly access?: AccessRecording,
+  ) {}
 
-  /** A meter's stored readings, every channel and kind, as a file. `selfHref` is the address asked (the ESPI feed's self link). */
-  async exportReadings(query: ExportQuery, options: { selfHref: string }): Promise<ExportFile> {
+  /**
+   * A meter's stored readings, every channel and kind, as a file, logged as read by `reader`.
+   * `selfHref` is the address asked (the ESPI feed's self link).
+   */
+  async exportReadings(
+    query: ExportQuery,
+    options: { selfHref: string; reader: Reader; what?: string },
+  ): Promise<ExportFile> {
     const { meter, fromMs, toMs } = await meterDays(this.db, query);
     const channels = await this.channelSources(meter.id, fromMs, toMs);
+    await this.access?.record({
+      meterIds: [meter.id],
+      reader: options.reader,
+      data: ['registers', 'intervals'],
+      fromMs,
+      toMs,
+      what: options.what ?? `export (${query.format})`,
+    });
+    const { selfHref } = options;
     // The meter and the local dates asked for: EM-10009-2026-03-01-to-2026-03-31.csv
     const lastDay = localDateOf(Math.max(fromMs, toMs - 1), meter.timeZone);
     const base = `${meter.meterNumber.replace(/[^\w.-]/g, '_')}-${localDateOf(fromMs, meter.timeZone)}-to-${lastDay}`;
@@ -60,15 +80,19 @@ export class ExportsService {
     return {
       contentType: 'application/atom+xml; charset=utf-8',
       fileName: `${base}.xml`,
-      body: Readable.from(espiDocument({ meter, fromMs, toMs, channels, ...options })),
+      body: Readable.from(espiDocument({ meter, fromMs, toMs, channels, selfHref })),
     };
   }
 
   /** Download My Data: the caller's own meter, Green Button ESPI unless CSV is asked. */
-  async downloadMyData(caller: AuthContext, query: ExportQuery, selfHref: string): Promise<ExportFile> {
+  async downloadMyData(
+    caller: AuthContext,
+    query: ExportQuery,
+    options: { selfHref: string; reader: Reader },
+  ): Promise<ExportFile> {
     if (!(await findVisibleItem(this.db, scopeOf(caller), 'meter', query.meterNumber)))
       throw new HttpError(404, 'Meter not found. Check the meter number.', 'meterNumber');
-    return this.exportReadings(query, { selfHref });
+    return this.exportReadings(query, { ...options, what: `DownloadMyData (${query.format})` });
   }
 
   /**

@@ -185,6 +185,24 @@ export const matrix: MatrixGroup[] = [
         },
       },
       {
+        route: 'GET /api/CheckMeter/WhoReadMyData',
+        request: (o) => ({ url: `/api/CheckMeter/WhoReadMyData?meterNumber=${q(o.meterNumber)}` }),
+        expect: {
+          own: [200, 200, 404, 401, 401, 401, 401, 401, 403],
+          other: [200, 404, 200, 401, 401, 401, 401, 401, 403],
+          missing: [404, 404, 404, 401, 401, 401, 401, 401, 403],
+        },
+      },
+      {
+        route: 'GET /api/CheckMeter/WhoReadMyData.csv',
+        request: (o) => ({ url: `/api/CheckMeter/WhoReadMyData.csv?meterNumber=${q(o.meterNumber)}` }),
+        expect: {
+          own: [200, 200, 404, 401, 401, 401, 401, 401, 403],
+          other: [200, 404, 200, 401, 401, 401, 401, 401, 403],
+          missing: [404, 404, 404, 401, 401, 401, 401, 401, 403],
+        },
+      },
+      {
         route: 'GET /api/CheckMeter/GetTariffs',
         request: (o) => ({ url: `/api/CheckMeter/GetTariffs?name=${q(o.locationName)}` }),
         expect: {
@@ -755,6 +773,39 @@ export const matrix: MatrixGroup[] = [
         route: 'POST /api/admin/api-keys/:id/revoke',
         request: (o) => ({ url: `/api/admin/api-keys/${o.apiKeyId}/revoke` }),
         expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'GET /api/admin/connect/apps',
+        request: () => ({ url: '/api/admin/connect/apps' }),
+        expect: { none: ADMIN(200) },
+      },
+      {
+        route: 'POST /api/admin/connect/apps',
+        request: () => ({
+          url: '/api/admin/connect/apps',
+          body: {
+            name: unique('App'),
+            contact: 'ops@app.example',
+            redirectUris: ['https://app.example/cb'],
+            dataKinds: ['intervals'],
+          },
+        }),
+        expect: { none: ADMIN(201) },
+      },
+      {
+        route: 'POST /api/admin/connect/apps/:id/suspend',
+        request: (o) => ({ url: `/api/admin/connect/apps/${o.connectAppId}/suspend` }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'POST /api/admin/connect/apps/:id/resume',
+        request: (o) => ({ url: `/api/admin/connect/apps/${o.connectAppId}/resume` }),
+        expect: { own: ADMIN(200), other: ADMIN(200), missing: ADMIN(404) },
+      },
+      {
+        route: 'DELETE /api/admin/connect/apps/:id',
+        request: (o) => ({ url: `/api/admin/connect/apps/${o.connectAppId}` }),
+        expect: { own: ADMIN(204), other: ADMIN(204), missing: ADMIN(404) },
       },
       {
         route: 'GET /api/admin/audit',

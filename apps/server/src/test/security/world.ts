@@ -47,6 +47,8 @@ export interface Objects {
   /** A suggestion id as bookmarks use it. */
   bookmarkId: string;
   apiKeyId: number;
+  /** A registered third-party app (Connect My Data): no client's, one per site so that changes do not collide. */
+  connectAppId: number;
 }
 
 export interface World {
@@ -93,6 +95,11 @@ async function siteFor(t: TestApp, tag: 'A' | 'B', userId: number, apiKeyId: num
     meterDeviceId,
     regularReadings(READINGS_FROM, READINGS_TO, 900_000, 1_000_000, (i) => 100 + (i % 7)),
   );
+  const [connectApp] = await t.db.query<{ id: number }>(
+    `INSERT INTO connect_apps (name, contact, client_id, secret_hash, redirect_uris, data_kinds)
+     VALUES ($1, 'ops@app.example', $2, 'not-a-hash', '{https://app.example/cb}', '{intervals}') RETURNING id`,
+    [`App ${tag}`, `cmapp_matrix_${tag}`],
+  );
   const bookmarkId = `meter:${meterNumber}`;
   await t.db.query('INSERT INTO bookmarks (user_id, item_id) VALUES ($1, $2)', [userId, bookmarkId]);
   return {
@@ -105,6 +112,7 @@ async function siteFor(t: TestApp, tag: 'A' | 'B', userId: number, apiKeyId: num
     meterNumber,
     bookmarkId,
     apiKeyId,
+    connectAppId: connectApp?.id ?? 0,
   };
 }
 
@@ -158,6 +166,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
     meterNumber: 'SEC-Z-9999',
     bookmarkId: 'meter:SEC-Z-9999',
     apiKeyId: 2_000_000_006,
+    connectAppId: 2_000_000_007,
   };
 
   const signer = new TokenSigner(TEST_JWT_SECRET);

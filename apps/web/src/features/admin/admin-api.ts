@@ -16,6 +16,7 @@ export const adminApi = api.enhanceEndpoints({
     'AdminWebhook',
     'AdminDevice',
     'AdminApiKey',
+    'AdminConnectApp',
     'AdminAudit',
     'ImportJob',
     'ImportMapping',

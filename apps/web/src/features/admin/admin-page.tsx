@@ -13,6 +13,7 @@ const UsersPage = lazyNamed(() => import('./users/users-page.tsx'), 'UsersPage')
 const LocationsPage = lazyNamed(() => import('./locations/locations-page.tsx'), 'LocationsPage');
 const DevicesPage = lazyNamed(() => import('./devices/devices-page.tsx'), 'DevicesPage');
 const ApiKeysPage = lazyNamed(() => import('./api-keys-page.tsx'), 'ApiKeysPage');
+const ConnectAppsPage = lazyNamed(() => import('./connect-apps-page.tsx'), 'ConnectAppsPage');
 const ImportPage = lazyNamed(() => import('./imports/import-page.tsx'), 'ImportPage');
 const ExportPage = lazyNamed(() => import('./export-page.tsx'), 'ExportPage');
 const AuditPage = lazyNamed(() => import('./audit-page.tsx'), 'AuditPage');
@@ -39,6 +40,7 @@ export function AdminPage() {
         <Route path="locations" element={<LocationsPage />} />
         <Route path="devices" element={<DevicesPage />} />
         <Route path="api-keys" element={<ApiKeysPage />} />
+        <Route path="connect" element={<ConnectAppsPage />} />
         <Route path="import" element={<ImportPage />} />
         <Route path="export" element={<ExportPage />} />
         <Route path="audit" element={<AuditPage />} />

@@ -1,5 +1,6 @@
 import {
   IconApi,
+  IconPlugConnected,
   IconBuildingCommunity,
   IconDevices,
   IconFileExport,
@@ -47,6 +48,13 @@ export const adminSections: readonly AdminSection[] = [
     titleKey: 'admin.apiKeys.title',
     introKey: 'admin.apiKeys.intro',
     Icon: IconApi,
+  },
+  {
+    id: 'connect',
+    path: 'connect',
+    titleKey: 'admin.connect.title',
+    introKey: 'admin.connect.cardIntro',
+    Icon: IconPlugConnected,
   },
   {
     id: 'import',

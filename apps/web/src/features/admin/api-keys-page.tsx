@@ -11,7 +11,7 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { IconKey, IconPlus } from '@tabler/icons-react';
+import { IconKey } from '@tabler/icons-react';
 import type { AdminApiKey } from '@cm/contracts/admin.ts';
 import { apiKeyScopes, type ApiKeyScope } from '@cm/contracts/enums.ts';
 import { useState, type FormEvent } from 'react';
@@ -24,10 +24,11 @@ import { toFailure, type Failure } from '@/lib/http-client.ts';
 import { useCreateApiKeyMutation, useListApiKeysQuery, useRevokeApiKeyMutation } from './api-keys-api.ts';
 import {
   AdminPageHeader,
+  AdminListPanel,
   AdminPanel,
+  CreateFooter,
   AdminTable,
   ConfirmDialog,
-  FailureAlert,
   OneTimeSecret,
 } from './admin-ui.tsx';
 import { describeFailure } from './failure-message.ts';
@@ -132,110 +133,99 @@ export function ApiKeysPage() {
                 ))}
               </Stack>
             </Checkbox.Group>
-            <FailureAlert failure={failure} />
-            <Group>
-              <Button
-                type="submit"
-                leftSection={<IconPlus size={16} aria-hidden />}
-                loading={createState.isLoading}
-              >
-                {t('admin.apiKeys.createAction')}
-              </Button>
-            </Group>
+            <CreateFooter
+              failure={failure}
+              label={t('admin.apiKeys.createAction')}
+              isBusy={createState.isLoading}
+            />
           </Stack>
         </form>
       </AdminPanel>
 
-      <AdminPanel labelledBy="cm-keys-title">
-        <Stack gap="sm">
-          <Title order={2} size="h4" id="cm-keys-title">
-            {t('admin.apiKeys.list')}
-          </Title>
-          <FailureAlert failure={toFailure(query.error)} />
-          <AdminTable
-            headers={[
-              t('admin.apiKeys.name'),
-              t('admin.apiKeys.prefix'),
-              t('admin.apiKeys.scopes'),
-              t('admin.apiKeys.created'),
-              t('admin.apiKeys.lastUsed'),
-            ]}
-            hasActions
-            isBusy={query.isFetching}
-            isEmpty={keys.length === 0}
-            emptyText={t('admin.apiKeys.empty')}
-            minWidth={720}
-          >
-            {keys.map((apiKey) => (
-              <Table.Tr
-                key={apiKey.id}
-                data-testid={`api-key-${apiKey.name}`}
-                style={apiKey.revokedAt ? { opacity: 0.7 } : undefined}
-              >
-                <Table.Td>
-                  <Text size="sm" fw={600}>
-                    {apiKey.name}
-                  </Text>
-                </Table.Td>
-                <Table.Td className={classes.mono}>
-                  <Group gap={4} wrap="nowrap">
-                    <IconKey size={14} aria-hidden />
-                    <span>{`${apiKey.prefix}…`}</span>
-                  </Group>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={4}>
-                    {apiKey.scopes.map((scope) => (
-                      <Badge key={scope} variant="light" size="sm">
-                        {t(scopeKeys[scope].label)}
-                      </Badge>
-                    ))}
-                  </Group>
-                </Table.Td>
-                <Table.Td className={classes.nowrap}>{formatDate(apiKey.createdAt, i18n.language)}</Table.Td>
-                <Table.Td className={classes.nowrap}>
-                  {apiKey.lastUsedAt ? (
-                    <Tooltip label={formatZonedDateTime(apiKey.lastUsedAt, i18n.language, readerTimeZone())}>
-                      <Text size="sm" component="time" dateTime={apiKey.lastUsedAt}>
-                        {formatRelative(apiKey.lastUsedAt, i18n.language)}
-                      </Text>
-                    </Tooltip>
-                  ) : (
-                    <Text size="sm" c="dimmed">
-                      {t('admin.apiKeys.neverUsed')}
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td className={classes.nowrap}>
-                  {apiKey.revokedAt ? (
-                    <Badge variant="outline" color="gray">
-                      {t('admin.apiKeys.revokedOn', {
-                        date: formatDate(apiKey.revokedAt, i18n.language),
-                      })}
+      <AdminListPanel id="cm-keys-title" title={t('admin.apiKeys.list')} failure={toFailure(query.error)}>
+        <AdminTable
+          headers={[
+            t('admin.apiKeys.name'),
+            t('admin.apiKeys.prefix'),
+            t('admin.apiKeys.scopes'),
+            t('admin.apiKeys.created'),
+            t('admin.apiKeys.lastUsed'),
+          ]}
+          hasActions
+          isBusy={query.isFetching}
+          isEmpty={keys.length === 0}
+          emptyText={t('admin.apiKeys.empty')}
+          minWidth={720}
+        >
+          {keys.map((apiKey) => (
+            <Table.Tr
+              key={apiKey.id}
+              data-testid={`api-key-${apiKey.name}`}
+              style={apiKey.revokedAt ? { opacity: 0.7 } : undefined}
+            >
+              <Table.Td>
+                <Text size="sm" fw={600}>
+                  {apiKey.name}
+                </Text>
+              </Table.Td>
+              <Table.Td className={classes.mono}>
+                <Group gap={4} wrap="nowrap">
+                  <IconKey size={14} aria-hidden />
+                  <span>{`${apiKey.prefix}…`}</span>
+                </Group>
+              </Table.Td>
+              <Table.Td>
+                <Group gap={4}>
+                  {apiKey.scopes.map((scope) => (
+                    <Badge key={scope} variant="light" size="sm">
+                      {t(scopeKeys[scope].label)}
                     </Badge>
-                  ) : apiKey.isWebApp ? (
-                    <Tooltip label={t('admin.apiKeys.webAppKeyHint')} multiline w={280}>
-                      <Badge variant="light" color="blue" tabIndex={0}>
-                        {t('admin.apiKeys.webAppKey')}
-                      </Badge>
-                    </Tooltip>
-                  ) : (
-                    <Button
-                      size="xs"
-                      variant="light"
-                      color="red"
-                      onClick={() => setConfirmRevoke(apiKey)}
-                      aria-label={t('admin.apiKeys.revokeNamed', { name: apiKey.name })}
-                    >
-                      {t('admin.apiKeys.revoke')}
-                    </Button>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </AdminTable>
-        </Stack>
-      </AdminPanel>
+                  ))}
+                </Group>
+              </Table.Td>
+              <Table.Td className={classes.nowrap}>{formatDate(apiKey.createdAt, i18n.language)}</Table.Td>
+              <Table.Td className={classes.nowrap}>
+                {apiKey.lastUsedAt ? (
+                  <Tooltip label={formatZonedDateTime(apiKey.lastUsedAt, i18n.language, readerTimeZone())}>
+                    <Text size="sm" component="time" dateTime={apiKey.lastUsedAt}>
+                      {formatRelative(apiKey.lastUsedAt, i18n.language)}
+                    </Text>
+                  </Tooltip>
+                ) : (
+                  <Text size="sm" c="dimmed">
+                    {t('admin.apiKeys.neverUsed')}
+                  </Text>
+                )}
+              </Table.Td>
+              <Table.Td className={classes.nowrap}>
+                {apiKey.revokedAt ? (
+                  <Badge variant="outline" color="gray">
+                    {t('admin.apiKeys.revokedOn', {
+                      date: formatDate(apiKey.revokedAt, i18n.language),
+                    })}
+                  </Badge>
+                ) : apiKey.isWebApp ? (
+                  <Tooltip label={t('admin.apiKeys.webAppKeyHint')} multiline w={280}>
+                    <Badge variant="light" color="blue" tabIndex={0}>
+                      {t('admin.apiKeys.webAppKey')}
+                    </Badge>
+                  </Tooltip>
+                ) : (
+                  <Button
+                    size="xs"
+                    variant="light"
+                    color="red"
+                    onClick={() => setConfirmRevoke(apiKey)}
+                    aria-label={t('admin.apiKeys.revokeNamed', { name: apiKey.name })}
+                  >
+                    {t('admin.apiKeys.revoke')}
+                  </Button>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </AdminTable>
+      </AdminListPanel>
 
       <Modal
         closeButtonProps={{ 'aria-label': t('common.close') }}

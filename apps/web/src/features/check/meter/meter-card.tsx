@@ -1,4 +1,5 @@
-import { Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
 import { IconArrowRight } from '@tabler/icons-react';
 import type { ChainDevice, DeviceHealth, MeterInfo } from '@cm/contracts/check.ts';
 import { DeviceType } from '@cm/contracts/enums.ts';
@@ -149,6 +150,14 @@ export const MeterCard = memo(function MeterCard({ meter, meterNumbers, now }: M
               ) : null}
               <MeterNickname meterNumber={meter.meterNumber} />
             </Group>
+            <Anchor
+              component={Link}
+              to={`/who-read/${encodeURIComponent(meter.meterNumber)}`}
+              size="sm"
+              data-testid="who-read-link"
+            >
+              {t('check.meter.whoRead')}
+            </Anchor>
             <Text size="sm" c="dimmed">
               {t(`check.deviceType.${deviceTypeKeys.get(meter.type) ?? 'unknown'}`)} ·{' '}
               {t('check.meter.meterInd', { meterInd: meter.meterInd })}
