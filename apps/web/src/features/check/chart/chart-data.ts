@@ -210,3 +210,56 @@ export function hatchedBars(
 export function dstLabelKey(granularity: Granularity): 'check.chart.dst' | 'check.chart.dstInside' {
   return granularity === 'week' || granularity === 'month' ? 'check.chart.dstInside' : 'check.chart.dst';
 }
+
+/** A stretch of the chart shaded by what the bill charged for its energy (issue 34). */
+export interface PriceBand {
+  from: number;
+  to: number;
+  level: 'cheap' | 'dear';
+}
+
+/**
+ * The most distinct prices a range's hours may have for some to be called cheap and dear: a
+ * time-of-use tariff has a few (night, day, peak); prices that change every interval (a dynamic
+ * tariff) have many, and are not shaded.
+ */
+const MAX_PRICE_LEVELS = 6;
+
+/**
+ * Hours (and raw intervals) shaded by the price the bill charged for them: each point's price is
+ * its cost ÷ its energy, both from the answer (the server's one price rule, no copy of it here),
+ * to 1/10,000 of the currency per kWh. Points at the range's lowest price are cheap, at its
+ * highest dear; a point that straddles two prices (a window starting at :30) is neither, nor is
+ * one whose energy or cost is unknown or zero. Only for hour and raw views, and only when the
+ * range has between 2 and MAX_PRICE_LEVELS prices; adjacent points of a level are one band.
+ */
+export function priceBands(meter: MeterReadings, granularity: Granularity, rangeEndMs: number): PriceBand[] {
+  if (granularity !== 'hour' && granularity !== 'raw') return [];
+  const { t, hours, cost, consumption } = meter.series;
+  if (!cost) return [];
+  // A raw point's span ends at its time (where it starts, the answer says); a bucket starts at its time.
+  const starts = granularity === 'raw' ? spanStartColumn(meter.series) : null;
+  const spans: { from: number; to: number; price: number }[] = [];
+  for (let k = 0; k < t.length; k++) {
+    const energy = consumption[k];
+    const charged = cost[k];
+    if (energy === null || energy === undefined || energy <= 0 || charged === null || charged === undefined)
+      continue;
+    const from = starts ? starts[k] : t[k];
+    const to = starts ? t[k] : bucketEndAt(t, hours, k, rangeEndMs);
+    if (from === undefined || from === null || to === undefined) continue;
+    spans.push({ from, to, price: Math.round((charged / energy) * 10_000) });
+  }
+  const levels = [...new Set(spans.map((span) => span.price))].sort((a, b) => a - b);
+  if (levels.length < 2 || levels.length > MAX_PRICE_LEVELS) return [];
+  const [cheapest, dearest] = [levels[0], levels[levels.length - 1]];
+  const bands: PriceBand[] = [];
+  for (const span of spans) {
+    const level = span.price === cheapest ? 'cheap' : span.price === dearest ? 'dear' : null;
+    if (level === null) continue;
+    const last = bands[bands.length - 1];
+    if (last && last.level === level && last.to === span.from) last.to = span.to;
+    else bands.push({ from: span.from, to: span.to, level });
+  }
+  return bands;
+}
