@@ -746,6 +746,7 @@ describe('administration', () => {
       '/admin/locations',
       '/admin/devices',
       '/admin/api-keys',
+      '/admin/connect',
       '/admin/import',
       '/admin/export',
       '/admin/audit',
