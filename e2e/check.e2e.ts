@@ -389,21 +389,6 @@ describe('the check page', () => {
     }
   });
 
-  it('shades the hours billed cheapest and dearest on an hourly chart, not on a daily one (issue 34)', async () => {
-    // EM-10001 is at Harbour View, on Portugal's two-rate tariff (demo-content.ts: "Vazio" 22:00–08:00).
-    const page = await newPage();
-    await logIn(page, demoUsers.clientA);
-    const legend = page.getByRole('list', { name: 'Legend' });
-    await page.goto(`${url}/check?meter=EM-10001&preset=last7&granularity=hour`);
-    await legend.getByText('Cheapest hours of the range (the price the bill charged)').waitFor();
-    await legend.getByText('Dearest hours of the range (the price the bill charged)').waitFor();
-    await page.goto(`${url}/check?meter=EM-10001&preset=last7&granularity=day`);
-    await page.getByTestId('readings-table').locator('tbody tr').first().waitFor();
-    await legend.waitFor();
-    expect(await legend.getByText(/hours of the range/).count()).toBe(0);
-    await page.context().close();
-  });
-
   it('shows the solar home of the demo with import, export and net', async () => {
     const page = await newPage();
     await logIn(page, demoUsers.clientA);

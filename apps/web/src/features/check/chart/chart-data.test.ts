@@ -2,7 +2,7 @@
 import '@/test-support/uplot-env.ts';
 import type { Granularity, MeterReadings } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
-import { chartData, dstLabelKey, fullXRange, hatchedBars, priceBands } from './chart-data.ts';
+import { chartData, dstLabelKey, fullXRange, hatchedBars } from './chart-data.ts';
 import { buildRows, rowsByEnd } from '../model/reading-rows.ts';
 import { dailyReadings, edgeGapReadings, rawReadings, withExport } from '@/test-support/check-fixtures.ts';
 
@@ -191,52 +191,5 @@ describe('cost mode', () => {
       'cost',
     );
     expect(charged).toEqual([null, null, null, null]);
-  });
-});
-
-describe('priceBands', () => {
-  /** Hour buckets from 00:00Z with these energies (kWh) and costs (the answer's, before tax). */
-  function hourly(energy: (number | null)[], cost: (number | null)[] | undefined): MeterReadings {
-    const base = dailyReadings();
-    const t = energy.map((_, k) => at('2026-06-01T00:00:00Z') + k * 3_600_000);
-    return {
-      ...base,
-      series: {
-        ...base.series,
-        t,
-        hours: energy.map(() => 1),
-        consumption: energy,
-        ...(cost ? { cost } : {}),
-      },
-    };
-  }
-  const end = at('2026-06-02T00:00:00Z');
-  const hour = (k: number) => at('2026-06-01T00:00:00Z') + k * 3_600_000;
-
-  it('shades the hours charged at the lowest price cheap and at the highest dear, joined when adjacent', () => {
-    // Prices: 0.10, 0.10, 0.20, 0.30, 0.20 per kWh (cost ÷ energy: 0.05/0.5, 0.1/1, 0.4/2, 0.3/1, 0.2/1).
-    const meter = hourly([0.5, 1, 2, 1, 1], [0.05, 0.1, 0.4, 0.3, 0.2]);
-    expect(priceBands(meter, 'hour', end)).toEqual([
-      { from: hour(0), to: hour(2), level: 'cheap' },
-      { from: hour(3), to: hour(4), level: 'dear' },
-    ]);
-  });
-
-  it('leaves unshaded an hour across two prices, and one whose energy or cost is unknown or zero', () => {
-    // 0.10, then 0.15 (half at 0.10, half at 0.20: straddles a window), 0.20, unknown, zero energy.
-    const meter = hourly([1, 2, 1, null, 0], [0.1, 0.3, 0.2, null, 0]);
-    expect(priceBands(meter, 'hour', end)).toEqual([
-      { from: hour(0), to: hour(1), level: 'cheap' },
-      { from: hour(2), to: hour(3), level: 'dear' },
-    ]);
-  });
-
-  it('shades nothing for one price, for prices that change every interval, without cost, or by day', () => {
-    expect(priceBands(hourly([1, 2], [0.25, 0.5]), 'hour', end)).toEqual([]);
-    // Seven prices: 0.01 … 0.07 per kWh, more than a time-of-use tariff has.
-    const dynamic = hourly([1, 1, 1, 1, 1, 1, 1], [0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07]);
-    expect(priceBands(dynamic, 'hour', end)).toEqual([]);
-    expect(priceBands(hourly([1, 1], undefined), 'hour', end)).toEqual([]);
-    expect(priceBands(hourly([1, 1], [0.1, 0.2]), 'day', end)).toEqual([]);
   });
 });

@@ -35,7 +35,6 @@ const callbacks = {
     hatched: [],
     periods: [],
     peak: null,
-    prices: [],
     barsWithin: { from: 0, to: Number.POSITIVE_INFINITY },
   }),
 };
@@ -116,7 +115,6 @@ describe('buildChartOptions', () => {
         hatched: [],
         periods: [],
         peak: null,
-        prices: [] as ChartMarkers['prices'],
         barsWithin: { from: 0, to: Number.POSITIVE_INFINITY },
       }),
     });
@@ -143,22 +141,6 @@ describe('buildChartOptions', () => {
     drawn.length = 0;
     drawClear(dst(null));
     expect(drawn).toEqual([]);
-    // Cheap and dear hours (chart-data.ts priceBands) are shaded the same way, each in its colour.
-    const priced = dst(null);
-    drawn.length = 0;
-    drawClear({
-      getMarkers: () => ({
-        ...priced.getMarkers(),
-        prices: [
-          { from: 300, to: 400, level: 'cheap' as const },
-          { from: 600, to: 650, level: 'dear' as const },
-        ],
-      }),
-    });
-    expect(drawn).toEqual([
-      { style: chartThemes.light.cheapBand, rect: [300, 10, 100, 300] },
-      { style: chartThemes.light.dearBand, rect: [600, 10, 50, 300] },
-    ]);
   });
 
   it('drag zooms on x only', () => {
@@ -220,10 +202,6 @@ const MARKERS: ChartMarkers = {
   hatched: [{ from: 2_000, to: 2_500, value: 1 }],
   periods: [{ from: 8_000, to: 9_000, label: 'Billing period 12.5 kWh' }],
   peak: { from: 50_000, to: 50_200, label: 'Peak 3.2 kW' },
-  prices: [
-    { from: 10_000, to: 11_000, level: 'cheap' },
-    { from: 12_000, to: 13_000, level: 'dear' },
-  ],
   barsWithin: { from: 0, to: Number.POSITIVE_INFINITY },
 };
 

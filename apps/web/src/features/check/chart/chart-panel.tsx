@@ -14,7 +14,7 @@ import { memo, useCallback, useMemo, useRef, useState, type CSSProperties } from
 import { useTranslation } from 'react-i18next';
 import { offsetChanges } from '@cm/contracts/zoned-time.ts';
 import { formatEnergy, formatMoney, formatNumber, formatPower } from '@/lib/format.ts';
-import { chartData, dstLabelKey, hatchedBars, priceBands, type ChartMeasure } from './chart-data.ts';
+import { chartData, dstLabelKey, hatchedBars, type ChartMeasure } from './chart-data.ts';
 import { billCurrency } from '../model/bill.ts';
 import { chartThemes, type ChartMarkers } from './chart-options.ts';
 import { formatPeriod } from '../model/local-format.ts';
@@ -101,8 +101,7 @@ function useMarkers(readings: LocationReadings, measure: ChartMeasure): ChartMar
           label: t('check.chart.peak', { power: formatPower(demand.kW, locale, demand.isAtLeast) }),
         }
       : null;
-    const prices = isSingle ? priceBands(only, readings.granularity, toMs) : [];
-    return { dst, events, gaps, hatched, periods, peak, prices, barsWithin };
+    return { dst, events, gaps, hatched, periods, peak, barsWithin };
   }, [readings, t, locale, measure]);
 }
 
@@ -388,18 +387,6 @@ export const ChartPanel = memo(function ChartPanel({
       swatch: 'swatch',
       style: { background: theme.periodBand, outline: `1px solid ${theme.net}` },
       shown: markers.periods.length > 0,
-    },
-    {
-      label: t('check.chart.legendCheap'),
-      swatch: 'swatch',
-      style: { background: theme.cheapBand, outline: `1px solid ${theme.peak}` },
-      shown: markers.prices.some((band) => band.level === 'cheap'),
-    },
-    {
-      label: t('check.chart.legendDear'),
-      swatch: 'swatch',
-      style: { background: theme.dearBand, outline: `1px solid ${theme.event}` },
-      shown: markers.prices.some((band) => band.level === 'dear'),
     },
     {
       label: t('check.chart.legendGap'),
