@@ -532,7 +532,9 @@ describe('the check page', () => {
     const intervals = dst.hours * 4;
     // The library pays a capacity charge (demo-content.ts): one line after the rows, its amount
     // the bill's (issue 36).
-    const bill = answer.body.meters[0]?.bill as { capacityCharge: number; demandCharge: number } | null;
+    const bill = (
+      answer.body.meters[0] as { bill?: { capacityCharge: number; demandCharge: number } | null } | undefined
+    )?.bill;
     expect(bill?.capacityCharge ?? 0).toBeGreaterThan(0);
     expect(bill?.demandCharge).toBe(0);
     const charge = (lines.pop() ?? '').split(',');
