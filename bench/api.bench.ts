@@ -4,15 +4,13 @@ import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { and, asc, eq, gte, lte } from 'drizzle-orm';
 import { BINARY_COLUMNS_TYPE } from '@cm/contracts/binary-columns.ts';
-import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
+import { Role } from '@cm/contracts/enums.ts';
 import { openPostgres, type Db } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { registerReadings } from '../apps/server/src/db/schema.ts';
-import { createApiKey } from '../apps/server/src/modules/api-keys/api-keys.service.ts';
-import { insertUser, TEST_SECRETS } from '../apps/server/src/test/test-app.ts';
+import { insertUser } from '../apps/server/src/test/test-app.ts';
 import { insertLocation, insertMeter } from '../apps/server/src/test/factories.ts';
+import { startBenchApp } from './lib/bench-app.ts';
 import { benchDatabase, withEmbeddedPostgres } from './lib/postgres.ts';
 import { ms, percentile, percentileOf, sample } from './lib/stats.ts';
 import { printTable } from './lib/table.ts';
@@ -23,7 +21,6 @@ const LOCATIONS = 10;
 const YEAR_FROM = '2025-01-01';
 const YEAR_TO = '2025-12-31';
 const RUNS = Number(process.env.CM_BENCH_RUNS ?? 40);
-const SECRET = 'bench-secret-bench-secret-bench-secret-01';
 // The kept benchmark database is filled again when this changes (v2: the readings model of
 // migration 0005; v3: an import + export meter and an interval-sourced meter beside the others).
 const SCHEMA_MARK = 'v3';
@@ -97,28 +94,11 @@ async function seed(db: Db): Promise<void> {
   console.log(`seeded ${meterIds.length} meters in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
-async function prepareApp(db: Db) {
-  const { key } = await createApiKey(db, 'Bench', ['web']);
-  const config = loadConfig({ LOG_LEVEL: 'silent', CM_WEB_DIST: '/nonexistent' });
-  const app = await buildApp({ config, db, webApiKey: key, jwtSecret: SECRET, secrets: TEST_SECRETS });
-  // A route with the same hooks as the real ones (API key + bearer token) and no work: the ceiling.
-  app.get('/api/bench/bare', { preHandler: app.requireUser }, async () => ({ ok: true }));
-  // Server time of each answer: from the request's arrival to its last byte handed to the socket.
-  const serverTimes: number[] = [];
-  app.addHook('onResponse', async (_request, reply) => {
-    serverTimes.push(reply.elapsedTime);
+/** CM on `db`, with a route of the same hooks as the real ones (API key + bearer token) and no work: the ceiling. */
+function prepareApp(db: Db) {
+  return startBenchApp(db, (app) => {
+    app.get('/api/bench/bare', { preHandler: app.requireUser }, async () => ({ ok: true }));
   });
-  await app.ready();
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    headers: { [API_KEY_HEADER]: key },
-    payload: { email: 'admin@bench.cm', password: 'Bench!admin1' },
-  });
-  const token: string = login.json().token;
-  const headers = { [API_KEY_HEADER]: key, authorization: `Bearer ${token}` };
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, headers, address, serverTimes };
 }
 
 type BenchApp = Awaited<ReturnType<typeof prepareApp>>;

@@ -10,22 +10,19 @@
 //    meter, bucketed by month (GetMonthlyPeaks' engine work), against a plain loop that takes the
 //    highest record of each meter (the floor of any peak computation).
 import os from 'node:os';
-import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
+import { Role } from '@cm/contracts/enums.ts';
 import type { Db } from '../apps/server/src/db/client.ts';
-import { createApiKey } from '../apps/server/src/modules/api-keys/api-keys.service.ts';
 import { computeReadings } from '../apps/server/src/modules/readings/index.ts';
 import { intervalSegment } from '../apps/server/src/modules/readings/engine/test-segments.ts';
-import { insertUser, TEST_SECRETS } from '../apps/server/src/test/test-app.ts';
+import { insertUser } from '../apps/server/src/test/test-app.ts';
 import { insertLocation, insertMeter } from '../apps/server/src/test/factories.ts';
+import { startBenchApp } from './lib/bench-app.ts';
 import { withEmbeddedPostgres } from './lib/postgres.ts';
 import { ms, percentile } from './lib/stats.ts';
 import { printTable } from './lib/table.ts';
 
 const RUNS = Number(process.env.CM_BENCH_RUNS ?? 20);
 const METERS = Number(process.env.CM_BENCH_PEAK_METERS ?? 10_000);
-const SECRET = 'bench-secret-bench-secret-bench-secret-01';
 const QUARTER = 15 * 60_000;
 
 const TARIFFS = {
@@ -78,22 +75,7 @@ async function seed(db: Db): Promise<void> {
 }
 
 async function timeCharges(db: Db) {
-  const { key } = await createApiKey(db, 'Bench', ['web']);
-  const config = loadConfig({ LOG_LEVEL: 'silent', CM_WEB_DIST: '/nonexistent' });
-  const app = await buildApp({ config, db, webApiKey: key, jwtSecret: SECRET, secrets: TEST_SECRETS });
-  const serverTimes: number[] = [];
-  app.addHook('onResponse', async (_request, reply) => {
-    serverTimes.push(reply.elapsedTime);
-  });
-  await app.ready();
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    headers: { [API_KEY_HEADER]: key },
-    payload: { email: 'admin@bench.cm', password: 'Bench!admin1' },
-  });
-  const headers = { [API_KEY_HEADER]: key, authorization: `Bearer ${login.json<{ token: string }>().token}` };
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const { app, headers, address, serverTimes } = await startBenchApp(db);
   const url = (kind: Kind) =>
     `${address}/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?name=Demand%20${kind}&From=2025-01-01&To=2025-12-31&granularity=day`;
   const times: Record<Kind, number[]> = { plain: [], demand: [], capacity: [] };

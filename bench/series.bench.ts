@@ -4,19 +4,16 @@
 // location without them, request by request in turn (with, without, without, with, …) so that
 // whatever else the machine does falls on both alike. Prints a table of server times and their
 // ratio; asserts nothing. Every series value is generated deterministically in SQL.
-import { API_KEY_HEADER, Role } from '@cm/contracts/enums.ts';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
+import { Role } from '@cm/contracts/enums.ts';
 import type { Db } from '../apps/server/src/db/client.ts';
-import { createApiKey } from '../apps/server/src/modules/api-keys/api-keys.service.ts';
-import { insertUser, TEST_SECRETS } from '../apps/server/src/test/test-app.ts';
+import { insertUser } from '../apps/server/src/test/test-app.ts';
 import { insertLocation, insertMeter } from '../apps/server/src/test/factories.ts';
+import { startBenchApp } from './lib/bench-app.ts';
 import { withEmbeddedPostgres } from './lib/postgres.ts';
 import { ms, percentileOf } from './lib/stats.ts';
 import { printTable } from './lib/table.ts';
 
 const RUNS = Number(process.env.CM_BENCH_RUNS ?? 40);
-const SECRET = 'bench-secret-bench-secret-bench-secret-01';
 const YEAR_START = "'2024-12-31T23:00:00Z'::timestamptz"; // 2025-01-01 00:00 in Berlin
 
 async function seed(db: Db): Promise<void> {
@@ -73,27 +70,7 @@ async function seed(db: Db): Promise<void> {
   await db.query('VACUUM ANALYZE');
 }
 
-async function prepareApp(db: Db) {
-  const { key } = await createApiKey(db, 'Bench', ['web']);
-  const config = loadConfig({ LOG_LEVEL: 'silent', CM_WEB_DIST: '/nonexistent' });
-  const app = await buildApp({ config, db, webApiKey: key, jwtSecret: SECRET, secrets: TEST_SECRETS });
-  const serverTimes: number[] = [];
-  app.addHook('onResponse', async (_request, reply) => {
-    serverTimes.push(reply.elapsedTime);
-  });
-  await app.ready();
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    headers: { [API_KEY_HEADER]: key },
-    payload: { email: 'admin@bench.cm', password: 'Bench!admin1' },
-  });
-  const headers = { [API_KEY_HEADER]: key, authorization: `Bearer ${login.json<{ token: string }>().token}` };
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, headers, address, serverTimes };
-}
-
-type BenchApp = Awaited<ReturnType<typeof prepareApp>>;
+type BenchApp = Awaited<ReturnType<typeof startBenchApp>>;
 
 const url = (site: string, granularity: string) =>
   `/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?name=${encodeURIComponent(site)}&From=2025-01-01&To=2025-12-31&granularity=${granularity}`;
@@ -133,7 +110,7 @@ async function main() {
     console.log(
       `seeded 2 × 35,040 readings, 35,040 prices and intensities in ${((Date.now() - started) / 1000).toFixed(0)} s`,
     );
-    const app = await prepareApp(db);
+    const app = await startBenchApp(db);
     try {
       const rows = [];
       for (const granularity of ['raw', 'day'] as const) {
