@@ -12,6 +12,8 @@ import {
   COLUMN_KEY,
   ColumnKind,
   HAS_NULLS,
+  headerKey,
+  setOwn,
 } from '@cm/contracts/binary-columns.ts';
 import { MillionthsColumn, NumberColumn } from './json-columns.ts';
 
@@ -44,7 +46,7 @@ export function binaryColumns(value: unknown): Buffer {
     )
       return item;
     const out: Record<string, unknown> = {};
-    for (const [key, field] of Object.entries(item)) out[key] = headerOf(field);
+    for (const [key, field] of Object.entries(item)) setOwn(out, headerKey(key), headerOf(field));
     return out;
   };
   const header = Buffer.from(JSON.stringify(headerOf(value)), 'utf8');

@@ -42,9 +42,9 @@ const leaf = fc.oneof(
 const json = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small' }, leaf, column, tie('array'), tie('record')),
   array: fc.array(tie('value'), { maxLength: 5 }),
-  // `$col` names a column's place in the binary form's header: no answer has such a key.
+  // Keys that name a column's place in the binary header, or an object's prototype, included.
   record: fc.dictionary(
-    fc.string().filter((key) => key !== '$col'),
+    fc.oneof(fc.string(), fc.constantFrom('$col', '$$col', '$', '__proto__', 'constructor')),
     tie('value'),
     { maxKeys: 5 },
   ),
@@ -104,6 +104,14 @@ describe('binaryColumns', () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it("keeps keys that look like a column's place or a prototype", () => {
+    const value = {
+      ['__proto__']: { $col: 0 },
+      answer: { $col: 1, $$col: [2], '': new NumberColumn(Float64Array.from([1, 2])) },
+    };
+    expect(decodeBinaryColumns(binaryColumns(value))).toEqual(JSON.parse(JSON.stringify(value)));
   });
 
   it('holds a year of readings in a fraction of the JSON’s bytes', () => {

@@ -21,6 +21,9 @@
  *   in kWh held as whole mWh: exact, the JSON's digits).
  * - kind 3, doubles: each value as 8 bytes (IEEE 754).
  *
+ * In the header, a key of the answer that begins with `$` carries one more `$` (`$col` → `$$col`),
+ * so no object of the answer reads as a column's place; the reader takes that `$` off again.
+ *
  * A varint is LEB128 (7 bits a byte, low first, high bit set on all but the last); zigzag maps
  * 0, −1, 1, −2 … to 0, 1, 2, 3 …. Values up to 2^53 are exact.
  */
@@ -35,6 +38,16 @@ export const COLUMN_KEY = '$col';
 export const ColumnKind = { Integers: 1, Millionths: 2, Doubles: 3 } as const;
 export const HAS_NULLS = 1;
 const MILLION = 1_000_000;
+
+/** The header's name for a key of the answer (see the layout: keys beginning with `$` get one more). */
+export function headerKey(key: string): string {
+  return key.startsWith('$') ? `$${key}` : key;
+}
+
+/** Sets `key` as `record`'s own property, even when the key is `__proto__`. */
+export function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+}
 
 /** Why a body is not the binary form this version reads. */
 export class BinaryColumnsError extends Error {}
@@ -136,7 +149,8 @@ export function decodeBinaryColumns(buffer: ArrayBuffer | Uint8Array): unknown {
       return column;
     }
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(record)) out[key] = place(record[key]);
+    for (const key of Object.keys(record))
+      setOwn(out, key.startsWith('$') ? key.slice(1) : key, place(record[key]));
     return out;
   };
   const value = place(header);

@@ -158,11 +158,7 @@ export function ApiKeysPage() {
           minWidth={720}
         >
           {keys.map((apiKey) => (
-            <Table.Tr
-              key={apiKey.id}
-              data-testid={`api-key-${apiKey.name}`}
-              style={apiKey.revokedAt ? { opacity: 0.7 } : undefined}
-            >
+            <Table.Tr key={apiKey.id} data-testid={`api-key-${apiKey.name}`}>
               <Table.Td>
                 <Text size="sm" fw={600}>
                   {apiKey.name}
