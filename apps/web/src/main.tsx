@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { LoadingScreen } from './components/loading-screen.tsx';
 import { repairBrowserLanguage } from './lib/browser-language.ts';
 import { startI18n } from './lib/i18n.ts';
+import { warmIntlOffMainThread } from './lib/warm-intl.ts';
 
 // First of all: libraries read navigator.language when they load (lib/browser-language.ts).
 repairBrowserLanguage();
@@ -15,8 +16,9 @@ if ('serviceWorker' in navigator) {
     .catch(() => undefined);
 }
 
-// Translations start loading now, in parallel with the app bundle.
+// Translations start loading now, in parallel with the app bundle; the time-zone data too, off the main thread.
 startI18n();
+warmIntlOffMainThread();
 
 const App = lazy(() => import('./app/app.tsx').then((module) => ({ default: module.App })));
 

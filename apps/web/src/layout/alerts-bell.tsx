@@ -11,8 +11,9 @@ import {
   Text,
   Tooltip,
 } from '@mantine/core';
+import type { AlertInbox } from '@cm/contracts/alerts.ts';
 import { IconBell } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ComponentPropsWithRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatRelative } from '@/lib/format.ts';
@@ -26,6 +27,7 @@ import {
   useSetLanguageMutation,
 } from '@/lib/alerts-api.ts';
 import { alertSentence } from './alert-text.ts';
+import { MountOnUse } from './mount-on-use.tsx';
 import classes from './alerts-bell.module.css';
 
 /** How the person hears of each kind: in the app, by e-mail. */
@@ -88,38 +90,69 @@ function useRememberedLanguage() {
  * went silent, used too much, its register went down; when that cleared), with how to hear of them.
  */
 export function AlertsBell() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   useRememberedLanguage();
-  const [opened, setOpened] = useState(false);
-  const [showPreferences, setShowPreferences] = useState(false);
   const { data } = useGetAlertsQuery(undefined, { pollingInterval: ALERTS_POLL_MS });
-  const [markRead] = useMarkAlertsReadMutation();
   const unread = data?.unread ?? 0;
   const label = unread > 0 ? t('alerts.openUnread', { count: unread }) : t('alerts.open');
+  return (
+    <MountOnUse
+      idle={<Bell unread={unread} label={label} opened={false} />}
+      active={(firstUse) => <AlertsPopover data={data} label={label} isOpenedAtOnce={firstUse === 'press'} />}
+    />
+  );
+}
+
+/** The bell with its count; as the pop-over's target it takes its ref and attributes too. */
+function Bell({
+  unread,
+  label,
+  opened,
+  ...target
+}: { unread: number; label: string; opened: boolean } & ComponentPropsWithRef<'button'>) {
+  return (
+    <Indicator
+      label={unread > 99 ? '99+' : unread}
+      size={16}
+      disabled={unread === 0}
+      color="red"
+      offset={6}
+      data-testid="alerts-count"
+    >
+      <ActionIcon
+        {...target}
+        variant="subtle"
+        color="gray"
+        size="lg"
+        aria-label={label}
+        aria-expanded={opened}
+        data-testid="alerts-bell"
+      >
+        <IconBell size={20} aria-hidden />
+      </ActionIcon>
+    </Indicator>
+  );
+}
+
+function AlertsPopover({
+  data,
+  label,
+  isOpenedAtOnce,
+}: {
+  data: AlertInbox | undefined;
+  label: string;
+  isOpenedAtOnce: boolean;
+}) {
+  const { t, i18n } = useTranslation();
+  const [opened, setOpened] = useState(isOpenedAtOnce);
+  const [showPreferences, setShowPreferences] = useState(false);
+  const [markRead] = useMarkAlertsReadMutation();
+  const unread = data?.unread ?? 0;
   return (
     <Popover opened={opened} onChange={setOpened} position="bottom-end" width={380} shadow="md" withinPortal>
       <Popover.Target>
         <Tooltip label={label} disabled={opened}>
-          <Indicator
-            label={unread > 99 ? '99+' : unread}
-            size={16}
-            disabled={unread === 0}
-            color="red"
-            offset={6}
-            data-testid="alerts-count"
-          >
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              size="lg"
-              aria-label={label}
-              aria-expanded={opened}
-              onClick={() => setOpened((open) => !open)}
-              data-testid="alerts-bell"
-            >
-              <IconBell size={20} aria-hidden />
-            </ActionIcon>
-          </Indicator>
+          <Bell unread={unread} label={label} opened={opened} onClick={() => setOpened((open) => !open)} />
         </Tooltip>
       </Popover.Target>
       <Popover.Dropdown role="dialog" aria-label={t('alerts.title')}>

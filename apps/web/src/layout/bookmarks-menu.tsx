@@ -1,8 +1,8 @@
-import { ActionIcon, Anchor, Button, Popover, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Popover, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconStar } from '@tabler/icons-react';
 import type { Suggestion } from '@cm/contracts/bookmarks.ts';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ComponentPropsWithRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { TFunction } from 'i18next';
@@ -13,14 +13,43 @@ import { mergeResults, SEARCH_DEBOUNCE_MS } from './search-results.ts';
 import { SuggestionIcon } from './suggestion-icon.tsx';
 import { SuggestionText } from './suggestion-text.tsx';
 import { suggestionTitle } from '@/components/suggestion-title.ts';
+import { MountOnUse, TooltipOnUse } from './mount-on-use.tsx';
 import classes from './bookmarks-menu.module.css';
 
 /** The star in the navbar: every suggestion with its star, filterable; starred ones become quick links. */
 export function BookmarksMenu() {
+  return (
+    <MountOnUse
+      idle={<StarButton opened={false} />}
+      active={(firstUse) => <BookmarksPopover isOpenedAtOnce={firstUse === 'press'} />}
+    />
+  );
+}
+
+/** The star's button; as a pop-over's target it takes the pop-over's ref and attributes too. */
+function StarButton({ opened, ...target }: { opened: boolean } & ComponentPropsWithRef<'button'>) {
+  const { t } = useTranslation();
+  return (
+    <ActionIcon
+      {...target}
+      variant="subtle"
+      color="gray"
+      size="lg"
+      aria-label={t('bookmarks.manage')}
+      title={t('bookmarks.manage')}
+      aria-expanded={opened}
+      aria-haspopup="dialog"
+    >
+      <IconStar size={20} aria-hidden />
+    </ActionIcon>
+  );
+}
+
+function BookmarksPopover({ isOpenedAtOnce }: { isOpenedAtOnce: boolean }) {
   const { t } = useTranslation();
   const bookmarks = useAppSelector((state) => state.layout.bookmarks);
   const suggestions = useAppSelector((state) => state.layout.suggestions);
-  const [opened, setOpened] = useState(false);
+  const [opened, setOpened] = useState(isOpenedAtOnce);
   const [filter, setFilter] = useState('');
   const [debounced] = useDebouncedValue(filter.trim(), SEARCH_DEBOUNCE_MS);
   const { data: remote } = useSearchQuery(debounced, { skip: !opened || debounced === '' });
@@ -44,18 +73,7 @@ export function BookmarksMenu() {
       shadow="md"
     >
       <Popover.Target>
-        <ActionIcon
-          variant="subtle"
-          color="gray"
-          size="lg"
-          onClick={() => setOpened((o) => !o)}
-          aria-label={t('bookmarks.manage')}
-          title={t('bookmarks.manage')}
-          aria-expanded={opened}
-          aria-haspopup="dialog"
-        >
-          <IconStar size={20} aria-hidden />
-        </ActionIcon>
+        <StarButton opened={opened} onClick={() => setOpened((o) => !o)} />
       </Popover.Target>
       <Popover.Dropdown role="dialog" aria-label={t('bookmarks.title')}>
         <Text fw={600} mb="xs">
@@ -114,7 +132,7 @@ export function BookmarkLinks() {
       <ul className={classes.quickList}>
         {bookmarks.slice(0, QUICK_LINKS).map((item) => (
           <li key={item.id}>
-            <Tooltip label={fullName(item, t)}>
+            <TooltipOnUse label={fullName(item, t)}>
               <Button
                 component={Link}
                 to={item.link}
@@ -126,7 +144,7 @@ export function BookmarkLinks() {
               >
                 <span className={classes.quickText}>{suggestionTitle(item, t)}</span>
               </Button>
-            </Tooltip>
+            </TooltipOnUse>
           </li>
         ))}
       </ul>

@@ -1,6 +1,6 @@
 // The styles of the Mantine components of the pages inside the layout come with this chunk.
 import './mantine-styles.ts';
-import { ActionIcon, Affix, Burger, Kbd, Loader, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Affix, Burger, Kbd, Loader, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconMoon, IconSearch, IconSettings, IconSun } from '@tabler/icons-react';
 import { AbilityProvider } from '@casl/react';
@@ -19,6 +19,7 @@ import { BookmarkLinks, BookmarksMenu } from './bookmarks-menu.tsx';
 import { AlertsBell } from './alerts-bell.tsx';
 import { useGetBookmarksDataQuery } from '@/lib/bookmarks-api.ts';
 import { menuCollapsedChanged, queryChanged, selectPreferences, skinChanged } from './layout-slice.ts';
+import { TooltipOnUse } from './mount-on-use.tsx';
 import { UserMenu } from './user-menu.tsx';
 import { VerticalMenu } from './vertical-menu.tsx';
 import classes from './vertical-layout.module.css';
@@ -176,7 +177,7 @@ export function VerticalLayout() {
                   <AlertsBell />
                   <BookmarksMenu />
                   <LanguageSwitcher isCompact={isPhone} />
-                  <Tooltip label={isDark ? t('skin.toLight') : t('skin.toDark')}>
+                  <TooltipOnUse label={isDark ? t('skin.toLight') : t('skin.toDark')}>
                     <ActionIcon
                       variant="subtle"
                       color="gray"
@@ -186,7 +187,7 @@ export function VerticalLayout() {
                     >
                       {isDark ? <IconSun size={20} aria-hidden /> : <IconMoon size={20} aria-hidden />}
                     </ActionIcon>
-                  </Tooltip>
+                  </TooltipOnUse>
                   <UserMenu onOpenCustomizer={customizer.open} />
                 </header>
               </div>
@@ -230,11 +231,11 @@ export function VerticalLayout() {
           drawers and dialogs (z-index 200), so their overlay covers it. */}
       {isPhone ? null : (
         <Affix position={{ bottom: 24, right: 24 }} zIndex={FLOATING_BUTTON_Z_INDEX}>
-          <Tooltip label={t('customizer.open')}>
+          <TooltipOnUse label={t('customizer.open')}>
             <ActionIcon size="xl" radius="xl" onClick={customizer.open} aria-label={t('customizer.open')}>
               <IconSettings size={22} aria-hidden />
             </ActionIcon>
-          </Tooltip>
+          </TooltipOnUse>
         </Affix>
       )}
     </AbilityProvider>

@@ -1,13 +1,4 @@
-import {
-  Anchor,
-  Button,
-  Group,
-  SegmentedControl,
-  Switch,
-  Text,
-  Title,
-  useComputedColorScheme,
-} from '@mantine/core';
+import { Anchor, Button, Group, Switch, Text, Title, useComputedColorScheme } from '@mantine/core';
 import { IconZoomReset } from '@tabler/icons-react';
 import type { LocationReadings } from '@cm/contracts/check.ts';
 import { memo, useCallback, useMemo, useRef, useState, type CSSProperties } from 'react';
@@ -24,6 +15,7 @@ import { rowNotes } from '../table/row-notes.ts';
 import { ReadingsChart, type TooltipWriter } from './readings-chart.tsx';
 import { formatRegister } from '../totals/totals.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
+import { SegmentedChoice } from '@/components/segmented-choice.tsx';
 import classes from '../check.module.css';
 
 const BARS_MAX_POINTS = 1500;
@@ -149,10 +141,10 @@ const ChartHeader = memo(function ChartHeader({
         </Title>
         <Group gap="sm" wrap="wrap">
           {measure === null ? null : (
-            <SegmentedControl
+            <SegmentedChoice
               size="xs"
               value={measure}
-              onChange={(value) => onMeasure(value === 'cost' ? 'cost' : 'energy')}
+              onChange={onMeasure}
               data={[
                 { value: 'energy', label: t('check.chart.energy') },
                 { value: 'cost', label: t('check.chart.costMode', { currency: currency ?? '' }) },
@@ -161,10 +153,10 @@ const ChartHeader = memo(function ChartHeader({
               data-testid="chart-measure"
             />
           )}
-          <SegmentedControl
+          <SegmentedChoice
             size="xs"
             value={mode}
-            onChange={(value) => onMode(value === 'line' ? 'line' : 'bars')}
+            onChange={onMode}
             data={[
               { value: 'bars', label: t('check.chart.bars') },
               { value: 'line', label: t('check.chart.line') },

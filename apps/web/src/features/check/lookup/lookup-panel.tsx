@@ -1,4 +1,4 @@
-import { Autocomplete, Button, Group, NativeSelect, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Autocomplete, Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconBolt, IconMapPin, IconSearch } from '@tabler/icons-react';
 import type { Suggestion } from '@cm/contracts/bookmarks.ts';
@@ -8,6 +8,7 @@ import { useSearchQuery, useSuggestions } from '@/lib/bookmarks-api.ts';
 import { useGetLocationReadingsQuery } from '../api.ts';
 import type { CheckTarget } from '../model/url-state.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
+import { SegmentedChoice } from '@/components/segmented-choice.tsx';
 import classes from '../check.module.css';
 import { meterOptionText } from '../meter/meter-name.ts';
 import { meterNumberOf } from './meter-text.ts';
@@ -154,9 +155,9 @@ export const LookupPanel = memo(function LookupPanel(props: LookupPanelProps) {
   return (
     <SectionPanel label={t('check.lookup.title')} noPrint>
       <Stack gap="sm">
-        <SegmentedControl
+        <SegmentedChoice
           value={mode}
-          onChange={(value) => setMode(value === 'location' ? 'location' : 'meter')}
+          onChange={setMode}
           data={[
             { value: 'meter', label: t('check.lookup.byMeter') },
             { value: 'location', label: t('check.lookup.byLocation') },

@@ -28,7 +28,7 @@ export function BillCard({
 }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
-  if (!current) return <Skeleton height={120} radius="md" data-testid="bill-card-loading" />;
+  if (!current) return <BillCardSkeleton />;
   const figures = billCardFigures(current.meters, last?.meters ?? null);
   if (!figures) return null;
   const money = (amount: number) => formatMoney(amount, figures.currency, locale);
@@ -107,6 +107,61 @@ export function BillCard({
               <span className={classes.billKeyLast} aria-hidden /> {t('check.billCard.last')}
             </Text>
           )}
+        </Group>
+      </div>
+    </SectionPanel>
+  );
+}
+
+/** Stand-ins as wide as typical figures: the skeleton holds the card's height while it loads. */
+const MONEY_STAND_IN = '0,000.00 00';
+const RANGE_STAND_IN = '00 000 – 00 000 0000';
+
+/**
+ * The card as it will be (its title, its four figures with their labels, the bar and its key), the
+ * figures shimmering while the bill loads: the page below does not move when they arrive (issue 38).
+ */
+function BillCardSkeleton() {
+  const { t } = useTranslation();
+  const labels = [
+    t('check.billCard.soFar'),
+    t('check.billCard.projected'),
+    t('check.billCard.last'),
+    t('check.billCard.changeProjected'),
+  ];
+  return (
+    <SectionPanel labelledBy="cm-bill-card-title">
+      <div data-testid="bill-card-loading" aria-busy>
+        <Title order={2} size="h4" id="cm-bill-card-title">
+          {t('check.billCard.title')}
+        </Title>
+        <Skeleton visible width="fit-content">
+          <Text size="xs">{RANGE_STAND_IN}</Text>
+        </Skeleton>
+        <Group gap="xl" mt="sm" align="flex-start" wrap="wrap">
+          {labels.map((label, index) => (
+            <div key={label} className={classes.stat}>
+              <Text size="xs" c="dimmed" tt="uppercase" fw={600} className={classes.statLabel}>
+                {label}
+              </Text>
+              <Skeleton visible width="fit-content">
+                <Text fw={700} className={classes.statValue}>
+                  {MONEY_STAND_IN}
+                </Text>
+              </Skeleton>
+              {index === 1 || index === 2 ? (
+                <Skeleton visible width="fit-content">
+                  <Text size="xs">{RANGE_STAND_IN}</Text>
+                </Skeleton>
+              ) : null}
+            </div>
+          ))}
+        </Group>
+        <div className={classes.billBar} aria-hidden />
+        <Group gap="md" mt={4} className={classes.billBarKey}>
+          <Text size="xs" c="dimmed">
+            <span className={classes.billKeySoFar} aria-hidden /> {labels[0]}
+          </Text>
         </Group>
       </div>
     </SectionPanel>
