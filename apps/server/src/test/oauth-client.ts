@@ -110,6 +110,8 @@ export interface Tokens {
   expires_in: number;
   scope: string;
   token_type: string;
+  /** ESPI: the Batch URI of the grant's subscription. */
+  resourceURI: string;
 }
 
 /** The whole flow: the customer consents to `allow`; answers the app's tokens. */

@@ -1,4 +1,5 @@
 import type Provider from 'oidc-provider';
+import type { KoaContextWithOIDC } from 'oidc-provider';
 import {
   connectDataKinds,
   MAX_GRANT_MONTHS,
@@ -17,13 +18,14 @@ import { findActiveAppByClientId } from './connect-apps.queries.ts';
 import {
   findCustomerMeters,
   findGrant,
+  findGrantByOidcId,
   insertGrant,
   listGrants,
   revokeGrants,
   type GrantRow,
 } from './connect-grants.queries.ts';
 import { purgeExpiredArtefacts } from './oauth-artefacts.queries.ts';
-import { ESPI_RESOURCE } from './oauth-provider.ts';
+import { ESPI_RESOURCE, OAUTH_PATH } from './oauth-provider.ts';
 
 const CONSENT_GONE = 'This request for consent has expired or does not exist: start again from the app.';
 const GRANT_NOT_FOUND = 'Grant not found.';
@@ -83,6 +85,17 @@ export class ConnectGrantsService {
       this.endRevokedByProvider(grantId).catch((error: unknown) => {
         log.error({ err: error, grantId }, 'connect: a revoked grant could not be ended');
       });
+    });
+    // ESPI's token answer names the subscription the token reads: resourceURI, its Batch URI.
+    provider.use(async (ctx: KoaContextWithOIDC, next) => {
+      await next();
+      const grantId = ctx.oidc?.entities.Grant?.jti;
+      if (ctx.oidc?.route !== 'token' || ctx.status !== 200 || !grantId) return;
+      const grant = await findGrantByOidcId(this.db, grantId);
+      const body: unknown = ctx.body;
+      if (!grant || typeof body !== 'object' || body === null) return;
+      const base = ctx.oidc.issuer.slice(0, -OAUTH_PATH.length);
+      Object.assign(body, { resourceURI: `${base}/espi/1_1/resource/Batch/Subscription/${grant.id}` });
     });
   }
 

@@ -191,7 +191,13 @@ describe('the ESPI API of a grant', () => {
   });
 
   it('gives a short-lived token with a refresh token, for the kinds granted', () => {
-    expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 600, scope: 'intervals' });
+    expect(tokens).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 600,
+      scope: 'intervals',
+      // ESPI: the subscription the token reads.
+      resourceURI: `http://localhost:3000/espi/1_1/resource/Batch/Subscription/${grantId}`,
+    });
     expect(tokens.refresh_token).toEqual(expect.any(String));
   });
 

@@ -61,14 +61,16 @@ export function ConnectGrantsPanel() {
             </Table.Td>
             <Table.Td>
               {grant.revokedAt ? (
-                <Badge color="gray">
+                <Text size="sm">
                   {t('admin.connect.endedBy', {
                     date: date(grant.revokedAt),
                     by: t(`admin.connect.revokedBy.${grant.revokedBy ?? 'customer'}`),
                   })}
-                </Badge>
+                </Text>
               ) : (
-                <Badge color="green">{t('connect.apps.active')}</Badge>
+                <Badge variant="dot" color="teal">
+                  {t('connect.apps.active')}
+                </Badge>
               )}
             </Table.Td>
             <Table.Td>

@@ -74,9 +74,11 @@ export function ConnectedAppsPage() {
                 </Table.Td>
                 <Table.Td>
                   {grant.revokedAt ? (
-                    <Badge color="gray">{t('connect.apps.ended', { date: date(grant.revokedAt) })}</Badge>
+                    <Text size="sm">{t('connect.apps.ended', { date: date(grant.revokedAt) })}</Text>
                   ) : (
-                    <Badge color="green">{t('connect.apps.active')}</Badge>
+                    <Badge variant="dot" color="teal">
+                      {t('connect.apps.active')}
+                    </Badge>
                   )}
                 </Table.Td>
                 <Table.Td>
