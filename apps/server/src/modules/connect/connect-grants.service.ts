@@ -181,13 +181,11 @@ export class ConnectGrantsService {
   async revoke(caller: AuthContext, id: number, isAdmin: boolean): Promise<void> {
     const grant = await findGrant(this.db, id);
     if (!grant || (!isAdmin && grant.user_id !== caller.user.id)) throw notFound(GRANT_NOT_FOUND);
+    // An administrator revoking their own grant as a customer does so as its customer.
+    const by = isAdmin && grant.user_id !== caller.user.id ? 'admin' : 'customer';
     await this.db.transaction(async (tx) => {
-      const ended = await revokeGrants(
-        tx,
-        { id },
-        isAdmin && grant.user_id !== caller.user.id ? 'admin' : 'customer',
-      );
-      if (ended.length > 0) await auditRevoke(tx, actorOf(caller), grant, isAdmin ? 'admin' : 'customer');
+      const ended = await revokeGrants(tx, { id }, by);
+      if (ended.length > 0) await auditRevoke(tx, actorOf(caller), grant, by);
     });
   }
 

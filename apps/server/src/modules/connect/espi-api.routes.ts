@@ -38,12 +38,11 @@ function bearer(request: FastifyRequest): string | undefined {
 }
 
 function rangeOf(query: z.infer<typeof rangeQuerySchema>): { minMs?: number; maxMs?: number } {
-  const pick = (a: string | undefined, b: string | undefined) => {
-    const values = [a, b].filter((value) => value !== undefined).map((value) => Date.parse(value));
-    return values;
-  };
-  const mins = pick(query['published-min'], query['updated-min']);
-  const maxes = pick(query['published-max'], query['updated-max']);
+  const instants = (...values: Array<string | undefined>) =>
+    values.filter((value) => value !== undefined).map((value) => Date.parse(value));
+  // Both bounds given (published and updated): the narrower range.
+  const mins = instants(query['published-min'], query['updated-min']);
+  const maxes = instants(query['published-max'], query['updated-max']);
   const range = {
     ...(mins.length > 0 ? { minMs: Math.max(...mins) } : {}),
     ...(maxes.length > 0 ? { maxMs: Math.min(...maxes) } : {}),

@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, Group, List, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -76,11 +76,9 @@ export function ConsentPage() {
         </div>
         <div>
           <Text fw={600}>{t('connect.consent.dataAsked')}</Text>
-          <List size="sm" data-testid="consent-kinds">
-            {request.dataKinds.map((kind) => (
-              <List.Item key={kind}>{t(`accessLog.kinds.${kind}`)}</List.Item>
-            ))}
-          </List>
+          <Text size="sm" data-testid="consent-kinds">
+            {request.dataKinds.map((kind) => t(`accessLog.kinds.${kind}`)).join(', ')}
+          </Text>
         </div>
         <Checkbox.Group
           label={t('connect.consent.meters')}
