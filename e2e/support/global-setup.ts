@@ -1,4 +1,5 @@
 import { mkdtemp } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -23,7 +24,11 @@ export default async function setup(project: TestProject) {
   const mailbox = await startMailbox(mailFile);
   // Shedding for event-loop delay stays off, and health's low-disk bound too: a page must not fail
   // because the machine is busy or its disk nearly full.
+  // A port known before the server starts: the OAuth issuer (CM_PUBLIC_URL) names it.
+  const port = await freePort();
   const server = await startServerProcess({
+    PORT: String(port),
+    CM_PUBLIC_URL: `http://127.0.0.1:${port}`,
     CM_SMTP_URL: mailbox.url,
     CM_MAX_EVENT_LOOP_DELAY_MS: '0',
     CM_DISK_LOW_BYTES: '0',
@@ -34,4 +39,18 @@ export default async function setup(project: TestProject) {
     await server.stop();
     await mailbox.stop();
   };
+}
+
+/** A loopback port free now (the system's pick, released at once). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
 }

@@ -53,7 +53,17 @@ import { importsRoutes, ImportJobsService, ImportsService } from './modules/impo
 import { ingestRoutes, IngestService } from './modules/ingest/index.ts';
 import { downloadRoutes, exportsRoutes, ExportsService } from './modules/exports/index.ts';
 import { AccessLogService, accessLogRoutes, AccessRecorder } from './modules/access-log/index.ts';
-import { connectAppNames, connectAppsRoutes, ConnectAppsService } from './modules/connect/index.ts';
+import {
+  connectAppNames,
+  connectAppsRoutes,
+  ConnectAppsService,
+  connectGrantsRoutes,
+  ConnectGrantsService,
+  createOauthProvider,
+  espiApiRoutes,
+  EspiApiService,
+  oauthRoutes,
+} from './modules/connect/index.ts';
 import { scopeOf } from './modules/access/index.ts';
 
 // Months packed per run at most (a few seconds of work); the rest wait for the next run.
@@ -188,10 +198,20 @@ export async function buildApp({
       ? findExportMeter(db, meterNumber)
       : undefined,
   );
+  // Connect My Data (issue 37): the OAuth server customers consent through, and their grants.
+  const provider = await createOauthProvider({
+    db,
+    publicUrl: config.publicUrl,
+    secret: jwtSecret,
+    isBehindProxy: config.trustProxy !== false,
+    log: app.log,
+  });
+  const grants = new ConnectGrantsService(db, provider, app.log);
   await app.register(housekeeping, {
     jobs: {
       auth: () => services.auth.purgeExpired(),
       accessLog: () => accessLog.purge(),
+      oauth: () => grants.purgeExpired(),
       uploads: () => services.importJobs.expireUploads(),
       partitions: () => readings.makeRoomAhead(db),
     },
@@ -251,7 +271,11 @@ export async function buildApp({
   await app.register(ingestRoutes, { ingest: new IngestService(db) });
   await app.register(ingestSeriesRoutes, { series });
   await app.register(accessLogRoutes, { accessLog });
-  await app.register(connectAppsRoutes, { apps: new ConnectAppsService(db) });
+  // Connect My Data: the OAuth server under /oauth, the consent and grants, the ESPI API.
+  await app.register(connectAppsRoutes, { apps: new ConnectAppsService(db), grants });
+  await app.register(connectGrantsRoutes, { grants });
+  await app.register(oauthRoutes, { provider });
+  await app.register(espiApiRoutes, { espi: new EspiApiService(db, provider, exportsService, access) });
 
   // The web app answers everything else.
   await app.register(webApp, { distDir: config.webDist, apiKey: webApiKey });

@@ -21,6 +21,11 @@ const envSchema = z.object({
   // Loopback unless told otherwise: serving a network is a choice (docs/security.md, "Serving a network").
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  // The address customers and apps reach CM at: the OAuth issuer of Connect My Data is under it.
+  CM_PUBLIC_URL: z
+    .url({ protocol: /^https?$/, message: 'must be an http(s) URL' })
+    .refine((url) => !url.endsWith('/'), 'must not end with /')
+    .optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
@@ -179,6 +184,8 @@ export interface Config {
   env: 'development' | 'production' | 'test';
   host: string;
   port: number;
+  /** CM_PUBLIC_URL: the address customers and apps reach CM at, without a trailing slash. */
+  publicUrl: string;
   database:
     | { kind: 'embedded'; dataDir: string; poolSize: number; statementTimeoutMs: number }
     | {
@@ -247,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     env: e.NODE_ENV,
     host: e.HOST,
     port: e.PORT,
+    publicUrl: e.CM_PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     database: e.DATABASE_URL
       ? {
           kind: 'postgres',

@@ -500,6 +500,8 @@ export const auditActions = [
   'connect-app.suspend',
   'connect-app.resume',
   'connect-app.remove',
+  'connect-grant.create',
+  'connect-grant.revoke',
   'readings.import',
   'readings.ingest',
   'import-job.upload',

@@ -738,3 +738,59 @@ export const connectApps = pgTable(
   },
   (t) => [check('connect_apps_status_check', sql`${t.status} in ('active', 'suspended', 'removed')`)],
 );
+
+/**
+ * A customer's consent to a third-party app (issue 37): which of their meters, which kinds of
+ * data, the data from `data_from` until `until` (the grant ends then too, at most three years after
+ * it was given). `oidc_grant_id` is the OAuth server's grant its tokens are bound to; a revoked
+ * grant (by the customer, an administrator, the app's removal or a refresh token used twice) keeps
+ * its row, for the customer's list and the audit log.
+ */
+export const connectGrants = pgTable(
+  'connect_grants',
+  {
+    id: serial('id').primaryKey(),
+    appId: integer('app_id')
+      .notNull()
+      .references(() => connectApps.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    meterIds: integer('meter_ids').array().notNull(),
+    dataKinds: text('data_kinds').array().notNull(),
+    dataFrom: instant('data_from').notNull(),
+    until: instant('until').notNull(),
+    oidcGrantId: text('oidc_grant_id').notNull().unique(),
+    createdAt: instant('created_at').notNull().defaultNow(),
+    revokedAt: instant('revoked_at'),
+    revokedBy: text('revoked_by'),
+  },
+  (t) => [
+    index('connect_grants_user_idx').on(t.userId),
+    index('connect_grants_app_idx').on(t.appId),
+    check('connect_grants_range_check', sql`${t.dataFrom} < ${t.until}`),
+  ],
+);
+
+/**
+ * What the OAuth server (oidc-provider) keeps between requests: interactions, sessions, codes,
+ * tokens, its grants; one JSON payload per model and id, found also by its grant and by a
+ * session's uid. Expired rows are ignored when read and deleted by housekeeping.
+ */
+export const oauthArtefacts = pgTable(
+  'oauth_artefacts',
+  {
+    model: text('model').notNull(),
+    id: text('id').notNull(),
+    payload: jsonb('payload').notNull(),
+    grantId: text('grant_id'),
+    uid: text('uid'),
+    expiresAt: instant('expires_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.model, t.id] }),
+    index('oauth_artefacts_grant_idx').on(t.grantId),
+    index('oauth_artefacts_uid_idx').on(t.uid),
+    index('oauth_artefacts_expires_idx').on(t.expiresAt),
+  ],
+);

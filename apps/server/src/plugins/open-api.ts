@@ -17,7 +17,9 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
  * alone (their 200 would disappear from the document).
  */
 export function documentCommonErrors(route: RouteOptions): void {
-  if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+  const isApi = route.url.startsWith('/api/') && !route.url.startsWith('/api/docs');
+  // The ESPI resource API (Connect My Data) answers the same errors, its token for the API key.
+  if (!isApi && !route.url.startsWith('/espi/')) return;
   const response = route.schema?.response as Record<string, unknown> | undefined;
   if (!response) return;
   const add = (status: number) => {

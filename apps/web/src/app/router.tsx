@@ -18,6 +18,11 @@ const ChangePasswordPage = lazyNamed(
 const VerticalLayout = lazyNamed(() => import('@/layout/vertical-layout.tsx'), 'VerticalLayout');
 const CheckPage = lazyNamed(() => import('@/features/check/check-page.tsx'), 'CheckPage');
 const WhoReadPage = lazyNamed(() => import('@/features/access-log/who-read-page.tsx'), 'WhoReadPage');
+const ConsentPage = lazyNamed(() => import('@/features/connect/consent-page.tsx'), 'ConsentPage');
+const ConnectedAppsPage = lazyNamed(
+  () => import('@/features/connect/connected-apps-page.tsx'),
+  'ConnectedAppsPage',
+);
 const AdminPage = lazyNamed(() => import('@/features/admin/admin-page.tsx'), 'AdminPage');
 const NotAuthorizedPage = lazyNamed(
   () => import('@/features/errors/not-authorized-page.tsx'),
@@ -82,6 +87,23 @@ export function AppRoutes() {
             element={
               <RequireAbility action="read" subject="Check">
                 <WhoReadPage />
+              </RequireAbility>
+            }
+          />
+          {/* Connect My Data: the OAuth server sends the customer here (oauth-provider.ts on the server). */}
+          <Route
+            path="/connect/consent/:uid"
+            element={
+              <RequireAbility action="read" subject="Check">
+                <ConsentPage />
+              </RequireAbility>
+            }
+          />
+          <Route
+            path="/connected-apps"
+            element={
+              <RequireAbility action="read" subject="Check">
+                <ConnectedAppsPage />
               </RequireAbility>
             }
           />

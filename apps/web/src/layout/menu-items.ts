@@ -43,6 +43,14 @@ export const menuSections: MenuSection[] = [
         action: 'read',
         subject: 'Check',
       },
+      {
+        id: 'connected-apps',
+        labelKey: 'connect.apps.title',
+        path: '/connected-apps',
+        icon: 'connect',
+        action: 'read',
+        subject: 'Check',
+      },
     ],
   },
   {

@@ -79,3 +79,15 @@ export function findConnectAppNames(db: SqlRunner, ids: readonly number[]) {
     [ids],
   );
 }
+
+/** An active app by client ID, with its secret's hash: what the OAuth server checks a client against. */
+export async function findActiveAppByClientId(
+  db: SqlRunner,
+  clientId: string,
+): Promise<(ConnectAppRow & { secret_hash: string }) | undefined> {
+  const rows = await db.query<ConnectAppRow & { secret_hash: string }>(
+    `SELECT ${columns}, secret_hash FROM connect_apps WHERE client_id = $1 AND status = 'active'`,
+    [clientId],
+  );
+  return rows[0];
+}

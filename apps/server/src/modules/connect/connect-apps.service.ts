@@ -18,6 +18,7 @@ import {
   setConnectAppStatus,
   type ConnectAppRow,
 } from './connect-apps.queries.ts';
+import { revokeGrants } from './connect-grants.queries.ts';
 
 const APP_NOT_FOUND = 'App not found.';
 
@@ -108,6 +109,9 @@ export class ConnectAppsService {
           status === 'suspended' ? 'This app is suspended already.' : 'This app is active already.',
         );
       await setConnectAppStatus(tx, id, status);
+      // A suspended or removed app's grants end with it (the customer gives a new one after a resume).
+      if (status !== 'active')
+        await revokeGrants(tx, { appId: id }, status === 'suspended' ? 'app-suspended' : 'app-removed');
       const action = { active: 'resume', suspended: 'suspend', removed: 'remove' } as const;
       await recordAudit(tx, actor, {
         action: `connect-app.${action[status]}`,

@@ -3,20 +3,23 @@ import { z } from 'zod';
 import { idParamsSchema } from '@cm/contracts/admin.ts';
 import {
   connectAppListSchema,
+  connectGrantListSchema,
   connectAppSchema,
   createConnectAppBodySchema,
   createdConnectAppSchema,
 } from '@cm/contracts/connect.ts';
 import { actorOf, adminOnly, adminErrors as errors } from '../../plugins/admin-only.ts';
+import { callerOf } from '../../plugins/authentication.ts';
 import type { ConnectAppsService } from './connect-apps.service.ts';
+import type { ConnectGrantsService } from './connect-grants.service.ts';
 
 const tags = ['admin'];
 
 /** Third-party apps of Connect My Data: administrators only (issue 37). */
-export const connectAppsRoutes: FastifyPluginAsyncZod<{ apps: ConnectAppsService }> = async (
-  app,
-  { apps },
-) => {
+export const connectAppsRoutes: FastifyPluginAsyncZod<{
+  apps: ConnectAppsService;
+  grants: ConnectGrantsService;
+}> = async (app, { apps, grants }) => {
   adminOnly(app);
   app.get(
     '/api/admin/connect/apps',
@@ -78,6 +81,32 @@ export const connectAppsRoutes: FastifyPluginAsyncZod<{ apps: ConnectAppsService
     },
     async (request, reply) => {
       await apps.remove(actorOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+  app.get(
+    '/api/admin/connect/grants',
+    {
+      schema: {
+        tags,
+        summary: "Every customer's grants to apps, newest first, those ended too (by whom).",
+        response: { 200: connectGrantListSchema, ...errors },
+      },
+    },
+    async () => grants.listAll(),
+  );
+  app.delete(
+    '/api/admin/connect/grants/:id',
+    {
+      schema: {
+        tags,
+        summary: "Revoke a customer's grant at once: the app's next call answers 401.",
+        params: idParamsSchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await grants.revoke(callerOf(request), request.params.id, true);
       return reply.status(204).send(null);
     },
   );

@@ -44,11 +44,31 @@ export interface EspiRequest {
   selfHref: string;
   /** The channels with readings in the range, import first. */
   channels: ChannelSource[];
+  /** The resource API's part (Connect My Data); the whole feed, numbered 1, when left out. */
+  resource?: EspiResource;
+}
+
+/**
+ * Which part of a meter's feed the ESPI resource API serves, under which ids: the subscription (a
+ * grant), the usage point (the meter), the kinds of data granted; `part` the UsagePoint entries, the
+ * MeterReadings (with their ReadingTypes), one MeterReading's IntervalBlocks, or all of it (Batch).
+ */
+export interface EspiResource {
+  subscriptionId: number;
+  usagePointId: number;
+  registers: boolean;
+  intervals: boolean;
+  part: 'all' | 'usage-point' | 'meter-readings' | { blocksOf: number };
 }
 
 const BASE = '/espi/1_1/resource';
-const POINT = `${BASE}/Subscription/1/UsagePoint/1`;
-const TIME_PARAMETERS = `${BASE}/LocalTimeParameters/1`;
+const WHOLE: EspiResource = {
+  subscriptionId: 1,
+  usagePointId: 1,
+  registers: true,
+  intervals: true,
+  part: 'all',
+};
 
 const xmlEscape = (text: string) =>
   text.replace(
@@ -163,61 +183,95 @@ function plans(request: EspiRequest): MeterReadingPlan[] {
 /** IntervalBlocks (local days) written between two turns of the event loop. */
 const BLOCKS_BETWEEN_TURNS = 7;
 
-/** The feed, written as it is read. */
-export async function* espiDocument(request: EspiRequest): AsyncGenerator<string> {
+/** The feed of one meter (Download My Data), written as it is read. */
+export function espiDocument(request: EspiRequest): AsyncGenerator<string> {
   const { meter } = request;
+  return espiFeed(`Readings of meter ${meter.meterNumber} at ${meter.locationName}`, request.selfHref, [
+    request,
+  ]);
+}
+
+/** A feed of the entries of one or more meters' requests (the resource API's Batch), written as it is read. */
+export async function* espiFeed(
+  title: string,
+  selfHref: string,
+  requests: EspiRequest[],
+): AsyncGenerator<string> {
   const now = new Date().toISOString();
-  const time = localTimeParameters(meter.timeZone, localParts(request.fromMs, meter.timeZone).year);
   yield `<?xml version="1.0" encoding="UTF-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom" xmlns:espi="http://naesb.org/espi">
-  <id>urn:cm:${xmlEscape(request.selfHref)}</id>
-  <title>${xmlEscape(`Readings of meter ${meter.meterNumber} at ${meter.locationName}`)}</title>
+  <id>urn:cm:${xmlEscape(selfHref)}</id>
+  <title>${xmlEscape(title)}</title>
   <updated>${now}</updated>
-  <link rel="self" type="application/atom+xml" href="${xmlEscape(request.selfHref)}"/>
+  <link rel="self" type="application/atom+xml" href="${xmlEscape(selfHref)}"/>
 `;
-  yield entry(
-    'UsagePoint',
-    {
-      self: POINT,
-      related: [
-        { href: `${POINT}/MeterReading`, kind: 'MeterReading', isFeed: true },
-        { href: TIME_PARAMETERS, kind: 'LocalTimeParameters' },
-      ],
-    },
-    meter.meterNumber,
-    '<espi:UsagePoint><espi:ServiceCategory><espi:kind>0</espi:kind></espi:ServiceCategory></espi:UsagePoint>',
-    now,
-  );
-  yield entry(
-    'LocalTimeParameters',
-    { self: TIME_PARAMETERS },
-    meter.timeZone,
-    `<espi:LocalTimeParameters><espi:dstEndRule>${time.dstEndRule}</espi:dstEndRule><espi:dstOffset>${time.dstOffset}</espi:dstOffset><espi:dstStartRule>${time.dstStartRule}</espi:dstStartRule><espi:tzOffset>${time.tzOffset}</espi:tzOffset></espi:LocalTimeParameters>`,
-    now,
-  );
-  for (const plan of plans(request)) {
-    const reading = `${POINT}/MeterReading/${plan.index}`;
-    const type = `${BASE}/ReadingType/${plan.index}`;
+  for (const request of requests) yield* entries(request, now);
+  yield '</feed>\n';
+}
+
+async function* entries(request: EspiRequest, now: string): AsyncGenerator<string> {
+  const { meter } = request;
+  const resource = request.resource ?? WHOLE;
+  const POINT = `${BASE}/Subscription/${resource.subscriptionId}/UsagePoint/${resource.usagePointId}`;
+  const TIME_PARAMETERS = `${BASE}/LocalTimeParameters/${resource.usagePointId}`;
+  const time = localTimeParameters(meter.timeZone, localParts(request.fromMs, meter.timeZone).year);
+  const isWhole = resource.part === 'all';
+  if (isWhole || resource.part === 'usage-point') {
     yield entry(
-      'MeterReading',
+      'UsagePoint',
       {
-        self: reading,
+        self: POINT,
         related: [
-          { href: type, kind: 'ReadingType' },
-          { href: `${reading}/IntervalBlock`, kind: 'IntervalBlock', isFeed: true },
+          { href: `${POINT}/MeterReading`, kind: 'MeterReading', isFeed: true },
+          { href: TIME_PARAMETERS, kind: 'LocalTimeParameters' },
         ],
       },
-      plan.title,
-      '<espi:MeterReading/>',
+      meter.meterNumber,
+      '<espi:UsagePoint><espi:ServiceCategory><espi:kind>0</espi:kind></espi:ServiceCategory></espi:UsagePoint>',
       now,
     );
     yield entry(
-      'ReadingType',
-      { self: type },
-      `${plan.kind === 'cumulative' ? 'Cumulative energy' : 'Energy per interval'}, mWh`,
-      readingType(plan.kind, plan.channel, meter.intervalMinutes * 60, plan.isDerived),
+      'LocalTimeParameters',
+      { self: TIME_PARAMETERS },
+      meter.timeZone,
+      `<espi:LocalTimeParameters><espi:dstEndRule>${time.dstEndRule}</espi:dstEndRule><espi:dstOffset>${time.dstOffset}</espi:dstOffset><espi:dstStartRule>${time.dstStartRule}</espi:dstStartRule><espi:tzOffset>${time.tzOffset}</espi:tzOffset></espi:LocalTimeParameters>`,
       now,
     );
+  }
+  if (resource.part === 'usage-point') return;
+  const { part } = resource;
+  const wanted = plans(request).filter(
+    (plan) =>
+      (plan.kind === 'cumulative' ? resource.registers : resource.intervals) &&
+      (typeof part !== 'object' || part.blocksOf === plan.index),
+  );
+  for (const plan of wanted) {
+    const reading = `${POINT}/MeterReading/${plan.index}`;
+    // Each usage point's reading types are its own: numbered after the meter's (1–4 per meter).
+    const type = `${BASE}/ReadingType/${(resource.usagePointId - 1) * 4 + plan.index}`;
+    if (isWhole || part === 'meter-readings') {
+      yield entry(
+        'MeterReading',
+        {
+          self: reading,
+          related: [
+            { href: type, kind: 'ReadingType' },
+            { href: `${reading}/IntervalBlock`, kind: 'IntervalBlock', isFeed: true },
+          ],
+        },
+        plan.title,
+        '<espi:MeterReading/>',
+        now,
+      );
+      yield entry(
+        'ReadingType',
+        { self: type },
+        `${plan.kind === 'cumulative' ? 'Cumulative energy' : 'Energy per interval'}, mWh`,
+        readingType(plan.kind, plan.channel, meter.intervalMinutes * 60, plan.isDerived),
+        now,
+      );
+    }
+    if (part === 'meter-readings') continue;
     let block = 0;
     for await (const { startMs, durationMs, readings } of plan.blocks()) {
       block++;
@@ -233,7 +287,6 @@ export async function* espiDocument(request: EspiRequest): AsyncGenerator<string
       );
     }
   }
-  yield '</feed>\n';
 }
 
 interface Block {

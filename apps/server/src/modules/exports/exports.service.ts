@@ -8,7 +8,7 @@ import type { Db, SqlRunner } from '../../db/client.ts';
 import { HttpError } from '../../http-error.ts';
 import { RangeInputError, resolveRange, readings, ReadingKind } from '../readings/index.ts';
 import { findExportMeter, findVisibleItem, type ExportMeter } from '../directory/index.ts';
-import { espiDocument, type ChannelSource } from './espi-writer.ts';
+import { espiDocument, espiFeed, type ChannelSource, type EspiResource } from './espi-writer.ts';
 import { type AuthContext, scopeOf } from '../access/index.ts';
 import type { AccessRecording, Reader } from '../access-log/index.ts';
 
@@ -93,6 +93,26 @@ export class ExportsService {
     if (!(await findVisibleItem(this.db, scopeOf(caller), 'meter', query.meterNumber)))
       throw new HttpError(404, 'Meter not found. Check the meter number.', 'meterNumber');
     return this.exportReadings(query, { ...options, what: `DownloadMyData (${query.format})` });
+  }
+
+  /**
+   * The ESPI resource API's feed (Connect My Data): parts of one or more meters' feeds, each over
+   * its own range (the grant's dates); the caller has checked the grant and logs the read.
+   */
+  async resourceFeed(
+    title: string,
+    selfHref: string,
+    parts: Array<{ meter: ExportMeter; fromMs: number; toMs: number; resource: EspiResource }>,
+  ): Promise<Readable> {
+    const requests = await Promise.all(
+      parts.map(async (part) => ({
+        ...part,
+        selfHref,
+        channels:
+          part.toMs > part.fromMs ? await this.channelSources(part.meter.id, part.fromMs, part.toMs) : [],
+      })),
+    );
+    return Readable.from(espiFeed(title, selfHref, requests));
   }
 
   /**

@@ -451,7 +451,8 @@ async function buildRequest(op: Operation, r: Plan): Promise<FuzzRequest> {
       path = path.replace(`{${parameter.name}}`, encodeLoosely(part?.value ?? '') + r.pathOddity);
     });
   if (r.pathOddity) notes.push(`path + ${r.pathOddity}`);
-  const spelling = apiPrefixSpellings[r.spelling];
+  // The spellings try the API key check, which is the /api routes' (the ESPI API takes a token).
+  const spelling = op.path.startsWith('/api/') ? apiPrefixSpellings[r.spelling] : undefined;
   if (spelling) {
     path = spelling[1](path);
     notes.push(`prefix spelled ${spelling[0]}`);

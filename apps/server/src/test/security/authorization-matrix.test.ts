@@ -117,7 +117,9 @@ describe('authorization matrix', () => {
       await t.app.listen({ host: '127.0.0.1', port: 0 });
       port = (t.app.server.address() as { port: number }).port;
     });
-    it.each(rows.map(({ row }) => [row.route, row] as const))('%s', async (_route, row) => {
+    // The key check is the API's: the OAuth server and the ESPI API (their own tokens) take no key.
+    const keyed = rows.filter(({ row }) => pathOf(row).startsWith('/api'));
+    it.each(keyed.map(({ row }) => [row.route, row] as const))('%s', async (_route, row) => {
       const wrong: string[] = [];
       for (const target of targetsOf(row)) {
         const statuses = row.expect[target];

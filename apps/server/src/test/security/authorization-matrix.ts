@@ -56,6 +56,10 @@ const MISSING_JOB = '00000000-0000-4000-8000-000000000000';
 const MISSING_SERIES = 2_147_483_000;
 const ADMIN = (ok: number): Statuses => [ok, 403, 403, 401, 401, 401, 401, 401, 403];
 const OPEN: Statuses = [200, 200, 200, 200, 200, 200, 200, 200, 200];
+const ESPI_REFUSED: Statuses = [401, 401, 401, 401, 401, 401, 401, 401, 401];
+const MISSING_INTERACTION = 'no-such-interaction-0000';
+// The OAuth server's answer to a request without its client (400 invalid_request), for every caller.
+const OAUTH_REFUSED: Statuses = [400, 400, 400, 400, 400, 400, 400, 400, 400];
 
 const open = (path: string): MatrixRow => ({
   route: `GET ${path}`,
@@ -808,10 +812,101 @@ export const matrix: MatrixGroup[] = [
         expect: { own: ADMIN(204), other: ADMIN(204), missing: ADMIN(404) },
       },
       {
+        route: 'GET /api/admin/connect/grants',
+        request: () => ({ url: '/api/admin/connect/grants' }),
+        expect: { none: ADMIN(200) },
+      },
+      {
+        route: 'DELETE /api/admin/connect/grants/:id',
+        request: (o) => ({ url: `/api/admin/connect/grants/${o.connectGrantId}` }),
+        expect: { own: ADMIN(204), other: ADMIN(204), missing: ADMIN(404) },
+      },
+      {
         route: 'GET /api/admin/audit',
         request: () => ({ url: '/api/admin/audit' }),
         expect: { none: ADMIN(200) },
       },
+    ],
+  },
+  {
+    title: 'Connect My Data: consent, grants, the OAuth server and the ESPI API',
+    rows: [
+      {
+        // No interaction has this uid: a signed-in caller gets 404, whoever it is.
+        route: 'GET /api/connect/consent/:uid',
+        request: () => ({ url: `/api/connect/consent/${MISSING_INTERACTION}` }),
+        expect: { none: SIGNED_IN(404) },
+      },
+      {
+        route: 'POST /api/connect/consent/:uid/allow',
+        request: (o) => ({
+          url: `/api/connect/consent/${MISSING_INTERACTION}/allow`,
+          body: { meterNumbers: [o.meterNumber], from: '2026-01-01', months: 12 },
+        }),
+        expect: { none: SIGNED_IN(404) },
+      },
+      {
+        route: 'POST /api/connect/consent/:uid/refuse',
+        request: () => ({ url: `/api/connect/consent/${MISSING_INTERACTION}/refuse` }),
+        expect: { none: SIGNED_IN(404) },
+      },
+      {
+        route: 'GET /api/connect/grants',
+        request: () => ({ url: '/api/connect/grants' }),
+        expect: { none: SIGNED_IN(200) },
+      },
+      {
+        // A customer's own grants only; administrators revoke through /api/admin/connect/grants.
+        route: 'DELETE /api/connect/grants/:id',
+        request: (o) => ({ url: `/api/connect/grants/${o.connectGrantId}` }),
+        expect: {
+          own: [404, 204, 404, 401, 401, 401, 401, 401, 403],
+          other: [404, 404, 204, 401, 401, 401, 401, 401, 403],
+          missing: [404, 404, 404, 401, 401, 401, 401, 401, 403],
+        },
+      },
+      // The OAuth server's metadata and keys: public.
+      open('/oauth/.well-known/openid-configuration'),
+      open('/oauth/jwks'),
+      {
+        // No client_id: refused whoever asks (an authorization request is the app's, not CM's caller's).
+        route: 'GET /oauth/auth',
+        request: () => ({ url: '/oauth/auth' }),
+        expect: { none: OAUTH_REFUSED },
+      },
+      {
+        // An interaction no browser started: nothing to resume, whoever asks.
+        route: 'GET /oauth/auth/:uid',
+        request: () => ({ url: `/oauth/auth/${MISSING_INTERACTION}` }),
+        expect: { none: OAUTH_REFUSED },
+      },
+      {
+        // The token endpoints authenticate the app itself: no CM key or session counts.
+        route: 'POST /oauth/token',
+        request: () => ({ url: '/oauth/token', body: { grant_type: 'client_credentials' } }),
+        expect: { none: OAUTH_REFUSED },
+      },
+      {
+        route: 'POST /oauth/token/revocation',
+        request: () => ({ url: '/oauth/token/revocation', body: { token: 'x' } }),
+        expect: { none: OAUTH_REFUSED },
+      },
+      ...[
+        `/espi/1_1/resource/Batch/Subscription/:subscriptionId`,
+        `/espi/1_1/resource/Subscription/:subscriptionId/UsagePoint`,
+        `/espi/1_1/resource/Subscription/:subscriptionId/UsagePoint/:usagePointId/MeterReading`,
+        `/espi/1_1/resource/Subscription/:subscriptionId/UsagePoint/:usagePointId/MeterReading/:meterReadingId/IntervalBlock`,
+      ].map((path): MatrixRow => ({
+        // Only a grant's access token reads the ESPI API: a CM session's token is refused.
+        route: `GET ${path}`,
+        request: (o) => ({
+          url: path
+            .replace(':subscriptionId', String(o.connectGrantId))
+            .replace(':usagePointId', String(o.meterDeviceId))
+            .replace(':meterReadingId', '2'),
+        }),
+        expect: { own: ESPI_REFUSED, other: ESPI_REFUSED, missing: ESPI_REFUSED },
+      })),
     ],
   },
 ];

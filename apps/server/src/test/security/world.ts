@@ -49,6 +49,8 @@ export interface Objects {
   apiKeyId: number;
   /** A registered third-party app (Connect My Data): no client's, one per site so that changes do not collide. */
   connectAppId: number;
+  /** The site's client's grant to the site's app, of the site's meter. */
+  connectGrantId: number;
 }
 
 export interface World {
@@ -100,6 +102,11 @@ async function siteFor(t: TestApp, tag: 'A' | 'B', userId: number, apiKeyId: num
      VALUES ($1, 'ops@app.example', $2, 'not-a-hash', '{https://app.example/cb}', '{intervals}') RETURNING id`,
     [`App ${tag}`, `cmapp_matrix_${tag}`],
   );
+  const [grant] = await t.db.query<{ id: number }>(
+    `INSERT INTO connect_grants (app_id, user_id, meter_ids, data_kinds, data_from, until, oidc_grant_id)
+     VALUES ($1, $2, $3, '{intervals}', '2026-01-01', now() + interval '1 year', $4) RETURNING id`,
+    [connectApp?.id, userId, [meterDeviceId], `matrix-grant-${tag}`],
+  );
   const bookmarkId = `meter:${meterNumber}`;
   await t.db.query('INSERT INTO bookmarks (user_id, item_id) VALUES ($1, $2)', [userId, bookmarkId]);
   return {
@@ -113,6 +120,7 @@ async function siteFor(t: TestApp, tag: 'A' | 'B', userId: number, apiKeyId: num
     bookmarkId,
     apiKeyId,
     connectAppId: connectApp?.id ?? 0,
+    connectGrantId: grant?.id ?? 0,
   };
 }
 
@@ -167,6 +175,7 @@ export async function buildWorld(t: TestApp): Promise<World> {
     bookmarkId: 'meter:SEC-Z-9999',
     apiKeyId: 2_000_000_006,
     connectAppId: 2_000_000_007,
+    connectGrantId: 2_000_000_008,
   };
 
   const signer = new TokenSigner(TEST_JWT_SECRET);

@@ -1,5 +1,7 @@
 import {
   connectAppListSchema,
+  connectGrantListSchema,
+  type ConnectGrant,
   connectAppSchema,
   createdConnectAppSchema,
   type ConnectApp,
@@ -26,6 +28,15 @@ const connectAppsApi = adminApi.injectEndpoints({
       transformResponse: (raw: unknown) => connectAppSchema.parse(raw),
       invalidatesTags: ['AdminConnectApp', 'AdminAudit'],
     }),
+    listConnectGrants: build.query<ConnectGrant[], void>({
+      query: () => ({ url: '/api/admin/connect/grants' }),
+      transformResponse: (raw: unknown) => connectGrantListSchema.parse(raw).items,
+      providesTags: ['AdminConnectApp'],
+    }),
+    revokeConnectGrant: build.mutation<null, number>({
+      query: (id) => ({ url: `/api/admin/connect/grants/${id}`, method: 'DELETE' }),
+      invalidatesTags: ['AdminConnectApp', 'AdminAudit'],
+    }),
     removeConnectApp: build.mutation<null, number>({
       query: (id) => ({ url: `/api/admin/connect/apps/${id}`, method: 'DELETE' }),
       invalidatesTags: ['AdminConnectApp', 'AdminAudit'],
@@ -38,4 +49,6 @@ export const {
   useCreateConnectAppMutation,
   useSetConnectAppStateMutation,
   useRemoveConnectAppMutation,
+  useListConnectGrantsQuery,
+  useRevokeConnectGrantMutation,
 } = connectAppsApi;

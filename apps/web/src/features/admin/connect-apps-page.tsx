@@ -38,6 +38,7 @@ import {
   OneTimeSecret,
 } from './admin-ui.tsx';
 import { describeFailure } from './failure-message.ts';
+import { ConnectGrantsPanel } from './connect-grants-panel.tsx';
 import classes from './admin.module.css';
 
 function isKind(value: string): value is ConnectDataKind {
@@ -295,6 +296,8 @@ export function ConnectAppsPage() {
           ))}
         </AdminTable>
       </AdminListPanel>
+
+      <ConnectGrantsPanel />
 
       <Modal
         closeButtonProps={{ 'aria-label': t('common.close') }}

@@ -1,0 +1,104 @@
+import { Badge, Button, Table, Text } from '@mantine/core';
+import type { ConnectGrant } from '@cm/contracts/connect.ts';
+import { useState } from 'react';
+import toast from 'react-hot-toast';
+import { useTranslation } from 'react-i18next';
+import { formatDate } from '@/lib/format.ts';
+import { toFailure } from '@/lib/http-client.ts';
+import { useListConnectGrantsQuery, useRevokeConnectGrantMutation } from './connect-apps-api.ts';
+import { AdminListPanel, AdminTable, ConfirmDialog } from './admin-ui.tsx';
+import classes from './admin.module.css';
+
+/** Every customer's grants to apps (issue 37): given, ended and by whom; an administrator may revoke one. */
+export function ConnectGrantsPanel() {
+  const { t, i18n } = useTranslation();
+  const query = useListConnectGrantsQuery();
+  const [revoke, revokeState] = useRevokeConnectGrantMutation();
+  const [confirm, setConfirm] = useState<ConnectGrant | null>(null);
+  const grants = query.data ?? [];
+  const date = (value: string) => formatDate(value, i18n.language);
+
+  async function handleRevoke(grant: ConnectGrant) {
+    try {
+      await revoke(grant.id).unwrap();
+      toast.success(t('connect.apps.revoked', { app: grant.app.name }), { id: 'grant-revoked' });
+    } catch {
+      toast.error(t('connect.apps.revokeFailed'), { id: 'grant-revoked' });
+    }
+    setConfirm(null);
+  }
+
+  return (
+    <AdminListPanel id="cm-grants-title" title={t('admin.connect.grants')} failure={toFailure(query.error)}>
+      <AdminTable
+        headers={[
+          t('connect.apps.app'),
+          t('admin.connect.customer'),
+          t('connect.apps.meters'),
+          t('connect.apps.data'),
+          t('connect.apps.period'),
+          t('connect.apps.state'),
+        ]}
+        hasActions
+        isBusy={query.isFetching}
+        isEmpty={grants.length === 0}
+        emptyText={t('admin.connect.noGrants')}
+        minWidth={900}
+      >
+        {grants.map((grant) => (
+          <Table.Tr key={grant.id} data-testid="connect-grant-row">
+            <Table.Td>
+              {grant.app.name}
+              <Text size="xs" c="dimmed">
+                {t('connect.apps.given', { date: date(grant.createdAt) })}
+              </Text>
+            </Table.Td>
+            <Table.Td>{grant.user.email}</Table.Td>
+            <Table.Td>{grant.meterNumbers.join(', ')}</Table.Td>
+            <Table.Td>{grant.dataKinds.map((kind) => t(`accessLog.kinds.${kind}`)).join(', ')}</Table.Td>
+            <Table.Td className={classes.nowrap}>
+              {t('connect.apps.range', { from: date(grant.from), until: date(grant.until) })}
+            </Table.Td>
+            <Table.Td>
+              {grant.revokedAt ? (
+                <Text size="sm">
+                  {t('admin.connect.endedBy', {
+                    date: date(grant.revokedAt),
+                    by: t(`admin.connect.revokedBy.${grant.revokedBy ?? 'customer'}`),
+                  })}
+                </Text>
+              ) : (
+                <Badge variant="dot" color="teal">
+                  {t('connect.apps.active')}
+                </Badge>
+              )}
+            </Table.Td>
+            <Table.Td>
+              {grant.revokedAt ? null : (
+                <Button
+                  size="xs"
+                  variant="light"
+                  color="red"
+                  onClick={() => setConfirm(grant)}
+                  aria-label={t('connect.apps.revokeNamed', { app: grant.app.name })}
+                >
+                  {t('connect.apps.revoke')}
+                </Button>
+              )}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </AdminTable>
+      <ConfirmDialog
+        subject={confirm}
+        title={t('connect.apps.revokeTitle')}
+        message={t('connect.apps.revokeConfirm', { app: confirm?.app.name ?? '' })}
+        action={t('connect.apps.revoke')}
+        color="red"
+        isBusy={revokeState.isLoading}
+        onConfirm={(target) => void handleRevoke(target)}
+        onCancel={() => setConfirm(null)}
+      />
+    </AdminListPanel>
+  );
+}
