@@ -918,6 +918,7 @@ describe('administration', () => {
           '/admin/api-keys',
           '/admin/import',
           '/admin/export',
+          '/admin/series',
           '/admin/audit',
         ]) {
           await page.goto(path);
