@@ -697,21 +697,26 @@ describe('administration', () => {
       const audit = await api<{ items: unknown[] }>(page, '/api/admin/audit?action=series.import');
       expect(audit.body.items.length).toBeGreaterThanOrEqual(2);
 
-      // A dynamic tariff from the series, 0.02 a kWh on top, no tax (no form for it yet: by API).
-      const series = await api<{ id: number; name: string }[]>(page, '/api/admin/price-series');
-      const seriesId = series.body.find((one) => one.name === priceName)?.id;
-      const tariff = await api(page, `/api/admin/locations/${locationId}/tariffs`, {
-        method: 'POST',
-        body: {
-          effectiveFrom: '2026-01-01',
-          currency: 'EUR',
-          energyPrice: '0.30',
-          standingChargePerDay: '0',
-          taxPercent: '0',
-          importSeries: { seriesId, margin: '0.02', taxPercent: '0' },
-        },
-      });
-      expect(tariff.status).toBe(201);
+      // A dynamic tariff from the series in the location's tariff form: 0.02 a kWh on top, no tax.
+      await page.goto('/admin/locations');
+      await page.getByLabel('Search').fill(siteName);
+      await page.getByRole('button', { name: /^1 meter/ }).click();
+      const drawer = page.getByRole('dialog', { name: siteName });
+      await drawer.getByTestId('tariffs-tab').click();
+      await drawer.getByTestId('add-tariff').click();
+      const tariff = drawer.getByTestId('tariff-form');
+      await tariff.getByLabel('From').first().fill('2026-01-01');
+      await tariff.getByLabel(/^Energy price/).fill('0.30');
+      await tariff.getByLabel('Import priced from').selectOption({ label: `${priceName} (EUR per MWh)` });
+      await tariff.getByLabel(/^Margin/).fill('0.02');
+      await tariff.getByLabel(/^Tax on the market price/).fill('0');
+      await tariff.getByRole('button', { name: 'Add version' }).click();
+      await drawer.getByTestId('tariff-row').first().waitFor();
+      const tariffs = await api<{ items: { importSeries: { margin: string } | null }[] }>(
+        page,
+        `/api/admin/locations/${locationId}/tariffs`,
+      );
+      expect(tariffs.body.items.map((item) => item.importSeries?.margin)).toEqual(['0.02']);
 
       // Per kWh 0.10 + 0.02, 0.08 + 0.02, 0.06 + 0.02: 0.30 for the three hours; 03:00 unpriced.
       await page.goto(`/check?location=${encodeURIComponent(siteName)}&from=2026-01-05&to=2026-01-05`);
