@@ -154,6 +154,7 @@ describe('administration', () => {
         'API keys',
         'Import readings',
         'Export readings',
+        'Prices and carbon',
         'Audit log',
       ]) {
         expect(await main.getByRole('link', { name: new RegExp(`^${name}`) }).count(), name).toBe(1);
@@ -605,6 +606,140 @@ describe('administration', () => {
     }
   });
 
+  it('an admin imports a day-ahead price file and a carbon series, and the check page uses them', async () => {
+    const meterNumber = `E2E-S-${suffix}`;
+    const siteName = `E2E Series ${suffix}`;
+    const priceName = `E2E day-ahead ${suffix}`;
+    const carbonName = `E2E grid ${suffix}`;
+    await withAdminPage(async (page) => {
+      const locationId = await createSite(page, siteName, meterNumber);
+      // 0.25 kWh a quarter hour, 1 kWh an hour, from 00:00 to 04:00 on 2026-01-05 in Berlin (UTC+1).
+      const quarter = 900_000;
+      const lines = ['meter_number,timestamp,register_kwh'];
+      for (let k = 0; k <= 16; k++)
+        lines.push(
+          `${meterNumber},${new Date(Date.parse('2026-01-04T23:00:00Z') + k * quarter).toISOString()},${(100 + k * 0.25).toFixed(2)}`,
+        );
+      await importCsv(page, 'series-site.csv', lines.join('\n'));
+      expect(await countOf(page, 'rejected')).toBe('0');
+
+      await page.goto('/admin/series');
+      const form = page.getByRole('region', { name: 'Import a file' });
+      const pick = async (label: RegExp, option: string, typed?: string) => {
+        const field = form.getByRole('combobox', { name: label });
+        await field.click();
+        if (typed) await field.fill(typed);
+        await page.getByRole('option', { name: option, exact: true }).click();
+      };
+      const file = (name: string, text: string) =>
+        form
+          .locator('input[type="file"]')
+          .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
+      const newSeries = async (name: string) => {
+        await form.getByRole('textbox', { name: /^Name/ }).fill(name);
+        await pick(/^Interval/, '60 min');
+        await pick(/^Clock/, 'Europe/Berlin', 'Europe/Berl');
+      };
+
+      // Day-ahead prices in EUR/MWh for 00:00 to 03:00; 03:00 is left out (unpriced).
+      await newSeries(priceName);
+      await form.getByRole('textbox', { name: /^Market zone/ }).fill('DE-LU');
+      // A line between two hours: refused whole, the line named, and no series created.
+      await file('bad.csv', 'start;EUR/MWh\n2026-01-05 00:00;100\n2026-01-05 00:30;90\n');
+      await form.getByRole('button', { name: 'Import', exact: true }).click();
+      await expect.poll(() => form.getByRole('alert').textContent()).toMatch(/Nothing was stored: Line 3: /);
+      expect(await page.getByTestId(`price-series-${priceName}`).count()).toBe(0);
+      await file(
+        'day-ahead.csv',
+        'start;EUR/MWh\n2026-01-05 00:00;100\n2026-01-05 01:00;80\n2026-01-05 02:00;60\n',
+      );
+      await form.getByRole('button', { name: 'Import', exact: true }).click();
+      const prices = page.getByTestId(`price-series-${priceName}`);
+      await prices.waitFor();
+      expect(await prices.locator('td').allTextContents()).toEqual([
+        priceName,
+        'EUR per MWh',
+        'DE-LU',
+        '60 min',
+        expect.stringMatching(/Jan 5, 2026.*00:00/),
+        expect.stringMatching(/Jan 5, 2026.*03:00/),
+        '3',
+        '0',
+      ]);
+
+      // Intensities for 00:00, 01:00 and 03:00: 02:00 is unknown.
+      await form.getByText('Carbon intensity', { exact: true }).click();
+      await newSeries(carbonName);
+      await form.getByRole('textbox', { name: /^Grid region/ }).fill('DE');
+      await file('grid.csv', '2026-01-05 00:00,300\n2026-01-05 01:00,200\n2026-01-05 03:00,100\n');
+      await form.getByRole('button', { name: 'Import', exact: true }).click();
+      const carbon = page.getByTestId(`carbon-series-${carbonName}`);
+      await carbon.waitFor();
+      expect((await carbon.locator('td').allTextContents()).slice(5)).toEqual(['3', '1']);
+      if (process.env.CM_E2E_SHOTS)
+        await page.screenshot({ path: `${process.env.CM_E2E_SHOTS}/series-admin.png`, fullPage: true });
+      await expectAccessible(page, '/admin/series with series');
+
+      // The location's carbon series.
+      const assign = page.getByRole('region', { name: 'Carbon of a location' });
+      await assign.getByRole('combobox', { name: 'Location' }).fill(siteName);
+      await page.getByRole('option', { name: siteName }).click();
+      await assign.getByRole('combobox', { name: 'Carbon series' }).click();
+      await page.getByRole('option', { name: `${carbonName} (DE)` }).click();
+      await assign.getByRole('button', { name: 'Save' }).click();
+      await expect
+        .poll(
+          async () =>
+            (await api<{ seriesId: number | null }>(page, `/api/admin/locations/${locationId}/carbon-series`))
+              .body.seriesId,
+        )
+        .not.toBeNull();
+      const audit = await api<{ items: unknown[] }>(page, '/api/admin/audit?action=series.import');
+      expect(audit.body.items.length).toBeGreaterThanOrEqual(2);
+
+      // A dynamic tariff from the series in the location's tariff form: 0.02 a kWh on top, no tax.
+      await page.goto('/admin/locations');
+      await page.getByLabel('Search').fill(siteName);
+      await page.getByRole('button', { name: /^1 meter/ }).click();
+      const drawer = page.getByRole('dialog', { name: siteName });
+      await drawer.getByTestId('tariffs-tab').click();
+      await drawer.getByTestId('add-tariff').click();
+      const tariff = drawer.getByTestId('tariff-form');
+      await tariff.getByLabel('From').first().fill('2026-01-01');
+      await tariff.getByLabel(/^Energy price/).fill('0.30');
+      await tariff.getByLabel('Import priced from').selectOption({ label: `${priceName} (EUR per MWh)` });
+      await tariff.getByLabel(/^Margin/).fill('0.02');
+      await tariff.getByLabel(/^Tax on the market price/).fill('0');
+      await tariff.getByRole('button', { name: 'Add version' }).click();
+      await drawer.getByTestId('tariff-row').first().waitFor();
+      const tariffs = await api<{ items: { importSeries: { margin: string } | null }[] }>(
+        page,
+        `/api/admin/locations/${locationId}/tariffs`,
+      );
+      expect(tariffs.body.items.map((item) => item.importSeries?.margin)).toEqual(['0.02']);
+
+      // Per kWh 0.10 + 0.02, 0.08 + 0.02, 0.06 + 0.02: 0.30 for the three hours; 03:00 unpriced.
+      await page.goto(`/check?location=${encodeURIComponent(siteName)}&from=2026-01-05&to=2026-01-05`);
+      const energy = page.getByTestId('bill-energy').locator('[data-value]');
+      await expect.poll(() => energy.textContent(), { timeout: 20_000 }).toBe('€0.30');
+      expect(await page.getByTestId('bill-unpriced').textContent()).toContain('1\u00a0kWh');
+      // 300 + 200 + 100 g for the hours with an intensity; 02:00's four quarter hours unknown.
+      expect(await page.getByTestId('carbon-emissions').textContent()).toBe(
+        'Emissionsat least 0.6 kg CO2eUnknown for 4 intervals (1\u00a0kWh): no intensity',
+      );
+      expect(await page.getByTestId('carbon-intensity').locator('[data-value]').textContent()).toBe(
+        '200 g/kWh',
+      );
+      // As the register switch (check.e2e.ts): a click event, then the address says it.
+      await page.getByRole('switch', { name: 'Show price' }).dispatchEvent('click');
+      await page.waitForURL(/price=1/);
+      await page.getByRole('list', { name: 'Legend' }).getByText('Price (EUR/kWh)').waitFor();
+      if (process.env.CM_E2E_SHOTS)
+        await page.screenshot({ path: `${process.env.CM_E2E_SHOTS}/series-check.png`, fullPage: true });
+      await expectAccessible(page, 'check page with prices and carbon');
+    });
+  });
+
   it('drops a zipped NEM12 file, creates its meter from the preview, imports, exports CSV and ESPI, and the ESPI gives another meter the same totals', async () => {
     // fixtures/nem12 (SOURCE.md): AEMO's MDFF written from the public specification; the expected
     // totals are expected.json, which sum_mdff.py computes from the file alone. NMI VABC000003 has
@@ -749,6 +884,7 @@ describe('administration', () => {
       '/admin/connect',
       '/admin/import',
       '/admin/export',
+      '/admin/series',
       '/admin/audit',
     ]);
     await withAdminPage(async (page) => {
@@ -787,6 +923,7 @@ describe('administration', () => {
           '/admin/api-keys',
           '/admin/import',
           '/admin/export',
+          '/admin/series',
           '/admin/audit',
         ]) {
           await page.goto(path);

@@ -508,6 +508,9 @@ export const auditActions = [
   'import-job.cancel',
   'import-mapping.save',
   'import-mapping.delete',
+  'series.create',
+  'series.import',
+  'location.carbon-series',
 ] as const;
 
 /** Why a sign-in failed, as `user.sign-in-failed` records it. */

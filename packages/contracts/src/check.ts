@@ -400,6 +400,11 @@ export const carbonSummarySchema = z.object({
   emissions: z.number(),
   /** kWh imported in time without an intensity: their emissions are unknown. */
   unknownConsumption: z.number(),
+  /**
+   * How many of the meter's intervals (or register spans) hold that energy: each has energy in
+   * time without an intensity, all or part of it.
+   */
+  unknownIntervals: z.number().int(),
   /** g CO2e per kWh, weighted by the energy imported; `null` without energy of known intensity. */
   averageIntensity: z.number().nullable(),
   /**

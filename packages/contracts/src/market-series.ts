@@ -26,6 +26,12 @@ const interval = z
   .refine((value) => (SERIES_INTERVALS as readonly number[]).includes(value), {
     message: 'intervalMinutes must be 5, 15, 30 or 60.',
   });
+// The same rule for a query parameter (a new series with its file): the URL's text as a number.
+const intervalInUrl = z.coerce
+  .number({ message: 'intervalMinutes must be 5, 15, 30 or 60.' })
+  .refine((value) => (SERIES_INTERVALS as readonly number[]).includes(value), {
+    message: 'intervalMinutes must be 5, 15, 30 or 60.',
+  });
 const timeZone = textParam('timeZone', 64).refine(isValidTimeZone, {
   message: 'timeZone must be an IANA time zone such as Europe/Amsterdam.',
 });
@@ -56,6 +62,17 @@ export const carbonSeriesBodySchema = z.object({
 });
 /** A new carbon series, validated. */
 export type CarbonSeriesDraft = z.output<typeof carbonSeriesBodySchema>;
+
+/**
+ * `POST /api/admin/price-series/import` query: a new price series, created only when its file
+ * (the body, text/csv) is good.
+ */
+export const priceSeriesImportQuerySchema = priceSeriesBodySchema.extend({ intervalMinutes: intervalInUrl });
+
+/** `POST /api/admin/carbon-series/import` query: a new carbon series, created only when its file is good. */
+export const carbonSeriesImportQuerySchema = carbonSeriesBodySchema.extend({
+  intervalMinutes: intervalInUrl,
+});
 
 /** Which intervals a series has values for. */
 export const coverageSchema = z.object({

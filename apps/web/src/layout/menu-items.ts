@@ -16,6 +16,7 @@ export interface MenuItem {
     | 'connect'
     | 'import'
     | 'export'
+    | 'series'
     | 'audit';
   action: AbilityAction;
   subject: AbilitySubject;
@@ -119,6 +120,14 @@ export const menuSections: MenuSection[] = [
         labelKey: 'admin.export.title',
         path: '/admin/export',
         icon: 'export',
+        action: 'manage',
+        subject: 'all',
+      },
+      {
+        id: 'admin-series',
+        labelKey: 'admin.series.title',
+        path: '/admin/series',
+        icon: 'series',
         action: 'manage',
         subject: 'all',
       },

@@ -3,6 +3,7 @@ import {
   IconApi,
   IconPlugConnected,
   IconBuildingCommunity,
+  IconChartLine,
   IconChevronsLeft,
   IconChevronsRight,
   IconDevices,
@@ -39,6 +40,7 @@ const MENU_ICONS: Record<MenuItem['icon'], typeof IconGauge> = {
   connect: IconPlugConnected,
   import: IconFileImport,
   export: IconFileExport,
+  series: IconChartLine,
   audit: IconHistory,
 };
 

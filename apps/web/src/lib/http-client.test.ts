@@ -94,6 +94,16 @@ describe('http client', () => {
     expect(result).toEqual({ ok: true, status: 200, data: { ok: true } });
   });
 
+  it('sends a raw body as it is under its own content type, JSON otherwise', async () => {
+    fetchMock.mockResolvedValue(json(200, { stored: 1 }));
+    await request({ url: '/api/x', method: 'POST', rawBody: { contentType: 'text/csv', text: 'a;1\n' } });
+    await request({ url: '/api/y', method: 'POST', body: { a: 1 } });
+    expect(sentHeaders(0).get('Content-Type')).toBe('text/csv');
+    expect((fetchMock.mock.calls[0]?.[1] as RequestInit).body).toBe('a;1\n');
+    expect(sentHeaders(1).get('Content-Type')).toBe('application/json');
+    expect((fetchMock.mock.calls[1]?.[1] as RequestInit).body).toBe('{"a":1}');
+  });
+
   it('never sends the index.html placeholder as a key', async () => {
     document.head.innerHTML = '<meta name="cm-api-key" content="__CM_API_KEY__">';
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);

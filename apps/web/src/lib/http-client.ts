@@ -15,6 +15,8 @@ export interface HttpRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   params?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
+  /** A body sent as it is under its own content type (a CSV file), instead of `body` as JSON. */
+  rawBody?: { contentType: string; text: string };
   signal?: AbortSignal;
   /** Send the stored bearer token (default true). */
   withAuth?: boolean;
@@ -166,14 +168,15 @@ export async function request(req: HttpRequest): Promise<HttpResult> {
   });
   if (token !== null) headers.set('Authorization', `Bearer ${token}`);
   const hasBody = req.body !== undefined;
-  if (hasBody) headers.set('Content-Type', 'application/json');
+  if (req.rawBody) headers.set('Content-Type', req.rawBody.contentType);
+  else if (hasBody) headers.set('Content-Type', 'application/json');
 
   let response: Response;
   try {
     response = await fetch(buildUrl(req.url, req.params), {
       method: req.method ?? 'GET',
       headers,
-      body: hasBody ? JSON.stringify(req.body) : null,
+      body: req.rawBody ? req.rawBody.text : hasBody ? JSON.stringify(req.body) : null,
       signal: req.signal ?? null,
       credentials: 'same-origin',
     });

@@ -175,6 +175,7 @@ export function presentCarbon(computed: ReadingsComputation, region: string): Ca
     region,
     emissions: kg(emitted),
     unknownConsumption: (imported?.unknownEnergy ?? 0) / 1e6,
+    unknownIntervals: imported?.unknownSteps ?? 0,
     // g/kWh to the milligram: nanograms ÷ millionths of a kWh is milligrams per kWh.
     averageIntensity: known > 0 ? Math.round(Number(emitted) / known) / 1000 : null,
     cleanestQuarterShare:

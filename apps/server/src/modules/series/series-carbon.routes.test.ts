@@ -101,6 +101,7 @@ describe('carbon series', () => {
       region: 'NL',
       emissions: 2.2,
       unknownConsumption: 1,
+      unknownIntervals: 1,
       averageIntensity: 231.579,
       cleanestQuarterShare: 0.368421,
       avoidedEstimate: null,

@@ -3,11 +3,13 @@ import { idParamsSchema } from '@cm/contracts/admin.ts';
 import { errorBodySchema } from '@cm/contracts/errors.ts';
 import {
   carbonSeriesBodySchema,
+  carbonSeriesImportQuerySchema,
   carbonSeriesSchema,
   cleanestHoursQuerySchema,
   cleanestHoursSchema,
   locationCarbonBodySchema,
   priceSeriesBodySchema,
+  priceSeriesImportQuerySchema,
   priceSeriesSchema,
   seriesDayBodySchema,
   seriesDayParamsSchema,
@@ -16,7 +18,7 @@ import {
 } from '@cm/contracts/market-series.ts';
 import { z } from 'zod';
 import { forbidden } from '../../http-error.ts';
-import { adminOnly, adminErrors } from '../../plugins/admin-only.ts';
+import { actorOf, adminOnly, adminErrors } from '../../plugins/admin-only.ts';
 import { callerOf } from '../../plugins/authentication.ts';
 import type { SeriesKind, SeriesService } from './series.service.ts';
 
@@ -25,6 +27,7 @@ const errors = { ...adminErrors, 422: errorBodySchema };
 // A year of 5-minute lines of about 40 bytes, with room to spare.
 const CSV_BODY_LIMIT = 8 * 1024 * 1024;
 const PATHS: Record<SeriesKind, string> = { price: 'price-series', carbon: 'carbon-series' };
+const csvBody = z.string({ message: 'Send the file as text/csv.' });
 const WHAT: Record<SeriesKind, string> = { price: 'price', carbon: 'carbon intensity (gCO2e/kWh)' };
 
 /** Administrators create price and carbon series, upload files, put days, and assign carbon to locations. */
@@ -61,7 +64,24 @@ export const adminSeriesRoutes: FastifyPluginAsyncZod<{ series: SeriesService }>
         response: { 201: priceSeriesSchema, ...errors },
       },
     },
-    async (request, reply) => reply.status(201).send(await series.createPrice(request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await series.createPrice(actorOf(request), request.body)),
+  );
+  app.post(
+    '/api/admin/price-series/import',
+    {
+      bodyLimit: CSV_BODY_LIMIT,
+      schema: {
+        tags,
+        summary:
+          'Create a price series with its CSV file (Content-Type: text/csv; the series in the query). A bad line refuses both (422, lines named): nothing is created.',
+        querystring: priceSeriesImportQuerySchema,
+        body: csvBody,
+        response: { 201: priceSeriesSchema, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await series.importNewPrice(actorOf(request), request.query, request.body)),
   );
   app.get(
     '/api/admin/price-series/:id',
@@ -96,7 +116,24 @@ export const adminSeriesRoutes: FastifyPluginAsyncZod<{ series: SeriesService }>
         response: { 201: carbonSeriesSchema, ...errors },
       },
     },
-    async (request, reply) => reply.status(201).send(await series.createCarbon(request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await series.createCarbon(actorOf(request), request.body)),
+  );
+  app.post(
+    '/api/admin/carbon-series/import',
+    {
+      bodyLimit: CSV_BODY_LIMIT,
+      schema: {
+        tags,
+        summary:
+          'Create a carbon series with its CSV file of intensities (Content-Type: text/csv; the series in the query). A bad line refuses both (422): nothing is created.',
+        querystring: carbonSeriesImportQuerySchema,
+        body: csvBody,
+        response: { 201: carbonSeriesSchema, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await series.importNewCarbon(actorOf(request), request.query, request.body)),
   );
   app.get(
     '/api/admin/carbon-series/:id',
@@ -119,11 +156,11 @@ export const adminSeriesRoutes: FastifyPluginAsyncZod<{ series: SeriesService }>
           tags,
           summary: `Upload a CSV of interval start and ${WHAT[kind]} (Content-Type: text/csv). A bad line refuses the whole file (422, lines named); values of the same intervals are replaced.`,
           params: idParamsSchema,
-          body: z.string({ message: 'Send the file as text/csv.' }),
+          body: csvBody,
           response: { 200: seriesStoredSchema, ...errors },
         },
       },
-      async (request) => series.importCsv(kind, request.params.id, request.body),
+      async (request) => series.importCsv(actorOf(request), kind, request.params.id, request.body),
     );
     app.get(
       `/api/admin/${PATHS[kind]}/:id/days/:date`,
@@ -148,7 +185,8 @@ export const adminSeriesRoutes: FastifyPluginAsyncZod<{ series: SeriesService }>
           response: { 200: seriesStoredSchema, ...errors },
         },
       },
-      async (request) => series.putDay(kind, request.params.id, request.params.date, request.body.values),
+      async (request) =>
+        series.putDay(actorOf(request), kind, request.params.id, request.params.date, request.body.values),
     );
   }
   app.get(
@@ -174,7 +212,7 @@ export const adminSeriesRoutes: FastifyPluginAsyncZod<{ series: SeriesService }>
         response: { 200: locationCarbonBodySchema, ...errors },
       },
     },
-    async (request) => series.setLocationCarbon(request.params.id, request.body.seriesId),
+    async (request) => series.setLocationCarbon(actorOf(request), request.params.id, request.body.seriesId),
   );
 };
 
@@ -204,7 +242,8 @@ export const ingestSeriesRoutes: FastifyPluginAsyncZod<{ series: SeriesService }
       },
       async (request) => {
         if (!request.apiKey) throw forbidden('This API key may not ingest (scope ingest needed).');
-        return series.putDay(kind, request.params.id, request.params.date, request.body.values);
+        const feed = { userId: null, apiKeyId: request.apiKey.id };
+        return series.putDay(feed, kind, request.params.id, request.params.date, request.body.values);
       },
     );
   }

@@ -12,7 +12,8 @@ import { DAY_MS, MINUTE_MS, localDateOf, startOfLocal } from '@cm/contracts/zone
 import type { Db, SqlRunner } from '../../db/client.ts';
 import { uniqueViolation } from '../../db/sql-helpers.ts';
 import { conflict, HttpError, notFound } from '../../http-error.ts';
-import { type AuthContext, scopeOf } from '../access/index.ts';
+import { type Actor, type AuthContext, scopeOf } from '../access/index.ts';
+import { recordAudit } from '../audit/index.ts';
 import { AdminLocationsService, findVisibleLocation } from '../directory/index.ts';
 import { parseSeriesCsv, parseSeriesValue, type SeriesPoint, type ValueRule } from './series-csv.ts';
 import {
@@ -115,6 +116,52 @@ function dayBounds(date: string, timeZone: string): { fromMs: number; toMs: numb
   return { fromMs, toMs };
 }
 
+/** A new series of either kind, validated. */
+type NewSeries = { kind: 'price'; draft: PriceSeriesDraft } | { kind: 'carbon'; draft: CarbonSeriesDraft };
+
+/** A file's points on a series' clock; a bad line, or too many, refuses the whole file (422). */
+function parseFile(
+  kind: SeriesKind,
+  text: string,
+  clock: { timeZone: string; intervalMinutes: number },
+): SeriesPoint[] {
+  const parsed = parseSeriesCsv(text, clock, RULES[kind]);
+  if (parsed.errors.length > 0) throw unprocessable(`Nothing was stored: ${parsed.errors.join('; ')}`);
+  if (parsed.points.length > MAX_UPLOAD_POINTS)
+    throw unprocessable(`Nothing was stored: at most ${MAX_UPLOAD_POINTS} lines per file; split the file.`);
+  return parsed.points;
+}
+
+/** What was stored: how many values, from the first interval's start to the last one's end. */
+function storedOf(points: readonly SeriesPoint[], intervalMinutes: number): SeriesStored {
+  const first = points[0];
+  const last = points[points.length - 1];
+  return {
+    stored: points.length,
+    first: first ? new Date(first.startMs).toISOString() : null,
+    last: last ? new Date(last.startMs + intervalMinutes * MINUTE_MS).toISOString() : null,
+  };
+}
+
+/** The audit entry of values stored into a series (a file, or a day that replaced the day's values). */
+function importEntry(
+  kind: SeriesKind,
+  id: number,
+  intervalMinutes: number,
+  points: readonly SeriesPoint[],
+  day: { fromMs: number; toMs: number } | null,
+) {
+  const { stored, first, last } = storedOf(points, intervalMinutes);
+  return {
+    action: 'series.import',
+    targetType: `${kind}-series`,
+    targetId: id,
+    detail: day
+      ? { stored, from: new Date(day.fromMs).toISOString(), to: new Date(day.toMs).toISOString() }
+      : { stored, from: first, to: last },
+  };
+}
+
 /** Price and carbon series: administrators create them and load files; feeds push days. */
 export class SeriesService {
   private readonly locations: AdminLocationsService;
@@ -139,32 +186,39 @@ export class SeriesService {
     return presentCarbon(await this.row('carbon', id));
   }
 
-  async createPrice(draft: PriceSeriesDraft): Promise<PriceSeries> {
-    const id = await insertPriceSeries(this.db, draft).catch(this.nameTaken(draft.name));
-    return this.getPrice(id);
+  async createPrice(actor: Actor, draft: PriceSeriesDraft): Promise<PriceSeries> {
+    return this.getPrice(await this.create(actor, { kind: 'price', draft }, []));
   }
 
-  async createCarbon(draft: CarbonSeriesDraft): Promise<CarbonSeries> {
-    const id = await insertCarbonSeries(this.db, draft).catch(this.nameTaken(draft.name));
-    return this.getCarbon(id);
+  async createCarbon(actor: Actor, draft: CarbonSeriesDraft): Promise<CarbonSeries> {
+    return this.getCarbon(await this.create(actor, { kind: 'carbon', draft }, []));
+  }
+
+  /**
+   * Creates a series with the values of its CSV file, both or neither: a bad file is refused
+   * (422) before anything is written, so no empty series is left behind.
+   */
+  async importNewPrice(actor: Actor, draft: PriceSeriesDraft, text: string): Promise<PriceSeries> {
+    const points = parseFile('price', text, draft);
+    return this.getPrice(await this.create(actor, { kind: 'price', draft }, points));
+  }
+
+  /** A carbon series with its file, both or neither (see importNewPrice). */
+  async importNewCarbon(actor: Actor, draft: CarbonSeriesDraft, text: string): Promise<CarbonSeries> {
+    const points = parseFile('carbon', text, draft);
+    return this.getCarbon(await this.create(actor, { kind: 'carbon', draft }, points));
   }
 
   /** Stores a CSV file's values (replacing those of the same intervals); a bad line refuses the whole file (422). */
-  async importCsv(kind: SeriesKind, id: number, text: string): Promise<SeriesStored> {
+  async importCsv(actor: Actor, kind: SeriesKind, id: number, text: string): Promise<SeriesStored> {
     const row = await this.row(kind, id);
-    const parsed = parseSeriesCsv(
-      text,
-      { timeZone: row.time_zone, intervalMinutes: row.interval_minutes },
-      RULES[kind],
-    );
-    if (parsed.errors.length > 0) throw unprocessable(`Nothing was stored: ${parsed.errors.join('; ')}`);
-    if (parsed.points.length > MAX_UPLOAD_POINTS)
-      throw unprocessable(`Nothing was stored: at most ${MAX_UPLOAD_POINTS} lines per file; split the file.`);
-    return this.store(kind, row, parsed.points, null);
+    const points = parseFile(kind, text, { timeZone: row.time_zone, intervalMinutes: row.interval_minutes });
+    return this.store(actor, kind, row, points, null);
   }
 
   /** Replaces one local day's values (`null`: unknown); the number of values must be the day's intervals (422). */
   async putDay(
+    actor: Actor,
     kind: SeriesKind,
     id: number,
     date: string,
@@ -189,7 +243,7 @@ export class SeriesService {
       else points.push({ startMs: fromMs + k * intervalMs, value });
     });
     if (errors.length > 0) throw unprocessable(`Nothing was stored: ${errors.slice(0, 10).join('; ')}`);
-    return this.store(kind, row, points, { fromMs, toMs });
+    return this.store(actor, kind, row, points, { fromMs, toMs });
   }
 
   /** A local day's values, `null` where unknown. */
@@ -256,15 +310,51 @@ export class SeriesService {
     return { seriesId: await locationCarbonSeries(this.db, locationId) };
   }
 
-  async setLocationCarbon(locationId: number, seriesId: number | null): Promise<{ seriesId: number | null }> {
+  async setLocationCarbon(
+    actor: Actor,
+    locationId: number,
+    seriesId: number | null,
+  ): Promise<{ seriesId: number | null }> {
     await this.locations.get(locationId);
     if (seriesId !== null && !(await findSeries(this.db, 'carbon', seriesId)))
       throw new HttpError(400, `seriesId: there is no carbon series ${seriesId}.`, 'seriesId');
-    await setLocationCarbon(this.db, locationId, seriesId);
+    await this.db.transaction(async (tx: SqlRunner) => {
+      await setLocationCarbon(tx, locationId, seriesId);
+      await recordAudit(tx, actor, {
+        action: 'location.carbon-series',
+        targetType: 'location',
+        targetId: locationId,
+        detail: { seriesId },
+      });
+    });
     return { seriesId };
   }
 
+  private async create(actor: Actor, what: NewSeries, points: readonly SeriesPoint[]): Promise<number> {
+    const { kind, draft } = what;
+    return this.db
+      .transaction(async (tx: SqlRunner) => {
+        const id =
+          what.kind === 'price'
+            ? await insertPriceSeries(tx, what.draft)
+            : await insertCarbonSeries(tx, what.draft);
+        await recordAudit(tx, actor, {
+          action: 'series.create',
+          targetType: `${kind}-series`,
+          targetId: id,
+          detail: { ...draft },
+        });
+        if (points.length > 0) {
+          await upsertPoints(tx, kind, id, points);
+          await recordAudit(tx, actor, importEntry(kind, id, draft.intervalMinutes, points, null));
+        }
+        return id;
+      })
+      .catch(this.nameTaken(draft.name));
+  }
+
   private async store(
+    actor: Actor,
     kind: SeriesKind,
     row: SeriesRow,
     points: readonly SeriesPoint[],
@@ -275,15 +365,9 @@ export class SeriesService {
       await touchSeries(tx, kind, row.id);
       if (replace) await deletePoints(tx, kind, row.id, replace.fromMs, replace.toMs);
       await upsertPoints(tx, kind, row.id, points);
+      await recordAudit(tx, actor, importEntry(kind, row.id, row.interval_minutes, points, replace));
     });
-    const intervalMs = row.interval_minutes * MINUTE_MS;
-    const first = points[0];
-    const last = points[points.length - 1];
-    return {
-      stored: points.length,
-      first: first ? new Date(first.startMs).toISOString() : null,
-      last: last ? new Date(last.startMs + intervalMs).toISOString() : null,
-    };
+    return storedOf(points, row.interval_minutes);
   }
 
   private async row(kind: SeriesKind, id: number): Promise<SeriesRow> {

@@ -688,6 +688,20 @@ export const matrix: MatrixGroup[] = [
             expect: { none: ADMIN(201) },
           },
           {
+            route: `POST ${base}/import`,
+            request: () => ({
+              url: `${base}/import?${new URLSearchParams({
+                name: unique(`${kind} file`),
+                intervalMinutes: '30',
+                timeZone: 'Europe/Amsterdam',
+                ...(kind === 'price' ? { unit: 'MWh', currency: 'EUR', zone: 'NL' } : { region: 'NL' }),
+              }).toString()}`,
+              body: '2026-01-05 00:00,1\n',
+              contentType: 'text/csv',
+            }),
+            expect: { none: ADMIN(201) },
+          },
+          {
             route: `GET ${base}/:id`,
             request: () => ({ url: `${base}/${MISSING_SERIES}` }),
             expect: { missing: ADMIN(404) },

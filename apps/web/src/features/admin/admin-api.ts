@@ -20,5 +20,7 @@ export const adminApi = api.enhanceEndpoints({
     'AdminAudit',
     'ImportJob',
     'ImportMapping',
+    'AdminSeries',
+    'AdminLocationCarbon',
   ],
 });

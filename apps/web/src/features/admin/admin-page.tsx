@@ -16,6 +16,7 @@ const ApiKeysPage = lazyNamed(() => import('./api-keys-page.tsx'), 'ApiKeysPage'
 const ConnectAppsPage = lazyNamed(() => import('./connect-apps-page.tsx'), 'ConnectAppsPage');
 const ImportPage = lazyNamed(() => import('./imports/import-page.tsx'), 'ImportPage');
 const ExportPage = lazyNamed(() => import('./export-page.tsx'), 'ExportPage');
+const SeriesPage = lazyNamed(() => import('./series/series-page.tsx'), 'SeriesPage');
 const AuditPage = lazyNamed(() => import('./audit-page.tsx'), 'AuditPage');
 
 function PageLoader() {
@@ -43,6 +44,7 @@ export function AdminPage() {
         <Route path="connect" element={<ConnectAppsPage />} />
         <Route path="import" element={<ImportPage />} />
         <Route path="export" element={<ExportPage />} />
+        <Route path="series" element={<SeriesPage />} />
         <Route path="audit" element={<AuditPage />} />
         <Route path="*" element={<Navigate to="/admin" replace />} />
       </Routes>

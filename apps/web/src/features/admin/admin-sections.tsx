@@ -2,6 +2,7 @@ import {
   IconApi,
   IconPlugConnected,
   IconBuildingCommunity,
+  IconChartLine,
   IconDevices,
   IconFileExport,
   IconFileImport,
@@ -69,6 +70,13 @@ export const adminSections: readonly AdminSection[] = [
     titleKey: 'admin.export.title',
     introKey: 'admin.export.intro',
     Icon: IconFileExport,
+  },
+  {
+    id: 'series',
+    path: 'series',
+    titleKey: 'admin.series.title',
+    introKey: 'admin.series.intro',
+    Icon: IconChartLine,
   },
   {
     id: 'audit',

@@ -25,6 +25,8 @@ const targetTypeKeys: Record<string, string> = {
   meter: 'admin.audit.targetTypes.meter',
   'api-key': 'admin.audit.targetTypes.apiKey',
   readings: 'admin.audit.targetTypes.readings',
+  'price-series': 'admin.audit.targetTypes.priceSeries',
+  'carbon-series': 'admin.audit.targetTypes.carbonSeries',
 };
 
 interface AuditFilters {

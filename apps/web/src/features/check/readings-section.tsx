@@ -21,6 +21,7 @@ import { TariffPrices } from './totals/tariff-prices.tsx';
 import { billCurrency, locationBill } from './model/bill.ts';
 import { OwnAlertsPanel } from './meter/own-alerts-panel.tsx';
 import { BaseloadPanel } from './totals/baseload-panel.tsx';
+import { CarbonPanel } from './totals/carbon-panel.tsx';
 import classes from './check.module.css';
 
 const TABLE_ID = 'cm-readings-table';
@@ -112,6 +113,7 @@ export function ReadingsSection({
         <MetersSummary readings={readings} comparisons={comparisons} onPickMeter={onPickMeter} />
       )}
       {bill ? <BillPanel {...bill} timeZone={tz} /> : null}
+      {isSingle && first.carbon ? <CarbonPanel carbon={first.carbon} /> : null}
       {bill ? <TariffPrices locationName={readings.location.publicName} range={range} /> : null}
       {isSingle ? <BaseloadPanel meterNumber={first.meter.meterNumber} range={range} /> : null}
       {/* A meter's own alerts: the customer's budget and high-use days on it (issue 34). */}

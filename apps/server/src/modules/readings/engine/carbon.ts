@@ -25,6 +25,8 @@ export interface CarbonTotals {
   rangedEnergy: number;
   /** Intervals with an intensity starting in the range (n). */
   intervals: number;
+  /** The channel's steps (meter intervals, register spans) with energy in time without an intensity, all or part. */
+  unknownSteps: number;
 }
 
 /** A channel's carbon totals from its walk's Costing over the intensity `timeline`. */
@@ -33,6 +35,7 @@ export function carbonTotals(
   timeline: PriceTimeline,
   fromMs: number,
   toMs: number,
+  unknownSteps: number,
 ): CarbonTotals {
   const totals = costing.totals();
   const energy = costing.segmentEnergy();
@@ -59,6 +62,7 @@ export function carbonTotals(
     cleanestEnergy: sum(cleanest),
     rangedEnergy: sum(inRange),
     intervals: inRange.length,
+    unknownSteps,
   };
 }
 

@@ -51,6 +51,8 @@ describe('carbon of a channel', () => {
     expect(totals?.emitted).toBe(2_200_000_000_000n); // 2200 g in nanograms
     expect(totals?.knownEnergy).toBe(9_500_000);
     expect(totals?.unknownEnergy).toBe(1_000_000);
+    // The third half hour alone has energy without an intensity.
+    expect(totals?.unknownSteps).toBe(1);
     expect(totals?.intervals).toBe(7);
     expect(totals?.cleanestEnergy).toBe(3_500_000);
     expect(totals?.rangedEnergy).toBe(9_500_000);

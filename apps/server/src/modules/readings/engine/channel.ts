@@ -427,6 +427,7 @@ export function computeChannel(
   const costing = options.prices ? new Costing(options.prices) : undefined;
   const costColumn = columns.cost;
   const carbonCosting = options.carbon ? new Costing(options.carbon) : undefined;
+  let unknownCarbonSteps = 0;
   const emissionsColumn = columns.emissions;
   const hasEnergy = new Uint8Array(size);
   const gaps: GapSpan[] = [];
@@ -490,6 +491,7 @@ export function computeChannel(
     const cost = costing && isKnown ? costing.add(start, end, energy, flags) : Number.NaN;
     // Emissions in nanograms; NaN without carbon or for time without an intensity.
     const emitted = carbonCosting && isKnown ? carbonCosting.add(start, end, energy, flags) : Number.NaN;
+    if (carbonCosting && isKnown && energy !== 0 && Number.isNaN(emitted)) unknownCarbonSteps++;
     if (isKnown) {
       if (flags & (StepFlag.estimated | StepFlag.substituted)) estimatedSum += energy;
       if (kind === StepKind.registerGap) gapSum += energy;
@@ -645,7 +647,15 @@ export function computeChannel(
     events: walked.events,
     ...(costing ? { cost: costing.totals() } : {}),
     ...(carbonCosting && options.carbon
-      ? { carbon: carbonTotals(carbonCosting, options.carbon, options.fromMs, options.toMs) }
+      ? {
+          carbon: carbonTotals(
+            carbonCosting,
+            options.carbon,
+            options.fromMs,
+            options.toMs,
+            unknownCarbonSteps,
+          ),
+        }
       : {}),
     ...(isRaw ? {} : { bucketPeaks: peaks.buckets }),
     ...(kept ? { intervals: kept } : {}),

@@ -60,6 +60,7 @@ const versions: Tariff[] = [
 function tariffsServer(items: Tariff[]) {
   const server = stubServer({
     'GET /api/admin/locations/7/tariffs': () => ({ body: { locationId: 7, today: '2026-11-27', items } }),
+    'GET /api/admin/price-series': { body: [] },
     'POST /api/admin/locations/7/tariffs': (request) => {
       const body = request.body as TariffBody;
       const added = version(9, {
@@ -197,6 +198,7 @@ describe('a location’s tariffs', () => {
         standingChargePerDay: '0',
         taxPercent: '0',
         feedInPrice: null,
+        importSeries: null,
         windows: [],
         holidays: [],
         demand: null,

@@ -38,6 +38,7 @@ describe('tariff form', () => {
       standingChargePerDay: '0.45',
       taxPercent: '19',
       feedInPrice: null,
+      importSeries: null,
       windows: [
         { label: 'night', price: '0.12', days: ['sat', 'sun'], from: '00:00', to: '07:00', months: [1, 12] },
       ],
@@ -45,6 +46,25 @@ describe('tariff form', () => {
       demand: null,
     });
     expect(tariffFormFrom(undefined, '2026-11-26').effectiveFrom).toBe('2026-01-01');
+  });
+
+  it('prices import from a series with its margin and tax, keeps it for the next version, and names what is wrong', () => {
+    const dynamic = { ...tariffFormFrom(undefined, '2026-11-26'), energyPrice: '0.3' };
+    const values = { ...dynamic, importSeriesId: '7', importMargin: '0,12', importTaxPercent: '19' };
+    expect(toTariffBody(values).importSeries).toEqual({ seriesId: 7, margin: '0.12', taxPercent: '19' });
+    expect(validateTariffForm(values)).toEqual({});
+    expect(toTariffBody(dynamic).importSeries).toBeNull();
+    const kept = tariffFormFrom(
+      { ...latest, windows: [], importSeries: { seriesId: 7, margin: '0.12', taxPercent: '19' } },
+      '2026-11-26',
+    );
+    expect(kept).toMatchObject({ importSeriesId: '7', importMargin: '0.12', importTaxPercent: '19' });
+    expect(
+      validateTariffForm({ ...values, importMargin: 'lots', windows: [{ ...newWindow(), price: '0.1' }] }),
+    ).toEqual({
+      importMargin: 'admin.tariffs.form.invalid.importMargin',
+      windows: 'admin.tariffs.form.invalid.windowsWithSeries',
+    });
   });
 
   it('sends demand settings only with a demand or capacity price, and names what a setting needs', () => {

@@ -27,6 +27,11 @@ export interface TariffFormValues {
   taxPercent: string;
   /** '' when export is not paid. */
   feedInPrice: string;
+  /** The price series import is priced from (its id as text); '' for the energy price and windows. */
+  importSeriesId: string;
+  /** Per kWh on top of the series price, and the percent on both (a dynamic tariff only). */
+  importMargin: string;
+  importTaxPercent: string;
   windows: WindowValues[];
   /** Public holidays, one date per line (or separated by commas or spaces). */
   holidays: string;
@@ -63,6 +68,15 @@ function demandValues(demand: Tariff['demand'] | undefined) {
 
 const WEEKDAYS: TariffDay[] = ['mon', 'tue', 'wed', 'thu', 'fri'];
 
+/** The form's dynamic price fields of a version (none: the energy price). */
+function seriesValues(series: Tariff['importSeries']) {
+  return {
+    importSeriesId: series ? String(series.seriesId) : '',
+    importMargin: series?.margin ?? '0',
+    importTaxPercent: series?.taxPercent ?? '0',
+  };
+}
+
 /** A new window: weekday evenings, the usual peak. */
 export const newWindow = (): WindowValues => ({
   label: '',
@@ -87,6 +101,7 @@ export function tariffFormFrom(latest: Tariff | undefined, today: string): Tarif
       standingChargePerDay: '0',
       taxPercent: '0',
       feedInPrice: '',
+      ...seriesValues(null),
       windows: [],
       holidays: '',
       ...demandValues(undefined),
@@ -98,6 +113,8 @@ export function tariffFormFrom(latest: Tariff | undefined, today: string): Tarif
     standingChargePerDay: latest.standingChargePerDay,
     taxPercent: latest.taxPercent,
     feedInPrice: latest.feedInPrice ?? '',
+    // A new version keeps the latest one's series, as it keeps its prices.
+    ...seriesValues(latest.importSeries),
     windows: latest.windows.map((window) => ({
       label: window.label,
       price: window.price,
@@ -156,6 +173,14 @@ export function toTariffBody(values: TariffFormValues): TariffBody {
     standingChargePerDay: decimal(values.standingChargePerDay),
     taxPercent: decimal(values.taxPercent),
     feedInPrice: feedIn === '' ? null : feedIn,
+    importSeries:
+      values.importSeriesId === ''
+        ? null
+        : {
+            seriesId: Number(values.importSeriesId),
+            margin: decimal(values.importMargin),
+            taxPercent: decimal(values.importTaxPercent),
+          },
     windows: values.windows.map((window) => ({
       label: window.label.trim(),
       price: decimal(window.price),
@@ -180,6 +205,9 @@ export const TARIFF_FIELDS = [
   'standingChargePerDay',
   'taxPercent',
   'feedInPrice',
+  'importSeriesId',
+  'importMargin',
+  'importTaxPercent',
   'windows',
   'holidays',
   'demandPricePerKw',
@@ -195,7 +223,20 @@ export function validateTariffForm(values: TariffFormValues): TariffFormErrors {
   const parsed = tariffBodySchema.safeParse(toTariffBody(values));
   const errors: TariffFormErrors = {};
   if (parsed.success) return errors;
+  // A dynamic version has no windows: said as such, not as an overlap.
+  if (values.importSeriesId !== '' && values.windows.length > 0)
+    errors.windows = 'admin.tariffs.form.invalid.windowsWithSeries';
   for (const issue of parsed.error.issues) {
+    if (issue.path[0] === 'importSeries') {
+      const field =
+        issue.path[1] === 'margin'
+          ? 'importMargin'
+          : issue.path[1] === 'taxPercent'
+            ? 'importTaxPercent'
+            : 'importSeriesId';
+      errors[field] ??= `admin.tariffs.form.invalid.${field}`;
+      continue;
+    }
     if (issue.path[0] === 'demand') {
       const field = DEMAND_FIELDS[String(issue.path[1])] ?? 'demandPricePerKw';
       // The rules between settings: a demand or capacity price, and a window or ratchet needs a demand price.

@@ -17,6 +17,7 @@ import { DEMAND_INTERVALS, tariffDays, type Tariff, type TariffDay } from '@cm/c
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { useAddTariffMutation } from './tariffs-api.ts';
+import { useListPriceSeriesQuery } from '../series/series-api.ts';
 import { FormFooter } from '../forms/form-footer.tsx';
 import { useAdminForm } from '../forms/use-admin-form.ts';
 import {
@@ -96,6 +97,8 @@ export function TariffForm({
     },
   });
   const months = monthOptions(i18n.language);
+  const priceSeries = useListPriceSeriesQuery();
+  const isDynamic = form.values.importSeriesId !== '';
   const currency = form.values.currency.toUpperCase() || '…';
   const perKwh = (label: string) => `${label} (${currency}/kWh)`;
 
@@ -146,6 +149,43 @@ export function TariffForm({
             {...form.getInputProps('feedInPrice')}
           />
         </SimpleGrid>
+
+        <Paper withBorder p="sm" radius="md" data-testid="tariff-dynamic">
+          <Stack gap="xs">
+            <NativeSelect
+              label={t('admin.tariffs.dynamic.series')}
+              description={t('admin.tariffs.dynamic.seriesHint')}
+              data={[
+                { value: '', label: t('admin.tariffs.dynamic.none') },
+                ...(priceSeries.data ?? []).map((series) => ({
+                  value: String(series.id),
+                  label: t('admin.tariffs.dynamic.option', {
+                    name: series.name,
+                    currency: series.currency,
+                    unit: series.unit,
+                  }),
+                })),
+              ]}
+              {...form.getInputProps('importSeriesId')}
+            />
+            {isDynamic ? (
+              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+                <TextInput
+                  label={perKwh(t('admin.tariffs.dynamic.margin'))}
+                  description={t('admin.tariffs.dynamic.marginHint')}
+                  inputMode="decimal"
+                  {...form.getInputProps('importMargin')}
+                />
+                <TextInput
+                  label={t('admin.tariffs.dynamic.taxPercent')}
+                  description={t('admin.tariffs.dynamic.taxHint')}
+                  inputMode="decimal"
+                  {...form.getInputProps('importTaxPercent')}
+                />
+              </SimpleGrid>
+            ) : null}
+          </Stack>
+        </Paper>
 
         <Stack gap="xs">
           <Group justify="space-between">

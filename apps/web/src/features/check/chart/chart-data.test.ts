@@ -2,7 +2,7 @@
 import '@/test-support/uplot-env.ts';
 import type { Granularity, MeterReadings } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
-import { chartData, dstLabelKey, fullXRange, hatchedBars } from './chart-data.ts';
+import { chartData, dstLabelKey, fullXRange, hatchedBars, pricePerKwh } from './chart-data.ts';
 import { buildRows, rowsByEnd } from '../model/reading-rows.ts';
 import { dailyReadings, edgeGapReadings, rawReadings, withExport } from '@/test-support/check-fixtures.ts';
 
@@ -191,5 +191,31 @@ describe('cost mode', () => {
       'cost',
     );
     expect(charged).toEqual([null, null, null, null]);
+  });
+});
+
+describe('the price line', () => {
+  it('reads each point’s price per kWh from its cost over its energy, none where either is unknown or zero', () => {
+    // 0.5 kWh at 0.1452/kWh costs 0.0726; 2 kWh for 0.3 is 0.15/kWh; no energy, no price.
+    expect(pricePerKwh({ consumption: [0.5, 2, 0, null, 1], cost: [0.0726, 0.3, 0, 0.1, null] })).toEqual([
+      0.1452,
+      0.15,
+      null,
+      null,
+      null,
+    ]);
+    expect(pricePerKwh({ consumption: [1, 2] })).toEqual([null, null]);
+  });
+
+  it('draws the price after the energy and the register, one value per bucket', () => {
+    const readings = dailyReadings();
+    const consumption = readings.series.consumption;
+    const priced = {
+      ...readings,
+      series: { ...readings.series, cost: consumption.map((kwh) => (kwh === null ? null : kwh * 0.25)) },
+    };
+    const data = chartData([priced], 'day', Date.parse('2026-03-30T22:00:00Z'), true, 'energy', true);
+    expect(data).toHaveLength(4);
+    expect(data[3]).toEqual([null, ...consumption.map((kwh) => (kwh === null || kwh <= 0 ? null : 0.25))]);
   });
 });

@@ -41,6 +41,25 @@ function netCost(meter: MeterReadings): (number | null)[] | undefined {
   });
 }
 
+/**
+ * The price each point's energy was charged at, per kWh (import, before tax): its cost over its
+ * energy. For an interval that is the tariff's price of that interval (a dynamic tariff's from its
+ * series); for a bucket, the price averaged over the energy used. Null where either is unknown or
+ * no energy was used (no price can be read from it).
+ */
+export function pricePerKwh(columns: {
+  consumption: readonly (number | null)[];
+  cost?: readonly (number | null)[];
+}): (number | null)[] {
+  const { consumption, cost } = columns;
+  return consumption.map((energy, i) => {
+    const charged = cost?.[i] ?? null;
+    return energy === null || charged === null || energy <= 0
+      ? null
+      : Math.round((charged / energy) * 1e6) / 1e6;
+  });
+}
+
 /** One meter's points. */
 interface MeterPoints {
   x: number[];
@@ -50,6 +69,8 @@ interface MeterPoints {
   /** A meter with an export channel: the export, drawn below zero, and net = import − export. */
   exported: (number | null)[] | null;
   net: (number | null)[] | null;
+  /** Price per kWh of each point (pricePerKwh). */
+  price: (number | null)[];
 }
 
 const negated = (column: readonly (number | null)[]) =>
@@ -62,13 +83,14 @@ function rawPoints(meter: MeterReadings, measure: ChartMeasure): MeterPoints {
   const first = t[0];
   const last = t[t.length - 1];
   if (first === undefined || last === undefined)
-    return { x: [], consumption: [], register: [], exported: null, net: null };
+    return { x: [], consumption: [], register: [], exported: null, net: null, price: [] };
   const gaps = meter.gaps;
   const lead = gaps.find((gap) => Date.parse(gap.to) === first && Date.parse(gap.from) < first);
   const tail = gaps.findLast((gap) => Date.parse(gap.from) === last && Date.parse(gap.to) > last);
   const exported = other ? negated(columnOf(other, measure)) : null;
+  const price = pricePerKwh(meter.series);
   if (!lead && !tail)
-    return { x: t, consumption, register: value, exported, net: exported ? (net ?? null) : null };
+    return { x: t, consumption, register: value, exported, net: exported ? (net ?? null) : null, price };
   const before = lead ? [Date.parse(lead.from)] : [];
   const after = tail ? [Date.parse(tail.to)] : [];
   const pad = (column: readonly (number | null)[]) => [
@@ -82,6 +104,7 @@ function rawPoints(meter: MeterReadings, measure: ChartMeasure): MeterPoints {
     register: pad(value),
     exported: exported ? pad(exported) : null,
     net: exported && net ? pad(net) : null,
+    price: pad(price),
   };
 }
 
@@ -90,7 +113,7 @@ function bucketPoints(meter: MeterReadings, rangeEndMs: number, measure: ChartMe
   const consumption = columnOf(meter.series, measure);
   const net = measure === 'cost' ? netCost(meter) : meter.series.net;
   const n = t.length;
-  if (n === 0) return { x: [], consumption: [], register: [], exported: null, net: null };
+  if (n === 0) return { x: [], consumption: [], register: [], exported: null, net: null, price: [] };
   const x = new Array<number>(n + 1);
   x[0] = t[0] ?? 0;
   for (let k = 0; k < n; k++) x[k + 1] = bucketEndAt(t, hours, k, rangeEndMs);
@@ -101,6 +124,7 @@ function bucketPoints(meter: MeterReadings, rangeEndMs: number, measure: ChartMe
     register: [meter.totals.registerStart, ...value],
     exported: other ? [null, ...negated(columnOf(other, measure))] : null,
     net: other && net ? [null, ...net] : null,
+    price: [null, ...pricePerKwh(meter.series)],
   };
 }
 
@@ -125,8 +149,8 @@ function pointsOf(
 
 /**
  * The chart's columns: x, then the consumption of each meter, then (one meter, when asked) its
- * register. One meter with an export channel: x, import, export (negative: drawn below zero),
- * net, register?. Several meters share the bucket edges of the location's zone but may differ in
+ * register and its price per kWh. One meter with an export channel: x, import, export (negative:
+ * drawn below zero), net, register?, price?. Several meters share the bucket edges of the location's zone but may differ in
  * gaps, so they are joined on x; a point a meter lacks is a hole, never a zero.
  */
 export function chartData(
@@ -135,6 +159,7 @@ export function chartData(
   rangeEndMs: number,
   withRegister: boolean,
   measure: ChartMeasure = 'energy',
+  withPrice = false,
 ): uPlot.AlignedData {
   const [only] = meters;
   if (!only) return [[]];
@@ -144,7 +169,12 @@ export function chartData(
       points.exported && points.net
         ? [points.consumption, points.exported, points.net]
         : [points.consumption];
-    return withRegister ? [points.x, ...channels, points.register] : [points.x, ...channels];
+    return [
+      points.x,
+      ...channels,
+      ...(withRegister ? [points.register] : []),
+      ...(withPrice ? [points.price] : []),
+    ];
   }
   return uPlot.join(
     meters.map((meter) => {

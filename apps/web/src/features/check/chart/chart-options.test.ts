@@ -23,9 +23,11 @@ const spec: ChartSpec = {
   seriesLabels: ['Consumption (kWh)'],
   netLabel: null,
   registerLabel: null,
+  priceLabel: null,
   unit: 'kWh',
   theme: chartThemes.light,
   formatNumber: (value) => String(value),
+  formatPrice: (value) => String(value),
 };
 const callbacks = {
   getMarkers: () => ({
@@ -56,6 +58,13 @@ describe('buildChartOptions', () => {
     expect(withRegister.series[2]?.scale).toBe('register');
     expect(withRegister.axes?.map((axis) => axis.scale ?? 'x')).toEqual(['x', 'energy', 'register']);
     expect(buildChartOptions({ ...spec, seriesLabels: ['1', '2', '3'] }, callbacks).series).toHaveLength(4);
+  });
+
+  it('draws the price per kWh as a stepped line on its own axis, after the register', () => {
+    const both = buildChartOptions({ ...spec, registerLabel: 'Register', priceLabel: 'EUR/kWh' }, callbacks);
+    expect(both.series.map((series) => series.scale ?? 'x')).toEqual(['x', 'energy', 'register', 'price']);
+    expect(both.axes?.map((axis) => axis.scale ?? 'x')).toEqual(['x', 'energy', 'register', 'price']);
+    expect(both.series[3]?.paths).toBeTypeOf('function');
   });
 
   it('never joins across unknown energy, bars or line', () => {

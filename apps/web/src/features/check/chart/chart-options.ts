@@ -33,6 +33,8 @@ export interface ChartTheme {
   /** Fill of a billing period across bucket edges (one energy, spread unknown). */
   periodBand: string;
   event: string;
+  /** The price per kWh line (a tariff's price, interval by interval). */
+  price: string;
   /** The peak demand's marker. */
   peak: string;
   selection: string;
@@ -54,6 +56,7 @@ export const chartThemes: Record<'light' | 'dark', ChartTheme> = {
     periodBand: 'rgba(126, 34, 206, 0.10)',
     event: '#c92a2a',
     peak: '#0f7b45',
+    price: '#b45309',
     selection: 'rgba(28, 100, 196, 0.15)',
   },
   dark: {
@@ -70,6 +73,7 @@ export const chartThemes: Record<'light' | 'dark', ChartTheme> = {
     periodBand: 'rgba(192, 132, 252, 0.16)',
     event: '#ff8787',
     peak: '#4ade80',
+    price: '#fbbf24',
     selection: 'rgba(116, 169, 240, 0.2)',
   },
 };
@@ -113,11 +117,15 @@ export interface ChartSpec {
   netLabel: string | null;
   /** Register line label, or null to leave it out. */
   registerLabel: string | null;
+  /** Price line label (its axis: currency per kWh), or null to leave it out. */
+  priceLabel: string | null;
   /** Energy unit on the left axis ("kWh"). */
   unit: string;
   theme: ChartTheme;
   /** Formats axis numbers in the interface language. */
   formatNumber: (value: number) => string;
+  /** Formats the price axis (more decimals: a few cents per kWh). */
+  formatPrice: (value: number) => string;
 }
 
 /** What the shell gives the builder: where to find the markers, and who to tell about the cursor and zoom. */
@@ -308,6 +316,10 @@ const barUnderCursor: uPlot.Cursor.DataIdxRefiner = (u, _seriesIdx, closestIdx, 
  * An energy line: each value at its interval's centre, so the line runs over the middle of its
  * bars (not half a bar to the right, at the bucket ends); unknown energy breaks it.
  */
+// uPlot's steps with each value held back to the point before: x is an interval's end, so a price
+// is drawn over the interval it was charged in.
+const steppedToEnd = uPlot.paths.stepped?.({ align: -1 });
+
 const centreLine: uPlot.Series.PathBuilder = (u, seriesIdx, idx0, idx1) => {
   const xs = u.data[0];
   const ys = u.data[seriesIdx] ?? [];
@@ -496,6 +508,7 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
   const barPaths = spanBars(() => callbacks.getMarkers().barsWithin);
   const isBars = spec.mode === 'bars';
   const hasRegister = spec.registerLabel !== null;
+  const hasPrice = spec.priceLabel !== null;
   const axisFont = '12px system-ui, sans-serif';
 
   const consumption: uPlot.Series[] = spec.seriesLabels.map((label, i) => {
@@ -540,6 +553,21 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
       ]
     : [];
 
+  // A price holds over its whole interval: a step ending at each point's x (the interval's end).
+  const price: uPlot.Series[] = hasPrice
+    ? [
+        {
+          label: spec.priceLabel ?? '',
+          scale: 'price',
+          stroke: theme.price,
+          width: 2,
+          spanGaps: false,
+          points: { show: false },
+          ...(steppedToEnd ? { paths: steppedToEnd } : {}),
+        },
+      ]
+    : [];
+
   const axes: uPlot.Axis[] = [
     {
       stroke: theme.text,
@@ -578,6 +606,21 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
       values: (_u, splits) => splits.map((v) => spec.formatNumber(v)),
     });
   }
+  if (hasPrice) {
+    axes.push({
+      scale: 'price',
+      side: 1,
+      label: spec.priceLabel ?? '',
+      labelFont: axisFont,
+      labelSize: 18,
+      stroke: theme.price,
+      grid: { show: false },
+      ticks: { stroke: theme.axis, width: 1 },
+      font: axisFont,
+      size: 76,
+      values: (_u, splits) => splits.map((v) => spec.formatPrice(v)),
+    });
+  }
 
   return {
     width: spec.width,
@@ -588,7 +631,7 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
     tzDate: (ms) => wallClockDate(ms, timeZone),
     legend: { show: false },
     // Room on the right for the last time label (or the register axis).
-    padding: [12, hasRegister ? 0 : 28, 0, 0],
+    padding: [12, hasRegister || hasPrice ? 0 : 28, 0, 0],
     scales: {
       x: { time: true },
       // Bars start at zero so their heights compare; a register line never does.
@@ -597,8 +640,9 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
         range: (_u, min, max) => [min < 0 ? min * 1.08 : 0, max > 0 ? max * 1.08 : min < 0 ? 0 : 1],
       },
       register: { auto: true },
+      price: { auto: true },
     },
-    series: [{ label: 'time' }, ...consumption, ...net, ...register],
+    series: [{ label: 'time' }, ...consumption, ...net, ...register, ...price],
     axes,
     cursor: {
       // The interval or bucket under the cursor: the first point at or after it (x is each one's

@@ -5,7 +5,7 @@ import { memo, useCallback, useMemo, useRef, useState, type CSSProperties } from
 import { useTranslation } from 'react-i18next';
 import { offsetChanges } from '@cm/contracts/zoned-time.ts';
 import { formatEnergy, formatMoney, formatNumber, formatPower } from '@/lib/format.ts';
-import { chartData, dstLabelKey, hatchedBars, type ChartMeasure } from './chart-data.ts';
+import { chartData, dstLabelKey, hatchedBars, pricePerKwh, type ChartMeasure } from './chart-data.ts';
 import { billCurrency } from '../model/bill.ts';
 import { chartThemes, type ChartMarkers } from './chart-options.ts';
 import { formatPeriod } from '../model/local-format.ts';
@@ -114,6 +114,9 @@ interface ChartHeaderProps {
   /** The register switch's state; null: no switch (several meters). */
   showRegister: boolean | null;
   onShowRegister: (show: boolean) => void;
+  /** The price line switch's state; null: no switch (no tariff, several meters). */
+  showPrice: boolean | null;
+  onShowPrice: (show: boolean) => void;
   isZoomed: boolean;
   onReset: () => void;
   tableId: string;
@@ -128,6 +131,8 @@ const ChartHeader = memo(function ChartHeader({
   onMeasure,
   showRegister,
   onShowRegister,
+  showPrice,
+  onShowPrice,
   isZoomed,
   onReset,
   tableId,
@@ -169,6 +174,15 @@ const ChartHeader = memo(function ChartHeader({
               checked={showRegister}
               onChange={(event) => onShowRegister(event.currentTarget.checked)}
               label={t('check.chart.showRegister')}
+            />
+          )}
+          {showPrice === null ? null : (
+            <Switch
+              size="sm"
+              checked={showPrice}
+              onChange={(event) => onShowPrice(event.currentTarget.checked)}
+              label={t('check.chart.showPrice')}
+              data-testid="chart-price"
             />
           )}
           <Button
@@ -223,6 +237,10 @@ export const ChartPanel = memo(function ChartPanel({
   const axisUnit = isCost && currency !== null ? currency : unit;
   const showRegister = view.register;
   const withRegister = isSingle && showRegister && !isCost;
+  // The price per kWh beside the energy (or the cost), on its own axis.
+  const canShowPrice = isSingle && currency !== null && meters[0]?.series.cost !== undefined;
+  const withPrice = canShowPrice && view.price;
+  const priceLabel = withPrice ? t('check.chart.price', { currency: currency ?? '' }) : null;
   const [isZoomed, setZoomed] = useState(false);
   const resetRef = useRef<(() => void) | null>(null);
   const resetZoom = useCallback(() => resetRef.current?.(), []);
@@ -261,15 +279,21 @@ export const ChartPanel = memo(function ChartPanel({
       seriesLabels: seriesKey.split('|'),
       netLabel,
       registerLabel: withRegister ? t('check.chart.register') : null,
+      priceLabel,
       unit: axisUnit,
       theme: chartThemes[scheme],
       formatNumber: (value: number) => formatNumber(value, locale, { maximumFractionDigits: 2 }),
+      formatPrice: (value: number) => formatNumber(value, locale, { maximumFractionDigits: 4 }),
     }),
-    [tz, locale, granularity, chartMode, seriesKey, netLabel, withRegister, t, axisUnit, scheme],
+    [tz, locale, granularity, chartMode, seriesKey, netLabel, withRegister, priceLabel, t, axisUnit, scheme],
   );
   const data = useMemo(
-    () => chartData(meters, granularity, toMs, withRegister, measure),
-    [meters, granularity, toMs, withRegister, measure],
+    () => chartData(meters, granularity, toMs, withRegister, measure, withPrice),
+    [meters, granularity, toMs, withRegister, measure, withPrice],
+  );
+  const prices = useMemo(
+    () => (withPrice && meters[0] ? pricePerKwh(meters[0].series) : null),
+    [withPrice, meters],
   );
   const markers = useMarkers(readings, measure);
 
@@ -321,6 +345,12 @@ export const ChartPanel = memo(function ChartPanel({
               value: formatMoney(cost, currency, locale, granularity === 'raw' || granularity === 'hour'),
             }),
           });
+        const price = prices?.[i] ?? null;
+        if (price !== null && currency !== null)
+          lines.push({
+            text: t('check.chart.priceValue', { value: formatMoney(price, currency, locale, true) }),
+            color: chartThemes[scheme].price,
+          });
         if (withRegister) {
           const register = rows.register[i] ?? null;
           if (register !== null)
@@ -344,7 +374,20 @@ export const ChartPanel = memo(function ChartPanel({
       }
       return true;
     },
-    [readings, meters, granularity, locale, tz, t, isSingle, hasExport, withRegister, scheme, currency],
+    [
+      readings,
+      meters,
+      granularity,
+      locale,
+      tz,
+      t,
+      isSingle,
+      hasExport,
+      withRegister,
+      scheme,
+      currency,
+      prices,
+    ],
   );
 
   const theme = chartThemes[scheme];
@@ -367,6 +410,12 @@ export const ChartPanel = memo(function ChartPanel({
       swatch: 'swatchLine',
       style: { borderColor: theme.register },
       shown: withRegister,
+    },
+    {
+      label: priceLabel ?? '',
+      swatch: 'swatchLine',
+      style: { borderColor: theme.price },
+      shown: priceLabel !== null,
     },
     {
       label: t('check.chart.legendEstimated'),
@@ -419,6 +468,8 @@ export const ChartPanel = memo(function ChartPanel({
         onMeasure={(chosen) => onViewChange({ cost: chosen === 'cost' })}
         showRegister={isSingle && !isCost ? showRegister : null}
         onShowRegister={(register) => onViewChange({ register })}
+        showPrice={canShowPrice ? view.price : null}
+        onShowPrice={(price) => onViewChange({ price })}
         isZoomed={isZoomed}
         onReset={resetZoom}
         tableId={tableId}

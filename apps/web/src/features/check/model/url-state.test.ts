@@ -23,13 +23,13 @@ describe('check page URL state', () => {
         range: { kind: 'custom', from: '2026-09-04', to: '2026-09-04' },
         granularity: 'raw',
         // Issue 17.9: the chart's style and register are in the link too.
-        chart: { style: 'line', register: true, cost: false },
+        chart: { style: 'line', register: true, cost: false, price: false },
       },
       {
         target: { kind: 'meter', meterNumber: 'EM-10004' },
         range: { kind: 'preset', preset: 'lastMonth' },
         granularity: 'day',
-        chart: { style: 'bars', register: false, cost: false },
+        chart: { style: 'bars', register: false, cost: false, price: true },
       },
       {
         target: { kind: 'none' },
@@ -41,7 +41,7 @@ describe('check page URL state', () => {
         target: { kind: 'location', name: 'A & B = C?', meterInd: 'all' },
         range: { kind: 'preset', preset: 'thisYear' },
         granularity: 'month',
-        chart: { style: 'auto', register: true, cost: true },
+        chart: { style: 'auto', register: true, cost: true, price: true },
       },
     ];
     for (const state of states) expect(parseCheckUrl(serializeCheckUrl(state))).toEqual(state);

@@ -24,10 +24,12 @@ export interface ChartView {
   register: boolean;
   /** What the bars measure: energy, or (with a tariff) what it costs. */
   cost: boolean;
+  /** With a tariff, one meter: the price per kWh as a line on its own axis. */
+  price: boolean;
 }
 
 /** The chart as it first opens. */
-export const DEFAULT_CHART_VIEW: ChartView = { style: 'auto', register: false, cost: false };
+export const DEFAULT_CHART_VIEW: ChartView = { style: 'auto', register: false, cost: false, price: false };
 
 /** The check page's state, all of it in the query string so reload, share and back/forward work. */
 export interface CheckUrlState {
@@ -49,6 +51,7 @@ export const urlParams = {
   chart: 'chart',
   register: 'register',
   cost: 'cost',
+  price: 'price',
 } as const;
 
 const MAX_TEXT = 200;
@@ -91,6 +94,7 @@ export function parseCheckUrl(search: string | URLSearchParams): CheckUrlState {
       style: style === 'bars' || style === 'line' ? style : 'auto',
       register: params.get(urlParams.register) === '1',
       cost: params.get(urlParams.cost) === '1',
+      price: params.get(urlParams.price) === '1',
     },
   };
 }
@@ -114,5 +118,6 @@ export function serializeCheckUrl(state: CheckUrlState): string {
   if (chart.style !== 'auto') params.set(urlParams.chart, chart.style);
   if (chart.register) params.set(urlParams.register, '1');
   if (chart.cost) params.set(urlParams.cost, '1');
+  if (chart.price) params.set(urlParams.price, '1');
   return params.toString();
 }

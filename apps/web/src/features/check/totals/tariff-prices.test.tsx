@@ -82,4 +82,23 @@ describe('the prices on a client’s bill (issue 34.13)', () => {
       '/api/CheckMeter/GetTariffs?name=Harbour+View+%2F+Block+C',
     );
   });
+
+  it('says a dynamic tariff takes each interval’s market price, with its margin and tax, not the base price', async () => {
+    const dynamic = version(4, {
+      energyPrice: '0.30',
+      importSeries: { seriesId: 7, margin: '0.12', taxPercent: '19' },
+    });
+    const server = stubServer({
+      'GET /api/CheckMeter/GetTariffs': { body: { locationId: 1, today: '2026-11-27', items: [dynamic] } },
+    });
+    vi.stubGlobal('fetch', server.fetch);
+    await renderPage(
+      <TariffPrices locationName="Marina Quay / Pier 4" range={{ from: '2026-11-01', to: '2026-11-27' }} />,
+    );
+    const panel = await screen.findByTestId('tariff-prices');
+    expect(panel.textContent).toContain(
+      "Energy: each interval's market price, plus 0.12 EUR per kWh, plus 19%",
+    );
+    expect(panel.textContent).not.toContain('0.30');
+  });
 });

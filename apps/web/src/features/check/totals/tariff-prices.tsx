@@ -47,6 +47,8 @@ export function TariffPrices({ locationName, range }: { locationName: string; ra
         </Title>
         {versions.map(({ tariff, from, to }) => {
           const price = (text: string) => tariffPriceText(text, tariff.currency, locale);
+          const percent = (text: string) =>
+            formatNumber(Number(text) / 100, locale, { style: 'percent', maximumFractionDigits: 4 });
           return (
             <div key={tariff.id} data-testid="tariff-version">
               {versions.length > 1 ? (
@@ -55,9 +57,15 @@ export function TariffPrices({ locationName, range }: { locationName: string; ra
                 </Text>
               ) : null}
               <Text size="sm">
-                {t(tariff.windows.length > 0 ? 'check.prices.energyOutside' : 'check.prices.energy', {
-                  price: price(tariff.energyPrice),
-                })}
+                {tariff.importSeries
+                  ? // A dynamic tariff: the version's energy price is not used for import.
+                    t('check.prices.energyDynamic', {
+                      margin: price(tariff.importSeries.margin),
+                      percent: percent(tariff.importSeries.taxPercent),
+                    })
+                  : t(tariff.windows.length > 0 ? 'check.prices.energyOutside' : 'check.prices.energy', {
+                      price: price(tariff.energyPrice),
+                    })}
               </Text>
               <Text size="sm" component="div">
                 <TariffWindowLines windows={tariff.windows} currency={tariff.currency} />
@@ -66,12 +74,7 @@ export function TariffPrices({ locationName, range }: { locationName: string; ra
               <Text size="sm" c="dimmed">
                 {[
                   t('check.prices.standing', { price: price(tariff.standingChargePerDay) }),
-                  t('check.prices.tax', {
-                    percent: formatNumber(Number(tariff.taxPercent) / 100, locale, {
-                      style: 'percent',
-                      maximumFractionDigits: 4,
-                    }),
-                  }),
+                  t('check.prices.tax', { percent: percent(tariff.taxPercent) }),
                   tariff.feedInPrice === null
                     ? null
                     : t('check.prices.feedIn', { price: price(tariff.feedInPrice) }),

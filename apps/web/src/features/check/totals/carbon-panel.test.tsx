@@ -1,0 +1,44 @@
+// @vitest-environment jsdom
+import type { CarbonSummary } from '@cm/contracts/check.ts';
+import { cleanup, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderPage } from '@/test-support/render-page.tsx';
+import { CarbonPanel } from './carbon-panel.tsx';
+
+// docs/carbon.md's worked example: 2.2 kg over 9.5 kWh, one half hour (1 kWh) without an intensity.
+const example: CarbonSummary = {
+  region: 'NL',
+  emissions: 2.2,
+  unknownConsumption: 1,
+  unknownIntervals: 1,
+  averageIntensity: 231.579,
+  cleanestQuarterShare: 0.368421,
+  avoidedEstimate: null,
+  unknownExport: 0,
+};
+
+describe('the carbon panel', () => {
+  afterEach(cleanup);
+
+  it('says the emissions are at least what is known, and for how many intervals they are unknown', async () => {
+    await renderPage(<CarbonPanel carbon={example} />);
+    expect((await screen.findByTestId('carbon-emissions')).textContent).toBe(
+      'Emissionsat least 2.2 kg CO2eUnknown for 1 interval (1\u00a0kWh): no intensity',
+    );
+    expect(screen.getByTestId('carbon-intensity').textContent).toBe('Average intensity231.6 g/kWh');
+    expect(screen.getByTestId('carbon-cleanest').textContent).toContain('36.8%');
+    expect(screen.queryByTestId('carbon-avoided')).toBeNull();
+  });
+
+  it('gives the emissions plainly when every interval has an intensity, and the export’s estimate', async () => {
+    await renderPage(
+      <CarbonPanel
+        carbon={{ ...example, unknownConsumption: 0, unknownIntervals: 0, avoidedEstimate: 0.35 }}
+      />,
+    );
+    expect((await screen.findByTestId('carbon-emissions')).textContent).toBe('Emissions2.2 kg CO2e');
+    expect(screen.getByTestId('carbon-avoided').textContent).toBe(
+      "Avoided by the export0.35 kg CO2eAn estimate at the grid's average intensity",
+    );
+  });
+});
