@@ -2,7 +2,7 @@ import { Alert, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { LocationReadings, MeterInfo } from '@cm/contracts/check.ts';
-import { useCallback, useEffect } from 'react';
+import { useCallback, useDeferredValue, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PRODUCT_NAME } from '@/lib/config.ts';
 import { toFailure } from '@/lib/http-client.ts';
@@ -158,6 +158,14 @@ export function CheckPage() {
     [target, handleTarget],
   );
 
+  // The readings' panels draw at a transition's priority: React renders them in slices of a few
+  // milliseconds between the browser's frames, not in one task a phone's CPU cannot interrupt when
+  // the answer lands (issue 38). Until they are drawn, the skeleton (or the answer before) stays.
+  // Nothing of an answer no longer asked for (another meter) stays while the next is drawn.
+  const deferredReadings = useDeferredValue(view.readings, null);
+  const shownReadings = view.readings === null ? null : deferredReadings;
+  const isDrawing = shownReadings !== view.readings;
+
   const say = (message: Message | null) => (message ? t(message.key, message.values ?? {}) : null);
   const { errors } = view;
 
@@ -228,12 +236,15 @@ export function CheckPage() {
         />
       ) : null}
 
-      {view.isReadingsPending ? <ReadingsSkeleton /> : null}
-      {view.readings ? (
-        <div className={view.isReadingsStale ? classes.stale : undefined} aria-busy={view.isReadingsStale}>
+      {view.isReadingsPending || (view.readings && !shownReadings) ? <ReadingsSkeleton /> : null}
+      {shownReadings ? (
+        <div
+          className={view.isReadingsStale || isDrawing ? classes.stale : undefined}
+          aria-busy={view.isReadingsStale || isDrawing}
+        >
           {code ? (
             <code.ReadingsSection
-              readings={view.readings}
+              readings={shownReadings}
               comparisons={view.comparisons}
               subject={view.subject}
               onPickMeter={handlePickMeter}
