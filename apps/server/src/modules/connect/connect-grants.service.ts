@@ -50,6 +50,16 @@ function addMonths(from: Date, months: number): Date {
   return end;
 }
 
+/**
+ * oidc-provider's tokens take their lifetime (`expiresIn`, seconds) in their constructor
+ * (lib/models/base_token.js); its type declarations list that for some tokens only, not Grant.
+ */
+type GrantWithLifetime = new (properties: {
+  accountId: string;
+  clientId: string;
+  expiresIn: number;
+}) => InstanceType<Provider['Grant']>;
+
 function presentGrant(row: GrantRow): ConnectGrant {
   return {
     id: row.id,
@@ -131,9 +141,14 @@ export class ConnectGrantsService {
     const until = addMonths(now, body.months);
     if (dataFrom >= until) throw badRequest('from must be before the grant ends.', 'from');
     const accountId = String(caller.user.id);
-    const grant = new this.provider.Grant({ accountId, clientId: app.client_id });
+    // The provider's grant ends when the customer's does: past `until` no refresh token is honoured.
+    const expiresIn = Math.ceil((until.getTime() - now.getTime()) / 1000);
+    const grant = new (this.provider.Grant as GrantWithLifetime)({
+      accountId,
+      clientId: app.client_id,
+      expiresIn,
+    });
     grant.addResourceScope(ESPI_RESOURCE, kinds.join(' '));
-    // Saved for the provider's longest grant (ttl.Grant); connect_grants.until ends it sooner.
     const oidcGrantId = await grant.save();
     await this.db.transaction(async (tx) => {
       const id = await insertGrant(tx, {

@@ -337,6 +337,32 @@ describe('refresh, reuse and revocation', () => {
     expect(again.statusCode).toBe(400);
   });
 
+  it("refuses a refresh once the grant has ended: the provider's grant ends with it", async () => {
+    const tokens = await authorize(t, app, anna, { meterNumbers: ['GR-A2'], from: '2026-03-01', months: 1 });
+    const grant = await newestGrant(anna);
+    const [stored] = await t.db.query<{ expires_at: Date }>(
+      `SELECT a.expires_at FROM oauth_artefacts a JOIN connect_grants g ON g.oidc_grant_id = a.id
+        WHERE a.model = 'Grant' AND g.id = $1`,
+      [grant?.id],
+    );
+    // It expires with the customer's grant (a month), not with the provider's longest (three years).
+    expect(Math.abs((stored?.expires_at.getTime() ?? 0) - Date.parse(grant?.until ?? ''))).toBeLessThan(
+      5_000,
+    );
+    // The month passes: what the provider keeps of the grant is past its end.
+    await t.db.query(
+      `UPDATE oauth_artefacts SET expires_at = now() - interval '1 second'
+        WHERE model = 'Grant' AND id = (SELECT oidc_grant_id FROM connect_grants WHERE id = $1)`,
+      [grant?.id],
+    );
+    const refreshed = await tokenRequest(t, app, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+    });
+    expect(refreshed.statusCode).toBe(400);
+    expect(refreshed.json<{ error: string }>().error).toBe('invalid_grant');
+  });
+
   it('lets the customer revoke at once: the next call answers 401; admins and the audit log see it', async () => {
     const tokens = await authorize(t, app, anna, {
       meterNumbers: ['GR-A1', 'GR-A2'],
