@@ -1,8 +1,9 @@
-import { Badge, Button, Table, Text } from '@mantine/core';
+import { Table, Text } from '@mantine/core';
 import type { ConnectGrant } from '@cm/contracts/connect.ts';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
+import { GrantCells } from '@/components/connect-grant-cells.tsx';
 import { formatDate } from '@/lib/format.ts';
 import { toFailure } from '@/lib/http-client.ts';
 import { useListConnectGrantsQuery, useRevokeConnectGrantMutation } from './connect-apps-api.ts';
@@ -59,33 +60,16 @@ export function ConnectGrantsPanel() {
             <Table.Td className={classes.nowrap}>
               {t('connect.apps.range', { from: date(grant.from), until: date(grant.until) })}
             </Table.Td>
-            <Table.Td>
-              {grant.revokedAt ? (
-                <Text size="sm">
-                  {t('admin.connect.endedBy', {
-                    date: date(grant.revokedAt),
-                    by: t(`admin.connect.revokedBy.${grant.revokedBy ?? 'customer'}`),
-                  })}
-                </Text>
-              ) : (
-                <Badge variant="dot" color="teal">
-                  {t('connect.apps.active')}
-                </Badge>
-              )}
-            </Table.Td>
-            <Table.Td>
-              {grant.revokedAt ? null : (
-                <Button
-                  size="xs"
-                  variant="light"
-                  color="red"
-                  onClick={() => setConfirm(grant)}
-                  aria-label={t('connect.apps.revokeNamed', { app: grant.app.name })}
-                >
-                  {t('connect.apps.revoke')}
-                </Button>
-              )}
-            </Table.Td>
+            <GrantCells
+              grant={grant}
+              endedText={(ended) =>
+                t('admin.connect.endedBy', {
+                  date: date(ended.revokedAt),
+                  by: t(`admin.connect.revokedBy.${ended.revokedBy ?? 'customer'}`),
+                })
+              }
+              onRevoke={setConfirm}
+            />
           </Table.Tr>
         ))}
       </AdminTable>

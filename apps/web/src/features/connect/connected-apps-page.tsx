@@ -1,10 +1,11 @@
-import { Alert, Badge, Box, Button, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Box, Button, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import type { ConnectGrant } from '@cm/contracts/connect.ts';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { PRODUCT_NAME } from '@/lib/config.ts';
+import { GrantCells } from '@/components/connect-grant-cells.tsx';
 import { formatDate } from '@/lib/format.ts';
 import { toFailure } from '@/lib/http-client.ts';
 import { useListGrantsQuery, useRevokeGrantMutation } from './connect-api.ts';
@@ -72,28 +73,11 @@ export function ConnectedAppsPage() {
                 <Table.Td>
                   {t('connect.apps.range', { from: date(grant.from), until: date(grant.until) })}
                 </Table.Td>
-                <Table.Td>
-                  {grant.revokedAt ? (
-                    <Text size="sm">{t('connect.apps.ended', { date: date(grant.revokedAt) })}</Text>
-                  ) : (
-                    <Badge variant="dot" color="teal">
-                      {t('connect.apps.active')}
-                    </Badge>
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  {grant.revokedAt ? null : (
-                    <Button
-                      size="xs"
-                      color="red"
-                      variant="light"
-                      onClick={() => setConfirm(grant)}
-                      aria-label={t('connect.apps.revokeNamed', { app: grant.app.name })}
-                    >
-                      {t('connect.apps.revoke')}
-                    </Button>
-                  )}
-                </Table.Td>
+                <GrantCells
+                  grant={grant}
+                  endedText={(ended) => t('connect.apps.ended', { date: date(ended.revokedAt) })}
+                  onRevoke={setConfirm}
+                />
               </Table.Tr>
             ))}
           </Table.Tbody>
