@@ -1,6 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { exportJWK, generateKeyPair } from 'jose';
-import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type * as OidcProviderModule from 'oidc-provider';
+import type { KoaContextWithOIDC } from 'oidc-provider';
 import { connectDataKinds } from '@cm/contracts/connect.ts';
 import type { SqlRunner } from '../../db/client.ts';
 import { oauthAdapter } from './oauth-adapter.ts';
@@ -21,6 +23,24 @@ const REFRESH_TOKEN_SECONDS = 30 * DAY;
 const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
 /**
+ * oidc-provider 9 warns as it loads that Node 20 is not a runtime it supports; CM runs on Node
+ * ≥ 20.19 (package engines) and its whole suite passes there. That one line, in red, would alarm
+ * everyone who runs `npm start`, so it is kept out of the output while the module loads; every
+ * other warning passes.
+ */
+async function loadOidcProvider(): Promise<typeof OidcProviderModule> {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (!(typeof args[0] === 'string' && args[0].includes('Unsupported runtime'))) warn(...args);
+  };
+  try {
+    return await import('oidc-provider');
+  } finally {
+    console.warn = warn;
+  }
+}
+
+/**
  * CM's OAuth 2.0 authorization server (oidc-provider) for Green Button Connect My Data: the
  * authorization code flow with PKCE (S256, required of every client), clients from connect_apps,
  * scopes the kinds of data, opaque access tokens for the ESPI resource bound to the grant, refresh
@@ -36,9 +56,10 @@ export async function createOauthProvider(options: {
   log: { error: (detail: object, message: string) => void };
 }): Promise<Provider> {
   // Signing keys for ID tokens, which CM never issues (no `openid` scope): the provider wants one.
+  const { default: OidcProvider, errors } = await loadOidcProvider();
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
   const cookieKey = createHmac('sha256', options.secret).update('cm oauth cookies').digest('base64url');
-  const provider = new Provider(`${options.publicUrl}${OAUTH_PATH}`, {
+  const provider = new OidcProvider(`${options.publicUrl}${OAUTH_PATH}`, {
     adapter: oauthAdapter(options.db),
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
     scopes: [],
