@@ -700,7 +700,12 @@ describe('administration', () => {
       // A dynamic tariff from the series in the location's tariff form: 0.02 a kWh on top, no tax.
       await page.goto('/admin/locations');
       await page.getByLabel('Search').fill(siteName);
-      await page.getByRole('button', { name: /^1 meter/ }).click();
+      // The site's own row: other tests' sites have one meter too, and the search applies after a pause.
+      await page
+        .getByRole('row')
+        .filter({ hasText: siteName })
+        .getByRole('button', { name: /^1 meter/ })
+        .click();
       const drawer = page.getByRole('dialog', { name: siteName });
       await drawer.getByTestId('tariffs-tab').click();
       await drawer.getByTestId('add-tariff').click();

@@ -157,6 +157,8 @@ describe('embedded PostgreSQL that dies', () => {
       expect((await health()).json().database.problem).toBeUndefined();
       expect((await login()).statusCode).toBe(200);
       expect(await db.query('SELECT email FROM users')).toEqual([{ email: 'kept@example.com' }]);
+      // The server answers as soon as PostgreSQL accepts connections; the notice follows the restart's end.
+      await until('told', async () => said.length >= 2, 5_000);
       expect(said).toEqual([
         expect.stringMatching(/stopped \(SIGKILL\); restarting it in 1500 ms/),
         'The embedded PostgreSQL is running again.',
