@@ -100,7 +100,10 @@ export const loadShedding = fp(async (app: FastifyInstance, options: LoadSheddin
   // Requests holding a slot; a request waiting for its body gives its slot back until it is in.
   const holding = new WeakSet<FastifyRequest>();
   const waiting = new WeakSet<FastifyRequest>();
-  const take = (request: FastifyRequest) => {
+  // A slot is given back on the answer's 'close' (onRequest): a request whose client has already
+  // left (while it waited for its body or its turn) takes none, as it would keep it for good.
+  const take = (request: FastifyRequest, reply: FastifyReply) => {
+    if (reply.raw.closed) throw abandoned();
     if (inFlight >= options.maxInFlight) throw tooBusy('2');
     inFlight += 1;
     holding.add(request);
@@ -116,7 +119,7 @@ export const loadShedding = fp(async (app: FastifyInstance, options: LoadSheddin
     reply.raw.once('close', () => giveBack(request));
     // A heavy request takes its slot only when its user's lane lets it work (heavyTurn): forty sent
     // at once by one client must not fill the slots while they wait to be told who sent them.
-    if (!isHeavy(request.routeOptions.url, request.method)) take(request);
+    if (!isHeavy(request.routeOptions.url, request.method)) take(request, reply);
   });
   const watch = bodyWatch(options);
   app.addHook('preParsing', async (request: FastifyRequest, _reply: FastifyReply, payload: Readable) => {
@@ -127,8 +130,8 @@ export const loadShedding = fp(async (app: FastifyInstance, options: LoadSheddin
     }
     return watch(request, payload);
   });
-  app.addHook('preValidation', async (request: FastifyRequest) => {
-    if (waiting.delete(request)) take(request);
+  app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (waiting.delete(request)) take(request, reply);
   });
   app.addHook('onClose', async () => watch.stop());
 
@@ -148,11 +151,19 @@ export const loadShedding = fp(async (app: FastifyInstance, options: LoadSheddin
  * no shared slot), 429 with Retry-After past that; a request whose turn has come takes its shared
  * slot with `takeSlot` (which answers 503 when the server is full).
  */
-function userLanes(limits: { active: number; queued: number }, takeSlot: (request: FastifyRequest) => void) {
+const abandoned = () => new HttpError(408, 'The request was abandoned while it waited its turn.');
+
+function userLanes(
+  limits: { active: number; queued: number },
+  takeSlot: (request: FastifyRequest, reply: FastifyReply) => void,
+) {
   const lanes = new Map<number, { active: number; waiting: (() => void)[] }>();
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const user = request.auth?.user.id;
-    if (user === undefined) return takeSlot(request);
+    if (user === undefined) return takeSlot(request, reply);
+    // The client may have left while an earlier preHandler (authentication) awaited: 'close' has
+    // then been emitted already, and a turn taken now would never be given back.
+    if (reply.raw.closed) throw abandoned();
     let lane = lanes.get(user);
     if (!lane) {
       lane = { active: 0, waiting: [] };
@@ -168,7 +179,7 @@ function userLanes(limits: { active: number; queued: number }, takeSlot: (reques
     if (own.active < limits.active) {
       own.active += 1;
       reply.raw.once('close', finished);
-      return takeSlot(request);
+      return takeSlot(request, reply);
     }
     if (own.waiting.length >= limits.queued) {
       throw new HttpError(
@@ -182,7 +193,7 @@ function userLanes(limits: { active: number; queued: number }, takeSlot: (reques
       const gone = () => {
         own.waiting.splice(own.waiting.indexOf(turn), 1);
         if (own.active === 0 && own.waiting.length === 0) lanes.delete(user);
-        reject(new HttpError(408, 'The request was abandoned while it waited its turn.'));
+        reject(abandoned());
       };
       const turn = () => {
         reply.raw.off('close', gone);
@@ -193,7 +204,7 @@ function userLanes(limits: { active: number; queued: number }, takeSlot: (reques
       own.waiting.push(turn);
       reply.raw.once('close', gone);
     });
-    takeSlot(request);
+    takeSlot(request, reply);
   };
 }
 

@@ -109,4 +109,40 @@ describe('load shedding', () => {
       await app.close();
     }
   });
+  it('gives back the turn of a heavy request whose client left before its turn was taken', async () => {
+    // A browser aborts the answer it no longer needs (the range changed) while the request is still
+    // being authenticated: its turn must not stay taken, or the user's next readings wait forever.
+    const app = Fastify();
+    await app.register(errorHandler);
+    await app.register(loadShedding, options(4));
+    let arrived: () => void = () => {};
+    const slowSignIn = async (request: FastifyRequest) => {
+      arrived();
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      request.auth = { user: { id: 1 } } as FastifyRequest['auth'];
+    };
+    app.get('/api/CheckMeter/DownloadMyData', { preHandler: slowSignIn }, async () => ({ ok: true }));
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    try {
+      // More abandoned requests than the user has turns and places in the queue together.
+      for (let i = 0; i < 4; i += 1) {
+        const authenticating = new Promise<void>((resolve) => (arrived = resolve));
+        const aborted = new AbortController();
+        const gone = fetch(`${base}/api/CheckMeter/DownloadMyData`, { signal: aborted.signal }).catch(
+          () => undefined,
+        );
+        await authenticating;
+        aborted.abort();
+        await gone;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const answer = await fetch(`${base}/api/CheckMeter/DownloadMyData`, {
+        signal: AbortSignal.timeout(5_000),
+      });
+      expect(answer.status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
 });
