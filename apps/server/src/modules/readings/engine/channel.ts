@@ -16,9 +16,12 @@ import { LATE_GRACE_INTERVALS } from '@cm/contracts/check-limits.ts';
 import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
 import { StepFlag, StepKind, Steps, intervalSteps, recordCadence, registerSteps } from './steps.ts';
 import { carbonTotals, type CarbonTotals } from './carbon.ts';
-import { Costing, PICO_PER_MICRO, type CostTotals, type PriceTimeline } from './cost.ts';
+import { Costing, type CostTotals, type PriceTimeline } from './cost.ts';
 import { PeakTracker, averagePower, type KnownIntervals, type Peak, type PeakColumns } from './demand.ts';
 import type { IntervalColumns, RegisterColumns, StepEvent } from './steps.ts';
+import type { ChannelColumns, GapSpan, PeriodSpan } from './accumulation.ts';
+import { calendarBuckets } from './calendar-buckets.ts';
+import { rawPoints } from './raw-points.ts';
 
 /** One physical meter's stay on the meter indicator, with its readings of one channel in the asked range. */
 export interface MeterSegment {
@@ -47,67 +50,6 @@ export interface ChannelOptions {
   carbon?: PriceTimeline | undefined;
   /** Keep the intervals of known energy (`intervals`), to sum them with other meters' (demand.ts). */
   keepIntervals?: boolean | undefined;
-}
-
-/** A point or bucket column set of one channel, millionths after the multiplier, NaN unknown. */
-export interface ChannelColumns {
-  t: Float64Array;
-  /** Raw only: start of the span each point's consumption covers (NaN for a meter's first reading). */
-  from?: Float64Array;
-  value: Float64Array;
-  consumption: Float64Array;
-  missing: Float64Array;
-  estimated: Float64Array;
-  substituted: Float64Array;
-  corrected: Float64Array;
-  /** With prices: the cost of each point's or bucket's energy in millionths of the currency, NaN unknown. */
-  cost?: Float64Array;
-  /** With carbon: the emissions of each point's or bucket's energy in milligrams CO2e, NaN unknown. */
-  emissions?: Float64Array;
-  /**
-   * Demand in millionths of a kW, NaN unknown: raw, each interval point's average power; buckets,
-   * the highest of the intervals counted in the bucket.
-   */
-  demand: Float64Array;
-  /** Buckets only: start of each bucket's peak interval (NaN: none). */
-  demandAt?: Float64Array;
-  /** Buckets only: 1 where part of the bucket had no interval energy, so its peak is "at least". */
-  demandAtLeast?: Float64Array;
-}
-
-/** The columns every raw point has a value in (besides `t`, `from` and `cost`). */
-export const POINT_COLUMNS = [
-  'value',
-  'consumption',
-  'missing',
-  'estimated',
-  'substituted',
-  'corrected',
-  'demand',
-] as const;
-
-export interface GapSpan {
-  fromMs: number;
-  toMs: number;
-  missing: number;
-  /** Millionths, or NaN when unknown. */
-  energy: number;
-  /** Millionths of the currency, NaN when unknown or not priced. */
-  cost: number;
-  /**
-   * Start of the bucket the gap lies inside, which counts it (its energy, when the registers give
-   * it, in that bucket's consumption); NaN for raw points and for a gap across bucket edges.
-   */
-  bucketMs: number;
-}
-
-export interface PeriodSpan {
-  fromMs: number;
-  toMs: number;
-  energy: number;
-  /** Millionths of the currency, NaN when not priced. */
-  cost: number;
-  flags: number;
 }
 
 export interface ChannelEvent {
@@ -374,19 +316,7 @@ function recordEnergyBetween(intervals: IntervalColumns, fromMs: number, toMs: n
   return energy;
 }
 
-/** Index of the bucket holding instant `ms` (edges[k] ≤ ms < edges[k+1]); -1 or edges.length - 1 outside. */
-function bucketAt(edges: readonly number[], ms: number): number {
-  return upperBound(edges, ms) - 1;
-}
-
-/** `bucketAt` for instants that only move forward: from the bucket of the previous one. */
-function advance(edges: readonly number[], from: number, ms: number): number {
-  let k = from;
-  while (k + 1 < edges.length && (edges[k + 1] ?? Infinity) <= ms) k++;
-  return k >= 0 && (edges[k] ?? Infinity) > ms ? bucketAt(edges, ms) : k;
-}
-
-/** Computes one channel of one meter indicator. */
+/** Computes one channel of one meter indicator: raw points without edges, else calendar buckets. */
 export function computeChannel(
   segments: readonly MeterSegment[],
   options: ChannelOptions,
@@ -400,38 +330,17 @@ export function computeChannel(
   );
   const { steps } = walked;
   const isRaw = options.edges.length === 0;
-  const edges = options.edges;
-  const bucketCount = Math.max(0, edges.length - 1);
-  const size = isRaw ? steps.length : bucketCount;
-  const peaks = new PeakTracker(bucketCount);
-  // Every raw point sets its value, consumption and cost; a bucket without any stays unknown.
-  const unknowns = () => (isRaw ? new Float64Array(size) : new Float64Array(size).fill(Number.NaN));
-  const columns: ChannelColumns = {
-    t: new Float64Array(size),
-    ...(isRaw ? { from: new Float64Array(size) } : {}),
-    value: unknowns(),
-    consumption: unknowns(),
-    missing: new Float64Array(size),
-    estimated: new Float64Array(size),
-    substituted: new Float64Array(size),
-    corrected: new Float64Array(size),
-    ...(options.prices ? { cost: unknowns() } : {}),
-    ...(options.carbon ? { emissions: unknowns() } : {}),
-    // Buckets: the tracker's peak per bucket; raw: each point's own power, set below.
-    demand: isRaw ? new Float64Array(size).fill(Number.NaN) : peaks.buckets.power,
-    ...(isRaw ? {} : { demandAt: peaks.buckets.at, demandAtLeast: peaks.buckets.isAtLeast }),
-  };
+  const peaks = new PeakTracker(Math.max(0, options.edges.length - 1));
+  const needs = { prices: options.prices !== undefined, carbon: options.carbon !== undefined };
+  const gathered = isRaw
+    ? rawPoints(steps.length, needs, peaks)
+    : calendarBuckets(options.edges, needs, peaks);
   const kept: KnownIntervals | undefined = options.keepIntervals
     ? { start: [], energy: [], nominal: [] }
     : undefined;
   const costing = options.prices ? new Costing(options.prices) : undefined;
-  const costColumn = columns.cost;
   const carbonCosting = options.carbon ? new Costing(options.carbon) : undefined;
   let unknownCarbonSteps = 0;
-  const emissionsColumn = columns.emissions;
-  const hasEnergy = new Uint8Array(size);
-  const gaps: GapSpan[] = [];
-  const periods: PeriodSpan[] = [];
   const runs = new RunTracker();
   let intervalSum = 0;
   let gapSum = 0;
@@ -440,45 +349,19 @@ export function computeChannel(
   let readings = 0;
   let peak = -1;
   let peakAt = 0;
-  let points = 0;
-  let pendingMissing = 0;
-  let lastPointT = Number.NaN;
-  let startCursor = -1;
-  let endCursor = -1;
-
-  const addMissingToBuckets = (slotFrom: number, count: number, stepMs: number) => {
-    if (isRaw || bucketCount === 0 || count <= 0) return;
-    const lastStart = slotFrom + (count - 1) * stepMs;
-    for (
-      let k = Math.max(0, bucketAt(edges, slotFrom));
-      k < bucketCount && (edges[k] ?? 0) <= lastStart;
-      k++
-    ) {
-      const lo = Math.max(0, Math.ceil(((edges[k] ?? 0) - slotFrom) / stepMs));
-      const hi = Math.min(count, Math.ceil(((edges[k + 1] ?? 0) - slotFrom) / stepMs));
-      if (hi > lo) columns.missing[k] = (columns.missing[k] ?? 0) + (hi - lo);
-    }
-  };
-  const addCounts = (index: number, flags: number) => {
-    if (index < 0 || index >= size) return;
-    if (flags & StepFlag.estimated) columns.estimated[index] = (columns.estimated[index] ?? 0) + 1;
-    if (flags & StepFlag.substituted) columns.substituted[index] = (columns.substituted[index] ?? 0) + 1;
-    if (flags & StepFlag.corrected) columns.corrected[index] = (columns.corrected[index] ?? 0) + 1;
-  };
 
   for (let i = 0; i < steps.length; i++) {
     const kind = steps.kind[i] as StepKind;
     const start = steps.start[i] ?? 0;
     const end = steps.end[i] ?? 0;
     const energy = steps.energy[i] ?? Number.NaN;
-    const value = steps.value[i] ?? Number.NaN;
     const missing = steps.missing[i] ?? 0;
     const flags = steps.flags[i] ?? 0;
+    const stepReadings = steps.readings[i] ?? 0;
     const fromRecord = (flags & StepFlag.record) !== 0;
-    readings += steps.readings[i] ?? 0;
+    readings += stepReadings;
     missingTotal += missing;
-    if (missing > 0) addMissingToBuckets(steps.slotFrom[i] ?? start, missing, steps.slotMs[i] ?? 1);
-    if ((steps.readings[i] ?? 0) > 0 && ((flags & QUALITY_FLAGS) !== 0 || runs.isOpen))
+    if (stepReadings > 0 && ((flags & QUALITY_FLAGS) !== 0 || runs.isOpen))
       runs.note(
         flags,
         fromRecord || kind === StepKind.first ? start : end,
@@ -487,9 +370,7 @@ export function computeChannel(
       );
 
     const isKnown = !Number.isNaN(energy);
-    // Cost in 10^-12 of the currency; NaN without prices or for time without a price.
     const cost = costing && isKnown ? costing.add(start, end, energy, flags) : Number.NaN;
-    // Emissions in nanograms; NaN without carbon or for time without an intensity.
     const emitted = carbonCosting && isKnown ? carbonCosting.add(start, end, energy, flags) : Number.NaN;
     if (carbonCosting && isKnown && energy !== 0 && Number.isNaN(emitted)) unknownCarbonSteps++;
     if (isKnown) {
@@ -501,131 +382,41 @@ export function computeChannel(
         peakAt = end;
       }
     }
-
     // Demand: each interval's average power. A known energy over a longer span (a gap between
     // registers, a billing period) has an average power too, which its intervals' peak is at least:
     // it counts as a lower bound, and its time (like a missing record's) leaves the peak "at least".
     const power = isKnown ? averagePower(energy, start, end) : Number.NaN;
-    const hasPower = !Number.isNaN(power);
-    const isDemandOpen = kind !== StepKind.first && kind !== StepKind.interval;
-    if (kept && hasPower && kind === StepKind.interval) {
+    if (kept && !Number.isNaN(power) && kind === StepKind.interval) {
       kept.start.push(start);
       kept.energy.push(energy);
       kept.nominal.push(steps.slotMs[i] ?? 0);
     }
-
-    if (isRaw) {
-      if (hasPower) peaks.interval(power, start, end, -1);
-      if (isDemandOpen) peaks.unknown(0, -1);
-      if (kind === StepKind.unknown && (steps.readings[i] ?? 0) === 0) {
-        pendingMissing += missing;
-        if (missing > 0)
-          gaps.push({
-            fromMs: start,
-            toMs: end,
-            missing,
-            energy: Number.NaN,
-            cost: Number.NaN,
-            bucketMs: Number.NaN,
-          });
-        continue;
-      }
-      if (kind === StepKind.registerGap || (kind === StepKind.unknown && missing > 0)) {
-        gaps.push({
-          fromMs: start,
-          toMs: end,
-          missing,
-          energy: kind === StepKind.registerGap ? energy : Number.NaN,
-          cost: kind === StepKind.registerGap ? microOf(cost) : Number.NaN,
-          bucketMs: Number.NaN,
-        });
-      }
-      const t = kind === StepKind.first ? start : end;
-      if (t === lastPointT) {
-        // An exchange at one instant: the old meter's last reading and the new meter's first share
-        // one point, which keeps the old meter's register (its interval ends there).
-        addCounts(points - 1, flags);
-        continue;
-      }
-      const p = points++;
-      columns.t[p] = t;
-      if (columns.from) columns.from[p] = kind === StepKind.first ? Number.NaN : start;
-      columns.value[p] = value;
-      columns.consumption[p] = kind === StepKind.interval || kind === StepKind.period ? energy : Number.NaN;
-      columns.demand[p] = kind === StepKind.interval ? power : Number.NaN;
-      if (costColumn)
-        costColumn[p] = kind === StepKind.interval || kind === StepKind.period ? microOf(cost) : Number.NaN;
-      if (emissionsColumn)
-        emissionsColumn[p] =
-          kind === StepKind.interval || kind === StepKind.period ? microOf(emitted) : Number.NaN;
-      columns.missing[p] = missing + pendingMissing;
-      pendingMissing = 0;
-      addCounts(p, flags);
-      lastPointT = t;
-      continue;
-    }
-
-    // Calendar buckets.
-    startCursor = advance(edges, startCursor, start);
-    endCursor = advance(edges, endCursor, end);
-    const startBucket = startCursor;
-    // The bucket a step ends in: a step ending on a bucket's start edge ends the bucket before.
-    let endBucket = endCursor;
-    if (end === edges[endBucket]) endBucket--;
-    if (!Number.isNaN(value) && endBucket >= 0 && endBucket < bucketCount) columns.value[endBucket] = value;
-    addCounts(fromRecord ? startBucket : endCursor, flags);
-    // A record's energy belongs to a bucket only when the record lies inside it: one across an edge
-    // (a billing period, an hour record in a zone whose hours start at :30) is a period of its own.
-    // Two register readings a nominal interval apart belong to the bucket of the first (their
-    // times jitter); further apart they are a gap, in a bucket only when inside it.
-    const isLong = kind === StepKind.registerGap || kind === StepKind.period || fromRecord;
-    const inside = startBucket === endBucket || (kind === StepKind.first && startBucket >= 0);
-    if (isKnown && startBucket >= 0 && startBucket < bucketCount && (!isLong || inside)) {
-      if (costColumn)
-        costColumn[startBucket] = (hasEnergy[startBucket] ? (costColumn[startBucket] ?? 0) : 0) + cost;
-      if (emissionsColumn)
-        emissionsColumn[startBucket] =
-          (hasEnergy[startBucket] ? (emissionsColumn[startBucket] ?? 0) : 0) + emitted;
-      columns.consumption[startBucket] =
-        (hasEnergy[startBucket] ? (columns.consumption[startBucket] ?? 0) : 0) + energy;
-      hasEnergy[startBucket] = 1;
-    }
-    const isCounted = !isLong || inside;
-    if (hasPower) peaks.interval(power, start, end, isCounted ? startBucket : -1);
-    if (isDemandOpen) peaks.unknown(startBucket, endBucket, true);
-    // An interval across a bucket edge that no bucket counts leaves both buckets' peaks open.
-    else if (hasPower && !isCounted) peaks.unknown(startBucket, endBucket, false);
-    if (kind === StepKind.registerGap || (kind === StepKind.unknown && missing > 0)) {
-      gaps.push({
-        fromMs: start,
-        toMs: end,
-        missing,
-        energy: kind === StepKind.registerGap ? energy : Number.NaN,
-        cost: kind === StepKind.registerGap ? microOf(cost) : Number.NaN,
-        bucketMs: inside && startBucket >= 0 && startBucket < bucketCount ? (edges[startBucket] ?? NaN) : NaN,
-      });
-    }
-    if (fromRecord && !inside) periods.push({ fromMs: start, toMs: end, energy, cost: microOf(cost), flags });
+    gathered.add({
+      kind,
+      start,
+      end,
+      energy,
+      value: steps.value[i] ?? Number.NaN,
+      missing,
+      slotFrom: steps.slotFrom[i] ?? start,
+      slotMs: steps.slotMs[i] ?? 1,
+      flags,
+      readings: stepReadings,
+      fromRecord,
+      isKnown,
+      cost,
+      emitted,
+      power,
+      isDemandOpen: kind !== StepKind.first && kind !== StepKind.interval,
+    });
   }
   runs.flush((event) => walked.events.push(event));
-
-  if (isRaw) {
-    for (const key of ['t', 'from', 'cost', 'emissions', ...POINT_COLUMNS] as const) {
-      const column = columns[key];
-      if (column) columns[key] = column.subarray(0, points);
-    }
-  } else {
-    for (let k = 0; k < bucketCount; k++) columns.t[k] = edges[k] ?? 0;
-  }
-
-  // Bucket costs were summed exactly in 10^-12 of the currency; the contract's columns hold millionths.
-  for (const summed of isRaw ? [] : [columns.cost, columns.emissions])
-    if (summed) for (let k = 0; k < summed.length; k++) summed[k] = microOf(summed[k] ?? Number.NaN);
+  gathered.finish();
 
   const { registerDifference, consumption, disagreement } = walked;
   walked.events.sort((a, b) => a.atMs - b.atMs);
   return {
-    columns,
+    columns: gathered.columns,
     totals: {
       consumption,
       registerStart: walked.registerStart,
@@ -642,8 +433,8 @@ export function computeChannel(
       missingIntervals: missingTotal,
       dataEndMs: walked.dataEndMs,
     },
-    gaps,
-    periods,
+    gaps: gathered.gaps,
+    periods: gathered.periods,
     events: walked.events,
     ...(costing ? { cost: costing.totals() } : {}),
     ...(carbonCosting && options.carbon
@@ -660,11 +451,6 @@ export function computeChannel(
     ...(isRaw ? {} : { bucketPeaks: peaks.buckets }),
     ...(kept ? { intervals: kept } : {}),
   };
-}
-
-/** A cost in 10^-12 of the currency as whole millionths (the contract's resolution). */
-function microOf(pico: number): number {
-  return Math.round(pico / PICO_PER_MICRO);
 }
 
 function firstInstant(segment: MeterSegment | undefined): number | undefined {

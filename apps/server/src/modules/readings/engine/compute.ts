@@ -9,13 +9,8 @@ import { NumberColumn, MillionthsColumn } from '../../../json-columns.ts';
 import { m4Indices } from '../downsample.ts';
 import { bucketEdges, localDaysCovered } from '../zoned-time.ts';
 import type { PriceTimeline } from './cost.ts';
-import {
-  POINT_COLUMNS,
-  computeChannel,
-  type ChannelColumns,
-  type ChannelComputation,
-  type MeterSegment,
-} from './channel.ts';
+import { POINT_COLUMNS, type ChannelColumns } from './accumulation.ts';
+import { computeChannel, type ChannelComputation, type MeterSegment } from './channel.ts';
 
 export type { MeterSegment } from './channel.ts';
 

@@ -1,0 +1,151 @@
+// What one channel's steps add up to, shared by its two ways of being gathered: a point per
+// reading (raw-points.ts) or calendar buckets (calendar-buckets.ts). channel.ts walks the steps,
+// derives each one's energy, cost and power once (ChannelStep) and hands it to one of them.
+
+import { PICO_PER_MICRO } from './cost.ts';
+import { StepFlag, StepKind } from './steps.ts';
+
+/** A point or bucket column set of one channel, millionths after the multiplier, NaN unknown. */
+export interface ChannelColumns {
+  t: Float64Array;
+  /** Raw only: start of the span each point's consumption covers (NaN for a meter's first reading). */
+  from?: Float64Array;
+  value: Float64Array;
+  consumption: Float64Array;
+  missing: Float64Array;
+  estimated: Float64Array;
+  substituted: Float64Array;
+  corrected: Float64Array;
+  /** With prices: the cost of each point's or bucket's energy in millionths of the currency, NaN unknown. */
+  cost?: Float64Array;
+  /** With carbon: the emissions of each point's or bucket's energy in milligrams CO2e, NaN unknown. */
+  emissions?: Float64Array;
+  /**
+   * Demand in millionths of a kW, NaN unknown: raw, each interval point's average power; buckets,
+   * the highest of the intervals counted in the bucket.
+   */
+  demand: Float64Array;
+  /** Buckets only: start of each bucket's peak interval (NaN: none). */
+  demandAt?: Float64Array;
+  /** Buckets only: 1 where part of the bucket had no interval energy, so its peak is "at least". */
+  demandAtLeast?: Float64Array;
+}
+
+/** The columns every raw point has a value in (besides `t`, `from` and `cost`). */
+export const POINT_COLUMNS = [
+  'value',
+  'consumption',
+  'missing',
+  'estimated',
+  'substituted',
+  'corrected',
+  'demand',
+] as const;
+
+export interface GapSpan {
+  fromMs: number;
+  toMs: number;
+  missing: number;
+  /** Millionths, or NaN when unknown. */
+  energy: number;
+  /** Millionths of the currency, NaN when unknown or not priced. */
+  cost: number;
+  /**
+   * Start of the bucket the gap lies inside, which counts it (its energy, when the registers give
+   * it, in that bucket's consumption); NaN for raw points and for a gap across bucket edges.
+   */
+  bucketMs: number;
+}
+
+export interface PeriodSpan {
+  fromMs: number;
+  toMs: number;
+  energy: number;
+  /** Millionths of the currency, NaN when not priced. */
+  cost: number;
+  flags: number;
+}
+
+/** One step of the walk with what channel.ts derived from it, the same for points and buckets. */
+export interface ChannelStep {
+  kind: StepKind;
+  start: number;
+  end: number;
+  /** Millionths, NaN when unknown. */
+  energy: number;
+  /** The register at the step's end, NaN when none. */
+  value: number;
+  /** Interval records missing in the step, from `slotFrom` every `slotMs`. */
+  missing: number;
+  slotFrom: number;
+  slotMs: number;
+  flags: number;
+  readings: number;
+  /** From an interval record, not a register difference. */
+  fromRecord: boolean;
+  isKnown: boolean;
+  /** In 10^-12 of the currency; NaN without prices or for time without a price. */
+  cost: number;
+  /** In nanograms CO2e; NaN without carbon or for time without an intensity. */
+  emitted: number;
+  /** Average power in millionths of a kW; NaN when the energy is unknown. */
+  power: number;
+  /** A span whose intervals' peaks are unknown (a gap, a billing period, missing records). */
+  isDemandOpen: boolean;
+}
+
+/** Steps become points or buckets: `add` each in time order, then `finish` once. */
+export interface Accumulation {
+  readonly columns: ChannelColumns;
+  readonly gaps: GapSpan[];
+  readonly periods: PeriodSpan[];
+  add(step: ChannelStep): void;
+  finish(): void;
+}
+
+/** Which optional columns a channel has. */
+export interface ColumnNeeds {
+  prices: boolean;
+  carbon: boolean;
+}
+
+/** A cost in 10^-12 of the currency as whole millionths (the contract's resolution). */
+export function microOf(pico: number): number {
+  return Math.round(pico / PICO_PER_MICRO);
+}
+
+/** Registers far apart, or interval records missing: a gap of the answer. */
+export function isGap(step: ChannelStep): boolean {
+  return step.kind === StepKind.registerGap || (step.kind === StepKind.unknown && step.missing > 0);
+}
+
+/** A gap as the answer lists it; only registers give its energy. */
+export function gapOf(step: ChannelStep, bucketMs: number): GapSpan {
+  const fromRegisters = step.kind === StepKind.registerGap;
+  return {
+    fromMs: step.start,
+    toMs: step.end,
+    missing: step.missing,
+    energy: fromRegisters ? step.energy : Number.NaN,
+    cost: fromRegisters ? microOf(step.cost) : Number.NaN,
+    bucketMs,
+  };
+}
+
+/** The count columns, zero everywhere. */
+export function countColumns(size: number) {
+  return {
+    missing: new Float64Array(size),
+    estimated: new Float64Array(size),
+    substituted: new Float64Array(size),
+    corrected: new Float64Array(size),
+  };
+}
+
+/** Counts a step's estimated, substituted and corrected values at `index` (when inside the columns). */
+export function countFlags(columns: ChannelColumns, index: number, flags: number): void {
+  if (index < 0 || index >= columns.estimated.length) return;
+  if (flags & StepFlag.estimated) columns.estimated[index] = (columns.estimated[index] ?? 0) + 1;
+  if (flags & StepFlag.substituted) columns.substituted[index] = (columns.substituted[index] ?? 0) + 1;
+  if (flags & StepFlag.corrected) columns.corrected[index] = (columns.corrected[index] ?? 0) + 1;
+}
