@@ -77,9 +77,6 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
   // When the print view was asked for (its pages say when they were printed); null: not printing.
   const [printedAt, setPrintedAt] = useState<number | null>(null);
   const isPrinting = printedAt !== null;
-  const [csvChoice, setCsvFormat] = useState<CsvFormat | null>(null);
-  const csvFormat = csvChoice ?? defaultCsvFormat(locale);
-  const [exported, setExported] = useState<string | null>(null);
   const blocks = useBlocksInSlices(readings);
   // One meter's view: its own data can be downloaded as Green Button too.
   const single = readings.meters.length === 1 ? readings.meters[0] : undefined;
@@ -97,9 +94,9 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
     };
   }, []);
 
-  async function handleExport() {
+  async function handleExport(format: CsvFormat): Promise<string> {
     const { downloadCsv } = await import('./export-csv.ts');
-    const filename = downloadCsv(
+    return downloadCsv(
       {
         blocks: blocks ?? blocksOf(readings, rowsOf(readings)),
         charges: chargesOf(readings),
@@ -110,11 +107,10 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
         subject,
         from: range.from,
         to: range.to,
-        format: csvFormat,
+        format,
       },
       t,
     );
-    setExported(filename);
   }
 
   function handlePrint() {
@@ -126,63 +122,13 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
   return (
     <>
       <SectionPanel labelledBy="cm-table-title" noPrint>
-        <Group justify="space-between" align="flex-end" mb="sm" gap="sm" className={classes.noPrint}>
-          <div>
-            <Title order={2} size="h4" id="cm-table-title">
-              {t('check.table.title')}
-            </Title>
-            <Text size="xs" c="dimmed">
-              {t('check.table.inZone', { timeZone: tz })}
-            </Text>
-          </div>
-          <Group gap="xs" align="flex-end" wrap="wrap">
-            <NativeSelect
-              size="xs"
-              label={t('check.csv.format')}
-              value={`${csvFormat.separator}${csvFormat.decimal}`}
-              onChange={(event) =>
-                setCsvFormat(
-                  event.currentTarget.value === ';,'
-                    ? { separator: ';', decimal: ',' }
-                    : { separator: ',', decimal: '.' },
-                )
-              }
-              data={[
-                { value: ',.', label: t('check.csv.formatComma') },
-                { value: ';,', label: t('check.csv.formatSemicolon') },
-              ]}
-            />
-            <Button
-              size="xs"
-              leftSection={<IconDownload size={14} aria-hidden />}
-              onClick={() => void handleExport()}
-              data-testid="export-csv"
-            >
-              {t('check.csv.export')}
-            </Button>
-            {single ? (
-              <DownloadMyData
-                meterNumbers={single.meterNumbers}
-                from={range.from}
-                to={range.to}
-                onSaved={setExported}
-              />
-            ) : null}
-            <Button
-              size="xs"
-              variant="default"
-              leftSection={<IconPrinter size={14} aria-hidden />}
-              onClick={handlePrint}
-            >
-              {t('check.print.button')}
-            </Button>
-          </Group>
-        </Group>
-        {exported ? (
-          <Text size="xs" c="dimmed" role="status" className={classes.noPrint}>
-            {t('check.csv.done', { filename: exported })}
-          </Text>
-        ) : null}
+        <TableToolbar
+          timeZone={tz}
+          single={single}
+          range={range}
+          onExport={handleExport}
+          onPrint={handlePrint}
+        />
         <div className={classes.noPrint}>
           {blocks && table ? (
             <table.ReadingsTable
@@ -222,3 +168,87 @@ export const TablePanel = memo(function TablePanel({ readings, id, subject }: Ta
     </>
   );
 });
+
+interface TableToolbarProps {
+  timeZone: string;
+  /** One meter's view: its own data can be downloaded as Green Button too. */
+  single: LocationReadings['meters'][number] | undefined;
+  range: { from: string; to: string };
+  /** Writes the CSV in the format chosen; its file's name. */
+  onExport: (format: CsvFormat) => Promise<string>;
+  onPrint: () => void;
+}
+
+/** The table's title and its tools: the CSV's format and download, Green Button, print. */
+function TableToolbar({ timeZone, single, range, onExport, onPrint }: TableToolbarProps) {
+  const { t, i18n } = useTranslation();
+  const [csvChoice, setCsvFormat] = useState<CsvFormat | null>(null);
+  const csvFormat = csvChoice ?? defaultCsvFormat(i18n.language);
+  const [exported, setExported] = useState<string | null>(null);
+
+  async function handleExport() {
+    setExported(await onExport(csvFormat));
+  }
+
+  return (
+    <>
+      <Group justify="space-between" align="flex-end" mb="sm" gap="sm" className={classes.noPrint}>
+        <div>
+          <Title order={2} size="h4" id="cm-table-title">
+            {t('check.table.title')}
+          </Title>
+          <Text size="xs" c="dimmed">
+            {t('check.table.inZone', { timeZone })}
+          </Text>
+        </div>
+        <Group gap="xs" align="flex-end" wrap="wrap">
+          <NativeSelect
+            size="xs"
+            label={t('check.csv.format')}
+            value={`${csvFormat.separator}${csvFormat.decimal}`}
+            onChange={(event) =>
+              setCsvFormat(
+                event.currentTarget.value === ';,'
+                  ? { separator: ';', decimal: ',' }
+                  : { separator: ',', decimal: '.' },
+              )
+            }
+            data={[
+              { value: ',.', label: t('check.csv.formatComma') },
+              { value: ';,', label: t('check.csv.formatSemicolon') },
+            ]}
+          />
+          <Button
+            size="xs"
+            leftSection={<IconDownload size={14} aria-hidden />}
+            onClick={() => void handleExport()}
+            data-testid="export-csv"
+          >
+            {t('check.csv.export')}
+          </Button>
+          {single ? (
+            <DownloadMyData
+              meterNumbers={single.meterNumbers}
+              from={range.from}
+              to={range.to}
+              onSaved={setExported}
+            />
+          ) : null}
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconPrinter size={14} aria-hidden />}
+            onClick={onPrint}
+          >
+            {t('check.print.button')}
+          </Button>
+        </Group>
+      </Group>
+      {exported ? (
+        <Text size="xs" c="dimmed" role="status" className={classes.noPrint}>
+          {t('check.csv.done', { filename: exported })}
+        </Text>
+      ) : null}
+    </>
+  );
+}
