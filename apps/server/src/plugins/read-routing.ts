@@ -12,6 +12,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The answer may show writes made in the background (an import job's state): its caller then reads its own writes. */
     showsWrites?: boolean;
+    /** A read of the check page's (a client's view), which a replica within the lag bound may answer. */
+    replicaReads?: boolean;
   }
   interface FastifyRequest {
     readIntent: ReadIntent | null;
@@ -30,9 +32,9 @@ const WAL_COOKIE_PATTERN = new RegExp(`(?:^|;\\s*)${WAL_COOKIE}=([0-9A-Fa-f]+/[0
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The check page's reads: the calls a client's page makes, which replicas may answer. */
+/** The check page's reads (routes marked `replicaReads`), which replicas may answer. */
 const mayUseReplica = (request: FastifyRequest) =>
-  request.method === 'GET' && request.url.startsWith('/api/CheckMeter/');
+  request.method === 'GET' && request.routeOptions.config.replicaReads === true;
 
 /** The newest write this caller told us of: the cookie the browser keeps, or the header an integrator sends back. */
 function lastWriteSeen(request: FastifyRequest): bigint {

@@ -30,6 +30,7 @@ export const accessLogRoutes: FastifyPluginAsyncZod<{ accessLog: AccessLogServic
   app.get(
     '/api/CheckMeter/WhoReadMyData',
     {
+      config: { replicaReads: true },
       preHandler: app.requireAbility('read', 'Check'),
       schema: {
         tags: ['check'],
@@ -45,6 +46,7 @@ export const accessLogRoutes: FastifyPluginAsyncZod<{ accessLog: AccessLogServic
   app.get(
     '/api/CheckMeter/WhoReadMyData.csv',
     {
+      config: { replicaReads: true },
       preHandler: app.requireAbility('read', 'Check'),
       schema: {
         tags: ['check'],

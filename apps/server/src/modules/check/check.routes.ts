@@ -30,6 +30,7 @@ export const checkRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/api/CheckMeter/GetMeterInfo',
     {
+      config: { replicaReads: true },
       preHandler: app.requireAbility('read', 'Check'),
       schema: {
         tags: ['check'],
@@ -55,6 +56,7 @@ export const checkRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/api/CheckMeter/GetElectricMeterInformationByLocationPublicName',
     {
+      config: { replicaReads: true },
       preHandler: app.requireAbility('read', 'Check'),
       schema: {
         tags: ['check'],
@@ -83,6 +85,7 @@ export const checkRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/api/CheckMeter/GetReadingCorrections',
     {
+      config: { replicaReads: true },
       preHandler: app.requireAbility('read', 'Check'),
       schema: {
         tags: ['check'],
@@ -99,6 +102,7 @@ export const checkRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/api/CheckMeter/GetMonthlyPeaks',
     {
+      config: { replicaReads: true },
       preHandler: app.requireAbility('read', 'Check'),
       schema: {
         tags: ['check'],
@@ -115,6 +119,7 @@ export const checkRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/api/CheckMeter/GetBaseload',
     {
+      config: { replicaReads: true },
       preHandler: app.requireAbility('read', 'Check'),
       schema: {
         tags: ['check'],

@@ -67,6 +67,7 @@ export const downloadRoutes: FastifyPluginAsyncZod<{ exports: ExportsService }> 
   app.get(
     '/api/CheckMeter/DownloadMyData',
     {
+      config: { replicaReads: true },
       preHandler: app.requireAbility('read', 'Check'),
       schema: {
         tags: ['check'],

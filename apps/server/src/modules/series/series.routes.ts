@@ -254,6 +254,7 @@ export const seriesRoutes: FastifyPluginAsyncZod<{ series: SeriesService }> = as
   app.get(
     '/api/CheckMeter/GetCleanestHours',
     {
+      config: { replicaReads: true },
       preHandler: app.requireAbility('read', 'Location'),
       schema: {
         tags,

@@ -70,6 +70,7 @@ export const tariffsRoutes: FastifyPluginAsyncZod<{ tariffs: TariffsService }> =
   app.get(
     '/api/CheckMeter/GetTariffs',
     {
+      config: { replicaReads: true },
       preHandler: app.requireAbility('read', 'Location'),
       schema: {
         tags,
