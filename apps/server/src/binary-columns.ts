@@ -50,122 +50,101 @@ export function binaryColumns(value: unknown): Buffer {
     return out;
   };
   const header = Buffer.from(JSON.stringify(headerOf(value)), 'utf8');
-  const out = new ByteWriter(
-    8 + header.length + columns.reduce((sum, c) => sum + c.values.length * 2 + 16, 0),
-  );
-  for (const byte of BINARY_COLUMNS_MAGIC) out.byte(byte);
-  out.byte(BINARY_COLUMNS_VERSION);
-  out.uint32(header.length);
-  out.bytes(header);
-  for (const column of columns) writeColumn(out, column.values, column.isMillionths);
-  return out.finish();
+  // Room for the worst case, so nothing is copied as it grows: a column of n values takes at most
+  // its kind, count and flags (≤ 11 bytes), its bitmap (n/8), its exponent and n varints or doubles.
+  let size = 9 + header.length;
+  for (const column of columns) size += 16 + Math.ceil(column.values.length / 8) + 9 * column.values.length;
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (const byte of BINARY_COLUMNS_MAGIC) out[at++] = byte;
+  out[at++] = BINARY_COLUMNS_VERSION;
+  at = out.writeUInt32LE(header.length, at);
+  out.set(header, at);
+  at += header.length;
+  for (const column of columns) at = writeColumn(out, at, column.values, column.isMillionths);
+  return out.subarray(0, at);
 }
 
-function writeColumn(out: ByteWriter, values: Float64Array, isMillionths: boolean): void {
-  const count = values.length;
+/** What one pass over a column finds: unknowns, whether all are exact wholes, their common 10^e. */
+function survey(values: Float64Array): { hasNulls: boolean; allIntegers: boolean; exponent: number } {
   let hasNulls = false;
   // Whole numbers whose differences' zigzag codes stay exact (below 2^53); anything else as doubles.
   let allIntegers = true;
-  for (let i = 0; i < count; i += 1) {
-    const value = values[i] ?? Number.NaN;
-    if (!Number.isFinite(value)) hasNulls = true;
-    else if (!Number.isInteger(value) || Math.abs(value) > MAX_WHOLE) allIntegers = false;
+  // The largest e ≤ 15 such that every finite value is a whole multiple of 10^e (0 when all are 0).
+  let exponent = 15;
+  let unit = 1e15;
+  let anyNonZero = false;
+  for (let i = 0; i < values.length; i += 1) {
+    const value = values[i]!;
+    if (!Number.isFinite(value)) {
+      hasNulls = true;
+      continue;
+    }
+    if (!Number.isInteger(value) || Math.abs(value) > MAX_WHOLE) {
+      allIntegers = false;
+      continue;
+    }
+    if (value === 0) continue;
+    anyNonZero = true;
+    while (exponent > 0 && value % unit !== 0) {
+      exponent -= 1;
+      unit = 10 ** exponent;
+    }
   }
-  out.byte(allIntegers ? (isMillionths ? ColumnKind.Millionths : ColumnKind.Integers) : ColumnKind.Doubles);
-  out.varint(count);
-  out.byte(hasNulls ? HAS_NULLS : 0);
+  return { hasNulls, allIntegers, exponent: anyNonZero ? exponent : 0 };
+}
+
+/** Writes one column at `at`; where it ends. */
+function writeColumn(out: Buffer, start: number, values: Float64Array, isMillionths: boolean): number {
+  const count = values.length;
+  const { hasNulls, allIntegers, exponent } = survey(values);
+  let at = start;
+  out[at++] = allIntegers ? (isMillionths ? ColumnKind.Millionths : ColumnKind.Integers) : ColumnKind.Doubles;
+  at = writeVarint(out, at, count);
+  out[at++] = hasNulls ? HAS_NULLS : 0;
   if (hasNulls) {
-    const bitmap = new Uint8Array(Math.ceil(count / 8));
-    for (let i = 0; i < count; i += 1)
-      if (Number.isFinite(values[i] ?? Number.NaN)) bitmap[i >> 3]! |= 1 << (i & 7);
-    out.bytes(bitmap);
+    const bitmapBytes = Math.ceil(count / 8);
+    out.fill(0, at, at + bitmapBytes);
+    for (let i = 0; i < count; i += 1) if (Number.isFinite(values[i]!)) out[at + (i >> 3)]! |= 1 << (i & 7);
+    at += bitmapBytes;
   }
   if (!allIntegers) {
     for (let i = 0; i < count; i += 1) {
-      const value = values[i] ?? Number.NaN;
+      const value = values[i]!;
       if (!Number.isFinite(value)) continue;
       const units = isMillionths ? value / 1_000_000 : value;
       // JSON has no −0: it writes and reads 0 (a tiny negative number of millionths becomes −0).
-      out.double(units === 0 ? 0 : units);
+      at = out.writeDoubleLE(units === 0 ? 0 : units, at);
     }
-    return;
+    return at;
   }
-  const exponent = commonPowerOfTen(values);
   const unit = 10 ** exponent;
-  out.byte(exponent);
+  out[at++] = exponent;
   let previous = 0;
   for (let i = 0; i < count; i += 1) {
-    const value = values[i] ?? Number.NaN;
+    const value = values[i]!;
     if (!Number.isFinite(value)) continue;
     const whole = value / unit;
     const delta = whole - previous;
     previous = whole;
-    out.varint(delta >= 0 ? delta * 2 : -delta * 2 - 1);
+    at = writeVarint(out, at, delta >= 0 ? delta * 2 : -delta * 2 - 1);
   }
+  return at;
 }
 
-/** The largest e ≤ 15 such that every finite value is a whole multiple of 10^e (0 when all are 0). */
-function commonPowerOfTen(values: Float64Array): number {
-  let exponent = 15;
-  for (let i = 0; i < values.length && exponent > 0; i += 1) {
-    const value = values[i] ?? Number.NaN;
-    if (!Number.isFinite(value) || value === 0) continue;
-    while (exponent > 0 && value % 10 ** exponent !== 0) exponent -= 1;
+/** An unsigned whole number below 2^53 as LEB128 at `at`; where it ends. */
+function writeVarint(out: Buffer, start: number, value: number): number {
+  let at = start;
+  let rest = value;
+  // Above 2^31 the bit operators would cut it: divide until it fits them.
+  while (rest >= 0x80000000) {
+    out[at++] = (rest % 0x80) | 0x80;
+    rest = Math.floor(rest / 0x80);
   }
-  return values.some((value) => Number.isFinite(value) && value !== 0) ? exponent : 0;
-}
-
-/** Bytes appended to a buffer that grows as needed. */
-class ByteWriter {
-  private buffer: Buffer;
-  private at = 0;
-
-  constructor(size: number) {
-    this.buffer = Buffer.allocUnsafe(Math.max(64, size));
+  while (rest >= 0x80) {
+    out[at++] = (rest & 0x7f) | 0x80;
+    rest >>>= 7;
   }
-
-  private room(bytes: number): void {
-    if (this.at + bytes <= this.buffer.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(2 * this.buffer.length, this.at + bytes));
-    this.buffer.copy(grown, 0, 0, this.at);
-    this.buffer = grown;
-  }
-
-  byte(value: number): void {
-    this.room(1);
-    this.buffer[this.at++] = value;
-  }
-
-  uint32(value: number): void {
-    this.room(4);
-    this.buffer.writeUInt32LE(value, this.at);
-    this.at += 4;
-  }
-
-  double(value: number): void {
-    this.room(8);
-    this.buffer.writeDoubleLE(value, this.at);
-    this.at += 8;
-  }
-
-  bytes(bytes: Uint8Array): void {
-    this.room(bytes.length);
-    this.buffer.set(bytes, this.at);
-    this.at += bytes.length;
-  }
-
-  /** An unsigned whole number below 2^53 as LEB128. */
-  varint(value: number): void {
-    this.room(8);
-    let rest = value;
-    while (rest >= 0x80) {
-      this.buffer[this.at++] = (rest % 0x80) | 0x80;
-      rest = Math.floor(rest / 0x80);
-    }
-    this.buffer[this.at++] = rest;
-  }
-
-  finish(): Buffer {
-    return this.buffer.subarray(0, this.at);
-  }
+  out[at++] = rest;
+  return at;
 }
