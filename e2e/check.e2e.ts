@@ -656,6 +656,36 @@ describe('the check page', () => {
     await page.context().close();
   });
 
+  it("a client sees tomorrow's cleanest hours at the site's grid region, as the API forecasts them (issue 36)", async () => {
+    const page = await newPage();
+    const session = await logIn(page, demoUsers.clientA);
+    const day = await api<{
+      t: number[];
+      intensity: (number | null)[];
+      cleanest: number[];
+      intervalMinutes: number;
+    }>(page, session, `/api/CheckMeter/GetCleanestHours?name=${encodeURIComponent(RIVERSIDE)}`);
+    // The demo's carbon series runs two days past now: tomorrow is forecast, a quarter of it cleanest.
+    const marked = day.body.cleanest.filter((flag) => flag === 1).length;
+    expect(marked).toBe(Math.ceil(day.body.intensity.filter((v) => v !== null).length / 4));
+    // Each run of consecutive cleanest intervals is one window, from its first start to its last end.
+    const step = day.body.intervalMinutes * 60_000;
+    const expected: string[] = [];
+    day.body.cleanest.forEach((flag, k) => {
+      if (flag !== 1 || day.body.cleanest[k - 1] === 1) return;
+      let last = k;
+      while (day.body.cleanest[last + 1] === 1) last++;
+      const hm = (ms: number) => isoInZone(ms, 'Europe/Berlin').slice(11, 16);
+      expected.push(`${hm(day.body.t[k] ?? 0)}–${hm((day.body.t[last] ?? 0) + step)}`);
+    });
+    await page.goto(`${url}/check?location=${encodeURIComponent(RIVERSIDE)}&meterInd=3`);
+    const windows = page.getByTestId('cleanest-window');
+    await expect.poll(() => windows.count(), { timeout: 15_000 }).toBe(expected.length);
+    const shown = (await windows.allTextContents()).map((text) => text.slice(0, 11));
+    expect(shown).toEqual(expected);
+    await page.context().close();
+  });
+
   it('a client stars a meter on its card; the navbar names it, and the star holds after a reload', async () => {
     // Issue 17.10. EM-10009 is Riverside's "HVAC" (demo-content.ts).
     const page = await newPage();

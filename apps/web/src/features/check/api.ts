@@ -7,6 +7,7 @@ import type {
 } from '@cm/contracts/check.ts';
 import type { Baseload, BaseloadQuery } from '@cm/contracts/baseload.ts';
 import type { MonthlyPeaks, MonthlyPeaksQuery } from '@cm/contracts/demand.ts';
+import type { CleanestHours } from '@cm/contracts/market-series.ts';
 import type { LocationTariffs } from '@cm/contracts/tariffs.ts';
 import { api } from '@/lib/api.ts';
 
@@ -80,6 +81,12 @@ export const checkApi = api.injectEndpoints({
       transformResponse: async (raw: unknown) =>
         (await import('@cm/contracts/baseload.ts')).baseloadSchema.parse(raw),
     }),
+    /** Tomorrow's carbon intensity at a location and its cleanest quarter of intervals (issue 36). */
+    getCleanestHours: build.query<CleanestHours, string>({
+      query: (name) => ({ url: '/api/CheckMeter/GetCleanestHours', params: { name } }),
+      transformResponse: async (raw: unknown) =>
+        (await import('@cm/contracts/market-series.ts')).cleanestHoursSchema.parse(raw),
+    }),
     getReadingCorrections: build.query<ReadingCorrections, Required<ReadingCorrectionsQuery>>({
       query: (params) => ({ url: '/api/CheckMeter/GetReadingCorrections', params }),
       transformResponse: async (raw: unknown) => (await loadCheckParsers()).parseReadingCorrections(raw),
@@ -94,4 +101,5 @@ export const {
   useGetReadingCorrectionsQuery,
   useGetTariffsQuery,
   useGetBaseloadQuery,
+  useGetCleanestHoursQuery,
 } = checkApi;

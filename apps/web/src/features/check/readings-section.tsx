@@ -22,6 +22,7 @@ import { billCurrency, locationBill } from './model/bill.ts';
 import { OwnAlertsPanel } from './meter/own-alerts-panel.tsx';
 import { BaseloadPanel } from './totals/baseload-panel.tsx';
 import { CarbonPanel } from './totals/carbon-panel.tsx';
+import { CleanestHoursPanel } from './totals/cleanest-hours-panel.tsx';
 import classes from './check.module.css';
 
 const TABLE_ID = 'cm-readings-table';
@@ -114,6 +115,10 @@ export function ReadingsSection({
       )}
       {bill ? <BillPanel {...bill} timeZone={tz} /> : null}
       {isSingle && first.carbon ? <CarbonPanel carbon={first.carbon} /> : null}
+      {/* The location has a carbon series: tomorrow's cleanest hours, for a meter or the whole site. */}
+      {readings.meters.some((meter) => meter.carbon) ? (
+        <CleanestHoursPanel locationName={readings.location.publicName} timeZone={tz} />
+      ) : null}
       {bill ? <TariffPrices locationName={readings.location.publicName} range={range} /> : null}
       {isSingle ? <BaseloadPanel meterNumber={first.meter.meterNumber} range={range} /> : null}
       {/* A meter's own alerts: the customer's budget and high-use days on it (issue 34). */}
