@@ -1,9 +1,7 @@
 import { Table, Text } from '@mantine/core';
-import type { ConnectGrant } from '@cm/contracts/connect.ts';
-import { useState } from 'react';
-import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { GrantCells } from '@/components/connect-grant-cells.tsx';
+import { useGrantRevoke } from '@/components/use-grant-revoke.ts';
 import { formatDate } from '@/lib/format.ts';
 import { toFailure } from '@/lib/http-client.ts';
 import { useListConnectGrantsQuery, useRevokeConnectGrantMutation } from './connect-apps-api.ts';
@@ -15,19 +13,9 @@ export function ConnectGrantsPanel() {
   const { t, i18n } = useTranslation();
   const query = useListConnectGrantsQuery();
   const [revoke, revokeState] = useRevokeConnectGrantMutation();
-  const [confirm, setConfirm] = useState<ConnectGrant | null>(null);
+  const { confirm, setConfirm, handleRevoke } = useGrantRevoke(revoke);
   const grants = query.data ?? [];
   const date = (value: string) => formatDate(value, i18n.language);
-
-  async function handleRevoke(grant: ConnectGrant) {
-    try {
-      await revoke(grant.id).unwrap();
-      toast.success(t('connect.apps.revoked', { app: grant.app.name }), { id: 'grant-revoked' });
-    } catch {
-      toast.error(t('connect.apps.revokeFailed'), { id: 'grant-revoked' });
-    }
-    setConfirm(null);
-  }
 
   return (
     <AdminListPanel id="cm-grants-title" title={t('admin.connect.grants')} failure={toFailure(query.error)}>

@@ -1,11 +1,9 @@
 import { Alert, Box, Button, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import type { ConnectGrant } from '@cm/contracts/connect.ts';
-import { useState } from 'react';
-import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { PRODUCT_NAME } from '@/lib/config.ts';
 import { GrantCells } from '@/components/connect-grant-cells.tsx';
+import { useGrantRevoke } from '@/components/use-grant-revoke.ts';
 import { formatDate } from '@/lib/format.ts';
 import { toFailure } from '@/lib/http-client.ts';
 import { useListGrantsQuery, useRevokeGrantMutation } from './connect-api.ts';
@@ -19,20 +17,10 @@ export function ConnectedAppsPage() {
   useDocumentTitle(`${t('connect.apps.title')} · ${PRODUCT_NAME}`);
   const query = useListGrantsQuery();
   const [revoke, revokeState] = useRevokeGrantMutation();
-  const [confirm, setConfirm] = useState<ConnectGrant | null>(null);
+  const { confirm, setConfirm, handleRevoke } = useGrantRevoke(revoke);
   const failure = toFailure(query.error);
   const grants = query.data ?? [];
   const date = (value: string) => formatDate(value, i18n.language);
-
-  async function handleRevoke(grant: ConnectGrant) {
-    try {
-      await revoke(grant.id).unwrap();
-      toast.success(t('connect.apps.revoked', { app: grant.app.name }), { id: 'grant-revoked' });
-    } catch {
-      toast.error(t('connect.apps.revokeFailed'), { id: 'grant-revoked' });
-    }
-    setConfirm(null);
-  }
 
   return (
     <Stack gap="md" maw={1100}>
