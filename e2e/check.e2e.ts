@@ -389,6 +389,72 @@ describe('the check page', () => {
     }
   });
 
+  it('shades the hours billed cheapest and dearest on an hourly chart, not on a daily one (issue 34)', async () => {
+    // EM-10001 is at Harbour View, on Portugal's two-rate tariff (demo-content.ts: "Vazio" 22:00–08:00
+    // cheaper, the rest of the day dearer, on the Lisbon clock).
+    const page = await newPage();
+    await logIn(page, demoUsers.clientA);
+    const legend = page.getByRole('list', { name: 'Legend' });
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Lisbon' }).format(Date.now());
+    // A whole 24-hour day: yesterday, or the day before when yesterday's clock changed.
+    const lisbonOffset = (ms: number) =>
+      new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Lisbon', timeZoneName: 'shortOffset' }).format(ms);
+    const dayBefore = (date: string) =>
+      new Date(Date.parse(`${date}T12:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    let day = dayBefore(today);
+    if (
+      lisbonOffset(Date.parse(`${day}T00:00:00Z`) - 7_200_000) !==
+      lisbonOffset(Date.parse(`${day}T23:00:00Z`))
+    )
+      day = dayBefore(day);
+    await page.goto(`${url}/check?meter=EM-10001&from=${day}&to=${day}&granularity=hour`);
+    await legend.getByText('Cheapest hours of the range (the price the bill charged)').waitFor();
+    await legend.getByText('Dearest hours of the range (the price the bill charged)').waitFor();
+    // Hour by hour, the plot's background (the tint around the bars, wherever no bar, label or line
+    // covers it) is cheap 00:00–08:00, dear 08:00–22:00 and cheap 22:00–24:00.
+    const levels = () =>
+      page.locator('.u-wrap').evaluate((wrap) => {
+        const canvas = wrap.querySelector('canvas');
+        const over = wrap.querySelector('.u-over');
+        const context = canvas?.getContext('2d');
+        if (!canvas || !over || !context) return [];
+        const origin = canvas.getBoundingClientRect();
+        const plot = over.getBoundingClientRect();
+        const scale = canvas.width / origin.width;
+        const top = Math.round((plot.top - origin.top) * scale);
+        const height = Math.round(plot.height * scale);
+        return Array.from({ length: 24 }, (_, hour) => {
+          let [cheap, dear] = [0, 0];
+          for (const within of [0.3, 0.5, 0.7]) {
+            const x = Math.round((plot.left - origin.left + ((hour + within) / 24) * plot.width) * scale);
+            const column = context.getImageData(x, top, 1, height).data;
+            for (let y = 0; y < height; y++) {
+              // The canvas is clear but for what is drawn: a tint is a faint pixel, a bar or a label an opaque one.
+              const [r = 0, g = 0, alpha = 0] = [column[y * 4], column[y * 4 + 1], column[y * 4 + 3]];
+              if (alpha === 0 || alpha > 80) continue;
+              if (g > r) cheap++;
+              if (r > g) dear++;
+            }
+          }
+          return cheap > dear ? 'cheap' : dear > cheap ? 'dear' : 'none';
+        });
+      });
+    // Polled: the plot draws once its box is laid out, after the legend.
+    await expect
+      .poll(levels)
+      .toEqual([
+        ...new Array<string>(8).fill('cheap'),
+        ...new Array<string>(14).fill('dear'),
+        ...new Array<string>(2).fill('cheap'),
+      ]);
+    // By day, a day holds both prices: nothing is shaded.
+    await page.goto(`${url}/check?meter=EM-10001&preset=last7&granularity=day`);
+    await page.getByTestId('readings-table').locator('tbody tr').first().waitFor();
+    await legend.waitFor();
+    expect(await legend.getByText(/hours of the range/).count()).toBe(0);
+    await page.context().close();
+  });
+
   it('shows the solar home of the demo with import, export and net', async () => {
     const page = await newPage();
     await logIn(page, demoUsers.clientA);

@@ -2,7 +2,7 @@
 import '@/test-support/uplot-env.ts';
 import type { Granularity, MeterReadings } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
-import { chartData, dstLabelKey, fullXRange, hatchedBars, pricePerKwh } from './chart-data.ts';
+import { chartData, dstLabelKey, fullXRange, hatchedBars, priceBands, pricePerKwh } from './chart-data.ts';
 import { buildRows, rowsByEnd } from '../model/reading-rows.ts';
 import { dailyReadings, edgeGapReadings, rawReadings, withExport } from '@/test-support/check-fixtures.ts';
 
@@ -214,8 +214,91 @@ describe('the price line', () => {
       ...readings,
       series: { ...readings.series, cost: consumption.map((kwh) => (kwh === null ? null : kwh * 0.25)) },
     };
-    const data = chartData([priced], 'day', Date.parse('2026-03-30T22:00:00Z'), true, 'energy', true);
+    const data = chartData(
+      [priced],
+      'day',
+      Date.parse('2026-03-30T22:00:00Z'),
+      true,
+      'energy',
+      pricePerKwh(priced.series),
+    );
     expect(data).toHaveLength(4);
     expect(data[3]).toEqual([null, ...consumption.map((kwh) => (kwh === null || kwh <= 0 ? null : 0.25))]);
+  });
+});
+
+describe('priceBands', () => {
+  /** Hour buckets from 00:00Z with these energies (kWh) and costs (the answer's, before tax). */
+  function hourly(energy: (number | null)[], cost: (number | null)[] | undefined): MeterReadings {
+    const base = dailyReadings();
+    const t = energy.map((_, k) => at('2026-06-01T00:00:00Z') + k * 3_600_000);
+    return {
+      ...base,
+      series: {
+        ...base.series,
+        t,
+        hours: energy.map(() => 1),
+        consumption: energy,
+        ...(cost ? { cost } : {}),
+      },
+    };
+  }
+  const end = at('2026-06-02T00:00:00Z');
+  const hour = (k: number) => at('2026-06-01T00:00:00Z') + k * 3_600_000;
+  /** The bands from the price line's own column, as the chart panel draws them. */
+  const bandsOf = (meter: MeterReadings, granularity: Granularity = 'hour') =>
+    priceBands(meter, granularity, end, pricePerKwh(meter.series));
+
+  it('shades the hours charged at the lowest price cheap and at the highest dear, joined when adjacent', () => {
+    // Prices: 0.10, 0.10, 0.20, 0.30, 0.20 per kWh (cost ÷ energy: 0.05/0.5, 0.1/1, 0.4/2, 0.3/1, 0.2/1).
+    const meter = hourly([0.5, 1, 2, 1, 1], [0.05, 0.1, 0.4, 0.3, 0.2]);
+    expect(bandsOf(meter)).toEqual([
+      { from: hour(0), to: hour(2), level: 'cheap' },
+      { from: hour(3), to: hour(4), level: 'dear' },
+    ]);
+  });
+
+  it('leaves unshaded an hour across two prices, and one whose energy or cost is unknown or zero', () => {
+    // 0.10, then 0.15 (half at 0.10, half at 0.20: straddles a window), 0.20, unknown, zero energy.
+    const meter = hourly([1, 2, 1, null, 0], [0.1, 0.3, 0.2, null, 0]);
+    expect(bandsOf(meter)).toEqual([
+      { from: hour(0), to: hour(1), level: 'cheap' },
+      { from: hour(2), to: hour(3), level: 'dear' },
+    ]);
+  });
+
+  it('reads one price where the cost to the millionth leaves a small hour a few millionths off', () => {
+    // 0.123 kWh at 0.1452 costs 0.0178596, 0.017860 to the millionth: 0.145203… per kWh, still the
+    // day price 0.1452 (not a third level); 0.0812 is the night price.
+    const meter = hourly([1, 0.123, 1], [0.1452, 0.01786, 0.0812]);
+    expect(bandsOf(meter)).toEqual([
+      { from: hour(0), to: hour(2), level: 'dear' },
+      { from: hour(2), to: hour(3), level: 'cheap' },
+    ]);
+  });
+
+  it('shades raw intervals over their own spans', () => {
+    // Readings at 00:00, 00:15, 00:30, 00:45, 01:00: 0.25 kWh each, at 0.10 then 0.20 per kWh.
+    const raw = rawReadings('2026-06-01T00:00:00Z', '2026-06-01T01:00:00Z');
+    const meter = { ...raw, series: { ...raw.series, cost: [null, 0.025, 0.025, 0.05, 0.05] } };
+    expect(bandsOf(meter, 'raw')).toEqual([
+      { from: at('2026-06-01T00:00:00Z'), to: at('2026-06-01T00:30:00Z'), level: 'cheap' },
+      { from: at('2026-06-01T00:30:00Z'), to: at('2026-06-01T01:00:00Z'), level: 'dear' },
+    ]);
+  });
+
+  it('shades nothing for one price, for prices that change every interval, without cost, or by day', () => {
+    expect(bandsOf(hourly([1, 2], [0.25, 0.5]))).toEqual([]);
+    // Seven prices: 0.01 … 0.07 per kWh, more than a time-of-use tariff has.
+    const dynamic = hourly([1, 1, 1, 1, 1, 1, 1], [0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07]);
+    expect(bandsOf(dynamic)).toEqual([]);
+    // Six are still a time-of-use tariff's: 0.01 cheap, 0.06 dear.
+    const six = hourly([1, 1, 1, 1, 1, 1], [0.01, 0.02, 0.03, 0.04, 0.05, 0.06]);
+    expect(bandsOf(six)).toEqual([
+      { from: hour(0), to: hour(1), level: 'cheap' },
+      { from: hour(5), to: hour(6), level: 'dear' },
+    ]);
+    expect(bandsOf(hourly([1, 1], undefined))).toEqual([]);
+    expect(bandsOf(hourly([1, 1], [0.1, 0.2]), 'day')).toEqual([]);
   });
 });

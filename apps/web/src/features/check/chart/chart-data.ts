@@ -69,28 +69,38 @@ interface MeterPoints {
   /** A meter with an export channel: the export, drawn below zero, and net = import − export. */
   exported: (number | null)[] | null;
   net: (number | null)[] | null;
-  /** Price per kWh of each point (pricePerKwh). */
-  price: (number | null)[];
+  /** Price per kWh of each point (the caller's pricePerKwh column, placed on x); null: no price line. */
+  price: (number | null)[] | null;
 }
 
 const negated = (column: readonly (number | null)[]) =>
   column.map((value) => (value === null || value === 0 ? value : -value));
 
-function rawPoints(meter: MeterReadings, measure: ChartMeasure): MeterPoints {
+function rawPoints(
+  meter: MeterReadings,
+  measure: ChartMeasure,
+  prices: (number | null)[] | null,
+): MeterPoints {
   const { t, value, other } = meter.series;
   const consumption = columnOf(meter.series, measure);
   const net = measure === 'cost' ? netCost(meter) : meter.series.net;
   const first = t[0];
   const last = t[t.length - 1];
   if (first === undefined || last === undefined)
-    return { x: [], consumption: [], register: [], exported: null, net: null, price: [] };
+    return { x: [], consumption: [], register: [], exported: null, net: null, price: prices && [] };
   const gaps = meter.gaps;
   const lead = gaps.find((gap) => Date.parse(gap.to) === first && Date.parse(gap.from) < first);
   const tail = gaps.findLast((gap) => Date.parse(gap.from) === last && Date.parse(gap.to) > last);
   const exported = other ? negated(columnOf(other, measure)) : null;
-  const price = pricePerKwh(meter.series);
   if (!lead && !tail)
-    return { x: t, consumption, register: value, exported, net: exported ? (net ?? null) : null, price };
+    return {
+      x: t,
+      consumption,
+      register: value,
+      exported,
+      net: exported ? (net ?? null) : null,
+      price: prices,
+    };
   const before = lead ? [Date.parse(lead.from)] : [];
   const after = tail ? [Date.parse(tail.to)] : [];
   const pad = (column: readonly (number | null)[]) => [
@@ -104,16 +114,22 @@ function rawPoints(meter: MeterReadings, measure: ChartMeasure): MeterPoints {
     register: pad(value),
     exported: exported ? pad(exported) : null,
     net: exported && net ? pad(net) : null,
-    price: pad(price),
+    price: prices ? pad(prices) : null,
   };
 }
 
-function bucketPoints(meter: MeterReadings, rangeEndMs: number, measure: ChartMeasure): MeterPoints {
+function bucketPoints(
+  meter: MeterReadings,
+  rangeEndMs: number,
+  measure: ChartMeasure,
+  prices: (number | null)[] | null,
+): MeterPoints {
   const { t, value, hours, other } = meter.series;
   const consumption = columnOf(meter.series, measure);
   const net = measure === 'cost' ? netCost(meter) : meter.series.net;
   const n = t.length;
-  if (n === 0) return { x: [], consumption: [], register: [], exported: null, net: null, price: [] };
+  if (n === 0)
+    return { x: [], consumption: [], register: [], exported: null, net: null, price: prices && [] };
   const x = new Array<number>(n + 1);
   x[0] = t[0] ?? 0;
   for (let k = 0; k < n; k++) x[k + 1] = bucketEndAt(t, hours, k, rangeEndMs);
@@ -124,7 +140,7 @@ function bucketPoints(meter: MeterReadings, rangeEndMs: number, measure: ChartMe
     register: [meter.totals.registerStart, ...value],
     exported: other ? [null, ...negated(columnOf(other, measure))] : null,
     net: other && net ? [null, ...net] : null,
-    price: [null, ...pricePerKwh(meter.series)],
+    price: prices ? [null, ...prices] : null,
   };
 }
 
@@ -143,8 +159,11 @@ function pointsOf(
   granularity: Granularity,
   rangeEndMs: number,
   measure: ChartMeasure,
+  prices: (number | null)[] | null = null,
 ): MeterPoints {
-  return granularity === 'raw' ? rawPoints(meter, measure) : bucketPoints(meter, rangeEndMs, measure);
+  return granularity === 'raw'
+    ? rawPoints(meter, measure, prices)
+    : bucketPoints(meter, rangeEndMs, measure, prices);
 }
 
 /**
@@ -152,6 +171,8 @@ function pointsOf(
  * register and its price per kWh. One meter with an export channel: x, import, export (negative:
  * drawn below zero), net, register?, price?. Several meters share the bucket edges of the location's zone but may differ in
  * gaps, so they are joined on x; a point a meter lacks is a hole, never a zero.
+ * `prices` is the meter's pricePerKwh column, point by point (the one the cheap and dear hours
+ * are shaded from), or null for no price line.
  */
 export function chartData(
   meters: readonly MeterReadings[],
@@ -159,12 +180,12 @@ export function chartData(
   rangeEndMs: number,
   withRegister: boolean,
   measure: ChartMeasure = 'energy',
-  withPrice = false,
+  prices: (number | null)[] | null = null,
 ): uPlot.AlignedData {
   const [only] = meters;
   if (!only) return [[]];
   if (meters.length === 1) {
-    const points = pointsOf(only, granularity, rangeEndMs, measure);
+    const points = pointsOf(only, granularity, rangeEndMs, measure, prices);
     const channels =
       points.exported && points.net
         ? [points.consumption, points.exported, points.net]
@@ -173,7 +194,7 @@ export function chartData(
       points.x,
       ...channels,
       ...(withRegister ? [points.register] : []),
-      ...(withPrice ? [points.price] : []),
+      ...(points.price ? [points.price] : []),
     ];
   }
   return uPlot.join(
@@ -239,4 +260,62 @@ export function hatchedBars(
  */
 export function dstLabelKey(granularity: Granularity): 'check.chart.dst' | 'check.chart.dstInside' {
   return granularity === 'week' || granularity === 'month' ? 'check.chart.dstInside' : 'check.chart.dst';
+}
+
+/** A stretch of the chart shaded by what the bill charged for its energy (issue 34). */
+export interface PriceBand {
+  from: number;
+  to: number;
+  level: 'cheap' | 'dear';
+}
+
+/**
+ * The most distinct prices a range's hours may have for some to be called cheap and dear: a
+ * time-of-use tariff has a few (night, day, peak); prices that change every interval (a dynamic
+ * tariff) have many, and are not shaded.
+ */
+const MAX_PRICE_LEVELS = 6;
+
+/**
+ * Hours (and raw intervals) shaded by the price the bill charged for them: `prices` is the price
+ * line's own column (pricePerKwh: each point's cost ÷ its energy, both from the answer, so the
+ * server's one price rule with no copy of it here), compared to 1/10,000 of the currency per kWh
+ * so that the cost's rounding to the millionth does not split one price in two. Points at the
+ * range's lowest price are cheap, at its highest dear; a point that straddles two prices (a window
+ * starting at :30) is neither, nor is one without a price (energy or cost unknown or zero). Only
+ * for hour and raw views, and only when the range has between 2 and MAX_PRICE_LEVELS prices;
+ * adjacent points of a level are one band.
+ */
+export function priceBands(
+  meter: MeterReadings,
+  granularity: Granularity,
+  rangeEndMs: number,
+  prices: readonly (number | null)[],
+): PriceBand[] {
+  if (granularity !== 'hour' && granularity !== 'raw') return [];
+  const { t, hours } = meter.series;
+  // A raw point's span ends at its time (where it starts, the answer says); a bucket starts at its time.
+  const starts = granularity === 'raw' ? spanStartColumn(meter.series) : null;
+  const spans: { from: number; to: number; level: number }[] = [];
+  for (let k = 0; k < t.length; k++) {
+    const price = prices[k] ?? null;
+    if (price === null) continue;
+    const from = starts ? (starts[k] ?? null) : (t[k] ?? null);
+    const to = starts ? (t[k] ?? null) : bucketEndAt(t, hours, k, rangeEndMs);
+    if (from === null || to === null) continue;
+    spans.push({ from, to, level: Math.round(price * 10_000) });
+  }
+  const levels = [...new Set(spans.map((span) => span.level))].sort((a, b) => a - b);
+  if (levels.length < 2 || levels.length > MAX_PRICE_LEVELS) return [];
+  const cheapest = levels[0];
+  const dearest = levels[levels.length - 1];
+  const bands: PriceBand[] = [];
+  for (const span of spans) {
+    const level = span.level === cheapest ? 'cheap' : span.level === dearest ? 'dear' : null;
+    if (level === null) continue;
+    const last = bands[bands.length - 1];
+    if (last?.level === level && last.to === span.from) last.to = span.to;
+    else bands.push({ from: span.from, to: span.to, level });
+  }
+  return bands;
 }

@@ -37,6 +37,7 @@ const callbacks = {
     hatched: [],
     periods: [],
     peak: null,
+    prices: [],
     barsWithin: { from: 0, to: Number.POSITIVE_INFINITY },
   }),
 };
@@ -124,6 +125,7 @@ describe('buildChartOptions', () => {
         hatched: [],
         periods: [],
         peak: null,
+        prices: [] as ChartMarkers['prices'],
         barsWithin: { from: 0, to: Number.POSITIVE_INFINITY },
       }),
     });
@@ -150,6 +152,22 @@ describe('buildChartOptions', () => {
     drawn.length = 0;
     drawClear(dst(null));
     expect(drawn).toEqual([]);
+    // Cheap and dear hours (chart-data.ts priceBands) are shaded the same way, each in its colour.
+    const priced = dst(null);
+    drawn.length = 0;
+    drawClear({
+      getMarkers: () => ({
+        ...priced.getMarkers(),
+        prices: [
+          { from: 300, to: 400, level: 'cheap' as const },
+          { from: 600, to: 650, level: 'dear' as const },
+        ],
+      }),
+    });
+    expect(drawn).toEqual([
+      { style: chartThemes.light.cheapBand, rect: [300, 10, 100, 300] },
+      { style: chartThemes.light.dearBand, rect: [600, 10, 50, 300] },
+    ]);
   });
 
   it('drag zooms on x only', () => {
@@ -211,6 +229,10 @@ const MARKERS: ChartMarkers = {
   hatched: [{ from: 2_000, to: 2_500, value: 1 }],
   periods: [{ from: 8_000, to: 9_000, label: 'Billing period 12.5 kWh' }],
   peak: { from: 50_000, to: 50_200, label: 'Peak 3.2 kW' },
+  prices: [
+    { from: 10_000, to: 11_000, level: 'cheap' },
+    { from: 12_000, to: 13_000, level: 'dear' },
+  ],
   barsWithin: { from: 0, to: Number.POSITIVE_INFINITY },
 };
 
@@ -494,6 +516,54 @@ describe('time ticks', () => {
       }
     } finally {
       globalThis.Path2D = saved;
+    }
+  });
+});
+
+describe('chart colours', () => {
+  type Rgb = number[];
+  const hex = (text: string): Rgb => [1, 3, 5].map((i) => parseInt(text.slice(i, i + 2), 16));
+  /** `rgba(r, g, b, a)` laid over `under`. */
+  const over = (fill: string, under: Rgb): Rgb => {
+    const [r = 0, g = 0, b = 0, a = 1] = (fill.match(/[\d.]+/g) ?? []).map(Number);
+    return [r, g, b].map((c, i) => c * a + (under[i] ?? 0) * (1 - a));
+  };
+  const luminance = (rgb: Rgb) => {
+    const [r = 0, g = 0, b = 0] = rgb.map((c) => {
+      const s = c / 255;
+      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const contrast = (a: Rgb, b: Rgb) => {
+    const [hi = 0, lo = 0] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  /** The card: white in the light skin, Mantine's dark-7 (app.css --cm-surface) in the dark one. */
+  const cards = { light: [255, 255, 255], dark: [0x1f, 0x1f, 0x1f] };
+
+  it('keep the bars and lines of one meter at 3:1 over the cheap and dear hours, light and dark (issue 34)', () => {
+    for (const skin of ['light', 'dark'] as const) {
+      const theme = chartThemes[skin];
+      for (const band of ['cheapBand', 'dearBand'] as const) {
+        const under = over(theme[band], cards[skin]);
+        // Import, export, net, register, price, peak, events, clock changes, axis text.
+        const drawn = {
+          import: theme.series[0] ?? '',
+          export: theme.series[1] ?? '',
+          net: theme.net,
+          register: theme.register,
+          price: theme.price,
+          peak: theme.peak,
+          event: theme.event,
+          dst: theme.dst,
+          text: theme.text,
+        };
+        for (const [name, colour] of Object.entries(drawn))
+          expect(contrast(hex(colour), under), `${name} on ${band}, ${skin}`).toBeGreaterThanOrEqual(3);
+        // A tint, yet one the eye can tell from the card.
+        expect(contrast(under, cards[skin]), `${band}, ${skin}`).toBeGreaterThan(1.1);
+      }
     }
   });
 });

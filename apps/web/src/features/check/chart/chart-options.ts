@@ -2,7 +2,7 @@ import { lowerBound } from '@cm/contracts/sorted.ts';
 import type { Granularity } from '@cm/contracts/check.ts';
 import uPlot from 'uplot';
 import { DAY_MS, localParts } from '@cm/contracts/zoned-time.ts';
-import type { HatchedBar } from './chart-data.ts';
+import type { HatchedBar, PriceBand } from './chart-data.ts';
 
 /*
  * The readings chart's uPlot options, built by a pure function outside React (Grafana's way):
@@ -30,6 +30,9 @@ export interface ChartTheme {
   dst: string;
   /** Fill of a bucket (day, week, month) that has a clock change. */
   dstBand: string;
+  /** Fills of the hours billed at the range's lowest and highest price (priceBands). */
+  cheapBand: string;
+  dearBand: string;
   /** Fill of a billing period across bucket edges (one energy, spread unknown). */
   periodBand: string;
   event: string;
@@ -40,7 +43,10 @@ export interface ChartTheme {
   selection: string;
 }
 
-/** Light and dark themes (contrast ≥ 3:1 against the card for lines and text). */
+/**
+ * Light and dark themes (contrast ≥ 3:1 against the card for lines and text, and against the
+ * card under each band's fill; tested).
+ */
 export const chartThemes: Record<'light' | 'dark', ChartTheme> = {
   light: {
     text: '#3b3f45',
@@ -53,6 +59,8 @@ export const chartThemes: Record<'light' | 'dark', ChartTheme> = {
     gapFill: 'rgba(201, 42, 42, 0.10)',
     dst: '#a16207',
     dstBand: 'rgba(161, 98, 7, 0.12)',
+    cheapBand: 'rgba(21, 128, 61, 0.10)',
+    dearBand: 'rgba(185, 28, 28, 0.08)',
     periodBand: 'rgba(126, 34, 206, 0.10)',
     event: '#c92a2a',
     peak: '#0f7b45',
@@ -70,6 +78,8 @@ export const chartThemes: Record<'light' | 'dark', ChartTheme> = {
     gapFill: 'rgba(255, 107, 107, 0.16)',
     dst: '#facc15',
     dstBand: 'rgba(250, 204, 21, 0.14)',
+    cheapBand: 'rgba(74, 222, 128, 0.12)',
+    dearBand: 'rgba(248, 113, 113, 0.12)',
     periodBand: 'rgba(192, 132, 252, 0.16)',
     event: '#ff8787',
     peak: '#4ade80',
@@ -101,6 +111,8 @@ export interface ChartMarkers {
   periods: { from: number; to: number; label: string }[];
   /** The range's peak demand: its interval [from, to), marked at its middle with a triangle, labelled with the kW. */
   peak: { from: number; to: number; label: string } | null;
+  /** Hours the bill charged at the range's lowest and highest price (chart-data.ts priceBands): shaded. */
+  prices: PriceBand[];
 }
 
 /** Everything the options depend on. */
@@ -228,7 +240,10 @@ export function placeLabels(
 
 const LABEL_ROWS = 3;
 
-/** Shades the buckets that hold a clock change, under the bars (drawn before the series). */
+/**
+ * Shades the buckets that hold a clock change, billing periods and the cheapest and dearest hours,
+ * under the bars (drawn before the series).
+ */
 function drawDstBands(u: uPlot, markers: ChartMarkers, theme: ChartTheme): void {
   const { ctx } = u;
   const { left, top, width, height } = u.bbox;
@@ -236,6 +251,10 @@ function drawDstBands(u: uPlot, markers: ChartMarkers, theme: ChartTheme): void 
   const bands = [
     ...markers.dst.flatMap(({ band }) => (band ? [{ ...band, fill: theme.dstBand }] : [])),
     ...markers.periods.map((period) => ({ ...period, fill: theme.periodBand })),
+    ...markers.prices.map((band) => ({
+      ...band,
+      fill: band.level === 'cheap' ? theme.cheapBand : theme.dearBand,
+    })),
   ];
   for (const band of bands) {
     const x0 = Math.max(left, Math.round(u.valToPos(band.from, 'x', true)));

@@ -5,7 +5,14 @@ import { memo, useCallback, useMemo, useRef, useState, type CSSProperties } from
 import { useTranslation } from 'react-i18next';
 import { offsetChanges } from '@cm/contracts/zoned-time.ts';
 import { formatEnergy, formatMoney, formatNumber, formatPower } from '@/lib/format.ts';
-import { chartData, dstLabelKey, hatchedBars, pricePerKwh, type ChartMeasure } from './chart-data.ts';
+import {
+  chartData,
+  dstLabelKey,
+  hatchedBars,
+  priceBands,
+  pricePerKwh,
+  type ChartMeasure,
+} from './chart-data.ts';
 import { billCurrency } from '../model/bill.ts';
 import { chartThemes, type ChartMarkers } from './chart-options.ts';
 import { formatPeriod } from '../model/local-format.ts';
@@ -32,7 +39,15 @@ interface ChartPanelProps {
   tableId: string;
 }
 
-function useMarkers(readings: LocationReadings, measure: ChartMeasure): ChartMarkers {
+/**
+ * What the chart marks over the data. `prices`: one meter's price per kWh, point by point
+ * (pricePerKwh, the price line's own column), for the cheapest and dearest hours; null without.
+ */
+function useMarkers(
+  readings: LocationReadings,
+  measure: ChartMeasure,
+  prices: readonly (number | null)[] | null,
+): ChartMarkers {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   return useMemo(() => {
@@ -93,8 +108,10 @@ function useMarkers(readings: LocationReadings, measure: ChartMeasure): ChartMar
           label: t('check.chart.peak', { power: formatPower(demand.kW, locale, demand.isAtLeast) }),
         }
       : null;
-    return { dst, events, gaps, hatched, periods, peak, barsWithin };
-  }, [readings, t, locale, measure]);
+    const cheapAndDear =
+      isSingle && prices !== null ? priceBands(only, readings.granularity, toMs, prices) : [];
+    return { dst, events, gaps, hatched, periods, peak, prices: cheapAndDear, barsWithin };
+  }, [readings, t, locale, measure, prices]);
 }
 
 interface LegendItem {
@@ -287,15 +304,17 @@ export const ChartPanel = memo(function ChartPanel({
     }),
     [tz, locale, granularity, chartMode, seriesKey, netLabel, withRegister, priceLabel, t, axisUnit, scheme],
   );
-  const data = useMemo(
-    () => chartData(meters, granularity, toMs, withRegister, measure, withPrice),
-    [meters, granularity, toMs, withRegister, measure, withPrice],
-  );
+  // One meter's price per kWh, point by point: the tooltip's (with the price line) and the shading's.
+  const [onlyMeter] = meters;
   const prices = useMemo(
-    () => (withPrice && meters[0] ? pricePerKwh(meters[0].series) : null),
-    [withPrice, meters],
+    () => (isSingle && onlyMeter?.series.cost ? pricePerKwh(onlyMeter.series) : null),
+    [isSingle, onlyMeter],
   );
-  const markers = useMarkers(readings, measure);
+  const markers = useMarkers(readings, measure, prices);
+  const data = useMemo(
+    () => chartData(meters, granularity, toMs, withRegister, measure, withPrice ? prices : null),
+    [meters, granularity, toMs, withRegister, measure, withPrice, prices],
+  );
 
   const writeTooltip = useCallback<TooltipWriter>(
     (x, element) => {
@@ -345,7 +364,7 @@ export const ChartPanel = memo(function ChartPanel({
               value: formatMoney(cost, currency, locale, granularity === 'raw' || granularity === 'hour'),
             }),
           });
-        const price = prices?.[i] ?? null;
+        const price = withPrice ? (prices?.[i] ?? null) : null;
         if (price !== null && currency !== null)
           lines.push({
             text: t('check.chart.priceValue', { value: formatMoney(price, currency, locale, true) }),
@@ -387,6 +406,7 @@ export const ChartPanel = memo(function ChartPanel({
       scheme,
       currency,
       prices,
+      withPrice,
     ],
   );
 
@@ -428,6 +448,18 @@ export const ChartPanel = memo(function ChartPanel({
       swatch: 'swatch',
       style: { background: theme.periodBand, outline: `1px solid ${theme.net}` },
       shown: markers.periods.length > 0,
+    },
+    {
+      label: t('check.chart.legendCheap'),
+      swatch: 'swatch',
+      style: { background: theme.cheapBand, outline: `1px solid ${theme.peak}` },
+      shown: markers.prices.some((band) => band.level === 'cheap'),
+    },
+    {
+      label: t('check.chart.legendDear'),
+      swatch: 'swatch',
+      style: { background: theme.dearBand, outline: `1px solid ${theme.event}` },
+      shown: markers.prices.some((band) => band.level === 'dear'),
     },
     {
       label: t('check.chart.legendGap'),
