@@ -7,6 +7,7 @@ import {
   chartThemes,
   formatTimeTicks,
   placeLabels,
+  priceRuns,
   wallClockDate,
   type ChartCallbacks,
   type ChartMarkers,
@@ -66,6 +67,26 @@ describe('buildChartOptions', () => {
     expect(both.series.map((series) => series.scale ?? 'x')).toEqual(['x', 'energy', 'register', 'price']);
     expect(both.axes?.map((axis) => axis.scale ?? 'x')).toEqual(['x', 'energy', 'register', 'price']);
     expect(both.series[3]?.paths).toBeTypeOf('function');
+  });
+
+  it('holds each price over the interval it was charged in, the first one and the one after a gap too', () => {
+    // Hour buckets: x[0] is the first hour's start, x[k] the end of hour k − 1 (chart-data.ts).
+    const xs = [0, 1, 2, 3, 4, 5];
+    const ys = [null, 0.2, 0.3, null, 0.1, 0.1];
+    expect(priceRuns(xs, ys)).toEqual([
+      [
+        { x: 0, y: 0.2 },
+        { x: 1, y: 0.2 },
+        { x: 1, y: 0.3 },
+        { x: 2, y: 0.3 },
+      ],
+      [
+        { x: 3, y: 0.1 },
+        { x: 4, y: 0.1 },
+        { x: 4, y: 0.1 },
+        { x: 5, y: 0.1 },
+      ],
+    ]);
   });
 
   it('never joins across unknown energy, bars or line', () => {

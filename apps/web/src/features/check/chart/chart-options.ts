@@ -335,9 +335,54 @@ const barUnderCursor: uPlot.Cursor.DataIdxRefiner = (u, _seriesIdx, closestIdx, 
  * An energy line: each value at its interval's centre, so the line runs over the middle of its
  * bars (not half a bar to the right, at the bucket ends); unknown energy breaks it.
  */
-// uPlot's steps with each value held back to the point before: x is an interval's end, so a price
-// is drawn over the interval it was charged in.
-const steppedToEnd = uPlot.paths.stepped?.({ align: -1 });
+/**
+ * The runs of a price line: x is an interval's end, so each known value holds over (x[i-1], x[i]]
+ * (the interval it was charged in), the first interval and the one after a gap included. A run is
+ * the values of adjacent intervals; an unknown value ends it.
+ */
+export function priceRuns(
+  xs: ArrayLike<number | null | undefined>,
+  ys: ArrayLike<number | null | undefined>,
+): { x: number; y: number }[][] {
+  const runs: { x: number; y: number }[][] = [];
+  let run: { x: number; y: number }[] | null = null;
+  for (let i = 1; i < xs.length; i += 1) {
+    const y = ys[i];
+    const from = xs[i - 1];
+    const to = xs[i];
+    if (
+      y === null ||
+      y === undefined ||
+      from === null ||
+      from === undefined ||
+      to === null ||
+      to === undefined
+    ) {
+      run = null;
+      continue;
+    }
+    if (!run) {
+      run = [{ x: from, y }];
+      runs.push(run);
+    } else run.push({ x: from, y });
+    run.push({ x: to, y });
+  }
+  return runs;
+}
+
+const priceSteps: uPlot.Series.PathBuilder = (u, seriesIdx) => {
+  const scale = u.series[seriesIdx]?.scale ?? 'price';
+  const stroke = new Path2D();
+  for (const run of priceRuns(u.data[0], u.data[seriesIdx] ?? [])) {
+    run.forEach((point, k) => {
+      const x = u.valToPos(point.x, 'x', true);
+      const y = u.valToPos(point.y, scale, true);
+      if (k === 0) stroke.moveTo(x, y);
+      else stroke.lineTo(x, y);
+    });
+  }
+  return { stroke, fill: null, clip: null, band: null, flags: 0 };
+};
 
 const centreLine: uPlot.Series.PathBuilder = (u, seriesIdx, idx0, idx1) => {
   const xs = u.data[0];
@@ -582,7 +627,7 @@ export function buildChartOptions(spec: ChartSpec, callbacks: ChartCallbacks): u
           width: 2,
           spanGaps: false,
           points: { show: false },
-          ...(steppedToEnd ? { paths: steppedToEnd } : {}),
+          paths: priceSteps,
         },
       ]
     : [];
