@@ -1,10 +1,10 @@
 import { Anchor, Button, Group, Switch, Text, Title, useComputedColorScheme } from '@mantine/core';
 import { IconZoomReset } from '@tabler/icons-react';
 import type { LocationReadings } from '@cm/contracts/check.ts';
-import { memo, useCallback, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { offsetChanges } from '@cm/contracts/zoned-time.ts';
-import { formatEnergy, formatMoney, formatNumber, formatPower } from '@/lib/format.ts';
+import { formatEnergy, formatNumber, formatPower } from '@/lib/format.ts';
 import {
   chartData,
   dstLabelKey,
@@ -15,12 +15,11 @@ import {
 } from './chart-data.ts';
 import { billCurrency } from '../model/bill.ts';
 import { chartThemes, type ChartMarkers } from './chart-options.ts';
-import { formatPeriod } from '../model/local-format.ts';
 import type { ChartView } from '../model/url-state.ts';
-import { bucketAt, rowsByEnd, rowsOf } from '../model/reading-rows.ts';
-import { rowNotes } from '../table/row-notes.ts';
+import { bucketAt } from '../model/reading-rows.ts';
 import { ReadingsChart, type TooltipWriter } from './readings-chart.tsx';
-import { formatRegister } from '../totals/totals.ts';
+import { ChartLegend } from './chart-legend.tsx';
+import { showTooltip, tooltipContent } from './chart-tooltip.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import { SegmentedChoice } from '@/components/segmented-choice.tsx';
 import classes from '../check.module.css';
@@ -112,13 +111,6 @@ function useMarkers(
       isSingle && prices !== null ? priceBands(only, readings.granularity, toMs, prices) : [];
     return { dst, events, gaps, hatched, periods, peak, prices: cheapAndDear, barsWithin };
   }, [readings, t, locale, measure, prices]);
-}
-
-interface LegendItem {
-  label: string;
-  swatch: 'swatch' | 'swatchLine' | 'swatchDash' | 'swatchHatched';
-  style: CSSProperties;
-  shown: boolean;
 }
 
 interface ChartHeaderProps {
@@ -261,6 +253,14 @@ export const ChartPanel = memo(function ChartPanel({
   const [isZoomed, setZoomed] = useState(false);
   const resetRef = useRef<(() => void) | null>(null);
   const resetZoom = useCallback(() => resetRef.current?.(), []);
+  // Stable handlers, so that the memoised header is not redrawn with every answer.
+  const handleMode = useCallback((style: 'bars' | 'line') => onViewChange({ style }), [onViewChange]);
+  const handleMeasure = useCallback(
+    (chosen: ChartMeasure) => onViewChange({ cost: chosen === 'cost' }),
+    [onViewChange],
+  );
+  const handleRegister = useCallback((register: boolean) => onViewChange({ register }), [onViewChange]);
+  const handlePrice = useCallback((price: boolean) => onViewChange({ price }), [onViewChange]);
   const toMs = Date.parse(readings.to);
 
   const seriesLabels = useMemo(
@@ -319,189 +319,34 @@ export const ChartPanel = memo(function ChartPanel({
   const writeTooltip = useCallback<TooltipWriter>(
     (x, element) => {
       if (x === null) return false;
-      const lines: { text: string; color?: string; strong?: boolean }[] = [];
-      let period: string | null = null;
-      rowsOf(readings).forEach((rows, b) => {
-        const i = rowsByEnd(rows, granularity).get(x);
-        if (i === undefined) return;
-        period ??= formatPeriod(rows.start[i] ?? 0, rows.end[i] ?? 0, granularity, locale, tz);
-        const consumption = rows.consumption[i] ?? null;
-        const value = consumption === null ? t('check.chart.unknown') : formatEnergy(consumption, locale);
-        const theme = chartThemes[scheme];
-        lines.push({
-          text: hasExport
-            ? t('check.chart.importValue', { value })
-            : isSingle
-              ? value
-              : `${meters[b]?.meterInd ?? ''} · ${value}`,
-          color: theme.series[b % 7],
-          strong: true,
-        });
-        if (rows.exported && rows.net) {
-          const energy = (v: number | null) =>
-            v === null ? t('check.chart.unknown') : formatEnergy(v, locale);
-          lines.push({
-            text: t('check.chart.exportValue', { value: energy(rows.exported[i] ?? null) }),
-            color: theme.series[1],
-            strong: true,
-          });
-          lines.push({
-            text: t('check.chart.netValue', { value: energy(rows.net[i] ?? null) }),
-            color: theme.net,
-          });
-        }
-        const demand = rows.demand?.[i] ?? null;
-        if (demand !== null)
-          lines.push({
-            text: t(granularity === 'raw' ? 'check.chart.demandValue' : 'check.chart.peakValue', {
-              value: formatPower(demand, locale, rows.demandAtLeast[i] ?? false),
-            }),
-          });
-        const cost = rows.cost?.[i] ?? null;
-        if (cost !== null && currency !== null)
-          lines.push({
-            text: t('check.chart.costValue', {
-              value: formatMoney(cost, currency, locale, granularity === 'raw' || granularity === 'hour'),
-            }),
-          });
-        const price = withPrice ? (prices?.[i] ?? null) : null;
-        if (price !== null && currency !== null)
-          lines.push({
-            text: t('check.chart.priceValue', { value: formatMoney(price, currency, locale, true) }),
-            color: chartThemes[scheme].price,
-          });
-        if (withRegister) {
-          const register = rows.register[i] ?? null;
-          if (register !== null)
-            lines.push({ text: t('check.chart.registerValue', { value: formatRegister(register, locale) }) });
-        }
-        for (const note of rowNotes(rows, i, granularity)) lines.push({ text: t(note.key, note.values) });
+      const content = tooltipContent(readings, x, {
+        locale,
+        t,
+        hasExport,
+        withRegister,
+        theme: chartThemes[scheme],
+        currency,
+        prices: withPrice ? prices : null,
       });
-      if (period === null) return false;
-      element.replaceChildren();
-      const head = document.createElement('div');
-      head.className = classes.tooltipHead ?? '';
-      head.textContent = period;
-      element.append(head);
-      for (const line of lines) {
-        const div = document.createElement('div');
-        div.textContent = line.text;
-        if (line.strong) div.style.fontWeight = '700';
-        if (line.color) div.style.borderInlineStart = `3px solid ${line.color}`;
-        if (line.color) div.style.paddingInlineStart = '6px';
-        element.append(div);
-      }
+      if (!content) return false;
+      showTooltip(element, content);
       return true;
     },
-    [
-      readings,
-      meters,
-      granularity,
-      locale,
-      tz,
-      t,
-      isSingle,
-      hasExport,
-      withRegister,
-      scheme,
-      currency,
-      prices,
-      withPrice,
-    ],
+    [readings, locale, t, hasExport, withRegister, scheme, currency, prices, withPrice],
   );
 
-  const theme = chartThemes[scheme];
-  // What each colour and line means; marker kinds only when the range has them.
-  const legend: LegendItem[] = [
-    ...seriesLabels.map((label, index) => ({
-      label,
-      swatch: 'swatch' as const,
-      style: { background: theme.series[index % 7] },
-      shown: true,
-    })),
-    {
-      label: netLabel ?? '',
-      swatch: 'swatchLine',
-      style: { borderColor: theme.net },
-      shown: netLabel !== null,
-    },
-    {
-      label: t('check.chart.register'),
-      swatch: 'swatchLine',
-      style: { borderColor: theme.register },
-      shown: withRegister,
-    },
-    {
-      label: priceLabel ?? '',
-      swatch: 'swatchLine',
-      style: { borderColor: theme.price },
-      shown: priceLabel !== null,
-    },
-    {
-      label: t('check.chart.legendEstimated'),
-      swatch: 'swatchHatched',
-      style: { background: theme.series[0] },
-      shown: chartMode === 'bars' && markers.hatched.length > 0,
-    },
-    {
-      label: t('check.chart.legendPeriod'),
-      swatch: 'swatch',
-      style: { background: theme.periodBand, outline: `1px solid ${theme.net}` },
-      shown: markers.periods.length > 0,
-    },
-    {
-      label: t('check.chart.legendCheap'),
-      swatch: 'swatch',
-      style: { background: theme.cheapBand, outline: `1px solid ${theme.peak}` },
-      shown: markers.prices.some((band) => band.level === 'cheap'),
-    },
-    {
-      label: t('check.chart.legendDear'),
-      swatch: 'swatch',
-      style: { background: theme.dearBand, outline: `1px solid ${theme.event}` },
-      shown: markers.prices.some((band) => band.level === 'dear'),
-    },
-    {
-      label: t('check.chart.legendGap'),
-      swatch: 'swatch',
-      style: { background: theme.gapFill, outline: `1px solid ${theme.event}` },
-      shown: markers.gaps.length > 0,
-    },
-    {
-      label: t('check.chart.legendDst'),
-      ...(markers.dst.some((dst) => dst.band !== null)
-        ? {
-            swatch: 'swatch' as const,
-            style: { background: theme.dstBand, outline: `1px dashed ${theme.dst}` },
-          }
-        : { swatch: 'swatchDash' as const, style: { borderColor: theme.dst } }),
-      shown: markers.dst.length > 0,
-    },
-    {
-      label: t('check.chart.legendPeak'),
-      swatch: 'swatchDash',
-      style: { borderColor: theme.peak },
-      shown: markers.peak !== null,
-    },
-    {
-      label: t('check.chart.legendEvent'),
-      swatch: 'swatchLine',
-      style: { borderColor: theme.event },
-      shown: markers.events.length > 0,
-    },
-  ];
   return (
     <SectionPanel labelledBy="cm-chart-title" className={classes.chartPanel}>
       <ChartHeader
         mode={chartMode}
-        onMode={(style) => onViewChange({ style })}
+        onMode={handleMode}
         measure={currency === null ? null : measure}
         currency={currency}
-        onMeasure={(chosen) => onViewChange({ cost: chosen === 'cost' })}
+        onMeasure={handleMeasure}
         showRegister={isSingle && !isCost ? showRegister : null}
-        onShowRegister={(register) => onViewChange({ register })}
+        onShowRegister={handleRegister}
         showPrice={canShowPrice ? view.price : null}
-        onShowPrice={(price) => onViewChange({ price })}
+        onShowPrice={handlePrice}
         isZoomed={isZoomed}
         onReset={resetZoom}
         tableId={tableId}
@@ -516,16 +361,15 @@ export const ChartPanel = memo(function ChartPanel({
         onZoomChange={setZoomed}
         resetRef={resetRef}
       />
-      <ul className={classes.legend} aria-label={t('check.chart.legend')}>
-        {legend
-          .filter((item) => item.shown)
-          .map((item) => (
-            <li key={item.label}>
-              <span className={classes[item.swatch]} style={item.style} aria-hidden />
-              {item.label}
-            </li>
-          ))}
-      </ul>
+      <ChartLegend
+        seriesLabels={seriesLabels}
+        netLabel={netLabel}
+        withRegister={withRegister}
+        priceLabel={priceLabel}
+        isBars={chartMode === 'bars'}
+        markers={markers}
+        scheme={scheme}
+      />
     </SectionPanel>
   );
 });
