@@ -285,7 +285,11 @@ export async function buildApp({
   await app.register(connectAppsRoutes, { apps: new ConnectAppsService(db), grants });
   await app.register(connectGrantsRoutes, { grants });
   await app.register(oauthRoutes, { provider });
-  await app.register(espiApiRoutes, { espi: new EspiApiService(db, provider, exportsService, access) });
+  // A grant of cost reads the meter's bill as the check page prices it (UsageSummary).
+  const espi = new EspiApiService(db, provider, exportsService, access, (userId, meterNumber, fromMs, toMs) =>
+    check.meterCost(userId, meterNumber, fromMs, toMs),
+  );
+  await app.register(espiApiRoutes, { espi });
 
   // The web app answers everything else.
   await app.register(webApp, { distDir: config.webDist, apiKey: webApiKey });

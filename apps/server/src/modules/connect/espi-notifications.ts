@@ -18,7 +18,7 @@ import {
 const NOTIFICATIONS_PER_RUN = 200;
 
 /** A grant's Batch/Subscription URI: what its token answer's resourceURI names too. */
-export const batchSubscriptionUri = (publicUrl: string, grantId: number) =>
+const batchSubscriptionUri = (publicUrl: string, grantId: number) =>
   `${publicUrl}/espi/1_1/resource/Batch/Subscription/${grantId}`;
 
 const escapeXml = (text: string) =>
@@ -28,7 +28,7 @@ const escapeXml = (text: string) =>
   );
 
 /** ESPI's notification body: the batch URIs to fetch, as an espi:BatchList. */
-export function batchList(uris: readonly string[]): string {
+function batchList(uris: readonly string[]): string {
   const resources = uris.map((uri) => `<espi:resources>${escapeXml(uri)}</espi:resources>`).join('');
   return `<?xml version="1.0" encoding="UTF-8"?>\n<espi:BatchList xmlns:espi="http://naesb.org/espi">${resources}</espi:BatchList>\n`;
 }
