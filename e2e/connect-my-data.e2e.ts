@@ -1,3 +1,4 @@
+import { createHash, createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as oauth from 'openid-client';
@@ -11,6 +12,7 @@ import { demoUsers, startServer } from './support/server.ts';
  * Green Button Connect My Data end to end (issue 37): a third-party app on its own port, a real
  * OAuth client (openid-client), CM and Chromium. An administrator registers the app; client A
  * consents to one of their meters; the app reads a month of interval data through the ESPI API;
+ * an import into that meter sends the app a signed ESPI notification naming the batch to fetch;
  * client A sees the reads in "Who read my data", revokes, and the app's next call answers 401.
  */
 
@@ -19,16 +21,30 @@ let baseUrl: string;
 let stop: () => Promise<void> = async () => {};
 const appName = `SunSizer ${Date.now().toString(36)}`;
 
-/** The third party: its callback exchanges the code (PKCE) and keeps the tokens. */
+/** An ESPI notification as the app's server received it. */
+interface Notification {
+  signature: string;
+  body: string;
+}
+
+/**
+ * The third party: its callback exchanges the code (PKCE) and keeps the tokens; its notification
+ * URI keeps what CM POSTs there.
+ */
 class ThirdPartyApp {
   readonly server = http.createServer((request, response) => void this.handle(request, response));
   config: oauth.Configuration | undefined;
   tokens: oauth.TokenEndpointResponse | undefined;
+  readonly notifications: Notification[] = [];
   private verifier = '';
   private state = '';
 
   get redirectUri(): string {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/cb`;
+  }
+
+  get notificationUri(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/notify`;
   }
 
   async listen(): Promise<void> {
@@ -66,6 +82,14 @@ class ThirdPartyApp {
   }
 
   private async handle(request: http.IncomingMessage, response: http.ServerResponse) {
+    if (request.method === 'POST' && request.url === '/notify') {
+      let body = '';
+      request.setEncoding('utf8');
+      for await (const chunk of request) body += String(chunk);
+      this.notifications.push({ signature: String(request.headers['x-cm-signature']), body });
+      response.writeHead(204).end();
+      return;
+    }
     try {
       if (!this.config) throw new Error('not connected');
       this.tokens = await oauth.authorizationCodeGrant(
@@ -134,6 +158,7 @@ describe('Connect My Data', () => {
       await page.getByRole('textbox', { name: /^Contact/ }).fill('support@sunsizer.example');
       await page.getByRole('textbox', { name: /^Redirect URIs/ }).fill(app.redirectUri);
       await page.getByRole('checkbox', { name: 'register readings' }).check();
+      await page.getByRole('textbox', { name: /^Notification URI/ }).fill(app.notificationUri);
       await page.getByRole('button', { name: 'Register', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: `${appName} is registered` });
       await dialog.waitFor();
@@ -172,6 +197,36 @@ describe('Connect My Data', () => {
     expect(xml.match(/<espi:UsagePoint>/g)).toHaveLength(1);
     expect(xml).toContain(`<title>${meterNumber}</title>`);
     expect((xml.match(/<espi:IntervalReading>/g) ?? []).length).toBeGreaterThan(27 * 24);
+
+    // New data of the meter (an administrator's import): CM notifies the app, signed with its client
+    // secret's SHA-256, which names the batch to fetch.
+    await signedIn(demoUsers.admin, async (page) => {
+      const end = new Date(Math.floor(Date.now() / 900_000) * 900_000).toISOString();
+      const csv = `meter_number,timestamp,interval_kwh\n${meterNumber},${end},0.125\n`;
+      const report = await page.evaluate(async (body) => {
+        const key = document.querySelector('meta[name="cm-api-key"]')?.getAttribute('content') ?? '';
+        const token = JSON.parse(localStorage.getItem('accessToken') ?? 'null') as string;
+        const response = await fetch('/api/admin/imports?format=csv', {
+          method: 'POST',
+          headers: { 'X-API-Key': key, Authorization: `Bearer ${token}`, 'Content-Type': 'text/csv' },
+          body,
+        });
+        return (await response.json()) as { committed: boolean; inserted: number };
+      }, csv);
+      expect(report).toMatchObject({ committed: true, inserted: 1 });
+    });
+    for (let i = 0; i < 100 && app.notifications.length === 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(app.notifications).toHaveLength(1);
+    const [notification] = app.notifications;
+    expect(notification?.body).toContain(`<espi:resources>${batch}</espi:resources>`);
+    const [, sentAt, mac] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(notification?.signature ?? '') ?? [];
+    const key = createHash('sha256').update(clientSecret).digest('hex');
+    expect(mac).toBe(createHmac('sha256', key).update(`${sentAt}.${notification?.body}`).digest('hex'));
+    const notified = /<espi:resources>([^<]+)<\/espi:resources>/.exec(notification?.body ?? '')?.[1] ?? '';
+    expect(
+      (await app.read(`${notified}?published-min=${new Date(Date.now() - 3_600_000).toISOString()}`)).status,
+    ).toBe(200);
 
     await signedIn(demoUsers.clientA, async (page) => {
       // The reads are in the meter's log, under the app's name.

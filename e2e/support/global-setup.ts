@@ -32,6 +32,8 @@ export default async function setup(project: TestProject) {
     CM_SMTP_URL: mailbox.url,
     CM_MAX_EVENT_LOOP_DELAY_MS: '0',
     CM_DISK_LOW_BYTES: '0',
+    // The third-party app of connect-my-data.e2e.ts gets its ESPI notifications on loopback.
+    CM_OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
   });
   project.provide('cmBaseUrl', server.url);
   project.provide('cmMailFile', mailFile);

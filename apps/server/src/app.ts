@@ -62,6 +62,7 @@ import {
   createOauthProvider,
   espiApiRoutes,
   EspiApiService,
+  EspiNotifier,
   oauthRoutes,
 } from './modules/connect/index.ts';
 import { scopeOf } from './modules/access/index.ts';
@@ -111,7 +112,11 @@ export async function buildApp({
   );
   app.addHook('onReady', async () => replicas.start());
   app.addHook('onClose', async () => replicas.close());
-  const imports = new ImportsService(db);
+  const outbound = new OutboundPolicy(config.outboundAllow);
+  // ESPI notifications: imports and device batches tell which meters they added readings to.
+  const espiNotifier = new EspiNotifier(db, config.publicUrl, outbound, app.log);
+  app.addHook('onClose', async () => espiNotifier.stop());
+  const imports = new ImportsService(db, espiNotifier);
   // "Who read my data": reads are written in batches, off the request's path (recorder.ts).
   const access = new AccessRecorder(db, app.log);
   app.addHook('onReady', async () => access.start());
@@ -127,7 +132,7 @@ export async function buildApp({
     smtpMailer(config.alerts.smtpUrl, config.alerts.from, { allowPlainAuth: config.alerts.allowPlainAuth }),
     app.log,
     (location, nowMs) => check.billsToDate(location, nowMs),
-    new OutboundPolicy(config.outboundAllow),
+    outbound,
     access,
   );
   const services = {
@@ -217,6 +222,11 @@ export async function buildApp({
     },
     everyMs: 3_600_000,
   });
+  // ESPI notifications not taken yet are tried again every minute (their backoff says when).
+  await app.register(housekeeping, {
+    jobs: { espiNotifications: () => espiNotifier.deliver() },
+    everyMs: 60_000,
+  });
   // Months changed by writes are packed soon, so the first request for a meter's year finds them.
   await app.register(housekeeping, {
     jobs: { chunks: () => packQueuedMonths(db, PACKED_PER_RUN) },
@@ -268,14 +278,18 @@ export async function buildApp({
   const exportsService = new ExportsService(db, access);
   await app.register(exportsRoutes, { exports: exportsService });
   await app.register(downloadRoutes, { exports: exportsService });
-  await app.register(ingestRoutes, { ingest: new IngestService(db) });
+  await app.register(ingestRoutes, { ingest: new IngestService(db, espiNotifier) });
   await app.register(ingestSeriesRoutes, { series });
   await app.register(accessLogRoutes, { accessLog });
   // Connect My Data: the OAuth server under /oauth, the consent and grants, the ESPI API.
   await app.register(connectAppsRoutes, { apps: new ConnectAppsService(db), grants });
   await app.register(connectGrantsRoutes, { grants });
   await app.register(oauthRoutes, { provider });
-  await app.register(espiApiRoutes, { espi: new EspiApiService(db, provider, exportsService, access) });
+  // A grant of cost reads the meter's bill as the check page prices it (UsageSummary).
+  const espi = new EspiApiService(db, provider, exportsService, access, (userId, meterNumber, fromMs, toMs) =>
+    check.meterCost(userId, meterNumber, fromMs, toMs),
+  );
+  await app.register(espiApiRoutes, { espi });
 
   // The web app answers everything else.
   await app.register(webApp, { distDir: config.webDist, apiKey: webApiKey });

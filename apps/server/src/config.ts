@@ -153,7 +153,7 @@ const envSchema = z.object({
   CM_SMTP_FROM: z.string().min(3).default('Check Meter <alerts@checkmeter.invalid>'),
   // An smtp:// URL with a password needs STARTTLS, unless this says the password may go in clear.
   CM_SMTP_ALLOW_PLAIN_AUTH: z.enum(['true', 'false']).default('false'),
-  // Networks outbound requests (webhooks) may reach although private, loopback or link-local:
+  // Networks outbound requests (webhooks, ESPI notifications) may reach although private, loopback or link-local:
   // comma-separated addresses and CIDR ranges; none by default (outbound.ts).
   CM_OUTBOUND_ALLOW_CIDRS: z
     .string()

@@ -1,5 +1,5 @@
-// Requests CM sends out (webhooks; later the OAuth notifications) go only where an outsider's
-// server may be: the destination is resolved and checked at connect time, on the very address the
+// Requests CM sends out (webhooks, ESPI notifications: signed-delivery.ts) go only where an
+// outsider's server may be: the destination is resolved and checked at connect time, on the very address the
 // socket connects to, so no spelling of a URL (0x7f000001, [::ffff:127.0.0.1], a name that
 // resolves to loopback now and not at creation) reaches CM's own network. An administrator may
 // allow networks by CIDR (CM_OUTBOUND_ALLOW_CIDRS). Security probe 2026-11-27, finding 2.

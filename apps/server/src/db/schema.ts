@@ -773,6 +773,34 @@ export const connectGrants = pgTable(
 );
 
 /**
+ * ESPI notifications (issue 37): after an import or a device batch adds data to a meter of a live
+ * grant whose app has a notification URI, one POST of the grant's batch URI (an espi:BatchList) to
+ * that URI, signed and tried again as webhooks are (signed-delivery.ts). Goes with its grant.
+ */
+export const espiNotifications = pgTable(
+  'espi_notifications',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    grantId: integer('grant_id')
+      .notNull()
+      .references(() => connectGrants.id, { onDelete: 'cascade' }),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: instant('next_attempt_at').notNull().defaultNow(),
+    lastResult: text('last_result'),
+    deliveredAt: instant('delivered_at'),
+    createdAt: instant('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('espi_notifications_status_check', sql`${t.status} in ('pending', 'delivered', 'failed')`),
+    index('espi_notifications_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+    index('espi_notifications_grant_idx').on(t.grantId, t.createdAt),
+  ],
+);
+
+/**
  * What the OAuth server (oidc-provider) keeps between requests: interactions, sessions, codes,
  * tokens, its grants; one JSON payload per model and id, found also by its grant and by a
  * session's uid. Expired rows are ignored when read and deleted by housekeeping.

@@ -31,10 +31,11 @@ export async function registerApp(
   admin: string,
   name: string,
   dataKinds: string[] = ['intervals', 'registers', 'details'],
+  notificationUri: string | null = null,
 ): Promise<TestOauthApp> {
   const response = await t.call('POST', '/api/admin/connect/apps', {
     token: admin,
-    body: { name, contact: 'dev@app.example', redirectUris: [REDIRECT_URI], dataKinds },
+    body: { name, contact: 'dev@app.example', redirectUris: [REDIRECT_URI], dataKinds, notificationUri },
   });
   if (response.statusCode !== 201) throw new Error(`register app: ${response.statusCode} ${response.body}`);
   const { app, clientSecret } = response.json<CreatedConnectApp>();

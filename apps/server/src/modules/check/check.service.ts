@@ -385,6 +385,40 @@ export class CheckService {
     return bills;
   }
 
+  /**
+   * The bill of one of a customer's meters (`userId` must see it) over [fromMs, toMs] at its
+   * location's tariffs, as the check page prices it, with the energy it imported (millionths of a
+   * kWh); null without a tariff, or for a meter the customer does not see. For Connect My Data's
+   * UsageSummary (a grant of cost).
+   */
+  async meterCost(
+    userId: number,
+    meterNumber: string,
+    fromMs: number,
+    toMs: number,
+    nowMs = Date.now(),
+  ): Promise<{ bill: Bill; importMicro: number | null } | null> {
+    const meter = await findVisibleMeter(this.db, meterNumber, { isAdmin: false, userId });
+    if (!meter || toMs <= fromMs) return null;
+    const { location } = meter;
+    const prices = await locationPrices(this.db, location, fromMs, toMs);
+    if (!prices) return null;
+    const { computed, bill } = await this.indicator(
+      [meter],
+      {
+        fromMs,
+        toMs,
+        granularity: 'day',
+        timeZone: location.timeZone,
+        billingDay: location.billingDay,
+        nowMs,
+        prices: Promise.resolve(prices),
+      },
+      { primary: 'import' },
+    );
+    return bill ? { bill, importMicro: computed.primary.totals.consumption } : null;
+  }
+
   /** One meter indicator over a range: its readings computed and priced, and its bill. */
   private async indicator(
     held: LocationMeter[],

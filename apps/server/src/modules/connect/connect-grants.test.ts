@@ -310,6 +310,104 @@ describe('the ESPI API of a grant', () => {
   });
 });
 
+describe('the cost of a grant (UsageSummary)', () => {
+  let costTokens: Tokens;
+  let costGrant = 0;
+  let plainTokens: Tokens;
+  let plainGrant = 0;
+
+  beforeAll(async () => {
+    // 0.20 EUR a kWh, nothing else, at Anna's home: each hour of March (0.5 kWh) costs 0.10 EUR.
+    const [home] = await t.db.query<{ id: number }>(
+      "SELECT id FROM locations WHERE public_name = 'Grant Home'",
+    );
+    const tariff = await t.call('POST', `/api/admin/locations/${home?.id}/tariffs`, {
+      token: admin,
+      body: {
+        effectiveFrom: '2020-01-01',
+        currency: 'EUR',
+        energyPrice: '0.20',
+        standingChargePerDay: '0',
+        taxPercent: '0',
+      },
+    });
+    expect(tariff.statusCode).toBe(201);
+    const costApp = await registerApp(t, admin, 'BillCheck', ['intervals', 'cost']);
+    const allow = { meterNumbers: ['GR-A1'], from: '2026-03-10', months: 12 };
+    costTokens = await authorize(t, costApp, anna, allow, 'intervals cost');
+    costGrant = (await newestGrant(anna))?.id ?? 0;
+    // The same app, not given cost.
+    plainTokens = await authorize(t, costApp, anna, allow, 'intervals');
+    plainGrant = (await newestGrant(anna))?.id ?? 0;
+  });
+
+  const summaryPath = (grant: number) => `/Subscription/${grant}/UsagePoint/${meters.annaOne}/UsageSummary`;
+
+  it("serves the bill of the grant's dates as an XSD-valid UsageSummary; logged as a read of cost", async () => {
+    const response = await espi(summaryPath(costGrant), costTokens.access_token);
+    expect(response.statusCode).toBe(200);
+    expect(await validateEspi(response.body)).toBe('');
+    // From 10 March (the grant's first day) to now: 22 days × 24 h × 0.10 EUR = 52.80 EUR, in
+    // hundred-thousandths; 264 kWh imported, in mWh; EUR is 978.
+    const period =
+      /<espi:billingPeriod><espi:duration>(\d+)<\/espi:duration><espi:start>(\d+)<\/espi:start>/.exec(
+        response.body,
+      );
+    const start = Date.parse('2026-03-10T00:00:00Z') / 1000;
+    expect(Number(period?.[2])).toBe(start);
+    expect(Math.abs(Number(period?.[1]) - (Date.now() / 1000 - start))).toBeLessThan(5);
+    expect(response.body).toContain(
+      '<espi:billToDate>5280000</espi:billToDate><espi:currency>978</espi:currency>',
+    );
+    expect(response.body).toContain('<espi:uom>72</espi:uom><espi:value>264000000</espi:value>');
+    expect(response.body).not.toContain('<espi:IntervalBlock>');
+    const log = await t.call('GET', '/api/CheckMeter/WhoReadMyData?meterNumber=GR-A1', { token: anna });
+    expect(log.json<AccessLog>().items[0]).toMatchObject({
+      channel: 'app',
+      by: 'BillCheck',
+      data: ['cost'],
+      what: 'ESPI UsageSummary',
+    });
+  });
+
+  it('bills a range asked within the dates, a past one as billLastPeriod', async () => {
+    const response = await espi(
+      `${summaryPath(costGrant)}?published-min=2026-03-15T00:00:00Z&published-max=2026-03-16T00:00:00Z`,
+      costTokens.access_token,
+    );
+    expect(response.statusCode).toBe(200);
+    // One day: 24 × 0.10 EUR = 2.40 EUR.
+    expect(response.body).toContain(
+      `<espi:billingPeriod><espi:duration>86400</espi:duration><espi:start>${Date.parse('2026-03-15T00:00:00Z') / 1000}</espi:start></espi:billingPeriod><espi:billLastPeriod>240000</espi:billLastPeriod>`,
+    );
+  });
+
+  it("is in the subscription's batch, linked from the usage point", async () => {
+    const batch = await espi(
+      `/Batch/Subscription/${costGrant}?published-min=2026-03-10T00:00:00Z&published-max=2026-03-12T00:00:00Z`,
+      costTokens.access_token,
+    );
+    expect(batch.statusCode).toBe(200);
+    expect(await validateEspi(batch.body)).toBe('');
+    expect(batch.body).toContain(
+      `type="espi-feed/UsageSummary" href="/espi/1_1/resource${summaryPath(costGrant)}"`,
+    );
+    // Two days: 48 × 0.10 EUR.
+    expect(batch.body).toContain('<espi:billLastPeriod>480000</espi:billLastPeriod>');
+    expect(readingStarts(batch.body)).toHaveLength(48);
+  });
+
+  it('serves none to a grant without cost: 404, and nothing of it in the batch', async () => {
+    const response = await espi(summaryPath(plainGrant), plainTokens.access_token);
+    expect(response.statusCode).toBe(404);
+    const batch = await espi(`/Batch/Subscription/${plainGrant}`, plainTokens.access_token);
+    expect(batch.statusCode).toBe(200);
+    expect(batch.body).not.toContain('UsageSummary');
+    expect(batch.body).not.toContain('billToDate');
+    expect(readingStarts(batch.body).length).toBeGreaterThan(0);
+  });
+});
+
 describe('refresh, reuse and revocation', () => {
   it('rotates refresh tokens; using one twice ends the grant', async () => {
     const tokens = await authorize(t, app, anna, { meterNumbers: ['GR-A2'], from: '2026-03-01', months: 3 });

@@ -77,7 +77,7 @@ export const espiApiRoutes: FastifyPluginAsyncZod<{ espi: EspiApiService }> = as
       schema: {
         tags,
         summary:
-          "Everything of a subscription (a grant): every granted meter's UsagePoint, LocalTimeParameters, MeterReadings, ReadingTypes and IntervalBlocks of the kinds and dates granted.",
+          "Everything of a subscription (a grant): every granted meter's UsagePoint, LocalTimeParameters, UsageSummary (a grant of cost), MeterReadings, ReadingTypes and IntervalBlocks of the kinds and dates granted.",
         params: subscriptionParams,
         querystring: rangeQuerySchema,
         response,
@@ -125,6 +125,27 @@ export const espiApiRoutes: FastifyPluginAsyncZod<{ espi: EspiApiService }> = as
         usagePointId: request.params.usagePointId,
         part: 'meter-readings',
         what: 'MeterReading',
+      }),
+  );
+  app.get(
+    `${BASE}/Subscription/:subscriptionId/UsagePoint/:usagePointId/UsageSummary`,
+    {
+      schema: {
+        tags,
+        summary:
+          "A usage point's UsageSummary: its bill over the grant's dates (or published-min/max within them) at its location's tariffs, in hundred-thousandths of the currency, with the energy imported; only for a grant of cost, empty without a tariff.",
+        params: usagePointParams,
+        querystring: rangeQuerySchema,
+        response,
+      },
+    },
+    async (request, reply) =>
+      serve(request, reply, {
+        subscriptionId: request.params.subscriptionId,
+        usagePointId: request.params.usagePointId,
+        part: 'usage-summary',
+        what: 'UsageSummary',
+        ...rangeOf(request.query),
       }),
   );
   app.get(

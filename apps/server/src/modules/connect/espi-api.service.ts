@@ -1,11 +1,12 @@
 import type { Readable } from 'node:stream';
 import type Provider from 'oidc-provider';
+import type { Bill } from '@cm/contracts/check.ts';
 import type { ConnectDataKind } from '@cm/contracts/connect.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../http-error.ts';
 import type { AccessRecording } from '../access-log/index.ts';
 import { findExportMeter, type ExportMeter } from '../directory/index.ts';
-import type { ExportsService } from '../exports/index.ts';
+import type { ExportsService, UsageSummaryFacts } from '../exports/index.ts';
 import {
   customerSeesMeter,
   findGrantByOidcId,
@@ -27,7 +28,7 @@ const NOT_IN_GRANT = 'Not found in this subscription.';
 export interface EspiAsk {
   subscriptionId: number;
   usagePointId?: number;
-  part: 'all' | 'usage-point' | 'meter-readings' | { blocksOf: number };
+  part: 'all' | 'usage-point' | 'meter-readings' | 'usage-summary' | { blocksOf: number };
   /** published-min/max or updated-min/max, epoch ms; the grant's dates bound them. */
   minMs?: number;
   maxMs?: number;
@@ -35,6 +36,18 @@ export interface EspiAsk {
   /** The call, for the access log (`Batch/Subscription`, `IntervalBlock`…). */
   what: string;
 }
+
+/**
+ * The bill of a customer's meter over [fromMs, toMs] at its location's tariffs, with the energy
+ * imported (millionths of a kWh); null without a tariff (the check module's meterCost, handed by
+ * app.ts).
+ */
+export type MeterCostOf = (
+  userId: number,
+  meterNumber: string,
+  fromMs: number,
+  toMs: number,
+) => Promise<{ bill: Bill; importMicro: number | null } | null>;
 
 /**
  * The ESPI resource API of Connect My Data: a grant's bearer token reads the same feed as Download
@@ -48,6 +61,7 @@ export class EspiApiService {
     private readonly provider: Provider,
     private readonly exports: ExportsService,
     private readonly access: AccessRecording,
+    private readonly costOf: MeterCostOf,
   ) {}
 
   /** The live grant of a bearer token, or InvalidTokenError. */
@@ -73,11 +87,15 @@ export class EspiApiService {
     const blocksKind =
       typeof ask.part === 'object' ? (ask.part.blocksOf % 2 === 1 ? 'registers' : 'intervals') : null;
     if (blocksKind && !grant.data_kinds.includes(blocksKind)) throw notFound(NOT_IN_GRANT);
+    const kinds = new Set(grant.data_kinds);
+    // UsageSummary is the cost: only for a grant of it, like the readings of a kind not granted.
+    if (ask.part === 'usage-summary' && !kinds.has('cost')) throw notFound(NOT_IN_GRANT);
     const meters = await this.grantedMeters(grant, meterIds);
     if (ask.usagePointId !== undefined && meters.length === 0) throw notFound(NOT_IN_GRANT);
+    const nowMs = Date.now();
     const fromMs = Math.max(grant.data_from.getTime(), ask.minMs ?? -Infinity);
-    const toMs = Math.min(grant.until.getTime(), Date.now(), ask.maxMs ?? Infinity);
-    const kinds = new Set(grant.data_kinds);
+    const toMs = Math.min(grant.until.getTime(), nowMs, ask.maxMs ?? Infinity);
+    const withCost = kinds.has('cost') && (ask.part === 'all' || ask.part === 'usage-summary');
     const resource = {
       subscriptionId: grant.id,
       registers: kinds.has('registers'),
@@ -87,12 +105,13 @@ export class EspiApiService {
     const data: ConnectDataKind[] = [];
     if (ask.part === 'usage-point') data.push('details');
     else if (blocksKind) data.push(blocksKind);
-    else
+    else if (ask.part !== 'usage-summary')
       data.push(
         ...grant.data_kinds.filter(
           (kind): kind is 'registers' | 'intervals' => kind === 'registers' || kind === 'intervals',
         ),
       );
+    if (withCost) data.push('cost');
     const hasRange = ask.part !== 'usage-point' && ask.part !== 'meter-readings';
     await this.access.record({
       meterIds: meters.map((meter) => meter.id),
@@ -105,13 +124,38 @@ export class EspiApiService {
     return this.exports.resourceFeed(
       `Subscription ${grant.id}`,
       ask.selfHref,
-      meters.map((meter) => ({
-        meter,
-        fromMs,
-        toMs,
-        resource: { ...resource, usagePointId: meter.id },
-      })),
+      await Promise.all(
+        meters.map(async (meter) => ({
+          meter,
+          fromMs,
+          toMs,
+          resource: { ...resource, usagePointId: meter.id },
+          ...(withCost ? { usageSummary: await this.usageSummary(grant, meter, fromMs, toMs, nowMs) } : {}),
+        })),
+      ),
     );
+  }
+
+  /** The cost of a granted meter over the range served, as its UsageSummary says it; none without a tariff. */
+  private async usageSummary(
+    grant: GrantRow,
+    meter: ExportMeter,
+    fromMs: number,
+    toMs: number,
+    nowMs: number,
+  ): Promise<UsageSummaryFacts | null> {
+    const cost = toMs > fromMs ? await this.costOf(grant.user_id, meter.meterNumber, fromMs, toMs) : null;
+    if (!cost) return null;
+    return {
+      fromMs,
+      toMs,
+      total: cost.bill.total,
+      currency: cost.bill.currency,
+      importMicro: cost.importMicro,
+      isEstimated: cost.bill.estimated > 0,
+      isToDate: toMs >= nowMs,
+      atMs: nowMs,
+    };
   }
 
   /** The granted meters the customer still sees, in id order. */

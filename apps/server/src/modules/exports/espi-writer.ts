@@ -46,6 +46,26 @@ export interface EspiRequest {
   channels: ChannelSource[];
   /** The resource API's part (Connect My Data); the whole feed, numbered 1, when left out. */
   resource?: EspiResource;
+  /** The cost of the range (a grant of cost): written as the usage point's UsageSummary. */
+  usageSummary?: UsageSummaryFacts | null;
+}
+
+/** What a UsageSummary says: the bill of [fromMs, toMs) and the energy imported then. */
+export interface UsageSummaryFacts {
+  fromMs: number;
+  toMs: number;
+  /** The bill's total, in the currency's units. */
+  total: number;
+  /** ISO 4217 (EUR); ESPI writes its number (978), or none for a code it has no number for here. */
+  currency: string;
+  /** Energy imported, millionths of a kWh (mWh); null without data. */
+  importMicro: number | null;
+  /** Some of it was estimated or substituted. */
+  isEstimated: boolean;
+  /** The range runs to now (billToDate), else it is over (billLastPeriod). */
+  isToDate: boolean;
+  /** When it was computed. */
+  atMs: number;
 }
 
 /**
@@ -58,7 +78,7 @@ export interface EspiResource {
   usagePointId: number;
   registers: boolean;
   intervals: boolean;
-  part: 'all' | 'usage-point' | 'meter-readings' | { blocksOf: number };
+  part: 'all' | 'usage-point' | 'meter-readings' | 'usage-summary' | { blocksOf: number };
 }
 
 const BASE = '/espi/1_1/resource';
@@ -132,6 +152,59 @@ function readingType(
   const quality = isDerived ? `<espi:defaultQuality>${DERIVED_QUALITY}</espi:defaultQuality>` : '';
   const interval = kind === 'delta' ? `<espi:intervalLength>${intervalSeconds}</espi:intervalLength>` : '';
   return `<espi:ReadingType><espi:accumulationBehaviour>${accumulation}</espi:accumulationBehaviour><espi:commodity>1</espi:commodity>${quality}<espi:flowDirection>${FLOW_OF_CHANNEL[channel] ?? 1}</espi:flowDirection>${interval}<espi:kind>12</espi:kind><espi:powerOfTenMultiplier>-3</espi:powerOfTenMultiplier><espi:uom>72</espi:uom></espi:ReadingType>`;
+}
+
+/** ISO 4217 numbers of the currencies a tariff is most likely in (ESPI's Currency is the number). */
+const CURRENCY_NUMBERS: Record<string, number> = {
+  AUD: 36,
+  BRL: 986,
+  CAD: 124,
+  CHF: 756,
+  CNY: 156,
+  CZK: 203,
+  DKK: 208,
+  EUR: 978,
+  GBP: 826,
+  HUF: 348,
+  INR: 356,
+  JPY: 392,
+  MXN: 484,
+  NOK: 578,
+  NZD: 554,
+  PLN: 985,
+  RON: 946,
+  SEK: 752,
+  USD: 840,
+  ZAR: 710,
+};
+/** QualityOfReading 8: estimated (some of the energy priced was estimated or substituted). */
+const ESTIMATED_QUALITY = 8;
+
+/**
+ * ESPI's UsageSummary of a range: its billingPeriod, the bill (billToDate while the range runs to
+ * now, else billLastPeriod) in hundred-thousandths of the currency, the currency's number, the
+ * energy imported (mWh), the quality when estimated, when it was computed; electricity.
+ */
+function usageSummaryXml(facts: UsageSummaryFacts): string {
+  const bill = Math.round(facts.total * 100_000);
+  const currency = CURRENCY_NUMBERS[facts.currency];
+  const consumption =
+    facts.importMicro === null
+      ? ''
+      : `<espi:currentBillingPeriodOverAllConsumption><espi:powerOfTenMultiplier>-3</espi:powerOfTenMultiplier><espi:timeStamp>${seconds(facts.toMs)}</espi:timeStamp><espi:uom>72</espi:uom><espi:value>${Math.round(facts.importMicro)}</espi:value></espi:currentBillingPeriodOverAllConsumption>`;
+  return [
+    '<espi:UsageSummary>',
+    `<espi:billingPeriod><espi:duration>${seconds(facts.toMs) - seconds(facts.fromMs)}</espi:duration><espi:start>${seconds(facts.fromMs)}</espi:start></espi:billingPeriod>`,
+    facts.isToDate
+      ? `<espi:billToDate>${bill}</espi:billToDate>`
+      : `<espi:billLastPeriod>${bill}</espi:billLastPeriod>`,
+    currency === undefined ? '' : `<espi:currency>${currency}</espi:currency>`,
+    consumption,
+    facts.isEstimated ? `<espi:qualityOfReading>${ESTIMATED_QUALITY}</espi:qualityOfReading>` : '',
+    `<espi:statusTimeStamp>${seconds(facts.atMs)}</espi:statusTimeStamp>`,
+    '<espi:commodity>1</espi:commodity>',
+    '</espi:UsageSummary>',
+  ].join('');
 }
 
 /** One MeterReading of the feed: a channel's registers, or its energy per interval. */
@@ -216,6 +289,7 @@ async function* entries(request: EspiRequest, now: string): AsyncGenerator<strin
   const TIME_PARAMETERS = `${BASE}/LocalTimeParameters/${resource.usagePointId}`;
   const time = localTimeParameters(meter.timeZone, localParts(request.fromMs, meter.timeZone).year);
   const isWhole = resource.part === 'all';
+  const summary = request.usageSummary;
   if (isWhole || resource.part === 'usage-point') {
     yield entry(
       'UsagePoint',
@@ -223,6 +297,9 @@ async function* entries(request: EspiRequest, now: string): AsyncGenerator<strin
         self: POINT,
         related: [
           { href: `${POINT}/MeterReading`, kind: 'MeterReading', isFeed: true },
+          ...(summary === undefined
+            ? []
+            : [{ href: `${POINT}/UsageSummary`, kind: 'UsageSummary', isFeed: true }]),
           { href: TIME_PARAMETERS, kind: 'LocalTimeParameters' },
         ],
       },
@@ -239,6 +316,15 @@ async function* entries(request: EspiRequest, now: string): AsyncGenerator<strin
     );
   }
   if (resource.part === 'usage-point') return;
+  if ((isWhole || resource.part === 'usage-summary') && summary)
+    yield entry(
+      'UsageSummary',
+      { self: `${POINT}/UsageSummary/1` },
+      `Cost of meter ${meter.meterNumber}`,
+      usageSummaryXml(summary),
+      now,
+    );
+  if (resource.part === 'usage-summary') return;
   const { part } = resource;
   const wanted = plans(request).filter(
     (plan) =>

@@ -8,7 +8,13 @@ import type { Db, SqlRunner } from '../../db/client.ts';
 import { HttpError } from '../../http-error.ts';
 import { RangeInputError, resolveRange, readings, ReadingKind } from '../readings/index.ts';
 import { findExportMeter, findVisibleItem, type ExportMeter } from '../directory/index.ts';
-import { espiDocument, espiFeed, type ChannelSource, type EspiResource } from './espi-writer.ts';
+import {
+  espiDocument,
+  espiFeed,
+  type ChannelSource,
+  type EspiResource,
+  type UsageSummaryFacts,
+} from './espi-writer.ts';
 import { type AuthContext, scopeOf } from '../access/index.ts';
 import type { AccessRecording, Reader } from '../access-log/index.ts';
 
@@ -102,14 +108,23 @@ export class ExportsService {
   async resourceFeed(
     title: string,
     selfHref: string,
-    parts: Array<{ meter: ExportMeter; fromMs: number; toMs: number; resource: EspiResource }>,
+    parts: Array<{
+      meter: ExportMeter;
+      fromMs: number;
+      toMs: number;
+      resource: EspiResource;
+      /** The cost of the range (a grant of cost): the usage point's UsageSummary. */
+      usageSummary?: UsageSummaryFacts | null;
+    }>,
   ): Promise<Readable> {
     const requests = await Promise.all(
       parts.map(async (part) => ({
         ...part,
         selfHref,
         channels:
-          part.toMs > part.fromMs ? await this.channelSources(part.meter.id, part.fromMs, part.toMs) : [],
+          part.toMs > part.fromMs && part.resource.part !== 'usage-summary'
+            ? await this.channelSources(part.meter.id, part.fromMs, part.toMs)
+            : [],
       })),
     );
     return Readable.from(espiFeed(title, selfHref, requests));

@@ -5,7 +5,7 @@ import type { ImportPhase } from '@cm/contracts/import-jobs.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
 import type { Actor } from '../access/index.ts';
 import { recordAudit } from '../audit/index.ts';
-import { readings, copyLine, ReadingsStage } from '../readings/index.ts';
+import { readings, copyLine, ReadingsStage, type ReadingsAddedListener } from '../readings/index.ts';
 import { reconcileImported } from './reconcile-stored.ts';
 import { parserFor, type ReadOptions } from './parsers.ts';
 import {
@@ -116,7 +116,11 @@ const emptyReport = (format: ImportOptions['format']): ImportReport => ({
 });
 
 export class ImportsService {
-  constructor(private readonly db: Db) {}
+  /** `added`: told of the meters an import added readings to (ESPI notifications). */
+  constructor(
+    private readonly db: Db,
+    private readonly added?: ReadingsAddedListener,
+  ) {}
 
   /** Drops the stages a stopped server left behind. */
   async cleanUp(): Promise<void> {
@@ -183,7 +187,9 @@ export class ImportsService {
         });
         if (report.corrected > 0)
           await stage.correct(tx, actor, `import (${options.format}) by ${actorName(actor)}`);
+        if (stage.changedMeterIds.size > 0) await this.added?.added(tx, [...stage.changedMeterIds]);
       });
+      if (stage.changedMeterIds.size > 0) this.added?.committed();
     } catch (error) {
       if (!(error instanceof ImportRefusal)) throw error;
       report.rowsRead = Math.max(report.rowsRead, tally.rowsRead);

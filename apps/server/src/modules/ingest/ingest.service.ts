@@ -13,6 +13,7 @@ import {
   microToKwhText,
   registerRangeMicro,
   CHANNEL_NUMBER,
+  type ReadingsAddedListener,
 } from '../readings/index.ts';
 import { addChannels, findMetersByNumber, touchChains, type IngestMeter } from '../directory/index.ts';
 
@@ -104,7 +105,11 @@ function stageRowOf(
  * idempotently (or as corrections when asked), audited per batch.
  */
 export class IngestService {
-  constructor(private readonly db: Db) {}
+  /** `added`: told of the meters a batch added readings to (ESPI notifications). */
+  constructor(
+    private readonly db: Db,
+    private readonly added?: ReadingsAddedListener,
+  ) {}
 
   async ingest(actor: Actor, body: IngestBody): Promise<IngestResult> {
     const nowMs = Date.now();
@@ -125,6 +130,7 @@ export class IngestService {
       const times = rows.flatMap((row) => [row.atMs, row.endMs ?? row.atMs]);
       await readings.makeRoom(this.db, new Date(Math.min(...times)), new Date(Math.max(...times)));
     }
+    let changed: number[] = [];
     await this.db.transaction(async (tx) => {
       if (rows.length > 0) {
         const stage = await ReadingsStage.open(tx, { temporary: true });
@@ -155,6 +161,8 @@ export class IngestService {
         await stage.store(tx, SOURCE_DEVICE, false);
         if (body.corrections) await stage.correct(tx, actor, 'sent again by a device');
         await touchChains(tx, [...new Set(rows.map((row) => row.meterId))]);
+        changed = [...stage.changedMeterIds];
+        if (changed.length > 0) await this.added?.added(tx, changed);
       }
       await recordAudit(tx, actor, {
         action: 'readings.ingest',
@@ -163,6 +171,7 @@ export class IngestService {
         detail: { readings: body.readings.length, ...count(results) },
       });
     });
+    if (changed.length > 0) this.added?.committed();
     return { ...count(results), results };
   }
 }

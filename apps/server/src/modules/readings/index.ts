@@ -45,5 +45,5 @@ export {
   registerAdvanceMicro,
   registerRangeMicro,
 } from './register-value.ts';
-export { ReadingsStage, copyLine, type StageLine } from './staging.ts';
+export { ReadingsStage, copyLine, type ReadingsAddedListener, type StageLine } from './staging.ts';
 export { bucketEdges } from './zoned-time.ts';

@@ -368,6 +368,19 @@ export async function stagedChannels(
   return rows.map((row) => ({ meterId: row.meter_id, channel: row.channel }));
 }
 
+/** How many rows a statement stored, and the meters they are of. */
+export interface PerMeter {
+  count: number;
+  meterIds: number[];
+}
+type PerMeterRow = { meter_id: number; n: number };
+/** Counts a data-modifying CTE's rows (`RETURNING meter_id`) per meter. */
+const COUNT_PER_METER = (cte: string) => `SELECT meter_id, count(*)::int AS n FROM ${cte} GROUP BY meter_id`;
+const perMeter = (rows: readonly PerMeterRow[]): PerMeter => ({
+  count: rows.reduce((sum, row) => sum + row.n, 0),
+  meterIds: [...new Set(rows.map((row) => row.meter_id))],
+});
+
 /**
  * Stores every valid staged row that is new; an instant already stored is left alone (reported as
  * unchanged or a conflict). `isNew`: no staged row can match a stored one, so a plain INSERT.
@@ -380,7 +393,7 @@ export async function storeStaged(
   stage: StageName,
   source: number,
   isNew: boolean,
-): Promise<number> {
+): Promise<PerMeter> {
   const held = await tx.query<{ device_id: number }>(
     `SELECT device_id FROM meters
      WHERE device_id IN (SELECT DISTINCT meter_id FROM ${stage} WHERE reject IS NULL)
@@ -388,25 +401,25 @@ export async function storeStaged(
   );
   const meterIds = held.map((row) => row.device_id);
   const onConflict = isNew ? '' : 'ON CONFLICT DO NOTHING';
-  const registers = await tx.query<{ n: number }>(
+  const registers = await tx.query<PerMeterRow>(
     `WITH inserted AS (
        INSERT INTO register_readings (meter_id, channel, read_at, value_micro, quality, source)
        SELECT meter_id, channel, at, value, quality, $1 FROM ${stage}
        WHERE kind = 0 AND reject IS NULL AND meter_id = ANY($2::int[])
-       ORDER BY meter_id, channel, at ${onConflict} RETURNING 1
-     ) SELECT count(*)::int AS n FROM inserted`,
+       ORDER BY meter_id, channel, at ${onConflict} RETURNING meter_id
+     ) ${COUNT_PER_METER('inserted')}`,
     [source, meterIds],
   );
-  const intervals = await tx.query<{ n: number }>(
+  const intervals = await tx.query<PerMeterRow>(
     `WITH inserted AS (
        INSERT INTO interval_readings (meter_id, channel, start_at, end_at, energy_micro, quality, source)
        SELECT meter_id, channel, at, end_at, value, quality, $1 FROM ${stage}
        WHERE kind = 1 AND reject IS NULL AND meter_id = ANY($2::int[])
-       ORDER BY meter_id, channel, at ${onConflict} RETURNING 1
-     ) SELECT count(*)::int AS n FROM inserted`,
+       ORDER BY meter_id, channel, at ${onConflict} RETURNING meter_id
+     ) ${COUNT_PER_METER('inserted')}`,
     [source, meterIds],
   );
-  return (registers[0]?.n ?? 0) + (intervals[0]?.n ?? 0);
+  return perMeter([...registers, ...intervals]);
 }
 
 /**
@@ -418,7 +431,7 @@ export async function correctStaged(
   stage: StageName,
   actor: { userId: number | null; apiKeyId: number | null },
   reason: string,
-): Promise<number> {
+): Promise<PerMeter> {
   const params = [actor.userId, actor.apiKeyId, reason];
   await tx.query(
     `INSERT INTO reading_revisions (meter_id, channel, kind, at, end_at, old_micro, old_quality, new_micro, new_quality,
@@ -428,23 +441,23 @@ export async function correctStaged(
      WHERE ${DIFFERS_FROM_STORED}`,
     params,
   );
-  const registers = await tx.query<{ n: number }>(
+  const registers = await tx.query<PerMeterRow>(
     `WITH updated AS (
        UPDATE register_readings r SET value_micro = s.value, quality = s.quality, revision = r.revision + 1
        FROM ${stage} s
        WHERE s.kind = 0 AND s.reject IS NULL AND r.meter_id = s.meter_id AND r.channel = s.channel AND r.read_at = s.at
-         AND (r.value_micro <> s.value OR r.quality <> s.quality) RETURNING 1
-     ) SELECT count(*)::int AS n FROM updated`,
+         AND (r.value_micro <> s.value OR r.quality <> s.quality) RETURNING r.meter_id
+     ) ${COUNT_PER_METER('updated')}`,
   );
-  const intervals = await tx.query<{ n: number }>(
+  const intervals = await tx.query<PerMeterRow>(
     `WITH updated AS (
        UPDATE interval_readings i SET energy_micro = s.value, end_at = s.end_at, quality = s.quality, revision = i.revision + 1
        FROM ${stage} s
        WHERE s.kind = 1 AND s.reject IS NULL AND i.meter_id = s.meter_id AND i.channel = s.channel AND i.start_at = s.at
-         AND (i.energy_micro <> s.value OR i.quality <> s.quality OR i.end_at <> s.end_at) RETURNING 1
-     ) SELECT count(*)::int AS n FROM updated`,
+         AND (i.energy_micro <> s.value OR i.quality <> s.quality OR i.end_at <> s.end_at) RETURNING i.meter_id
+     ) ${COUNT_PER_METER('updated')}`,
   );
-  return (registers[0]?.n ?? 0) + (intervals[0]?.n ?? 0);
+  return perMeter([...registers, ...intervals]);
 }
 
 /** Each staged row's outcome, by line: refused (why), the same as stored, another than stored (the stored value), or new. */

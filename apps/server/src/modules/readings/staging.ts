@@ -24,6 +24,7 @@ import {
   stagedSpan,
   storeStaged,
   type Comparison,
+  type PerMeter,
   type StageName,
 } from './readings-stage.queries.ts';
 
@@ -32,6 +33,15 @@ export { copyLine, type StageLine } from './readings-stage.queries.ts';
 const UNIQUE_VIOLATION = '23505';
 const isUniqueViolation = (error: unknown) =>
   error instanceof Error && 'code' in error && error.code === UNIQUE_VIOLATION;
+
+/**
+ * Told of what a write of many readings added (an import, a device batch): the meters whose
+ * readings it added or changed, inside its transaction, then that it committed.
+ */
+export interface ReadingsAddedListener {
+  added(tx: SqlRunner, meterIds: readonly number[]): Promise<void>;
+  committed(): void;
+}
 
 /**
  * Readings on their way in, from a file or a device's batch: copied into a staging table, checked
@@ -44,6 +54,8 @@ export class ReadingsStage {
   private isIndexed = false;
   /** What touchesStored found; false: no staged row can meet a stored one, so none is compared. */
   private touches: boolean | undefined;
+  /** The meters whose readings store and correct added or changed. */
+  readonly changedMeterIds = new Set<number>();
 
   private constructor(private readonly name: StageName) {}
 
@@ -138,6 +150,10 @@ export class ReadingsStage {
    * concurrent ingest), the same again with ON CONFLICT DO NOTHING, as if it had gone that way at once.
    */
   async store(tx: SqlRunner, source: number, isNew: boolean): Promise<number> {
+    return this.changed(await this.storeOnce(tx, source, isNew));
+  }
+
+  private async storeOnce(tx: SqlRunner, source: number, isNew: boolean): Promise<PerMeter> {
     if (!isNew) return storeStaged(tx, this.name, source, false);
     await tx.query('SAVEPOINT readings_store');
     try {
@@ -152,8 +168,13 @@ export class ReadingsStage {
   }
 
   /** Replaces stored values that differ by the staged ones, keeping the old ones in the history. */
-  correct(tx: SqlRunner, actor: Actor, reason: string) {
-    return correctStaged(tx, this.name, actor, reason);
+  async correct(tx: SqlRunner, actor: Actor, reason: string): Promise<number> {
+    return this.changed(await correctStaged(tx, this.name, actor, reason));
+  }
+
+  private changed({ count, meterIds }: PerMeter): number {
+    for (const id of meterIds) this.changedMeterIds.add(id);
+    return count;
   }
 
   drop(db: SqlRunner): Promise<void> {

@@ -909,6 +909,7 @@ export const matrix: MatrixGroup[] = [
         `/espi/1_1/resource/Batch/Subscription/:subscriptionId`,
         `/espi/1_1/resource/Subscription/:subscriptionId/UsagePoint`,
         `/espi/1_1/resource/Subscription/:subscriptionId/UsagePoint/:usagePointId/MeterReading`,
+        `/espi/1_1/resource/Subscription/:subscriptionId/UsagePoint/:usagePointId/UsageSummary`,
         `/espi/1_1/resource/Subscription/:subscriptionId/UsagePoint/:usagePointId/MeterReading/:meterReadingId/IntervalBlock`,
       ].map((path): MatrixRow => ({
         // Only a grant's access token reads the ESPI API: a CM session's token is refused.
