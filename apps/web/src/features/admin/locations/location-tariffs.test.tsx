@@ -199,6 +199,7 @@ describe('a location’s tariffs', () => {
         taxPercent: '0',
         feedInPrice: null,
         importSeries: null,
+        exportSeries: null,
         windows: [],
         holidays: [],
         demand: null,

@@ -39,6 +39,7 @@ describe('tariff form', () => {
       taxPercent: '19',
       feedInPrice: null,
       importSeries: null,
+      exportSeries: null,
       windows: [
         { label: 'night', price: '0.12', days: ['sat', 'sun'], from: '00:00', to: '07:00', months: [1, 12] },
       ],
@@ -64,6 +65,24 @@ describe('tariff form', () => {
     ).toEqual({
       importMargin: 'admin.tariffs.form.invalid.importMargin',
       windows: 'admin.tariffs.form.invalid.windowsWithSeries',
+    });
+  });
+
+  it('pays export from a series in place of the feed-in price, keeps it, and names a wrong margin under export', () => {
+    const base = { ...tariffFormFrom(undefined, '2026-11-26'), energyPrice: '0.3', feedInPrice: '0.05' };
+    const values = { ...base, exportSeriesId: '9', exportMargin: '-0,01', exportTaxPercent: '0' };
+    const body = toTariffBody(values);
+    expect(body.exportSeries).toEqual({ seriesId: 9, margin: '-0.01', taxPercent: '0' });
+    expect(body.importSeries).toBeNull();
+    expect(validateTariffForm(values)).toEqual({});
+    expect(toTariffBody(base).exportSeries).toBeNull();
+    const kept = tariffFormFrom(
+      { ...latest, exportSeries: { seriesId: 9, margin: '-0.01', taxPercent: '0' } },
+      '2026-11-26',
+    );
+    expect(kept).toMatchObject({ exportSeriesId: '9', exportMargin: '-0.01', exportTaxPercent: '0' });
+    expect(validateTariffForm({ ...values, exportMargin: 'lots' })).toEqual({
+      exportMargin: 'admin.tariffs.form.invalid.importMargin',
     });
   });
 

@@ -32,6 +32,10 @@ export interface TariffFormValues {
   /** Per kWh on top of the series price, and the percent on both (a dynamic tariff only). */
   importMargin: string;
   importTaxPercent: string;
+  /** The price series export is paid from ('' for the feed-in price), its margin and percent. */
+  exportSeriesId: string;
+  exportMargin: string;
+  exportTaxPercent: string;
   windows: WindowValues[];
   /** Public holidays, one date per line (or separated by commas or spaces). */
   holidays: string;
@@ -68,13 +72,24 @@ function demandValues(demand: Tariff['demand'] | undefined) {
 
 const WEEKDAYS: TariffDay[] = ['mon', 'tue', 'wed', 'thu', 'fri'];
 
-/** The form's dynamic price fields of a version (none: the energy price). */
-function seriesValues(series: Tariff['importSeries']) {
+/** The form's dynamic price fields of a version (none: the energy price and the feed-in price). */
+function seriesValues(tariff: Pick<Tariff, 'importSeries' | 'exportSeries'> | undefined) {
+  const { importSeries, exportSeries } = tariff ?? { importSeries: null, exportSeries: null };
   return {
-    importSeriesId: series ? String(series.seriesId) : '',
-    importMargin: series?.margin ?? '0',
-    importTaxPercent: series?.taxPercent ?? '0',
+    importSeriesId: importSeries ? String(importSeries.seriesId) : '',
+    importMargin: importSeries?.margin ?? '0',
+    importTaxPercent: importSeries?.taxPercent ?? '0',
+    exportSeriesId: exportSeries ? String(exportSeries.seriesId) : '',
+    exportMargin: exportSeries?.margin ?? '0',
+    exportTaxPercent: exportSeries?.taxPercent ?? '0',
   };
+}
+
+/** A series price of the body from the form's fields ('' for none). */
+function seriesPrice(seriesId: string, margin: string, taxPercent: string): TariffBody['importSeries'] {
+  return seriesId === ''
+    ? null
+    : { seriesId: Number(seriesId), margin: decimal(margin), taxPercent: decimal(taxPercent) };
 }
 
 /** A new window: weekday evenings, the usual peak. */
@@ -101,7 +116,7 @@ export function tariffFormFrom(latest: Tariff | undefined, today: string): Tarif
       standingChargePerDay: '0',
       taxPercent: '0',
       feedInPrice: '',
-      ...seriesValues(null),
+      ...seriesValues(undefined),
       windows: [],
       holidays: '',
       ...demandValues(undefined),
@@ -114,7 +129,7 @@ export function tariffFormFrom(latest: Tariff | undefined, today: string): Tarif
     taxPercent: latest.taxPercent,
     feedInPrice: latest.feedInPrice ?? '',
     // A new version keeps the latest one's series, as it keeps its prices.
-    ...seriesValues(latest.importSeries),
+    ...seriesValues(latest),
     windows: latest.windows.map((window) => ({
       label: window.label,
       price: window.price,
@@ -173,14 +188,8 @@ export function toTariffBody(values: TariffFormValues): TariffBody {
     standingChargePerDay: decimal(values.standingChargePerDay),
     taxPercent: decimal(values.taxPercent),
     feedInPrice: feedIn === '' ? null : feedIn,
-    importSeries:
-      values.importSeriesId === ''
-        ? null
-        : {
-            seriesId: Number(values.importSeriesId),
-            margin: decimal(values.importMargin),
-            taxPercent: decimal(values.importTaxPercent),
-          },
+    importSeries: seriesPrice(values.importSeriesId, values.importMargin, values.importTaxPercent),
+    exportSeries: seriesPrice(values.exportSeriesId, values.exportMargin, values.exportTaxPercent),
     windows: values.windows.map((window) => ({
       label: window.label.trim(),
       price: decimal(window.price),
@@ -208,6 +217,9 @@ export const TARIFF_FIELDS = [
   'importSeriesId',
   'importMargin',
   'importTaxPercent',
+  'exportSeriesId',
+  'exportMargin',
+  'exportTaxPercent',
   'windows',
   'holidays',
   'demandPricePerKw',
@@ -227,14 +239,12 @@ export function validateTariffForm(values: TariffFormValues): TariffFormErrors {
   if (values.importSeriesId !== '' && values.windows.length > 0)
     errors.windows = 'admin.tariffs.form.invalid.windowsWithSeries';
   for (const issue of parsed.error.issues) {
-    if (issue.path[0] === 'importSeries') {
-      const field =
-        issue.path[1] === 'margin'
-          ? 'importMargin'
-          : issue.path[1] === 'taxPercent'
-            ? 'importTaxPercent'
-            : 'importSeriesId';
-      errors[field] ??= `admin.tariffs.form.invalid.${field}`;
+    if (issue.path[0] === 'importSeries' || issue.path[0] === 'exportSeries') {
+      const side = issue.path[0] === 'importSeries' ? 'import' : 'export';
+      const part =
+        issue.path[1] === 'margin' ? 'Margin' : issue.path[1] === 'taxPercent' ? 'TaxPercent' : 'SeriesId';
+      // One message per part for both sides: the field it sits under says which side.
+      errors[`${side}${part}`] ??= `admin.tariffs.form.invalid.import${part}`;
       continue;
     }
     if (issue.path[0] === 'demand') {

@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { DEMAND_INTERVALS, tariffDays, type Tariff, type TariffDay } from '@cm/contracts/tariffs.ts';
+import type { UseFormReturnType } from '@mantine/form';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';
 import { useAddTariffMutation } from './tariffs-api.ts';
@@ -98,7 +99,14 @@ export function TariffForm({
   });
   const months = monthOptions(i18n.language);
   const priceSeries = useListPriceSeriesQuery();
-  const isDynamic = form.values.importSeriesId !== '';
+  const seriesOptions = (priceSeries.data ?? []).map((series) => ({
+    value: String(series.id),
+    label: t('admin.tariffs.dynamic.option', {
+      name: series.name,
+      currency: series.currency,
+      unit: series.unit,
+    }),
+  }));
   const currency = form.values.currency.toUpperCase() || '…';
   const perKwh = (label: string) => `${label} (${currency}/kWh)`;
 
@@ -150,42 +158,8 @@ export function TariffForm({
           />
         </SimpleGrid>
 
-        <Paper withBorder p="sm" radius="md" data-testid="tariff-dynamic">
-          <Stack gap="xs">
-            <NativeSelect
-              label={t('admin.tariffs.dynamic.series')}
-              description={t('admin.tariffs.dynamic.seriesHint')}
-              data={[
-                { value: '', label: t('admin.tariffs.dynamic.none') },
-                ...(priceSeries.data ?? []).map((series) => ({
-                  value: String(series.id),
-                  label: t('admin.tariffs.dynamic.option', {
-                    name: series.name,
-                    currency: series.currency,
-                    unit: series.unit,
-                  }),
-                })),
-              ]}
-              {...form.getInputProps('importSeriesId')}
-            />
-            {isDynamic ? (
-              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-                <TextInput
-                  label={perKwh(t('admin.tariffs.dynamic.margin'))}
-                  description={t('admin.tariffs.dynamic.marginHint')}
-                  inputMode="decimal"
-                  {...form.getInputProps('importMargin')}
-                />
-                <TextInput
-                  label={t('admin.tariffs.dynamic.taxPercent')}
-                  description={t('admin.tariffs.dynamic.taxHint')}
-                  inputMode="decimal"
-                  {...form.getInputProps('importTaxPercent')}
-                />
-              </SimpleGrid>
-            ) : null}
-          </Stack>
-        </Paper>
+        <SeriesPriceFields side="import" form={form} seriesOptions={seriesOptions} perKwh={perKwh} />
+        <SeriesPriceFields side="export" form={form} seriesOptions={seriesOptions} perKwh={perKwh} />
 
         <Stack gap="xs">
           <Group justify="space-between">
@@ -351,5 +325,53 @@ export function TariffForm({
         />
       </Stack>
     </form>
+  );
+}
+
+/**
+ * Import's price or export's payment taken from a price series (a dynamic tariff), with the margin
+ * and tax on the market price; none: the energy price and windows, or the feed-in price.
+ */
+function SeriesPriceFields({
+  side,
+  form,
+  seriesOptions,
+  perKwh,
+}: {
+  side: 'import' | 'export';
+  form: UseFormReturnType<TariffFormValues>;
+  seriesOptions: { value: string; label: string }[];
+  perKwh: (label: string) => string;
+}) {
+  const { t } = useTranslation();
+  const field = (name: 'SeriesId' | 'Margin' | 'TaxPercent') => `${side}${name}` as const;
+  const isDynamic = form.values[field('SeriesId')] !== '';
+  return (
+    <Paper withBorder p="sm" radius="md" data-testid={`tariff-dynamic-${side}`}>
+      <Stack gap="xs">
+        <NativeSelect
+          label={t(`admin.tariffs.dynamic.${side}Series`)}
+          description={t(`admin.tariffs.dynamic.${side}SeriesHint`)}
+          data={[{ value: '', label: t(`admin.tariffs.dynamic.${side}None`) }, ...seriesOptions]}
+          {...form.getInputProps(field('SeriesId'))}
+        />
+        {isDynamic ? (
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            <TextInput
+              label={perKwh(t('admin.tariffs.dynamic.margin'))}
+              description={t(`admin.tariffs.dynamic.${side}MarginHint`)}
+              inputMode="decimal"
+              {...form.getInputProps(field('Margin'))}
+            />
+            <TextInput
+              label={t('admin.tariffs.dynamic.taxPercent')}
+              description={t('admin.tariffs.dynamic.taxHint')}
+              inputMode="decimal"
+              {...form.getInputProps(field('TaxPercent'))}
+            />
+          </SimpleGrid>
+        ) : null}
+      </Stack>
+    </Paper>
   );
 }

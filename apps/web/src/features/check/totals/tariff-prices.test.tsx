@@ -101,4 +101,22 @@ describe('the prices on a client’s bill (issue 34.13)', () => {
     );
     expect(panel.textContent).not.toContain('0.30');
   });
+
+  it('says export is paid each interval’s market price when the version pays it from a series', async () => {
+    const dynamicExport = version(5, { exportSeries: { seriesId: 9, margin: '-0.01', taxPercent: '0' } });
+    const server = stubServer({
+      'GET /api/CheckMeter/GetTariffs': {
+        body: { locationId: 1, today: '2026-11-27', items: [dynamicExport] },
+      },
+    });
+    vi.stubGlobal('fetch', server.fetch);
+    await renderPage(
+      <TariffPrices locationName="Marina Quay / Pier 4" range={{ from: '2026-11-01', to: '2026-11-27' }} />,
+    );
+    const panel = await screen.findByTestId('tariff-prices');
+    expect(panel.textContent).toContain(
+      "export paid each interval's market price, plus \u22120.01 EUR per kWh, plus 0%",
+    );
+    expect(panel.textContent).not.toContain('export paid 0.05 EUR per kWh');
+  });
 });

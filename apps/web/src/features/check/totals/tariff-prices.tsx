@@ -75,9 +75,15 @@ export function TariffPrices({ locationName, range }: { locationName: string; ra
                 {[
                   t('check.prices.standing', { price: price(tariff.standingChargePerDay) }),
                   t('check.prices.tax', { percent: percent(tariff.taxPercent) }),
-                  tariff.feedInPrice === null
-                    ? null
-                    : t('check.prices.feedIn', { price: price(tariff.feedInPrice) }),
+                  // Export paid from a series replaces the feed-in price (docs/dynamic-prices.md).
+                  tariff.exportSeries
+                    ? t('check.prices.feedInDynamic', {
+                        margin: price(tariff.exportSeries.margin),
+                        percent: percent(tariff.exportSeries.taxPercent),
+                      })
+                    : tariff.feedInPrice === null
+                      ? null
+                      : t('check.prices.feedIn', { price: price(tariff.feedInPrice) }),
                 ]
                   .filter((part) => part !== null)
                   .join(' · ')}
