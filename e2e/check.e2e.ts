@@ -677,6 +677,12 @@ describe('the check page', () => {
     for (const cost of costs) expect(cost).toMatch(/^€[\d,]+\.\d\d$/);
     // The location's total is compared with earlier periods, as a meter's is.
     await page.getByTestId('compare-lastYear').waitFor();
+    // Its carbon is the main supply's too (issue 36), as the API gives it for that meter.
+    const mainCarbon = (main as { carbon?: { emissions: number } | null } | undefined)?.carbon;
+    if (!mainCarbon) throw new Error('the demo site has no carbon');
+    const kg = new Intl.NumberFormat('en', { maximumFractionDigits: 3 }).format(mainCarbon.emissions);
+    expect(await page.getByTestId('carbon-emissions').textContent()).toContain(`${kg} kg CO2e`);
+    expect(await page.getByTestId('carbon').textContent()).toContain("The main supply's");
 
     // On a phone the wide table scrolls sideways inside its own region, and says so.
     await page.setViewportSize({ width: 390, height: 800 });

@@ -405,8 +405,16 @@ export const carbonSummarySchema = z.object({
    * time without an intensity, all or part of it.
    */
   unknownIntervals: z.number().int(),
+  /** kWh imported in time with an intensity (the energy `emissions` are of). */
+  knownConsumption: z.number(),
   /** g CO2e per kWh, weighted by the energy imported; `null` without energy of known intensity. */
   averageIntensity: z.number().nullable(),
+  /**
+   * kWh imported in the cleanest quarter of the range's intervals with an intensity, and in all of
+   * them: `cleanestQuarterShare` is their ratio (and several meters' shares add up from these).
+   */
+  cleanestConsumption: z.number(),
+  rangedConsumption: z.number(),
   /**
    * Share (0–1) of the energy imported in the cleanest quarter of the range's intervals with an
    * intensity (the ⌈n/4⌉ lowest); `null` when none or no energy in them.

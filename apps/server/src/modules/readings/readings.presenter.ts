@@ -176,6 +176,9 @@ export function presentCarbon(computed: ReadingsComputation, region: string): Ca
     emissions: kg(emitted),
     unknownConsumption: (imported?.unknownEnergy ?? 0) / 1e6,
     unknownIntervals: imported?.unknownSteps ?? 0,
+    knownConsumption: known / 1e6,
+    cleanestConsumption: (imported?.cleanestEnergy ?? 0) / 1e6,
+    rangedConsumption: (imported?.rangedEnergy ?? 0) / 1e6,
     // g/kWh to the milligram: nanograms ÷ millionths of a kWh is milligrams per kWh.
     averageIntensity: known > 0 ? Math.round(Number(emitted) / known) / 1000 : null,
     cleanestQuarterShare:

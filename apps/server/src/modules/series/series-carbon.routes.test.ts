@@ -102,7 +102,12 @@ describe('carbon series', () => {
       emissions: 2.2,
       unknownConsumption: 1,
       unknownIntervals: 1,
+      // Known: every half hour but the third, 9.5 kWh; the cleanest ⌈7/4⌉ = 2 are 100 g (0.5 kWh)
+      // and 150 g (3 kWh): 3.5 kWh of the 9.5 (7/19).
+      knownConsumption: 9.5,
       averageIntensity: 231.579,
+      cleanestConsumption: 3.5,
+      rangedConsumption: 9.5,
       cleanestQuarterShare: 0.368421,
       avoidedEstimate: null,
       unknownExport: 0,

@@ -19,6 +19,7 @@ import { MonthlyPeaksPanel } from './totals/monthly-peaks-panel.tsx';
 import { peaksQueryOf } from './totals/peaks-query.ts';
 import { TariffPrices } from './totals/tariff-prices.tsx';
 import { billCurrency, locationBill } from './model/bill.ts';
+import { locationCarbon } from './model/location-carbon.ts';
 import { OwnAlertsPanel } from './meter/own-alerts-panel.tsx';
 import { BaseloadPanel } from './totals/baseload-panel.tsx';
 import { CarbonPanel } from './totals/carbon-panel.tsx';
@@ -86,6 +87,7 @@ export function ReadingsSection({
 
   const isSingle = readings.meters.length === 1;
   const bill = locationBill(readings.meters);
+  const siteCarbon = isSingle ? null : locationCarbon(readings.meters);
   const peaksQuery = peaksQueryOf(readings);
   const chartSummary = isSingle
     ? t('check.chart.ariaSingle', {
@@ -114,7 +116,13 @@ export function ReadingsSection({
         <MetersSummary readings={readings} comparisons={comparisons} onPickMeter={onPickMeter} />
       )}
       {bill ? <BillPanel {...bill} timeZone={tz} /> : null}
-      {isSingle && first.carbon ? <CarbonPanel carbon={first.carbon} /> : null}
+      {isSingle ? (
+        first.carbon ? (
+          <CarbonPanel carbon={first.carbon} />
+        ) : null
+      ) : siteCarbon ? (
+        <CarbonPanel carbon={siteCarbon.carbon} counted={siteCarbon} />
+      ) : null}
       {/* The location has a carbon series: tomorrow's cleanest hours, for a meter or the whole site. */}
       {readings.meters.some((meter) => meter.carbon) ? (
         <CleanestHoursPanel locationName={readings.location.publicName} timeZone={tz} />

@@ -11,7 +11,10 @@ const example: CarbonSummary = {
   emissions: 2.2,
   unknownConsumption: 1,
   unknownIntervals: 1,
+  knownConsumption: 9.5,
   averageIntensity: 231.579,
+  cleanestConsumption: 3.5,
+  rangedConsumption: 9.5,
   cleanestQuarterShare: 0.368421,
   avoidedEstimate: null,
   unknownExport: 0,
@@ -39,6 +42,23 @@ describe('the carbon panel', () => {
     expect((await screen.findByTestId('carbon-emissions')).textContent).toBe('Emissions2.2 kg CO2e');
     expect(screen.getByTestId('carbon-avoided').textContent).toBe(
       "Avoided by the export0.35 kg CO2eAn estimate at the grid's average intensity",
+    );
+  });
+
+  it('says on a location’s view which meters it counts', async () => {
+    await renderPage(
+      <CarbonPanel carbon={example} counted={{ basis: 'mainSupply', count: 1, partial: null }} />,
+    );
+    expect((await screen.findByTestId('carbon')).textContent).toContain(
+      "The main supply's: the other meters are sub-meters behind it.",
+    );
+    cleanup();
+    await renderPage(
+      <CarbonPanel carbon={example} counted={{ basis: 'allMeters', count: 3, partial: { known: 2 } }} />,
+    );
+    expect((await screen.findByTestId('carbon')).textContent).toContain('The 3 meters together');
+    expect(screen.getByTestId('carbon-partial').textContent).toBe(
+      'from 2 of 3 meters: the others have no data in this range and are not counted.',
     );
   });
 });

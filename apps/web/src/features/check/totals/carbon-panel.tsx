@@ -4,13 +4,21 @@ import { useTranslation } from 'react-i18next';
 import { formatEnergy, formatNumber, formatPercent } from '@/lib/format.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import { Stat } from '../ui/stat.tsx';
+import type { LocationCarbon } from '../model/location-carbon.ts';
 
 /**
  * The range's emissions at the location's grid region (docs/carbon.md): kg CO2e of the energy
  * whose interval has an intensity, the intensity weighted by the energy used, the share used in
  * the cleanest quarter, and how much energy has unknown emissions (never counted as zero).
  */
-export function CarbonPanel({ carbon }: { carbon: CarbonSummary }) {
+export function CarbonPanel({
+  carbon,
+  counted,
+}: {
+  carbon: CarbonSummary;
+  /** A location's view: which meters it counts (location-carbon.ts); none for one meter. */
+  counted?: Omit<LocationCarbon, 'carbon'>;
+}) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const kg = (value: number) =>
@@ -26,6 +34,20 @@ export function CarbonPanel({ carbon }: { carbon: CarbonSummary }) {
           <Text size="xs" c="dimmed">
             {t('check.carbon.region', { region: carbon.region })}
           </Text>
+          {counted?.basis === 'mainSupply' ? (
+            <Text size="xs" c="dimmed">
+              {t('check.carbon.mainSupply', { count: counted.count })}
+            </Text>
+          ) : counted && counted.count > 1 ? (
+            <Text size="xs" c="dimmed">
+              {t('check.carbon.meters', { count: counted.count })}
+            </Text>
+          ) : null}
+          {counted?.partial ? (
+            <Text size="xs" c="dimmed" data-testid="carbon-partial">
+              {t('check.all.partial', { count: counted.partial.known, of: counted.count })}
+            </Text>
+          ) : null}
         </div>
         <SimpleGrid cols={{ base: 2, sm: carbon.avoidedEstimate === null ? 3 : 4 }} spacing="md">
           <Stat
