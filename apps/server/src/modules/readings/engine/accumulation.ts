@@ -1,9 +1,10 @@
 // What one channel's steps add up to, shared by its two ways of being gathered: a point per
-// reading (raw-points.ts) or calendar buckets (calendar-buckets.ts). channel.ts walks the steps,
-// derives each one's energy, cost and power once (ChannelStep) and hands it to one of them.
+// reading (raw-points.ts) or calendar buckets (calendar-buckets.ts). channel.ts walks the steps
+// once for the totals and each step's cost, emissions and power (StepFigures), then hands the
+// walk to one of them, which passes over it in a loop of its own.
 
 import { PICO_PER_MICRO } from './cost.ts';
-import { StepFlag, StepKind } from './steps.ts';
+import { StepFlag, StepKind, type Steps } from './steps.ts';
 
 /** A point or bucket column set of one channel, millionths after the multiplier, NaN unknown. */
 export interface ChannelColumns {
@@ -66,41 +67,21 @@ export interface PeriodSpan {
   flags: number;
 }
 
-/** One step of the walk with what channel.ts derived from it, the same for points and buckets. */
-export interface ChannelStep {
-  kind: StepKind;
-  start: number;
-  end: number;
-  /** Millionths, NaN when unknown. */
-  energy: number;
-  /** The register at the step's end, NaN when none. */
-  value: number;
-  /** Interval records missing in the step, from `slotFrom` every `slotMs`. */
-  missing: number;
-  slotFrom: number;
-  slotMs: number;
-  flags: number;
-  readings: number;
-  /** From an interval record, not a register difference. */
-  fromRecord: boolean;
-  isKnown: boolean;
+/** What channel.ts worked out of each step (by index) for both ways of gathering them. */
+export interface StepFigures {
   /** In 10^-12 of the currency; NaN without prices or for time without a price. */
-  cost: number;
+  cost: Float64Array;
   /** In nanograms CO2e; NaN without carbon or for time without an intensity. */
-  emitted: number;
+  emitted: Float64Array;
   /** Average power in millionths of a kW; NaN when the energy is unknown. */
-  power: number;
-  /** A span whose intervals' peaks are unknown (a gap, a billing period, missing records). */
-  isDemandOpen: boolean;
+  power: Float64Array;
 }
 
-/** Steps become points or buckets: `add` each in time order, then `finish` once. */
-export interface Accumulation {
-  readonly columns: ChannelColumns;
-  readonly gaps: GapSpan[];
-  readonly periods: PeriodSpan[];
-  add(step: ChannelStep): void;
-  finish(): void;
+/** A channel's steps gathered into points or buckets. */
+export interface Gathered {
+  columns: ChannelColumns;
+  gaps: GapSpan[];
+  periods: PeriodSpan[];
 }
 
 /** Which optional columns a channel has. */
@@ -115,21 +96,26 @@ export function microOf(pico: number): number {
 }
 
 /** Registers far apart, or interval records missing: a gap of the answer. */
-export function isGap(step: ChannelStep): boolean {
-  return step.kind === StepKind.registerGap || (step.kind === StepKind.unknown && step.missing > 0);
+export function isGap(kind: StepKind, missing: number): boolean {
+  return kind === StepKind.registerGap || (kind === StepKind.unknown && missing > 0);
 }
 
-/** A gap as the answer lists it; only registers give its energy. */
-export function gapOf(step: ChannelStep, bucketMs: number): GapSpan {
-  const fromRegisters = step.kind === StepKind.registerGap;
+/** Step i as a gap of the answer; only registers give its energy. */
+export function gapOf(steps: Steps, i: number, cost: number, bucketMs: number): GapSpan {
+  const fromRegisters = steps.kind[i] === StepKind.registerGap;
   return {
-    fromMs: step.start,
-    toMs: step.end,
-    missing: step.missing,
-    energy: fromRegisters ? step.energy : Number.NaN,
-    cost: fromRegisters ? microOf(step.cost) : Number.NaN,
+    fromMs: steps.start[i]!,
+    toMs: steps.end[i]!,
+    missing: steps.missing[i]!,
+    energy: fromRegisters ? steps.energy[i]! : Number.NaN,
+    cost: fromRegisters ? microOf(cost) : Number.NaN,
     bucketMs,
   };
+}
+
+/** A span whose intervals' peaks are unknown (a gap, a billing period, missing records). */
+export function isDemandOpen(kind: StepKind): boolean {
+  return kind !== StepKind.first && kind !== StepKind.interval;
 }
 
 /** The count columns, zero everywhere. */

@@ -9,24 +9,27 @@ import {
   countColumns,
   countFlags,
   gapOf,
+  isDemandOpen,
   isGap,
   microOf,
-  type Accumulation,
   type ChannelColumns,
-  type ChannelStep,
   type ColumnNeeds,
   type GapSpan,
+  type Gathered,
   type PeriodSpan,
+  type StepFigures,
 } from './accumulation.ts';
 import type { PeakTracker } from './demand.ts';
-import { StepKind } from './steps.ts';
+import { StepFlag, StepKind, type Steps } from './steps.ts';
 
-/** Buckets [edges[k], edges[k+1]); `peaks` tracks each bucket's peak and is sized for them. */
+/** The walk in buckets [edges[k], edges[k+1]); `peaks` tracks each bucket's peak and is sized for them. */
 export function calendarBuckets(
+  steps: Steps,
+  figures: StepFigures,
   edges: readonly number[],
   needs: ColumnNeeds,
   peaks: PeakTracker,
-): Accumulation {
+): Gathered {
   const count = Math.max(0, edges.length - 1);
   // A bucket without any energy stays unknown.
   const unknowns = () => new Float64Array(count).fill(Number.NaN);
@@ -48,61 +51,71 @@ export function calendarBuckets(
   let startCursor = -1;
   let endCursor = -1;
 
-  /** Counts missing records in the buckets they fall in. */
-  const addMissing = (slotFrom: number, missing: number, stepMs: number) => {
-    if (count === 0 || missing <= 0) return;
-    const lastStart = slotFrom + (missing - 1) * stepMs;
-    for (let k = Math.max(0, bucketAt(edges, slotFrom)); k < count && (edges[k] ?? 0) <= lastStart; k++) {
-      const lo = Math.max(0, Math.ceil(((edges[k] ?? 0) - slotFrom) / stepMs));
-      const hi = Math.min(missing, Math.ceil(((edges[k + 1] ?? 0) - slotFrom) / stepMs));
-      if (hi > lo) columns.missing[k] = (columns.missing[k] ?? 0) + (hi - lo);
-    }
-  };
-  /** Adds to a bucket's sum, which is unknown (NaN) until its first energy. */
-  const addTo = (column: Float64Array, k: number, amount: number) => {
-    column[k] = (hasEnergy[k] ? (column[k] ?? 0) : 0) + amount;
-  };
-
-  const add = (step: ChannelStep) => {
-    const { kind, start, end, flags } = step;
-    addMissing(step.slotFrom, step.missing, step.slotMs);
+  for (let i = 0; i < steps.length; i++) {
+    const kind = steps.kind[i] as StepKind;
+    const start = steps.start[i]!;
+    const end = steps.end[i]!;
+    const energy = steps.energy[i]!;
+    const missing = steps.missing[i]!;
+    const flags = steps.flags[i]!;
+    const fromRecord = (flags & StepFlag.record) !== 0;
+    if (missing > 0) addMissing(columns.missing, edges, steps.slotFrom[i]!, missing, steps.slotMs[i]!);
     startCursor = advance(edges, startCursor, start);
     endCursor = advance(edges, endCursor, end);
     const startBucket = startCursor;
     // The bucket a step ends in: a step ending on a bucket's start edge ends the bucket before.
     let endBucket = endCursor;
     if (end === edges[endBucket]) endBucket--;
-    if (!Number.isNaN(step.value) && endBucket >= 0 && endBucket < count)
-      columns.value[endBucket] = step.value;
-    countFlags(columns, step.fromRecord ? startBucket : endCursor, flags);
-    const isLong = kind === StepKind.registerGap || kind === StepKind.period || step.fromRecord;
+    const value = steps.value[i]!;
+    if (!Number.isNaN(value) && endBucket >= 0 && endBucket < count) columns.value[endBucket] = value;
+    countFlags(columns, fromRecord ? startBucket : endCursor, flags);
+    const isLong = kind === StepKind.registerGap || kind === StepKind.period || fromRecord;
     const inside = startBucket === endBucket || (kind === StepKind.first && startBucket >= 0);
     const isCounted = !isLong || inside;
     const inRange = startBucket >= 0 && startBucket < count;
-    if (step.isKnown && inRange && isCounted) {
-      if (cost) addTo(cost, startBucket, step.cost);
-      if (emissions) addTo(emissions, startBucket, step.emitted);
-      addTo(consumption, startBucket, step.energy);
+    if (!Number.isNaN(energy) && inRange && isCounted) {
+      // A bucket's sums are unknown (NaN) until its first energy.
+      const had = hasEnergy[startBucket] === 1;
+      if (cost) cost[startBucket] = (had ? cost[startBucket]! : 0) + figures.cost[i]!;
+      if (emissions) emissions[startBucket] = (had ? emissions[startBucket]! : 0) + figures.emitted[i]!;
+      consumption[startBucket] = (had ? consumption[startBucket]! : 0) + energy;
       hasEnergy[startBucket] = 1;
     }
-    const hasPower = !Number.isNaN(step.power);
-    if (hasPower) peaks.interval(step.power, start, end, isCounted ? startBucket : -1);
-    if (step.isDemandOpen) peaks.unknown(startBucket, endBucket, true);
+    const power = figures.power[i]!;
+    const hasPower = !Number.isNaN(power);
+    if (hasPower) peaks.interval(power, start, end, isCounted ? startBucket : -1);
+    if (isDemandOpen(kind)) peaks.unknown(startBucket, endBucket, true);
     // An interval across a bucket edge that no bucket counts leaves both buckets' peaks open.
     else if (hasPower && !isCounted) peaks.unknown(startBucket, endBucket, false);
-    if (isGap(step)) gaps.push(gapOf(step, inside && inRange ? (edges[startBucket] ?? NaN) : NaN));
-    if (step.fromRecord && !inside)
-      periods.push({ fromMs: start, toMs: end, energy: step.energy, cost: microOf(step.cost), flags });
-  };
+    if (isGap(kind, missing))
+      gaps.push(gapOf(steps, i, figures.cost[i]!, inside && inRange ? edges[startBucket]! : Number.NaN));
+    if (fromRecord && !inside)
+      periods.push({ fromMs: start, toMs: end, energy, cost: microOf(figures.cost[i]!), flags });
+  }
 
-  const finish = () => {
-    for (let k = 0; k < count; k++) columns.t[k] = edges[k] ?? 0;
-    // Costs and emissions were summed exactly in 10^-12; the contract's columns hold millionths.
-    for (const summed of [cost, emissions])
-      if (summed) for (let k = 0; k < count; k++) summed[k] = microOf(summed[k] ?? Number.NaN);
-  };
+  for (let k = 0; k < count; k++) columns.t[k] = edges[k]!;
+  // Costs and emissions were summed exactly in 10^-12; the contract's columns hold millionths.
+  for (const summed of [cost, emissions])
+    if (summed) for (let k = 0; k < count; k++) summed[k] = microOf(summed[k]!);
+  return { columns, gaps, periods };
+}
 
-  return { columns, gaps, periods, add, finish };
+/** Counts `missing` records, from `slotFrom` every `stepMs`, in the buckets they fall in. */
+function addMissing(
+  counts: Float64Array,
+  edges: readonly number[],
+  slotFrom: number,
+  missing: number,
+  stepMs: number,
+): void {
+  const count = counts.length;
+  if (count === 0) return;
+  const lastStart = slotFrom + (missing - 1) * stepMs;
+  for (let k = Math.max(0, bucketAt(edges, slotFrom)); k < count && edges[k]! <= lastStart; k++) {
+    const lo = Math.max(0, Math.ceil((edges[k]! - slotFrom) / stepMs));
+    const hi = Math.min(missing, Math.ceil((edges[k + 1]! - slotFrom) / stepMs));
+    if (hi > lo) counts[k] = counts[k]! + (hi - lo);
+  }
 }
 
 function bucketAt(edges: readonly number[], ms: number): number {

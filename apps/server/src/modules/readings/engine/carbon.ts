@@ -11,6 +11,7 @@
 // the share is the energy used in them over the energy used in all n. No such interval, or no
 // energy in them: no share.
 
+import { lowerBound } from '@cm/contracts/sorted.ts';
 import type { Costing, PriceTimeline } from './cost.ts';
 
 export interface CarbonTotals {
@@ -40,28 +41,42 @@ export function carbonTotals(
   const totals = costing.totals();
   const energy = costing.segmentEnergy();
   let knownEnergy = 0;
-  for (let k = 0; k < energy.length; k++) knownEnergy += energy[k] ?? 0;
-  const inRange: number[] = [];
-  for (let k = 0; k < timeline.start.length; k++) {
-    const start = timeline.start[k] ?? 0;
-    if (start >= fromMs && start < toMs && !Number.isNaN(timeline.price[k] ?? Number.NaN)) inRange.push(k);
-  }
+  for (let k = 0; k < energy.length; k++) knownEnergy += energy[k]!;
+  // The segments starting in the range (they ascend), those with an intensity.
+  const { start, price } = timeline;
+  const first = lowerBound(start, fromMs);
+  const last = lowerBound(start, toMs);
+  const size = Math.max(0, last - first);
   // One number per interval, intensity then position (exact below 2^53, so all differ): the
   // ⌈n/4⌉ smallest are selected in place, in linear time, without sorting them all.
-  const slots = 2 ** Math.ceil(Math.log2(inRange.length + 1));
-  const keys = new Float64Array(inRange.length);
-  for (let i = 0; i < inRange.length; i++) keys[i] = (timeline.price[inRange[i] ?? 0] ?? 0) * slots + i;
-  const quarter = Math.ceil(inRange.length / 4);
+  const slots = 2 ** Math.ceil(Math.log2(size + 1));
+  const inRange = new Int32Array(size);
+  const allKeys = new Float64Array(size);
+  let n = 0;
+  for (let k = first; k < last; k++) {
+    const intensity = price[k]!;
+    if (Number.isNaN(intensity)) continue;
+    inRange[n] = k;
+    allKeys[n] = intensity * slots + n;
+    n++;
+  }
+  const keys = allKeys.subarray(0, n);
+  const quarter = Math.ceil(n / 4);
   selectSmallest(keys, quarter);
-  const cleanest = Array.from(keys.subarray(0, quarter), (key) => inRange[key % slots] ?? 0);
-  const sum = (indices: readonly number[]) => indices.reduce((total, k) => total + (energy[k] ?? 0), 0);
+  let cleanestEnergy = 0;
+  for (let q = 0; q < quarter; q++) {
+    const key = keys[q]!;
+    cleanestEnergy += energy[inRange[key - Math.floor(key / slots) * slots]!]!;
+  }
+  let rangedEnergy = 0;
+  for (let i = 0; i < n; i++) rangedEnergy += energy[inRange[i]!]!;
   return {
     emitted: totals.byVersion[0] ?? 0n,
     knownEnergy,
     unknownEnergy: totals.unpricedEnergy,
-    cleanestEnergy: sum(cleanest),
-    rangedEnergy: sum(inRange),
-    intervals: inRange.length,
+    cleanestEnergy,
+    rangedEnergy,
+    intervals: n,
     unknownSteps,
   };
 }

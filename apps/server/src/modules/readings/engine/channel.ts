@@ -19,7 +19,7 @@ import { carbonTotals, type CarbonTotals } from './carbon.ts';
 import { Costing, type CostTotals, type PriceTimeline } from './cost.ts';
 import { PeakTracker, averagePower, type KnownIntervals, type Peak, type PeakColumns } from './demand.ts';
 import type { IntervalColumns, RegisterColumns, StepEvent } from './steps.ts';
-import type { ChannelColumns, GapSpan, PeriodSpan } from './accumulation.ts';
+import type { ChannelColumns, GapSpan, PeriodSpan, StepFigures } from './accumulation.ts';
 import { calendarBuckets } from './calendar-buckets.ts';
 import { rawPoints } from './raw-points.ts';
 
@@ -108,6 +108,30 @@ const EMPTY_INTERVALS: IntervalColumns = { start: [], end: [], micro: [], qualit
 // allocated and cleared per request; longer walks get their own.
 const REUSED_STEPS = 200_000;
 const reusedSteps = new Steps(1024);
+let reusedFigures: StepFigures = {
+  cost: new Float64Array(0),
+  emitted: new Float64Array(0),
+  power: new Float64Array(0),
+};
+
+/** Columns for each step's figures: the reused ones up to REUSED_STEPS, as for the steps. */
+function stepFigures(count: number): StepFigures {
+  if (count > REUSED_STEPS)
+    return {
+      cost: new Float64Array(count),
+      emitted: new Float64Array(count),
+      power: new Float64Array(count),
+    };
+  if (reusedFigures.cost.length < count) {
+    const size = Math.max(count, 2 * reusedFigures.cost.length);
+    reusedFigures = {
+      cost: new Float64Array(size),
+      emitted: new Float64Array(size),
+      power: new Float64Array(size),
+    };
+  }
+  return reusedFigures;
+}
 
 /** Steps of every segment in time order, with the holes before, between and after them. */
 function stepAll(segments: readonly MeterSegment[], options: ChannelOptions) {
@@ -332,9 +356,7 @@ export function computeChannel(
   const isRaw = options.edges.length === 0;
   const peaks = new PeakTracker(Math.max(0, options.edges.length - 1));
   const needs = { prices: options.prices !== undefined, carbon: options.carbon !== undefined };
-  const gathered = isRaw
-    ? rawPoints(steps.length, needs, peaks)
-    : calendarBuckets(options.edges, needs, peaks);
+  const figures = stepFigures(steps.length);
   const kept: KnownIntervals | undefined = options.keepIntervals
     ? { start: [], energy: [], nominal: [] }
     : undefined;
@@ -391,27 +413,14 @@ export function computeChannel(
       kept.energy.push(energy);
       kept.nominal.push(steps.slotMs[i] ?? 0);
     }
-    gathered.add({
-      kind,
-      start,
-      end,
-      energy,
-      value: steps.value[i] ?? Number.NaN,
-      missing,
-      slotFrom: steps.slotFrom[i] ?? start,
-      slotMs: steps.slotMs[i] ?? 1,
-      flags,
-      readings: stepReadings,
-      fromRecord,
-      isKnown,
-      cost,
-      emitted,
-      power,
-      isDemandOpen: kind !== StepKind.first && kind !== StepKind.interval,
-    });
+    figures.cost[i] = cost;
+    figures.emitted[i] = emitted;
+    figures.power[i] = power;
   }
   runs.flush((event) => walked.events.push(event));
-  gathered.finish();
+  const gathered = isRaw
+    ? rawPoints(steps, figures, needs, peaks)
+    : calendarBuckets(steps, figures, options.edges, needs, peaks);
 
   const { registerDifference, consumption, disagreement } = walked;
   walked.events.sort((a, b) => a.atMs - b.atMs);
