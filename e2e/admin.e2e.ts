@@ -288,6 +288,17 @@ describe('administration', () => {
         .first()
         .click();
       const editor = page.getByRole('dialog', { name: `Edit ${meterNumber}` });
+      // The drawer slides in: on a loaded machine a click during the slide once missed the box
+      // ("did not change its state"). Its transition ends first, as a person's eyes would wait.
+      await editor.waitFor();
+      await page.waitForFunction(() =>
+        document
+          .getAnimations()
+          .every(
+            (animation) =>
+              animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity,
+          ),
+      );
       await editor.getByRole('checkbox', { name: 'Main supply' }).check();
       await editor.getByRole('button', { name: 'Save' }).click();
       await editor.waitFor({ state: 'hidden' });
