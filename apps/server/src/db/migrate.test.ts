@@ -38,6 +38,7 @@ describe('migrations', () => {
       'connect_apps',
       'connect_grants',
       'devices',
+      'espi_notifications',
       'import_jobs',
       'import_mappings',
       'interval_readings',
