@@ -39,6 +39,17 @@ describe('format', () => {
     expect(formatMoney(-0.25, 'EUR', 'en')).toBe('\u2212€0.25');
   });
 
+  it('writes the small amounts of a column with one precision (issue 34 low)', () => {
+    // An hourly cost column held €0.005, €0.0056, €0.01 and €0.00: four decimals each.
+    expect(['0.005', '0.0056', '0.01', '0'].map((v) => formatMoney(Number(v), 'EUR', 'en', true))).toEqual([
+      '€0.0050',
+      '€0.0056',
+      '€0.0100',
+      '€0.0000',
+    ]);
+    expect(formatMoney(0.2047, 'EUR', 'de', true)).toBe('0,2047 €');
+  });
+
   it('says how long ago in words', () => {
     const now = Date.parse('2026-01-01T12:00:00Z');
     expect(formatRelative(now - 5 * 60_000, 'en', now)).toBe('5 minutes ago');

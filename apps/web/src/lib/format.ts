@@ -33,13 +33,14 @@ export function formatPower(kw: number, locale: string, isAtLeast = false): stri
 
 /**
  * An amount of money in the location's currency, in the reader's language ("€1,234.56",
- * "1.234,56 €"). `fine`: up to four decimals, for the small amounts of an interval or an hour.
+ * "1.234,56 €"). `fine`: four decimals, for the small amounts of an interval or an hour (always
+ * four, so that a column of them reads alike: €0.0050 beside €0.0056, not €0.005).
  */
 export function formatMoney(amount: number, currency: string, locale: string, fine = false): string {
   return formatNumber(amount, locale, {
     style: 'currency',
     currency,
-    ...(fine ? { minimumFractionDigits: 2, maximumFractionDigits: 4 } : {}),
+    ...(fine ? { minimumFractionDigits: 4, maximumFractionDigits: 4 } : {}),
   });
 }
 
