@@ -5,7 +5,14 @@ import { memo, useCallback, useMemo, useRef, useState, type CSSProperties } from
 import { useTranslation } from 'react-i18next';
 import { offsetChanges } from '@cm/contracts/zoned-time.ts';
 import { formatEnergy, formatMoney, formatNumber, formatPower } from '@/lib/format.ts';
-import { chartData, dstLabelKey, hatchedBars, pricePerKwh, type ChartMeasure } from './chart-data.ts';
+import {
+  chartData,
+  dstBand,
+  dstLabelKey,
+  hatchedBars,
+  pricePerKwh,
+  type ChartMeasure,
+} from './chart-data.ts';
 import { billCurrency } from '../model/bill.ts';
 import { chartThemes, type ChartMarkers } from './chart-options.ts';
 import { formatPeriod } from '../model/local-format.ts';
@@ -38,7 +45,6 @@ function useMarkers(readings: LocationReadings, measure: ChartMeasure): ChartMar
   return useMemo(() => {
     const toMs = Date.parse(readings.to);
     const buckets = readings.meters[0]?.series;
-    const isBucketView = readings.granularity !== 'raw' && readings.granularity !== 'hour';
     const dst = offsetChanges(
       Date.parse(readings.from),
       Date.parse(readings.to),
@@ -48,7 +54,12 @@ function useMarkers(readings: LocationReadings, measure: ChartMeasure): ChartMar
       label: t(dstLabelKey(readings.granularity), { hours: 24 + (change.fromOffset - change.toOffset) / 60 }),
       from: change.fromOffset,
       to: change.toOffset,
-      band: isBucketView ? bucketAt(buckets, change.at, toMs) : null,
+      band: dstBand(
+        readings.granularity,
+        change.at,
+        bucketAt(buckets, change.at, toMs),
+        readings.location.timeZone,
+      ),
     }));
     const events: ChartMarkers['events'] = [];
     const gaps: ChartMarkers['gaps'] = [];
