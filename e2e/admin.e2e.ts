@@ -961,6 +961,13 @@ describe('administration', () => {
           expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(
             390,
           );
+          // No badge cut short ("MEDI…", "ADMINISTRA…", "ENA…": issue 34 low).
+          const cut = await page.evaluate(() =>
+            [...document.querySelectorAll<HTMLElement>('.mantine-Badge-label, [data-tone]')]
+              .filter((label) => label.scrollWidth > label.clientWidth + 1)
+              .map((label) => label.textContent),
+          );
+          expect(cut, path).toEqual([]);
         }
       },
       { width: 390, height: 844 },
