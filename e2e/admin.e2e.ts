@@ -352,7 +352,7 @@ describe('administration', () => {
       );
       const total = page.getByTestId('total-consumption').locator('[data-value]');
       // 100 → 150 on the old meter, 0 → 15 on the new one: 65 kWh, no spike from the register restarting at 0.
-      await expect.poll(() => total.textContent(), { timeout: 20_000 }).toBe('65\u00a0kWh');
+      await expect.poll(() => total.textContent(), { timeout: 20_000 }).toBe('65.000\u00a0kWh');
       await page.getByText(`${meterNumber} → ${newMeterNumber}`, { exact: false }).first().waitFor();
     });
   });
@@ -428,7 +428,7 @@ describe('administration', () => {
     expect(imported?.missing).toBe(0);
     expect(exported?.missing).toBe(0);
     const kwh = (value: string) =>
-      `${Number(value).toLocaleString('en', { maximumFractionDigits: 3 })}\u00a0kWh`;
+      `${Number(value).toLocaleString('en', { minimumFractionDigits: 3, maximumFractionDigits: 3 })}\u00a0kWh`;
     const tenThousandths = (value: string | undefined) => Math.round(Number(value) * 10_000);
     const net = ((tenThousandths(imported?.kWh) - tenThousandths(exported?.kWh)) / 10_000).toString();
 
@@ -751,10 +751,10 @@ describe('administration', () => {
       await page.goto(`/check?location=${encodeURIComponent(siteName)}&from=2026-01-05&to=2026-01-05`);
       const energy = page.getByTestId('bill-energy').locator('[data-value]');
       await expect.poll(() => energy.textContent(), { timeout: 20_000 }).toBe('€0.30');
-      expect(await page.getByTestId('bill-unpriced').textContent()).toContain('1\u00a0kWh');
+      expect(await page.getByTestId('bill-unpriced').textContent()).toContain('1.000\u00a0kWh');
       // 300 + 200 + 100 g for the hours with an intensity; 02:00's four quarter hours unknown.
       expect(await page.getByTestId('carbon-emissions').textContent()).toBe(
-        'Emissionsat least 0.6 kg CO2eUnknown for 4 intervals (1\u00a0kWh): no intensity',
+        'Emissionsat least 0.6 kg CO2eUnknown for 4 intervals (1.000\u00a0kWh): no intensity',
       );
       expect(await page.getByTestId('carbon-intensity').locator('[data-value]').textContent()).toBe(
         '200 g/kWh',

@@ -196,8 +196,9 @@ async function exchangeDays(page: Page, session: Session): Promise<{ from: strin
   };
 }
 
+// Energies with three decimals, as the page writes them ("11.570 kWh": issue 34 low).
 const energyText = (kwh: number) =>
-  `${new Intl.NumberFormat('en', { maximumFractionDigits: 3 }).format(kwh)}\u00a0kWh`;
+  `${new Intl.NumberFormat('en', { minimumFractionDigits: 3, maximumFractionDigits: 3 }).format(kwh)}\u00a0kWh`;
 
 describe('the check page', () => {
   it('a client finds its meter by number with the typeahead, and sees the totals the API gives', async () => {
@@ -322,7 +323,7 @@ describe('the check page', () => {
     expect(info.body.multiplier).toBe(40);
     const shown = info.body.lastReading?.value ?? 0;
     const display = shown.toLocaleString('en', { minimumFractionDigits: 3, maximumFractionDigits: 3 });
-    const energy = `${((Math.round(shown * 1000) * 40) / 1000).toLocaleString('en', { maximumFractionDigits: 3 })}\u00a0kWh`;
+    const energy = `${((Math.round(shown * 1000) * 40) / 1000).toLocaleString('en', { minimumFractionDigits: 3, maximumFractionDigits: 3 })}\u00a0kWh`;
     await page.getByText(`${display} on the display (× 40 = ${energy})`).waitFor();
     await page.context().close();
   });

@@ -44,7 +44,8 @@ export function alertSentence(item: AlertNotification, t: TFunction, locale: str
         ...values,
         energy: energy(detail.consumption),
         day: date(detail.day),
-        limit: energy(alert.threshold),
+        // A limit as the person typed it ("5 kWh").
+        limit: formatEnergy(alert.threshold ?? 0, locale, 3, 0),
       });
       break;
     case 'usualAbove':

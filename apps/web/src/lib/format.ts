@@ -21,9 +21,19 @@ export function formatNumber(value: number, locale: string, options: Intl.Number
   return numberFormat(locale, options).format(value).replace('-', '\u2212');
 }
 
-/** An energy in kWh (the symbol is the same in every language; Intl has no kWh unit). */
-export function formatEnergy(kwh: number, locale: string, maximumFractionDigits = 3): string {
-  return `${formatNumber(kwh, locale, { maximumFractionDigits })}\u00a0kWh`;
+/**
+ * An energy in kWh (the symbol is the same in every language; Intl has no kWh unit), with three
+ * decimals as the readings table writes them ("11.570 kWh", not "11.57": issue 34); up to
+ * `maximumFractionDigits` where a file's finer values are shown. `minimumFractionDigits` 0 for a
+ * limit a person typed ("5 kWh").
+ */
+export function formatEnergy(
+  kwh: number,
+  locale: string,
+  maximumFractionDigits = 3,
+  minimumFractionDigits = Math.min(3, maximumFractionDigits),
+): string {
+  return `${formatNumber(kwh, locale, { minimumFractionDigits, maximumFractionDigits })}\u00a0kWh`;
 }
 
 /** A power in kW (demand: an interval's average power), "≥ " before it when only a lower bound is known. */

@@ -37,11 +37,11 @@ describe('MetersSummary', () => {
     // Not "unknown": a dash that reads "No export channel"; its net is its import.
     expect(plainRow.queryByText('unknown')).toBeNull();
     expect(plainRow.getByText('No export channel')).toBeTruthy();
-    expect(plainRow.getAllByText('2 kWh').length).toBeGreaterThanOrEqual(2);
+    expect(plainRow.getAllByText('2.000 kWh').length).toBeGreaterThanOrEqual(2);
     const solarRow = within(screen.getByTestId('meters-summary-1'));
-    expect(solarRow.getByText('0.4 kWh')).toBeTruthy();
-    expect(solarRow.getByText('0.6 kWh')).toBeTruthy();
-    expect(text('location-net')).toBe('2.6 kWh');
-    expect(text('location-net-line')).toBe('Exported 0.4 kWh · net (import − export) 2.6 kWh');
+    expect(solarRow.getByText('0.400 kWh')).toBeTruthy();
+    expect(solarRow.getByText('0.600 kWh')).toBeTruthy();
+    expect(text('location-net')).toBe('2.600 kWh');
+    expect(text('location-net-line')).toBe('Exported 0.400 kWh · net (import − export) 2.600 kWh');
   });
 });
