@@ -183,6 +183,9 @@ export class ImportsService {
         });
         if (report.corrected > 0)
           await stage.correct(tx, actor, `import (${options.format}) by ${actorName(actor)}`);
+        // A cancel that came while checking or storing still stops it: nothing is committed yet
+        // (issue 34: one in the last phase was ignored and everything was stored).
+        if (options.signal?.aborted) throw new ImportRefusal(CANCELLED);
       });
     } catch (error) {
       if (!(error instanceof ImportRefusal)) throw error;
