@@ -217,6 +217,7 @@ export class ImportsService {
       mayRepeat: !tally.isTimeOrdered,
       mayFall: !tally.isTimeOrdered || tally.hasValueDrop,
       hasIntervals: tally.hasIntervals,
+      corrections: options.corrections,
     });
     if (options.signal?.aborted) throw new ImportRefusal(CANCELLED);
     const comparison = await stage.compare(tx);
