@@ -96,7 +96,12 @@ export const MetersSummary = memo(function MetersSummary({
         </Text>
       ) : null}
       {atLeast ? (
-        <Text size="sm" c="dimmed" data-testid="location-total-partial">
+        <Text
+          size="sm"
+          c="dimmed"
+          mb={total.basis === 'mainSupply' ? undefined : 'sm'}
+          data-testid="location-total-partial"
+        >
           {t('check.all.partial', { count: atLeast.known, of: atLeast.of })}
         </Text>
       ) : null}
