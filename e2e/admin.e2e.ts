@@ -222,7 +222,31 @@ describe('administration', () => {
       await expectAccessible(page, 'disable user dialog');
       await ask.getByRole('button', { name: 'Disable' }).click();
       await expect.poll(() => row.textContent()).toContain('Disabled');
-      await page.getByRole('button', { name: 'Undo' }).click();
+      // The notice's Undo shows its whole word and covers no action of the page (issue 34 low:
+      // "Und", over "New user").
+      const undo = page.getByRole('button', { name: 'Undo' });
+      await undo.waitFor();
+      await expect
+        .poll(() => undo.evaluate((button) => button.getBoundingClientRect().width >= button.scrollWidth))
+        .toBe(true);
+      expect(
+        await undo.evaluate((button) => {
+          const label = button.querySelector('.mantine-Button-label');
+          return label === null || label.scrollWidth <= label.clientWidth;
+        }),
+      ).toBe(true);
+      const newUser = await page.getByRole('button', { name: 'New user' }).boundingBox();
+      const notice = await page.locator('.react-hot-toast', { has: undo }).boundingBox();
+      expect(newUser && notice).toBeTruthy();
+      if (newUser && notice) {
+        const overlaps =
+          notice.x < newUser.x + newUser.width &&
+          newUser.x < notice.x + notice.width &&
+          notice.y < newUser.y + newUser.height &&
+          newUser.y < notice.y + notice.height;
+        expect(overlaps).toBe(false);
+      }
+      await undo.click();
       await expect.poll(() => row.textContent()).toContain('Enabled');
 
       // The audit log says it in sentences with names, filtered by action (17.13).
@@ -339,7 +363,7 @@ describe('administration', () => {
       );
       const total = page.getByTestId('total-consumption').locator('[data-value]');
       // 100 → 150 on the old meter, 0 → 15 on the new one: 65 kWh, no spike from the register restarting at 0.
-      await expect.poll(() => total.textContent(), { timeout: 20_000 }).toBe('65\u00a0kWh');
+      await expect.poll(() => total.textContent(), { timeout: 20_000 }).toBe('65.000\u00a0kWh');
       await page.getByText(`${meterNumber} → ${newMeterNumber}`, { exact: false }).first().waitFor();
     });
   });
@@ -415,7 +439,7 @@ describe('administration', () => {
     expect(imported?.missing).toBe(0);
     expect(exported?.missing).toBe(0);
     const kwh = (value: string) =>
-      `${Number(value).toLocaleString('en', { maximumFractionDigits: 3 })}\u00a0kWh`;
+      `${Number(value).toLocaleString('en', { minimumFractionDigits: 3, maximumFractionDigits: 3 })}\u00a0kWh`;
     const tenThousandths = (value: string | undefined) => Math.round(Number(value) * 10_000);
     const net = ((tenThousandths(imported?.kWh) - tenThousandths(exported?.kWh)) / 10_000).toString();
 
@@ -738,10 +762,10 @@ describe('administration', () => {
       await page.goto(`/check?location=${encodeURIComponent(siteName)}&from=2026-01-05&to=2026-01-05`);
       const energy = page.getByTestId('bill-energy').locator('[data-value]');
       await expect.poll(() => energy.textContent(), { timeout: 20_000 }).toBe('€0.30');
-      expect(await page.getByTestId('bill-unpriced').textContent()).toContain('1\u00a0kWh');
+      expect(await page.getByTestId('bill-unpriced').textContent()).toContain('1.000\u00a0kWh');
       // 300 + 200 + 100 g for the hours with an intensity; 02:00's four quarter hours unknown.
       expect(await page.getByTestId('carbon-emissions').textContent()).toBe(
-        'Emissionsat least 0.6 kg CO2eUnknown for 4 intervals (1\u00a0kWh): no intensity',
+        'Emissionsat least 0.6 kg CO2eUnknown for 4 intervals (1.000\u00a0kWh): no intensity',
       );
       expect(await page.getByTestId('carbon-intensity').locator('[data-value]').textContent()).toBe(
         '200 g/kWh',
@@ -948,6 +972,13 @@ describe('administration', () => {
           expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(
             390,
           );
+          // No badge cut short ("MEDI…", "ADMINISTRA…", "ENA…": issue 34 low).
+          const cut = await page.evaluate(() =>
+            [...document.querySelectorAll<HTMLElement>('.mantine-Badge-label, [data-tone]')]
+              .filter((label) => label.scrollWidth > label.clientWidth + 1)
+              .map((label) => label.textContent),
+          );
+          expect(cut, path).toEqual([]);
         }
       },
       { width: 390, height: 844 },

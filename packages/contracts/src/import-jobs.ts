@@ -101,6 +101,8 @@ export const importJobSchema = z.object({
   report: importReportSchema.nullable(),
   /** Why a job failed (not a refusal: those are in the report). */
   error: z.string().nullable(),
+  /** A cancel was asked for: a job done all the same had stored everything before it came. */
+  cancelRequested: z.boolean(),
 });
 export type ImportJob = z.infer<typeof importJobSchema>;
 

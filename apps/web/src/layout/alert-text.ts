@@ -1,6 +1,6 @@
 import type { AlertNotification } from '@cm/contracts/alerts.ts';
 import type { TFunction } from 'i18next';
-import { formatEnergy, formatMoney, formatNumber, formatZonedDateTime } from '@/lib/format.ts';
+import { formatDate, formatEnergy, formatMoney, formatNumber, formatZonedDateTime } from '@/lib/format.ts';
 
 /** An alert as a sentence in the reader's language; times in the meter's location zone with their offset. */
 export function alertSentence(item: AlertNotification, t: TFunction, locale: string): string {
@@ -8,6 +8,9 @@ export function alertSentence(item: AlertNotification, t: TFunction, locale: str
   const { detail } = alert;
   const at = (iso: string | null | undefined) =>
     iso ? formatZonedDateTime(iso, locale, alert.timeZone) : '—';
+  // A local date of the location (YYYY-MM-DD) in words: read as a UTC midnight and written in UTC.
+  const date = (day: string | null | undefined) =>
+    day ? formatDate(`${day}T00:00:00Z`, locale, 'UTC') : '—';
   const energy = (kwh: number | null | undefined) =>
     kwh === null || kwh === undefined ? '—' : formatEnergy(kwh, locale);
   const values = { meter: alert.meterNumber, location: alert.locationName };
@@ -40,15 +43,16 @@ export function alertSentence(item: AlertNotification, t: TFunction, locale: str
       sentence = t('alerts.text.dailyAbove', {
         ...values,
         energy: energy(detail.consumption),
-        day: detail.day ?? '—',
-        limit: energy(alert.threshold),
+        day: date(detail.day),
+        // A limit as the person typed it ("5 kWh").
+        limit: formatEnergy(alert.threshold ?? 0, locale, 3, 0),
       });
       break;
     case 'usualAbove':
       sentence = t('alerts.text.usualAbove', {
         ...values,
         energy: energy(detail.consumption),
-        day: detail.day ?? '—',
+        day: date(detail.day),
         factor: formatNumber(alert.threshold ?? 0, locale),
         usual: energy(detail.usual),
       });
@@ -58,7 +62,7 @@ export function alertSentence(item: AlertNotification, t: TFunction, locale: str
         ...values,
         amount: formatMoney(detail.amount ?? 0, detail.currency ?? 'EUR', locale),
         limit: formatMoney(alert.threshold ?? 0, detail.currency ?? 'EUR', locale),
-        from: detail.periodFrom ?? '—',
+        from: date(detail.periodFrom),
       });
       break;
     case 'priceAbove':

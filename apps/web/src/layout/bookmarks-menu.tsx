@@ -12,7 +12,7 @@ import { useSearchQuery } from '@/lib/bookmarks-api.ts';
 import { mergeResults, SEARCH_DEBOUNCE_MS } from './search-results.ts';
 import { SuggestionIcon } from './suggestion-icon.tsx';
 import { SuggestionText } from './suggestion-text.tsx';
-import { suggestionTitle } from '@/components/suggestion-title.ts';
+import { quickLinkTitle, suggestionTitle } from '@/components/suggestion-title.ts';
 import { MountOnUse, TooltipOnUse } from './mount-on-use.tsx';
 import classes from './bookmarks-menu.module.css';
 
@@ -142,7 +142,7 @@ export function BookmarkLinks() {
                 leftSection={<SuggestionIcon name={item.icon} size={16} />}
                 aria-label={fullName(item, t)}
               >
-                <span className={classes.quickText}>{suggestionTitle(item, t)}</span>
+                <span className={classes.quickText}>{quickLinkTitle(item, t)}</span>
               </Button>
             </TooltipOnUse>
           </li>

@@ -13,7 +13,7 @@ describe('format', () => {
     expect(formatNumber(12345.5, 'en')).toBe('12,345.5');
     expect(formatNumber(12345.5, 'de')).toBe('12.345,5');
     expect(formatEnergy(1234.5678, 'fr')).toBe('1\u202f234,568\u00a0kWh');
-    expect(formatEnergy(0.5, 'pt')).toBe('0,5\u00a0kWh');
+    expect(formatEnergy(0.5, 'pt')).toBe('0,500\u00a0kWh');
   });
 
   it('formats dates in the given time zone', () => {
@@ -37,6 +37,28 @@ describe('format', () => {
     expect(formatNumber(-19.019, 'en')).toBe('\u221219.019');
     expect(formatEnergy(-1.754, 'de')).toBe('\u22121,754\u00a0kWh');
     expect(formatMoney(-0.25, 'EUR', 'en')).toBe('\u2212€0.25');
+  });
+
+  it('writes energies with three decimals, as the readings table does (issue 34 low)', () => {
+    // The check page showed 11.57, 119.7 and 288.8 kWh beside 21.034 in the table.
+    expect(formatEnergy(11.57, 'en')).toBe('11.570\u00a0kWh');
+    expect(formatEnergy(119.7, 'de')).toBe('119,700\u00a0kWh');
+    expect(formatEnergy(288.8, 'fr')).toBe('288,800\u00a0kWh');
+    // A file's finer values keep up to six; a limit a person typed stays as typed.
+    expect(formatEnergy(48.5, 'en', 6)).toBe('48.500\u00a0kWh');
+    expect(formatEnergy(0.000125, 'en', 6)).toBe('0.000125\u00a0kWh');
+    expect(formatEnergy(5, 'en', 3, 0)).toBe('5\u00a0kWh');
+  });
+
+  it('writes the small amounts of a column with one precision (issue 34 low)', () => {
+    // An hourly cost column held €0.005, €0.0056, €0.01 and €0.00: four decimals each.
+    expect(['0.005', '0.0056', '0.01', '0'].map((v) => formatMoney(Number(v), 'EUR', 'en', true))).toEqual([
+      '€0.0050',
+      '€0.0056',
+      '€0.0100',
+      '€0.0000',
+    ]);
+    expect(formatMoney(0.2047, 'EUR', 'de', true)).toBe('0,2047 €');
   });
 
   it('says how long ago in words', () => {

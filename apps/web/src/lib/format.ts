@@ -21,9 +21,19 @@ export function formatNumber(value: number, locale: string, options: Intl.Number
   return numberFormat(locale, options).format(value).replace('-', '\u2212');
 }
 
-/** An energy in kWh (the symbol is the same in every language; Intl has no kWh unit). */
-export function formatEnergy(kwh: number, locale: string, maximumFractionDigits = 3): string {
-  return `${formatNumber(kwh, locale, { maximumFractionDigits })}\u00a0kWh`;
+/**
+ * An energy in kWh (the symbol is the same in every language; Intl has no kWh unit), with three
+ * decimals as the readings table writes them ("11.570 kWh", not "11.57": issue 34); up to
+ * `maximumFractionDigits` where a file's finer values are shown. `minimumFractionDigits` 0 for a
+ * limit a person typed ("5 kWh").
+ */
+export function formatEnergy(
+  kwh: number,
+  locale: string,
+  maximumFractionDigits = 3,
+  minimumFractionDigits = Math.min(3, maximumFractionDigits),
+): string {
+  return `${formatNumber(kwh, locale, { minimumFractionDigits, maximumFractionDigits })}\u00a0kWh`;
 }
 
 /** A power in kW (demand: an interval's average power), "≥ " before it when only a lower bound is known. */
@@ -33,13 +43,14 @@ export function formatPower(kw: number, locale: string, isAtLeast = false): stri
 
 /**
  * An amount of money in the location's currency, in the reader's language ("€1,234.56",
- * "1.234,56 €"). `fine`: up to four decimals, for the small amounts of an interval or an hour.
+ * "1.234,56 €"). `fine`: four decimals, for the small amounts of an interval or an hour (always
+ * four, so that a column of them reads alike: €0.0050 beside €0.0056, not €0.005).
  */
 export function formatMoney(amount: number, currency: string, locale: string, fine = false): string {
   return formatNumber(amount, locale, {
     style: 'currency',
     currency,
-    ...(fine ? { minimumFractionDigits: 2, maximumFractionDigits: 4 } : {}),
+    ...(fine ? { minimumFractionDigits: 4, maximumFractionDigits: 4 } : {}),
   });
 }
 

@@ -49,4 +49,5 @@ export const uploadedJob: ImportJob = {
   progress: { phase: null, rowsRead: 0, bytesRead: 0, percent: 0, secondsLeft: null },
   report: null,
   error: null,
+  cancelRequested: false,
 };

@@ -32,6 +32,7 @@ export interface WatchedMeter extends Pick<
   | 'registerDigits'
   | 'intervalMinutes'
   | 'installedAt'
+  | 'expectsData'
 > {
   /** Last instant its import channel has data for. */
   lastDataAt: Date | null;
@@ -67,7 +68,8 @@ export function silentCondition(rule: Rule, meter: WatchedMeter, nowMs: number):
   return {
     ruleId: rule.id,
     meterId: meter.id,
-    holds: nowMs - since.getTime() > limitMs,
+    // An inactive or not-yet-open meter is not expected to send anything: its silence is no alert.
+    holds: meter.expectsData && nowMs - since.getTime() > limitMs,
     startedAt: since,
     detail: {
       lastSeenAt: iso(meter.lastDataAt),

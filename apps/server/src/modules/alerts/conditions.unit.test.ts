@@ -33,6 +33,7 @@ const meter: WatchedMeter = {
   registerDigits: 6,
   intervalMinutes: 15,
   installedAt: new Date('2025-01-01T00:00:00Z'),
+  expectsData: true,
   lastDataAt: null,
   cubeLastSeen: null,
   hasCube: false,
@@ -96,6 +97,14 @@ describe('silentCondition', () => {
     // Installed 23 h ago: not yet.
     const fresh = { ...meter, installedAt: new Date(now - 23 * HOUR) };
     expect(silentCondition(silent, fresh, now).holds).toBe(false);
+  });
+
+  it('never holds for a meter nobody expects data from: inactive or not yet open (issue 34 low)', () => {
+    // Same meter, silent since its installation in 2025, but switched off or not open yet.
+    const idle = { ...meter, expectsData: false };
+    expect(silentCondition(silent, idle, now).holds).toBe(false);
+    const older = { ...idle, lastDataAt: new Date(now - 48 * HOUR) };
+    expect(silentCondition(silent, older, now).holds).toBe(false);
   });
 
   it('says whether the Cube and the AccessPoint are silent by the same limit', () => {

@@ -76,7 +76,7 @@ export function presentMeter(
     installedAt: iso(meter.installedAt),
     removedAt: iso(meter.removedAt),
     lastSeenAt: iso(lastHeard),
-    health: meter.removedAt ? 'removed' : deviceHealth(meter.status, lastHeard, now),
+    health: meter.removedAt ? 'removed' : deviceHealth(meter.status, lastHeard, now, meter.intervalMinutes),
     location: presentLocation(meter.location),
     chain: {
       cube: presentChainDevice(meter.cube, now),

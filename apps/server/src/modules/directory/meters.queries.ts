@@ -1,3 +1,4 @@
+import { DevicePriority } from '@cm/contracts/enums.ts';
 import type { SqlRunner } from '../../db/client.ts';
 import type { Nullable, RowOf } from '../../db/rows.ts';
 import type { devices, locations, meters } from '../../db/schema.ts';
@@ -420,6 +421,7 @@ interface AlertMeterRow {
   last_register_month: Date | null;
   last_interval_month: Date | null;
   installed_at: Date;
+  expects_data: boolean;
   cube_serial: string | null;
   cube_last_seen: Date | null;
   access_point_serial: string | null;
@@ -431,6 +433,7 @@ export async function findAlertMeters(db: SqlRunner, locationIds: readonly numbe
   const rows = await db.query<AlertMeterRow>(
     `SELECT m.device_id, m.meter_number, m.location_id, l.public_name AS location_name, l.time_zone, l.billing_day, m.multiplier, m.register_digits,
             m.interval_minutes, m.readings_version, m.last_register_month, m.last_interval_month, m.installed_at,
+            (d.status <> 'inactive' AND d.priority <> ${DevicePriority.NotYetOpen}) AS expects_data,
             c.serial AS cube_serial, c.last_seen_at AS cube_last_seen,
             a.serial AS access_point_serial, a.last_seen_at AS access_point_last_seen
      FROM meters m
@@ -456,6 +459,7 @@ export async function findAlertMeters(db: SqlRunner, locationIds: readonly numbe
     lastRegisterMonth: row.last_register_month,
     lastIntervalMonth: row.last_interval_month,
     installedAt: row.installed_at,
+    expectsData: row.expects_data,
     cube: row.cube_serial === null ? null : { lastSeenAt: row.cube_last_seen },
     accessPoint: row.access_point_serial === null ? null : { lastSeenAt: row.access_point_last_seen },
   }));

@@ -101,6 +101,8 @@ export interface AlertMeter {
   lastRegisterMonth: Date | null;
   lastIntervalMonth: Date | null;
   installedAt: Date;
+  /** Data is expected from it: false when its device is inactive or its priority is Not Yet Open. */
+  expectsData: boolean;
   /** Its Cube and AccessPoint when it has them: when they were last heard from. */
   cube: { lastSeenAt: Date | null } | null;
   accessPoint: { lastSeenAt: Date | null } | null;

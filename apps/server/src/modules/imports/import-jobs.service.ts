@@ -274,6 +274,10 @@ export class ImportJobsService {
   async cancel(actor: Actor, id: string): Promise<ImportJob> {
     const row = await findJob(this.db, id);
     if (!row) throw notFound(JOB_NOT_FOUND);
+    // Too late: say so rather than answer as if it were stopped (issue 34: a late cancel answered
+    // 200 while everything was stored). A cancelled job asked again stays cancelled.
+    if (row.status === 'done') throw conflict(CANCEL_TOO_LATE);
+    if (row.status === 'refused' || row.status === 'failed') throw conflict(ALREADY_ENDED);
     await this.db.transaction(async (tx) => {
       await requestCancel(tx, id);
       await recordAudit(tx, actor, { action: 'import-job.cancel', targetType: 'import-job', targetId: id });
@@ -445,6 +449,9 @@ function presentMapping(row: ImportMappingRow) {
   };
 }
 
+const CANCEL_TOO_LATE = 'Too late to cancel: this import has finished, and what it stored stays.';
+const ALREADY_ENDED = 'This import has already ended: there is nothing to cancel.';
+
 function present(row: ImportJobRow): ImportJob {
   const source = row.source === null ? null : startImportBodySchema.parse(row.source);
   const detection = importDetectionSchema.parse(row.detection);
@@ -482,5 +489,6 @@ function present(row: ImportJobRow): ImportJob {
     },
     report: row.report === null ? null : importReportSchema.parse(row.report),
     error: row.error,
+    cancelRequested: row.cancel_requested,
   };
 }

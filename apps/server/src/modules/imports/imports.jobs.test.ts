@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportJob, ImportPreview } from '@cm/contracts/import-jobs.ts';
 import { createTestApp, type TestApp, signInNewAdmin } from '../../test/test-app.ts';
 import { insertLocation, insertMeter } from '../../test/factories.ts';
 import { ImportJobsService } from './import-jobs.service.ts';
-import { ImportsService } from './imports.service.ts';
+import { CANCELLED, ImportRefused, ImportsService } from './imports.service.ts';
 
 // Imports as jobs: upload (spooled, detected), preview, start, progress, cancel, resume. Expected
 // figures come from fixtures/real/expected (compute_expected.py), never from Check Meter's code.
@@ -199,6 +200,52 @@ describe('imports as jobs', () => {
         "SELECT 1 FROM interval_readings i JOIN meters m ON m.device_id = i.meter_id WHERE m.meter_number = 'JOB-CSV' AND i.start_at >= '2024-01-01' AND i.start_at < '2025-01-01'",
       ),
     ).toHaveLength(0);
+  });
+
+  it('stores nothing when cancelled while storing, up to the commit (issue 34 low)', async () => {
+    // A cancel pressed in the last phase used to be ignored: the job stored everything.
+    const abort = new AbortController();
+    const refused = await new ImportsService(t.db)
+      .importReadings(
+        { userId: null, apiKeyId: null },
+        { open: () => Readable.from([generatedCsv(96, Date.parse('2025-03-01T00:15:00Z'))]) },
+        {
+          format: 'csv',
+          strict: false,
+          corrections: false,
+          signal: abort.signal,
+          onProgress: ({ phase }) => {
+            if (phase === 'storing') abort.abort();
+          },
+        },
+      )
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(refused).toBeInstanceOf(ImportRefused);
+    expect((refused as ImportRefused).report).toMatchObject({
+      committed: false,
+      inserted: 0,
+      refusal: CANCELLED,
+    });
+    expect(
+      await t.db.query(
+        "SELECT 1 FROM interval_readings i JOIN meters m ON m.device_id = i.meter_id WHERE m.meter_number = 'JOB-CSV' AND i.start_at >= '2025-03-01' AND i.start_at < '2025-03-03'",
+      ),
+    ).toHaveLength(0);
+  });
+
+  it('refuses a cancel that comes after the job finished, saying what it stored (issue 34 low)', async () => {
+    const uploaded = await upload(generatedCsv(8, Date.parse('2025-05-01T00:15:00Z')), 'late-cancel.csv');
+    await post(`/api/admin/imports/jobs/${uploaded.id}/start`, {});
+    expect(await finished(uploaded.id)).toMatchObject({ status: 'done', report: { inserted: 8 } });
+    const late = await post(`/api/admin/imports/jobs/${uploaded.id}/cancel`, {});
+    expect(late.statusCode).toBe(409);
+    expect(late.json<{ message: string }>().message).toBe(
+      'Too late to cancel: this import has finished, and what it stored stays.',
+    );
+    expect(await job(uploaded.id)).toMatchObject({ status: 'done', cancelRequested: false });
   });
 
   it('runs again a job whose server stopped mid-way (no heartbeat), from its spooled file, stored once', async () => {

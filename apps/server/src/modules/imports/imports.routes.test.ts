@@ -175,6 +175,31 @@ describe('CSV import', () => {
     expect((await stored(meterB))[0]).toMatchObject({ milli: 5_000 });
   });
 
+  it('calls a register at an instant already stored a conflict, not a fall below an older one (issue 34 low)', async () => {
+    // Stored: 12:00 22,047.400, 12:15 22,047.540, 12:45 22,047.700. The file brings 12:30
+    // (22,047.636, between its stored neighbours) and 12:45 at 22,040.100, another value for an
+    // instant already stored: a conflict. It was refused as "below the previous register
+    // 22,047.54" (the 12:15 reading), although the 12:30 one comes right before it.
+    await insertReadings(t.db, meterB, [
+      [Date.parse('2024-04-01T12:00:00Z'), 22_047_400],
+      [Date.parse('2024-04-01T12:15:00Z'), 22_047_540],
+      [Date.parse('2024-04-01T12:45:00Z'), 22_047_700],
+    ]);
+    const file = [
+      'meter_number,timestamp,register_kwh',
+      'IMP-B,2024-04-01T12:30:00Z,22047.636', // 2
+      'IMP-B,2024-04-01T12:45:00Z,22040.1', // 3
+    ].join('\n');
+    const report = (await importFile(file, '')).json<ImportReport>();
+    expect(report).toMatchObject({ committed: true, inserted: 1, rejectedCount: 0, conflictCount: 1 });
+    expect(report.conflicts).toEqual([
+      { line: 3, meterNumber: 'IMP-B', at: '2024-04-01T12:45:00.000Z', stored: 22_047.7, incoming: 22_040.1 },
+    ]);
+    expect((await stored(meterB)).map((row) => row.milli)).toEqual([
+      22_047_400, 22_047_540, 22_047_636, 22_047_700,
+    ]);
+  });
+
   it('keeps interval energies as intervals, exactly, beside a stored register', async () => {
     await insertReadings(t.db, meterB, [[Date.parse('2024-03-01T00:00:00Z'), 1_000_000]]);
     const file = [

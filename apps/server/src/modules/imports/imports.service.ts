@@ -187,6 +187,9 @@ export class ImportsService {
         });
         if (report.corrected > 0)
           await stage.correct(tx, actor, `import (${options.format}) by ${actorName(actor)}`);
+        // A cancel that came while checking or storing still stops it: nothing is committed yet
+        // (issue 34: one in the last phase was ignored and everything was stored).
+        if (options.signal?.aborted) throw new ImportRefusal(CANCELLED);
         if (stage.changedMeterIds.size > 0) await this.added?.added(tx, [...stage.changedMeterIds]);
       });
       if (stage.changedMeterIds.size > 0) this.added?.committed();
@@ -220,6 +223,7 @@ export class ImportsService {
       mayRepeat: !tally.isTimeOrdered,
       mayFall: !tally.isTimeOrdered || tally.hasValueDrop,
       hasIntervals: tally.hasIntervals,
+      corrections: options.corrections,
     });
     if (options.signal?.aborted) throw new ImportRefusal(CANCELLED);
     const comparison = await stage.compare(tx);

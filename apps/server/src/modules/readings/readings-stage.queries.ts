@@ -116,18 +116,28 @@ export async function rejectInFileDuplicates(tx: SqlRunner, stage: StageName): P
  * the register range). Stored registers are trusted: first, a register of the file below the
  * stored one before it, or above the stored one after it, is refused (either would make a stored
  * reading a fall); then, among what is left, a register below the one before it in the file.
+ *
+ * `keepsStored` (no corrections): a file register at an instant already stored never replaces it,
+ * so it is no fall: it is left to the comparison (unchanged, or a conflict), and the stored one
+ * stays a neighbour of the others (issue 34: such a line was refused as below an older register).
  */
 export async function rejectRegisterDecreases(
   tx: SqlRunner,
   stage: StageName,
   storedInside: boolean,
   mayFallInFile: boolean,
+  keepsStored = true,
 ): Promise<void> {
-  if (storedInside) await rejectAgainstStoredRegisters(tx, stage);
+  if (storedInside) await rejectAgainstStoredRegisters(tx, stage, keepsStored);
   else await rejectAgainstOuterRegisters(tx, stage);
   // Refusing rows leaves registers that never go down still never going down.
-  if (mayFallInFile) await rejectFallsInFile(tx, stage);
+  if (mayFallInFile) await rejectFallsInFile(tx, stage, storedInside && keepsStored);
 }
+
+/** A staged register row `alias` whose instant is already stored for its meter and channel. */
+const AT_STORED = (alias: string) =>
+  `EXISTS (SELECT 1 FROM register_readings x WHERE x.meter_id = ${alias}.meter_id
+     AND x.channel = ${alias}.channel AND x.read_at = ${alias}.at)`;
 
 const REGISTER_TEXT = (column: string) => `(${column} / 1000000.0)::float8`;
 const UTC_TEXT = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
@@ -166,18 +176,27 @@ const STORED_AFTER = `(SELECT read_at, value_micro FROM register_readings r
        WHERE r.meter_id = b.meter_id AND r.channel = b.channel AND r.read_at > b.hi
        ORDER BY r.read_at LIMIT 1)`;
 
-async function rejectAgainstStoredRegisters(tx: SqlRunner, stage: StageName): Promise<void> {
+async function rejectAgainstStoredRegisters(
+  tx: SqlRunner,
+  stage: StageName,
+  keepsStored: boolean,
+): Promise<void> {
   // Each file register between its stored neighbours: a stored row starts a new count going
   // forwards (for the previous one) and backwards (for the next one), and every file row shares
   // its count with the stored row that started it.
   await tx.query(
     `WITH ${REGISTER_BOUNDS(stage)}, combined AS (
-       SELECT meter_id, channel, at, value, seq FROM ${stage} WHERE kind = 0 AND reject IS NULL
+       SELECT s.meter_id, s.channel, s.at, s.value, s.seq FROM ${stage} s WHERE s.kind = 0 AND s.reject IS NULL
+         ${keepsStored ? `AND NOT ${AT_STORED('s')}` : ''}
        UNION ALL
        SELECT r.meter_id, r.channel, r.read_at, r.value_micro, NULL::int8 FROM register_readings r JOIN bounds b
          ON r.meter_id = b.meter_id AND r.channel = b.channel AND r.read_at BETWEEN b.lo AND b.hi
-       WHERE NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.meter_id = r.meter_id AND s.channel = r.channel
-                         AND s.kind = 0 AND s.at = r.read_at AND s.reject IS NULL)
+       ${
+         keepsStored
+           ? ''
+           : `WHERE NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.meter_id = r.meter_id AND s.channel = r.channel
+                         AND s.kind = 0 AND s.at = r.read_at AND s.reject IS NULL)`
+       }
        UNION ALL
        SELECT b.meter_id, b.channel, p.read_at, p.value_micro, NULL::int8 FROM bounds b
        CROSS JOIN LATERAL ${STORED_BEFORE} p
@@ -230,13 +249,21 @@ async function rejectAgainstOuterRegisters(tx: SqlRunner, stage: StageName): Pro
   );
 }
 
-/** Stored neighbours are checked already: what is left is a file register below the one before it in the file. */
-async function rejectFallsInFile(tx: SqlRunner, stage: StageName): Promise<void> {
+/**
+ * Stored neighbours are checked already: what is left is a file register below the one before it in
+ * the file. `skipsStoredInstants`: rows at instants already stored are not stored, so they neither
+ * fall nor count as the one before.
+ */
+async function rejectFallsInFile(
+  tx: SqlRunner,
+  stage: StageName,
+  skipsStoredInstants: boolean,
+): Promise<void> {
   await tx.query(
     `WITH ordered AS (
        SELECT s.seq, s.value, lag(s.value) OVER w AS previous, ${RANGE} AS range
        FROM ${stage} s JOIN meters m ON m.device_id = s.meter_id
-       WHERE s.kind = 0 AND s.reject IS NULL
+       WHERE s.kind = 0 AND s.reject IS NULL ${skipsStoredInstants ? `AND NOT ${AT_STORED('s')}` : ''}
        WINDOW w AS (PARTITION BY s.meter_id, s.channel ORDER BY s.at)
      )
      UPDATE ${stage} r SET reject = ${BELOW('o.value', 'o.previous')}

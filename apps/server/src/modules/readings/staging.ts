@@ -89,11 +89,17 @@ export class ReadingsStage {
    */
   async check(
     tx: SqlRunner,
-    options: { mayRepeat: boolean; mayFall?: boolean; hasIntervals?: boolean },
+    options: { mayRepeat: boolean; mayFall?: boolean; hasIntervals?: boolean; corrections?: boolean },
   ): Promise<void> {
     await this.index(tx);
     if (options.mayRepeat) await rejectInFileDuplicates(tx, this.name);
-    await rejectRegisterDecreases(tx, this.name, this.touches !== false, options.mayFall ?? true);
+    await rejectRegisterDecreases(
+      tx,
+      this.name,
+      this.touches !== false,
+      options.mayFall ?? true,
+      !(options.corrections ?? false),
+    );
     if (options.hasIntervals ?? true) await rejectIntervalOverlaps(tx, this.name);
   }
 

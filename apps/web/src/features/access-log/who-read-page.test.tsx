@@ -59,6 +59,9 @@ describe('Who read my data page', () => {
       const rows = await screen.findAllByTestId('access-log-row');
       expect(rows).toHaveLength(2);
       const [byKey, byAdmin] = rows.map((row) => within(row).getAllByRole('cell'));
+      // A 24-hour clock, as the rest of CM writes times (issue 34 low: not "9:30 AM").
+      expect(byKey?.[0]?.textContent).toMatch(/\d{2}:30/);
+      expect(byKey?.[0]?.textContent).not.toMatch(/AM|PM/);
       expect(byKey?.[1]?.textContent).toBe('Energy report (Anna Client)');
       expect(byKey?.[2]?.textContent).toBe('API keyGetElectricMeterInformationByLocationPublicName');
       expect(byKey?.[3]?.textContent).toBe('register readings, interval readings');

@@ -30,7 +30,13 @@ export function WhoReadPage() {
   const query = useGetAccessLogQuery({ meterNumber, page, pageSize: PAGE_SIZE });
   const timeZone = readerTimeZone();
   const time = useMemo(
-    () => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short', timeZone }),
+    () =>
+      new Intl.DateTimeFormat(i18n.language, {
+        dateStyle: 'medium',
+        timeStyle: 'short',
+        hourCycle: 'h23',
+        timeZone,
+      }),
     [i18n.language, timeZone],
   );
   const failure = toFailure(query.error);

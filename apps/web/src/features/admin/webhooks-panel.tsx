@@ -20,6 +20,7 @@ import { formatDateTime, formatNumber, readerTimeZone, utcOffsetText } from '@/l
 import { toFailure } from '@/lib/http-client.ts';
 import { AdminPanel, AdminTable, ConfirmDialog, FailureAlert } from './admin-ui.tsx';
 import classes from './admin.module.css';
+import { deliveryResultText } from './webhook-result.ts';
 import {
   useAddWebhookMutation,
   useListWebhookDeliveriesQuery,
@@ -72,7 +73,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
                 </Badge>
               </Table.Td>
               <Table.Td>{formatNumber(delivery.attempts, i18n.language)}</Table.Td>
-              <Table.Td>{delivery.lastResult ?? '—'}</Table.Td>
+              <Table.Td>{deliveryResultText(delivery.lastResult, t)}</Table.Td>
               <Table.Td className={classes.nowrap}>
                 {delivery.deliveredAt
                   ? at(delivery.deliveredAt)

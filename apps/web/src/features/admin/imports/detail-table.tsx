@@ -1,6 +1,7 @@
 import type { RejectedLine } from '@cm/contracts/admin.ts';
 import { Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@/lib/format.ts';
 import classes from '../admin.module.css';
@@ -61,7 +62,29 @@ export function DetailTable({
   );
 }
 
-/** Lines of a file and why each was refused: shown in the preview and in the report. */
+/** Refused lines with the same reason, in file order: one row of the table. */
+interface ProblemGroup {
+  text: string;
+  lines: number[];
+}
+
+/** The lines grouped by their reason as worded (1,000 lines of one unknown meter are one row). */
+function groupProblems(problems: readonly RejectedLine[], t: TFunction): ProblemGroup[] {
+  const groups = new Map<string, ProblemGroup>();
+  for (const problem of problems) {
+    const text = rejectionText(problem, t);
+    const group = groups.get(text);
+    if (group) group.lines.push(problem.line);
+    else groups.set(text, { text, lines: [problem.line] });
+  }
+  return [...groups.values()];
+}
+
+/**
+ * Lines of a file and why each was refused: shown in the preview and in the report. Lines refused
+ * for the same reason are one row ("1,000 lines, 2 to 1,001"), so that a file of a meter CM does
+ * not know reads as that, not as a thousand identical rows (issue 34).
+ */
 export function LineProblems({
   problems,
   caption,
@@ -74,6 +97,8 @@ export function LineProblems({
   testId: string;
 }) {
   const { t, i18n } = useTranslation();
+  const line = (value: number) => formatNumber(value, i18n.language, { useGrouping: false });
+  const groups = groupProblems(problems, t);
   return (
     <DetailTable
       caption={caption}
@@ -81,11 +106,19 @@ export function LineProblems({
       headers={[t('admin.import.line'), t('admin.import.reason')]}
       testId={testId}
     >
-      {problems.map((problem) => (
-        <Table.Tr key={`${problem.line}-${problem.reason}`}>
-          <Table.Td w={90}>{formatNumber(problem.line, i18n.language, { useGrouping: false })}</Table.Td>
+      {groups.map((group) => (
+        <Table.Tr key={`${group.lines[0] ?? 0}-${group.text}`}>
+          <Table.Td w={group.lines.length > 1 ? 160 : 90}>
+            {group.lines.length === 1
+              ? line(group.lines[0] ?? 0)
+              : t('admin.import.lineGroup', {
+                  count: group.lines.length,
+                  first: line(group.lines[0] ?? 0),
+                  last: line(group.lines[group.lines.length - 1] ?? 0),
+                })}
+          </Table.Td>
           <Table.Td>
-            <Text size="sm">{rejectionText(problem, t)}</Text>
+            <Text size="sm">{group.text}</Text>
           </Table.Td>
         </Table.Tr>
       ))}

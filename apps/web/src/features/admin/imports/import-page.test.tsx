@@ -50,9 +50,10 @@ class UploadRequest {
 }
 
 /** The server: the job is running at the first poll, has ended at the second, and stays so. */
-function importServer(last: ImportJob) {
+function importServer(last: ImportJob, more: Parameters<typeof stubServer>[0] = {}) {
   const answers = [running, last];
   return stubServer({
+    ...more,
     'GET /api/admin/imports/mappings': { body: { items: [] } },
     'POST /api/admin/imports/jobs/job-1/preview': { body: preview },
     'POST /api/admin/imports/jobs/job-1/start': { body: queued },
@@ -153,6 +154,42 @@ describe('import page', () => {
     await vi.advanceTimersByTimeAsync(60_000);
     await settle();
     expect(server.sentTo('GET /api/admin/imports/jobs/job-1')).toHaveLength(2);
+  });
+
+  it.each([
+    [
+      'refused as too late (409)',
+      {
+        status: 409,
+        body: {
+          statusCode: 409,
+          error: 'Conflict',
+          message: 'Too late to cancel: this import has finished, and what it stored stays.',
+        },
+      },
+      ended({ status: 'done', report }),
+    ],
+    [
+      'asked, then the job stored all the same',
+      { body: { ...running, cancelRequested: true } },
+      ended({ status: 'done', report, cancelRequested: true }),
+    ],
+  ] as const)('says a cancel %s came too late (issue 34 low)', async (_how, cancelAnswer, last) => {
+    const server = importServer(last, { 'POST /api/admin/imports/jobs/job-1/cancel': cancelAnswer });
+    await uploadAndPreview(server);
+    useFakeWaits();
+    fireEvent.click(screen.getByRole('button', { name: 'Import' }));
+    await until(() => screen.getByTestId('import-running'));
+    await vi.advanceTimersByTimeAsync(1_000);
+    await until(() => expect(screen.getByTestId('import-progress-label').textContent).toMatch(/^Reading/));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await until(() => expect(server.sentTo('POST /api/admin/imports/jobs/job-1/cancel')).toHaveLength(1));
+    await settle();
+    await vi.advanceTimersByTimeAsync(4_000);
+    await until(() => screen.getByText('Report for depot.csv'));
+    expect(screen.getByTestId('import-cancel-late').textContent).toBe(
+      'Your cancel came too late: the import had already stored its readings, and they stay.',
+    );
   });
 
   it('keeps the options and shows the reason when the start is refused', async () => {

@@ -17,7 +17,7 @@ import { useImportJob } from './use-import-job.ts';
  */
 export function ImportPage() {
   const { t } = useTranslation();
-  const { state, pick, abortUpload, start, cancel } = useImportJob();
+  const { state, pick, abortUpload, start, cancel, isCancelTooLate } = useImportJob();
   return (
     <Stack gap="md" className={classes.page}>
       <AdminPageHeader title={t('admin.import.title')} intro={t('admin.import.intro')} />
@@ -38,7 +38,12 @@ export function ImportPage() {
       ) : null}
       {state.step === 'running' ? <RunningPanel job={state.job} onCancel={() => void cancel()} /> : null}
       {state.step === 'done' ? (
-        <ImportDone job={state.job} report={state.report} meters={state.meters} />
+        <ImportDone
+          job={state.job}
+          report={state.report}
+          meters={state.meters}
+          isCancelTooLate={isCancelTooLate}
+        />
       ) : null}
       {state.step === 'failed' ? <ImportFailed job={state.job} /> : null}
     </Stack>

@@ -12,15 +12,23 @@ export function ImportDone({
   job,
   report,
   meters,
+  isCancelTooLate = false,
 }: {
   job: ImportJob;
   report: ImportReport;
   meters: PreviewMeters;
+  /** A cancel came after the job had stored everything: said above the report. */
+  isCancelTooLate?: boolean;
 }) {
   const { t } = useTranslation();
   const known = meters.filter((meter) => meter.known);
   return (
     <>
+      {isCancelTooLate ? (
+        <Alert color="yellow" variant="light" role="status" data-testid="import-cancel-late">
+          {t('admin.import.cancelTooLate')}
+        </Alert>
+      ) : null}
       <ImportReportView
         report={report}
         fileName={job.fileName ?? ''}

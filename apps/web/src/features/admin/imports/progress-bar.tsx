@@ -5,10 +5,14 @@ export function ProgressBar({
   label,
   percent,
   isIndeterminate,
+  isWorking = false,
 }: {
   label: string;
   percent: number;
+  /** No measure yet (waiting): a full moving bar. */
   isIndeterminate: boolean;
+  /** At `percent` and still working there (checking, storing): the bar moves where it stands. */
+  isWorking?: boolean;
 }) {
   return (
     <Stack gap={4}>
@@ -16,9 +20,9 @@ export function ProgressBar({
         {label}
       </Text>
       <Progress
-        value={isIndeterminate ? 100 : percent}
-        animated={isIndeterminate}
-        striped={isIndeterminate}
+        value={isIndeterminate ? 100 : Math.round(percent)}
+        animated={isIndeterminate || isWorking}
+        striped={isIndeterminate || isWorking}
         aria-labelledby="cm-import-progress-label"
         size="lg"
         transitionDuration={200}

@@ -53,12 +53,12 @@ describe('reconciliation in the preview and the report', () => {
     );
     const table = screen.getByRole('region', { name: 'Registers against intervals: REC-1, Import' });
     const rows = within(table).getAllByRole('row');
-    expect(rows[1]?.textContent).toBe('2024-06-1148.5\u00a0kWh46.5\u00a0kWh1,380 minutes2\u00a0kWh');
+    expect(rows[1]?.textContent).toBe('2024-06-1148.500\u00a0kWh46.500\u00a0kWh1,380 minutes2.000\u00a0kWh');
     // A register that fell: its energy, and so the rest, unknown.
     const cells = within(rows[2] as HTMLElement)
       .getAllByRole('cell')
       .map((cell) => cell.textContent);
-    expect(cells.slice(1)).toEqual(['—', '46.5\u00a0kWh', '1,380 minutes', '—']);
+    expect(cells.slice(1)).toEqual(['—', '46.500\u00a0kWh', '1,380 minutes', '—']);
     expect(cells[0]).toMatch(/^Whole range \(/);
   });
 });

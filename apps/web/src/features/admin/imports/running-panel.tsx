@@ -32,7 +32,10 @@ export function RunningPanel({ job, onCancel }: { job: ImportJob; onCancel: () =
           <ProgressBar
             label={label}
             percent={progress.percent}
-            isIndeterminate={job.status === 'queued' || progress.phase !== 'reading'}
+            isIndeterminate={job.status === 'queued'}
+            // Checking and storing: the bar stays at the server's 90 or 95 % and moves there,
+            // rather than jumping to a full bar (issue 34 low).
+            isWorking={progress.phase !== 'reading'}
           />
         </div>
         <Button variant="default" leftSection={<IconX size={16} aria-hidden />} onClick={onCancel}>

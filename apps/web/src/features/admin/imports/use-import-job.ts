@@ -1,5 +1,5 @@
 import type { StartImportBody } from '@cm/contracts/import-jobs.ts';
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { toFailure } from '@/lib/http-client.ts';
 import { useCancelImportMutation, useLazyGetImportJobQuery, useStartImportMutation } from './imports-api.ts';
 import { importReducer, initialImportState, type PreviewMeters } from './import-machine.ts';
@@ -17,9 +17,12 @@ export function useImportJob() {
   const [askJob] = useLazyGetImportJobQuery();
   const [startImport] = useStartImportMutation();
   const [cancelImport] = useCancelImportMutation();
+  // The server refused a cancel as too late (409): the job had finished and stored everything.
+  const [wasCancelLate, setCancelLate] = useState(false);
 
   const pick = useCallback(async (file: File) => {
     upload.current?.abort();
+    setCancelLate(false);
     send({ type: 'picked', file });
     const controller = new AbortController();
     upload.current = controller;
@@ -57,7 +60,8 @@ export function useImportJob() {
     if (runningId === null) return;
     try {
       send({ type: 'polled', job: await cancelImport(runningId).unwrap() });
-    } catch {
+    } catch (error) {
+      if (toFailure(error)?.status === 409) setCancelLate(true);
       // The next poll says where the job is.
     }
   }, [cancelImport, runningId]);
@@ -84,5 +88,8 @@ export function useImportJob() {
     };
   }, [askJob, pollId, pollWait, pollCount]);
 
-  return { state, pick, abortUpload, start, cancel };
+  /** A cancel was asked for but the job stored everything all the same (issue 34). */
+  const isCancelTooLate =
+    state.step === 'done' && state.report.committed && (wasCancelLate || state.job.cancelRequested);
+  return { state, pick, abortUpload, start, cancel, isCancelTooLate };
 }

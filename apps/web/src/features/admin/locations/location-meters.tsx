@@ -23,6 +23,7 @@ export function LocationMeters({ location }: { location: AdminLocation }) {
             <Table.Tr>
               <Table.Th>{t('admin.devices.fields.meterInd')}</Table.Th>
               <Table.Th>{t('admin.devices.fields.meterNumber')}</Table.Th>
+              <Table.Th>{t('admin.devices.fields.label')}</Table.Th>
               <Table.Th>{t('admin.devices.fields.installed')}</Table.Th>
               <Table.Th>{t('admin.devices.fields.removed')}</Table.Th>
             </Table.Tr>
@@ -30,7 +31,7 @@ export function LocationMeters({ location }: { location: AdminLocation }) {
           <Table.Tbody>
             {meters.length === 0 && !query.isFetching ? (
               <Table.Tr>
-                <Table.Td colSpan={4}>
+                <Table.Td colSpan={5}>
                   <Text size="sm" c="dimmed" ta="center" py="sm">
                     {t('admin.locations.noMeters')}
                   </Text>
@@ -50,6 +51,8 @@ export function LocationMeters({ location }: { location: AdminLocation }) {
                       <IconBolt size={14} aria-hidden /> {device.meter.meterNumber}
                     </Anchor>
                   </Table.Td>
+                  {/* What people call it ("Apt C-101"): a number alone says little (issue 34). */}
+                  <Table.Td>{device.meter.label === '' ? '—' : device.meter.label}</Table.Td>
                   <Table.Td className={classes.nowrap}>
                     {formatDate(device.meter.installedAt, i18n.language, location.timeZone)}
                   </Table.Td>

@@ -1,10 +1,11 @@
-import { ActionIcon, Badge, Menu, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Menu, Table, Text, Tooltip } from '@mantine/core';
 import { IconDots, IconKey, IconPencil, IconUserCheck, IconUserOff } from '@tabler/icons-react';
 import type { AdminUser } from '@cm/contracts/admin.ts';
 import { Role } from '@cm/contracts/enums.ts';
 import { useTranslation } from 'react-i18next';
 import { formatRelative, formatZonedDateTime, readerTimeZone } from '@/lib/format.ts';
 import classes from '../admin.module.css';
+import { ToneBadge } from '@/components/tone-badge.tsx';
 
 interface UserRowProps {
   user: AdminUser;
@@ -29,9 +30,10 @@ export function UserRow({ user, locationNames, onEdit, onReset, onToggleDisabled
         </Text>
       </Table.Td>
       <Table.Td className={classes.nowrap}>
-        <Badge variant="light" color={user.role === Role.Admin ? 'grape' : 'blue'}>
+        {/* Own badges, which never cut their word short (Mantine's did: "ADMINISTRA…", "ENA…"). */}
+        <ToneBadge tone={user.role === Role.Admin ? 'grape' : 'blue'}>
           {t(user.role === Role.Admin ? 'admin.users.role.admin' : 'admin.users.role.client')}
-        </Badge>
+        </ToneBadge>
       </Table.Td>
       <Table.Td>
         <Text size="sm">
@@ -43,9 +45,9 @@ export function UserRow({ user, locationNames, onEdit, onReset, onToggleDisabled
         </Text>
       </Table.Td>
       <Table.Td>
-        <Badge variant="dot" color={user.isDisabled ? 'gray' : 'teal'}>
+        <ToneBadge tone={user.isDisabled ? 'gray' : 'green'}>
           {user.isDisabled ? t('admin.users.status.disabled') : t('admin.users.status.enabled')}
-        </Badge>
+        </ToneBadge>
         {user.mustChangePassword ? (
           <Text size="xs" c="dimmed">
             {t('admin.users.mustChangePassword')}

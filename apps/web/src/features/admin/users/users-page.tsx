@@ -62,6 +62,8 @@ export function UsersPage() {
             <Button
               size="compact-sm"
               variant="default"
+              // Its whole word, whatever the sentence beside it takes (issue 34: "Und").
+              style={{ flexShrink: 0 }}
               onClick={() => {
                 toast.dismiss(notice.id);
                 void applyDisabled(user, false);
@@ -71,7 +73,9 @@ export function UsersPage() {
             </Button>
           </Group>
         ),
-        { duration: 10_000 },
+        // Ten seconds with a button: at the bottom, where it covers none of the page's own
+        // actions ("New user" sits under the top-right corner); other notices stay top-right.
+        { duration: 10_000, position: 'bottom-center' },
       );
     } catch (error) {
       showFailure(error, 'user');

@@ -2,7 +2,15 @@
 import '@/test-support/uplot-env.ts';
 import type { Granularity, MeterReadings } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
-import { chartData, dstLabelKey, fullXRange, hatchedBars, priceBands, pricePerKwh } from './chart-data.ts';
+import {
+  chartData,
+  dstBand,
+  dstLabelKey,
+  fullXRange,
+  hatchedBars,
+  priceBands,
+  pricePerKwh,
+} from './chart-data.ts';
 import { buildRows, rowsByEnd } from '../model/reading-rows.ts';
 import { dailyReadings, edgeGapReadings, rawReadings, withExport } from '@/test-support/check-fixtures.ts';
 
@@ -154,6 +162,28 @@ describe('the clock change label', () => {
     expect(dstLabelKey('hour')).toBe('check.chart.dst');
     expect(dstLabelKey('week')).toBe('check.chart.dstInside');
     expect(dstLabelKey('month')).toBe('check.chart.dstInside');
+  });
+});
+
+describe('the clock change band', () => {
+  // Berlin months of 2026: March from 2026-02-28T23:00Z, April from 2026-03-31T22:00Z. The clocks
+  // go forward at 2026-03-29T01:00Z: that local day runs 2026-03-28T23:00Z – 2026-03-29T22:00Z (23 h).
+  const march = { from: at('2026-02-28T23:00:00Z'), to: at('2026-03-31T22:00:00Z') };
+  const change = at('2026-03-29T01:00:00Z');
+
+  it('shades the 23-hour day inside a month or week bar, not the whole bar (issue 34 low)', () => {
+    const day = { from: at('2026-03-28T23:00:00Z'), to: at('2026-03-29T22:00:00Z') };
+    expect(dstBand('month', change, march, 'Europe/Berlin')).toEqual(day);
+    const week = { from: at('2026-03-22T23:00:00Z'), to: at('2026-03-29T22:00:00Z') };
+    expect(dstBand('week', change, week, 'Europe/Berlin')).toEqual(day);
+  });
+
+  it('shades a day bar whole (it is the 23-hour day), and draws a line in raw and hour views', () => {
+    const day = { from: at('2026-03-28T23:00:00Z'), to: at('2026-03-29T22:00:00Z') };
+    expect(dstBand('day', change, day, 'Europe/Berlin')).toEqual(day);
+    expect(dstBand('hour', change, day, 'Europe/Berlin')).toBeNull();
+    expect(dstBand('raw', change, day, 'Europe/Berlin')).toBeNull();
+    expect(dstBand('month', change, null, 'Europe/Berlin')).toBeNull();
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Granularity, MeterReadings } from '@cm/contracts/check.ts';
-import { HOUR_MS } from '@cm/contracts/zoned-time.ts';
+import { HOUR_MS, localParts, startOfLocal } from '@cm/contracts/zoned-time.ts';
 import { spanStartColumn } from '@cm/contracts/series-columns.ts';
 import uPlot from 'uplot';
 
@@ -318,4 +318,29 @@ export function priceBands(
     else bands.push({ from: span.from, to: span.to, level });
   }
   return bands;
+}
+
+/**
+ * What a clock change shades under the bars: none in raw and hour views (a line at the instant);
+ * the bar itself in a day view (the 23- or 25-hour day); in a week or month view only the local
+ * day of the change inside its bar, not the whole bar (issue 34: March and October were shaded
+ * whole). `bucket` is the bar the change falls in (null: none).
+ */
+export function dstBand(
+  granularity: Granularity,
+  at: number,
+  bucket: { from: number; to: number } | null,
+  timeZone: string,
+): { from: number; to: number } | null {
+  if (bucket === null || granularity === 'raw' || granularity === 'hour') return null;
+  if (granularity === 'day') return bucket;
+  const { year, month, day } = localParts(at, timeZone);
+  const from = startOfLocal({ year, month, day }, timeZone);
+  // The next local day, by calendar arithmetic on a UTC date.
+  const next = new Date(Date.UTC(year, month - 1, day + 1));
+  const to = startOfLocal(
+    { year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate() },
+    timeZone,
+  );
+  return { from: Math.max(from, bucket.from), to: Math.min(to, bucket.to) };
 }

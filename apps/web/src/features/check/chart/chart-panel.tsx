@@ -7,6 +7,7 @@ import { offsetChanges } from '@cm/contracts/zoned-time.ts';
 import { formatEnergy, formatNumber, formatPower } from '@/lib/format.ts';
 import {
   chartData,
+  dstBand,
   dstLabelKey,
   hatchedBars,
   priceBands,
@@ -52,7 +53,6 @@ function useMarkers(
   return useMemo(() => {
     const toMs = Date.parse(readings.to);
     const buckets = readings.meters[0]?.series;
-    const isBucketView = readings.granularity !== 'raw' && readings.granularity !== 'hour';
     const dst = offsetChanges(
       Date.parse(readings.from),
       Date.parse(readings.to),
@@ -62,7 +62,12 @@ function useMarkers(
       label: t(dstLabelKey(readings.granularity), { hours: 24 + (change.fromOffset - change.toOffset) / 60 }),
       from: change.fromOffset,
       to: change.toOffset,
-      band: isBucketView ? bucketAt(buckets, change.at, toMs) : null,
+      band: dstBand(
+        readings.granularity,
+        change.at,
+        bucketAt(buckets, change.at, toMs),
+        readings.location.timeZone,
+      ),
     }));
     const events: ChartMarkers['events'] = [];
     const gaps: ChartMarkers['gaps'] = [];

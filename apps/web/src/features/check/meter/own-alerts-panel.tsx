@@ -49,7 +49,7 @@ export function OwnAlertsPanel({ meterNumber, currency }: { meterNumber: string;
       ? t('alerts.own.rule.billAbove', {
           amount: formatMoney(rule.threshold ?? 0, currency ?? 'EUR', locale),
         })
-      : t('alerts.own.rule.dailyAbove', { energy: formatEnergy(rule.threshold ?? 0, locale) });
+      : t('alerts.own.rule.dailyAbove', { energy: formatEnergy(rule.threshold ?? 0, locale, 3, 0) });
   const fieldLabel = (of: OwnKind) =>
     of === 'billAbove' ? t('alerts.own.amount', { currency: currency ?? '' }) : t('alerts.own.kwh');
 

@@ -1,6 +1,6 @@
 import type { Bill } from '@cm/contracts/check.ts';
 import { describe, expect, it } from 'vitest';
-import { billCardFigures, billCurrency, locationBill } from './bill.ts';
+import { billCardFigures, billCurrency, locationBill, partsAsShown } from './bill.ts';
 
 const bill = (energy: number, projection: number | null): Bill => ({
   currency: 'EUR',
@@ -123,5 +123,23 @@ describe('the bill card (issue 34, the bill first)', () => {
       bar: { last: null },
     });
     expect(billCardFigures([{ ...meter(0, null)[0]!, bill: null }], null)).toBeNull();
+  });
+});
+
+describe('partsAsShown', () => {
+  it('shows parts that add up to the total shown (issue 34 low: 2.13 + 0.33 + 0.57 under 3.02)', () => {
+    // EM-10001 on Nov 26: energy €2.1270, standing €0.3295, tax €0.5650, total €3.0215 (by hand).
+    const shown = partsAsShown([2.127, 0.3295, 0.565], 3.0215, 2);
+    // Rounded down: 2.12 + 0.32 + 0.56 = 3.00; two cents to go, to the largest remainders: the
+    // standing charge (0.95 of a cent) and the energy (0.70).
+    expect(shown).toEqual([2.13, 0.33, 0.56]);
+    expect(Math.round(shown.reduce((a, b) => a + b, 0) * 100)).toBe(302);
+  });
+
+  it('keeps exact parts, counts a credit as negative, and knows currencies without cents', () => {
+    expect(partsAsShown([10, 2.5, 2.875], 15.375, 2)).toEqual([10, 2.5, 2.88]);
+    // Energy 5.004, tax 1.151, feed-in credit −1.003: total 5.152 → 5.15.
+    expect(partsAsShown([5.004, 1.151, -1.003], 5.152, 2)).toEqual([5, 1.15, -1]);
+    expect(partsAsShown([100.4, 50.4], 150.8, 0)).toEqual([101, 50]);
   });
 });

@@ -132,3 +132,32 @@ export function billCardFigures(
     partial: now.partial !== null || before?.partial != null,
   };
 }
+
+/**
+ * A bill's parts as they are shown, so that they add up to the total as shown (issue 34: 2.13 +
+ * 0.33 + 0.57 shown under a total of 3.02). Each part is rounded to the currency's smallest unit
+ * (`digits` decimals) by the largest remainder: each is rounded down, then the parts with the
+ * largest remainders are rounded up until their sum is the rounded total. No part moves by a whole
+ * unit or more; signed parts (a feed-in credit) are given negative.
+ */
+export function partsAsShown(parts: readonly number[], total: number, digits: number): number[] {
+  const unit = 10 ** digits;
+  // Amounts in units, freed of binary noise (0.3295 × 100 = 32.949999…).
+  const scaled = parts.map((part) => Math.round(part * unit * 1e6) / 1e6);
+  const floors = scaled.map(Math.floor);
+  const target = Math.round(Math.round(total * unit * 1e6) / 1e6);
+  let missing = target - floors.reduce((sum, value) => sum + value, 0);
+  const byRemainder = scaled
+    .map((value, index) => ({ index, remainder: value - (floors[index] ?? 0) }))
+    .sort((a, b) => b.remainder - a.remainder || a.index - b.index);
+  const shown = [...floors];
+  for (const { index, remainder } of byRemainder) {
+    // Only a part with a remainder goes up: one without is exact and stays so.
+    if (missing <= 0 || remainder <= 0) break;
+    shown[index] = (shown[index] ?? 0) + 1;
+    missing--;
+  }
+  // Parts that do not add up to the total (not a bill's) are each rounded on their own.
+  if (missing !== 0) return parts.map((part) => Math.round(part * unit) / unit);
+  return shown.map((value) => value / unit);
+}

@@ -99,6 +99,32 @@ describe('buildRows, buckets', () => {
     expect(sumConsumption(rows)).toBe(50);
   });
 
+  it('does not say a trailing gap is counted in its day when its energy is unknown (issue 34 low)', () => {
+    // Nothing came after 06:00 on the 30th: the gap lies inside that day, but no reading closes
+    // it, so its energy is not known and the day's total cannot hold it.
+    const trailing: MeterReadings = {
+      ...day,
+      gaps: [
+        ...day.gaps,
+        {
+          channel: 'import',
+          from: '2026-03-30T04:00:00.000Z',
+          to: '2026-03-30T22:00:00.000Z',
+          missingIntervals: 72,
+          consumption: null,
+          bucket: '2026-03-29T22:00:00.000Z',
+        },
+      ],
+    };
+    const rows = buildRows(trailing, 'day', Date.parse('2026-03-30T22:00:00Z'));
+    const last = rows.kind.lastIndexOf('gap');
+    expect(rows.start[last]).toBe(Date.parse('2026-03-30T04:00:00Z'));
+    expect(rows.consumption[last]).toBeNull();
+    expect(rows.inBucket[last]).toBe(false);
+    // The gap inside the 29th, whose energy is known, is still in its day.
+    expect(rows.inBucket[2]).toBe(true);
+  });
+
   it('carries each bucket’s peak demand, its start and "at least", and none on gap rows', () => {
     const rows = buildRows(day, 'day', Date.parse('2026-03-30T22:00:00Z'));
     expect(rows.demand).toEqual([3.2, 2.4, null, null]);

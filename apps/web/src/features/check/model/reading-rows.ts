@@ -145,7 +145,8 @@ function* rowSteps(
         missing: gap.missingIntervals,
         consumption: gap.consumption,
         cost: gap.cost ?? null,
-        hasBucket: gap.bucket !== null,
+        // A gap no reading closes (a trailing one) has no known energy: no bucket holds it.
+        hasBucket: gap.bucket !== null && gap.consumption !== null,
         kind: 'gap' as const,
       })),
     ...(isRaw ? [] : readings.periods)

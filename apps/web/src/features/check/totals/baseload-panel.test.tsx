@@ -46,7 +46,7 @@ describe('the baseload panel (issue 34)', () => {
       'Always-on power0.25\u00a0kWthe middle of each night’s lowest hour, 14 nights of the last 14 · the 14 nights before: 0.3\u00a0kW (\u221216.7%)',
     );
     expect(screen.getByTestId('baseload-night').textContent).toBe(
-      'Used at night6.3%8.4\u00a0kWh of 134.4\u00a0kWh · the 7 days before: 9.1%',
+      'Used at night6.3%8.400\u00a0kWh of 134.400\u00a0kWh · the 7 days before: 9.1%',
     );
     expect(server.sent.map((request) => request.path)).toEqual([
       '/api/CheckMeter/GetBaseload?meterNumber=EM-NIGHT&From=2026-01-15&To=2026-01-21',

@@ -1,6 +1,6 @@
 import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { LocationBill } from '../model/bill.ts';
+import { partsAsShown, type LocationBill } from '../model/bill.ts';
 import { formatEnergy, formatMoney, formatNumber } from '@/lib/format.ts';
 import { formatLocal } from '../model/local-format.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
@@ -16,6 +16,15 @@ export function BillPanel({ bill, basis, count, partial, timeZone }: LocationBil
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const money = (amount: number) => formatMoney(amount, bill.currency, locale);
+  // The parts as shown add up to the total as shown (each rounded to the currency's unit).
+  const digits =
+    new Intl.NumberFormat(locale, { style: 'currency', currency: bill.currency }).resolvedOptions()
+      .maximumFractionDigits ?? 2;
+  const [energy = 0, standing = 0, demandCharge = 0, capacityCharge = 0, tax = 0, credit = 0] = partsAsShown(
+    [bill.energy, bill.standingCharge, bill.demandCharge, bill.capacityCharge, bill.tax, -bill.feedIn],
+    bill.total,
+    digits,
+  );
   const { projection, demand } = bill;
   const hasDemand = bill.demandCharge > 0 || demand?.chargedKw != null;
   const hasCapacity = bill.capacityCharge > 0 || demand?.capacityKw != null;
@@ -51,18 +60,18 @@ export function BillPanel({ bill, basis, count, partial, timeZone }: LocationBil
             testId="bill-total"
             label={t('check.bill.total')}
             value={money(bill.total)}
-            hint={bill.tax > 0 ? t('check.bill.totalHint', { tax: money(bill.tax) }) : null}
+            hint={bill.tax > 0 ? t('check.bill.totalHint', { tax: money(tax) }) : null}
           />
           <Stat
             testId="bill-energy"
             label={t('check.bill.energy')}
-            value={money(bill.energy)}
+            value={money(energy)}
             hint={bill.estimated > 0 ? t('check.bill.estimated', { amount: money(bill.estimated) }) : null}
           />
           <Stat
             testId="bill-standing"
             label={t('check.bill.standing')}
-            value={money(bill.standingCharge)}
+            value={money(standing)}
             hint={t('check.bill.standingDays', {
               count: bill.standingDays,
               days: formatNumber(bill.standingDays, locale, { maximumFractionDigits: 2 }),
@@ -72,7 +81,7 @@ export function BillPanel({ bill, basis, count, partial, timeZone }: LocationBil
             <Stat
               testId="bill-demand"
               label={t('check.bill.demandCharge')}
-              value={money(bill.demandCharge)}
+              value={money(demandCharge)}
               hint={
                 demand?.chargedKw == null
                   ? null
@@ -84,7 +93,7 @@ export function BillPanel({ bill, basis, count, partial, timeZone }: LocationBil
             <Stat
               testId="bill-capacity"
               label={t('check.bill.capacityCharge')}
-              value={money(bill.capacityCharge)}
+              value={money(capacityCharge)}
               hint={
                 demand?.capacityKw == null
                   ? null
@@ -92,9 +101,9 @@ export function BillPanel({ bill, basis, count, partial, timeZone }: LocationBil
               }
             />
           ) : null}
-          <Stat testId="bill-tax" label={t('check.bill.tax')} value={money(bill.tax)} />
+          <Stat testId="bill-tax" label={t('check.bill.tax')} value={money(tax)} />
           {bill.feedIn > 0 ? (
-            <Stat testId="bill-feed-in" label={t('check.bill.feedIn')} value={`−${money(bill.feedIn)}`} />
+            <Stat testId="bill-feed-in" label={t('check.bill.feedIn')} value={`−${money(-credit)}`} />
           ) : null}
         </SimpleGrid>
         {demand && hasDemand ? (

@@ -26,7 +26,7 @@ describe('the carbon panel', () => {
   it('says the emissions are at least what is known, and for how many intervals they are unknown', async () => {
     await renderPage(<CarbonPanel carbon={example} />);
     expect((await screen.findByTestId('carbon-emissions')).textContent).toBe(
-      'Emissionsat least 2.2 kg CO2eUnknown for 1 interval (1\u00a0kWh): no intensity',
+      'Emissionsat least 2.2 kg CO2eUnknown for 1 interval (1.000\u00a0kWh): no intensity',
     );
     expect(screen.getByTestId('carbon-intensity').textContent).toBe('Average intensity231.6 g/kWh');
     expect(screen.getByTestId('carbon-cleanest').textContent).toContain('36.8%');

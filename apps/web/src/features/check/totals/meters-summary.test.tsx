@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import type { LocationReadings } from '@cm/contracts/check.ts';
-import { screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { meterInfo, rawReadings, withExport } from '@/test-support/check-fixtures.ts';
 import { renderPage } from '@/test-support/render-page.tsx';
@@ -37,11 +37,34 @@ describe('MetersSummary', () => {
     // Not "unknown": a dash that reads "No export channel"; its net is its import.
     expect(plainRow.queryByText('unknown')).toBeNull();
     expect(plainRow.getByText('No export channel')).toBeTruthy();
-    expect(plainRow.getAllByText('2 kWh').length).toBeGreaterThanOrEqual(2);
+    expect(plainRow.getAllByText('2.000 kWh').length).toBeGreaterThanOrEqual(2);
     const solarRow = within(screen.getByTestId('meters-summary-1'));
-    expect(solarRow.getByText('0.4 kWh')).toBeTruthy();
-    expect(solarRow.getByText('0.6 kWh')).toBeTruthy();
-    expect(text('location-net')).toBe('2.6 kWh');
-    expect(text('location-net-line')).toBe('Exported 0.4 kWh · net (import − export) 2.6 kWh');
+    expect(solarRow.getByText('0.400 kWh')).toBeTruthy();
+    expect(solarRow.getByText('0.600 kWh')).toBeTruthy();
+    expect(text('location-net')).toBe('2.600 kWh');
+    expect(text('location-net-line')).toBe('Exported 0.400 kWh · net (import − export) 2.600 kWh');
+  });
+});
+
+describe('MetersSummary, some meters without data', () => {
+  it('says the total is partial once, not also "the sum of its N meters" (issue 34 low)', async () => {
+    cleanup();
+    const readings = harbour();
+    const [solar, plain] = readings.meters;
+    if (!solar || !plain) throw new Error('fixture');
+    const silent = { ...plain, totals: { ...plain.totals, consumption: null } };
+    await renderPage(
+      <MetersSummary
+        readings={{ ...readings, meters: [solar, silent] }}
+        comparisons={[]}
+        onPickMeter={() => {}}
+      />,
+    );
+    expect(text('location-total')).toBe('at least 1.000 kWh');
+    expect(text('location-total-partial')).toBe(
+      'from 1 of 2 meters: the others have no data in this range and are not counted.',
+    );
+    // "The sum of its 2 meters." right after "from 1 of 2 meters" read as a contradiction.
+    expect(screen.queryByTestId('location-total-basis')).toBeNull();
   });
 });

@@ -96,15 +96,24 @@ export const MetersSummary = memo(function MetersSummary({
         </Text>
       ) : null}
       {atLeast ? (
-        <Text size="sm" c="dimmed" data-testid="location-total-partial">
+        <Text
+          size="sm"
+          c="dimmed"
+          mb={total.basis === 'mainSupply' ? undefined : 'sm'}
+          data-testid="location-total-partial"
+        >
           {t('check.all.partial', { count: atLeast.known, of: atLeast.of })}
         </Text>
       ) : null}
-      <Text size="sm" c="dimmed" mb="sm" data-testid="location-total-basis">
-        {total.basis === 'mainSupply'
-          ? t('check.all.basisMain')
-          : t('check.all.basisSum', { count: readings.meters.length })}
-      </Text>
+      {/* A partial sum already says how many meters it adds: "the sum of its 4 meters" after
+          "from 2 of 4 meters" read as a contradiction (issue 34). */}
+      {total.basis === 'mainSupply' || !atLeast ? (
+        <Text size="sm" c="dimmed" mb="sm" data-testid="location-total-basis">
+          {total.basis === 'mainSupply'
+            ? t('check.all.basisMain')
+            : t('check.all.basisSum', { count: readings.meters.length })}
+        </Text>
+      ) : null}
       {comparisons.length > 0 ? (
         <ComparisonTiles comparisons={comparisons} own={total} timeZone={timeZone} />
       ) : null}
