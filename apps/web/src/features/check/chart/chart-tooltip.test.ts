@@ -43,7 +43,7 @@ describe('the chart tooltip', () => {
     const content = tooltipContent(answer(), Date.parse('2026-03-29T22:00:00Z'), options());
     expect(content?.period).toMatch(/Mar 29, 2026/);
     expect(content?.lines.slice(0, 3).map((line) => line.text)).toEqual([
-      '30\u00a0kWh',
+      '30.000\u00a0kWh',
       'Peak ≥\u00a02.4\u00a0kW',
       'Register 120.000',
     ]);
