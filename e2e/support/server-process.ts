@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,12 +29,14 @@ export interface ServerProcess {
  * free port, with `env` on top, and answers once it prints its URL. Never listens anywhere but loopback.
  */
 export async function startServer(env: Record<string, string>, timeoutMs = 170_000): Promise<ServerProcess> {
+  // CM_E2E_SERVER_LOG=file keeps the server's log, every request with its time, for a flake's post-mortem.
+  const logFile = process.env.CM_E2E_SERVER_LOG;
   const child = spawn(process.execPath, ['--enable-source-maps', serverBundle()], {
     cwd: repoRoot,
     env: {
       ...process.env,
       PORT: '0',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: logFile ? 'info' : 'warn',
       NODE_ENV: 'production',
       ...env,
       HOST: '127.0.0.1',
@@ -46,6 +48,7 @@ export async function startServer(env: Record<string, string>, timeoutMs = 170_0
     const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${output}`)), timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
+      if (logFile) appendFileSync(logFile, chunk);
       const match = /Check Meter is running: (http:\/\/\S+)/.exec(output);
       if (match?.[1]) {
         clearTimeout(timer);

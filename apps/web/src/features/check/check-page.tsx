@@ -34,7 +34,7 @@ import { useCheckUrl } from './model/use-check-url.ts';
 import { useNow } from './model/use-now.ts';
 import { serializeCheckUrl, type CheckTarget, type CheckUrlState } from './model/url-state.ts';
 import { primeOffsets } from './model/zoned-time.ts';
-import { RangeControls } from './range/range-controls.tsx';
+import { RangeControls, type RangeChange } from './range/range-controls.tsx';
 import { ReadingsSkeleton } from './ui/readings-skeleton.tsx';
 import classes from './check.module.css';
 
@@ -140,11 +140,7 @@ export function CheckPage() {
     },
     [onOwnSubmit, handleTarget],
   );
-  const handleRange = useCallback(
-    (nextRange: CheckUrlState['range'], nextGranularity: CheckUrlState['granularity']) =>
-      update({ range: nextRange, granularity: nextGranularity }),
-    [update],
-  );
+  const handleRange = useCallback((change: RangeChange) => update(change), [update]);
   const handleChartView = useCallback(
     (change: Partial<CheckUrlState['chart']>) =>
       update((current) => ({ chart: { ...current.chart, ...change } })),

@@ -33,7 +33,18 @@ interface RangeControlsProps {
   timeZone: string | null;
   errors: RangeErrors;
   now: number;
-  onChange: (range: RangeChoice, granularity: GranularityChoice) => void;
+  /**
+   * What the person changed, and only that: the page merges it onto the address as it is then. A
+   * change never repeats the other setting from these props, which may be a render behind the
+   * address (a Detail chosen right after Apply once put the range before Apply back).
+   */
+  onChange: (change: RangeChange) => void;
+}
+
+/** A change of the range, of the granularity, or of both. */
+export interface RangeChange {
+  range?: RangeChoice;
+  granularity?: GranularityChoice;
 }
 
 /** Shallow, but the errors and the resolved dates by value: the page builds those objects on each render. */
@@ -80,15 +91,15 @@ export const RangeControls = memo(function RangeControls({
   );
 
   function handlePreset(value: string) {
-    if (isPresetId(value)) onChange({ kind: 'preset', preset: value }, granularity);
-    else if (value === 'custom' && resolved) onChange({ kind: 'custom', ...resolved }, granularity);
+    if (isPresetId(value)) onChange({ range: { kind: 'preset', preset: value } });
+    else if (value === 'custom' && resolved) onChange({ range: { kind: 'custom', ...resolved } });
   }
 
   function handleApply(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const problem = validateRange(draft);
     setDraftError(problem);
-    if (!problem) onChange({ kind: 'custom', ...draft }, granularity);
+    if (!problem) onChange({ range: { kind: 'custom', ...draft } });
   }
 
   const draftMessage = (field: 'from' | 'to') =>
@@ -148,7 +159,7 @@ export const RangeControls = memo(function RangeControls({
             value={granularity}
             onChange={(event) => {
               const value = event.currentTarget.value;
-              if (isGranularityChoice(value)) onChange(range, value);
+              if (isGranularityChoice(value)) onChange({ granularity: value });
             }}
             data={granularityChoices.map((choice) => ({ value: choice, label: granularityLabel(choice) }))}
             error={errors.granularity}
