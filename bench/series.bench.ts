@@ -2,8 +2,12 @@
 // readings priced from a 15-minute price series (35,040 prices, a margin and a tax on top) and
 // weighed by a 15-minute carbon series (35,040 intensities), against the same year's readings at a
 // location without them, request by request in turn (with, without, without, with, …) so that
-// whatever else the machine does falls on both alike. Prints a table of server times and their
-// ratio; asserts nothing. Every series value is generated deterministically in SQL.
+// whatever else the machine does falls on both alike; as JSON (integrators) and in the binary
+// columns form (what the web app asks for). Prints a table of server times and their ratio, and
+// the load average before and after; asserts nothing. Every series value is generated
+// deterministically in SQL.
+import os from 'node:os';
+import { BINARY_COLUMNS_TYPE } from '@cm/contracts/binary-columns.ts';
 import { Role } from '@cm/contracts/enums.ts';
 import type { Db } from '../apps/server/src/db/client.ts';
 import { insertUser } from '../apps/server/src/test/test-app.ts';
@@ -75,26 +79,30 @@ type BenchApp = Awaited<ReturnType<typeof startBenchApp>>;
 const url = (site: string, granularity: string) =>
   `/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?name=${encodeURIComponent(site)}&From=2025-01-01&To=2025-12-31&granularity=${granularity}`;
 
-async function requestOnce({ address, headers, serverTimes }: BenchApp, path: string) {
-  const response = await fetch(`${address}${path}`, { headers });
+type Form = 'JSON' | 'binary';
+
+async function requestOnce({ address, headers, serverTimes }: BenchApp, path: string, form: Form) {
+  const response = await fetch(`${address}${path}`, {
+    headers: form === 'binary' ? { ...headers, accept: BINARY_COLUMNS_TYPE } : headers,
+  });
   const body = await response.text();
   if (response.status !== 200) throw new Error(`${path}: ${response.status} ${body.slice(0, 200)}`);
   return serverTimes.at(-1) ?? Number.NaN;
 }
 
-async function compare(app: BenchApp, granularity: 'raw' | 'day') {
+async function compare(app: BenchApp, granularity: 'raw' | 'day', form: Form) {
   const withUrl = url('Dynamic site', granularity);
   const withoutUrl = url('Plain site', granularity);
   for (let i = 0; i < 5; i += 1) {
-    await requestOnce(app, withUrl);
-    await requestOnce(app, withoutUrl);
+    await requestOnce(app, withUrl, form);
+    await requestOnce(app, withoutUrl, form);
   }
   const withTimes: number[] = [];
   const withoutTimes: number[] = [];
   for (let i = 0; i < RUNS; i += 1)
     for (const isWith of i % 2 === 0 ? [true, false] : [false, true]) {
-      if (isWith) withTimes.push(await requestOnce(app, withUrl));
-      else withoutTimes.push(await requestOnce(app, withoutUrl));
+      if (isWith) withTimes.push(await requestOnce(app, withUrl, form));
+      else withoutTimes.push(await requestOnce(app, withoutUrl, form));
     }
   const p = (times: number[], q: number) => percentileOf(times, (time) => time, q);
   return {
@@ -102,6 +110,12 @@ async function compare(app: BenchApp, granularity: 'raw' | 'day') {
     without: { p50: p(withoutTimes, 50), p95: p(withoutTimes, 95) },
   };
 }
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ');
 
 async function main() {
   await withEmbeddedPostgres(10, async (db) => {
@@ -111,20 +125,22 @@ async function main() {
       `seeded 2 × 35,040 readings, 35,040 prices and intensities in ${((Date.now() - started) / 1000).toFixed(0)} s`,
     );
     const app = await startBenchApp(db);
+    const loadBefore = loadAverage();
     try {
       const rows = [];
-      for (const granularity of ['raw', 'day'] as const) {
-        const result = await compare(app, granularity);
-        rows.push([
-          `one year ${granularity}, dynamic tariff + carbon vs neither`,
-          'within 25 %',
-          `${ms(result.with.p50)} / ${ms(result.with.p95)}`,
-          `${ms(result.without.p50)} / ${ms(result.without.p95)}`,
-          `${((result.with.p50 / result.without.p50 - 1) * 100).toFixed(0)} %`,
-        ]);
-      }
+      for (const form of ['JSON', 'binary'] as const)
+        for (const granularity of ['raw', 'day'] as const) {
+          const result = await compare(app, granularity, form);
+          rows.push([
+            `one year ${granularity}, ${form}, dynamic tariff + carbon vs neither`,
+            'within 25 %',
+            `${ms(result.with.p50)} / ${ms(result.with.p95)}`,
+            `${ms(result.without.p50)} / ${ms(result.without.p95)}`,
+            `${((result.with.p50 / result.without.p50 - 1) * 100).toFixed(0)} %`,
+          ]);
+        }
       printTable(
-        `Dynamic prices and carbon (issue 36): server time p50 / p95, ${RUNS} alternated pairs each`,
+        `Dynamic prices and carbon (issue 36): server time p50 / p95, ${RUNS} alternated pairs each; load average ${loadBefore} before, ${loadAverage()} after`,
         ['measure', 'target', 'with', 'without', 'extra'],
         rows,
       );

@@ -20,6 +20,7 @@ const MILLION = 1_000_000;
 
 const MAX_SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
 const SMALL_LIMIT = 2 ** 31;
+const SMALLEST_INT = -(2 ** 31);
 const COMMA = 0x2c;
 const MINUS = 0x2d;
 const POINT = 0x2e;
@@ -134,13 +135,20 @@ class ChunkedJson {
     let at = start;
     bytes[at++] = OPEN_BRACKET;
     const count = values.length;
-    // Runs of zeros (most flag columns: missing, estimated …) are copied in as text; each writer
-    // is called directly (not through a variable), so both are inlined.
+    // Runs of zeros (most flag columns: missing, estimated …) and of unknowns (an interval meter's
+    // registers) are copied in as text; each writer is called directly (not through a variable),
+    // so both are inlined.
     for (let i = 0; i < count;) {
       const value = values[i] ?? Number.NaN;
       if (value === 0) {
         const end = zerosUntil(values, i);
-        at = writeZeros(bytes, at, i > 0, end - i);
+        at = writeRun(bytes, at, i > 0, end - i, ZERO_LIST, 2);
+        i = end;
+        continue;
+      }
+      if (Number.isNaN(value)) {
+        const end = nansUntil(values, i);
+        at = writeRun(bytes, at, i > 0, end - i, NULL_LIST, 5);
         i = end;
         continue;
       }
@@ -177,17 +185,36 @@ function zerosUntil(values: Float64Array, start: number): number {
   return end;
 }
 
-/** `,0` repeated: zeros are copied from here, a block at a time. */
-const ZERO_LIST = Uint8Array.from({ length: 8_192 }, (_, i) => (i % 2 === 0 ? COMMA : ZERO));
+/** The end of the run of NaNs starting at `start`. */
+function nansUntil(values: Float64Array, start: number): number {
+  let end = start + 1;
+  while (end < values.length && Number.isNaN(values[end])) end += 1;
+  return end;
+}
 
-/** Writes `count` zeros of a list, with the comma before the first one when `afterOthers`. */
-function writeZeros(bytes: Uint8Array, start: number, afterOthers: boolean, count: number): number {
+/** `,0` and `,null` repeated: runs are copied from here, a block at a time. */
+const ZERO_LIST = Uint8Array.from({ length: 8_192 }, (_, i) => (i % 2 === 0 ? COMMA : ZERO));
+const NULL_LIST = Uint8Array.from({ length: 8_190 }, (_, i) => ',null'.charCodeAt(i % 5));
+
+/**
+ * Writes `count` elements of a list from `pattern` (each `width` bytes, comma first), with the
+ * comma before the first one when `afterOthers`.
+ */
+function writeRun(
+  bytes: Uint8Array,
+  start: number,
+  afterOthers: boolean,
+  count: number,
+  pattern: Uint8Array,
+  width: number,
+): number {
   let at = start;
   let from = afterOthers ? 0 : 1;
-  let left = 2 * count - from;
+  let left = width * count - from;
+  const blockLength = pattern.length - (pattern.length % width);
   while (left > 0) {
-    const block = Math.min(left, ZERO_LIST.length - from);
-    bytes.set(ZERO_LIST.subarray(from, from + block), at);
+    const block = Math.min(left, blockLength - from);
+    bytes.set(pattern.subarray(from, from + block), at);
     at += block;
     left -= block;
     from = 0;
@@ -207,12 +234,15 @@ function writeNumber(bytes: Uint8Array, at: number, value: number): number {
 
 /** Millionths as the units JSON writes for `millionths / 10^6` (NaN and infinities: null). */
 function writeMillionthsAsUnits(bytes: Uint8Array, at: number, millionths: number): number {
-  // Most quantities are positive and below 2³¹ millionths (2,147 units): small-integer arithmetic.
+  // Most quantities are below 2³¹ millionths (2,147 units) either side of zero (a credit, a price
+  // below zero): small-integer arithmetic.
   const small = millionths | 0;
-  if (small === millionths && small > 0) {
-    const whole = (small / MILLION) | 0;
-    const fraction = (small - whole * MILLION) | 0;
-    const end = writeSmall(bytes, at, whole);
+  if (small === millionths && small !== 0 && small !== SMALLEST_INT) {
+    if (small < 0) bytes[at++] = MINUS;
+    const magnitude = small < 0 ? -small : small;
+    const whole = (magnitude / MILLION) | 0;
+    const fraction = (magnitude - whole * MILLION) | 0;
+    const end = whole < 10 ? ((bytes[at] = ZERO + whole), at + 1) : writeSmall(bytes, at, whole);
     return fraction === 0 ? end : writeFraction(bytes, end, fraction);
   }
   if (!Number.isFinite(millionths)) return writeAscii(bytes, at, 'null');
@@ -303,12 +333,25 @@ function writeWhole(bytes: Uint8Array, start: number, whole: number): number {
 
 /** Writes `.` and 1 ≤ fraction ≤ 999,999 millionths with trailing zeros dropped: 670,000 → .67. */
 function writeFraction(bytes: Uint8Array, start: number, millionths: number): number {
-  let fraction = millionths | 0;
-  let width = 6;
-  for (let next = (fraction / 10) | 0; next * 10 === fraction; next = (fraction / 10) | 0) {
-    fraction = next;
-    width -= 1;
-  }
-  bytes[start] = POINT;
-  return writePadded(bytes, start + 1, fraction, width);
+  // Three pairs of digits, each written only while digits other than zero follow.
+  const high = (millionths / 10_000) | 0;
+  const rest = millionths - high * 10_000;
+  const middle = (rest / 100) | 0;
+  const low = rest - middle * 100;
+  let at = start;
+  bytes[at++] = POINT;
+  at = writePair(bytes, at, high, middle === 0 && low === 0);
+  if (middle === 0 && low === 0) return at;
+  at = writePair(bytes, at, middle, low === 0);
+  if (low === 0) return at;
+  return writePair(bytes, at, low, true);
+}
+
+/** Writes two digits 00–99; the second not when it is the last one written and a zero. */
+function writePair(bytes: Uint8Array, at: number, pair: number, isLast: boolean): number {
+  bytes[at] = DIGIT_PAIRS[pair << 1] ?? ZERO;
+  const second = DIGIT_PAIRS[(pair << 1) + 1] ?? ZERO;
+  if (isLast && second === ZERO) return at + 1;
+  bytes[at + 1] = second;
+  return at + 2;
 }

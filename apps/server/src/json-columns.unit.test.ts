@@ -17,9 +17,15 @@ const anyMillionths = fc.oneof(
   fc.double(),
   fc.constantFrom(0, -0, 7_999_999_999_999_999, 8e15, -8e15, 1e18, 0.5, 1, 100, 1_000_001, 12_227_100),
 );
-// Runs of zeros (flag columns) are written a block at a time: some columns are mostly zeros.
+// Runs of zeros (flag columns) and of unknowns (an interval meter's registers) are written a block
+// at a time: some columns are mostly zeros or nulls, in runs longer than one block (8,192 bytes).
 const withZeroRuns = <T>(values: fc.Arbitrary<T>) =>
-  fc.oneof(values, fc.constantFrom(0, -0), fc.array(fc.constant(0), { minLength: 2, maxLength: 9_000 }));
+  fc.oneof(
+    values,
+    fc.constantFrom(0, -0, Number.NaN),
+    fc.array(fc.constant(0), { minLength: 2, maxLength: 9_000 }),
+    fc.array(fc.constant(Number.NaN), { minLength: 2, maxLength: 4_000 }),
+  );
 const numberColumn = fc
   .array(withZeroRuns(anyNumber), { minLength: 1, maxLength: 300 })
   .map((parts) => parts.flat())
@@ -63,6 +69,8 @@ function yearOfReadings() {
     // Zeros after a first value, longer than the block they are copied from.
     estimated: new NumberColumn(column((i) => (i === 0 ? 1 : i === 20_000 ? 2 : 0))),
     cost: new MillionthsColumn(column((i) => (i < 9_000 ? 0 : i))),
+    // An interval meter's registers: unknown but for a few, in runs longer than their block.
+    demand: new MillionthsColumn(column((i) => (i < 3 || i === 20_000 ? 5_000_000 + i : Number.NaN))),
   };
   return { meters: [{ series }] };
 }

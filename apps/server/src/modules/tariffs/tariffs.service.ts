@@ -172,16 +172,25 @@ export async function locationPrices(
   fromMs: number,
   toMs: number,
 ): Promise<RangePrices | null> {
-  const rows = await findTariffs(db, location.id);
-  if (rows.length === 0) return null;
+  // The price series' revisions are read beside the tariffs, for the series the location's tariffs
+  // named last time (they rarely change); only when they name others now is there a second trip.
+  const expected = seriesOfLocation.get(location.id) ?? [];
+  const [rows, expectedRevisions] = await Promise.all([
+    findTariffs(db, location.id),
+    expected.length > 0 ? priceSeriesRevisions(db, expected) : new Map<number, number>(),
+  ]);
   const seriesIds = [
     ...new Set(
       rows.flatMap((row) => [row.import_series_id, row.export_series_id]).filter((id) => id !== null),
     ),
-  ];
+  ].sort((a, b) => a - b);
+  rememberSeriesOf(location.id, seriesIds);
+  if (rows.length === 0) return null;
   // A series written since is a new key: its prices are read again.
   const revisions =
-    seriesIds.length > 0 ? await priceSeriesRevisions(db, seriesIds) : new Map<number, number>();
+    sameIds(seriesIds, expected) || seriesIds.length === 0
+      ? expectedRevisions
+      : await priceSeriesRevisions(db, seriesIds);
   const key = [
     ...rows.map((row) => `${row.id}@${row.created_at.getTime()}`),
     ...seriesIds.map((id) => `s${id}r${revisions.get(id) ?? -1}`),
@@ -194,4 +203,20 @@ export async function locationPrices(
     toMs,
     location.timeZone,
   );
+}
+
+// Per location, the price series its tariffs named when last read (bounded: the oldest go first).
+const KEPT_LOCATIONS = 10_000;
+const seriesOfLocation = new Map<number, number[]>();
+
+function rememberSeriesOf(locationId: number, ids: number[]): void {
+  seriesOfLocation.delete(locationId);
+  if (ids.length === 0) return;
+  seriesOfLocation.set(locationId, ids);
+  if (seriesOfLocation.size > KEPT_LOCATIONS)
+    seriesOfLocation.delete(seriesOfLocation.keys().next().value ?? 0);
+}
+
+function sameIds(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((id, i) => id === b[i]);
 }

@@ -2,6 +2,12 @@
 // reading (raw-points.ts) or calendar buckets (calendar-buckets.ts). channel.ts walks the steps
 // once for the totals and each step's cost, emissions and power (StepFigures), then hands the
 // walk to one of them, which passes over it in a loop of its own.
+//
+// Hot loops. A loop over a year of steps is compiled by V8 while it runs, on its first call
+// (on-stack replacement), before the code after the loop has ever run; that compiled loop is
+// reused on every later call and gives up (deoptimizes) at the first operation after the loop it
+// has no type feedback for — on every call, the rest of the function then interpreted. So each
+// loop over steps, records or points is a function of its own that returns right after it.
 
 import { PICO_PER_MICRO } from './cost.ts';
 import { StepFlag, StepKind, type Steps } from './steps.ts';
@@ -90,6 +96,29 @@ export interface ColumnNeeds {
   carbon: boolean;
 }
 
+/**
+ * The cost and emissions columns a gatherer's loop writes: always typed arrays, an empty one never
+ * written when not asked for (a column that is sometimes undefined makes the loop's code generic,
+ * for requests with prices and without alike).
+ */
+export interface WeighedColumns {
+  cost: Float64Array;
+  emissions: Float64Array;
+  isPriced: boolean;
+  isWeighed: boolean;
+}
+
+const NOT_ASKED = new Float64Array(0);
+
+export function weighedColumns(needs: ColumnNeeds, make: () => Float64Array): WeighedColumns {
+  return {
+    cost: needs.prices ? make() : NOT_ASKED,
+    emissions: needs.carbon ? make() : NOT_ASKED,
+    isPriced: needs.prices,
+    isWeighed: needs.carbon,
+  };
+}
+
 /** A cost in 10^-12 of the currency as whole millionths (the contract's resolution). */
 export function microOf(pico: number): number {
   return Math.round(pico / PICO_PER_MICRO);
@@ -118,8 +147,16 @@ export function isDemandOpen(kind: StepKind): boolean {
   return kind !== StepKind.first && kind !== StepKind.interval;
 }
 
+/** The columns counting values by kind: missing records, estimated, substituted, corrected. */
+export interface CountColumns {
+  missing: Float64Array;
+  estimated: Float64Array;
+  substituted: Float64Array;
+  corrected: Float64Array;
+}
+
 /** The count columns, zero everywhere. */
-export function countColumns(size: number) {
+export function countColumns(size: number): CountColumns {
   return {
     missing: new Float64Array(size),
     estimated: new Float64Array(size),
@@ -129,9 +166,9 @@ export function countColumns(size: number) {
 }
 
 /** Counts a step's estimated, substituted and corrected values at `index` (when inside the columns). */
-export function countFlags(columns: ChannelColumns, index: number, flags: number): void {
-  if (index < 0 || index >= columns.estimated.length) return;
-  if (flags & StepFlag.estimated) columns.estimated[index] = (columns.estimated[index] ?? 0) + 1;
-  if (flags & StepFlag.substituted) columns.substituted[index] = (columns.substituted[index] ?? 0) + 1;
-  if (flags & StepFlag.corrected) columns.corrected[index] = (columns.corrected[index] ?? 0) + 1;
+export function countFlags(counts: CountColumns, index: number, flags: number): void {
+  if (index < 0 || index >= counts.estimated.length) return;
+  if (flags & StepFlag.estimated) counts.estimated[index] = counts.estimated[index]! + 1;
+  if (flags & StepFlag.substituted) counts.substituted[index] = counts.substituted[index]! + 1;
+  if (flags & StepFlag.corrected) counts.corrected[index] = counts.corrected[index]! + 1;
 }

@@ -14,10 +14,13 @@ import {
   microOf,
   type ChannelColumns,
   type ColumnNeeds,
+  type CountColumns,
   type GapSpan,
   type Gathered,
   type PeriodSpan,
   type StepFigures,
+  type WeighedColumns,
+  weighedColumns,
 } from './accumulation.ts';
 import type { PeakTracker } from './demand.ts';
 import { StepFlag, StepKind, type Steps } from './steps.ts';
@@ -33,21 +36,44 @@ export function calendarBuckets(
   const count = Math.max(0, edges.length - 1);
   // A bucket without any energy stays unknown.
   const unknowns = () => new Float64Array(count).fill(Number.NaN);
+  const weighed = weighedColumns(needs, unknowns);
   const columns: ChannelColumns = {
     t: new Float64Array(count),
     value: unknowns(),
     consumption: unknowns(),
     ...countColumns(count),
-    ...(needs.prices ? { cost: unknowns() } : {}),
-    ...(needs.carbon ? { emissions: unknowns() } : {}),
+    cost: weighed.isPriced ? weighed.cost : undefined,
+    emissions: weighed.isWeighed ? weighed.emissions : undefined,
     demand: peaks.buckets.power,
     demandAt: peaks.buckets.at,
     demandAtLeast: peaks.buckets.isAtLeast,
   };
-  const { consumption, cost, emissions } = columns;
-  const hasEnergy = new Uint8Array(count);
   const gaps: GapSpan[] = [];
   const periods: PeriodSpan[] = [];
+  bucketSteps(steps, figures, edges, columns, weighed, peaks, gaps, periods);
+  fillEdges(columns.t, edges);
+  // Costs and emissions were summed exactly in 10^-12; the contract's columns hold millionths.
+  toMillionths(weighed.cost);
+  toMillionths(weighed.emissions);
+  return { columns, gaps, periods };
+}
+
+/** The main pass: each step into its bucket, gaps and periods (a hot loop: accumulation.ts). */
+function bucketSteps(
+  steps: Steps,
+  figures: StepFigures,
+  edges: readonly number[],
+  columns: ChannelColumns,
+  weighed: WeighedColumns,
+  peaks: PeakTracker,
+  gaps: GapSpan[],
+  periods: PeriodSpan[],
+): void {
+  const count = columns.t.length;
+  const { consumption } = columns;
+  const { cost, emissions, isPriced, isWeighed } = weighed;
+  const counts: CountColumns = columns;
+  const hasEnergy = new Uint8Array(count);
   let startCursor = -1;
   let endCursor = -1;
 
@@ -59,7 +85,7 @@ export function calendarBuckets(
     const missing = steps.missing[i]!;
     const flags = steps.flags[i]!;
     const fromRecord = (flags & StepFlag.record) !== 0;
-    if (missing > 0) addMissing(columns.missing, edges, steps.slotFrom[i]!, missing, steps.slotMs[i]!);
+    if (missing > 0) addMissing(counts.missing, edges, steps.slotFrom[i]!, missing, steps.slotMs[i]!);
     startCursor = advance(edges, startCursor, start);
     endCursor = advance(edges, endCursor, end);
     const startBucket = startCursor;
@@ -68,7 +94,7 @@ export function calendarBuckets(
     if (end === edges[endBucket]) endBucket--;
     const value = steps.value[i]!;
     if (!Number.isNaN(value) && endBucket >= 0 && endBucket < count) columns.value[endBucket] = value;
-    countFlags(columns, fromRecord ? startBucket : endCursor, flags);
+    countFlags(counts, fromRecord ? startBucket : endCursor, flags);
     const isLong = kind === StepKind.registerGap || kind === StepKind.period || fromRecord;
     const inside = startBucket === endBucket || (kind === StepKind.first && startBucket >= 0);
     const isCounted = !isLong || inside;
@@ -76,8 +102,8 @@ export function calendarBuckets(
     if (!Number.isNaN(energy) && inRange && isCounted) {
       // A bucket's sums are unknown (NaN) until its first energy.
       const had = hasEnergy[startBucket] === 1;
-      if (cost) cost[startBucket] = (had ? cost[startBucket]! : 0) + figures.cost[i]!;
-      if (emissions) emissions[startBucket] = (had ? emissions[startBucket]! : 0) + figures.emitted[i]!;
+      if (isPriced) cost[startBucket] = (had ? cost[startBucket]! : 0) + figures.cost[i]!;
+      if (isWeighed) emissions[startBucket] = (had ? emissions[startBucket]! : 0) + figures.emitted[i]!;
       consumption[startBucket] = (had ? consumption[startBucket]! : 0) + energy;
       hasEnergy[startBucket] = 1;
     }
@@ -92,12 +118,15 @@ export function calendarBuckets(
     if (fromRecord && !inside)
       periods.push({ fromMs: start, toMs: end, energy, cost: microOf(figures.cost[i]!), flags });
   }
+}
 
-  for (let k = 0; k < count; k++) columns.t[k] = edges[k]!;
-  // Costs and emissions were summed exactly in 10^-12; the contract's columns hold millionths.
-  for (const summed of [cost, emissions])
-    if (summed) for (let k = 0; k < count; k++) summed[k] = microOf(summed[k]!);
-  return { columns, gaps, periods };
+function fillEdges(t: Float64Array, edges: readonly number[]): void {
+  for (let k = 0; k < t.length; k++) t[k] = edges[k]!;
+}
+
+/** Sums in 10^-12 as whole millionths, in place. */
+function toMillionths(summed: Float64Array): void {
+  for (let k = 0; k < summed.length; k++) summed[k] = microOf(summed[k]!);
 }
 
 /** Counts `missing` records, from `slotFrom` every `stepMs`, in the buckets they fall in. */

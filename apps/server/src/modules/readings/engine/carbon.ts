@@ -40,8 +40,56 @@ export function carbonTotals(
 ): CarbonTotals {
   const totals = costing.totals();
   const energy = costing.segmentEnergy();
-  let knownEnergy = 0;
-  for (let k = 0; k < energy.length; k++) knownEnergy += energy[k]!;
+  const knownEnergy = costing.bookedEnergy();
+  const { cleanest, ranged, first, last } = rangeSelection(timeline, fromMs, toMs);
+  let cleanestEnergy = 0;
+  for (let q = 0; q < cleanest.length; q++) cleanestEnergy += energy[cleanest[q]!]!;
+  // The energy in segments starting in the range: all of it but the little booked outside.
+  let outside = 0;
+  for (let k = 0; k < first; k++) outside += energy[k]!;
+  for (let k = last; k < energy.length; k++) outside += energy[k]!;
+  const rangedEnergy = knownEnergy - outside;
+  return {
+    emitted: totals.byVersion[0] ?? 0n,
+    knownEnergy,
+    unknownEnergy: totals.unpricedEnergy,
+    cleanestEnergy,
+    rangedEnergy,
+    intervals: ranged,
+    unknownSteps,
+  };
+}
+
+/** A range's segments: those starting in it, [first, last); how many have an intensity; the cleanest quarter of those (indices). */
+interface RangeSelection {
+  first: number;
+  last: number;
+  ranged: number;
+  cleanest: Int32Array;
+}
+
+// The selection depends on the timeline and the range alone, not on a meter's energy: a site's
+// meters, the detail switch and a reload ask for the same one. Timelines are immutable and
+// remembered per series revision (series/sources.ts), so one weakly held per timeline, a few ranges each.
+const SELECTIONS_PER_TIMELINE = 8;
+const selections = new WeakMap<PriceTimeline, Map<string, RangeSelection>>();
+
+function rangeSelection(timeline: PriceTimeline, fromMs: number, toMs: number): RangeSelection {
+  let byRange = selections.get(timeline);
+  if (!byRange) {
+    byRange = new Map();
+    selections.set(timeline, byRange);
+  }
+  const key = `${fromMs}|${toMs}`;
+  const known = byRange.get(key);
+  if (known) return known;
+  const selection = selectRange(timeline, fromMs, toMs);
+  if (byRange.size >= SELECTIONS_PER_TIMELINE) byRange.delete(byRange.keys().next().value ?? '');
+  byRange.set(key, selection);
+  return selection;
+}
+
+function selectRange(timeline: PriceTimeline, fromMs: number, toMs: number): RangeSelection {
   // The segments starting in the range (they ascend), those with an intensity.
   const { start, price } = timeline;
   const first = lowerBound(start, fromMs);
@@ -63,22 +111,12 @@ export function carbonTotals(
   const keys = allKeys.subarray(0, n);
   const quarter = Math.ceil(n / 4);
   selectSmallest(keys, quarter);
-  let cleanestEnergy = 0;
+  const cleanest = new Int32Array(quarter);
   for (let q = 0; q < quarter; q++) {
     const key = keys[q]!;
-    cleanestEnergy += energy[inRange[key - Math.floor(key / slots) * slots]!]!;
+    cleanest[q] = inRange[key - Math.floor(key / slots) * slots]!;
   }
-  let rangedEnergy = 0;
-  for (let i = 0; i < n; i++) rangedEnergy += energy[inRange[i]!]!;
-  return {
-    emitted: totals.byVersion[0] ?? 0n,
-    knownEnergy,
-    unknownEnergy: totals.unpricedEnergy,
-    cleanestEnergy,
-    rangedEnergy,
-    intervals: n,
-    unknownSteps,
-  };
+  return { first, last, ranged: n, cleanest };
 }
 
 /** Moves the `count` smallest of `keys` (all different) to its front, in any order (quickselect). */

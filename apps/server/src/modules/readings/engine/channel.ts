@@ -16,7 +16,7 @@ import { LATE_GRACE_INTERVALS } from '@cm/contracts/check-limits.ts';
 import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
 import { StepFlag, StepKind, Steps, intervalSteps, recordCadence, registerSteps } from './steps.ts';
 import { carbonTotals, type CarbonTotals } from './carbon.ts';
-import { Costing, type CostTotals, type PriceTimeline } from './cost.ts';
+import { Costing, CostingScratch, type CostTotals, type PriceTimeline } from './cost.ts';
 import { PeakTracker, averagePower, type KnownIntervals, type Peak, type PeakColumns } from './demand.ts';
 import type { IntervalColumns, RegisterColumns, StepEvent } from './steps.ts';
 import type { ChannelColumns, GapSpan, PeriodSpan, StepFigures } from './accumulation.ts';
@@ -113,6 +113,9 @@ let reusedFigures: StepFigures = {
   emitted: new Float64Array(0),
   power: new Float64Array(0),
 };
+
+const priceScratch = new CostingScratch();
+const carbonScratch = new CostingScratch();
 
 /** Columns for each step's figures: the reused ones up to REUSED_STEPS, as for the steps. */
 function stepFigures(count: number): StepFigures {
@@ -340,6 +343,75 @@ function recordEnergyBetween(intervals: IntervalColumns, fromMs: number, toMs: n
   return energy;
 }
 
+/** What sumSteps adds up. */
+class StepSums {
+  readonly runs = new RunTracker();
+  intervalSum = 0;
+  gapSum = 0;
+  estimatedSum = 0;
+  missingTotal = 0;
+  readings = 0;
+  peak = -1;
+  peakAt = 0;
+}
+
+/**
+ * The walk's totals (into `sums`) and each interval's average power, in one pass. A function of its
+ * own that returns right after its loop, as every hot loop of the engine (accumulation.ts, "Hot
+ * loops"); the sums are kept in `sums` as they go, for the same reason: nothing follows the loop.
+ */
+function sumSteps(
+  steps: Steps,
+  segments: readonly MeterSegment[],
+  figures: StepFigures,
+  kept: KnownIntervals | undefined,
+  events: ChannelEvent[],
+  sums: StepSums,
+): void {
+  const { runs } = sums;
+
+  for (let i = 0; i < steps.length; i++) {
+    const kind = steps.kind[i] as StepKind;
+    const start = steps.start[i] ?? 0;
+    const end = steps.end[i] ?? 0;
+    const energy = steps.energy[i] ?? Number.NaN;
+    const missing = steps.missing[i] ?? 0;
+    const flags = steps.flags[i] ?? 0;
+    const stepReadings = steps.readings[i] ?? 0;
+    const fromRecord = (flags & StepFlag.record) !== 0;
+    sums.readings += stepReadings;
+    sums.missingTotal += missing;
+    if (stepReadings > 0 && ((flags & QUALITY_FLAGS) !== 0 || runs.isOpen))
+      runs.note(
+        flags,
+        fromRecord || kind === StepKind.first ? start : end,
+        (event) => events.push(event),
+        currentMeter(segments, start),
+      );
+
+    const isKnown = !Number.isNaN(energy);
+    if (isKnown) {
+      if (flags & (StepFlag.estimated | StepFlag.substituted)) sums.estimatedSum += energy;
+      if (kind === StepKind.registerGap) sums.gapSum += energy;
+      else sums.intervalSum += energy;
+      if (kind === StepKind.interval && energy > sums.peak) {
+        sums.peak = energy;
+        sums.peakAt = end;
+      }
+    }
+    // Demand: each interval's average power. A known energy over a longer span (a gap between
+    // registers, a billing period) has an average power too, which its intervals' peak is at least:
+    // it counts as a lower bound, and its time (like a missing record's) leaves the peak "at least".
+    const power = isKnown ? averagePower(energy, start, end) : Number.NaN;
+    if (kept && !Number.isNaN(power) && kind === StepKind.interval) {
+      kept.start.push(start);
+      kept.energy.push(energy);
+      kept.nominal.push(steps.slotMs[i] ?? 0);
+    }
+    figures.power[i] = power;
+  }
+}
+
 /** Computes one channel of one meter indicator: raw points without edges, else calendar buckets. */
 export function computeChannel(
   segments: readonly MeterSegment[],
@@ -360,64 +432,16 @@ export function computeChannel(
   const kept: KnownIntervals | undefined = options.keepIntervals
     ? { start: [], energy: [], nominal: [] }
     : undefined;
-  const costing = options.prices ? new Costing(options.prices) : undefined;
-  const carbonCosting = options.carbon ? new Costing(options.carbon) : undefined;
-  let unknownCarbonSteps = 0;
-  const runs = new RunTracker();
-  let intervalSum = 0;
-  let gapSum = 0;
-  let estimatedSum = 0;
-  let missingTotal = 0;
-  let readings = 0;
-  let peak = -1;
-  let peakAt = 0;
-
-  for (let i = 0; i < steps.length; i++) {
-    const kind = steps.kind[i] as StepKind;
-    const start = steps.start[i] ?? 0;
-    const end = steps.end[i] ?? 0;
-    const energy = steps.energy[i] ?? Number.NaN;
-    const missing = steps.missing[i] ?? 0;
-    const flags = steps.flags[i] ?? 0;
-    const stepReadings = steps.readings[i] ?? 0;
-    const fromRecord = (flags & StepFlag.record) !== 0;
-    readings += stepReadings;
-    missingTotal += missing;
-    if (stepReadings > 0 && ((flags & QUALITY_FLAGS) !== 0 || runs.isOpen))
-      runs.note(
-        flags,
-        fromRecord || kind === StepKind.first ? start : end,
-        (event) => walked.events.push(event),
-        currentMeter(segments, start),
-      );
-
-    const isKnown = !Number.isNaN(energy);
-    const cost = costing && isKnown ? costing.add(start, end, energy, flags) : Number.NaN;
-    const emitted = carbonCosting && isKnown ? carbonCosting.add(start, end, energy, flags) : Number.NaN;
-    if (carbonCosting && isKnown && energy !== 0 && Number.isNaN(emitted)) unknownCarbonSteps++;
-    if (isKnown) {
-      if (flags & (StepFlag.estimated | StepFlag.substituted)) estimatedSum += energy;
-      if (kind === StepKind.registerGap) gapSum += energy;
-      else intervalSum += energy;
-      if (kind === StepKind.interval && energy > peak) {
-        peak = energy;
-        peakAt = end;
-      }
-    }
-    // Demand: each interval's average power. A known energy over a longer span (a gap between
-    // registers, a billing period) has an average power too, which its intervals' peak is at least:
-    // it counts as a lower bound, and its time (like a missing record's) leaves the peak "at least".
-    const power = isKnown ? averagePower(energy, start, end) : Number.NaN;
-    if (kept && !Number.isNaN(power) && kind === StepKind.interval) {
-      kept.start.push(start);
-      kept.energy.push(energy);
-      kept.nominal.push(steps.slotMs[i] ?? 0);
-    }
-    figures.cost[i] = cost;
-    figures.emitted[i] = emitted;
-    figures.power[i] = power;
-  }
-  runs.flush((event) => walked.events.push(event));
+  const costing = options.prices ? new Costing(options.prices, priceScratch) : undefined;
+  // Cost and emissions first, each in one pass over the steps (cost.ts).
+  if (costing) costing.priceSteps(steps, figures.cost);
+  else figures.cost.fill(Number.NaN, 0, steps.length);
+  const carbonCosting = options.carbon ? new Costing(options.carbon, carbonScratch) : undefined;
+  const unknownCarbonSteps = carbonCosting ? carbonCosting.priceSteps(steps, figures.emitted) : 0;
+  if (!carbonCosting) figures.emitted.fill(Number.NaN, 0, steps.length);
+  const sums = new StepSums();
+  sumSteps(steps, segments, figures, kept, walked.events, sums);
+  sums.runs.flush((event) => walked.events.push(event));
   const gathered = isRaw
     ? rawPoints(steps, figures, needs, peaks)
     : calendarBuckets(steps, figures, options.edges, needs, peaks);
@@ -431,15 +455,15 @@ export function computeChannel(
       registerStart: walked.registerStart,
       registerEnd: walked.registerEnd,
       registerDifference,
-      intervalSum,
-      gapConsumption: gapSum,
-      estimatedConsumption: estimatedSum,
+      intervalSum: sums.intervalSum,
+      gapConsumption: sums.gapSum,
+      estimatedConsumption: sums.estimatedSum,
       disagreement,
       agrees: disagreement === 0,
-      peak: peak < 0 ? null : { energy: peak, atMs: peakAt },
+      peak: sums.peak < 0 ? null : { energy: sums.peak, atMs: sums.peakAt },
       demand: peaks.peak(),
-      readings,
-      missingIntervals: missingTotal,
+      readings: sums.readings,
+      missingIntervals: sums.missingTotal,
       dataEndMs: walked.dataEndMs,
     },
     gaps: gathered.gaps,

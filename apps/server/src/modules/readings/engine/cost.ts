@@ -10,7 +10,7 @@
 // costs are doubles (exact below 2^53 · 10^-12, about 9,000 currency units per point).
 
 import { upperBound } from '@cm/contracts/sorted.ts';
-import { StepFlag } from './steps.ts';
+import { StepFlag, type Steps } from './steps.ts';
 
 /**
  * Prices over time: segment k is [start[k], end[k]) and costs price[k] millionths of the currency
@@ -37,10 +37,47 @@ export interface CostTotals {
 
 export const PICO_PER_MICRO = 1_000_000;
 
-/** Prices the steps of one channel walk, in time order, and keeps the exact totals. */
+const ESTIMATED = StepFlag.estimated | StepFlag.substituted;
+
+// A Costing's per-segment columns are scratch while a walk runs (synchronously): a Scratch keeps
+// one set for every walk up to this many segments (years of 15-minute prices) instead of new
+// zeroed megabytes per request; longer timelines get their own.
+const KEPT_SEGMENTS = 400_000;
+
+/** Reusable per-segment columns for one Costing at a time. */
+export class CostingScratch {
+  private energy = new Float64Array(0);
+  private estimated = new Float64Array(0);
+
+  /** Zeroed columns of `size` segments (views of the kept ones when they are large enough). */
+  take(size: number): { energy: Float64Array; estimated: Float64Array } {
+    if (size > KEPT_SEGMENTS) return { energy: new Float64Array(size), estimated: new Float64Array(size) };
+    if (this.energy.length < size) {
+      const grown = Math.min(KEPT_SEGMENTS, Math.max(size, 2 * this.energy.length));
+      this.energy = new Float64Array(grown);
+      this.estimated = new Float64Array(grown);
+    } else {
+      this.energy.fill(0, 0, size);
+      this.estimated.fill(0, 0, size);
+    }
+    return { energy: this.energy.subarray(0, size), estimated: this.estimated.subarray(0, size) };
+  }
+}
+
+/**
+ * Prices the steps of one channel walk, in time order, and keeps the exact totals: the energy of
+ * each segment, and beside it the running sums of energy × price, exact while the sum of their
+ * magnitudes is a safe integer (a year of a home's or a small business's); beyond, the totals are
+ * worked out from the segments' energies in BigInt.
+ */
 export class Costing {
   private readonly energy: Float64Array;
   private readonly estimatedEnergy: Float64Array;
+  private readonly sums: Float64Array;
+  private magnitude = 0;
+  private estimatedSum = 0;
+  private estimatedMagnitude = 0;
+  private booked = 0;
   private unpriced = 0;
   private cursor = 0;
   // The segment the last step fell in, when it has a price: most steps fall in the same one.
@@ -49,9 +86,14 @@ export class Costing {
   private lastEnd = Number.NaN;
   private lastPrice = 0;
 
-  constructor(private readonly timeline: PriceTimeline) {
-    this.energy = new Float64Array(timeline.start.length);
-    this.estimatedEnergy = new Float64Array(timeline.start.length);
+  constructor(
+    private readonly timeline: PriceTimeline,
+    scratch?: CostingScratch,
+  ) {
+    const columns = scratch?.take(timeline.start.length);
+    this.energy = columns?.energy ?? new Float64Array(timeline.start.length);
+    this.estimatedEnergy = columns?.estimated ?? new Float64Array(timeline.start.length);
+    this.sums = new Float64Array(timeline.versions);
   }
 
   /**
@@ -61,11 +103,9 @@ export class Costing {
    * in whole millionths that add up to its energy.
    */
   add(start: number, end: number, energy: number, flags: number): number {
-    const isEstimated = (flags & (StepFlag.estimated | StepFlag.substituted)) !== 0;
-    if (this.lastStart <= start && start < this.lastEnd && end <= this.lastEnd) {
-      this.accrue(this.lastSegment, energy, isEstimated);
-      return energy * this.lastPrice;
-    }
+    const isEstimated = (flags & ESTIMATED) !== 0;
+    if (this.lastStart <= start && start < this.lastEnd && end <= this.lastEnd)
+      return this.accrue(this.lastSegment, energy, isEstimated);
     const { timeline } = this;
     const n = timeline.start.length;
     let k = this.seek(start);
@@ -105,37 +145,89 @@ export class Costing {
     return cost;
   }
 
-  totals(): CostTotals {
-    const { timeline } = this;
-    const byVersion = Array.from({ length: timeline.versions }, () => 0n);
-    let estimated = 0n;
-    // Products and their running sums stay plain numbers while they are safe integers (exact), and
-    // go to BigInt only beyond: a year of 15-minute segments costs no BigInt arithmetic per segment.
-    const pending = new Float64Array(timeline.versions);
-    let pendingEstimated = 0;
-    for (let k = 0; k < this.energy.length; k++) {
-      const energy = this.energy[k] ?? 0;
-      const estimatedEnergy = this.estimatedEnergy[k] ?? 0;
-      if (energy === 0 && estimatedEnergy === 0) continue;
-      const price = timeline.price[k] ?? 0;
-      const version = timeline.version[k] ?? 0;
-      const product = energy * price;
-      const sum = (pending[version] ?? 0) + product;
-      if (Number.isSafeInteger(product) && Number.isSafeInteger(sum)) pending[version] = sum;
-      else byVersion[version] = (byVersion[version] ?? 0n) + BigInt(energy) * BigInt(price);
-      if (estimatedEnergy === 0) continue;
-      const estimatedProduct = estimatedEnergy * price;
-      if (Number.isSafeInteger(estimatedProduct) && Number.isSafeInteger(pendingEstimated + estimatedProduct))
-        pendingEstimated += estimatedProduct;
-      else estimated += BigInt(estimatedEnergy) * BigInt(price);
+  /**
+   * Prices every step of a walk in order, as `add` does each, writing its cost to `out` (NaN for
+   * unknown energy or time without a price). One loop over steps and segments together: a year of
+   * 15-minute steps, each in a segment of its own, costs no call per step. Returns how many steps
+   * with energy lie, all or part, in time without a price.
+   */
+  priceSteps(steps: Steps, out: Float64Array): number {
+    const { start: segmentStart, end: segmentEnd, price, version } = this.timeline;
+    const { energy: stepEnergy, start: stepStart, end: stepEnd, flags: stepFlags, length } = steps;
+    const n = segmentStart.length;
+    const { energy: booked, sums } = this;
+    let magnitude = 0;
+    let bookedEnergy = 0;
+    let unpricedSteps = 0;
+    let k = 0;
+    for (let i = 0; i < length; i++) {
+      const energy = stepEnergy[i]!;
+      if (Number.isNaN(energy)) {
+        out[i] = Number.NaN;
+        continue;
+      }
+      const start = stepStart[i]!;
+      const end = stepEnd[i]!;
+      while (k < n && segmentEnd[k]! <= start) k++;
+      if (k < n && segmentStart[k]! <= start && end <= segmentEnd[k]! && !Number.isNaN(price[k]!)) {
+        // accrue(), inlined: the common case of a year's walk.
+        const product = energy * price[k]!;
+        booked[k] = booked[k]! + energy;
+        sums[version[k]!] = sums[version[k]!]! + product;
+        magnitude += product < 0 ? -product : product;
+        bookedEnergy += energy;
+        if ((stepFlags[i]! & ESTIMATED) !== 0) this.accrueEstimated(k, energy, product);
+        out[i] = product;
+        continue;
+      }
+      const cost = this.add(start, end, energy, stepFlags[i]!);
+      k = this.cursor;
+      if (Number.isNaN(cost) && energy !== 0) unpricedSteps++;
+      out[i] = cost;
     }
-    for (let v = 0; v < byVersion.length; v++) byVersion[v] = (byVersion[v] ?? 0n) + BigInt(pending[v] ?? 0);
-    return { byVersion, estimated: estimated + BigInt(pendingEstimated), unpricedEnergy: this.unpriced };
+    this.magnitude += magnitude;
+    this.booked += bookedEnergy;
+    return unpricedSteps;
+  }
+
+  totals(): CostTotals {
+    const exact = Number.isSafeInteger(this.magnitude);
+    const byVersion = exact ? Array.from(this.sums, (sum) => BigInt(sum)) : this.exactSums();
+    const estimated = Number.isSafeInteger(this.estimatedMagnitude)
+      ? BigInt(this.estimatedSum)
+      : this.exactEstimated();
+    return { byVersion, estimated, unpricedEnergy: this.unpriced };
   }
 
   /** Energy (millionths) booked in each segment so far. */
   segmentEnergy(): Readonly<Float64Array> {
     return this.energy;
+  }
+
+  /** Energy (millionths) booked so far, in all segments. */
+  bookedEnergy(): number {
+    return this.booked;
+  }
+
+  /** Each version's cost from the segments' energies, in BigInt (the running sums may have rounded). */
+  private exactSums(): bigint[] {
+    const { price, version } = this.timeline;
+    const sums = Array.from({ length: this.timeline.versions }, () => 0n);
+    for (let k = 0; k < this.energy.length; k++) {
+      const energy = this.energy[k]!;
+      if (energy !== 0) sums[version[k]!] = sums[version[k]!]! + BigInt(energy) * BigInt(price[k]!);
+    }
+    return sums;
+  }
+
+  private exactEstimated(): bigint {
+    const { price } = this.timeline;
+    let sum = 0n;
+    for (let k = 0; k < this.estimatedEnergy.length; k++) {
+      const energy = this.estimatedEnergy[k]!;
+      if (energy !== 0) sum += BigInt(energy) * BigInt(price[k]!);
+    }
+    return sum;
   }
 
   private book(k: number, energy: number, isEstimated: boolean): number {
@@ -148,14 +240,25 @@ export class Costing {
     this.lastStart = this.timeline.start[k] ?? Number.NaN;
     this.lastEnd = this.timeline.end[k] ?? Number.NaN;
     this.lastPrice = price;
-    this.accrue(k, energy, isEstimated);
-    return energy * price;
+    return this.accrue(k, energy, isEstimated);
   }
 
-  /** Adds energy to segment k's totals. */
-  private accrue(k: number, energy: number, isEstimated: boolean): void {
-    this.energy[k] = (this.energy[k] ?? 0) + energy;
-    if (isEstimated) this.estimatedEnergy[k] = (this.estimatedEnergy[k] ?? 0) + energy;
+  /** Adds energy to priced segment k's totals; returns its cost. */
+  private accrue(k: number, energy: number, isEstimated: boolean): number {
+    const product = energy * this.lastPrice;
+    this.energy[k] = this.energy[k]! + energy;
+    const v = this.timeline.version[k]!;
+    this.sums[v] = this.sums[v]! + product;
+    this.magnitude += product < 0 ? -product : product;
+    this.booked += energy;
+    if (isEstimated) this.accrueEstimated(k, energy, product);
+    return product;
+  }
+
+  private accrueEstimated(k: number, energy: number, product: number): void {
+    this.estimatedEnergy[k] = this.estimatedEnergy[k]! + energy;
+    this.estimatedSum += product;
+    this.estimatedMagnitude += product < 0 ? -product : product;
   }
 
   /** The first segment ending after `ms`; steps move forward, so from the last one found. */

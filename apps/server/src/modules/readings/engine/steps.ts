@@ -234,8 +234,15 @@ export function recordCadence(
   stop: number,
   configuredMs: number,
 ): number {
-  const { start, end } = intervals;
-  // Majority vote (Boyer–Moore), then a count to confirm it: two passes, no allocation.
+  // Majority vote (Boyer–Moore), then a count to confirm it: two passes, no allocation, each a
+  // function of its own (hot loops: accumulation.ts).
+  const candidate = majorityLength(intervals, begin, stop);
+  if (!(candidate > 0 && candidate <= DAY_MS)) return configuredMs;
+  return 2 * countLength(intervals, begin, stop, candidate) > stop - begin ? candidate : configuredMs;
+}
+
+/** The record length most records have, if any has a majority (else any length). */
+function majorityLength({ start, end }: IntervalColumns, begin: number, stop: number): number {
   let candidate = 0;
   let votes = 0;
   for (let i = begin; i < stop; i++) {
@@ -243,10 +250,13 @@ export function recordCadence(
     if (votes === 0) candidate = length;
     votes += length === candidate ? 1 : -1;
   }
-  if (!(candidate > 0 && candidate <= DAY_MS)) return configuredMs;
+  return candidate;
+}
+
+function countLength({ start, end }: IntervalColumns, begin: number, stop: number, length: number): number {
   let count = 0;
-  for (let i = begin; i < stop; i++) if ((end[i] ?? 0) - (start[i] ?? 0) === candidate) count++;
-  return 2 * count > stop - begin ? candidate : configuredMs;
+  for (let i = begin; i < stop; i++) if ((end[i] ?? 0) - (start[i] ?? 0) === length) count++;
+  return count;
 }
 
 export interface IntervalStepInput {
