@@ -186,9 +186,16 @@ function netOf(a: ChannelColumns, b: ChannelColumns, primary: Channel): Float64A
   return net;
 }
 
+/** A plain loop: `every` with a callback costs a call per point. */
+function sameTimes(a: Float64Array, b: Float64Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** Both channels' raw points on the union of their instants (a point one channel lacks is unknown there). */
 function alignRaw(a: ChannelColumns, b: ChannelColumns): [ChannelColumns, ChannelColumns] {
-  if (a.t.length === b.t.length && a.t.every((t, i) => t === b.t[i])) return [a, b];
+  if (sameTimes(a.t, b.t)) return [a, b];
   const t: number[] = [];
   for (let i = 0, j = 0; i < a.t.length || j < b.t.length;) {
     const ta = a.t[i] ?? Infinity;

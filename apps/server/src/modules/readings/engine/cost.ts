@@ -156,25 +156,30 @@ export class Costing {
     const { energy: stepEnergy, start: stepStart, end: stepEnd, flags: stepFlags, length } = steps;
     const n = segmentStart.length;
     const { energy: booked, sums } = this;
+    // One version (most ranges): its sum in a local.
+    const isSingle = this.timeline.versions === 1;
+    let single = 0;
     let magnitude = 0;
     let bookedEnergy = 0;
     let unpricedSteps = 0;
     let k = 0;
     for (let i = 0; i < length; i++) {
       const energy = stepEnergy[i]!;
-      if (Number.isNaN(energy)) {
+      if (energy !== energy) {
         out[i] = Number.NaN;
         continue;
       }
       const start = stepStart[i]!;
       const end = stepEnd[i]!;
       while (k < n && segmentEnd[k]! <= start) k++;
-      if (k < n && segmentStart[k]! <= start && end <= segmentEnd[k]! && !Number.isNaN(price[k]!)) {
+      const segmentPrice = k < n ? price[k]! : Number.NaN;
+      if (segmentPrice === segmentPrice && segmentStart[k]! <= start && end <= segmentEnd[k]!) {
         // accrue(), inlined: the common case of a year's walk.
-        const product = energy * price[k]!;
+        const product = energy * segmentPrice;
         booked[k] = booked[k]! + energy;
-        sums[version[k]!] = sums[version[k]!]! + product;
-        magnitude += product < 0 ? -product : product;
+        if (isSingle) single += product;
+        else sums[version[k]!] = sums[version[k]!]! + product;
+        magnitude += Math.abs(product);
         bookedEnergy += energy;
         if ((stepFlags[i]! & ESTIMATED) !== 0) this.accrueEstimated(k, energy, product);
         out[i] = product;
@@ -182,9 +187,10 @@ export class Costing {
       }
       const cost = this.add(start, end, energy, stepFlags[i]!);
       k = this.cursor;
-      if (Number.isNaN(cost) && energy !== 0) unpricedSteps++;
+      if (cost !== cost && energy !== 0) unpricedSteps++;
       out[i] = cost;
     }
+    if (isSingle) sums[0] = sums[0]! + single;
     this.magnitude += magnitude;
     this.booked += bookedEnergy;
     return unpricedSteps;
