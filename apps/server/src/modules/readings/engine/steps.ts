@@ -162,16 +162,34 @@ export interface RegisterWalk {
  * passed its last digit); a smaller fall makes the step's energy unknown.
  */
 export function registerSteps(input: RegisterStepInput, out: Steps): RegisterWalk {
-  const { t, micro, quality, revised } = input.registers;
+  const { t } = input.registers;
   const range = registerRangeMicro(input.registerDigits);
-  const gapThreshold = GAP_FACTOR * input.intervalMs;
   const begin = lowerBound(t, input.fromMs);
   const end = upperBound(t, input.toMs, begin);
   const events: StepEvent[] = [];
-  let wraps = 0;
+  const firstStep = out.length;
+  if (pushRegisterSteps(input, begin, end, range, out, events) === 0)
+    return { begin, end, difference: 0, events };
+  // Each step's value is its reading's register: the first and last readings used are the first
+  // and last steps'.
+  const wraps = events.reduce((count, event) => count + (event.type === 'rollover' ? 1 : 0), 0);
+  const registerDifference = out.value[out.length - 1]! - out.value[firstStep]! + wraps * range;
+  return { begin, end, difference: registerDifference * input.multiplier, events };
+}
+
+/** registerSteps' loop over readings [begin, end), a function of its own (hot loops: accumulation.ts); returns the readings used. */
+function pushRegisterSteps(
+  input: RegisterStepInput,
+  begin: number,
+  end: number,
+  range: number,
+  out: Steps,
+  events: StepEvent[],
+): number {
+  const { t, micro, quality, revised } = input.registers;
+  const gapThreshold = GAP_FACTOR * input.intervalMs;
   let prevT = 0;
   let prevMicro = 0;
-  let firstMicro = 0;
   let used = 0;
   for (let i = begin; i < end; i++) {
     const ti = t[i] ?? 0;
@@ -179,14 +197,12 @@ export function registerSteps(input: RegisterStepInput, out: Steps): RegisterWal
     if (used > 0 && ti <= prevT) continue; // a duplicate or unordered instant: the first one counts
     const flags = flagsOf(quality[i] ?? 0, revised[i] ?? 0);
     if (used === 0) {
-      firstMicro = mi;
       out.push(StepKind.first, ti, ti, Number.NaN, mi, 0, ti, input.intervalMs, flags, 1);
     } else {
       const dt = ti - prevT;
       let diff = mi - prevMicro;
       if (diff < 0 && !isImplausibleDecrease(prevMicro, mi, input.registerDigits)) {
         diff += range;
-        wraps++;
         events.push({ atMs: ti, type: 'rollover', fromMicro: prevMicro, toMicro: mi });
       }
       const isGap = dt > gapThreshold;
@@ -216,8 +232,7 @@ export function registerSteps(input: RegisterStepInput, out: Steps): RegisterWal
     prevMicro = mi;
     used++;
   }
-  const difference = used > 0 ? (prevMicro - firstMicro + wraps * range) * input.multiplier : 0;
-  return { begin, end, difference, events };
+  return used;
 }
 
 const DAY_MS = 24 * 3_600_000;
