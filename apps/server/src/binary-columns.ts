@@ -102,26 +102,40 @@ function writeColumn(out: Buffer, start: number, values: Float64Array, isMillion
   out[at++] = allIntegers ? (isMillionths ? ColumnKind.Millionths : ColumnKind.Integers) : ColumnKind.Doubles;
   at = writeVarint(out, at, count);
   out[at++] = hasNulls ? HAS_NULLS : 0;
-  if (hasNulls) {
-    const bitmapBytes = Math.ceil(count / 8);
-    out.fill(0, at, at + bitmapBytes);
-    for (let i = 0; i < count; i += 1) if (Number.isFinite(values[i]!)) out[at + (i >> 3)]! |= 1 << (i & 7);
-    at += bitmapBytes;
-  }
-  if (!allIntegers) {
-    for (let i = 0; i < count; i += 1) {
-      const value = values[i]!;
-      if (!Number.isFinite(value)) continue;
-      const units = isMillionths ? value / 1_000_000 : value;
-      // JSON has no −0: it writes and reads 0 (a tiny negative number of millionths becomes −0).
-      at = out.writeDoubleLE(units === 0 ? 0 : units, at);
-    }
-    return at;
-  }
-  const unit = 10 ** exponent;
+  // Each loop is a function of its own that returns right after it (see json-columns.ts).
+  if (hasNulls) at = writeNullBitmap(out, at, values);
+  if (!allIntegers) return writeDoubles(out, at, values, isMillionths);
   out[at++] = exponent;
+  return writeDeltas(out, at, values, 10 ** exponent);
+}
+
+/** One bit per value, set where it is known. */
+function writeNullBitmap(out: Buffer, at: number, values: Float64Array): number {
+  const bitmapBytes = Math.ceil(values.length / 8);
+  out.fill(0, at, at + bitmapBytes);
+  for (let i = 0; i < values.length; i += 1)
+    if (Number.isFinite(values[i]!)) out[at + (i >> 3)]! |= 1 << (i & 7);
+  return at + bitmapBytes;
+}
+
+/** The known values as little-endian doubles (millionths as units). */
+function writeDoubles(out: Buffer, start: number, values: Float64Array, isMillionths: boolean): number {
+  let at = start;
+  for (let i = 0; i < values.length; i += 1) {
+    const value = values[i]!;
+    if (!Number.isFinite(value)) continue;
+    const units = isMillionths ? value / 1_000_000 : value;
+    // JSON has no −0: it writes and reads 0 (a tiny negative number of millionths becomes −0).
+    at = out.writeDoubleLE(units === 0 ? 0 : units, at);
+  }
+  return at;
+}
+
+/** The known values as whole `unit`s, each the zigzag varint of its difference from the one before. */
+function writeDeltas(out: Buffer, start: number, values: Float64Array, unit: number): number {
+  let at = start;
   let previous = 0;
-  for (let i = 0; i < count; i += 1) {
+  for (let i = 0; i < values.length; i += 1) {
     const value = values[i]!;
     if (!Number.isFinite(value)) continue;
     const whole = value / unit;

@@ -132,31 +132,10 @@ class ChunkedJson {
   private column(values: Float64Array, isMillionths: boolean): void {
     const start = this.scratchUsed;
     const bytes = scratchWithRoom(start, values.length * MAX_ELEMENT_BYTES + 2);
-    let at = start;
-    bytes[at++] = OPEN_BRACKET;
-    const count = values.length;
-    // Runs of zeros (most flag columns: missing, estimated …) and of unknowns (an interval meter's
-    // registers) are copied in as text; each writer is called directly (not through a variable),
-    // so both are inlined.
-    for (let i = 0; i < count;) {
-      const value = values[i] ?? Number.NaN;
-      if (value === 0) {
-        const end = zerosUntil(values, i);
-        at = writeRun(bytes, at, i > 0, end - i, ZERO_LIST, 2);
-        i = end;
-        continue;
-      }
-      if (Number.isNaN(value)) {
-        const end = nansUntil(values, i);
-        at = writeRun(bytes, at, i > 0, end - i, NULL_LIST, 5);
-        i = end;
-        continue;
-      }
-      if (i > 0) bytes[at++] = COMMA;
-      at = isMillionths ? writeMillionthsAsUnits(bytes, at, value) : writeNumber(bytes, at, value);
-      i += 1;
-    }
-    bytes[at++] = CLOSE_BRACKET;
+    bytes[start] = OPEN_BRACKET;
+    const last = writeColumnText(bytes, start + 1, values, isMillionths);
+    bytes[last] = CLOSE_BRACKET;
+    const at = last + 1;
     this.flushText();
     this.parts.push([start, at]);
     this.scratchUsed = at;
@@ -167,6 +146,43 @@ class ChunkedJson {
     this.parts.push(this.text);
     this.text = '';
   }
+}
+
+/**
+ * A typed column's elements as JSON at `start`, without the brackets; where they end. A function of
+ * its own that returns right after its loop: a long loop compiled while it runs (on-stack
+ * replacement) would give up, on every later call, at the first step after it not yet run then.
+ */
+function writeColumnText(
+  bytes: Uint8Array,
+  start: number,
+  values: Float64Array,
+  isMillionths: boolean,
+): number {
+  let at = start;
+  const count = values.length;
+  // Runs of zeros (most flag columns: missing, estimated …) and of unknowns (an interval meter's
+  // registers) are copied in as text; each writer is called directly (not through a variable),
+  // so both are inlined.
+  for (let i = 0; i < count;) {
+    const value = values[i] ?? Number.NaN;
+    if (value === 0) {
+      const end = zerosUntil(values, i);
+      at = writeRun(bytes, at, i > 0, end - i, ZERO_LIST, 2);
+      i = end;
+      continue;
+    }
+    if (Number.isNaN(value)) {
+      const end = nansUntil(values, i);
+      at = writeRun(bytes, at, i > 0, end - i, NULL_LIST, 5);
+      i = end;
+      continue;
+    }
+    if (i > 0) bytes[at++] = COMMA;
+    at = isMillionths ? writeMillionthsAsUnits(bytes, at, value) : writeNumber(bytes, at, value);
+    i += 1;
+  }
+  return at;
 }
 
 /** The scratch buffer with at least `room` bytes free after `used` (grown, keeping what is written). */
