@@ -23,6 +23,7 @@ import {
   averagePower,
   bucketEdges,
   presentPeak,
+  type PriceTimeline,
   rollingAverage,
   type KnownIntervals,
   type Peak,
@@ -47,18 +48,37 @@ export interface DemandSlots {
  * interval longer than `demandMs` is a slot of its own length.
  */
 export function demandSlots(intervals: KnownIntervals, demandMs: number): DemandSlots {
-  const { start, energy, nominal } = intervals;
-  const n = start.length;
+  const n = intervals.start.length;
   // Typed columns and a plain loop: a year of 5-minute records is 105,120 of them.
-  const slotStarts = new Float64Array(n);
-  const slotEnds = new Float64Array(n);
-  const powers = new Float64Array(n);
-  const covers = new Float64Array(n);
+  const slots: DemandSlots = {
+    start: new Float64Array(n),
+    end: new Float64Array(n),
+    power: new Float64Array(n),
+    covered: new Float64Array(n),
+  };
+  const count = fillSlots(intervals, demandMs, slots);
+  return {
+    start: slots.start.subarray(0, count),
+    end: slots.end.subarray(0, count),
+    power: slots.power.subarray(0, count),
+    covered: slots.covered.subarray(0, count),
+  };
+}
+
+/**
+ * demandSlots' loop; returns how many slots it filled. A function of its own that returns right
+ * after its loop (the readings engine's "hot loops", accumulation.ts).
+ */
+function fillSlots(intervals: KnownIntervals, demandMs: number, slots: DemandSlots): number {
+  const { start, energy, nominal } = intervals;
+  const { start: slotStarts, end: slotEnds, power: powers, covered: covers } = slots;
+  const n = start.length;
   let count = 0;
   for (let i = 0; i < n;) {
     const first = start[i] ?? 0;
     const length = Math.max(demandMs, nominal[i] ?? 0);
-    const slotStart = first - (((first % length) + length) % length);
+    // The slot holding `first` (floor division: `%` on doubles costs more than the rest of the step).
+    const slotStart = Math.floor(first / length) * length;
     const slotEnd = slotStart + length;
     let sum = 0;
     let covered = 0;
@@ -73,12 +93,7 @@ export function demandSlots(intervals: KnownIntervals, demandMs: number): Demand
     covers[count] = Math.min(covered, length);
     count++;
   }
-  return {
-    start: slotStarts.subarray(0, count),
-    end: slotEnds.subarray(0, count),
-    power: powers.subarray(0, count),
-    covered: covers.subarray(0, count),
-  };
+  return count;
 }
 
 /** What the demand and capacity charges need beside the bill's days. */
@@ -146,23 +161,19 @@ interface Month {
   covered: number;
 }
 
-/** The range's demand and capacity charges (docs/demand.md); `null` when no version has any. */
-export function demandCharges(where: RangeWhere, input: DemandInput): DemandCharges | null {
-  const { versions, fromMs, toMs, endMs, nowMs, days } = where;
-  const { timeZone } = input;
-  const newest = [...versions].reverse().find((version) => version.demand)?.demand;
-  if (!newest) return null;
-  const slots = demandSlots(input.intervals, newest.intervalMs);
-  const firstMs = Math.min(fromMs, input.intervals.start[0] ?? fromMs);
-  const monthEdges = bucketEdges(firstMs, endMs, 'month', timeZone);
-  const months: Month[] = monthEdges
-    .slice(1)
-    .map(() => ({ all: null, windowed: null, isAtLeast: false, covered: 0 }));
-  // The bill's days are consecutive local days: day k is the first one's date + k (one zone lookup).
-  const firstDay = dayNumber(localDateOf(days.edges[0] ?? fromMs, timeZone));
-  const periods = billingPeriods(days.edges, firstDay, input.billingDay, timeZone);
-  const periodStarts = periods.map((period) => period.startMs);
-  const window = priceTimeline(versions, demandWindowProfile, firstMs, endMs, timeZone);
+/**
+ * Each slot into its month's peaks and, inside [fromMs, toMs), its billing period's: a function of
+ * its own that returns right after its loop (the readings engine's "hot loops", accumulation.ts).
+ */
+function foldSlots(
+  slots: DemandSlots,
+  window: PriceTimeline,
+  monthEdges: readonly number[],
+  months: Month[],
+  periods: Period[],
+  fromMs: number,
+  toMs: number,
+): void {
   let segment = 0;
   let m = 0;
   let p = 0;
@@ -192,6 +203,26 @@ export function demandCharges(where: RangeWhere, input: DemandInput): DemandChar
     if (isWindowed && (period.peak === null || power > period.peak.power))
       period.peak = { power, fromMs: start, toMs: end, isAtLeast: false };
   }
+}
+
+/** The range's demand and capacity charges (docs/demand.md); `null` when no version has any. */
+export function demandCharges(where: RangeWhere, input: DemandInput): DemandCharges | null {
+  const { versions, fromMs, toMs, endMs, nowMs, days } = where;
+  const { timeZone } = input;
+  const newest = [...versions].reverse().find((version) => version.demand)?.demand;
+  if (!newest) return null;
+  const slots = demandSlots(input.intervals, newest.intervalMs);
+  const firstMs = Math.min(fromMs, input.intervals.start[0] ?? fromMs);
+  const monthEdges = bucketEdges(firstMs, endMs, 'month', timeZone);
+  const months: Month[] = monthEdges
+    .slice(1)
+    .map(() => ({ all: null, windowed: null, isAtLeast: false, covered: 0 }));
+  // The bill's days are consecutive local days: day k is the first one's date + k (one zone lookup).
+  const firstDay = dayNumber(localDateOf(days.edges[0] ?? fromMs, timeZone));
+  const periods = billingPeriods(days.edges, firstDay, input.billingDay, timeZone);
+  const periodStarts = periods.map((period) => period.startMs);
+  const window = priceTimeline(versions, demandWindowProfile, firstMs, endMs, timeZone);
+  foldSlots(slots, window, monthEdges, months, periods, fromMs, toMs);
   const elapsedEnd = Math.min(toMs, nowMs);
   months.forEach((month, m) => {
     const known = Math.min(monthEdges[m + 1] ?? 0, elapsedEnd) - (monthEdges[m] ?? 0);
