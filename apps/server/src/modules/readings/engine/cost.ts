@@ -197,11 +197,12 @@ export class Costing {
   }
 
   totals(): CostTotals {
-    const exact = Number.isSafeInteger(this.magnitude);
-    const byVersion = exact ? Array.from(this.sums, (sum) => BigInt(sum)) : this.exactSums();
+    const byVersion = Number.isSafeInteger(this.magnitude)
+      ? Array.from(this.sums, (sum) => BigInt(sum))
+      : this.exactByVersion(this.energy);
     const estimated = Number.isSafeInteger(this.estimatedMagnitude)
       ? BigInt(this.estimatedSum)
-      : this.exactEstimated();
+      : this.exactByVersion(this.estimatedEnergy).reduce((sum, part) => sum + part, 0n);
     return { byVersion, estimated, unpricedEnergy: this.unpriced };
   }
 
@@ -215,25 +216,15 @@ export class Costing {
     return this.booked;
   }
 
-  /** Each version's cost from the segments' energies, in BigInt (the running sums may have rounded). */
-  private exactSums(): bigint[] {
+  /** Each version's cost of per-segment `energies`, in BigInt (the running sums may have rounded). */
+  private exactByVersion(energies: Float64Array): bigint[] {
     const { price, version } = this.timeline;
     const sums = Array.from({ length: this.timeline.versions }, () => 0n);
-    for (let k = 0; k < this.energy.length; k++) {
-      const energy = this.energy[k]!;
+    for (let k = 0; k < energies.length; k++) {
+      const energy = energies[k]!;
       if (energy !== 0) sums[version[k]!] = sums[version[k]!]! + BigInt(energy) * BigInt(price[k]!);
     }
     return sums;
-  }
-
-  private exactEstimated(): bigint {
-    const { price } = this.timeline;
-    let sum = 0n;
-    for (let k = 0; k < this.estimatedEnergy.length; k++) {
-      const energy = this.estimatedEnergy[k]!;
-      if (energy !== 0) sum += BigInt(energy) * BigInt(price[k]!);
-    }
-    return sum;
   }
 
   private book(k: number, energy: number, isEstimated: boolean): number {
@@ -255,7 +246,7 @@ export class Costing {
     this.energy[k] = this.energy[k]! + energy;
     const v = this.timeline.version[k]!;
     this.sums[v] = this.sums[v]! + product;
-    this.magnitude += product < 0 ? -product : product;
+    this.magnitude += Math.abs(product);
     this.booked += energy;
     if (isEstimated) this.accrueEstimated(k, energy, product);
     return product;
@@ -264,7 +255,7 @@ export class Costing {
   private accrueEstimated(k: number, energy: number, product: number): void {
     this.estimatedEnergy[k] = this.estimatedEnergy[k]! + energy;
     this.estimatedSum += product;
-    this.estimatedMagnitude += product < 0 ? -product : product;
+    this.estimatedMagnitude += Math.abs(product);
   }
 
   /** The first segment ending after `ms`; steps move forward, so from the last one found. */
