@@ -10,6 +10,7 @@
 // The previous baseload is the same over the 14 nights before those.
 // Night share: the range's energy in intervals starting at night ÷ all its known energy.
 
+import { lowerBound } from '@cm/contracts/sorted.ts';
 import { DAY_MS, HOUR_MS, localDayNumber, localParts, startOfLocal } from '@cm/contracts/zoned-time.ts';
 import type { KnownIntervals } from '../readings/index.ts';
 
@@ -119,18 +120,6 @@ export function nightSplitOf(
     energy: Math.round(all / 1000) / 1000,
     share: all > 0 ? Math.round((night / all) * 10_000) / 10_000 : null,
   };
-}
-
-/** First index whose start is at or after `at`. */
-function lowerBound(starts: readonly number[], at: number): number {
-  let lo = 0;
-  let hi = starts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((starts[mid] ?? 0) < at) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**

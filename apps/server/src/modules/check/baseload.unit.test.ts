@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KnownIntervals } from '../readings/index.ts';
+import { knownIntervalsOf } from '../readings/engine/test-segments.ts';
 import { baseloadOf, daysBefore, nightSplitOf, nightsBefore } from './baseload.ts';
 
 const HOUR = 3_600_000;
@@ -9,26 +10,30 @@ const at = (iso: string) => Date.parse(iso);
 
 /** Hourly intervals from `first` (UTC), one per value in kWh (null: no interval). */
 function hourly(first: string, kwh: readonly (number | null)[]): KnownIntervals {
-  const out: KnownIntervals = { start: [], energy: [], nominal: [] };
+  const out = { start: [] as number[], energy: [] as number[], nominal: [] as number[] };
   kwh.forEach((value, i) => {
     if (value === null) return;
     out.start.push(at(first) + i * HOUR);
     out.energy.push(Math.round(value * 1_000_000));
     out.nominal.push(HOUR);
   });
-  return out;
+  return knownIntervalsOf(out);
 }
 
 function merged(...parts: KnownIntervals[]): KnownIntervals {
   const rows = parts.flatMap((part) =>
-    part.start.map((start, i) => ({ start, energy: part.energy[i] ?? 0, nominal: part.nominal[i] ?? 0 })),
+    [...part.start].map((start, i) => ({
+      start,
+      energy: part.energy[i] ?? 0,
+      nominal: part.nominal[i] ?? 0,
+    })),
   );
   rows.sort((a, b) => a.start - b.start);
-  return {
+  return knownIntervalsOf({
     start: rows.map((row) => row.start),
     energy: rows.map((row) => row.energy),
     nominal: rows.map((row) => row.nominal),
-  };
+  });
 }
 
 describe('nights (00:00–06:00 local) before the range end', () => {
@@ -62,18 +67,21 @@ describe('baseload: the median of each night’s lowest whole hour', () => {
       // 30th: the second hour has three quarters of 0.01 kWh (0.03 kWh, but 45 minutes: not a
       // whole hour, not counted); lowest whole hour 0.3 kW.
       hourly('2026-03-29T22:00:00Z', [0.35, null, 0.3, 0.32, 0.4, 0.45]),
-      {
+      knownIntervalsOf({
         start: [0, 1, 2].map((q) => at('2026-03-29T23:00:00Z') + q * QUARTER),
         energy: [10_000, 10_000, 10_000],
         nominal: [QUARTER, QUARTER, QUARTER],
-      },
+      }),
     );
     // Lows 0.25, 0.2, 0.3: the median is 0.25 kW.
     expect(baseloadOf(intervals, nights)).toEqual({ kw: 0.25, nights: 3 });
     // The last two nights: 0.2 and 0.3, the mean of the middle two, 0.25; a night without data is not counted.
     expect(baseloadOf(intervals, nights.slice(1))).toEqual({ kw: 0.25, nights: 2 });
     expect(baseloadOf(hourly('2026-03-27T23:00:00Z', [0.4, 0.3]), nights)).toEqual({ kw: 0.3, nights: 1 });
-    expect(baseloadOf({ start: [], energy: [], nominal: [] }, nights)).toEqual({ kw: null, nights: 0 });
+    expect(baseloadOf(knownIntervalsOf({ start: [], energy: [], nominal: [] }), nights)).toEqual({
+      kw: null,
+      nights: 0,
+    });
   });
 });
 

@@ -15,7 +15,6 @@ import { billingPeriod } from '@cm/contracts/billing-period.ts';
 import { DAY_MS, localDateOf } from '@cm/contracts/zoned-time.ts';
 import type { MonthlyPeaks, MonthlyPeaksQuery } from '@cm/contracts/demand.ts';
 import type { Baseload, BaseloadQuery } from '@cm/contracts/baseload.ts';
-import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../http-error.ts';
 import {
@@ -40,6 +39,8 @@ import {
   type ChannelReadings,
   type PriceTimeline,
   type KnownIntervals,
+  joinIntervals,
+  NO_INTERVALS,
 } from '../readings/index.ts';
 import { type AuthContext, scopeOf } from '../access/index.ts';
 import type { AccessRead, AccessRecording, Reader } from '../access-log/index.ts';
@@ -55,6 +56,7 @@ import { locationPrices, type RangePrices, billOf, demandLookbackFrom } from '..
 import { locationCarbonTimeline } from '../series/index.ts';
 import { bucketEdges } from '../readings/index.ts';
 import { monthsEnding, peaksOf, presentMonthlyPeaks } from './monthly-peaks.ts';
+import { DemandHistory, lookbackKey } from './demand-history.ts';
 import {
   BASELOAD_NIGHTS,
   baseloadOf,
@@ -78,6 +80,7 @@ export class CheckService {
   private readonly completeness: Completeness;
   private readonly latest: LatestReadings;
   private readonly access: AccessRecording | undefined;
+  private readonly demandHistory = new DemandHistory();
 
   /** `access`: where reads by others than the meter's customer are logged ("Who read my data"). */
   constructor(
@@ -325,7 +328,7 @@ export class CheckService {
       { import: [segmentOf(meter, loaded.get(CHANNEL_NUMBER.import))] },
       { fromMs, toMs, timeZone, granularity: 'day', nowMs, primary: 'import', keepIntervals: true },
     );
-    const intervals = primary.intervals ?? { start: [], energy: [], nominal: [] };
+    const intervals = primary.intervals ?? NO_INTERVALS;
     const iso = (ms: number) => new Date(ms).toISOString();
     const measured = (over: readonly Night[]) => ({
       ...baseloadOf(intervals, over),
@@ -499,31 +502,36 @@ export class CheckService {
     where: { fromMs: number; timeZone: string; nowMs: number },
     inRange: KnownIntervals | undefined,
   ): Promise<KnownIntervals> {
-    const own = inRange ?? { start: [], energy: [], nominal: [] };
+    const own = inRange ?? NO_INTERVALS;
     if (lookbackMs >= where.fromMs) return own;
-    const from = new Date(lookbackMs);
-    const to = new Date(where.fromMs);
-    const loaded = await Promise.all(held.map((meter) => this.readingsOf(meter, from, to)));
-    const before = computeReadings(
-      { import: held.map((meter, i) => segmentOf(meter, loaded[i]?.get(CHANNEL_NUMBER.import))) },
-      {
-        fromMs: lookbackMs,
-        toMs: where.fromMs,
-        timeZone: where.timeZone,
-        granularity: 'month',
-        nowMs: where.nowMs,
-        primary: 'import',
-        keepIntervals: true,
-      },
-    ).primary.intervals ?? { start: [], energy: [], nominal: [] };
-    const earlier = upperBound(before.start, where.fromMs - 1);
-    const later = lowerBound(own.start, where.fromMs);
-    // concat, not spread: a year of 15-minute intervals is 35,040 of each.
-    return {
-      start: before.start.slice(0, earlier).concat(own.start.slice(later)),
-      energy: before.energy.slice(0, earlier).concat(own.energy.slice(later)),
-      nominal: before.nominal.slice(0, earlier).concat(own.nominal.slice(later)),
+    const compute = async () => {
+      const from = new Date(lookbackMs);
+      const to = new Date(where.fromMs);
+      const loaded = await Promise.all(held.map((meter) => this.readingsOf(meter, from, to)));
+      return (
+        computeReadings(
+          { import: held.map((meter, i) => segmentOf(meter, loaded[i]?.get(CHANNEL_NUMBER.import))) },
+          {
+            fromMs: lookbackMs,
+            toMs: where.fromMs,
+            timeZone: where.timeZone,
+            granularity: 'month',
+            nowMs: where.nowMs,
+            primary: 'import',
+            keepIntervals: true,
+          },
+        ).primary.intervals ?? NO_INTERVALS
+      );
     };
+    // A lookback ending after now is still being written: computed each time.
+    const before =
+      where.fromMs <= where.nowMs
+        ? await this.demandHistory.intervals(
+            lookbackKey(held, lookbackMs, where.fromMs, where.timeZone),
+            compute,
+          )
+        : await compute();
+    return joinIntervals(before, own, where.fromMs);
   }
 
   /** A meter's readings of every channel it has, read only over the time it was installed. */

@@ -12,6 +12,8 @@ export {
 export type { CostTotals, PriceTimeline } from './engine/cost.ts';
 export {
   averagePower,
+  joinIntervals,
+  NO_INTERVALS,
   peakOf,
   rollingAverage,
   summedPeaks,

@@ -33,69 +33,6 @@ import { dayNumber, demandWindowProfile, priceTimeline, type PricedVersion } fro
 const MILLION = 1_000_000;
 const MONTHS_BACK = 12;
 
-/** The demand slots of a channel: clock-aligned spans of the demand interval with their average power. */
-export interface DemandSlots {
-  start: Float64Array;
-  end: Float64Array;
-  /** Millionths of a kW. */
-  power: Float64Array;
-  /** Known time inside the slot (ms): less than its length makes its power a lower bound. */
-  covered: Float64Array;
-}
-
-/**
- * The meter's intervals (in time order) summed per slot of `demandMs` aligned to the clock; an
- * interval longer than `demandMs` is a slot of its own length.
- */
-export function demandSlots(intervals: KnownIntervals, demandMs: number): DemandSlots {
-  const n = intervals.start.length;
-  // Typed columns and a plain loop: a year of 5-minute records is 105,120 of them.
-  const slots: DemandSlots = {
-    start: new Float64Array(n),
-    end: new Float64Array(n),
-    power: new Float64Array(n),
-    covered: new Float64Array(n),
-  };
-  const count = fillSlots(intervals, demandMs, slots);
-  return {
-    start: slots.start.subarray(0, count),
-    end: slots.end.subarray(0, count),
-    power: slots.power.subarray(0, count),
-    covered: slots.covered.subarray(0, count),
-  };
-}
-
-/**
- * demandSlots' loop; returns how many slots it filled. A function of its own that returns right
- * after its loop (the readings engine's "hot loops", accumulation.ts).
- */
-function fillSlots(intervals: KnownIntervals, demandMs: number, slots: DemandSlots): number {
-  const { start, energy, nominal } = intervals;
-  const { start: slotStarts, end: slotEnds, power: powers, covered: covers } = slots;
-  const n = start.length;
-  let count = 0;
-  for (let i = 0; i < n;) {
-    const first = start[i] ?? 0;
-    const length = Math.max(demandMs, nominal[i] ?? 0);
-    // The slot holding `first` (floor division: `%` on doubles costs more than the rest of the step).
-    const slotStart = Math.floor(first / length) * length;
-    const slotEnd = slotStart + length;
-    let sum = 0;
-    let covered = 0;
-    for (; i < n && (start[i] ?? 0) < slotEnd && Math.max(demandMs, nominal[i] ?? 0) === length; i++) {
-      sum += energy[i] ?? 0;
-      const own = nominal[i] ?? 0;
-      covered += own > 0 ? own : length;
-    }
-    slotStarts[count] = slotStart;
-    slotEnds[count] = slotEnd;
-    powers[count] = averagePower(sum, slotStart, slotEnd);
-    covers[count] = Math.min(covered, length);
-    count++;
-  }
-  return count;
-}
-
 /** What the demand and capacity charges need beside the bill's days. */
 export interface DemandInput {
   /** The import channel's intervals from `demandLookbackFrom` to the range's end, in time order. */
@@ -111,18 +48,24 @@ export function demandLookbackFrom(
   fromMs: number,
   timeZone: string,
 ): number | null {
-  const settings = versions.flatMap((version) => (version.demand ? [version.demand] : []));
-  if (settings.length === 0) return null;
-  const needsMonths = settings.some(
-    (demand) => demand.ratchetMicro !== null || demand.capacityMicro !== null,
-  );
+  if (!versions.some((version) => version.demand)) return null;
+  // A demand charge alone charges the peak of the part of each billing period the range covers:
+  // nothing before the range.
+  if (!needsMonthlyPeaks(versions)) return fromMs;
   const parts = localParts(fromMs, timeZone);
   // A billing period may start in the month before the range's first: its ratchet looks 11 months
   // before that, so 12 months before the range's first month cover every rule.
-  const monthIndex = parts.year * 12 + parts.month - 1 - (needsMonths ? MONTHS_BACK : 1);
+  const monthIndex = parts.year * 12 + parts.month - 1 - MONTHS_BACK;
   return Math.min(
     fromMs,
     startOfLocal({ year: Math.floor(monthIndex / 12), month: (monthIndex % 12) + 1, day: 1 }, timeZone),
+  );
+}
+
+/** Whether some version charges from monthly peaks (a ratchet or a capacity charge). */
+function needsMonthlyPeaks(versions: readonly PricedVersion[]): boolean {
+  return versions.some(
+    ({ demand }) => demand && (demand.ratchetMicro !== null || demand.capacityMicro !== null),
   );
 }
 
@@ -154,54 +97,80 @@ interface Period {
   hasOpenSlot: boolean;
 }
 
-interface Month {
-  all: number | null;
-  windowed: number | null;
-  isAtLeast: boolean;
-  covered: number;
+/**
+ * Each calendar month's peaks, a column per figure (one entry per month: typed, not objects, as
+ * the fold below writes them for every slot).
+ */
+interface Months {
+  /** The highest slot (millionths of a kW); NaN: none. */
+  all: Float64Array;
+  /** The highest slot inside the on-peak window; NaN: none. */
+  windowed: Float64Array;
+  /** Known time (ms). */
+  covered: Float64Array;
+  /** 1: some slot had part of its time unknown. */
+  hasOpenSlot: Uint8Array;
+}
+
+/** Where the fold looks things up: the window, the months and the billing periods of the range. */
+interface FoldPlaces {
+  window: PriceTimeline;
+  monthEdges: readonly number[];
+  months: Months;
+  periods: Period[];
+  fromMs: number;
+  toMs: number;
 }
 
 /**
- * Each slot into its month's peaks and, inside [fromMs, toMs), its billing period's: a function of
- * its own that returns right after its loop (the readings engine's "hot loops", accumulation.ts).
+ * The meter's intervals (in time order) summed per slot of `demandMs` aligned to the clock (an
+ * interval longer than `demandMs` is a slot of its own length), each slot folded as it closes into
+ * its month's peaks and, inside [fromMs, toMs), its billing period's. One pass, nothing kept per
+ * slot; a function of its own that returns right after its loop (the readings engine's "hot
+ * loops", accumulation.ts).
  */
-function foldSlots(
-  slots: DemandSlots,
-  window: PriceTimeline,
-  monthEdges: readonly number[],
-  months: Month[],
-  periods: Period[],
-  fromMs: number,
-  toMs: number,
-): void {
+function foldSlots(intervals: KnownIntervals, demandMs: number, places: FoldPlaces): void {
+  const { start, energy, nominal } = intervals;
+  const { window, monthEdges, months, periods, fromMs, toMs } = places;
+  const n = start.length;
   let segment = 0;
   let m = 0;
   let p = 0;
-  for (let i = 0; i < slots.start.length; i++) {
-    const start = slots.start[i] ?? 0;
-    const power = slots.power[i] ?? 0;
-    const end = slots.end[i] ?? start;
-    const covered = slots.covered[i] ?? 0;
-    const isOpen = covered < end - start;
-    while (segment < window.end.length && (window.end[segment] ?? 0) <= start) segment++;
-    const isWindowed = window.price[segment] === 1 && (window.start[segment] ?? Infinity) <= start;
-    // Slots ascend: the month and the period move forward only.
-    while (m + 1 < monthEdges.length && (monthEdges[m + 1] ?? 0) <= start) m++;
-    const month = (monthEdges[m] ?? Infinity) <= start ? months[m] : undefined;
-    if (month) {
-      if (month.all === null || power > month.all) month.all = power;
-      if (isWindowed && (month.windowed === null || power > month.windowed)) month.windowed = power;
-      month.covered += covered;
-      if (isOpen) month.isAtLeast = true;
+  for (let i = 0; i < n;) {
+    const firstNominal = nominal[i] ?? 0;
+    const length = firstNominal > demandMs ? firstNominal : demandMs;
+    // The slot holding the interval (floor division: `%` on doubles costs more than the rest of the step).
+    const slotStart = Math.floor((start[i] ?? 0) / length) * length;
+    const slotEnd = slotStart + length;
+    let sum = 0;
+    let covered = 0;
+    for (; i < n; i++) {
+      const own = nominal[i] ?? 0;
+      if ((start[i] ?? 0) >= slotEnd || (own > demandMs ? own : demandMs) !== length) break;
+      sum += energy[i] ?? 0;
+      covered += own > 0 ? own : length;
     }
-    if (start < fromMs || start >= toMs) continue;
-    while (p + 1 < periods.length && (periods[p + 1]?.startMs ?? 0) <= start) p++;
+    if (covered > length) covered = length;
+    const power = averagePower(sum, slotStart, slotEnd);
+    const isOpen = covered < length;
+    while (segment < window.end.length && (window.end[segment] ?? 0) <= slotStart) segment++;
+    const isWindowed = window.price[segment] === 1 && (window.start[segment] ?? Infinity) <= slotStart;
+    // Slots ascend: the month and the period move forward only.
+    while (m + 1 < monthEdges.length && (monthEdges[m + 1] ?? 0) <= slotStart) m++;
+    if ((monthEdges[m] ?? Infinity) <= slotStart && m < months.all.length) {
+      if (!(power <= (months.all[m] ?? 0))) months.all[m] = power;
+      if (isWindowed && !(power <= (months.windowed[m] ?? 0))) months.windowed[m] = power;
+      months.covered[m] = (months.covered[m] ?? 0) + covered;
+      if (isOpen) months.hasOpenSlot[m] = 1;
+    }
+    if (slotStart < fromMs || slotStart >= toMs) continue;
+    while (p + 1 < periods.length && (periods[p + 1]?.startMs ?? 0) <= slotStart) p++;
     const period = periods[p];
-    if (!period || start < period.startMs || start >= period.endMs) continue;
+    if (!period || slotStart < period.startMs || slotStart >= period.endMs) continue;
     period.covered += covered;
     if (isOpen) period.hasOpenSlot = true;
     if (isWindowed && (period.peak === null || power > period.peak.power))
-      period.peak = { power, fromMs: start, toMs: end, isAtLeast: false };
+      period.peak = { power, fromMs: slotStart, toMs: slotEnd, isAtLeast: false };
   }
 }
 
@@ -211,23 +180,27 @@ export function demandCharges(where: RangeWhere, input: DemandInput): DemandChar
   const { timeZone } = input;
   const newest = [...versions].reverse().find((version) => version.demand)?.demand;
   if (!newest) return null;
-  const slots = demandSlots(input.intervals, newest.intervalMs);
   const firstMs = Math.min(fromMs, input.intervals.start[0] ?? fromMs);
-  const monthEdges = bucketEdges(firstMs, endMs, 'month', timeZone);
-  const months: Month[] = monthEdges
-    .slice(1)
-    .map(() => ({ all: null, windowed: null, isAtLeast: false, covered: 0 }));
+  // Monthly peaks only for a ratchet or a capacity charge: else no month is folded.
+  const monthEdges = needsMonthlyPeaks(versions) ? bucketEdges(firstMs, endMs, 'month', timeZone) : [];
+  const monthCount = Math.max(0, monthEdges.length - 1);
+  const months: Months = {
+    all: new Float64Array(monthCount).fill(Number.NaN),
+    windowed: new Float64Array(monthCount).fill(Number.NaN),
+    covered: new Float64Array(monthCount),
+    hasOpenSlot: new Uint8Array(monthCount),
+  };
   // The bill's days are consecutive local days: day k is the first one's date + k (one zone lookup).
   const firstDay = dayNumber(localDateOf(days.edges[0] ?? fromMs, timeZone));
   const periods = billingPeriods(days.edges, firstDay, input.billingDay, timeZone);
   const periodStarts = periods.map((period) => period.startMs);
   const window = priceTimeline(versions, demandWindowProfile, firstMs, endMs, timeZone);
-  foldSlots(slots, window, monthEdges, months, periods, fromMs, toMs);
+  foldSlots(input.intervals, newest.intervalMs, { window, monthEdges, months, periods, fromMs, toMs });
   const elapsedEnd = Math.min(toMs, nowMs);
-  months.forEach((month, m) => {
-    const known = Math.min(monthEdges[m + 1] ?? 0, elapsedEnd) - (monthEdges[m] ?? 0);
-    if (month.covered < known) month.isAtLeast = true;
-  });
+  /** A month's peak is "at least" with a slot partly unknown or less time known than has passed. */
+  const isMonthAtLeast = (m: number) =>
+    months.hasOpenSlot[m] === 1 ||
+    (months.covered[m] ?? 0) < Math.min(monthEdges[m + 1] ?? 0, elapsedEnd) - (monthEdges[m] ?? 0);
   for (const period of periods) {
     const known = Math.min(period.endMs, elapsedEnd) - Math.max(period.startMs, fromMs);
     if (period.peak) period.peak.isAtLeast = period.hasOpenSlot || period.covered < known;
@@ -238,19 +211,29 @@ export function demandCharges(where: RangeWhere, input: DemandInput): DemandChar
   const ratchetOf = (period: Period, ratchetMicro: number) => {
     const first = monthOf(period.startMs);
     let highest = 0;
-    for (let m = Math.max(0, first - 11); m < first; m++)
-      highest = Math.max(highest, months[m]?.windowed ?? 0);
+    for (let m = Math.max(0, first - 11); m < first; m++) {
+      const peak = months.windowed[m] ?? Number.NaN;
+      if (peak > highest) highest = peak;
+    }
     return Math.round((highest * ratchetMicro) / (100 * MILLION));
   };
+  // Per month and floor: every day of a month has the same.
+  const capacities = new Map<string, { kW: number | null; isAtLeast: boolean }>();
   const capacityOf = (m: number, floorMicro: number) => {
-    const window = months.slice(Math.max(0, m - 11), m + 1);
-    return {
-      kW: rollingAverage(
-        window.map((month) => month.all),
-        floorMicro,
-      ).average,
-      isAtLeast: window.some((month) => month.all !== null && month.isAtLeast),
-    };
+    const key = `${m}:${floorMicro}`;
+    let capacity = capacities.get(key);
+    if (!capacity) {
+      const peaks: (number | null)[] = [];
+      let isAtLeast = false;
+      for (let k = Math.max(0, m - 11); k <= m; k++) {
+        const peak = months.all[k] ?? Number.NaN;
+        peaks.push(Number.isNaN(peak) ? null : peak);
+        if (!Number.isNaN(peak) && isMonthAtLeast(k)) isAtLeast = true;
+      }
+      capacity = { kW: rollingAverage(peaks, floorMicro).average, isAtLeast };
+      capacities.set(key, capacity);
+    }
+    return capacity;
   };
 
   const charges = versions.map(() => ({ demand: 0n, capacity: 0n, moreDemand: 0n, moreCapacity: 0n }));
@@ -278,7 +261,17 @@ export function demandCharges(where: RangeWhere, input: DemandInput): DemandChar
     known.more += more;
     owed.set(key, known);
   };
+  const daysOfYear = new Map<number, number>();
+  const yearDaysOf = (year: number) => {
+    let count = daysOfYear.get(year);
+    if (count === undefined) {
+      count = dayNumber(`${year + 1}-01-01`) - dayNumber(`${year}-01-01`);
+      daysOfYear.set(year, count);
+    }
+    return count;
+  };
   let detail: BillDemand | null = null;
+  let detailPeak: Peak | null = null;
   for (let k = 0; k + 1 < days.edges.length; k++) {
     const dayStart = days.edges[k] ?? 0;
     const dayEnd = days.edges[k + 1] ?? 0;
@@ -312,27 +305,29 @@ export function demandCharges(where: RangeWhere, input: DemandInput): DemandChar
     if (demand.capacityMicro !== null) {
       const m = monthOf(dayStart);
       capacity = capacityOf(m, demand.floorMicro);
-      const { year } = civilFromDays(firstDay + k);
-      const yearDays = dayNumber(`${year + 1}-01-01`) - dayNumber(`${year}-01-01`);
       const entry = {
         version: v,
         kw: capacity.kW ?? 0,
         price: demand.capacityMicro,
-        days: yearDays,
+        days: yearDaysOf(civilFromDays(firstDay + k).year),
         isCapacity: true,
       };
       owe(`c${m}:${v}`, entry, charged, rest - charged);
     }
-    if (dayStart < toMs)
+    if (dayStart < toMs) {
+      // The last day's, presented once after the loop.
+      detailPeak = period?.peak ?? null;
       detail = {
         intervalMinutes: demand.intervalMs / 60_000,
-        peak: period?.peak ? presentPeak(period.peak, timeZone) : null,
+        peak: null,
         chargedKw: chargedKw === null ? null : chargedKw / MILLION,
         ratchetKw: ratchetKw === null ? null : ratchetKw / MILLION,
         capacityKw: capacity?.kW == null ? null : capacity.kW / MILLION,
         isAtLeast: Boolean(period?.peak?.isAtLeast) || Boolean(capacity?.isAtLeast),
       };
+    }
   }
+  if (detail && detailPeak) detail.peak = presentPeak(detailPeak, timeZone);
   for (const entry of owed.values()) {
     const line = charges[entry.version];
     if (!line) continue;
@@ -368,21 +363,19 @@ function billingPeriods(
   timeZone: string,
 ): Period[] {
   const periods: Period[] = [];
-  let lastFrom = '';
-  for (let k = 0; k + 1 < edges.length; k++) {
+  // Each period once: from a day, on to the day after its period's last.
+  for (let k = 0; k + 1 < edges.length;) {
     const { from, to } = billingPeriod(dateText(firstDay + k), billingDay);
-    if (from === lastFrom) continue;
-    lastFrom = from;
-    const startMs = startOfLocal(dateParts(from), timeZone);
-    const next = civilFromDays(dayNumber(to) + 1);
+    const after = dayNumber(to) + 1;
     periods.push({
-      startMs,
-      endMs: startOfLocal(next, timeZone),
-      days: dayNumber(to) - dayNumber(from) + 1,
+      startMs: startOfLocal(dateParts(from), timeZone),
+      endMs: startOfLocal(civilFromDays(after), timeZone),
+      days: after - dayNumber(from),
       peak: null,
       covered: 0,
       hasOpenSlot: false,
     });
+    k = after - firstDay;
   }
   return periods;
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { tariffBodySchema, type Tariff, type TariffBody, type TariffDay } from '@cm/contracts/tariffs.ts';
 import type { KnownIntervals } from '../readings/index.ts';
+import { knownIntervalsOf } from '../readings/engine/test-segments.ts';
 import { billOf, billingDays } from './bill.ts';
-import { demandCharges, demandSlots } from './demand-charges.ts';
+import { demandCharges, demandLookbackFrom } from './demand-charges.ts';
 import { pricedVersions } from './price-timeline.ts';
 
 // Demand and capacity charges (issue 36). Every expected figure is worked out by hand in the
@@ -34,7 +35,7 @@ function records(
   special: Record<string, number> = {},
   missing: string[] = [],
 ): KnownIntervals {
-  const known: KnownIntervals = { start: [], energy: [], nominal: [] };
+  const known = { start: [] as number[], energy: [] as number[], nominal: [] as number[] };
   const bySpecial = new Map(Object.entries(special).map(([iso, value]) => [utc(iso), value]));
   const gaps = new Set(missing.map(utc));
   for (let t = fromMs; t < toMs; t += nominalMs) {
@@ -43,7 +44,7 @@ function records(
     known.energy.push(Math.round((bySpecial.get(t) ?? kWh) * 1_000_000));
     known.nominal.push(nominalMs);
   }
-  return known;
+  return knownIntervalsOf(known);
 }
 
 function charges(
@@ -71,34 +72,48 @@ function charges(
 const money = (pico: number[] | undefined) => (pico ?? []).reduce((a, b) => a + b, 0) / 1e12;
 
 describe('demand slots', () => {
+  const demand15 = [tariff({ demand: { intervalMinutes: 15, pricePerKw: '1' } })];
+  const from = utc('2026-03-10T00:00:00Z');
+  const to = utc('2026-03-11T00:00:00Z');
+
   it('averages 5-minute records over clock-aligned quarter hours', () => {
     // 18:00, 18:05, 18:10 hold 0.3, 0.2, 0.1 kWh: 0.6 kWh in a quarter hour = 0.6 ÷ 0.25 = 2.4 kW
-    // (the 5-minute peak alone would be 0.3 ÷ (5/60) = 3.6 kW). 18:15–18:30: 3 × 0.05 = 0.15 kWh,
-    // 0.6 kW.
-    const from = utc('2026-03-10T18:00:00Z');
-    const slots = demandSlots(
-      records(from, from + 30 * MINUTE, 5 * MINUTE, 0.05, {
+    // (the 5-minute peak alone would be 0.3 ÷ (5/60) = 3.6 kW); every other quarter 3 × 0.05 =
+    // 0.15 kWh, 0.6 kW.
+    const result = charges(
+      demand15,
+      { fromMs: from, toMs: to },
+      records(from, to, 5 * MINUTE, 0.05, {
         '2026-03-10T18:00:00Z': 0.3,
         '2026-03-10T18:05:00Z': 0.2,
         '2026-03-10T18:10:00Z': 0.1,
       }),
-      15 * MINUTE,
+      'UTC',
     );
-    expect([...slots.start]).toEqual([from, from + 15 * MINUTE]);
-    expect([...slots.power]).toEqual([2_400_000, 600_000]);
-    expect([...slots.covered]).toEqual([15 * MINUTE, 15 * MINUTE]);
+    expect(result?.detail?.peak).toEqual({
+      kW: 2.4,
+      from: '2026-03-10T18:00:00.000Z',
+      to: '2026-03-10T18:15:00.000Z',
+      localFrom: '2026-03-10T18:00:00+00:00',
+      isAtLeast: false,
+    });
   });
 
   it('keeps an hourly record its own slot when the demand interval is shorter', () => {
-    // One 60-minute record of 2 kWh and a 15-minute demand interval: 2 kWh ÷ 1 h = 2 kW over the hour.
-    const from = utc('2026-03-10T18:00:00Z');
-    const slots = demandSlots(records(from, from + HOUR, HOUR, 2), 15 * MINUTE);
-    expect([...slots.start, ...slots.end, ...slots.power, ...slots.covered]).toEqual([
-      from,
-      from + HOUR,
-      2_000_000,
-      HOUR,
-    ]);
+    // Hourly records of 1 kWh, 18:00 of 2 kWh, and a 15-minute demand interval: 2 kWh ÷ 1 h = 2 kW
+    // over the whole hour, known (not "at least").
+    const result = charges(
+      demand15,
+      { fromMs: from, toMs: to },
+      records(from, to, HOUR, 1, { '2026-03-10T18:00:00Z': 2 }),
+      'UTC',
+    );
+    expect(result?.detail?.peak).toMatchObject({
+      kW: 2,
+      from: '2026-03-10T18:00:00.000Z',
+      to: '2026-03-10T19:00:00.000Z',
+      isAtLeast: false,
+    });
   });
 });
 
@@ -301,5 +316,32 @@ describe('capacity charge', () => {
     expect(bill?.capacityCharge).toBe(8.97443);
     expect(bill?.tax).toBeCloseTo(0.897443, 6);
     expect(bill?.total).toBeCloseTo(9.871873, 6);
+  });
+});
+
+describe('how far back the charges read', () => {
+  // 15 March 2026 00:00 in Brussels (+01:00) is 14 March 23:00 UTC.
+  const fromMs = utc('2026-03-14T23:00:00Z');
+  const versionsOf = (demand: TariffBody['demand']) => pricedVersions([tariff({ demand })]);
+
+  it('reads nothing before the range for a demand charge alone', () => {
+    // The charged demand is the peak of the part of each billing period the range covers.
+    const versions = versionsOf({ intervalMinutes: 15, pricePerKw: '10' });
+    expect(demandLookbackFrom(versions, fromMs, 'Europe/Brussels')).toBe(fromMs);
+  });
+
+  it('reads the 12 months before the range’s first for a ratchet or a capacity charge', () => {
+    // March 2026 − 12 months: 1 March 2025 00:00 in Brussels = 28 February 2025 23:00 UTC.
+    for (const demand of [
+      { intervalMinutes: 15, pricePerKw: '10', ratchetPercent: '80' },
+      { intervalMinutes: 15, capacityPricePerKwYear: '50', capacityFloorKw: '2.5' },
+    ])
+      expect(demandLookbackFrom(versionsOf(demand), fromMs, 'Europe/Brussels')).toBe(
+        utc('2025-02-28T23:00:00Z'),
+      );
+  });
+
+  it('reads nothing without demand settings', () => {
+    expect(demandLookbackFrom(versionsOf(null), fromMs, 'Europe/Brussels')).toBeNull();
   });
 });

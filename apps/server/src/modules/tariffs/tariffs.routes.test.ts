@@ -323,4 +323,28 @@ describe('demand and capacity charges (issue 36)', () => {
       },
     });
   });
+
+  it('charges again from the months before the range once their readings change', async () => {
+    const url =
+      '/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?name=South%20Quay&From=2026-03-01&To=2026-03-04&granularity=day';
+    const billOf = async () => {
+      const response = await t.call('GET', url, { token: client });
+      expect(response.statusCode).toBe(200);
+      return readingsAnswer(response).meters[0]?.bill;
+    };
+    expect(await billOf()).toMatchObject({ demand: { ratchetKw: 2, capacityKw: 3.166667 } });
+    // A corrected February quarter hour of 2 kWh (8 kW): the ratchet is 50 % × 8 = 4 kW, above
+    // March's 3 kW peak, charged 4 × 10 × 4 ÷ 31 = 5.161290 EUR; capacity (2.5 + 8 + 3) ÷ 3 = 4.5
+    // kW, 4.5 × 36.5 × 4 ÷ 365 = 1.8 EUR.
+    await t.db.query(
+      `UPDATE interval_readings SET energy_micro = 2000000
+       WHERE meter_id = (SELECT device_id FROM meters WHERE meter_number = 'EM-S1')
+         AND start_at = '2026-02-20T11:00:00Z'`,
+    );
+    expect(await billOf()).toMatchObject({
+      demandCharge: 5.16129,
+      capacityCharge: 1.8,
+      demand: { chargedKw: 4, ratchetKw: 4, capacityKw: 4.5 },
+    });
+  });
 });

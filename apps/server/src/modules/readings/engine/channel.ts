@@ -17,7 +17,15 @@ import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
 import { StepFlag, StepKind, Steps, intervalSteps, recordCadence, registerSteps } from './steps.ts';
 import { carbonTotals, type CarbonTotals } from './carbon.ts';
 import { Costing, CostingScratch, type CostTotals, type PriceTimeline } from './cost.ts';
-import { PeakTracker, averagePower, type KnownIntervals, type Peak, type PeakColumns } from './demand.ts';
+import {
+  PeakTracker,
+  averagePower,
+  firstIntervals,
+  knownIntervals,
+  type KnownIntervals,
+  type Peak,
+  type PeakColumns,
+} from './demand.ts';
 import type { IntervalColumns, RegisterColumns, StepEvent } from './steps.ts';
 import type { ChannelColumns, GapSpan, PeriodSpan, StepFigures } from './accumulation.ts';
 import { calendarBuckets } from './calendar-buckets.ts';
@@ -353,6 +361,8 @@ class StepSums {
   readings = 0;
   peak = -1;
   peakAt = 0;
+  /** How many intervals were kept (`keepIntervals`). */
+  kept = 0;
 }
 
 /**
@@ -404,9 +414,10 @@ function sumSteps(
     // it counts as a lower bound, and its time (like a missing record's) leaves the peak "at least".
     const power = isKnown ? averagePower(energy, start, end) : Number.NaN;
     if (kept && !Number.isNaN(power) && kind === StepKind.interval) {
-      kept.start.push(start);
-      kept.energy.push(energy);
-      kept.nominal.push(steps.slotMs[i] ?? 0);
+      const k = sums.kept++;
+      kept.start[k] = start;
+      kept.energy[k] = energy;
+      kept.nominal[k] = steps.slotMs[i] ?? 0;
     }
     figures.power[i] = power;
   }
@@ -429,9 +440,7 @@ export function computeChannel(
   const peaks = new PeakTracker(Math.max(0, options.edges.length - 1));
   const needs = { prices: options.prices !== undefined, carbon: options.carbon !== undefined };
   const figures = stepFigures(steps.length);
-  const kept: KnownIntervals | undefined = options.keepIntervals
-    ? { start: [], energy: [], nominal: [] }
-    : undefined;
+  const kept: KnownIntervals | undefined = options.keepIntervals ? knownIntervals(steps.length) : undefined;
   const costing = options.prices ? new Costing(options.prices, priceScratch) : undefined;
   // Cost and emissions first, each in one pass over the steps (cost.ts).
   if (costing) costing.priceSteps(steps, figures.cost);
@@ -482,7 +491,7 @@ export function computeChannel(
         }
       : {}),
     ...(isRaw ? {} : { bucketPeaks: peaks.buckets }),
-    ...(kept ? { intervals: kept } : {}),
+    ...(kept ? { intervals: firstIntervals(kept, sums.kept) } : {}),
   };
 }
 

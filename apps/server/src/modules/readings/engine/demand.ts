@@ -5,7 +5,7 @@
 // candidate too: some interval inside it reached at least its average, so it is a lower bound,
 // and the span's time marks the peak "at least".
 
-import { upperBound } from '@cm/contracts/sorted.ts';
+import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
 import { HOUR_MS } from '@cm/contracts/zoned-time.ts';
 
 /** Average power over [startMs, endMs) of `energy` millionths of a kWh, in millionths of a kW. */
@@ -104,11 +104,44 @@ export function peakOf(columns: PeakColumns, k: number): Peak | null {
 
 /** The intervals of known energy of one meter indicator's channel (kept when asked: `keepIntervals`). */
 export interface KnownIntervals {
-  start: number[];
+  start: Float64Array;
   /** Millionths of a kWh. */
-  energy: number[];
+  energy: Float64Array;
   /** The meter's nominal interval at each (its records' cadence), which the interval stands for. */
-  nominal: number[];
+  nominal: Float64Array;
+}
+
+/** Room for `length` known intervals (typed columns: a year of 5-minute records is 105,120). */
+export function knownIntervals(length: number): KnownIntervals {
+  return {
+    start: new Float64Array(length),
+    energy: new Float64Array(length),
+    nominal: new Float64Array(length),
+  };
+}
+
+/** The first `count` intervals of `intervals` (views, not copies). */
+export function firstIntervals(intervals: KnownIntervals, count: number): KnownIntervals {
+  return {
+    start: intervals.start.subarray(0, count),
+    energy: intervals.energy.subarray(0, count),
+    nominal: intervals.nominal.subarray(0, count),
+  };
+}
+
+/** No intervals. */
+export const NO_INTERVALS: KnownIntervals = knownIntervals(0);
+
+/** The intervals of `before` that start before `atMs`, then those of `after` from `atMs` on. */
+export function joinIntervals(before: KnownIntervals, after: KnownIntervals, atMs: number): KnownIntervals {
+  const earlier = lowerBound(before.start, atMs);
+  const later = lowerBound(after.start, atMs);
+  const joined = knownIntervals(earlier + after.start.length - later);
+  for (const column of ['start', 'energy', 'nominal'] as const) {
+    joined[column].set(before[column].subarray(0, earlier));
+    joined[column].set(after[column].subarray(later), earlier);
+  }
+  return joined;
 }
 
 /** One meter indicator's part in a sum: its intervals and the time it was installed. */

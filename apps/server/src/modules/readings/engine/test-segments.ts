@@ -7,6 +7,7 @@ import { resolveRange } from '../range.ts';
 import { presentReadings } from '../readings.presenter.ts';
 import { computeReadings, type ChannelSegments } from './compute.ts';
 import type { MeterSegment } from './channel.ts';
+import type { KnownIntervals } from './demand.ts';
 import type { IntervalColumns, RegisterColumns } from './steps.ts';
 
 export const NO_INTERVALS: IntervalColumns = { start: [], end: [], micro: [], quality: [], revised: [] };
@@ -122,5 +123,18 @@ export function runRange(
   return {
     ...computed,
     series: seriesAsRead(seriesSchema.parse(JSON.parse(JSON.stringify(computed.series)))),
+  };
+}
+
+/** Known intervals (the engine's `keepIntervals` columns) from plain lists. */
+export function knownIntervalsOf(lists: {
+  start: number[];
+  energy: number[];
+  nominal: number[];
+}): KnownIntervals {
+  return {
+    start: Float64Array.from(lists.start),
+    energy: Float64Array.from(lists.energy),
+    nominal: Float64Array.from(lists.nominal),
   };
 }
