@@ -38,8 +38,6 @@ import {
   ReadingsStore,
   type ChannelReadings,
   type PriceTimeline,
-  type KnownIntervals,
-  joinIntervals,
   NO_INTERVALS,
 } from '../readings/index.ts';
 import { type AuthContext, scopeOf } from '../access/index.ts';
@@ -52,7 +50,15 @@ import {
   metersDuring,
   type LocationMeter,
 } from '../directory/index.ts';
-import { locationPrices, type RangePrices, billOf, demandLookbackFrom } from '../tariffs/index.ts';
+import {
+  locationPrices,
+  type RangePrices,
+  billOf,
+  demandLookbackFrom,
+  demandSettingsKey,
+  foldEarlierMonths,
+  type EarlierMonths,
+} from '../tariffs/index.ts';
 import { locationCarbonTimeline } from '../series/index.ts';
 import { bucketEdges } from '../readings/index.ts';
 import { monthsEnding, peaksOf, presentMonthlyPeaks } from './monthly-peaks.ts';
@@ -483,7 +489,8 @@ export class CheckService {
         ? {}
         : {
             demand: {
-              intervals: await this.demandIntervals(held, lookbackMs, where, byChannel.import?.intervals),
+              intervals: byChannel.import?.intervals ?? NO_INTERVALS,
+              earlier: prices && (await this.earlierMonths(held, lookbackMs, where, prices.versions)),
               timeZone: where.timeZone,
               billingDay: where.billingDay,
             },
@@ -493,22 +500,22 @@ export class CheckService {
   }
 
   /**
-   * The import intervals a tariff's demand and capacity charges look at: the months before the
-   * range (demandLookbackFrom) read and computed here, then the range's own.
+   * The months before the range that a tariff's ratchet and capacity charge look at
+   * (demandLookbackFrom), read, computed and folded here; remembered (demand-history.ts) once they
+   * are past. Null when the charges need nothing before the range.
    */
-  private async demandIntervals(
+  private async earlierMonths(
     held: LocationMeter[],
     lookbackMs: number,
     where: { fromMs: number; timeZone: string; nowMs: number },
-    inRange: KnownIntervals | undefined,
-  ): Promise<KnownIntervals> {
-    const own = inRange ?? NO_INTERVALS;
-    if (lookbackMs >= where.fromMs) return own;
+    versions: RangePrices['versions'],
+  ): Promise<EarlierMonths | null> {
+    if (lookbackMs >= where.fromMs) return null;
     const compute = async () => {
       const from = new Date(lookbackMs);
       const to = new Date(where.fromMs);
       const loaded = await Promise.all(held.map((meter) => this.readingsOf(meter, from, to)));
-      return (
+      const intervals =
         computeReadings(
           { import: held.map((meter, i) => segmentOf(meter, loaded[i]?.get(CHANNEL_NUMBER.import))) },
           {
@@ -520,18 +527,13 @@ export class CheckService {
             primary: 'import',
             keepIntervals: true,
           },
-        ).primary.intervals ?? NO_INTERVALS
-      );
+        ).primary.intervals ?? NO_INTERVALS;
+      return foldEarlierMonths(intervals, versions, where.fromMs, where.timeZone);
     };
     // A lookback ending after now is still being written: computed each time.
-    const before =
-      where.fromMs <= where.nowMs
-        ? await this.demandHistory.intervals(
-            lookbackKey(held, lookbackMs, where.fromMs, where.timeZone),
-            compute,
-          )
-        : await compute();
-    return joinIntervals(before, own, where.fromMs);
+    if (where.fromMs > where.nowMs) return compute();
+    const key = `${lookbackKey(held, lookbackMs, where.fromMs, where.timeZone)}|${demandSettingsKey(versions)}`;
+    return this.demandHistory.months(key, compute);
   }
 
   /** A meter's readings of every channel it has, read only over the time it was installed. */

@@ -1,16 +1,16 @@
 // The months before a range that a tariff's ratchet and capacity charge look at (a year: see
-// tariffs' demandLookbackFrom), remembered as the engine's intervals: read and computed again on
-// every request, they doubled its time (`npm run bench:demand`). What is remembered is keyed by
-// everything the intervals come from: the meters with their readings version (changed by every
-// write to their readings, in whatever process), the settings the engine reads from them, the
-// range and the zone. Only a past lookback is remembered (its end not after now), so "now" does
-// not enter it.
+// tariffs' demandLookbackFrom), remembered folded (tariffs' foldEarlierMonths): read, computed and
+// folded again on every request, they doubled its time (`npm run bench:demand`). They are keyed
+// by everything they come from: the meters with their readings version (changed by every write
+// to their readings, in whatever process), the settings the engine reads from them, the range,
+// the zone and the tariff's demand settings. Only a past lookback is remembered (its end not
+// after now), so "now" does not enter it.
 
-import type { KnownIntervals } from '../readings/index.ts';
 import type { LocationMeter } from '../directory/index.ts';
+import type { EarlierMonths } from '../tariffs/index.ts';
 
-/** About 40 meter-years of 15-minute intervals (24 bytes each). */
-const REMEMBERED_BYTES = 32 * 1024 * 1024;
+/** Folded lookbacks kept: a few hundred bytes each (13 months), and the intervals of a cut slot. */
+const REMEMBERED = 4096;
 
 /** The key of a lookback [fromMs, toMs) of `held` in `timeZone`: changes with anything it is computed from. */
 export function lookbackKey(
@@ -34,15 +34,14 @@ export function lookbackKey(
   return `${timeZone}|${fromMs}|${toMs}|${meters.join(',')}`;
 }
 
-/** Lookback intervals by key, the least recently used dropped beyond REMEMBERED_BYTES. */
+/** Folded lookbacks by key, the least recently used dropped beyond `size`. */
 export class DemandHistory {
-  private readonly remembered = new Map<string, KnownIntervals>();
-  private bytes = 0;
+  private readonly remembered = new Map<string, EarlierMonths>();
 
-  constructor(private readonly maxBytes = REMEMBERED_BYTES) {}
+  constructor(private readonly size = REMEMBERED) {}
 
-  /** The remembered intervals of `key`, else `compute`'s (then remembered). */
-  async intervals(key: string, compute: () => Promise<KnownIntervals>): Promise<KnownIntervals> {
+  /** The remembered months of `key`, else `compute`'s (then remembered). */
+  async months(key: string, compute: () => Promise<EarlierMonths>): Promise<EarlierMonths> {
     const known = this.remembered.get(key);
     if (known) {
       this.remembered.delete(key);
@@ -50,23 +49,16 @@ export class DemandHistory {
       return known;
     }
     const computed = await compute();
-    const size = bytesOf(computed);
-    if (size > this.maxBytes) return computed;
-    // Copies of their own length: the engine's columns are views of room for every step.
+    // The cut slot's intervals are views of the whole lookback's columns: copies keep only them.
+    const { tail } = computed;
     this.remembered.set(key, {
-      start: computed.start.slice(),
-      energy: computed.energy.slice(),
-      nominal: computed.nominal.slice(),
+      ...computed,
+      tail: { start: tail.start.slice(), energy: tail.energy.slice(), nominal: tail.nominal.slice() },
     });
-    this.bytes += size;
-    for (const [oldest, intervals] of this.remembered) {
-      if (this.bytes <= this.maxBytes) break;
+    for (const oldest of this.remembered.keys()) {
+      if (this.remembered.size <= this.size) break;
       this.remembered.delete(oldest);
-      this.bytes -= bytesOf(intervals);
     }
     return computed;
   }
 }
-
-const bytesOf = (intervals: KnownIntervals) =>
-  intervals.start.byteLength + intervals.energy.byteLength + intervals.nominal.byteLength;

@@ -22,6 +22,7 @@ import { civilFromDays, localDateOf, localParts, startOfLocal } from '@cm/contra
 import {
   averagePower,
   bucketEdges,
+  joinIntervals,
   presentPeak,
   type PriceTimeline,
   rollingAverage,
@@ -35,8 +36,10 @@ const MONTHS_BACK = 12;
 
 /** What the demand and capacity charges need beside the bill's days. */
 export interface DemandInput {
-  /** The import channel's intervals from `demandLookbackFrom` to the range's end, in time order. */
+  /** The import channel's intervals over the range, in time order. */
   intervals: KnownIntervals;
+  /** The months before the range folded (`foldEarlierMonths`), when `demandLookbackFrom` reaches before it. */
+  earlier?: EarlierMonths | null | undefined;
   timeZone: string;
   /** The location's billing day (1–28; null: calendar months). */
   billingDay: number | null;
@@ -112,6 +115,16 @@ interface Months {
   hasOpenSlot: Uint8Array;
 }
 
+/** Months with no slot folded yet. */
+function noMonths(count: number): Months {
+  return {
+    all: new Float64Array(count).fill(Number.NaN),
+    windowed: new Float64Array(count).fill(Number.NaN),
+    covered: new Float64Array(count),
+    hasOpenSlot: new Uint8Array(count),
+  };
+}
+
 /** Where the fold looks things up: the window, the months and the billing periods of the range. */
 interface FoldPlaces {
   window: PriceTimeline;
@@ -120,6 +133,10 @@ interface FoldPlaces {
   periods: Period[];
   fromMs: number;
   toMs: number;
+  /** The fold stops before the first slot that ends after this (Infinity: it folds every slot)… */
+  stopMs: number;
+  /** …and notes that slot's start here. */
+  stoppedAt: number;
 }
 
 /**
@@ -129,19 +146,24 @@ interface FoldPlaces {
  * slot; a function of its own that returns right after its loop (the readings engine's "hot
  * loops", accumulation.ts).
  */
-function foldSlots(intervals: KnownIntervals, demandMs: number, places: FoldPlaces): void {
+function foldSlots(intervals: KnownIntervals, demandMs: number, places: FoldPlaces): number {
   const { start, energy, nominal } = intervals;
-  const { window, monthEdges, months, periods, fromMs, toMs } = places;
+  const { window, monthEdges, months, periods, fromMs, toMs, stopMs } = places;
   const n = start.length;
   let segment = 0;
   let m = 0;
   let p = 0;
-  for (let i = 0; i < n;) {
+  let i = 0;
+  while (i < n) {
     const firstNominal = nominal[i] ?? 0;
     const length = firstNominal > demandMs ? firstNominal : demandMs;
     // The slot holding the interval (floor division: `%` on doubles costs more than the rest of the step).
     const slotStart = Math.floor((start[i] ?? 0) / length) * length;
     const slotEnd = slotStart + length;
+    if (slotEnd > stopMs) {
+      places.stoppedAt = slotStart;
+      break;
+    }
     let sum = 0;
     let covered = 0;
     for (; i < n; i++) {
@@ -172,30 +194,104 @@ function foldSlots(intervals: KnownIntervals, demandMs: number, places: FoldPlac
     if (isWindowed && (period.peak === null || power > period.peak.power))
       period.peak = { power, fromMs: slotStart, toMs: slotEnd, isAtLeast: false };
   }
+  return i;
+}
+
+/**
+ * The months before a range folded once, for a ratchet or a capacity charge to read (the server
+ * remembers them: check/demand-history.ts), and the intervals of the slot the range's start cuts
+ * (in a zone whose midnight is not on the slots' clock), folded with the range's own.
+ */
+export interface EarlierMonths {
+  /** Where the months start: the first interval's start, or the range's without any. */
+  firstMs: number;
+  months: Months;
+  /** The intervals from the first slot ending after the range's start on. */
+  tail: KnownIntervals;
+  /** That slot's start (the range's start when there is none). */
+  tailFromMs: number;
+}
+
+/**
+ * Folds the intervals before `fromMs` (in time order, from `demandLookbackFrom` on) into their
+ * months, as `demandCharges` would fold them together with the range's.
+ */
+export function foldEarlierMonths(
+  intervals: KnownIntervals,
+  versions: readonly PricedVersion[],
+  fromMs: number,
+  timeZone: string,
+): EarlierMonths {
+  const firstMs = Math.min(fromMs, intervals.start[0] ?? fromMs);
+  const monthEdges = bucketEdges(firstMs, fromMs, 'month', timeZone);
+  const months = noMonths(Math.max(0, monthEdges.length - 1));
+  const places: FoldPlaces = {
+    window: priceTimeline(versions, demandWindowProfile, firstMs, fromMs, timeZone),
+    monthEdges,
+    months,
+    periods: [],
+    fromMs,
+    toMs: fromMs,
+    stopMs: fromMs,
+    stoppedAt: fromMs,
+  };
+  const folded = foldSlots(intervals, newestDemand(versions)?.intervalMs ?? 0, places);
+  const tail = {
+    start: intervals.start.subarray(folded),
+    energy: intervals.energy.subarray(folded),
+    nominal: intervals.nominal.subarray(folded),
+  };
+  return { firstMs, months, tail, tailFromMs: places.stoppedAt };
+}
+
+/** The demand settings of the newest version that has any. */
+function newestDemand(versions: readonly PricedVersion[]) {
+  return [...versions].reverse().find((version) => version.demand)?.demand;
+}
+
+/**
+ * What `foldEarlierMonths` depends on of the versions (demand interval, window, holidays, which
+ * version charges what, from when): a key to remember its answer by.
+ */
+export function demandSettingsKey(versions: readonly PricedVersion[]): string {
+  return JSON.stringify(versions.map((version) => [version.startDay, version.demand, [...version.holidays]]));
 }
 
 /** The range's demand and capacity charges (docs/demand.md); `null` when no version has any. */
 export function demandCharges(where: RangeWhere, input: DemandInput): DemandCharges | null {
   const { versions, fromMs, toMs, endMs, nowMs, days } = where;
   const { timeZone } = input;
-  const newest = [...versions].reverse().find((version) => version.demand)?.demand;
+  const newest = newestDemand(versions);
   if (!newest) return null;
-  const firstMs = Math.min(fromMs, input.intervals.start[0] ?? fromMs);
+  const { earlier } = input;
+  const firstMs = earlier ? earlier.firstMs : Math.min(fromMs, input.intervals.start[0] ?? fromMs);
   // Monthly peaks only for a ratchet or a capacity charge: else no month is folded.
   const monthEdges = needsMonthlyPeaks(versions) ? bucketEdges(firstMs, endMs, 'month', timeZone) : [];
-  const monthCount = Math.max(0, monthEdges.length - 1);
-  const months: Months = {
-    all: new Float64Array(monthCount).fill(Number.NaN),
-    windowed: new Float64Array(monthCount).fill(Number.NaN),
-    covered: new Float64Array(monthCount),
-    hasOpenSlot: new Uint8Array(monthCount),
-  };
+  const months = noMonths(Math.max(0, monthEdges.length - 1));
+  // The months before the range as folded already; the range's slots (and a cut one) fold on top.
+  let intervals = input.intervals;
+  if (earlier) {
+    for (const column of ['all', 'windowed', 'covered', 'hasOpenSlot'] as const)
+      months[column].set(earlier.months[column].subarray(0, months[column].length));
+    if (earlier.tail.start.length > 0 || (intervals.start[0] ?? fromMs) < fromMs)
+      intervals = joinIntervals(earlier.tail, intervals, fromMs);
+  }
   // The bill's days are consecutive local days: day k is the first one's date + k (one zone lookup).
   const firstDay = dayNumber(localDateOf(days.edges[0] ?? fromMs, timeZone));
   const periods = billingPeriods(days.edges, firstDay, input.billingDay, timeZone);
   const periodStarts = periods.map((period) => period.startMs);
-  const window = priceTimeline(versions, demandWindowProfile, firstMs, endMs, timeZone);
-  foldSlots(input.intervals, newest.intervalMs, { window, monthEdges, months, periods, fromMs, toMs });
+  const windowFrom = earlier ? Math.min(fromMs, earlier.tailFromMs) : firstMs;
+  const window = priceTimeline(versions, demandWindowProfile, windowFrom, endMs, timeZone);
+  foldSlots(intervals, newest.intervalMs, {
+    window,
+    monthEdges,
+    months,
+    periods,
+    fromMs,
+    toMs,
+    stopMs: Infinity,
+    stoppedAt: Infinity,
+  });
   const elapsedEnd = Math.min(toMs, nowMs);
   /** A month's peak is "at least" with a slot partly unknown or less time known than has passed. */
   const isMonthAtLeast = (m: number) =>

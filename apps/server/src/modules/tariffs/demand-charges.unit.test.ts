@@ -1,9 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tariffBodySchema, type Tariff, type TariffBody, type TariffDay } from '@cm/contracts/tariffs.ts';
+import { civilFromDays as civilOf, startOfLocal } from '@cm/contracts/zoned-time.ts';
 import type { KnownIntervals } from '../readings/index.ts';
 import { knownIntervalsOf } from '../readings/engine/test-segments.ts';
 import { billOf, billingDays } from './bill.ts';
-import { demandCharges, demandLookbackFrom } from './demand-charges.ts';
+import { demandCharges, demandLookbackFrom, foldEarlierMonths } from './demand-charges.ts';
 import { pricedVersions } from './price-timeline.ts';
 
 // Demand and capacity charges (issue 36). Every expected figure is worked out by hand in the
@@ -11,6 +13,7 @@ import { pricedVersions } from './price-timeline.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 const FAR_FUTURE = Date.UTC(2100, 0, 1);
 const utc = (iso: string) => Date.parse(iso);
 
@@ -343,5 +346,101 @@ describe('how far back the charges read', () => {
 
   it('reads nothing without demand settings', () => {
     expect(demandLookbackFrom(versionsOf(null), fromMs, 'Europe/Brussels')).toBeNull();
+  });
+});
+
+describe('the months before the range, folded apart (as the server remembers them)', () => {
+  const ZONES = [
+    'UTC',
+    'Europe/Brussels',
+    'America/New_York',
+    'Asia/Kolkata',
+    'Australia/Adelaide',
+    'Asia/Kathmandu',
+  ];
+
+  it('charge exactly what folding them together with the range does, for any data and zone', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          zone: fc.constantFrom(...ZONES),
+          nominalMinutes: fc.constantFrom(5, 15, 30, 60),
+          demandMinutes: fc.constantFrom(15, 30, 60),
+          window: fc.boolean(),
+          ratchet: fc.boolean(),
+          // Start of the range: days after 1 February 2025, and its length in days.
+          fromDay: fc.integer({ min: 0, max: 400 }),
+          days: fc.integer({ min: 1, max: 70 }),
+          seed: fc.integer({ min: 1, max: 1_000_000 }),
+          gapEvery: fc.option(fc.integer({ min: 3, max: 500 }), { nil: null }),
+          // Records of 5 kWh (more than any other) around the range's start: its slot is the peak.
+          spike: fc.boolean(),
+        }),
+        ({ zone, nominalMinutes, demandMinutes, window, ratchet, fromDay, days, seed, gapEvery, spike }) => {
+          const versions = pricedVersions([
+            tariff({
+              demand: {
+                intervalMinutes: demandMinutes,
+                pricePerKw: '10',
+                capacityPricePerKwYear: '40',
+                ...(ratchet ? { ratchetPercent: '80' } : {}),
+                ...(window
+                  ? { window: { days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '08:00', to: '20:00' } }
+                  : {}),
+              },
+            }),
+          ]);
+          const day = (n: number) => {
+            const { year, month, day: date } = civilOf(Date.UTC(2025, 1, 1) / DAY + n);
+            return startOfLocal({ year, month, day: date }, zone);
+          };
+          const fromMs = day(fromDay);
+          const toMs = day(fromDay + days);
+          const lookbackMs = demandLookbackFrom(versions, fromMs, zone) ?? fromMs;
+          // Records on the meter's own clock (not the zone's), energies from a small generator, a
+          // gap every few records: the lookback's last slot may reach past the range's start.
+          const nominal = nominalMinutes * MINUTE;
+          const known = { start: [] as number[], energy: [] as number[], nominal: [] as number[] };
+          let x = seed;
+          for (let t = Math.ceil(lookbackMs / nominal) * nominal, i = 0; t < toMs; t += nominal, i++) {
+            x = (x * 1_103_515_245 + 12_345) % 2_147_483_648;
+            if (gapEvery !== null && i % gapEvery === gapEvery - 1) continue;
+            known.start.push(t);
+            known.energy.push(spike && Math.abs(t - fromMs) < 30 * MINUTE ? 5_000_000 : x % 3_000_000);
+            known.nominal.push(nominal);
+          }
+          const all = knownIntervalsOf(known);
+          const cut = known.start.findIndex((start) => start >= fromMs);
+          const at = cut < 0 ? known.start.length : cut;
+          const before = knownIntervalsOf({
+            start: known.start.slice(0, at),
+            energy: known.energy.slice(0, at),
+            nominal: known.nominal.slice(0, at),
+          });
+          const inRange = knownIntervalsOf({
+            start: known.start.slice(at),
+            energy: known.energy.slice(at),
+            nominal: known.nominal.slice(at),
+          });
+          const where = {
+            versions,
+            days: billingDays(versions, fromMs, toMs, zone),
+            fromMs,
+            toMs,
+            endMs: toMs,
+            nowMs: toMs - 3 * HOUR,
+          };
+          const together = demandCharges(where, { intervals: all, timeZone: zone, billingDay: null });
+          const apart = demandCharges(where, {
+            intervals: inRange,
+            earlier: foldEarlierMonths(before, versions, fromMs, zone),
+            timeZone: zone,
+            billingDay: null,
+          });
+          expect(apart).toEqual(together);
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });
