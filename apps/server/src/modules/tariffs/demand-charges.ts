@@ -95,9 +95,8 @@ interface Period {
   startMs: number;
   endMs: number;
   days: number;
+  /** The highest slot of the part the range covers, inside the window (from the fold). */
   peak: Peak | null;
-  covered: number;
-  hasOpenSlot: boolean;
 }
 
 /**
@@ -125,12 +124,37 @@ function noMonths(count: number): Months {
   };
 }
 
+/** The billing periods' slots, a column per figure (as Months). */
+interface PeriodColumns {
+  startMs: Float64Array;
+  endMs: Float64Array;
+  covered: Float64Array;
+  hasOpenSlot: Uint8Array;
+  /** The highest slot inside the window (millionths of a kW) and its span; NaN: none. */
+  peak: Float64Array;
+  peakFrom: Float64Array;
+  peakTo: Float64Array;
+}
+
+function periodColumns(periods: readonly Period[]): PeriodColumns {
+  const n = periods.length;
+  return {
+    startMs: Float64Array.from(periods, (period) => period.startMs),
+    endMs: Float64Array.from(periods, (period) => period.endMs),
+    covered: new Float64Array(n),
+    hasOpenSlot: new Uint8Array(n),
+    peak: new Float64Array(n).fill(Number.NaN),
+    peakFrom: new Float64Array(n),
+    peakTo: new Float64Array(n),
+  };
+}
+
 /** Where the fold looks things up: the window, the months and the billing periods of the range. */
 interface FoldPlaces {
   window: PriceTimeline;
   monthEdges: readonly number[];
   months: Months;
-  periods: Period[];
+  periods: PeriodColumns;
   fromMs: number;
   toMs: number;
   /** The fold stops before the first slot that ends after this (Infinity: it folds every slot)… */
@@ -186,13 +210,17 @@ function foldSlots(intervals: KnownIntervals, demandMs: number, places: FoldPlac
       if (isOpen) months.hasOpenSlot[m] = 1;
     }
     if (slotStart < fromMs || slotStart >= toMs) continue;
-    while (p + 1 < periods.length && (periods[p + 1]?.startMs ?? 0) <= slotStart) p++;
-    const period = periods[p];
-    if (!period || slotStart < period.startMs || slotStart >= period.endMs) continue;
-    period.covered += covered;
-    if (isOpen) period.hasOpenSlot = true;
-    if (isWindowed && (period.peak === null || power > period.peak.power))
-      period.peak = { power, fromMs: slotStart, toMs: slotEnd, isAtLeast: false };
+    const periodCount = periods.startMs.length;
+    while (p + 1 < periodCount && (periods.startMs[p + 1] ?? 0) <= slotStart) p++;
+    if (p >= periodCount || slotStart < (periods.startMs[p] ?? 0) || slotStart >= (periods.endMs[p] ?? 0))
+      continue;
+    periods.covered[p] = (periods.covered[p] ?? 0) + covered;
+    if (isOpen) periods.hasOpenSlot[p] = 1;
+    if (isWindowed && !(power <= (periods.peak[p] ?? 0))) {
+      periods.peak[p] = power;
+      periods.peakFrom[p] = slotStart;
+      periods.peakTo[p] = slotEnd;
+    }
   }
   return i;
 }
@@ -229,7 +257,7 @@ export function foldEarlierMonths(
     window: priceTimeline(versions, demandWindowProfile, firstMs, fromMs, timeZone),
     monthEdges,
     months,
-    periods: [],
+    periods: periodColumns([]),
     fromMs,
     toMs: fromMs,
     stopMs: fromMs,
@@ -282,11 +310,12 @@ export function demandCharges(where: RangeWhere, input: DemandInput): DemandChar
   const periodStarts = periods.map((period) => period.startMs);
   const windowFrom = earlier ? Math.min(fromMs, earlier.tailFromMs) : firstMs;
   const window = priceTimeline(versions, demandWindowProfile, windowFrom, endMs, timeZone);
+  const folded = periodColumns(periods);
   foldSlots(intervals, newest.intervalMs, {
     window,
     monthEdges,
     months,
-    periods,
+    periods: folded,
     fromMs,
     toMs,
     stopMs: Infinity,
@@ -297,10 +326,17 @@ export function demandCharges(where: RangeWhere, input: DemandInput): DemandChar
   const isMonthAtLeast = (m: number) =>
     months.hasOpenSlot[m] === 1 ||
     (months.covered[m] ?? 0) < Math.min(monthEdges[m + 1] ?? 0, elapsedEnd) - (monthEdges[m] ?? 0);
-  for (const period of periods) {
+  periods.forEach((period, k) => {
+    const power = folded.peak[k] ?? Number.NaN;
+    if (Number.isNaN(power)) return;
     const known = Math.min(period.endMs, elapsedEnd) - Math.max(period.startMs, fromMs);
-    if (period.peak) period.peak.isAtLeast = period.hasOpenSlot || period.covered < known;
-  }
+    period.peak = {
+      power,
+      fromMs: folded.peakFrom[k] ?? 0,
+      toMs: folded.peakTo[k] ?? 0,
+      isAtLeast: folded.hasOpenSlot[k] === 1 || (folded.covered[k] ?? 0) < known,
+    };
+  });
 
   const monthOf = (ms: number) => upperBound(monthEdges, ms) - 1;
   /** The ratchet's floor for a period: % of the highest windowed monthly peak of the 11 months before its first. */
@@ -468,8 +504,6 @@ function billingPeriods(
       endMs: startOfLocal(civilFromDays(after), timeZone),
       days: after - dayNumber(from),
       peak: null,
-      covered: 0,
-      hasOpenSlot: false,
     });
     k = after - firstDay;
   }
