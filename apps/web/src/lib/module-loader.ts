@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 
 /**
  * A code-split module, loaded once, for components that render it only once it is there (a
@@ -18,7 +18,10 @@ export function moduleLoader<T extends object>(load: () => Promise<T>) {
   function useModule(isWanted: boolean): T | null {
     const [module, setModule] = useState<T | null>(loaded);
     useEffect(() => {
-      if (isWanted && !module) void preload().then(setModule);
+      // At a transition's priority: what the module draws (the readings' panels) renders in
+      // slices between frames, not in one task a phone cannot interrupt (issue 38: this one update
+      // was a 160 ms task at 4x CPU).
+      if (isWanted && !module) void preload().then((arrived) => startTransition(() => setModule(arrived)));
     }, [isWanted, module]);
     return module;
   }

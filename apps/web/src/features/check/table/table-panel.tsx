@@ -1,7 +1,7 @@
 import { Button, Group, NativeSelect, Skeleton, Text, Title } from '@mantine/core';
 import { IconDownload, IconPrinter } from '@tabler/icons-react';
 import type { LocationReadings } from '@cm/contracts/check.ts';
-import { lazy, memo, Suspense, useEffect, useState } from 'react';
+import { lazy, memo, startTransition, Suspense, useEffect, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { defaultCsvFormat, type CsvCharge, type CsvFormat } from './csv.ts';
@@ -48,7 +48,8 @@ function useBlocksInSlices(readings: LocationReadings): TableBlock[] | null {
   useEffect(() => {
     const controller = new AbortController();
     void rowsInSlices(readings, controller.signal).then((rows) => {
-      if (rows) setBuilt({ readings, blocks: blocksOf(readings, rows) });
+      // The table mounts at a transition's priority: rendered in slices, not one long task.
+      if (rows) startTransition(() => setBuilt({ readings, blocks: blocksOf(readings, rows) }));
     });
     return () => controller.abort();
   }, [readings]);
