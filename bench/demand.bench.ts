@@ -21,7 +21,7 @@ import { withEmbeddedPostgres } from './lib/postgres.ts';
 import { ms, percentile } from './lib/stats.ts';
 import { printTable } from './lib/table.ts';
 
-const RUNS = Number(process.env.CM_BENCH_RUNS ?? 20);
+const RUNS = Number(process.env.CM_BENCH_RUNS ?? 60);
 const METERS = Number(process.env.CM_BENCH_PEAK_METERS ?? 10_000);
 const QUARTER = 15 * 60_000;
 
