@@ -1,7 +1,7 @@
 // The styles of the Mantine components of the pages inside the layout come with this chunk.
 import './mantine-styles.ts';
 import { ActionIcon, Affix, Burger, Kbd, Loader, UnstyledButton } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure } from '@mantine/hooks';
 import { IconMoon, IconSearch, IconSettings, IconSun } from '@tabler/icons-react';
 import { AbilityProvider } from '@casl/react';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
@@ -14,7 +14,8 @@ import { buildAbility, sameRules } from '@/lib/ability.ts';
 import { api } from '@/lib/api.ts';
 import { LanguageSwitcher } from '@/components/language-switcher.tsx';
 import { useSessionKeepAlive } from '@/features/auth/use-session-keep-alive.ts';
-import { PHONE_MAX_WIDTH, PRODUCT_NAME } from '@/lib/config.ts';
+import { PRODUCT_NAME } from '@/lib/config.ts';
+import { useIsPhone } from '@/lib/use-is-phone.ts';
 import { BookmarkLinks, BookmarksMenu } from './bookmarks-menu.tsx';
 import { AlertsBell } from './alerts-bell.tsx';
 import { useGetBookmarksDataQuery } from '@/lib/bookmarks-api.ts';
@@ -99,10 +100,7 @@ export function VerticalLayout() {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const layout = useAppSelector(selectPreferences, shallowEqual);
-  // Read at once, not after a first render as a desktop (which on a phone rendered everything twice).
-  const isPhone = useMediaQuery(`(max-width: ${PHONE_MAX_WIDTH}px)`, undefined, {
-    getInitialValueInEffect: false,
-  });
+  const isPhone = useIsPhone();
   const [isDrawerOpen, drawer] = useDisclosure(false);
   const [isSearchOpen, search] = useDisclosure(false);
   const [isCustomizerOpen, customizer] = useDisclosure(false);

@@ -4,9 +4,8 @@ import type { Granularity } from '@cm/contracts/check.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMediaQuery } from '@mantine/hooks';
 import { formatPeriod, formatUtcOffset } from '../model/local-format.ts';
-import { PHONE_MAX_WIDTH } from '@/lib/config.ts';
+import { useIsPhone } from '@/lib/use-is-phone.ts';
 import { formatMoney } from '@/lib/format.ts';
 import { perfMarks } from '../api.ts';
 import type { ReadingRows } from '../model/reading-rows.ts';
@@ -82,7 +81,7 @@ export const ReadingsTable = memo(function ReadingsTable({
     performance.mark(perfMarks.table);
   }, [blocks]);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const isPhone = useMediaQuery(`(max-width: ${PHONE_MAX_WIDTH}px)`) ?? false;
+  const isPhone = useIsPhone();
   const layout = useMemo<TableLayout>(() => {
     const hasMeterInd = blocks.length > 1;
     const hasMeterNumbers = blocks.some((block) => new Set(block.rows.meterNumber).size > 1);
