@@ -38,7 +38,7 @@ import {
   ReadingsStore,
   type ChannelReadings,
   type PriceTimeline,
-  NO_INTERVALS,
+  NO_KNOWN_INTERVALS,
 } from '../readings/index.ts';
 import { type AuthContext, scopeOf } from '../access/index.ts';
 import type { AccessRead, AccessRecording, Reader } from '../access-log/index.ts';
@@ -334,7 +334,7 @@ export class CheckService {
       { import: [segmentOf(meter, loaded.get(CHANNEL_NUMBER.import))] },
       { fromMs, toMs, timeZone, granularity: 'day', nowMs, primary: 'import', keepIntervals: true },
     );
-    const intervals = primary.intervals ?? NO_INTERVALS;
+    const intervals = primary.intervals ?? NO_KNOWN_INTERVALS;
     const iso = (ms: number) => new Date(ms).toISOString();
     const measured = (over: readonly Night[]) => ({
       ...baseloadOf(intervals, over),
@@ -489,7 +489,7 @@ export class CheckService {
         ? {}
         : {
             demand: {
-              intervals: byChannel.import?.intervals ?? NO_INTERVALS,
+              intervals: byChannel.import?.intervals ?? NO_KNOWN_INTERVALS,
               earlier: prices && (await this.earlierMonths(held, lookbackMs, where, prices.versions)),
               timeZone: where.timeZone,
               billingDay: where.billingDay,
@@ -527,7 +527,7 @@ export class CheckService {
             primary: 'import',
             keepIntervals: true,
           },
-        ).primary.intervals ?? NO_INTERVALS;
+        ).primary.intervals ?? NO_KNOWN_INTERVALS;
       return foldEarlierMonths(intervals, versions, where.fromMs, where.timeZone);
     };
     // A lookback ending after now is still being written: computed each time.

@@ -49,12 +49,7 @@ export class DemandHistory {
       return known;
     }
     const computed = await compute();
-    // The cut slot's intervals are views of the whole lookback's columns: copies keep only them.
-    const { tail } = computed;
-    this.remembered.set(key, {
-      ...computed,
-      tail: { start: tail.start.slice(), energy: tail.energy.slice(), nominal: tail.nominal.slice() },
-    });
+    this.remembered.set(key, computed);
     for (const oldest of this.remembered.keys()) {
       if (this.remembered.size <= this.size) break;
       this.remembered.delete(oldest);

@@ -5,7 +5,7 @@
 import { CAPACITY_FLOOR_KW, ROLLING_MONTHS, type MonthlyPeaks } from '@cm/contracts/demand.ts';
 import { localParts, startOfLocal } from '@cm/contracts/zoned-time.ts';
 import {
-  NO_INTERVALS,
+  NO_KNOWN_INTERVALS,
   peakOf,
   presentPeak,
   rollingAverage,
@@ -48,7 +48,7 @@ export function peaksOf(
     computed.bucketPeaks?.isAtLeast.forEach((isAtLeast, k) => {
       if (isAtLeast) open[k] = 1;
     });
-    return { intervals: computed.intervals ?? NO_INTERVALS, fromMs, toMs };
+    return { intervals: computed.intervals ?? NO_KNOWN_INTERVALS, fromMs, toMs };
   });
   return summedPeaks(meters, edges, open);
 }

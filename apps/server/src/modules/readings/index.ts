@@ -13,7 +13,8 @@ export type { CostTotals, PriceTimeline } from './engine/cost.ts';
 export {
   averagePower,
   joinIntervals,
-  NO_INTERVALS,
+  mapIntervals,
+  NO_KNOWN_INTERVALS,
   peakOf,
   rollingAverage,
   summedPeaks,

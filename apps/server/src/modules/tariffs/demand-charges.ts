@@ -23,6 +23,7 @@ import {
   averagePower,
   bucketEdges,
   joinIntervals,
+  mapIntervals,
   presentPeak,
   type PriceTimeline,
   rollingAverage,
@@ -264,11 +265,8 @@ export function foldEarlierMonths(
     stoppedAt: fromMs,
   };
   const folded = foldSlots(intervals, newestDemand(versions)?.intervalMs ?? 0, places);
-  const tail = {
-    start: intervals.start.subarray(folded),
-    energy: intervals.energy.subarray(folded),
-    nominal: intervals.nominal.subarray(folded),
-  };
+  // Copies: what is remembered keeps the cut slot's few intervals, not the whole lookback's columns.
+  const tail = mapIntervals(intervals, (column) => column.slice(folded));
   return { firstMs, months, tail, tailFromMs: places.stoppedAt };
 }
 

@@ -20,8 +20,8 @@ import { Costing, CostingScratch, type CostTotals, type PriceTimeline } from './
 import {
   PeakTracker,
   averagePower,
-  firstIntervals,
   knownIntervals,
+  mapIntervals,
   type KnownIntervals,
   type Peak,
   type PeakColumns,
@@ -491,7 +491,7 @@ export function computeChannel(
         }
       : {}),
     ...(isRaw ? {} : { bucketPeaks: peaks.buckets }),
-    ...(kept ? { intervals: firstIntervals(kept, sums.kept) } : {}),
+    ...(kept ? { intervals: mapIntervals(kept, (column) => column.subarray(0, sums.kept)) } : {}),
   };
 }
 

@@ -120,17 +120,16 @@ export function knownIntervals(length: number): KnownIntervals {
   };
 }
 
-/** The first `count` intervals of `intervals` (views, not copies). */
-export function firstIntervals(intervals: KnownIntervals, count: number): KnownIntervals {
-  return {
-    start: intervals.start.subarray(0, count),
-    energy: intervals.energy.subarray(0, count),
-    nominal: intervals.nominal.subarray(0, count),
-  };
+/** `intervals` with `each` applied to every column (a view of some, a copy of some). */
+export function mapIntervals(
+  intervals: KnownIntervals,
+  each: (column: Float64Array) => Float64Array,
+): KnownIntervals {
+  return { start: each(intervals.start), energy: each(intervals.energy), nominal: each(intervals.nominal) };
 }
 
 /** No intervals. */
-export const NO_INTERVALS: KnownIntervals = knownIntervals(0);
+export const NO_KNOWN_INTERVALS: KnownIntervals = knownIntervals(0);
 
 /** The intervals of `before` that start before `atMs`, then those of `after` from `atMs` on. */
 export function joinIntervals(before: KnownIntervals, after: KnownIntervals, atMs: number): KnownIntervals {
