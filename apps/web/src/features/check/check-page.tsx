@@ -46,13 +46,16 @@ const preloadReadingsCode = () => {
   void import('./table/table-panel.tsx').then((module) => module.preloadReadingsTable());
 };
 
-/** A query's state as the view reads it. */
-function answerOf<T>(query: {
+/** What the view reads of an RTK Query hook's result. */
+interface QueryState<T> {
   data?: T;
   error?: unknown;
   isLoading: boolean;
   isFetching: boolean;
-}): Answer<T> {
+}
+
+/** A query's state as the view reads it. */
+function answerOf<T>(query: QueryState<T>): Answer<T> {
   return {
     data: query.data,
     failure: toFailure(query.error),
@@ -63,10 +66,22 @@ function answerOf<T>(query: {
 
 const NO_READINGS: ReadingsArgs = { name: '', From: '', To: '', granularity: 'month' };
 
+function useReadingsQuery(args: ReadingsArgs | null): QueryState<LocationReadings> {
+  return useGetLocationReadingsQuery(args ?? NO_READINGS, { skip: args === null });
+}
+
 function useReadings(args: ReadingsArgs | null): Answer<LocationReadings> {
-  return answerOf<LocationReadings>(
-    useGetLocationReadingsQuery(args ?? NO_READINGS, { skip: args === null }),
-  );
+  return answerOf(useReadingsQuery(args));
+}
+
+/**
+ * An answer that mounts the page's cards (the meter's card, the range, the bill) as it lands, taken
+ * at a transition's priority: the store tells React of every answer synchronously, and that render
+ * (a phone's 100 ms and more) would be one task nothing can interrupt; deferred, React renders it in
+ * slices between frames, the skeletons staying meanwhile (issue 38).
+ */
+function useDeferredAnswer<T>(query: QueryState<T>): Answer<T> {
+  return answerOf<T>(useDeferredValue(query));
 }
 
 /** The check page: what is this meter, is it working, how much did it use. */
@@ -85,10 +100,10 @@ export function CheckPage() {
   // A meter: its information first (location, meter indicator, zone), then its readings. A
   // location: its meters and zone from a one-day, one-bucket answer.
   const lookup = lookupRequests(state, now);
-  const meter = answerOf<MeterInfo>(
+  const meter = useDeferredAnswer<MeterInfo>(
     useGetMeterInfoQuery(lookup.meterNumber ?? '', { skip: lookup.meterNumber === null }),
   );
-  const meters = useReadings(lookup.locationMeters);
+  const meters = useDeferredAnswer(useReadingsQuery(lookup.locationMeters));
   const asked = checkRequests(state, { meter, meters }, now);
   const readings = useReadings(asked.readings);
   // A range still going is compared up to where its own data ends: asked once its answer is in.

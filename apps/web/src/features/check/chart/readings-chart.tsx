@@ -60,14 +60,17 @@ export function ReadingsChart({
     heightRef.current = height;
   });
 
-  // Create the plot; again only when the spec (the options) changes. It is made when the browser
-  // first reports the area's size (after its own layout, in a task of its own), not in the commit
-  // that mounted it: reading the width there would lay out the whole page at once, inside the
-  // long task that rendered it.
+  // Create the plot; again only when the spec (the options) changes. It is made once the browser
+  // has reported the area's size, in a task of its own: not in the commit that mounted it (reading
+  // the width there would lay out the whole page at once, inside the long task that rendered it),
+  // nor in the size report itself, which runs inside the frame that lays out and paints the
+  // section just mounted (issue 38: on a phone the two together were one task of ~150 ms).
   useEffect(() => {
     const area = plotAreaRef.current;
     if (!area) return;
     let made: uPlot | null = null;
+    let firstWidth = 0;
+    let pending: ReturnType<typeof setTimeout> | undefined;
     const create = (width: number) => {
       const options = buildChartOptions(
         { ...spec, width, height: heightRef.current },
@@ -105,8 +108,12 @@ export function ReadingsChart({
     };
     const observer = new ResizeObserver(([entry]) => {
       const nextWidth = Math.max(200, Math.floor(entry?.contentRect.width ?? area.clientWidth));
-      if (made === null) made = create(nextWidth);
-      else if (nextWidth !== made.width || heightRef.current !== made.height)
+      if (made === null) {
+        firstWidth = nextWidth;
+        pending ??= setTimeout(() => {
+          made = create(firstWidth);
+        }, 0);
+      } else if (nextWidth !== made.width || heightRef.current !== made.height)
         made.setSize({ width: nextWidth, height: heightRef.current });
     });
     observer.observe(area);
@@ -116,6 +123,7 @@ export function ReadingsChart({
     area.addEventListener('mouseleave', handleLeave);
     return () => {
       observer.disconnect();
+      clearTimeout(pending);
       area.removeEventListener('mouseleave', handleLeave);
       made?.destroy();
       plotRef.current = null;

@@ -14,6 +14,10 @@ import { meterOptionText } from '../meter/meter-name.ts';
 import { meterNumberOf } from './meter-text.ts';
 
 const SEARCH_DEBOUNCE_MS = 200;
+// The suggestions' list exists only while it is open: Mantine keeps it mounted (hidden) by default,
+// which renders, portals and measures it as the page loads (issue 38); nothing points at it while
+// closed (the input's aria-controls is set only when open).
+const DROPDOWN_WHEN_OPEN = { keepMounted: false } as const;
 
 /** A meter indicator a location holds, for the meter select. */
 export interface MeterOption {
@@ -179,6 +183,7 @@ export const LookupPanel = memo(function LookupPanel(props: LookupPanelProps) {
                 data={meterOptions.titles}
                 renderOption={optionWithSubtitle(meterOptions.subtitles)}
                 filter={({ options }) => options}
+                comboboxProps={DROPDOWN_WHEN_OPEN}
                 leftSection={<IconBolt size={16} aria-hidden />}
                 error={emptyField === 'meter' ? t('check.lookup.meterRequired') : props.meterError}
                 autoComplete="off"
@@ -216,6 +221,7 @@ export const LookupPanel = memo(function LookupPanel(props: LookupPanelProps) {
                 data={locationOptions.titles}
                 renderOption={optionWithSubtitle(locationOptions.subtitles)}
                 filter={({ options }) => options}
+                comboboxProps={DROPDOWN_WHEN_OPEN}
                 leftSection={<IconMapPin size={16} aria-hidden />}
                 error={emptyField === 'location' ? t('check.lookup.locationRequired') : props.locationError}
                 autoComplete="off"

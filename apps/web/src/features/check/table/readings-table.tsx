@@ -30,6 +30,8 @@ export interface TableBlock {
 }
 
 const ROW_HEIGHT = 44;
+/** The scrolling box's size as its style sets it (max-height: 480px); its width plays no part. */
+const TABLE_VIEW_RECT = { width: 0, height: 480 };
 
 interface ReadingsTableProps {
   blocks: TableBlock[];
@@ -102,6 +104,10 @@ export const ReadingsTable = memo(function ReadingsTable({
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
+    // The box's height (check.module.css, .tableScroll) before the browser has measured it: the
+    // first render already holds the rows in view, instead of none and a second render from the
+    // commit's measuring (one task React cannot slice, issue 38).
+    initialRect: TABLE_VIEW_RECT,
   });
   const items = virtualizer.getVirtualItems();
   const paddingTop = items[0]?.start ?? 0;
