@@ -86,7 +86,9 @@ function survey(values: Float64Array): { hasNulls: boolean; allIntegers: boolean
     }
     if (value === 0) continue;
     anyNonZero = true;
-    while (exponent > 0 && value % unit !== 0) {
+    // Exact for whole numbers up to MAX_WHOLE and unit = 10^e, and several times faster than
+    // `value % unit` (a call into fmod for every value above 2^31: a register in millionths).
+    while (exponent > 0 && Math.round(value / unit) * unit !== value) {
       exponent -= 1;
       unit = 10 ** exponent;
     }

@@ -114,6 +114,19 @@ describe('binaryColumns', () => {
     );
   });
 
+  // The common power of ten is found by division (not `%`): one off a multiple of it, at the
+  // largest wholes written as wholes, must still be told from the multiple.
+  it('finds the power of ten the values share exactly, even one off a multiple of it', () => {
+    const largest = Math.floor(Number.MAX_SAFE_INTEGER / 4);
+    const value = {
+      nearMultiples: new NumberColumn(Float64Array.from([2e15, 1e15 + 1, -1e15 - 1, 3e14])),
+      largest: new NumberColumn(Float64Array.from([largest, largest - 1, 2e15, -largest])),
+      thousands: new MillionthsColumn(Float64Array.from([3_000_047_000, 3_000_094_000, 999_999_999_000])),
+      oneOffThousands: new MillionthsColumn(Float64Array.from([3_000_047_000, 3_000_094_001])),
+    };
+    expect(decodeBinaryColumns(binaryColumns(value))).toEqual(JSON.parse(JSON.stringify(value)));
+  });
+
   it("keeps keys that look like a column's place or a prototype", () => {
     const value = {
       ['__proto__']: { $col: 0 },
