@@ -2,6 +2,7 @@ import type { BaseQueryFn } from '@reduxjs/toolkit/query';
 import { BINARY_COLUMNS_TYPE, decodeBinaryColumns } from '@cm/contracts/binary-columns.ts';
 import { API_KEY_HEADER } from '@cm/contracts/enums.ts';
 import type { ErrorBody } from '@cm/contracts/errors.ts';
+import { nextTask } from './next-task.ts';
 import type { SessionLossReason } from './config.ts';
 import { isErrorBody } from './contract-guards.ts';
 import { readAccessToken } from './storage.ts';
@@ -223,9 +224,14 @@ export async function request(req: HttpRequest): Promise<HttpResult> {
   };
 }
 
-/** RTK Query base query on top of {@link request}. */
+/**
+ * RTK Query base query on top of {@link request}. The request leaves in a task of its own: queries
+ * start from effects, which React often runs inside the commit that mounted them, and a fetch's
+ * setup (~4 ms on a phone) would lengthen that one task for every answer asked (issue 38).
+ */
 export const httpBaseQuery: BaseQueryFn<HttpRequest | string, unknown, HttpError> = async (args, api) => {
   const req = typeof args === 'string' ? { url: args } : args;
+  await nextTask();
   const result = await request({ ...req, signal: api.signal });
   return result.ok ? { data: result.data } : { error: result.error };
 };
