@@ -111,6 +111,12 @@ function routePreloads(): Plugin {
         return chunk;
       };
       const loaded = closure(chunks.filter((chunk) => chunk.isEntry));
+      const firstVisit = [...FIRST_VISIT_MODULES.always, ...Object.values(FIRST_VISIT_MODULES.routes).flat()];
+      const withZod = [...closure(firstVisit.map(chunkOf), new Set(loaded))].find(holdsZod);
+      if (withZod)
+        this.error(
+          `${withZod.fileName} holds zod, and a first visit waits for it: keep the modules the entry, the app shell and the route pages import free of zod (answers' schemas load with their answers)`,
+        );
       const filesOf = (modules: string[], before: Set<Rolldown.OutputChunk>) =>
         [...closure(modules.map(chunkOf))]
           .filter((chunk) => !before.has(chunk))
@@ -130,6 +136,16 @@ function routePreloads(): Plugin {
       });
     },
   };
+}
+
+/**
+ * Zod (~20 KB gzip) checks answers, so it loads with the first answer a page parses; a first visit
+ * (the entry, the app shell, a route's page) never waits for it. This is why the contracts modules
+ * the browser reads at start-up (languages.ts, enums.ts, abilities.ts, check-limits.ts) are plain
+ * data (issue 38).
+ */
+function holdsZod(chunk: Rolldown.OutputChunk): boolean {
+  return chunk.moduleIds.some((id) => /[\\/]node_modules[\\/]zod[\\/]/.test(id));
 }
 
 const COMPRESSIBLE = /\.(?:js|css|json|svg|webmanifest)$/;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { languageSchema } from './languages.ts';
+import { languageSchema } from './auth.ts';
 
 // Alerts (issue 18): rules an administrator sets per location (every meter, or one), evaluated by
 // the server on a schedule and after imports and device batches. A rule fires once per episode

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { abilityActions, abilitySubjects, type AbilityRule } from './abilities.ts';
 import { roleIds } from './enums.ts';
+import { languages } from './languages.ts';
+
+/** A language parameter, named in its error message. */
+export const languageSchema = z.enum(languages, {
+  message: `language must be one of ${languages.join(', ')}.`,
+});
+
+/** `PUT /api/auth/language` body. */
+export const languageBodySchema = z.object({ language: languageSchema });
 
 /** One permission rule as stored in `userData.ability` (spec §3, §6). */
 const abilityRuleSchema: z.ZodType<AbilityRule> = z.object({

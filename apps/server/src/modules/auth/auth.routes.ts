@@ -2,13 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   currentUserResultSchema,
+  languageBodySchema,
   loginBodySchema,
   refreshResultSchema,
   userRecordSchema,
 } from '@cm/contracts/auth.ts';
 import { changePasswordBodySchema, MIN_PASSWORD_LENGTH } from '@cm/contracts/admin.ts';
 import { errorBodySchema } from '@cm/contracts/errors.ts';
-import { languageBodySchema } from '@cm/contracts/languages.ts';
 import { callerOf } from '../../plugins/authentication.ts';
 import type { AuthService } from './auth.service.ts';
 
