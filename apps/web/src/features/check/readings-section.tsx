@@ -1,7 +1,7 @@
 import { Alert, Skeleton, Stack } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { LocationReadings } from '@cm/contracts/check.ts';
-import { lazy, Suspense, useDeferredValue } from 'react';
+import { lazy, memo, Suspense, useDeferredValue } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatEnergy } from '@/lib/format.ts';
 import { ChartPanel } from './chart/chart-panel.tsx';
@@ -48,9 +48,11 @@ interface ReadingsSectionProps {
  * re-renders only when what it shows changes (a comparison arriving redraws the totals alone).
  * The totals and the chart come first; the notes and the table below them follow a deferred copy
  * of the answer, so they render (and the table builds its rows) once the chart has drawn, marked
- * busy until they show the answer above them.
+ * busy until they show the answer above them. The section itself renders again only when its
+ * props do (sameSectionProps): the check page renders for every answer it hears of, the bill's and
+ * the meter's included (issue 38).
  */
-export function ReadingsSection({
+export const ReadingsSection = memo(function ReadingsSection({
   readings,
   comparisons,
   subject,
@@ -156,5 +158,18 @@ export function ReadingsSection({
         <Skeleton height={320} radius="md" />
       )}
     </Stack>
+  );
+}, sameSectionProps);
+
+/**
+ * The page builds the comparisons anew on each render (plain data, two at most): equal by value.
+ * Every other prop is the same object while it means the same (the answer, the URL's chart view,
+ * the page's callbacks).
+ */
+function sameSectionProps(a: ReadingsSectionProps, b: ReadingsSectionProps): boolean {
+  return (Object.keys(a) as Array<keyof ReadingsSectionProps>).every((key) =>
+    key === 'comparisons'
+      ? JSON.stringify(a.comparisons) === JSON.stringify(b.comparisons)
+      : Object.is(a[key], b[key]),
   );
 }

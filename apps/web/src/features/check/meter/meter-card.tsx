@@ -288,8 +288,8 @@ export const MeterCard = memo(function MeterCard({ meter, meterNumbers, now }: M
   );
 }, sameMeterCard);
 
-/** The card's shape while it loads. */
-export function MeterCardSkeleton() {
+/** The card's shape while it loads (memo: the page renders again for every answer). */
+export const MeterCardSkeleton = memo(function MeterCardSkeleton() {
   const { t } = useTranslation();
   return (
     <Paper withBorder p="md" radius="md" aria-busy="true" aria-label={t('check.loading')}>
@@ -302,4 +302,4 @@ export function MeterCardSkeleton() {
       </Stack>
     </Paper>
   );
-}
+});

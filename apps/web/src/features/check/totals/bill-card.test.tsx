@@ -1,10 +1,19 @@
 // @vitest-environment jsdom
 import type { Bill, LocationReadings } from '@cm/contracts/check.ts';
-import { cleanup, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { rawReadings } from '@/test-support/check-fixtures.ts';
 import { renderPage } from '@/test-support/render-page.tsx';
+import type * as billModel from '../model/bill.ts';
+import { billCardFigures } from '../model/bill.ts';
 import { BillCard } from './bill-card.tsx';
+
+// The card works its figures out on every render it does: counting the calls counts its renders.
+vi.mock('../model/bill.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof billModel>();
+  return { ...actual, billCardFigures: vi.fn(actual.billCardFigures) };
+});
 
 const bill = (total: number, projected: number | null): Bill => ({
   currency: 'EUR',
@@ -98,5 +107,29 @@ describe('the bill card (issue 34, the bill first)', () => {
     expect(screen.getByTestId('bill-card-last').textContent).toBe('Last billNone');
     expect(screen.queryByTestId('bill-card-change')).toBeNull();
     expect(screen.queryByTestId('bill-card-projected')).toBeNull();
+  });
+
+  it('renders again only when its own answers change, not with every render of the page (issue 38)', async () => {
+    const current = answer('2026-10-31T23:00:00.000Z', '2026-11-30T23:00:00.000Z', bill(40, 88));
+    const last = answer('2026-09-30T22:00:00.000Z', '2026-10-31T23:00:00.000Z', bill(80, null));
+    // The check page renders again for every answer it hears of: here, a button does it.
+    function Page() {
+      const [renders, setRenders] = useState(0);
+      return (
+        <>
+          <button type="button" onClick={() => setRenders(renders + 1)}>
+            render the page again ({renders})
+          </button>
+          <BillCard current={current} last={last} />
+        </>
+      );
+    }
+    await renderPage(<Page />);
+    await screen.findByTestId('bill-card');
+    const rendered = vi.mocked(billCardFigures).mock.calls.length;
+    fireEvent.click(screen.getByRole('button', { name: /render the page again/ }));
+    fireEvent.click(screen.getByRole('button', { name: /render the page again/ }));
+    await screen.findByRole('button', { name: 'render the page again (2)' });
+    expect(vi.mocked(billCardFigures).mock.calls.length).toBe(rendered);
   });
 });

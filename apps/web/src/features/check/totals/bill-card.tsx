@@ -1,5 +1,6 @@
 import { Group, Skeleton, Text, Title } from '@mantine/core';
 import type { LocationReadings } from '@cm/contracts/check.ts';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '@/lib/format.ts';
 import { billCardFigures } from '../model/bill.ts';
@@ -15,9 +16,11 @@ const percent = (share: number) => `${(share * 100).toFixed(2)}%`;
 /**
  * The bill first (issue 34): at the top of a meter or a location, whatever range the page shows,
  * this billing period so far, where it is heading at the pace so far (the dashed part of the bar),
- * and the last bill (the mark on the bar), with the change. Nothing without a tariff.
+ * and the last bill (the mark on the bar), with the change. Nothing without a tariff. A memo
+ * component: the check page renders again for every answer it hears of, the bill's own two
+ * included only when they change (issue 38).
  */
-export function BillCard({
+export const BillCard = memo(function BillCard({
   current,
   last,
 }: {
@@ -111,7 +114,7 @@ export function BillCard({
       </div>
     </SectionPanel>
   );
-}
+});
 
 /** Stand-ins as wide as typical figures: the skeleton holds the card's height while it loads. */
 const MONEY_STAND_IN = '0,000.00 00';

@@ -1,8 +1,9 @@
 import { Paper, Skeleton, Stack } from '@mantine/core';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** The chart's and totals' shape while they load. */
-export function ReadingsSkeleton() {
+/** The chart's and totals' shape while they load (memo: the page renders again for every answer). */
+export const ReadingsSkeleton = memo(function ReadingsSkeleton() {
   const { t } = useTranslation();
   return (
     <Stack gap="md" aria-busy="true" aria-label={t('check.loading')}>
@@ -16,4 +17,4 @@ export function ReadingsSkeleton() {
       </Paper>
     </Stack>
   );
-}
+});
