@@ -18,8 +18,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
-import { findChromium } from '../e2e/support/chromium.ts';
+import type { Page } from 'playwright-core';
+import { launchBenchChromium } from './lib/chromium.ts';
 import { startServerProcess } from '../e2e/support/server-process.ts';
 import { buildWeb, jsShare, ROUTE_ROOTS, type JsShare } from './lib/bundle.ts';
 import { printTable } from './lib/table.ts';
@@ -200,13 +200,7 @@ async function main(): Promise<void> {
   const server = process.env.CM_BENCH_URL
     ? { url: process.env.CM_BENCH_URL, stop: async () => {} }
     : await startServerProcess();
-  const found = await findChromium();
-  const browser = await chromium.launch({
-    executablePath: found.executablePath,
-    env: { ...process.env, ...found.env },
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  const browser = await launchBenchChromium();
   const loads: Marks[] = [];
   const switches: Marks[] = [];
   let cursor: number[] = [];

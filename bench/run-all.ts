@@ -18,6 +18,7 @@ import { auditMedian, type Audit } from './lib/lighthouse.ts';
 import { traceLongTasks } from './lib/long-tasks.ts';
 import { repoRoot } from '../e2e/support/server-process.ts';
 import { BENCH_WEB_API_KEY, startBenchServer } from './lib/server-process.ts';
+import { countRenders } from './lib/react-renders.ts';
 import { printTable } from './lib/table.ts';
 
 const here = import.meta.dirname;
@@ -192,6 +193,23 @@ async function meterViewLongTasks(origin: string) {
   });
 }
 
+/** What React renders while the meter view loads, against the empty check page (lib/react-renders.ts). */
+async function meterViewRenders(origin: string) {
+  const page = '/check?meter=EM-10001';
+  const meterView = await countRenders(`${origin}${page}`, signIn, '[data-testid="readings-table"]');
+  const empty = await countRenders(`${origin}/check`, signIn, '[data-testid="check-page"]');
+  summary.push({
+    source: 'renders',
+    row: [
+      `${page}: React commits / component renders while it loads (median of 3 loads)`,
+      'report',
+      `${meterView.commits} commits, ${meterView.components} renders`,
+      `empty /check: ${empty.commits} commits, ${empty.components} renders`,
+      `${(meterView.components / empty.components).toFixed(1)}× the empty page`,
+    ],
+  });
+}
+
 /** Bundle figures of the build, then Lighthouse on /login and the signed-in views served from it. */
 async function webAndLighthouse(distDir: string) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'cm-bench-data-'));
@@ -238,6 +256,7 @@ async function webAndLighthouse(distDir: string) {
         }
       }
       await meterViewLongTasks(server.url);
+      await meterViewRenders(server.url);
     } finally {
       await server.stop();
     }

@@ -1,5 +1,5 @@
-import { chromium, type Page } from 'playwright-core';
-import { findChromium } from '../../e2e/support/chromium.ts';
+import type { Page } from 'playwright-core';
+import { launchBenchChromium } from './chromium.ts';
 
 // The long tasks of a page load, by cause: the page is loaded once in Chromium on a phone's
 // viewport with the CPU slowed down 4× (Lighthouse's mobile profile), traced, and every main-thread
@@ -154,13 +154,7 @@ export async function traceLongTasks(
   prepare: (origin: string, page: Page) => Promise<void>,
   ready: string,
 ): Promise<LongTaskReport> {
-  const found = await findChromium();
-  const browser = await chromium.launch({
-    executablePath: found.executablePath,
-    env: { ...process.env, ...found.env },
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-  });
+  const browser = await launchBenchChromium();
   try {
     const context = await browser.newContext({
       viewport: { width: 412, height: 823 },
