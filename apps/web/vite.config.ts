@@ -214,9 +214,8 @@ export default defineConfig({
           // a round trip on a phone's HTTP/1.1 connections, and fewer bytes. Chunks with styles stay files,
           // and so do the stars the signed-in layout shares with the check page and Mantine's Popover
           // (with the inputs, transitions and focus trap that come with it), shared by the layout's
-          // user menu, the lookup's suggestions and the alerts' number fields: copied, a page would
-          // load again what the layout has already loaded (Popover: 13 KB gzip more before /check's
-          // first paint, 21 KB more once a meter is asked for).
+          // user menu and the lookup's suggestions: copied, a page would load again what the layout
+          // has already loaded (Popover: 13 KB gzip more before /check's first paint).
           experimentalInlineCommonChunks: {
             maxSize: 40_000,
             exclude:

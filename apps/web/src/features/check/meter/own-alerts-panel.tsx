@@ -15,7 +15,11 @@ import { SectionPanel } from '../ui/section-panel.tsx';
 
 type OwnKind = (typeof ownAlertKinds)[number];
 
-/** A threshold: a positive number (the server takes up to 1,000,000), decimals allowed. */
+/**
+ * A threshold in the browser's own number field: a positive number (the server takes up to
+ * 1,000,000), decimals allowed. Mantine's NumberInput and its formatting library were 10 KB gzip
+ * more in every meter view, for two fields (issue 38).
+ */
 const THRESHOLD_FIELD = {
   type: 'number',
   min: 0,
@@ -38,8 +42,6 @@ export function OwnAlertsPanel({ meterNumber, currency }: { meterNumber: string;
   const [removeRule, removeState] = useRemoveOwnAlertRuleMutation();
   const kinds = ownAlertKinds.filter((kind) => kind !== 'billAbove' || currency !== null);
   const [kind, setKind] = useState<OwnKind>(kinds[0] ?? 'dailyAbove');
-  // The browser's own number fields (type="number"): Mantine's NumberInput and its formatting
-  // library were 10 KB gzip more for every meter view (issue 38), for two fields.
   const [threshold, setNewThreshold] = useState('');
   const [edits, setEdits] = useState<Record<number, string>>({});
   const mine = (rules.data ?? []).filter((rule) => rule.meterNumber === meterNumber);
