@@ -39,6 +39,10 @@ export const PICO_PER_MICRO = 1_000_000;
 
 const ESTIMATED = StepFlag.estimated | StepFlag.substituted;
 
+/** A Costing's running sums: |cost| summed (is the double sum exact?), energy booked, and the same of estimated energy. */
+const Tally = { magnitude: 0, booked: 1, estimatedSum: 2, estimatedMagnitude: 3 } as const;
+const TALLY_SIZE = 4;
+
 // A Costing's per-segment columns are scratch while a walk runs (synchronously): a Scratch keeps
 // one set for every walk up to this many segments (years of 15-minute prices) instead of new
 // zeroed megabytes per request; longer timelines get their own.
@@ -74,10 +78,8 @@ export class Costing {
   private readonly energy: Float64Array;
   private readonly estimatedEnergy: Float64Array;
   private readonly sums: Float64Array;
-  private magnitude = 0;
-  private estimatedSum = 0;
-  private estimatedMagnitude = 0;
-  private booked = 0;
+  /** The running sums beside `sums` (indexed by Tally), in a column the hot loop updates in place. */
+  private readonly tally = new Float64Array(TALLY_SIZE);
   private unpriced = 0;
   private cursor = 0;
   // The segment the last step fell in, when it has a price: most steps fall in the same one.
@@ -152,56 +154,42 @@ export class Costing {
    * with energy lie, all or part, in time without a price.
    */
   priceSteps(steps: Steps, out: Float64Array): number {
-    const { start: segmentStart, end: segmentEnd, price, version } = this.timeline;
-    const { energy: stepEnergy, start: stepStart, end: stepEnd, flags: stepFlags, length } = steps;
-    const n = segmentStart.length;
-    const { energy: booked, sums } = this;
-    // One version (most ranges): its sum in a local.
-    const isSingle = this.timeline.versions === 1;
-    let single = 0;
-    let magnitude = 0;
-    let bookedEnergy = 0;
+    const { energy, flags, start, end, length } = steps;
     let unpricedSteps = 0;
-    let k = 0;
-    for (let i = 0; i < length; i++) {
-      const energy = stepEnergy[i]!;
-      if (energy !== energy) {
-        out[i] = Number.NaN;
-        continue;
-      }
-      const start = stepStart[i]!;
-      const end = stepEnd[i]!;
-      while (k < n && segmentEnd[k]! <= start) k++;
-      const segmentPrice = k < n ? price[k]! : Number.NaN;
-      if (segmentPrice === segmentPrice && segmentStart[k]! <= start && end <= segmentEnd[k]!) {
-        // accrue(), inlined: the common case of a year's walk.
-        const product = energy * segmentPrice;
-        booked[k] = booked[k]! + energy;
-        if (isSingle) single += product;
-        else sums[version[k]!] = sums[version[k]!]! + product;
-        magnitude += Math.abs(product);
-        bookedEnergy += energy;
-        if ((stepFlags[i]! & ESTIMATED) !== 0) this.accrueEstimated(k, energy, product);
-        out[i] = product;
-        continue;
-      }
-      const cost = this.add(start, end, energy, stepFlags[i]!);
-      k = this.cursor;
-      if (cost !== cost && energy !== 0) unpricedSteps++;
+    for (
+      let i = this.pricedRun(steps, out, 0, 0);
+      i < length;
+      i = this.pricedRun(steps, out, i + 1, this.cursor)
+    ) {
+      const cost = this.add(start[i]!, end[i]!, energy[i]!, flags[i]!);
+      if (cost !== cost && energy[i] !== 0) unpricedSteps++;
       out[i] = cost;
     }
-    if (isSingle) sums[0] = sums[0]! + single;
-    this.magnitude += magnitude;
-    this.booked += bookedEnergy;
     return unpricedSteps;
   }
 
+  /** pricedRun (below) on this costing's columns, from step `from` and segment `segment`. */
+  private pricedRun(steps: Steps, out: Float64Array, from: number, segment: number): number {
+    return pricedRun(
+      steps,
+      out,
+      from,
+      segment,
+      this.timeline,
+      this.energy,
+      this.estimatedEnergy,
+      this.sums,
+      this.tally,
+    );
+  }
+
   totals(): CostTotals {
-    const byVersion = Number.isSafeInteger(this.magnitude)
+    const { tally } = this;
+    const byVersion = Number.isSafeInteger(tally[Tally.magnitude])
       ? Array.from(this.sums, (sum) => BigInt(sum))
       : this.exactByVersion(this.energy);
-    const estimated = Number.isSafeInteger(this.estimatedMagnitude)
-      ? BigInt(this.estimatedSum)
+    const estimated = Number.isSafeInteger(tally[Tally.estimatedMagnitude])
+      ? BigInt(tally[Tally.estimatedSum]!)
       : this.exactByVersion(this.estimatedEnergy).reduce((sum, part) => sum + part, 0n);
     return { byVersion, estimated, unpricedEnergy: this.unpriced };
   }
@@ -213,7 +201,7 @@ export class Costing {
 
   /** Energy (millionths) booked so far, in all segments. */
   bookedEnergy(): number {
-    return this.booked;
+    return this.tally[Tally.booked]!;
   }
 
   /** Each version's cost of per-segment `energies`, in BigInt (the running sums may have rounded). */
@@ -243,19 +231,18 @@ export class Costing {
   /** Adds energy to priced segment k's totals; returns its cost. */
   private accrue(k: number, energy: number, isEstimated: boolean): number {
     const product = energy * this.lastPrice;
+    const { tally } = this;
     this.energy[k] = this.energy[k]! + energy;
     const v = this.timeline.version[k]!;
     this.sums[v] = this.sums[v]! + product;
-    this.magnitude += Math.abs(product);
-    this.booked += energy;
-    if (isEstimated) this.accrueEstimated(k, energy, product);
+    tally[Tally.magnitude] = tally[Tally.magnitude]! + Math.abs(product);
+    tally[Tally.booked] = tally[Tally.booked]! + energy;
+    if (isEstimated) {
+      this.estimatedEnergy[k] = this.estimatedEnergy[k]! + energy;
+      tally[Tally.estimatedSum] = tally[Tally.estimatedSum]! + product;
+      tally[Tally.estimatedMagnitude] = tally[Tally.estimatedMagnitude]! + Math.abs(product);
+    }
     return product;
-  }
-
-  private accrueEstimated(k: number, energy: number, product: number): void {
-    this.estimatedEnergy[k] = this.estimatedEnergy[k]! + energy;
-    this.estimatedSum += product;
-    this.estimatedMagnitude += Math.abs(product);
   }
 
   /** The first segment ending after `ms`; steps move forward, so from the last one found. */
@@ -265,4 +252,53 @@ export class Costing {
     while (this.cursor < end.length && (end[this.cursor] ?? 0) <= ms) this.cursor++;
     return this.cursor;
   }
+}
+
+/**
+ * Prices steps in order from step `from` (segment `segment` on) while each has unknown energy (NaN
+ * cost) or lies inside one priced segment — a year's walk of 15-minute steps, each in a segment of
+ * its own, at no call per step — adding to the per-segment columns, the versions' sums and the
+ * tally as Costing.add would. Returns the first step it leaves to `add` (or the steps' length). A
+ * function of its own that returns right after its loop (accumulation.ts, "Hot loops").
+ */
+function pricedRun(
+  steps: Steps,
+  out: Float64Array,
+  from: number,
+  segment: number,
+  timeline: PriceTimeline,
+  booked: Float64Array,
+  estimatedEnergy: Float64Array,
+  sums: Float64Array,
+  tally: Float64Array,
+): number {
+  const { start: segmentStart, end: segmentEnd, price, version } = timeline;
+  const { energy: stepEnergy, start: stepStart, end: stepEnd, flags: stepFlags, length } = steps;
+  const n = segmentStart.length;
+  let k = segment;
+  for (let i = from; i < length; i++) {
+    const energy = stepEnergy[i]!;
+    if (energy !== energy) {
+      out[i] = Number.NaN;
+      continue;
+    }
+    const start = stepStart[i]!;
+    const end = stepEnd[i]!;
+    while (k < n && segmentEnd[k]! <= start) k++;
+    const segmentPrice = k < n ? price[k]! : Number.NaN;
+    if (segmentPrice !== segmentPrice || segmentStart[k]! > start || end > segmentEnd[k]!) return i;
+    const product = energy * segmentPrice;
+    const magnitude = product < 0 ? -product : product;
+    booked[k] = booked[k]! + energy;
+    sums[version[k]!] = sums[version[k]!]! + product;
+    tally[Tally.magnitude] = tally[Tally.magnitude]! + magnitude;
+    tally[Tally.booked] = tally[Tally.booked]! + energy;
+    if ((stepFlags[i]! & ESTIMATED) !== 0) {
+      estimatedEnergy[k] = estimatedEnergy[k]! + energy;
+      tally[Tally.estimatedSum] = tally[Tally.estimatedSum]! + product;
+      tally[Tally.estimatedMagnitude] = tally[Tally.estimatedMagnitude]! + magnitude;
+    }
+    out[i] = product;
+  }
+  return length;
 }
