@@ -296,26 +296,32 @@ export function priceBands(
   const { t, hours } = meter.series;
   // A raw point's span ends at its time (where it starts, the answer says); a bucket starts at its time.
   const starts = granularity === 'raw' ? spanStartColumn(meter.series) : null;
-  const spans: { from: number; to: number; level: number }[] = [];
+  const fromOf = (k: number) => (starts ? (starts[k] ?? null) : (t[k] ?? null));
+  const toOf = (k: number) => (starts ? (t[k] ?? null) : bucketEndAt(t, hours, k, rangeEndMs));
+  // Each point's level (NaN: none) in a typed column, not an object per point (a year raw is 35k
+  // points); a tariff with more levels than a time-of-use one has (dynamic prices) stops the walk.
+  const levelOf = new Float64Array(t.length).fill(Number.NaN);
+  const levels = new Set<number>();
   for (let k = 0; k < t.length; k++) {
     const price = prices[k] ?? null;
-    if (price === null) continue;
-    const from = starts ? (starts[k] ?? null) : (t[k] ?? null);
-    const to = starts ? (t[k] ?? null) : bucketEndAt(t, hours, k, rangeEndMs);
-    if (from === null || to === null) continue;
-    spans.push({ from, to, level: Math.round(price * 10_000) });
+    if (price === null || fromOf(k) === null || toOf(k) === null) continue;
+    const level = Math.round(price * 10_000);
+    levelOf[k] = level;
+    levels.add(level);
+    if (levels.size > MAX_PRICE_LEVELS) return [];
   }
-  const levels = [...new Set(spans.map((span) => span.level))].sort((a, b) => a - b);
-  if (levels.length < 2 || levels.length > MAX_PRICE_LEVELS) return [];
-  const cheapest = levels[0];
-  const dearest = levels[levels.length - 1];
+  if (levels.size < 2) return [];
+  const cheapest = Math.min(...levels);
+  const dearest = Math.max(...levels);
   const bands: PriceBand[] = [];
-  for (const span of spans) {
-    const level = span.level === cheapest ? 'cheap' : span.level === dearest ? 'dear' : null;
+  for (let k = 0; k < t.length; k++) {
+    const level = levelOf[k] === cheapest ? 'cheap' : levelOf[k] === dearest ? 'dear' : null;
     if (level === null) continue;
+    const from = fromOf(k) ?? 0;
+    const to = toOf(k) ?? 0;
     const last = bands[bands.length - 1];
-    if (last?.level === level && last.to === span.from) last.to = span.to;
-    else bands.push({ from: span.from, to: span.to, level });
+    if (last?.level === level && last.to === from) last.to = to;
+    else bands.push({ from, to, level });
   }
   return bands;
 }
