@@ -11,6 +11,7 @@ import { registerReadings } from '../apps/server/src/db/schema.ts';
 import { insertUser } from '../apps/server/src/test/test-app.ts';
 import { insertLocation, insertMeter } from '../apps/server/src/test/factories.ts';
 import { startBenchApp } from './lib/bench-app.ts';
+import { relaunchWithServerMalloc } from './lib/server-malloc.ts';
 import { benchDatabase, withEmbeddedPostgres } from './lib/postgres.ts';
 import { ms, percentile, percentileOf, sample } from './lib/stats.ts';
 import { printTable } from './lib/table.ts';
@@ -495,6 +496,7 @@ async function main() {
   );
 }
 
+relaunchWithServerMalloc();
 main().catch((error: unknown) => {
   console.error(error);
   process.exit(1);

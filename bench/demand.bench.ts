@@ -17,6 +17,7 @@ import { intervalSegment } from '../apps/server/src/modules/readings/engine/test
 import { insertUser } from '../apps/server/src/test/test-app.ts';
 import { insertLocation, insertMeter } from '../apps/server/src/test/factories.ts';
 import { startBenchApp } from './lib/bench-app.ts';
+import { relaunchWithServerMalloc } from './lib/server-malloc.ts';
 import { withEmbeddedPostgres } from './lib/postgres.ts';
 import { ms, percentile } from './lib/stats.ts';
 import { printTable } from './lib/table.ts';
@@ -176,4 +177,5 @@ async function main() {
   console.log(`load average after: ${load()}`);
 }
 
+relaunchWithServerMalloc();
 await main();

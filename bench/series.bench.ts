@@ -13,6 +13,7 @@ import type { Db } from '../apps/server/src/db/client.ts';
 import { insertUser } from '../apps/server/src/test/test-app.ts';
 import { insertLocation, insertMeter } from '../apps/server/src/test/factories.ts';
 import { startBenchApp } from './lib/bench-app.ts';
+import { relaunchWithServerMalloc } from './lib/server-malloc.ts';
 import { withEmbeddedPostgres } from './lib/postgres.ts';
 import { ms, percentileOf } from './lib/stats.ts';
 import { printTable } from './lib/table.ts';
@@ -150,6 +151,7 @@ async function main() {
   });
 }
 
+relaunchWithServerMalloc();
 main().catch((error: unknown) => {
   console.error(error);
   process.exit(1);

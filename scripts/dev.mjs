@@ -1,13 +1,14 @@
 // `npm run dev`: the server with reload on :3000 and Vite's dev server (which proxies /api to it).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { withServerMalloc } from './server-environment.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const children = [
   spawn(process.execPath, ['--import', 'tsx', '--watch', path.join(root, 'apps/server/src/main.ts')], {
     cwd: root,
     stdio: 'inherit',
-    env: { NODE_ENV: 'development', ...process.env },
+    env: withServerMalloc({ NODE_ENV: 'development', ...process.env }),
   }),
   spawn('npm', ['run', 'dev', '-w', '@cm/web'], { cwd: root, stdio: 'inherit' }),
 ];

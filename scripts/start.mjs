@@ -4,6 +4,7 @@
 import { spawnSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { withServerMalloc } from './server-environment.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const contracts = path.join(root, 'packages/contracts/src');
@@ -44,7 +45,7 @@ buildIfStale('@cm/server', path.join(server, 'dist/main.js'), [path.join(server,
 const child = spawn(process.execPath, ['--enable-source-maps', path.join(server, 'dist/main.js')], {
   cwd: root,
   stdio: 'inherit',
-  env: { NODE_ENV: 'production', ...process.env },
+  env: withServerMalloc({ NODE_ENV: 'production', ...process.env }),
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

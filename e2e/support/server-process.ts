@@ -3,6 +3,7 @@ import { appendFileSync, existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { withServerMalloc } from '../../scripts/server-environment.mjs';
 
 // Starting CM as a real process, for the browser suite and the benchmarks alike.
 
@@ -25,22 +26,23 @@ export interface ServerProcess {
 }
 
 /**
- * Starts CM as `npm start` runs it (the built apps/server/dist/main.js, production mode) on 127.0.0.1 and a
- * free port, with `env` on top, and answers once it prints its URL. Never listens anywhere but loopback.
+ * Starts CM as `npm start` runs it (the built apps/server/dist/main.js, production mode, its allocator
+ * settings) on 127.0.0.1 and a free port, with `env` on top, and answers once it prints its URL. Never
+ * listens anywhere but loopback.
  */
 export async function startServer(env: Record<string, string>, timeoutMs = 170_000): Promise<ServerProcess> {
   // CM_E2E_SERVER_LOG=file keeps the server's log, every request with its time, for a flake's post-mortem.
   const logFile = process.env.CM_E2E_SERVER_LOG;
   const child = spawn(process.execPath, ['--enable-source-maps', serverBundle()], {
     cwd: repoRoot,
-    env: {
+    env: withServerMalloc({
       ...process.env,
       PORT: '0',
       LOG_LEVEL: logFile ? 'info' : 'warn',
       NODE_ENV: 'production',
       ...env,
       HOST: '127.0.0.1',
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
