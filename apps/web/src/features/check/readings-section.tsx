@@ -1,7 +1,7 @@
 import { Alert, Skeleton, Stack } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { LocationReadings } from '@cm/contracts/check.ts';
-import { lazy, memo, Suspense, useDeferredValue } from 'react';
+import { lazy, memo, Suspense, useDeferredValue, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatEnergy } from '@/lib/format.ts';
 import { ChartPanel } from './chart/chart-panel.tsx';
@@ -45,7 +45,8 @@ interface ReadingsSectionProps {
 
 /**
  * Totals, chart, notes, table, export and print for one answer of the readings call. Each panel
- * re-renders only when what it shows changes (a comparison arriving redraws the totals alone).
+ * is a memo component and re-renders only when what it shows changes (a comparison arriving
+ * redraws the totals alone; the deferred copy of the answer below the chart redraws nothing above).
  * The totals and the chart come first; the notes and the table below them follow a deferred copy
  * of the answer, so they render (and the table builds its rows) once the chart has drawn, marked
  * busy until they show the answer above them. The section itself renders again only when its
@@ -65,9 +66,12 @@ export const ReadingsSection = memo(function ReadingsSection({
   const isBehind = below !== readings;
   const locale = i18n.language;
   const tz = readings.location.timeZone;
+  const answered = answerRange(readings);
+  // The panels are memo components: what they are given stays the same object while it means the same.
+  const range = useMemo(() => ({ from: answered.from, to: answered.to }), [answered.from, answered.to]);
+  const bill = useMemo(() => locationBill(readings.meters), [readings.meters]);
   const first = readings.meters[0];
   if (!first) return null;
-  const range = answerRange(readings);
   const rangeText = formatDateRange(range.from, range.to, locale);
 
   if (!readings.meters.some((meter) => meter.totals.readings > 0)) {
@@ -88,7 +92,6 @@ export const ReadingsSection = memo(function ReadingsSection({
   }
 
   const isSingle = readings.meters.length === 1;
-  const bill = locationBill(readings.meters);
   const siteCarbon = isSingle ? null : locationCarbon(readings.meters);
   const peaksQuery = peaksQueryOf(readings);
   const chartSummary = isSingle

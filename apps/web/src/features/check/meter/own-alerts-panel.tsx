@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { ownAlertKinds, type AlertRule } from '@cm/contracts/alerts.ts';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   useAddOwnAlertRuleMutation,
@@ -33,7 +33,13 @@ const THRESHOLD_FIELD = {
  * €80", "tell me when a day is above 30 kWh". Only they see them; they hear of them in the bell
  * and by e-mail as they chose there. A budget needs a tariff (`currency` null: none).
  */
-export function OwnAlertsPanel({ meterNumber, currency }: { meterNumber: string; currency: string | null }) {
+export const OwnAlertsPanel = memo(function OwnAlertsPanel({
+  meterNumber,
+  currency,
+}: {
+  meterNumber: string;
+  currency: string | null;
+}) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const rules = useGetOwnAlertRulesQuery();
@@ -168,4 +174,4 @@ export function OwnAlertsPanel({ meterNumber, currency }: { meterNumber: string;
       </Stack>
     </SectionPanel>
   );
-}
+});

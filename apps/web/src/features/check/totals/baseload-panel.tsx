@@ -1,5 +1,6 @@
 import { SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { memo } from 'react';
 import { formatEnergy, formatPercent, formatPower } from '@/lib/format.ts';
 import { useGetBaseloadQuery } from '../api.ts';
 import type { DateRange } from '../model/date-range.ts';
@@ -12,7 +13,13 @@ import { formatChange } from './totals.ts';
  * the range's end) and the share of the range's energy used at night (00:00–06:00), each against
  * before; the rules are the server's (modules/check/baseload.ts).
  */
-export function BaseloadPanel({ meterNumber, range }: { meterNumber: string; range: DateRange }) {
+export const BaseloadPanel = memo(function BaseloadPanel({
+  meterNumber,
+  range,
+}: {
+  meterNumber: string;
+  range: DateRange;
+}) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const { data, isError } = useGetBaseloadQuery({ meterNumber, From: range.from, To: range.to });
@@ -73,4 +80,4 @@ export function BaseloadPanel({ meterNumber, range }: { meterNumber: string; ran
       </Stack>
     </SectionPanel>
   );
-}
+});

@@ -1,5 +1,6 @@
 import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { memo } from 'react';
 import { partsAsShown, type LocationBill } from '../model/bill.ts';
 import { formatEnergy, formatMoney, formatNumber } from '@/lib/format.ts';
 import { formatLocal } from '../model/local-format.ts';
@@ -12,7 +13,13 @@ import classes from '../check.module.css';
  * charges, tax, export credit), how much rests on estimated values, and for a calendar period
  * still going the projection to its end, saying to which day and how it is projected.
  */
-export function BillPanel({ bill, basis, count, partial, timeZone }: LocationBill & { timeZone: string }) {
+export const BillPanel = memo(function BillPanel({
+  bill,
+  basis,
+  count,
+  partial,
+  timeZone,
+}: LocationBill & { timeZone: string }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const money = (amount: number) => formatMoney(amount, bill.currency, locale);
@@ -152,4 +159,4 @@ export function BillPanel({ bill, basis, count, partial, timeZone }: LocationBil
       </Stack>
     </SectionPanel>
   );
-}
+});

@@ -1,6 +1,7 @@
 import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { CarbonSummary } from '@cm/contracts/check.ts';
 import { useTranslation } from 'react-i18next';
+import { memo } from 'react';
 import { formatEnergy, formatNumber, formatPercent } from '@/lib/format.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import { Stat } from '../ui/stat.tsx';
@@ -11,7 +12,7 @@ import type { LocationCarbon } from '../model/location-carbon.ts';
  * whose interval has an intensity, the intensity weighted by the energy used, the share used in
  * the cleanest quarter, and how much energy has unknown emissions (never counted as zero).
  */
-export function CarbonPanel({
+export const CarbonPanel = memo(function CarbonPanel({
   carbon,
   counted,
 }: {
@@ -96,4 +97,4 @@ export function CarbonPanel({
       </Stack>
     </SectionPanel>
   );
-}
+});

@@ -1,5 +1,6 @@
 import { List, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { memo } from 'react';
 import { formatNumber } from '@/lib/format.ts';
 import { useGetCleanestHoursQuery } from '../api.ts';
 import { formatCalendarDate, formatLocal } from '../model/local-format.ts';
@@ -10,7 +11,13 @@ import { cleanestWindows } from './cleanest-windows.ts';
  * Tomorrow's cleanest hours at the location's grid region (issue 36): the cleanest quarter of the
  * day's intervals by forecast intensity, as windows of local time with their mean intensity.
  */
-export function CleanestHoursPanel({ locationName, timeZone }: { locationName: string; timeZone: string }) {
+export const CleanestHoursPanel = memo(function CleanestHoursPanel({
+  locationName,
+  timeZone,
+}: {
+  locationName: string;
+  timeZone: string;
+}) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const { data, isError } = useGetCleanestHoursQuery(locationName);
@@ -62,4 +69,4 @@ export function CleanestHoursPanel({ locationName, timeZone }: { locationName: s
       </Stack>
     </SectionPanel>
   );
-}
+});

@@ -1,6 +1,7 @@
 import { Stack, Text, Title } from '@mantine/core';
 import type { Tariff } from '@cm/contracts/tariffs.ts';
 import { useTranslation } from 'react-i18next';
+import { memo } from 'react';
 import { TariffDemandLines, TariffWindowLines, tariffPriceText } from '@/components/tariff-windows.tsx';
 import { formatNumber } from '@/lib/format.ts';
 import { useGetTariffsQuery } from '../api.ts';
@@ -33,7 +34,13 @@ function dayBefore(date: string): string {
  * The prices the bill above used (issue 34.13): each tariff version in force over the range, with
  * its energy price, time-of-use windows, standing charge, tax and feed-in price.
  */
-export function TariffPrices({ locationName, range }: { locationName: string; range: DateRange }) {
+export const TariffPrices = memo(function TariffPrices({
+  locationName,
+  range,
+}: {
+  locationName: string;
+  range: DateRange;
+}) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const { data } = useGetTariffsQuery(locationName);
@@ -94,4 +101,4 @@ export function TariffPrices({ locationName, range }: { locationName: string; ra
       </Stack>
     </SectionPanel>
   );
-}
+});

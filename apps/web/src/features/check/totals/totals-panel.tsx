@@ -2,6 +2,7 @@ import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
 import type { Totals } from '@cm/contracts/check.ts';
 import { useTranslation } from 'react-i18next';
+import { memo } from 'react';
 import { formatEnergy, formatNumber, formatPower } from '@/lib/format.ts';
 import { formatIsoInZone, formatLocal } from '../model/local-format.ts';
 import { agreementOf, formatTotals, nextReading } from './totals.ts';
@@ -26,7 +27,7 @@ interface TotalsPanelProps {
 }
 
 /** Totals over the range, the register check, and the comparison with earlier periods. */
-export function TotalsPanel({
+export const TotalsPanel = memo(function TotalsPanel({
   totals,
   timeZone,
   multiplier,
@@ -180,4 +181,4 @@ export function TotalsPanel({
       </Stack>
     </SectionPanel>
   );
-}
+});
