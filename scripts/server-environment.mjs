@@ -8,9 +8,8 @@
  * in typed columns of hundreds of kilobytes each (a year of 15-minute readings is 35,040 values a
  * column); by default glibc gives each such block fresh pages from the kernel (mmap) and hands freed
  * memory at the top of its heap back (trim), so every request pays page faults again for memory the
- * one before just freed. Blocks under 32 MiB from the heap, and up to 256 MiB of free heap kept:
- * on the benchmark machine a year daily with a demand charge answered in 11 ms instead of 16 (p50,
- * median of runs; docs/running.md has the figures). Read by glibc once, at the process's start;
+ * one before just freed. Blocks under 32 MiB from the heap, and up to 256 MiB of free heap kept
+ * (what it bought, and its price: docs/running.md). Read by glibc once, at the process's start;
  * other C libraries ignore them; values the environment sets win.
  */
 export const MALLOC_SETTINGS = Object.freeze({

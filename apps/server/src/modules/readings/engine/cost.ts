@@ -41,7 +41,7 @@ const ESTIMATED = StepFlag.estimated | StepFlag.substituted;
 
 /** A Costing's running sums: |cost| summed (is the double sum exact?), energy booked, and the same of estimated energy. */
 const Tally = { magnitude: 0, booked: 1, estimatedSum: 2, estimatedMagnitude: 3 } as const;
-const TALLY_SIZE = 4;
+const TALLY_SIZE = Object.keys(Tally).length;
 
 // A Costing's per-segment columns are scratch while a walk runs (synchronously): a Scratch keeps
 // one set for every walk up to this many segments (years of 15-minute prices) instead of new
