@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { optionalTextParam, textParam } from './text.ts';
+import { tariffDays } from './tariff-days.ts';
 import { civilFromDays, daysFromCivil } from './zoned-time.ts';
 
 // Tariffs (issue 18): what a location's energy costs, version by version. A version applies from
@@ -14,11 +15,6 @@ export const MAX_PRICE = 1000;
 export const MAX_TARIFF_WINDOWS = 48;
 /** Most public holidays one tariff version may list. */
 export const MAX_TARIFF_HOLIDAYS = 400;
-
-/** Day types of a time-of-use window: ISO weekdays, and public holidays (which replace their weekday). */
-export const tariffDays = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun', 'holiday'] as const;
-/** A day type. */
-export type TariffDay = (typeof tariffDays)[number];
 
 const DECIMAL = /^\d{1,3}(\.\d{1,6})?$/;
 const LOCAL_DATE = /^\d{4}-\d{2}-\d{2}$/;

@@ -1,5 +1,6 @@
 import { DevicePriority, type DevicePriorityId, type DeviceStatus } from '@cm/contracts/enums.ts';
-import type { TariffDay, TariffDraft } from '@cm/contracts/tariffs.ts';
+import type { TariffDay } from '@cm/contracts/tariff-days.ts';
+import type { TariffDraft } from '@cm/contracts/tariffs.ts';
 import type { AlertKind } from '@cm/contracts/alerts.ts';
 import type { LoadProfile, SolarArray } from './load-profile.ts';
 

@@ -1,5 +1,5 @@
-import type { Tariff, TariffDay, TariffWindow } from '@cm/contracts/tariffs.ts';
-import { tariffDays } from '@cm/contracts/tariffs.ts';
+import { tariffDays, type TariffDay } from '@cm/contracts/tariff-days.ts';
+import type { Tariff, TariffWindow } from '@cm/contracts/tariffs.ts';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { formatNumber } from '@/lib/format.ts';

@@ -67,4 +67,33 @@ describe('format', () => {
     expect(formatRelative(now - 5 * 60_000, 'fr', now)).toBe('il y a 5 minutes');
     expect(formatRelative(now - 26 * 3_600_000, 'en', now)).toBe('yesterday');
   });
+
+  it('builds each Intl formatter once per language, zone and options (issue 38)', () => {
+    const built = { relative: 0, dates: 0 };
+    const { RelativeTimeFormat, DateTimeFormat } = Intl;
+    class CountedRelative extends RelativeTimeFormat {
+      constructor(...args: ConstructorParameters<typeof RelativeTimeFormat>) {
+        super(...args);
+        built.relative += 1;
+      }
+    }
+    class CountedDates extends DateTimeFormat {
+      constructor(...args: ConstructorParameters<typeof DateTimeFormat>) {
+        super(...args);
+        built.dates += 1;
+      }
+    }
+    Object.assign(Intl, { RelativeTimeFormat: CountedRelative, DateTimeFormat: CountedDates });
+    const now = Date.parse('2026-01-01T12:00:00Z');
+    try {
+      for (let minutes = 1; minutes <= 20; minutes += 1) formatRelative(now - minutes * 60_000, 'de', now);
+      for (let day = 1; day <= 20; day += 1) formatDate(Date.UTC(2026, 0, day), 'pt', 'Asia/Tokyo');
+      expect(built).toEqual({ relative: 1, dates: 1 });
+      // Another zone is another formatter: the same instant is another day there.
+      expect(formatDate('2026-03-29T23:30:00Z', 'pt', 'America/Sao_Paulo')).toBe('29 de mar. de 2026');
+      expect(formatDate('2026-03-29T23:30:00Z', 'pt', 'Asia/Tokyo')).toBe('30 de mar. de 2026');
+    } finally {
+      Object.assign(Intl, { RelativeTimeFormat, DateTimeFormat });
+    }
+  });
 });

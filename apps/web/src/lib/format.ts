@@ -3,16 +3,26 @@ import { formatOffset, utcOffsetMs } from '@cm/contracts/zoned-time.ts';
  * Dates, numbers and units through Intl, per interface language. Instants are formatted in
  * the time zone the caller gives (a location's IANA zone for meter data), else the browser's.
  */
-const numberFormats = new Map<string, Intl.NumberFormat>();
+// An Intl formatter costs far more to build than to use (a meter card built dozens, a phone's
+// longest task of it): each is built once per kind, locale, zone and options, and kept.
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>();
+
+function formatter<T extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.RelativeTimeFormat>(
+  key: string,
+  build: () => T,
+): T {
+  const kept = formatters.get(key) as T | undefined;
+  if (kept) return kept;
+  const built = build();
+  formatters.set(key, built);
+  return built;
+}
 
 function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  const key = `${locale}|${JSON.stringify(options)}`;
-  let format = numberFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, options);
-    numberFormats.set(key, format);
-  }
-  return format;
+  return formatter(
+    `number|${locale}|${JSON.stringify(options)}`,
+    () => new Intl.NumberFormat(locale, options),
+  );
 }
 
 /** A number with the locale's separators. */
@@ -83,12 +93,16 @@ function toDate(value: Date | string | number): Date {
 /** A date and time, e.g. "21 Nov 2026, 14:05". */
 export function formatDateTime(value: Date | string | number, locale: string, timeZone?: string): string {
   // 24-hour times everywhere, as the check page and the audit log write them.
-  return new Intl.DateTimeFormat(locale, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    hourCycle: 'h23',
-    timeZone,
-  }).format(toDate(value));
+  return formatter(
+    `dateTime|${locale}|${timeZone ?? ''}`,
+    () =>
+      new Intl.DateTimeFormat(locale, {
+        dateStyle: 'medium',
+        timeStyle: 'short',
+        hourCycle: 'h23',
+        timeZone,
+      }),
+  ).format(toDate(value));
 }
 
 /**
@@ -110,7 +124,10 @@ export const readerTimeZone = (): string => Intl.DateTimeFormat().resolvedOption
 
 /** A calendar date, e.g. "21 Nov 2026". */
 export function formatDate(value: Date | string | number, locale: string, timeZone?: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone }).format(toDate(value));
+  return formatter(
+    `date|${locale}|${timeZone ?? ''}`,
+    () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone }),
+  ).format(toDate(value));
 }
 
 const RELATIVE_STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -132,7 +149,10 @@ export function formatRelative(
   let amount = (toDate(value).getTime() - now) / 1000;
   for (const [unit, size] of RELATIVE_STEPS) {
     if (Math.abs(amount) < size) {
-      return new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(Math.round(amount), unit);
+      return formatter(
+        `relative|${locale}`,
+        () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }),
+      ).format(Math.round(amount), unit);
     }
     amount /= size;
   }

@@ -1,3 +1,4 @@
+import type { Baseload } from '@cm/contracts/baseload.ts';
 import type { MeterInfo, MeterReadings } from '@cm/contracts/check.ts';
 
 /** Test data shaped like the API's answers (kept out of the app bundle: only tests import it). */
@@ -265,3 +266,25 @@ export function withExport(readings: MeterReadings, exportStep: number): MeterRe
     },
   };
 }
+
+/** The server's answer for 15–21 January (baseload.routes.test.ts's meter). */
+export const baseloadAnswer: Baseload = {
+  meterNumber: 'EM-NIGHT',
+  timeZone: 'Europe/Berlin',
+  baseload: { kw: 0.25, nights: 14, from: '2026-01-07T23:00:00.000Z', to: '2026-01-21T05:00:00.000Z' },
+  previousBaseload: { kw: 0.3, nights: 14, from: '2025-12-24T23:00:00.000Z', to: '2026-01-07T05:00:00.000Z' },
+  night: {
+    from: '2026-01-14T23:00:00.000Z',
+    to: '2026-01-21T23:00:00.000Z',
+    nightEnergy: 8.4,
+    energy: 134.4,
+    share: 0.0625,
+  },
+  previousNight: {
+    from: '2026-01-07T23:00:00.000Z',
+    to: '2026-01-14T23:00:00.000Z',
+    nightEnergy: 12.6,
+    energy: 138.6,
+    share: 0.0909,
+  },
+};

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Granularity } from '@cm/contracts/check.ts';
-import { tariffBodySchema, type Tariff, type TariffBody, type TariffDay } from '@cm/contracts/tariffs.ts';
+import type { TariffDay } from '@cm/contracts/tariff-days.ts';
+import { tariffBodySchema, type Tariff, type TariffBody } from '@cm/contracts/tariffs.ts';
 import { computeReadings, resolveProjectTo, resolveRange } from '../readings/index.ts';
 import { intervalSegment } from '../readings/engine/test-segments.ts';
 import { billOf, billingDays } from './bill.ts';

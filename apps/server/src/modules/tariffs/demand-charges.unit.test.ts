@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { tariffBodySchema, type Tariff, type TariffBody, type TariffDay } from '@cm/contracts/tariffs.ts';
+import type { TariffDay } from '@cm/contracts/tariff-days.ts';
+import { tariffBodySchema, type Tariff, type TariffBody } from '@cm/contracts/tariffs.ts';
 import { civilFromDays as civilOf, startOfLocal } from '@cm/contracts/zoned-time.ts';
 import type { KnownIntervals } from '../readings/index.ts';
 import { knownIntervalsOf } from '../readings/engine/test-segments.ts';

@@ -8,7 +8,8 @@
 // instants differ by a constant, so no Intl call is made per reading or per day.
 
 import type { Tariff, TariffDemand, TariffWindow } from '@cm/contracts/tariffs.ts';
-import { decimalMillionths, tariffDays, windowMinutes } from '@cm/contracts/tariffs.ts';
+import { tariffDays } from '@cm/contracts/tariff-days.ts';
+import { decimalMillionths, windowMinutes } from '@cm/contracts/tariffs.ts';
 import { DAY_MS, MINUTE_MS, civilFromDays, daysFromCivil, offsetSpans } from '@cm/contracts/zoned-time.ts';
 import type { PriceTimeline } from '../readings/index.ts';
 

@@ -4,7 +4,8 @@ import type { LocationReadings } from '@cm/contracts/check.ts';
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { rawReadings } from '@/test-support/check-fixtures.ts';
+import { baseloadAnswer, rawReadings } from '@/test-support/check-fixtures.ts';
+import { stubServer } from '@/test-support/fetch-stub.ts';
 import { renderPage } from '@/test-support/render-page.tsx';
 import type * as checkApi from './api.ts';
 import { useGetBaseloadQuery } from './api.ts';
@@ -82,7 +83,10 @@ function Page() {
 }
 
 describe('the readings section', () => {
-  afterEach(cleanup);
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
 
   it('renders again when a comparison lands, not with every render of the page (issue 38)', async () => {
     await renderPage(<Page />);
@@ -109,5 +113,16 @@ describe('the readings section', () => {
     fireEvent.click(screen.getByRole('button', { name: 'the comparison lands' }));
     await vi.waitFor(() => expect(sectionRenders()).toBeGreaterThan(section));
     expect(baseloadRenders()).toBe(baseload);
+  });
+
+  it('draws the chart before the panels with figures of their own, which follow in a later commit (issue 38)', async () => {
+    vi.stubGlobal('fetch', stubServer({ 'GET /api/CheckMeter/GetBaseload': { body: baseloadAnswer } }).fetch);
+    await renderPage(<Page />);
+    const baseload = await screen.findByTestId('baseload');
+    const chart = screen.getByTestId('chart-tooltip');
+    // Below the chart on the page, and inside the part that follows the deferred copy of the answer.
+    expect(chart.compareDocumentPosition(baseload) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(baseload.closest('[aria-busy]')).not.toBeNull();
+    expect(chart.closest('[aria-busy]')).toBeNull();
   });
 });

@@ -17,13 +17,10 @@ import { TotalsPanel } from './totals/totals-panel.tsx';
 import { BillPanel } from './totals/bill-panel.tsx';
 import { MonthlyPeaksPanel } from './totals/monthly-peaks-panel.tsx';
 import { peaksQueryOf } from './totals/peaks-query.ts';
-import { TariffPrices } from './totals/tariff-prices.tsx';
-import { billCurrency, locationBill } from './model/bill.ts';
+import { locationBill } from './model/bill.ts';
 import { locationCarbon } from './model/location-carbon.ts';
-import { OwnAlertsPanel } from './meter/own-alerts-panel.tsx';
-import { BaseloadPanel } from './totals/baseload-panel.tsx';
 import { CarbonPanel } from './totals/carbon-panel.tsx';
-import { CleanestHoursPanel } from './totals/cleanest-hours-panel.tsx';
+import { SecondaryPanels } from './totals/secondary-panels.tsx';
 import classes from './check.module.css';
 
 const TABLE_ID = 'cm-readings-table';
@@ -47,9 +44,10 @@ interface ReadingsSectionProps {
  * Totals, chart, notes, table, export and print for one answer of the readings call. Each panel
  * is a memo component and re-renders only when what it shows changes (a comparison arriving
  * redraws the totals alone; the deferred copy of the answer below the chart redraws nothing above).
- * The totals and the chart come first; the notes and the table below them follow a deferred copy
- * of the answer, so they render (and the table builds its rows) once the chart has drawn, marked
- * busy until they show the answer above them. The section itself renders again only when its
+ * The totals, the cost, the emissions and the chart come first; everything below the chart (notes,
+ * the panels with figures of their own, the table) follows a deferred copy of the answer, so it
+ * renders in a commit of its own once the chart has drawn (a phone's longest task was one commit
+ * of them all), marked busy until it shows the answer above it. The section itself renders again only when its
  * props do (sameSectionProps): the check page renders for every answer it hears of, the bill's and
  * the meter's included (issue 38).
  */
@@ -68,11 +66,10 @@ export const ReadingsSection = memo(function ReadingsSection({
   const tz = readings.location.timeZone;
   const answered = answerRange(readings);
   // The panels are memo components: what they are given stays the same object while it means the same.
-  const range = useMemo(() => ({ from: answered.from, to: answered.to }), [answered.from, answered.to]);
   const bill = useMemo(() => locationBill(readings.meters), [readings.meters]);
   const first = readings.meters[0];
   if (!first) return null;
-  const rangeText = formatDateRange(range.from, range.to, locale);
+  const rangeText = formatDateRange(answered.from, answered.to, locale);
 
   if (!readings.meters.some((meter) => meter.totals.readings > 0)) {
     const complete = first.meter.completeUpTo;
@@ -128,16 +125,6 @@ export const ReadingsSection = memo(function ReadingsSection({
       ) : siteCarbon ? (
         <CarbonPanel carbon={siteCarbon.carbon} counted={siteCarbon} />
       ) : null}
-      {/* The location has a carbon series: tomorrow's cleanest hours, for a meter or the whole site. */}
-      {readings.meters.some((meter) => meter.carbon) ? (
-        <CleanestHoursPanel locationName={readings.location.publicName} timeZone={tz} />
-      ) : null}
-      {bill ? <TariffPrices locationName={readings.location.publicName} range={range} /> : null}
-      {isSingle ? <BaseloadPanel meterNumber={first.meter.meterNumber} range={range} /> : null}
-      {/* A meter's own alerts: the customer's budget and high-use days on it (issue 34). */}
-      {isSingle && first.meter.status !== 'removed' ? (
-        <OwnAlertsPanel meterNumber={first.meter.meterNumber} currency={billCurrency(readings)} />
-      ) : null}
       <ChartPanel
         readings={readings}
         ariaLabel={chartSummary}
@@ -153,6 +140,7 @@ export const ReadingsSection = memo(function ReadingsSection({
               <CorrectionsPanel readings={below} />
             </Suspense>
           ) : null}
+          <SecondaryPanels readings={below} />
           <TablePanel readings={below} id={TABLE_ID} subject={subject} />
           {/* Below the table: its 12 months load on their own, and nothing above moves when they do. */}
           {peaksQuery ? <MonthlyPeaksPanel query={peaksQuery} timeZone={tz} /> : null}

@@ -1,10 +1,9 @@
+import { tariffDays, type TariffDay } from '@cm/contracts/tariff-days.ts';
 import {
   DEFAULT_CAPACITY_FLOOR,
   tariffBodySchema,
-  tariffDays,
   type Tariff,
   type TariffBody,
-  type TariffDay,
 } from '@cm/contracts/tariffs.ts';
 
 /** One time-of-use window as the form holds it. */

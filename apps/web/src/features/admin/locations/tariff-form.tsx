@@ -13,7 +13,8 @@ import {
   Textarea,
 } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { DEMAND_INTERVALS, tariffDays, type Tariff, type TariffDay } from '@cm/contracts/tariffs.ts';
+import { tariffDays, type TariffDay } from '@cm/contracts/tariff-days.ts';
+import { DEMAND_INTERVALS, type Tariff } from '@cm/contracts/tariffs.ts';
 import type { UseFormReturnType } from '@mantine/form';
 import toast from 'react-hot-toast';
 import { useTranslation } from 'react-i18next';

@@ -1,32 +1,10 @@
 // @vitest-environment jsdom
-import type { Baseload } from '@cm/contracts/baseload.ts';
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { baseloadAnswer } from '@/test-support/check-fixtures.ts';
 import { stubServer } from '@/test-support/fetch-stub.ts';
 import { renderPage } from '@/test-support/render-page.tsx';
 import { BaseloadPanel } from './baseload-panel.tsx';
-
-/** The server's answer for 15–21 January (baseload.routes.test.ts's meter). */
-const answer: Baseload = {
-  meterNumber: 'EM-NIGHT',
-  timeZone: 'Europe/Berlin',
-  baseload: { kw: 0.25, nights: 14, from: '2026-01-07T23:00:00.000Z', to: '2026-01-21T05:00:00.000Z' },
-  previousBaseload: { kw: 0.3, nights: 14, from: '2025-12-24T23:00:00.000Z', to: '2026-01-07T05:00:00.000Z' },
-  night: {
-    from: '2026-01-14T23:00:00.000Z',
-    to: '2026-01-21T23:00:00.000Z',
-    nightEnergy: 8.4,
-    energy: 134.4,
-    share: 0.0625,
-  },
-  previousNight: {
-    from: '2026-01-07T23:00:00.000Z',
-    to: '2026-01-14T23:00:00.000Z',
-    nightEnergy: 12.6,
-    energy: 138.6,
-    share: 0.0909,
-  },
-};
 
 describe('the baseload panel (issue 34)', () => {
   afterEach(() => {
@@ -35,7 +13,7 @@ describe('the baseload panel (issue 34)', () => {
   });
 
   it('says the always-on power and the night share, each against before', async () => {
-    const server = stubServer({ 'GET /api/CheckMeter/GetBaseload': { body: answer } });
+    const server = stubServer({ 'GET /api/CheckMeter/GetBaseload': { body: baseloadAnswer } });
     vi.stubGlobal('fetch', server.fetch);
     await renderPage(
       <BaseloadPanel meterNumber="EM-NIGHT" range={{ from: '2026-01-15', to: '2026-01-21' }} />,
