@@ -8,12 +8,14 @@ import { baseloadAnswer, rawReadings } from '@/test-support/check-fixtures.ts';
 import { stubServer } from '@/test-support/fetch-stub.ts';
 import { renderPage } from '@/test-support/render-page.tsx';
 import type * as checkApi from './api.ts';
-import { useGetBaseloadQuery } from './api.ts';
+import { useGetBaseloadQuery, useGetMonthlyPeaksQuery } from './api.ts';
 import type * as dateRange from './model/date-range.ts';
 import { answerRange } from './model/date-range.ts';
 import { DEFAULT_CHART_VIEW } from './model/url-state.ts';
 import { ReadingsSection } from './readings-section.tsx';
 import type { ComparisonTotal } from './totals/comparison-tiles.tsx';
+import type * as totalsText from './totals/totals.ts';
+import { formatTotals } from './totals/totals.ts';
 
 // The section reads its answer's range on every render it does: counting the calls counts its renders
 // (and its panels', which only render when it does or their own props change).
@@ -21,13 +23,36 @@ vi.mock('./model/date-range.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof dateRange>();
   return { ...actual, answerRange: vi.fn(actual.answerRange) };
 });
-// The baseload panel asks for its figures on every render it does: counting the calls counts its renders.
+// The baseload and monthly peaks panels ask for their figures on every render they do, and the
+// totals' figures are formatted on each of theirs: counting the calls counts their renders.
 vi.mock('./api.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof checkApi>();
-  return { ...actual, useGetBaseloadQuery: vi.fn(actual.useGetBaseloadQuery) };
+  return {
+    ...actual,
+    useGetBaseloadQuery: vi.fn(actual.useGetBaseloadQuery),
+    useGetMonthlyPeaksQuery: vi.fn(actual.useGetMonthlyPeaksQuery),
+  };
+});
+vi.mock('./totals/totals.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof totalsText>();
+  return { ...actual, formatTotals: vi.fn(actual.formatTotals) };
 });
 
-const meter = rawReadings('2026-11-01T00:00:00Z', '2026-11-02T00:00:00Z');
+const raw = rawReadings('2026-11-01T00:00:00Z', '2026-11-02T00:00:00Z');
+// With a peak demand: the monthly peaks panel shows below the table.
+const meter = {
+  ...raw,
+  totals: {
+    ...raw.totals,
+    demand: {
+      kW: 1.2,
+      from: '2026-11-01T17:00:00.000Z',
+      to: '2026-11-01T17:15:00.000Z',
+      localFrom: '2026-11-01T17:00:00+00:00',
+      isAtLeast: false,
+    },
+  },
+};
 const readings: LocationReadings = {
   location: meter.meter.location,
   from: '2026-11-01T00:00:00.000Z',
@@ -107,12 +132,18 @@ describe('the readings section', () => {
     await renderPage(<Page />);
     await screen.findByTestId('readings-table');
     const sectionRenders = () => vi.mocked(answerRange).mock.calls.length;
-    const baseloadRenders = () => vi.mocked(useGetBaseloadQuery).mock.calls.length;
-    const [section, baseload] = [sectionRenders(), baseloadRenders()];
-    expect(baseload).toBeGreaterThan(0);
+    const rendersOf = () => ({
+      baseload: vi.mocked(useGetBaseloadQuery).mock.calls.length,
+      peaks: vi.mocked(useGetMonthlyPeaksQuery).mock.calls.length,
+      figures: vi.mocked(formatTotals).mock.calls.length,
+    });
+    const section = sectionRenders();
+    const before = rendersOf();
+    expect(Math.min(before.baseload, before.peaks, before.figures)).toBeGreaterThan(0);
     fireEvent.click(screen.getByRole('button', { name: 'the comparison lands' }));
+    await screen.findByTestId('compare-previous');
     await vi.waitFor(() => expect(sectionRenders()).toBeGreaterThan(section));
-    expect(baseloadRenders()).toBe(baseload);
+    expect(rendersOf()).toEqual(before);
   });
 
   it('draws the chart before the panels with figures of their own, which follow in a later commit (issue 38)', async () => {

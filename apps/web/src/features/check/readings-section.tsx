@@ -1,9 +1,10 @@
 import { Alert, Skeleton, Stack } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import type { LocationReadings } from '@cm/contracts/check.ts';
-import { lazy, memo, Suspense, useDeferredValue, useMemo } from 'react';
+import { lazy, memo, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatEnergy } from '@/lib/format.ts';
+import { useValueAfterCommit } from '@/lib/use-after-commit.ts';
 import { ChartPanel } from './chart/chart-panel.tsx';
 import { answerRange } from './model/date-range.ts';
 import type { ChartView } from './model/url-state.ts';
@@ -43,13 +44,13 @@ interface ReadingsSectionProps {
 /**
  * Totals, chart, notes, table, export and print for one answer of the readings call. Each panel
  * is a memo component and re-renders only when what it shows changes (a comparison arriving
- * redraws the totals alone; the deferred copy of the answer below the chart redraws nothing above).
+ * redraws the totals alone; the later copy of the answer below the chart redraws nothing above).
  * The totals, the cost, the emissions and the chart come first; everything below the chart (notes,
- * the panels with figures of their own, the table) follows a deferred copy of the answer, so it
- * renders in a commit of its own once the chart has drawn (a phone's longest task was one commit
- * of them all), marked busy until it shows the answer above it. The section itself renders again only when its
- * props do (sameSectionProps): the check page renders for every answer it hears of, the bill's and
- * the meter's included (issue 38).
+ * the panels with figures of their own, the table) follows the answer one commit later, so it
+ * renders in a commit of its own once the chart's is done (on a phone the two together were one
+ * task), marked busy until it shows the answer above it. The section itself renders again only
+ * when its props do (sameSectionProps): the check page renders for every answer it hears of, the
+ * bill's and the meter's included (issue 38).
  */
 export const ReadingsSection = memo(function ReadingsSection({
   readings,
@@ -60,13 +61,15 @@ export const ReadingsSection = memo(function ReadingsSection({
   onChartViewChange,
 }: ReadingsSectionProps) {
   const { t, i18n } = useTranslation();
-  const below = useDeferredValue<LocationReadings | null>(readings, null);
+  // Everything below the chart: one commit after the chart's (useValueAfterCommit).
+  const below = useValueAfterCommit(readings);
   const isBehind = below !== readings;
   const locale = i18n.language;
   const tz = readings.location.timeZone;
   const answered = answerRange(readings);
   // The panels are memo components: what they are given stays the same object while it means the same.
   const bill = useMemo(() => locationBill(readings.meters), [readings.meters]);
+  const peaksQuery = useMemo(() => (below ? peaksQueryOf(below) : null), [below]);
   const first = readings.meters[0];
   if (!first) return null;
   const rangeText = formatDateRange(answered.from, answered.to, locale);
@@ -90,7 +93,6 @@ export const ReadingsSection = memo(function ReadingsSection({
 
   const isSingle = readings.meters.length === 1;
   const siteCarbon = isSingle ? null : locationCarbon(readings.meters);
-  const peaksQuery = peaksQueryOf(readings);
   const chartSummary = isSingle
     ? t('check.chart.ariaSingle', {
         meterNumber: first.meter.meterNumber,

@@ -1,5 +1,6 @@
 import { Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import type { MonthlyPeaksQuery } from '@cm/contracts/demand.ts';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatPower } from '@/lib/format.ts';
 import { useGetMonthlyPeaksQuery } from '../api.ts';
@@ -17,9 +18,13 @@ interface MonthlyPeaksPanelProps {
 /**
  * A meter's or location's peak demand in each of 12 months and their rolling average, as a capacity
  * tariff charges it (each month at least the floor). The server sums a location's meters; the page
- * only words the answer.
+ * only words the answer. A memo component: the section below the chart renders again when a
+ * comparison lands, and 12 months of rows need not.
  */
-export function MonthlyPeaksPanel({ query, timeZone }: MonthlyPeaksPanelProps) {
+export const MonthlyPeaksPanel = memo(function MonthlyPeaksPanel({
+  query,
+  timeZone,
+}: MonthlyPeaksPanelProps) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const answer = useGetMonthlyPeaksQuery(query);
@@ -97,4 +102,4 @@ export function MonthlyPeaksPanel({ query, timeZone }: MonthlyPeaksPanelProps) {
       </Stack>
     </SectionPanel>
   );
-}
+});
