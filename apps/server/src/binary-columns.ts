@@ -111,13 +111,17 @@ function writeColumn(out: Buffer, start: number, values: Float64Array, isMillion
   return writeDeltas(out, at, values, 10 ** exponent);
 }
 
-/** One bit per value, set where it is known. */
+/**
+ * One bit per value, set where it is known. Where it ends is worked out before the loop: an
+ * operation first met after a loop compiled while it ran throws that code away on every later call
+ * (it was, on every answer with unknowns; see json-columns.ts).
+ */
 function writeNullBitmap(out: Buffer, at: number, values: Float64Array): number {
-  const bitmapBytes = Math.ceil(values.length / 8);
-  out.fill(0, at, at + bitmapBytes);
+  const end = at + Math.ceil(values.length / 8);
+  out.fill(0, at, end);
   for (let i = 0; i < values.length; i += 1)
     if (Number.isFinite(values[i]!)) out[at + (i >> 3)]! |= 1 << (i & 7);
-  return at + bitmapBytes;
+  return end;
 }
 
 /** The known values as little-endian doubles (millionths as units). */
