@@ -70,6 +70,10 @@ export const ReadingsSection = memo(function ReadingsSection({
   // The panels are memo components: what they are given stays the same object while it means the same.
   const bill = useMemo(() => locationBill(readings.meters), [readings.meters]);
   const peaksQuery = useMemo(() => (below ? peaksQueryOf(below) : null), [below]);
+  const siteCarbon = useMemo(
+    () => (readings.meters.length === 1 ? null : locationCarbon(readings.meters)),
+    [readings.meters],
+  );
   const first = readings.meters[0];
   if (!first) return null;
   const rangeText = formatDateRange(answered.from, answered.to, locale);
@@ -92,7 +96,6 @@ export const ReadingsSection = memo(function ReadingsSection({
   }
 
   const isSingle = readings.meters.length === 1;
-  const siteCarbon = isSingle ? null : locationCarbon(readings.meters);
   const chartSummary = isSingle
     ? t('check.chart.ariaSingle', {
         meterNumber: first.meter.meterNumber,

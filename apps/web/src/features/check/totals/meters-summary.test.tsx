@@ -1,10 +1,20 @@
 // @vitest-environment jsdom
 import type { LocationReadings } from '@cm/contracts/check.ts';
-import { cleanup, screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { useState } from 'react';
+import { describe, expect, it, vi } from 'vitest';
 import { meterInfo, rawReadings, withExport } from '@/test-support/check-fixtures.ts';
 import { renderPage } from '@/test-support/render-page.tsx';
+import type * as meterName from '../meter/meter-name.ts';
+import { meterOptionText } from '../meter/meter-name.ts';
+import type { ComparisonTotal } from './comparison-tiles.tsx';
 import { MetersSummary } from './meters-summary.tsx';
+
+// The table names each meter on every render it does: counting the calls counts its renders.
+vi.mock('../meter/meter-name.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof meterName>();
+  return { ...actual, meterOptionText: vi.fn(actual.meterOptionText) };
+});
 
 /**
  * Two flats for one hour (4 quarter hours): the solar one imports 4 × 0.25 = 1 kWh and exports
@@ -66,5 +76,47 @@ describe('MetersSummary, some meters without data', () => {
     );
     // "The sum of its 2 meters." right after "from 1 of 2 meters" read as a contradiction.
     expect(screen.queryByTestId('location-total-basis')).toBeNull();
+  });
+});
+
+describe('MetersSummary, a comparison landing', () => {
+  it('renders the comparison tiles, not the meters’ table (issue 38)', async () => {
+    cleanup();
+    const readings = harbour();
+    const previous: ComparisonTotal = {
+      kind: 'previous',
+      range: { from: '2026-06-14', to: '2026-06-14' },
+      basis: 'whole',
+      query: { From: '2026-06-14', To: '2026-06-14' },
+      untilMs: null,
+      awaitsRange: false,
+      days: 1,
+      rangeDays: 1,
+      consumption: 2.5,
+      cost: null,
+      coverage: 1,
+      isLoading: false,
+      isError: false,
+    };
+    // The check page's own callback is the same function on each of its renders.
+    const onPickMeter = () => {};
+    function Page() {
+      const [comparisons, setComparisons] = useState<ComparisonTotal[]>([]);
+      return (
+        <>
+          <button type="button" onClick={() => setComparisons([previous])}>
+            the comparison lands
+          </button>
+          <MetersSummary readings={readings} comparisons={comparisons} onPickMeter={onPickMeter} />
+        </>
+      );
+    }
+    await renderPage(<Page />);
+    await screen.findByTestId('meters-summary');
+    const rowRenders = vi.mocked(meterOptionText).mock.calls.length;
+    expect(rowRenders).toBeGreaterThan(0);
+    fireEvent.click(screen.getByRole('button', { name: 'the comparison lands' }));
+    await screen.findByTestId('compare-previous');
+    expect(vi.mocked(meterOptionText).mock.calls.length).toBe(rowRenders);
   });
 });

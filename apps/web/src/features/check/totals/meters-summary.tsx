@@ -7,7 +7,13 @@ import { billCurrency } from '../model/bill.ts';
 import { SectionPanel } from '../ui/section-panel.tsx';
 import { ToneBadge } from '@/components/tone-badge.tsx';
 import { meterOptionText } from '../meter/meter-name.ts';
-import { locationNet, locationTotal, meterNet, type NetEnergy } from '../model/location-total.ts';
+import {
+  locationNet,
+  locationTotal,
+  meterNet,
+  type LocationTotal,
+  type NetEnergy,
+} from '../model/location-total.ts';
 import { NoExportChannel } from '../ui/no-export-channel.tsx';
 import { ComparisonTiles, type ComparisonTotal } from './comparison-tiles.tsx';
 import classes from '../check.module.css';
@@ -63,21 +69,7 @@ export const MetersSummary = memo(function MetersSummary({
   const totalText = atLeast
     ? t('check.all.atLeast', { amount: formatEnergy(atLeast.consumption, locale) })
     : energy(total.consumption);
-  const share = (value: number | null | undefined) =>
-    value === null || value === undefined ? '—' : formatPercent(value, locale);
-  const ofMain = (value: number | null) =>
-    value === null || total.consumption === null || total.consumption === 0
-      ? null
-      : value / total.consumption;
-  // Main supplies first: the sub-meters below read as parts of them.
-  const rows = [...readings.meters].sort(
-    (a, b) => Number(b.meter.mainSupply) - Number(a.meter.mainSupply) || a.meterInd - b.meterInd,
-  );
   const timeZone = readings.location.timeZone;
-  // With a tariff: each meter's bill over the range (energy, standing charges and tax).
-  const currency = billCurrency(readings);
-  // The columns after the share: export and net, average, missing, cost, check.
-  const restColumns = (net ? 2 : 0) + (currency ? 4 : 3);
 
   return (
     <SectionPanel labelledBy="cm-meters-title">
@@ -117,6 +109,57 @@ export const MetersSummary = memo(function MetersSummary({
       {comparisons.length > 0 ? (
         <ComparisonTiles comparisons={comparisons} own={total} timeZone={timeZone} />
       ) : null}
+      <MetersTable
+        readings={readings}
+        total={total}
+        net={net}
+        totalText={totalText}
+        onPickMeter={onPickMeter}
+      />
+    </SectionPanel>
+  );
+});
+
+interface MetersTableProps {
+  readings: LocationReadings;
+  total: LocationTotal;
+  net: ReturnType<typeof locationNet>;
+  totalText: string;
+  onPickMeter: (meterInd: number) => void;
+}
+
+/**
+ * The meters' table under the location's total: a memo component of its own, so that a comparison
+ * landing (twice per answer, each a render the store's news makes synchronous) renders the tiles
+ * above it and not its rows.
+ */
+const MetersTable = memo(function MetersTable({
+  readings,
+  total,
+  net,
+  totalText,
+  onPickMeter,
+}: MetersTableProps) {
+  const { t, i18n } = useTranslation();
+  const locale = i18n.language;
+  const energy = (value: number | null) => (value === null ? '—' : formatEnergy(value, locale));
+  const share = (value: number | null | undefined) =>
+    value === null || value === undefined ? '—' : formatPercent(value, locale);
+  const ofMain = (value: number | null) =>
+    value === null || total.consumption === null || total.consumption === 0
+      ? null
+      : value / total.consumption;
+  // Main supplies first: the sub-meters below read as parts of them.
+  const rows = [...readings.meters].sort(
+    (a, b) => Number(b.meter.mainSupply) - Number(a.meter.mainSupply) || a.meterInd - b.meterInd,
+  );
+  // With a tariff: each meter's bill over the range (energy, standing charges and tax).
+  const currency = billCurrency(readings);
+  // The columns after the share: export and net, average, missing, cost, check.
+  const restColumns = (net ? 2 : 0) + (currency ? 4 : 3);
+
+  return (
+    <>
       <div
         className={classes.sideScroll}
         role="region"
@@ -244,6 +287,6 @@ export const MetersSummary = memo(function MetersSummary({
       <Text size="xs" c="dimmed" mt={4} className={classes.scrollHint}>
         {t('check.all.scrollHint')}
       </Text>
-    </SectionPanel>
+    </>
   );
 });
