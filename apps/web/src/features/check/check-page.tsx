@@ -231,7 +231,9 @@ export function CheckPage() {
         <MeterCard now={now} meter={view.card.meter} meterNumbers={view.card.meterNumbers} />
       ) : null}
 
-      {bills.current && !billNow.failure ? <BillCard current={billNow.data} last={billBefore.data} /> : null}
+      {bills.current && !billNow.failure ? (
+        <BillCard current={billNow.data} last={billBefore.data} isLastLoading={billBefore.isLoading} />
+      ) : null}
 
       {view.rangeControls ? (
         <RangeControls

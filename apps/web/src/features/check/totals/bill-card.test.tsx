@@ -89,6 +89,28 @@ describe('the bill card (issue 34, the bill first)', () => {
     ]);
   });
 
+  it('keeps its skeleton until the last bill is in too, so nothing below moves twice (issue 38)', async () => {
+    const current = answer('2026-10-31T23:00:00.000Z', '2026-11-30T23:00:00.000Z', bill(40, 88));
+    function Page() {
+      const [isLastLoading, setLastLoading] = useState(true);
+      return (
+        <>
+          <button type="button" onClick={() => setLastLoading(false)}>
+            the last bill fails
+          </button>
+          <BillCard current={current} last={undefined} isLastLoading={isLastLoading} />
+        </>
+      );
+    }
+    await renderPage(<Page />);
+    expect(screen.getByTestId('bill-card-loading')).toBeTruthy();
+    expect(screen.queryByTestId('bill-card')).toBeNull();
+    // The last bill failed: the card says what it knows.
+    fireEvent.click(screen.getByRole('button', { name: 'the last bill fails' }));
+    expect(await screen.findByTestId('bill-card')).toBeTruthy();
+    expect(screen.queryByTestId('bill-card-loading')).toBeNull();
+  });
+
   it('shows nothing without a tariff, and says there was no last bill', async () => {
     const { unmount } = await renderPage(
       <BillCard

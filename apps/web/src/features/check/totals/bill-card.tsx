@@ -23,15 +23,20 @@ const percent = (share: number) => `${(share * 100).toFixed(2)}%`;
 export const BillCard = memo(function BillCard({
   current,
   last,
+  isLastLoading = false,
 }: {
   /** This billing period's answer (projected to its end), undefined while it loads. */
   current: LocationReadings | undefined;
   /** The bill before's answer, undefined while it loads or if it failed. */
   last: LocationReadings | undefined;
+  /** The bill before is still on its way. */
+  isLastLoading?: boolean;
 }) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
-  if (!current) return <BillCardSkeleton />;
+  // The skeleton stays until both answers are in: drawn without the last bill, the card is a row
+  // shorter, and the page below it moved up and down again as the two landed (a phone's CLS).
+  if (!current || isLastLoading) return <BillCardSkeleton />;
   const figures = billCardFigures(current.meters, last?.meters ?? null);
   if (!figures) return null;
   const money = (amount: number) => formatMoney(amount, figures.currency, locale);
