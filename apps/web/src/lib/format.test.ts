@@ -89,9 +89,18 @@ describe('format', () => {
       for (let minutes = 1; minutes <= 20; minutes += 1) formatRelative(now - minutes * 60_000, 'de', now);
       for (let day = 1; day <= 20; day += 1) formatDate(Date.UTC(2026, 0, day), 'pt', 'Asia/Tokyo');
       expect(built).toEqual({ relative: 1, dates: 1 });
-      // Another zone is another formatter: the same instant is another day there.
-      expect(formatDate('2026-03-29T23:30:00Z', 'pt', 'America/Sao_Paulo')).toBe('29 de mar. de 2026');
-      expect(formatDate('2026-03-29T23:30:00Z', 'pt', 'Asia/Tokyo')).toBe('30 de mar. de 2026');
+      // Another zone is another formatter: 23:30 UTC is 20:30 on the 29th in São Paulo (UTC−3)
+      // and 08:30 on the 30th in Tokyo (UTC+9). Expected texts from Intl itself, not through the cache.
+      const intlDate = (timeZone: string) =>
+        new DateTimeFormat('pt', { dateStyle: 'medium', timeZone }).format(
+          Date.parse('2026-03-29T23:30:00Z'),
+        );
+      expect(intlDate('America/Sao_Paulo')).toMatch(/^29 /);
+      expect(intlDate('Asia/Tokyo')).toMatch(/^30 /);
+      expect(formatDate('2026-03-29T23:30:00Z', 'pt', 'America/Sao_Paulo')).toBe(
+        intlDate('America/Sao_Paulo'),
+      );
+      expect(formatDate('2026-03-29T23:30:00Z', 'pt', 'Asia/Tokyo')).toBe(intlDate('Asia/Tokyo'));
     } finally {
       Object.assign(Intl, { RelativeTimeFormat, DateTimeFormat });
     }
