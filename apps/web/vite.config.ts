@@ -28,6 +28,39 @@ function devApiKey(): Plugin {
   };
 }
 
+/** Where index.html's first paint takes the check page's title and intro, in every language. */
+const FIRST_PAINT_TEXTS = '__CM_FIRST_PAINT_TEXTS__';
+const FIRST_PAINT_KEYS = { title: 'check.title', intro: 'check.subtitle' } as const;
+
+/**
+ * index.html paints a signed-in meter view's title and intro before any script runs (its script
+ * at the end of <body>): here the placeholder becomes those two texts of every language, read from
+ * the translation files the app itself loads (public/locales), in dev and in the build.
+ */
+function firstPaintTexts(): Plugin {
+  return {
+    name: 'cm-first-paint-texts',
+    async transformIndexHtml(html) {
+      const folder = resolve(import.meta.dirname, 'public/locales');
+      const files = (await readdir(folder)).filter((file) => file.endsWith('.json')).sort();
+      const texts: Record<string, Record<string, string>> = {};
+      for (const file of files) {
+        const messages = JSON.parse(await readFile(resolve(folder, file), 'utf8')) as Record<string, unknown>;
+        texts[file.slice(0, -'.json'.length)] = Object.fromEntries(
+          Object.entries(FIRST_PAINT_KEYS).map(([name, key]) => {
+            const text = messages[key];
+            if (typeof text !== 'string') throw new Error(`public/locales/${file} has no "${key}"`);
+            return [name, text];
+          }),
+        );
+      }
+      if (!html.includes(FIRST_PAINT_TEXTS)) throw new Error(`index.html has no ${FIRST_PAINT_TEXTS}`);
+      // Inside a <script>: no `<` may close it.
+      return html.replace(FIRST_PAINT_TEXTS, () => JSON.stringify(texts).replace(/</g, '\\u003c'));
+    },
+  };
+}
+
 /** zod's JSON Schema modules, which the web app never calls (the server writes the OpenAPI document). */
 const ZOD_JSON_SCHEMA =
   /[\\/]zod[\\/]v4[\\/]core[\\/](?:json-schema-processors|to-json-schema|json-schema-generator)\.js$/;
@@ -195,7 +228,7 @@ function precompress(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [zodWithoutJsonSchema(), react(), devApiKey(), routePreloads(), precompress()],
+  plugins: [zodWithoutJsonSchema(), react(), devApiKey(), firstPaintTexts(), routePreloads(), precompress()],
   // `@/lib/…` instead of `../../lib/…`: features may not reach into each other with relative paths (lint).
   resolve: { alias: { '@': resolve(import.meta.dirname, 'src') } },
   server: {

@@ -1,6 +1,7 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
-import { Route, Routes } from 'react-router';
+import { lazy, Suspense, useLayoutEffect, type ComponentType, type ReactNode } from 'react';
+import { Route, Routes, useLocation } from 'react-router';
 import { LoadingScreen } from '@/components/loading-screen.tsx';
+import { endFirstPaint, FIRST_PAINT_PATH } from '@/lib/first-paint.ts';
 import { CHANGE_PASSWORD_ROUTE } from '@/features/auth/routes.ts';
 import { GuestOnly, HomeRedirect, RequireAbility, RequireAuth, RequireSession } from './guards.tsx';
 import { SessionLossRedirect } from './session-loss-redirect.tsx';
@@ -30,6 +31,15 @@ const NotAuthorizedPage = lazyNamed(
 );
 const NotFoundPage = lazyNamed(() => import('@/features/errors/not-found-page.tsx'), 'NotFoundPage');
 
+/** index.html's first paint stands for the check page only: on any other path (a redirect) it goes. */
+function FirstPaintElsewhere() {
+  const { pathname } = useLocation();
+  useLayoutEffect(() => {
+    if (pathname !== FIRST_PAINT_PATH) endFirstPaint();
+  }, [pathname]);
+  return null;
+}
+
 function FullPage({ children }: { children: ReactNode }) {
   return <Suspense fallback={<LoadingScreen />}>{children}</Suspense>;
 }
@@ -42,6 +52,7 @@ export function AppRoutes() {
   return (
     <>
       <SessionLossRedirect />
+      <FirstPaintElsewhere />
       <Routes>
         <Route path="/" element={<HomeRedirect />} />
         <Route

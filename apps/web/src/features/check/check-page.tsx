@@ -2,9 +2,10 @@ import { Alert, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { LocationReadings, MeterInfo } from '@cm/contracts/check.ts';
-import { useCallback, useDeferredValue, useEffect } from 'react';
+import { useCallback, useDeferredValue, useEffect, useLayoutEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PRODUCT_NAME } from '@/lib/config.ts';
+import { endFirstPaint } from '@/lib/first-paint.ts';
 import { toFailure } from '@/lib/http-client.ts';
 import { moduleLoader } from '@/lib/module-loader.ts';
 import {
@@ -90,6 +91,8 @@ export function CheckPage() {
   // `update` is stable: an answer arriving re-renders neither the lookup nor the range controls.
   const [state, update] = useCheckUrl();
   const now = useNow();
+  // The title and intro below are where index.html painted them first: its stand-in goes in this commit.
+  useLayoutEffect(endFirstPaint, []);
 
   // The answers' schemas load once something is asked for (an empty page evaluates none).
   const hasTarget = state.target.kind !== 'none';
