@@ -18,6 +18,11 @@ import { NoExportChannel } from '../ui/no-export-channel.tsx';
 import { ComparisonTiles, type ComparisonTotal } from './comparison-tiles.tsx';
 import classes from '../check.module.css';
 
+/** Energies as the summary writes them, in `locale`: a dash where unknown. */
+function energyIn(locale: string) {
+  return (value: number | null) => (value === null ? '—' : formatEnergy(value, locale));
+}
+
 /** A meter's export and net cells; a meter without an export channel says so, its net is its import. */
 function NetCells({ of, energy }: { of: NetEnergy; energy: (value: number | null) => string }) {
   const { exported, net } = meterNet(of);
@@ -63,7 +68,7 @@ export const MetersSummary = memo(function MetersSummary({
   const total = useMemo(() => locationTotal(readings.meters), [readings.meters]);
   // With a meter that exports: each meter's export and net, and the location's (issue 34.12).
   const net = useMemo(() => locationNet(readings.meters), [readings.meters]);
-  const energy = (value: number | null) => (value === null ? '—' : formatEnergy(value, locale));
+  const energy = energyIn(locale);
   // Some meters without data in the range: at least what the others used (issue 34).
   const { atLeast } = total;
   const totalText = atLeast
@@ -142,7 +147,7 @@ const MetersTable = memo(function MetersTable({
 }: MetersTableProps) {
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
-  const energy = (value: number | null) => (value === null ? '—' : formatEnergy(value, locale));
+  const energy = energyIn(locale);
   const share = (value: number | null | undefined) =>
     value === null || value === undefined ? '—' : formatPercent(value, locale);
   const ofMain = (value: number | null) =>

@@ -9,9 +9,9 @@ import { TariffPrices } from './tariff-prices.tsx';
 
 /**
  * The panels below the chart that ask for figures of their own: tomorrow's cleanest hours, the
- * prices on the bill, the always-on power and the meter's own alerts. The readings section draws
- * them from the answer one commit later (useValueAfterCommit), in a commit after the chart's, so
- * that a phone shows the totals and the chart first (issue 38). Each is a memo component: given the same range object
+ * prices on the bill, the always-on power and the meter's own alerts. The readings section hands
+ * them the answer in the commit after the chart's (useValueAfterCommit), so that a phone shows the
+ * totals and the chart first (issue 38). Each is a memo component: given the same range object
  * while it means the same, none renders again for an answer that does not change it.
  */
 export const SecondaryPanels = memo(function SecondaryPanels({ readings }: { readings: LocationReadings }) {
