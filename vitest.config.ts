@@ -45,6 +45,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.e2e.ts'],
           globalSetup: ['e2e/support/global-setup.ts'],
+          setupFiles: ['e2e/support/each-test.ts'],
           // Sized for a 2-core machine loaded far past its cores (support/browser.ts: 60 s a wait).
           testTimeout: 180_000,
           hookTimeout: 180_000,

@@ -9,6 +9,26 @@ declare module 'vitest' {
   }
 }
 
+const cspViolations: string[] = [];
+
+/** Reports a page's own breach of its Content-Security-Policy to the suite (see `takeCspViolations`). */
+function watchContentSecurityPolicy(): void {
+  addEventListener('securitypolicyviolation', (event) => {
+    const report = (window as unknown as { cmCspViolation?: (text: string) => void }).cmCspViolation;
+    report?.(`${event.violatedDirective} (${event.blockedURI}) at ${event.sourceFile}:${event.lineNumber}`);
+  });
+}
+
+/**
+ * The breaches of the Content-Security-Policy that the pages of this file's contexts reported since
+ * the last call, each with the page: the app's CSP allows only its own scripts, and a library that
+ * tries anything else (an eval, an inline handler) breaks in a stricter deployment and shows an error
+ * to anyone who looks. support/each-test.ts fails any test during which a page reported one.
+ */
+export function takeCspViolations(): string[] {
+  return cspViolations.splice(0);
+}
+
 /**
  * The suite's Chromium (found once by the global setup: CM_CHROMIUM, the system's, or the npm
  * package's; never a downloaded one) driven by playwright-core. None found fails the run there.
@@ -36,6 +56,10 @@ export async function launchBrowser(): Promise<Browser> {
     // A page on a machine loaded far past its cores may take many seconds to show what it shows in
     // one when quiet: waits fail after a minute, not Playwright's 30 s (a passing test waits no longer).
     context.setDefaultTimeout(60_000);
+    await context.exposeBinding('cmCspViolation', ({ page }, text: string) => {
+      cspViolations.push(`${page.url()}: ${text}`);
+    });
+    await context.addInitScript(watchContentSecurityPolicy);
     context.on('weberror', (error) =>
       console.error(`[browser] uncaught in ${error.page()?.url() ?? 'a page'}: ${error.error().stack}`),
     );
