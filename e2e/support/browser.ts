@@ -9,9 +9,9 @@ declare module 'vitest' {
   }
 }
 
-const cspViolations: string[] = [];
+const pageFaults: string[] = [];
 
-/** Reports a page's own breach of its Content-Security-Policy to the suite (see `takeCspViolations`). */
+/** Reports a page's own breach of its Content-Security-Policy to the suite (see `takePageFaults`). */
 function watchContentSecurityPolicy(): void {
   addEventListener('securitypolicyviolation', (event) => {
     const report = (window as unknown as { cmCspViolation?: (text: string) => void }).cmCspViolation;
@@ -20,13 +20,14 @@ function watchContentSecurityPolicy(): void {
 }
 
 /**
- * The breaches of the Content-Security-Policy that the pages of this file's contexts reported since
- * the last call, each with the page: the app's CSP allows only its own scripts, and a library that
- * tries anything else (an eval, an inline handler) breaks in a stricter deployment and shows an error
- * to anyone who looks. support/each-test.ts fails any test during which a page reported one.
+ * What the pages of this file's contexts did wrong since the last call, whatever a test checks,
+ * each with the page: an error no page code caught, and a breach of the page's
+ * Content-Security-Policy (it allows only the app's own scripts: a library that tries anything else,
+ * an eval or an inline handler, shows an error to anyone who looks and breaks in a stricter
+ * deployment). support/each-test.ts fails any test during which a page did either.
  */
-export function takeCspViolations(): string[] {
-  return cspViolations.splice(0);
+export function takePageFaults(): string[] {
+  return pageFaults.splice(0);
 }
 
 /**
@@ -48,8 +49,8 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-gpu',
     ],
   });
-  // An error no page code caught is a bug whatever the test checks: each is printed with its stack,
-  // so that a test waiting in vain for an element says why (a chart library once threw at load).
+  // An error no page code caught is a bug whatever the test checks: each is printed with its stack at
+  // once, so that a test waiting in vain for an element says why (a chart library once threw at load).
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
     const context = await newContext(options);
@@ -57,12 +58,14 @@ export async function launchBrowser(): Promise<Browser> {
     // one when quiet: waits fail after a minute, not Playwright's 30 s (a passing test waits no longer).
     context.setDefaultTimeout(60_000);
     await context.exposeBinding('cmCspViolation', ({ page }, text: string) => {
-      cspViolations.push(`${page.url()}: ${text}`);
+      pageFaults.push(`${page.url()}: Content-Security-Policy broken: ${text}`);
     });
     await context.addInitScript(watchContentSecurityPolicy);
-    context.on('weberror', (error) =>
-      console.error(`[browser] uncaught in ${error.page()?.url() ?? 'a page'}: ${error.error().stack}`),
-    );
+    context.on('weberror', (error) => {
+      const where = error.page()?.url() ?? 'a page';
+      pageFaults.push(`${where}: uncaught ${error.error().message}`);
+      console.error(`[browser] uncaught in ${where}: ${error.error().stack}`);
+    });
     return context;
   };
   return browser;

@@ -1,7 +1,8 @@
 import { afterEach, expect } from 'vitest';
-import { takeCspViolations } from './browser.ts';
+import { takePageFaults } from './browser.ts';
 
-// Whatever a browser test checks, no page it opened may break its own Content-Security-Policy.
+// Whatever a browser test checks, no page it opened may throw an error its code did not catch or
+// break its own Content-Security-Policy (support/browser.ts).
 afterEach(() => {
-  expect(takeCspViolations(), 'a page broke its Content-Security-Policy').toEqual([]);
+  expect(takePageFaults(), 'what the pages of this test did wrong').toEqual([]);
 });
