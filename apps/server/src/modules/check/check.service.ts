@@ -62,7 +62,8 @@ import {
 import { locationCarbonTimeline } from '../series/index.ts';
 import { bucketEdges } from '../readings/index.ts';
 import { monthsEnding, peaksOf, presentMonthlyPeaks } from './monthly-peaks.ts';
-import { DemandHistory, lookbackKey } from './demand-history.ts';
+import { DemandHistory } from './demand-history.ts';
+import { heldReadingsKey } from './held-readings-key.ts';
 import {
   BASELOAD_NIGHTS,
   baseloadOf,
@@ -470,6 +471,7 @@ export class CheckService {
       ...(carbon ? { carbon: carbon.timeline } : {}),
       ...(options.maxPoints === undefined ? {} : { maxPoints: options.maxPoints }),
       ...(lookbackMs === null ? {} : { keepIntervals: true }),
+      readingsKey: heldReadingsKey(held, where.fromMs, where.toMs, where.timeZone),
     });
     const byChannel = {
       [computed.primary.channel]: computed.primary,
@@ -532,7 +534,7 @@ export class CheckService {
     };
     // A lookback ending after now is still being written: computed each time.
     if (where.fromMs > where.nowMs) return compute();
-    const key = `${lookbackKey(held, lookbackMs, where.fromMs, where.timeZone)}|${demandSettingsKey(versions)}`;
+    const key = `${heldReadingsKey(held, lookbackMs, where.fromMs, where.timeZone)}|${demandSettingsKey(versions)}`;
     return this.demandHistory.months(key, compute);
   }
 

@@ -137,11 +137,9 @@ describe('price series', () => {
 
     // (0.100 + 0.02) × 1.21 = 0.1452 per kWh; 45 priced half hours of 0.5 kWh = 45 × 0.0726 = 3.267;
     // the 03:00 half hour's 0.5 kWh is unpriced.
-    const readings = await t.call(
-      'GET',
-      '/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?name=Canal%20House&From=2026-03-29&To=2026-03-29&granularity=hour',
-      { token: client },
-    );
+    const dayUrl =
+      '/api/CheckMeter/GetElectricMeterInformationByLocationPublicName?name=Canal%20House&From=2026-03-29&To=2026-03-29&granularity=hour';
+    const readings = await t.call('GET', dayUrl, { token: client });
     expect(readings.statusCode).toBe(200);
     const [meter] = readingsAnswer(readings).meters;
     // Hours 00:00, 01:00, then 03:00 (with the unpriced half hour: no cost), 04:00.
@@ -153,6 +151,18 @@ describe('price series', () => {
       total: 3.267,
       unpricedConsumption: 0.5,
     });
+
+    // The day is past: its priced walk is remembered (readings engine, remembered-walks.ts). A
+    // write to its readings is priced at once all the same: 00:00's half hour 0.5 → 1.5 kWh adds
+    // 1 kWh at 0.1452 (3.267 + 0.1452 = 3.4122; the first hour 0.1452 → 0.2904).
+    await t.db.query(
+      `UPDATE interval_readings SET energy_micro = 1500000 WHERE meter_id = (SELECT device_id FROM meters WHERE meter_number = 'DYN-1') AND start_at = $1`,
+      [new Date(DAY_START)],
+    );
+    const corrected = await t.call('GET', dayUrl, { token: client });
+    const [after] = readingsAnswer(corrected).meters;
+    expect(after?.series.cost?.slice(0, 2)).toEqual([0.2904, 0.1452]);
+    expect(after?.bill).toMatchObject({ energy: 3.4122, total: 3.4122, unpricedConsumption: 0.5 });
   });
 
   it('refuses a tariff on a series that does not exist', async () => {

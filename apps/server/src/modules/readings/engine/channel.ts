@@ -30,6 +30,7 @@ import type { IntervalColumns, RegisterColumns, StepEvent } from './steps.ts';
 import type { ChannelColumns, GapSpan, PeriodSpan, StepFigures } from './accumulation.ts';
 import { calendarBuckets } from './calendar-buckets.ts';
 import { rawPoints } from './raw-points.ts';
+import { RememberedWalks } from './remembered-walks.ts';
 
 /** One physical meter's stay on the meter indicator, with its readings of one channel in the asked range. */
 export interface MeterSegment {
@@ -58,6 +59,12 @@ export interface ChannelOptions {
   carbon?: PriceTimeline | undefined;
   /** Keep the intervals of known energy (`intervals`), to sum them with other meters' (demand.ts). */
   keepIntervals?: boolean | undefined;
+  /**
+   * Names the steps: the segments' readings and every setting the steps come from, and the range
+   * (the caller's key; changes whenever one of them does). With it, the walks over prices and
+   * carbon are remembered (remembered-walks.ts) for a range that "now" does not shape.
+   */
+  stepsKey?: string | undefined;
 }
 
 export interface ChannelEvent {
@@ -124,6 +131,7 @@ let reusedFigures: StepFigures = {
 
 const priceScratch = new CostingScratch();
 const carbonScratch = new CostingScratch();
+const rememberedWalks = new RememberedWalks();
 
 /** Columns for each step's figures: the reused ones up to REUSED_STEPS, as for the steps. */
 function stepFigures(count: number): StepFigures {
@@ -309,6 +317,9 @@ function stepAll(segments: readonly MeterSegment[], options: ChannelOptions) {
     disagreement,
     hasRecords,
     dataEndMs: hasData ? lastT : null,
+    // Whether the range's last intervals were judged by "now" (due, or only late): steps of
+    // the same readings may then differ from one moment to the next.
+    shapedByNow: dueBy < options.toMs,
   };
 }
 
@@ -441,13 +452,28 @@ export function computeChannel(
   const needs = { prices: options.prices !== undefined, carbon: options.carbon !== undefined };
   const figures = stepFigures(steps.length);
   const kept: KnownIntervals | undefined = options.keepIntervals ? knownIntervals(steps.length) : undefined;
-  const costing = options.prices ? new Costing(options.prices, priceScratch) : undefined;
-  // Cost and emissions first, each in one pass over the steps (cost.ts).
-  if (costing) costing.priceSteps(steps, figures.cost);
-  else figures.cost.fill(Number.NaN, 0, steps.length);
-  const carbonCosting = options.carbon ? new Costing(options.carbon, carbonScratch) : undefined;
-  const unknownCarbonSteps = carbonCosting ? carbonCosting.priceSteps(steps, figures.emitted) : 0;
-  if (!carbonCosting) figures.emitted.fill(Number.NaN, 0, steps.length);
+  // Cost and emissions first, each in one pass over the steps (cost.ts), or as remembered.
+  // Remembered only for steps "now" did not shape (LATE_GRACE_INTERVALS: stepAll).
+  const stepsKey = walked.shapedByNow ? undefined : options.stepsKey;
+  const priced = <T>(timeline: PriceTimeline, out: Float64Array, walk: () => T) =>
+    stepsKey === undefined ? walk() : rememberedWalks.priced(stepsKey, timeline, steps.length, out, walk);
+  const { prices, carbon } = options;
+  const cost = prices
+    ? priced(prices, figures.cost, () => {
+        const costing = new Costing(prices, priceScratch);
+        costing.priceSteps(steps, figures.cost);
+        return costing.totals();
+      })
+    : undefined;
+  if (!prices) figures.cost.fill(Number.NaN, 0, steps.length);
+  const emissions = carbon
+    ? priced(carbon, figures.emitted, () => {
+        const costing = new Costing(carbon, carbonScratch);
+        const unknownSteps = costing.priceSteps(steps, figures.emitted);
+        return carbonTotals(costing, carbon, options.fromMs, options.toMs, unknownSteps);
+      })
+    : undefined;
+  if (!carbon) figures.emitted.fill(Number.NaN, 0, steps.length);
   const sums = new StepSums();
   sumSteps(steps, segments, figures, kept, walked.events, sums);
   sums.runs.flush((event) => walked.events.push(event));
@@ -478,18 +504,8 @@ export function computeChannel(
     gaps: gathered.gaps,
     periods: gathered.periods,
     events: walked.events,
-    ...(costing ? { cost: costing.totals() } : {}),
-    ...(carbonCosting && options.carbon
-      ? {
-          carbon: carbonTotals(
-            carbonCosting,
-            options.carbon,
-            options.fromMs,
-            options.toMs,
-            unknownCarbonSteps,
-          ),
-        }
-      : {}),
+    ...(cost ? { cost } : {}),
+    ...(emissions ? { carbon: emissions } : {}),
     ...(isRaw ? {} : { bucketPeaks: peaks.buckets }),
     ...(kept ? { intervals: mapIntervals(kept, (column) => column.subarray(0, sums.kept)) } : {}),
   };

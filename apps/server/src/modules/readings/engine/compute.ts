@@ -32,6 +32,11 @@ export interface ComputeOptions {
   carbon?: PriceTimeline;
   /** Keep each channel's intervals of known energy (to sum meters' demand per interval). */
   keepIntervals?: boolean;
+  /**
+   * Names the readings of every channel and the range (changes whenever they or a setting the
+   * steps come from do): the priced walks are then remembered (channel.ts, `stepsKey`).
+   */
+  readingsKey?: string;
 }
 
 /** A channel's columns as written: millionths printed as units, NaN as null. */
@@ -101,6 +106,7 @@ export function computeReadings(input: ChannelSegments, options: ComputeOptions)
     prices: options.prices?.[channel],
     carbon: options.carbon,
     keepIntervals: options.keepIntervals,
+    stepsKey: options.readingsKey === undefined ? undefined : `${options.readingsKey}|${channel}`,
   });
   const otherChannel: Channel = options.primary === 'import' ? 'export' : 'import';
   const primarySegments = input[options.primary] ?? [];
