@@ -179,7 +179,11 @@ function writeColumnText(
       continue;
     }
     if (i > 0) bytes[at++] = COMMA;
-    at = isMillionths ? writeMillionthsAsUnits(bytes, at, value) : writeNumber(bytes, at, value);
+    at = isMillionths
+      ? value > -MILLION && value < MILLION && (value | 0) === value
+        ? writeFractionOfUnit(bytes, at, value | 0)
+        : writeMillionthsAsUnits(bytes, at, value)
+      : writeNumber(bytes, at, value);
     i += 1;
   }
   return at;
@@ -246,6 +250,18 @@ function writeNumber(bytes: Uint8Array, at: number, value: number): number {
     return writeAscii(bytes, at, String(value));
   if (value < 0) bytes[at++] = MINUS;
   return writeWhole(bytes, at, magnitude);
+}
+
+/**
+ * 0 < |millionths| < 10^6 (a quarter hour's energy, cost or emissions): `0.` and the fraction,
+ * as writeMillionthsAsUnits would, without its checks and division; called from the column's loop
+ * so that it is inlined there.
+ */
+function writeFractionOfUnit(bytes: Uint8Array, start: number, millionths: number): number {
+  let at = start;
+  if (millionths < 0) bytes[at++] = MINUS;
+  bytes[at] = ZERO;
+  return writeFraction(bytes, at + 1, millionths < 0 ? -millionths : millionths);
 }
 
 /** Millionths as the units JSON writes for `millionths / 10^6` (NaN and infinities: null). */

@@ -14,8 +14,11 @@ const anyNumber = fc.oneof(
 const anyMillionths = fc.oneof(
   { weight: 8, arbitrary: fc.integer({ min: -8e15, max: 8e15 }) },
   { weight: 2, arbitrary: fc.integer({ min: -9e15, max: 9e15 }) },
+  // Below one unit either side of zero (a quarter hour's energy, cost or emissions).
+  { weight: 4, arbitrary: fc.integer({ min: -999_999, max: 999_999 }) },
   fc.double(),
   fc.constantFrom(0, -0, 7_999_999_999_999_999, 8e15, -8e15, 1e18, 0.5, 1, 100, 1_000_001, 12_227_100),
+  fc.constantFrom(-1, 999_999, -999_999, 1_000_000, -1_000_000, 10, -10_000, 2 ** 31, -(2 ** 31)),
 );
 // Runs of zeros (flag columns) and of unknowns (an interval meter's registers) are written a block
 // at a time: some columns are mostly zeros or nulls, in runs longer than one block (8,192 bytes).
