@@ -20,7 +20,7 @@ import { withEmbeddedPostgres } from './lib/postgres.ts';
 import { ms, percentileOf } from './lib/stats.ts';
 import { printTable } from './lib/table.ts';
 
-const RUNS = Number(process.env.CM_BENCH_RUNS ?? 40);
+const RUNS = Number(process.env.CM_BENCH_RUNS ?? 80);
 const YEAR_START = "'2024-12-31T23:00:00Z'::timestamptz"; // 2025-01-01 00:00 in Berlin
 
 async function seed(db: Db): Promise<void> {

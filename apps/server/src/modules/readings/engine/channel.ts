@@ -478,7 +478,7 @@ export function computeChannel(
   sumSteps(steps, segments, figures, kept, walked.events, sums);
   sums.runs.flush((event) => walked.events.push(event));
   const gathered = isRaw
-    ? rawPoints(steps, figures, needs, peaks)
+    ? rawPointsOf(steps, figures, peaks, stepsKey, options)
     : calendarBuckets(steps, figures, options.edges, needs, peaks);
 
   const { registerDifference, consumption, disagreement } = walked;
@@ -509,6 +509,49 @@ export function computeChannel(
     ...(isRaw ? {} : { bucketPeaks: peaks.buckets }),
     ...(kept ? { intervals: mapIntervals(kept, (column) => column.subarray(0, sums.kept)) } : {}),
   };
+}
+
+/**
+ * The raw points; their cost and emissions columns, for remembered walks, as the first raw answer
+ * of those walks gathered them (the same steps give the same points), else gathered and kept.
+ */
+function rawPointsOf(
+  steps: Steps,
+  figures: StepFigures,
+  peaks: PeakTracker,
+  stepsKey: string | undefined,
+  { prices, carbon }: ChannelOptions,
+): ReturnType<typeof rawPoints> {
+  const points = (timeline: PriceTimeline | undefined) =>
+    stepsKey !== undefined && timeline ? rememberedWalks.points(stepsKey, timeline) : undefined;
+  let cost = points(prices);
+  let emissions = points(carbon);
+  const gathered = rawPoints(
+    steps,
+    figures,
+    { prices: prices !== undefined && !cost, carbon: carbon !== undefined && !emissions },
+    peaks,
+  );
+  const { columns } = gathered;
+  // The same steps give as many points; anything else (never seen) is gathered again, in full.
+  const count = columns.t.length;
+  if ((cost && cost.length !== count) || (emissions && emissions.length !== count)) {
+    const again = rawPoints(
+      steps,
+      figures,
+      { prices: prices !== undefined, carbon: carbon !== undefined },
+      new PeakTracker(0),
+    );
+    cost = again.columns.cost;
+    emissions = again.columns.emissions;
+  }
+  if (cost) columns.cost = cost;
+  if (emissions) columns.emissions = emissions;
+  if (stepsKey !== undefined) {
+    if (prices && columns.cost) rememberedWalks.keepPoints(stepsKey, prices, columns.cost);
+    if (carbon && columns.emissions) rememberedWalks.keepPoints(stepsKey, carbon, columns.emissions);
+  }
+  return gathered;
 }
 
 function firstInstant(segment: MeterSegment | undefined): number | undefined {

@@ -7,10 +7,12 @@
 // to them and with every setting the steps come from) and the range lies far enough in the past
 // that "now" does not shape the steps; with the timeline itself (timelines are immutable and
 // remembered per tariff versions and series revisions: a new price or intensity is a new timeline).
+// A raw answer's cost and emissions columns (one value per point, from the same steps) are kept
+// beside their walk and shared by the next raw answers, which neither gather nor allocate them.
 
 import type { PriceTimeline } from './cost.ts';
 
-/** Remembered walks' per-step columns, in bytes, at most (about 50 walks of a year of 15-minute data). */
+/** Remembered walks' columns, in bytes, at most (about 25 walks of a year of 15-minute data, with their raw points). */
 const KEPT_BYTES = 16 * 1024 * 1024;
 
 export interface PricedWalk<T> {
@@ -18,6 +20,8 @@ export interface PricedWalk<T> {
   figures: Float64Array;
   /** The walk's totals (never changed once made: shared by every answer that finds them). */
   totals: T;
+  /** The raw answer's column of it (one value per point), once a raw answer gathered it; shared, never changed. */
+  points?: Float64Array;
 }
 
 const timelineIds = new WeakMap<PriceTimeline, number>();
@@ -57,7 +61,21 @@ export class RememberedWalks {
     return totals;
   }
 
-  /** Bytes of per-step columns held now. */
+  /** The raw points' column of a remembered walk (kept by keepPoints), if any. */
+  points(stepsKey: string, timeline: PriceTimeline): Float64Array | undefined {
+    return this.walks.get(`${timelineId(timeline)}|${stepsKey}`)?.points;
+  }
+
+  /** Keeps the raw points' column of a remembered walk (answers share it: nobody may change it). */
+  keepPoints(stepsKey: string, timeline: PriceTimeline, points: Float64Array): void {
+    const walk = this.walks.get(`${timelineId(timeline)}|${stepsKey}`);
+    if (!walk || walk.points) return;
+    walk.points = points;
+    this.bytes += points.byteLength;
+    this.trim();
+  }
+
+  /** Bytes of per-step and per-point columns held now. */
   get size(): number {
     return this.bytes;
   }
@@ -67,6 +85,10 @@ export class RememberedWalks {
     if (walk.figures.byteLength > this.maxBytes) return;
     this.walks.set(key, walk);
     this.bytes += walk.figures.byteLength;
+    this.trim();
+  }
+
+  private trim(): void {
     for (const oldest of this.walks.keys()) {
       if (this.bytes <= this.maxBytes) break;
       this.forget(oldest);
@@ -77,6 +99,6 @@ export class RememberedWalks {
     const walk = this.walks.get(key);
     if (!walk) return;
     this.walks.delete(key);
-    this.bytes -= walk.figures.byteLength;
+    this.bytes -= walk.figures.byteLength + (walk.points?.byteLength ?? 0);
   }
 }

@@ -66,6 +66,11 @@ describe('remembered priced walks', () => {
     }
     expect(again.series).toEqual(freshRaw.series);
     expect(again.primary.cost).toEqual(fresh.primary.cost);
+    // A second raw answer of the same walks shares the first one's cost and emissions columns.
+    const rawAgain = computeReadings(segments(), options({ readingsKey: 'meter 1 v7', granularity: 'raw' }));
+    expect(rawAgain.series).toEqual(freshRaw.series);
+    expect(rawAgain.series.cost?.millionths).toBe(again.series.cost?.millionths);
+    expect(rawAgain.series.emissions?.millionths).toBe(again.series.emissions?.millionths);
     // A new key (a write bumped the readings version) or a new timeline walks again.
     computeReadings(segments(), options({ readingsKey: 'meter 1 v8' }));
     computeReadings(
@@ -103,6 +108,11 @@ describe('remembered priced walks', () => {
     expect(walks.size).toBe(3 * 8 * 100);
     expect(walk('c')).toEqual({ walked: 3 });
     expect(walk('b')).toEqual({ walked: 5 });
+    // A raw answer's column of a walk counts towards the size too: the least recently used goes.
+    walks.keepPoints('b', prices, new Float64Array(100));
+    expect(walks.points('b', prices)).toHaveLength(100);
+    expect(walks.size).toBe(3 * 8 * 100);
+    expect(walk('d')).toEqual({ walked: 6 }); // d, the least recently used, went
     // A walk of another length under the same key is walked, not answered.
     expect(walks.priced('c', prices, 50, out, () => ({ walked: 'new' }))).toEqual({ walked: 'new' });
   });
