@@ -1,6 +1,6 @@
 import { lowerBound, upperBound } from '@cm/contracts/sorted.ts';
 import type { Db, SqlRunner } from '../../db/client.ts';
-import { DecodedChunkCache } from './chunk-cache.ts';
+import { VersionedCache } from './versioned-cache.ts';
 import { packColumn, unpackColumn } from './packed-column.ts';
 import type { IntervalColumns, RegisterColumns } from './engine/steps.ts';
 import { nextUtcMonth, utcMonthStart } from './utc-month.ts';
@@ -113,14 +113,14 @@ async function readLive(
  * Answers exactly what direct queries answer (tested), only faster.
  */
 export class ReadingsStore {
-  private readonly decoded: DecodedChunkCache<MonthColumns>;
+  private readonly decoded: VersionedCache<MonthColumns>;
 
   constructor(
     private readonly db: Db,
     private readonly useChunks = true,
     cacheBytes = DECODED_CACHE_BYTES,
   ) {
-    this.decoded = new DecodedChunkCache(cacheBytes);
+    this.decoded = new VersionedCache(cacheBytes);
   }
 
   /** The readings of each of `channels` (stored channel numbers). */

@@ -523,7 +523,7 @@ function rawPointsOf(
   { prices, carbon }: ChannelOptions,
 ): ReturnType<typeof rawPoints> {
   const points = (timeline: PriceTimeline | undefined) =>
-    stepsKey !== undefined && timeline ? rememberedWalks.points(stepsKey, timeline) : undefined;
+    stepsKey !== undefined && timeline ? rememberedWalks.points(stepsKey, timeline, steps.length) : undefined;
   let cost = points(prices);
   let emissions = points(carbon);
   const gathered = rawPoints(
@@ -548,8 +548,9 @@ function rawPointsOf(
   if (cost) columns.cost = cost;
   if (emissions) columns.emissions = emissions;
   if (stepsKey !== undefined) {
-    if (prices && columns.cost) rememberedWalks.keepPoints(stepsKey, prices, columns.cost);
-    if (carbon && columns.emissions) rememberedWalks.keepPoints(stepsKey, carbon, columns.emissions);
+    if (prices && columns.cost) rememberedWalks.keepPoints(stepsKey, prices, steps.length, columns.cost);
+    if (carbon && columns.emissions)
+      rememberedWalks.keepPoints(stepsKey, carbon, steps.length, columns.emissions);
   }
   return gathered;
 }

@@ -10,12 +10,13 @@
 // A raw answer's cost and emissions columns (one value per point, from the same steps) are kept
 // beside their walk and shared by the next raw answers, which neither gather nor allocate them.
 
+import { VersionedCache } from '../versioned-cache.ts';
 import type { PriceTimeline } from './cost.ts';
 
 /** Remembered walks' columns, in bytes, at most (about 25 walks of a year of 15-minute data, with their raw points). */
 const KEPT_BYTES = 16 * 1024 * 1024;
 
-export interface PricedWalk<T> {
+interface PricedWalk<T> {
   /** Each step's figure (cost or emissions), as the walk wrote them. */
   figures: Float64Array;
   /** The walk's totals (never changed once made: shared by every answer that finds them). */
@@ -36,69 +37,49 @@ function timelineId(timeline: PriceTimeline): number {
   return id;
 }
 
-/** Walks by key, the least recently used dropped beyond `maxBytes` of per-step columns. */
+/** Walks by key and timeline, the least recently used dropped beyond `maxBytes` of columns (VersionedCache). */
 export class RememberedWalks {
-  private readonly walks = new Map<string, PricedWalk<unknown>>();
-  private bytes = 0;
+  // A walk's version is its number of steps: a walk of other steps under the same key is not it.
+  private readonly walks: VersionedCache<PricedWalk<unknown>>;
 
-  constructor(private readonly maxBytes = KEPT_BYTES) {}
+  constructor(maxBytes = KEPT_BYTES) {
+    this.walks = new VersionedCache(maxBytes);
+  }
 
   /**
    * The walk of the steps named `stepsKey` (`length` of them) over `timeline`, writing its
    * figures to `out`: remembered, else `walk`'s (then remembered).
    */
   priced<T>(stepsKey: string, timeline: PriceTimeline, length: number, out: Float64Array, walk: () => T): T {
-    const key = `${timelineId(timeline)}|${stepsKey}`;
-    const known = this.walks.get(key);
-    if (known && known.figures.length === length) {
-      this.walks.delete(key);
-      this.walks.set(key, known);
+    const key = keyOf(stepsKey, timeline);
+    const known = this.walks.get(key, length);
+    if (known) {
       out.set(known.figures);
       return known.totals as T;
     }
     const totals = walk();
-    this.remember(key, { figures: out.slice(0, length), totals });
+    const figures = out.slice(0, length);
+    this.walks.set(key, length, { figures, totals }, figures.byteLength);
     return totals;
   }
 
-  /** The raw points' column of a remembered walk (kept by keepPoints), if any. */
-  points(stepsKey: string, timeline: PriceTimeline): Float64Array | undefined {
-    return this.walks.get(`${timelineId(timeline)}|${stepsKey}`)?.points;
+  /** The raw points' column of a remembered walk of `length` steps (kept by keepPoints), if any. */
+  points(stepsKey: string, timeline: PriceTimeline, length: number): Float64Array | undefined {
+    return this.walks.get(keyOf(stepsKey, timeline), length)?.points;
   }
 
   /** Keeps the raw points' column of a remembered walk (answers share it: nobody may change it). */
-  keepPoints(stepsKey: string, timeline: PriceTimeline, points: Float64Array): void {
-    const walk = this.walks.get(`${timelineId(timeline)}|${stepsKey}`);
+  keepPoints(stepsKey: string, timeline: PriceTimeline, length: number, points: Float64Array): void {
+    const key = keyOf(stepsKey, timeline);
+    const walk = this.walks.get(key, length);
     if (!walk || walk.points) return;
-    walk.points = points;
-    this.bytes += points.byteLength;
-    this.trim();
+    this.walks.set(key, length, { ...walk, points }, walk.figures.byteLength + points.byteLength);
   }
 
   /** Bytes of per-step and per-point columns held now. */
   get size(): number {
-    return this.bytes;
-  }
-
-  private remember(key: string, walk: PricedWalk<unknown>): void {
-    this.forget(key);
-    if (walk.figures.byteLength > this.maxBytes) return;
-    this.walks.set(key, walk);
-    this.bytes += walk.figures.byteLength;
-    this.trim();
-  }
-
-  private trim(): void {
-    for (const oldest of this.walks.keys()) {
-      if (this.bytes <= this.maxBytes) break;
-      this.forget(oldest);
-    }
-  }
-
-  private forget(key: string): void {
-    const walk = this.walks.get(key);
-    if (!walk) return;
-    this.walks.delete(key);
-    this.bytes -= walk.figures.byteLength + (walk.points?.byteLength ?? 0);
+    return this.walks.size;
   }
 }
+
+const keyOf = (stepsKey: string, timeline: PriceTimeline) => `${timelineId(timeline)}|${stepsKey}`;

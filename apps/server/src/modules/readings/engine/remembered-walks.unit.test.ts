@@ -109,8 +109,8 @@ describe('remembered priced walks', () => {
     expect(walk('c')).toEqual({ walked: 3 });
     expect(walk('b')).toEqual({ walked: 5 });
     // A raw answer's column of a walk counts towards the size too: the least recently used goes.
-    walks.keepPoints('b', prices, new Float64Array(100));
-    expect(walks.points('b', prices)).toHaveLength(100);
+    walks.keepPoints('b', prices, 100, new Float64Array(100));
+    expect(walks.points('b', prices, 100)).toHaveLength(100);
     expect(walks.size).toBe(3 * 8 * 100);
     expect(walk('d')).toEqual({ walked: 6 }); // d, the least recently used, went
     // A walk of another length under the same key is walked, not answered.

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DecodedChunkCache } from './chunk-cache.ts';
+import { VersionedCache } from './versioned-cache.ts';
 
 const value = (name: string) => ({ name });
 
-describe('decoded chunk cache', () => {
+describe('versioned cache (decoded months)', () => {
   it('answers a month only at the version it holds', () => {
-    const cache = new DecodedChunkCache<{ name: string }>(1_000);
+    const cache = new VersionedCache<{ name: string }>(1_000);
     const month = value('7:1:0');
     cache.set('7:1:0', 41, month, 170);
     expect(cache.get('7:1:0', 41)).toBe(month);
@@ -18,7 +18,7 @@ describe('decoded chunk cache', () => {
   });
 
   it('lets the least recently used months go once full', () => {
-    const cache = new DecodedChunkCache<{ name: string }>(300);
+    const cache = new VersionedCache<{ name: string }>(300);
     cache.set('a', 1, value('a'), 100);
     cache.set('b', 2, value('b'), 100);
     cache.set('c', 3, value('c'), 100);

@@ -5,18 +5,20 @@ interface Entry<T> {
 }
 
 /**
- * The months this process decoded lately, each with the version of the stored chunk it came
- * from. The database stays the authority: a reader sends the versions it holds and gets bytes only
- * for months stored since, so a chunk rebuilt by another process is never answered stale. Least
- * recently used months go first once `maxBytes` is reached.
+ * Values this process made lately, each with the version of what it was made from: the months it
+ * decoded, with their stored chunk's version (readings-store.ts: the database stays the authority,
+ * a reader sends the versions it holds and gets bytes only for months stored since, so a chunk
+ * rebuilt by another process is never answered stale); the readings engine's priced walks, with
+ * their number of steps (engine/remembered-walks.ts). The least recently used go first once
+ * `maxBytes` is reached.
  */
-export class DecodedChunkCache<T> {
+export class VersionedCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
 
-  /** The versions held for these keys (to send with the chunk query). */
+  /** The versions held for these keys (a reader of chunks sends them with its query). */
   versions(keys: readonly string[]): number[] {
     const held: number[] = [];
     for (const id of keys) {
